@@ -1,0 +1,74 @@
+/**
+ * Builds the Fastify instance: platform plugins (cookies, forms, multipart, OpenAPI at
+ * /api/docs, the error handler, auth), every module's routes, the blob files at /files and the
+ * built SPA at / (with client-side routing fallback).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import qs from 'qs';
+import type { AppContext } from './context.js';
+import { registerAuth } from './platform/auth/auth.plugin.js';
+import { registerErrorHandler } from './platform/http/error-handler.js';
+import { modules } from './modules/registry.js';
+
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** Where `vite build` puts the SPA. */
+export const WEB_DIST = path.resolve(here, '../../web/dist');
+
+/** Builds the app (routes registered, not listening). */
+export async function buildApp(ctx: AppContext): Promise<App> {
+  const app = Fastify({
+    loggerInstance: ctx.log,
+    trustProxy: true,
+    bodyLimit: 25 * 1024 * 1024,
+    // Bracket arrays and nested objects in query strings (foundation §7 shared conventions).
+    routerOptions: { querystringParser: (str: string) => qs.parse(str, { arrayLimit: 1000, depth: 5 }) as Record<string, unknown> },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(cookie);
+  await app.register(formbody, { parser: (body: string) => qs.parse(body, { arrayLimit: 1000, depth: 5 }) });
+  await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 10 }, attachFieldsToBody: false });
+  await app.register(swagger, {
+    openapi: { info: { title: 'Switchboard API', version: '0.1.0', description: 'Business phone and messaging platform. Paths follow the product specification below /api.' } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+
+  registerErrorHandler(app);
+  registerAuth(app, ctx.db);
+
+  for (const m of modules) {
+    if (m.routes) await m.routes(app, ctx);
+  }
+
+  await app.register(fastifyStatic, { root: ctx.blobs.directory, prefix: '/files/', decorateReply: false, index: false });
+  if (fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
+    await app.register(fastifyStatic, { root: WEB_DIST, prefix: '/', wildcard: false });
+    app.setNotFoundHandler((request, reply) => {
+      const url = request.url.split('?')[0] ?? '/';
+      if (request.method === 'GET' && !/^\/(api|webhooks|files|socket\.io)(\/|$)/.test(url) && !path.extname(url)) {
+        return reply.type('text/html').sendFile('index.html');
+      }
+      return reply.status(404).send({ message: `Route ${request.method} ${url} not found.` });
+    });
+  }
+  return app;
+}
+
+/** Registers every module's job handlers on the queue (before `queue.start()`). */
+export function registerJobs(ctx: AppContext): void {
+  for (const m of modules) m.jobs?.(ctx);
+}

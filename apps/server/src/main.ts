@@ -1,0 +1,38 @@
+/**
+ * Process entry: config → database (embedded or DATABASE_URL) → migrate → HTTP + realtime +
+ * workers → demo seed on first start. Stops cleanly on SIGINT/SIGTERM.
+ */
+import { loadConfig } from './platform/config.js';
+import { openDatabase } from './platform/db/database.js';
+import { startServer } from './bootstrap.js';
+import { seedDemo } from './seed/demo.js';
+
+const config = loadConfig();
+const database = await openDatabase(config.databaseUrl, config.dataDir);
+let running: Awaited<ReturnType<typeof startServer>> | undefined;
+let stopping = false;
+
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal} received, shutting down…`);
+  try { await running?.close(); } catch (e) { console.error(e); }
+  try { await database.stop(); } catch (e) { console.error(e); }
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+try {
+  running = await startServer(config, database.url);
+  if (config.seedDemo) {
+    const demo = await seedDemo(running.ctx);
+    console.log(`\n  Switchboard is running at ${config.publicUrl}\n  Demo sign-in: ${demo.email} / ${demo.password}${demo.created ? ' (demo data created)' : ''}\n`);
+  } else {
+    console.log(`\n  Switchboard is running at ${config.publicUrl}\n`);
+  }
+} catch (e) {
+  console.error(e);
+  await database.stop().catch(() => {});
+  process.exit(1);
+}

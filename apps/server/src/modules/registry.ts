@@ -1,0 +1,23 @@
+/**
+ * Every module's HTTP routes and job handlers, in one list the app registers at start.
+ * Add a module by adding its entry here; modules never import each other's routes.
+ */
+import type { App } from '../app.js';
+import type { AppContext } from '../context.js';
+import { registerHealthRoutes } from './health/health.routes.js';
+// [auth-module imports]
+// [telephony-module imports]
+// [messaging-module imports]
+
+export type ModuleEntry = {
+  name: string;
+  routes?: (app: App, ctx: AppContext) => void | Promise<void>;
+  jobs?: (ctx: AppContext) => void;
+};
+
+export const modules: ModuleEntry[] = [
+  { name: 'health', routes: registerHealthRoutes },
+  // [auth-module entries]
+  // [telephony-module entries]
+  // [messaging-module entries]
+];

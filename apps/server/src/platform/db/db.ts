@@ -1,0 +1,41 @@
+/**
+ * The Kysely instance over a `pg` pool, and the versioned migrations applied at start.
+ * `bigint` columns come back as JavaScript numbers (ids stay far below 2^53).
+ */
+import { Kysely, Migrator, PostgresDialect, type Migration, type MigrationProvider, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.js';
+import * as m0001 from '../migrations/0001_init.js';
+
+pg.types.setTypeParser(20, (v) => Number(v)); // int8 → number
+
+export type Db = Kysely<DB>;
+/** A database handle or an open transaction; repositories take either so the caller owns the transaction. */
+export type DbOrTx = Kysely<DB> | Transaction<DB>;
+
+/** Opens a pool (default 10 connections) and a Kysely instance over it. */
+export function createDb(url: string, max = 10): { db: Db; pool: pg.Pool } {
+  const pool = new pg.Pool({ connectionString: url, max });
+  pool.on('error', () => {}); // idle client errors are reported by the next query
+  return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), pool };
+}
+
+const migrations: Record<string, Migration> = {
+  '0001_init': m0001,
+};
+
+class StaticProvider implements MigrationProvider {
+  async getMigrations() { return migrations; }
+}
+
+/**
+ * Applies pending migrations in order. Safe to call from several nodes at once
+ * (Kysely takes an advisory lock).
+ * @throws the migration's error; the failed migration's transaction is rolled back.
+ */
+export async function migrate(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: new StaticProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) throw error instanceof Error ? error : new Error(`Migration ${failed?.migrationName ?? ''} failed`);
+}

@@ -1,0 +1,263 @@
+/**
+ * Kysely table types for the whole database. Each table is owned by one module (named in the
+ * comment); only that module's repository reads or writes it. Times are `timestamptz` (UTC).
+ * Migrations: `platform/migrations/`.
+ */
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json<T> = ColumnType<T, string | T, string | T>;
+
+/** modules/companies */
+export interface OrganizationsTable { id: Generated<number>; name: string; owner_id: number | null; created_at: Generated<Date> }
+/** modules/companies */
+export interface CompaniesTable {
+  id: Generated<number>;
+  organization_id: number | null;
+  name: string;
+  timezone: string;
+  help_text: string;
+  quiet_hours_start: string;
+  quiet_hours_end: string;
+  links_enabled: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+/** modules/companies: membership and role per company (spec foundation §6). */
+export interface CompanyUsersTable { company_id: number; user_id: number; role: string; created_at: Generated<Date> }
+/** modules/companies */
+export interface OrganizationAdminsTable { organization_id: number; user_id: number; created_at: Generated<Date> }
+
+/** modules/users */
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  first_name: string;
+  last_name: string;
+  password_hash: string;
+  timezone: string;
+  read_whats_new_at: NullableTimestamp;
+  support_pins: string | null;
+  sip_address: string | null;
+  sip_user: string | null;
+  sip_password: string | null;
+  in_app_calling_status: Generated<string>;
+  totp_secret: string | null;
+  totp_enabled: Generated<boolean>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** platform/auth */
+export interface SessionsTable {
+  id: string; // sha256 of the cookie value
+  user_id: number;
+  mfa_pending: Generated<boolean>;
+  created_at: Generated<Date>;
+  last_seen_at: Generated<Date>;
+  expires_at: Timestamp;
+  user_agent: string | null;
+  ip: string | null;
+}
+/** platform/auth: bearer tokens (stored hashed). */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  token_hash: string;
+  created_at: Generated<Date>;
+  last_used_at: NullableTimestamp;
+  expires_at: NullableTimestamp;
+}
+/** modules/auth */
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: Generated<Date>;
+}
+/** modules/auth: failed sign-in counters per account and per address. */
+export interface AuthThrottleTable { key: string; failures: number; window_started_at: Timestamp; locked_until: NullableTimestamp }
+
+/** platform/mail: development outbox and delivery log. */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  transport: string;
+  created_at: Generated<Date>;
+  delivered_at: NullableTimestamp;
+}
+
+/** modules/numbers */
+export interface NumbersTable {
+  id: Generated<number>;
+  company_id: number;
+  number: string; // E.164
+  label: string;
+  type: number; // 1 local, 2 toll free, 3 Canadian
+  service_type: number; // 1 voice and SMS, 2 fax
+  category: number; // 1 Voice & SMS, 2 International, 3 Fax
+  provider_id: number;
+  carrier_sid: string | null;
+  routes: Json<unknown[]>;
+  schedule: Json<unknown>;
+  round_robin_cursor: Generated<number>;
+  sms_enabled: Generated<boolean>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  released_at: NullableTimestamp;
+}
+
+/** modules/contacts */
+export interface ContactsTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  number: string | null;
+  email: string | null;
+  company_name: string | null;
+  notes: string | null;
+  source: Generated<string>;
+  is_unsubscribed: Generated<boolean>;
+  is_invalid: Generated<boolean>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** modules/conversations: one per (business number, outside party). */
+export interface ConversationsTable {
+  id: Generated<number>;
+  company_id: number;
+  number_id: number;
+  recipient: string; // E.164 of the outside party
+  contact_id: number | null;
+  last_activity_at: Generated<Date>;
+  is_archived: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+/** modules/conversations: messages, calls, voicemails, faxes and notes of a thread. */
+export interface ConversationItemsTable {
+  id: Generated<number>;
+  company_id: number;
+  conversation_id: number;
+  type: string; // message | call | voicemail | fax | note | scheduledmessage
+  is_inbound: boolean;
+  is_read: Generated<boolean>;
+  body: string | null;
+  media: Json<{ url: string; contentType: string }[]>;
+  delivery_state: string | null; // queued | sending | sent | delivered | undelivered | failed | received
+  error_code: number | null;
+  carrier_sid: string | null;
+  call_id: number | null;
+  voicemail_id: number | null;
+  user_id: number | null;
+  should_be_sent_at: NullableTimestamp;
+  created_at: Generated<Date>;
+}
+
+/** modules/calls */
+export interface CallsTable {
+  id: Generated<number>;
+  company_id: number;
+  number_id: number;
+  carrier_sid: string;
+  from_number: string;
+  to_number: string;
+  from_state: string | null;
+  direction: string; // inbound | outbound
+  status: number; // CALL_STATUS code
+  extension: number | null;
+  forwarded_to: string | null;
+  duration_s: Generated<number>;
+  conversation_id: number | null;
+  contact_id: number | null;
+  started_at: Generated<Date>;
+  answered_at: NullableTimestamp;
+  ended_at: NullableTimestamp;
+}
+/** modules/calls: the status history of a call. */
+export interface CallEventsTable { id: Generated<number>; call_id: number; status: number; detail: Json<Record<string, unknown>>; created_at: Generated<Date> }
+/** modules/calls */
+export interface VoicemailsTable {
+  id: Generated<number>;
+  company_id: number;
+  call_id: number;
+  number_id: number;
+  recording_url: string;
+  recording_sid: string | null;
+  duration_s: number;
+  is_read: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+/** modules/calls: blocked callers (spec 001 Blocked caller). */
+export interface BlocksTable {
+  id: Generated<number>;
+  company_id: number;
+  number_id: number | null;
+  target: string;
+  global: boolean;
+  action: string;
+  created_at: Generated<Date>;
+}
+
+/** platform/http: responses to carrier webhooks by delivery key, so a repeated delivery has the effect of one. */
+export interface WebhookReceiptsTable { key: string; status_code: number; content_type: string; body: string; created_at: Generated<Date> }
+
+/** carriers/sandbox: numbers the simulated carrier has sold. */
+export interface SandboxNumbersTable { sid: string; number: string; voice_url: string; sms_url: string; purchased_at: Generated<Date>; released_at: NullableTimestamp }
+/** carriers/sandbox: the simulated handsets' messages (both directions). */
+export interface SandboxMessagesTable {
+  sid: string;
+  direction: string; // inbound (handset → business) | outbound (business → handset)
+  from_number: string;
+  to_number: string;
+  body: string;
+  media: Json<string[]>;
+  status: string;
+  error_code: number | null;
+  status_callback: string | null;
+  created_at: Generated<Date>;
+}
+/** carriers/sandbox: simulated calls and what happened in them. */
+export interface SandboxCallsTable {
+  sid: string;
+  from_number: string;
+  to_number: string;
+  status: string;
+  log: Json<unknown[]>;
+  created_at: Generated<Date>;
+}
+
+export interface DB {
+  organizations: OrganizationsTable;
+  companies: CompaniesTable;
+  company_users: CompanyUsersTable;
+  organization_admins: OrganizationAdminsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  api_tokens: ApiTokensTable;
+  password_resets: PasswordResetsTable;
+  auth_throttle: AuthThrottleTable;
+  mail_outbox: MailOutboxTable;
+  numbers: NumbersTable;
+  contacts: ContactsTable;
+  conversations: ConversationsTable;
+  conversation_items: ConversationItemsTable;
+  calls: CallsTable;
+  call_events: CallEventsTable;
+  voicemails: VoicemailsTable;
+  blocks: BlocksTable;
+  webhook_receipts: WebhookReceiptsTable;
+  sandbox_numbers: SandboxNumbersTable;
+  sandbox_messages: SandboxMessagesTable;
+  sandbox_calls: SandboxCallsTable;
+}
+
+export type Row<T extends keyof DB> = Selectable<DB[T]>;
+export type NewRow<T extends keyof DB> = Insertable<DB[T]>;
+export type RowUpdate<T extends keyof DB> = Updateable<DB[T]>;

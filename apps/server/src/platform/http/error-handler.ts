@@ -1,0 +1,51 @@
+/**
+ * The one place that turns errors into HTTP answers in the spec's shape
+ * `{"message": string, "errors"?: {field: [messages]}}` (foundation §8).
+ * Validation failures → 422 with field errors; never a 500 for bad input.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError, type FieldErrors } from './errors.js';
+
+function fieldName(instancePath: string, context?: string): string {
+  const p = instancePath.replace(/^\//, '').replace(/\//g, '.');
+  return p || context || 'body';
+}
+
+/** Registers the error and not-found handlers on the instance. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      if (error.headers) reply.headers(error.headers);
+      return reply.status(error.status).send(error.errors ? { message: error.message, errors: error.errors } : { message: error.message });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors: FieldErrors = {};
+      for (const v of error.validation) {
+        const key = fieldName(v.instancePath, undefined);
+        (errors[key] ??= []).push(v.message ?? 'Invalid value');
+      }
+      const first = Object.entries(errors)[0];
+      return reply.status(422).send({ message: first ? `${first[0]}: ${first[1][0]}` : 'The given data was invalid.', errors });
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error, issues: error.cause }, 'response did not match its schema');
+      return reply.status(500).send({ message: 'Internal server error' });
+    }
+    const fe = error as FastifyError;
+    if (fe.validation) {
+      const errors: FieldErrors = {};
+      for (const v of fe.validation) (errors[fieldName(v.instancePath, fe.validationContext)] ??= []).push(v.message ?? 'Invalid value');
+      return reply.status(422).send({ message: fe.message, errors });
+    }
+    const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      if (status === 429 && !reply.getHeader('retry-after')) reply.header('Retry-After', '1');
+      // Malformed JSON, body too large, unsupported media type: a client error, answered as such.
+      return reply.status(status === 400 || status === 415 ? 422 : status).send({ message: fe.message, errors: status === 400 || status === 415 ? { body: [fe.message] } : undefined });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ message: 'Internal server error' });
+  });
+  app.setNotFoundHandler((request, reply) => reply.status(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found.` }));
+}

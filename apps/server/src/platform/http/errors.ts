@@ -1,0 +1,57 @@
+/**
+ * Coded errors thrown by services and platform code; only the HTTP layer (error-handler.ts)
+ * maps them to status codes and the spec's error shape `{ message, errors? }` (foundation §8).
+ */
+export type FieldErrors = Record<string, string[]>;
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors?: FieldErrors,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+/** 422: input that fails a rule; `errors` maps field names to messages. */
+export class ValidationError extends AppError {
+  constructor(errors: FieldErrors, message?: string) {
+    super(422, message ?? Object.values(errors).flat()[0] ?? 'The given data was invalid.', errors);
+  }
+}
+/** 422 with one field error. */
+export function fieldError(field: string, message: string): ValidationError {
+  return new ValidationError({ [field]: [message] });
+}
+/** 401: no valid session or token. */
+export class UnauthenticatedError extends AppError {
+  constructor(message = 'Unauthenticated.') { super(401, message); }
+}
+/** 403: authenticated but not allowed. */
+export class ForbiddenError extends AppError {
+  constructor(message = "You're not authorized to perform this action") { super(403, message); }
+}
+/** 404: the object does not exist or is not visible to the caller. */
+export class NotFoundError extends AppError {
+  constructor(what = 'Resource') { super(404, `${what} not found.`); }
+}
+/** 409: the request conflicts with the current state. */
+export class ConflictError extends AppError {
+  constructor(message: string) { super(409, message); }
+}
+/** 429 with `Retry-After` in whole seconds. */
+export class RateLimitedError extends AppError {
+  constructor(retryAfterSeconds: number, message = 'Too many attempts. Please try again later.') {
+    super(429, message, undefined, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+}
+/** 419: missing or mismatched anti-forgery token (Laravel's "page expired"). */
+export class CsrfError extends AppError {
+  constructor() { super(419, 'CSRF token mismatch. Reload the page and try again.'); }
+}
+/** 502: the carrier refused or failed a request we made. */
+export class CarrierError extends AppError {
+  constructor(message: string, readonly code?: number) { super(502, message); }
+}

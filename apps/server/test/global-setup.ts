@@ -1,0 +1,25 @@
+/**
+ * Vitest global setup: one embedded PostgreSQL cluster for the run (removed afterwards);
+ * each test file creates its own throwaway database in it (see harness.ts).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres } from '../src/platform/db/database.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgAdminUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-test-pg-'));
+  const { port, stop } = await startEmbeddedPostgres(dir, false);
+  project.provide('pgAdminUrl', `postgres://postgres:postgres@127.0.0.1:${port}/postgres`);
+  return async () => {
+    await stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+}

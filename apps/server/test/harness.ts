@@ -1,0 +1,121 @@
+/**
+ * Integration-test harness: a throwaway database per test file, the real server listening on a
+ * free port (HTTP, realtime, workers), and an HTTP client that behaves like the web app
+ * (cookie jar, XSRF header). Also signs Twilio-dialect webhooks with the `twilio` package.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import twilio from 'twilio';
+import { inject } from 'vitest';
+import { startServer, type Running } from '../src/bootstrap.js';
+import { loadConfig, type Config } from '../src/platform/config.js';
+
+export type TestServer = Running & { dbUrl: string };
+
+/** Creates a fresh database and starts the server on it. Call `close()` in afterAll. */
+export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const admin = inject('pgAdminUrl');
+  const name = `test_${crypto.randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  await client.end();
+  const dbUrl = admin.replace(/\/postgres$/, `/${name}`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-test-data-'));
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox', TWILIO_AUTH_TOKEN: 'test-auth-token', SMTP_URL: '', PUBLIC_URL: '' }, { ...overrides });
+  const running = await startServer(config, dbUrl, { publicUrlFromPort: true });
+  return {
+    ...running,
+    dbUrl,
+    close: async () => {
+      await running.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type HttpResult<T = any> = { status: number; body: T; headers: Headers };
+
+/** A browser-like API client: keeps cookies, copies XSRF-TOKEN into X-XSRF-TOKEN. */
+export class ApiClient {
+  private cookies = new Map<string, string>();
+  bearer: string | undefined;
+
+  constructor(readonly baseUrl: string) {}
+
+  private store(res: Response): void {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const i = pair!.indexOf('=');
+      const name = pair!.slice(0, i).trim();
+      const value = pair!.slice(i + 1).trim();
+      if (/expires=Thu, 01 Jan 1970/i.test(c) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  cookie(name: string): string | undefined { return this.cookies.get(name); }
+  clearCookies(): void { this.cookies.clear(); }
+
+  /** Sends a request; JSON bodies by default, `FormData`/`URLSearchParams` as given. */
+  async request<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
+    const h: Record<string, string> = { accept: 'application/json', ...headers };
+    if (this.cookies.size) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const xsrf = this.cookies.get('XSRF-TOKEN');
+    if (xsrf && !('x-xsrf-token' in h)) h['x-xsrf-token'] = decodeURIComponent(xsrf);
+    if (this.bearer) h.authorization = `Bearer ${this.bearer}`;
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData || body instanceof URLSearchParams) payload = body;
+    else if (body !== undefined) { payload = JSON.stringify(body); h['content-type'] = 'application/json'; }
+    const res = await fetch(this.baseUrl + url, { method, headers: h, body: payload, redirect: 'manual' });
+    this.store(res);
+    const text = await res.text();
+    let parsed: any = text;
+    try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+    return { status: res.status, body: parsed, headers: res.headers };
+  }
+  get<T = any>(url: string) { return this.request<T>('GET', url); }
+  post<T = any>(url: string, body?: unknown) { return this.request<T>('POST', url, body ?? {}); }
+  put<T = any>(url: string, body?: unknown) { return this.request<T>('PUT', url, body ?? {}); }
+  patch<T = any>(url: string, body?: unknown) { return this.request<T>('PATCH', url, body ?? {}); }
+  delete<T = any>(url: string) { return this.request<T>('DELETE', url); }
+
+  /** GET /api/csrf-cookie then POST /api/sanctum/login. Throws unless 200. */
+  async signIn(email: string, password: string): Promise<any> {
+    await this.get('/api/csrf-cookie');
+    const r = await this.post('/api/sanctum/login', { email, password });
+    if (r.status !== 200) throw new Error(`sign-in failed: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  }
+}
+
+/**
+ * Posts a Twilio-signed form webhook to `path` (signature over PUBLIC_URL + path with the
+ * `twilio` package's own algorithm), as the carrier would.
+ */
+export async function postWebhook(server: TestServer, pathname: string, params: Record<string, string>, options: { signature?: string; token?: string } = {}): Promise<HttpResult<string>> {
+  const url = server.ctx.config.publicUrl + pathname;
+  const signature = options.signature ?? twilio.getExpectedTwilioSignature(options.token ?? server.ctx.config.twilioAuthToken, url, params);
+  const res = await fetch(server.url + pathname, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature },
+    body: new URLSearchParams(params),
+  });
+  return { status: res.status, body: await res.text(), headers: res.headers };
+}
+
+/** Polls `fn` until it returns a truthy value (default 10 s). */
+export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, stepMs = 100): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < end) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (e) { last = e; }
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+  throw new Error(`condition not met in ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
+}

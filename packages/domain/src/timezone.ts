@@ -1,0 +1,119 @@
+/**
+ * IANA time-zone helpers built on `Intl.DateTimeFormat` only (foundation §3 "Current user: timezone:
+ * if the stored name is not a known zone, a default zone is used"; §4 "Default schedule ... UTC if unavailable").
+ */
+
+/** Zone used when none is given or the stored name is unknown. */
+export const DEFAULT_TIME_ZONE = 'UTC';
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+/**
+ * Whether `tz` is an IANA time-zone name this runtime knows (e.g. "America/New_York", "UTC").
+ *
+ * @param tz any value; non-strings and blank strings are not valid
+ */
+export function isValidTimeZone(tz: unknown): tz is string {
+  if (typeof tz !== 'string' || tz.trim() === '') return false;
+  try {
+    formatterFor(tz);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The zone to use for a stored zone name (foundation §3): the name itself when known, else `fallback`.
+ *
+ * @param tz a stored IANA name, possibly empty or unknown
+ * @param fallback the default zone, "UTC" unless given
+ */
+export function resolveTimeZone(tz: string | null | undefined, fallback: string = DEFAULT_TIME_ZONE): string {
+  return isValidTimeZone(tz) ? tz : fallback;
+}
+
+/**
+ * The runtime's own zone (the browser's zone on the web), or "UTC" when unavailable (foundation §4
+ * "Default schedule: ... the browser's timezone (UTC if unavailable)").
+ */
+export function localTimeZone(): string {
+  let zone: string | undefined;
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    zone = undefined;
+  }
+  return resolveTimeZone(zone);
+}
+
+/** Wall-clock reading of an instant in a zone. */
+export interface ZonedDateTime {
+  /** Four-digit year. */
+  year: number;
+  /** Month 1 to 12. */
+  month: number;
+  /** Day of month 1 to 31. */
+  day: number;
+  /** Hour 0 to 23. */
+  hour: number;
+  /** Minute 0 to 59. */
+  minute: number;
+  /** Second 0 to 59. */
+  second: number;
+  /** Day of week, 0 = Sunday to 6 = Saturday (as `Date#getDay`). */
+  dayOfWeek: number;
+  /** Local date "YYYY-MM-DD". */
+  date: string;
+  /** Local time "HH:mm" (24-hour). */
+  time: string;
+}
+
+/**
+ * Reads the wall clock of `instant` in `timeZone` (correct across daylight-saving changes, since the
+ * runtime's zone database does the conversion).
+ *
+ * @param instant the moment
+ * @param timeZone an IANA zone; unknown names fall back to "UTC"
+ * @throws RangeError when `instant` is an invalid date
+ */
+export function zonedDateTime(instant: Date, timeZone: string): ZonedDateTime {
+  const parts = formatterFor(resolveTimeZone(timeZone)).formatToParts(instant);
+  const get = (type: Intl.DateTimeFormatPartTypes): number => Number(parts.find((p) => p.type === type)?.value);
+  const year = get('year');
+  const month = get('month');
+  const day = get('day');
+  const hour = get('hour') % 24;
+  const minute = get('minute');
+  const second = get('second');
+  const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+  return {
+    year,
+    month,
+    day,
+    hour,
+    minute,
+    second,
+    dayOfWeek: new Date(Date.UTC(year, month - 1, day)).getUTCDay(),
+    date: `${pad(year, 4)}-${pad(month)}-${pad(day)}`,
+    time: `${pad(hour)}:${pad(minute)}`,
+  };
+}
