@@ -2,6 +2,7 @@
  * Companies and membership, and the tenant check every company-scoped route uses
  * (foundation §6): a user reaches a company only through an active membership.
  */
+import { resolveTimeZone } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import { sessionsRepository } from '../../platform/auth/sessions.repository.js';
 import { hashToken } from '../../platform/auth/tokens.js';
@@ -55,4 +56,68 @@ export async function canJoinChannel(ctx: AppContext, userId: number, channel: s
   if (m[1] === 'user') return id === userId;
   const membership = await companiesRepository.membership(ctx.db, userId, id);
   return Boolean(membership && membership.role !== 'deactivated');
+}
+
+/**
+ * Creates a company (optionally inside an organization) and makes `ownerUserId` its `owner`
+ * (foundation §6 "The company creator becomes owner"). Runs in `tx` when given (the signup and
+ * the demo seed create the user and the company in one transaction).
+ * @param input.timezone IANA zone; unknown names are stored as America/New_York.
+ * @returns the new company's id.
+ */
+export async function createCompany(ctx: AppContext, input: { name: string; timezone?: string; organizationId?: number | null }, ownerUserId: number, tx?: DbOrTx): Promise<number> {
+  const db = tx ?? ctx.db;
+  const id = await companiesRepository.create(db, {
+    name: input.name.trim(),
+    organization_id: input.organizationId ?? null,
+    timezone: resolveTimeZone(input.timezone, 'America/New_York'),
+  });
+  await companiesRepository.addMember(db, id, ownerUserId, 'owner');
+  return id;
+}
+
+/** Adds (or changes) a membership with `role`. */
+export async function addCompanyMember(ctx: AppContext, companyId: number, userId: number, role: Role, tx?: DbOrTx): Promise<void> {
+  await companiesRepository.addMember(tx ?? ctx.db, companyId, userId, role);
+}
+
+/** Creates an organization (business unit) with `ownerUserId` as owner and org-administrator. */
+export async function createOrganization(ctx: AppContext, name: string, ownerUserId: number, tx?: DbOrTx): Promise<number> {
+  const db = tx ?? ctx.db;
+  const id = await companiesRepository.createOrganization(db, name.trim(), ownerUserId);
+  await companiesRepository.addOrganizationAdmin(db, id, ownerUserId);
+  return id;
+}
+
+/** Whether the user sees business units (member of a company in an organization, or org admin). */
+export async function userHasBusinessUnits(ctx: AppContext, userId: number, db: DbOrTx = ctx.db): Promise<boolean> {
+  return companiesRepository.hasBusinessUnits(db, userId);
+}
+
+/**
+ * True when the user has at least one membership and every one is `deactivated`
+ * (such a user cannot sign in). A user without memberships is not "deactivated".
+ */
+export async function isDeactivatedEverywhere(ctx: AppContext, userId: number, db: DbOrTx = ctx.db): Promise<boolean> {
+  const roles = await companiesRepository.rolesOf(db, userId);
+  return roles.length > 0 && roles.every((r) => r === 'deactivated');
+}
+
+/** One company for the switcher: `{ id, name, role, timezone, organization_id }`. */
+export type CompanySummaryOut = { id: number; name: string; role: Role; timezone: string; organization_id: number | null };
+
+/** The caller's active companies, by name (`GET /api/companies`). */
+export async function listCompanySummaries(ctx: AppContext, userId: number): Promise<CompanySummaryOut[]> {
+  return (await listUserCompanies(ctx, userId)).map((c) => ({ id: c.id, name: c.name, role: c.role as Role, timezone: c.timezone, organization_id: c.organization_id }));
+}
+
+/**
+ * One company of the caller (`GET /api/companies/{companyId}`).
+ * @throws ForbiddenError (403) when the caller is not an active member.
+ */
+export async function getCompanySummary(ctx: AppContext, userId: number, companyId: number): Promise<CompanySummaryOut> {
+  const role = await assertCompanyAccess(ctx, userId, companyId);
+  const c = await companiesRepository.find(ctx.db, companyId);
+  if (!c) throw new ForbiddenError();
+  return { id: c.id, name: c.name, role, timezone: c.timezone, organization_id: c.organization_id };
 }

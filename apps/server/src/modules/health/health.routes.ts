@@ -1,8 +1,8 @@
 /** `GET /api/health`: `{"status":"ok"}` once the database answers, 503 otherwise. */
-import { sql } from 'kysely';
 import { z } from 'zod';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
+import { healthRepository } from './health.repository.js';
 
 export function registerHealthRoutes(app: App, ctx: AppContext): void {
   app.get('/api/health', {
@@ -10,7 +10,7 @@ export function registerHealthRoutes(app: App, ctx: AppContext): void {
     schema: { tags: ['platform'], response: { 200: z.object({ status: z.literal('ok') }), 503: z.object({ status: z.literal('unavailable'), message: z.string() }) } },
   }, async (_req, reply) => {
     try {
-      await sql`select 1`.execute(ctx.db);
+      await healthRepository.ping(ctx.db);
       return { status: 'ok' as const };
     } catch (e) {
       return reply.status(503).send({ status: 'unavailable' as const, message: String((e as Error).message) });

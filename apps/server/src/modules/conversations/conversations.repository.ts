@@ -1,0 +1,159 @@
+/**
+ * SQL for `conversations` and `conversation_items` (modules/conversations owns both).
+ * Inbox list: keyset on (last_activity_at desc, id desc) within (company_id, is_archived), served
+ * by index conversations_inbox. Threads: keyset on (created_at desc, id desc) by
+ * conversation_items_thread. Cursor timestamps are carried as PostgreSQL text so no microseconds are lost.
+ */
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { DbOrTx } from '../../platform/db/db.js';
+import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
+
+export type ConversationRow = Row<'conversations'>;
+export type ItemRow = Row<'conversation_items'>;
+/** A position in a keyset-ordered list: the timestamp as PostgreSQL text, and the id. */
+export type Keyset = { ts: string; id: number };
+
+export type ListFilter = {
+  companyId: number;
+  isArchived: boolean;
+  limit: number;
+  after?: Keyset;
+  numberIds?: number[];
+  types?: string[];
+  updatedAfter?: Date;
+  /** Digits the recipient must contain. */
+  recipientDigits?: string;
+  /** Text search: contact ids whose name matched, and a body pattern. */
+  text?: { contactIds: number[]; pattern: string };
+  /** Only conversations active since this instant. */
+  since?: Date;
+};
+
+/** Escapes LIKE wildcards and wraps in %...%. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export const conversationsRepository = {
+  /**
+   * Finds the conversation of (number, recipient) or creates it; either way bumps
+   * last_activity_at to now, un-archives it and fills contact_id when it was empty.
+   */
+  async upsertActive(db: DbOrTx, row: { company_id: number; number_id: number; recipient: string; contact_id: number | null }): Promise<ConversationRow> {
+    return db.insertInto('conversations').values(row)
+      .onConflict((oc) => oc.columns(['number_id', 'recipient']).doUpdateSet({
+        last_activity_at: sql`now()`,
+        is_archived: false,
+        contact_id: sql`coalesce(conversations.contact_id, excluded.contact_id)`,
+      }))
+      .returningAll().executeTakeFirstOrThrow();
+  },
+  async find(db: DbOrTx, companyId: number, id: number): Promise<ConversationRow | undefined> {
+    return db.selectFrom('conversations').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  },
+  async findByIdUnscoped(db: DbOrTx, id: number): Promise<ConversationRow | undefined> {
+    return db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+  async setArchived(db: DbOrTx, companyId: number, id: number, archived: boolean): Promise<void> {
+    await db.updateTable('conversations').set({ is_archived: archived }).where('company_id', '=', companyId).where('id', '=', id).execute();
+  },
+  async setContact(db: DbOrTx, id: number, contactId: number): Promise<void> {
+    await db.updateTable('conversations').set({ contact_id: contactId }).where('id', '=', id).where('contact_id', 'is', null).execute();
+  },
+
+  /** One page of the inbox, newest activity first, with each row's keyset position. */
+  async list(db: DbOrTx, f: ListFilter): Promise<Array<ConversationRow & { cursor_ts: string }>> {
+    let q = db.selectFrom('conversations as c').selectAll('c').select(sql<string>`c.last_activity_at::text`.as('cursor_ts'))
+      .where('c.company_id', '=', f.companyId).where('c.is_archived', '=', f.isArchived);
+    if (f.after) q = q.where(sql<SqlBool>`(c.last_activity_at, c.id) < (${f.after.ts}::timestamptz, ${f.after.id})`);
+    if (f.numberIds?.length) q = q.where('c.number_id', 'in', f.numberIds);
+    if (f.updatedAfter) q = q.where('c.last_activity_at', '>', f.updatedAfter);
+    if (f.since) q = q.where('c.last_activity_at', '>=', f.since);
+    if (f.types?.length) {
+      const types = f.types;
+      q = q.where(({ exists, selectFrom }) => exists(selectFrom('conversation_items as t').select(sql`1`.as('one')).whereRef('t.conversation_id', '=', 'c.id').where('t.type', 'in', types)));
+    }
+    if (f.recipientDigits) q = q.where('c.recipient', 'like', containsPattern(f.recipientDigits));
+    if (f.text) {
+      const { contactIds, pattern } = f.text;
+      q = q.where(({ or, exists, selectFrom, eb }) => {
+        const ors: Expression<SqlBool>[] = [
+          exists(selectFrom('conversation_items as b').select(sql`1`.as('one')).whereRef('b.conversation_id', '=', 'c.id').where('b.body', 'ilike', pattern)),
+        ];
+        if (contactIds.length) ors.push(eb('c.contact_id', 'in', contactIds));
+        return or(ors);
+      });
+    }
+    return q.orderBy('c.last_activity_at', 'desc').orderBy('c.id', 'desc').limit(f.limit).execute();
+  },
+
+  /** The newest item of each conversation (one index probe per conversation). */
+  async latestItems(db: DbOrTx, conversationIds: number[]): Promise<Map<number, ItemRow>> {
+    if (conversationIds.length === 0) return new Map();
+    const res = await sql<ItemRow>`
+      select li.* from unnest(${sql.val(conversationIds)}::bigint[]) as c(id)
+      cross join lateral (
+        select * from conversation_items i where i.conversation_id = c.id
+        order by i.created_at desc, i.id desc limit 1
+      ) li`.execute(db);
+    return new Map(res.rows.map((r) => [r.conversation_id, r]));
+  },
+  /** Unread item counts per conversation (partial index conversation_items_unread). */
+  async unreadCounts(db: DbOrTx, conversationIds: number[]): Promise<Map<number, number>> {
+    if (conversationIds.length === 0) return new Map();
+    const rows = await db.selectFrom('conversation_items').select(['conversation_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('conversation_id', 'in', conversationIds).where('is_read', '=', false).groupBy('conversation_id').execute();
+    return new Map(rows.map((r) => [r.conversation_id, Number(r.n)]));
+  },
+
+  // ------------------------------------------------------------------ items
+
+  async insertItem(db: DbOrTx, row: NewRow<'conversation_items'>): Promise<ItemRow> {
+    return db.insertInto('conversation_items').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+  /** A page of a thread, newest first. */
+  async listItems(db: DbOrTx, conversationId: number, limit: number, after?: Keyset): Promise<Array<ItemRow & { cursor_ts: string }>> {
+    let q = db.selectFrom('conversation_items as i').selectAll('i').select(sql<string>`i.created_at::text`.as('cursor_ts'))
+      .where('i.conversation_id', '=', conversationId);
+    if (after) q = q.where(sql<SqlBool>`(i.created_at, i.id) < (${after.ts}::timestamptz, ${after.id})`);
+    return q.orderBy('i.created_at', 'desc').orderBy('i.id', 'desc').limit(limit).execute();
+  },
+  async findItem(db: DbOrTx, companyId: number, conversationId: number, itemId: number): Promise<ItemRow | undefined> {
+    return db.selectFrom('conversation_items').selectAll().where('company_id', '=', companyId).where('conversation_id', '=', conversationId).where('id', '=', itemId).executeTakeFirst();
+  },
+  /** An item by id, locked for update when `lock` (jobs and status callbacks). */
+  async findItemById(db: DbOrTx, id: number, lock = false): Promise<ItemRow | undefined> {
+    let q = db.selectFrom('conversation_items').selectAll().where('id', '=', id);
+    if (lock) q = q.forUpdate();
+    return q.executeTakeFirst();
+  },
+  async findItemBySid(db: DbOrTx, sid: string, lock = false): Promise<ItemRow | undefined> {
+    let q = db.selectFrom('conversation_items').selectAll().where('carrier_sid', '=', sid);
+    if (lock) q = q.forUpdate();
+    return q.executeTakeFirst();
+  },
+  async updateItem(db: DbOrTx, id: number, patch: RowUpdate<'conversation_items'>): Promise<ItemRow | undefined> {
+    return db.updateTable('conversation_items').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+  },
+  /** Marks every item of the conversation read; returns how many changed. */
+  async markAllRead(db: DbOrTx, companyId: number, conversationId: number): Promise<number> {
+    const r = await db.updateTable('conversation_items').set({ is_read: true }).where('company_id', '=', companyId)
+      .where('conversation_id', '=', conversationId).where('is_read', '=', false).executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  },
+
+  // ------------------------------------------------------------------ activity
+
+  /** The company's newest message items with their conversation (index conversation_items_company). */
+  async recentMessages(db: DbOrTx, companyId: number, limit: number) {
+    return db.selectFrom('conversation_items as i').innerJoin('conversations as c', 'c.id', 'i.conversation_id')
+      .select(['i.id', 'i.created_at', 'i.is_inbound', 'i.is_read', 'i.body', 'i.media', 'i.delivery_state', 'i.error_code', 'i.conversation_id', 'c.number_id', 'c.recipient', 'c.contact_id'])
+      .where('i.company_id', '=', companyId).where('i.type', '=', 'message')
+      .orderBy('i.created_at', 'desc').orderBy('i.id', 'desc').limit(limit).execute();
+  },
+  async countMessages(db: DbOrTx, companyId: number): Promise<number> {
+    const r = await db.selectFrom('conversation_items').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('company_id', '=', companyId).where('type', '=', 'message').executeTakeFirstOrThrow();
+    return Number(r.n);
+  },
+};

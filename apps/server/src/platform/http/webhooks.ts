@@ -1,0 +1,59 @@
+/**
+ * Carrier webhook plumbing shared by the voice and messaging webhooks (issue 2, "Webhooks"):
+ * signature verification (`X-Twilio-Signature` over PUBLIC_URL + path, checked by the carrier
+ * adapter) and exactly-once handling of repeated deliveries.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import type { RenderedResponse } from '../../carriers/carrier.port.js';
+import type { DbOrTx } from '../db/db.js';
+import { AppError } from './errors.js';
+import { webhookReceiptsRepository } from './webhook-receipts.repository.js';
+
+/** Form parameters of a webhook as strings (Twilio posts application/x-www-form-urlencoded). */
+export function formParams(request: FastifyRequest): Record<string, string> {
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(body)) if (v !== undefined && v !== null) out[k] = Array.isArray(v) ? String(v[0]) : String(v);
+  return out;
+}
+
+/**
+ * preHandler for webhook routes: 403 `{message}` unless the signature matches; nothing is changed.
+ */
+export function verifyCarrierSignature(ctx: AppContext) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const sig = request.headers['x-twilio-signature'];
+    const url = ctx.config.publicUrl + request.url;
+    if (!ctx.carrier.verifyWebhook(url, formParams(request), Array.isArray(sig) ? sig[0] : sig)) {
+      request.log.warn({ url }, 'webhook signature rejected');
+      throw new AppError(403, 'Invalid webhook signature.');
+    }
+  };
+}
+
+export type WebhookOutcome = { response: RenderedResponse; status?: number; afterCommit?: () => void | Promise<void> };
+
+/**
+ * Runs `handle` at most once per delivery `key` (e.g. `voice:CA123:start`): deliveries of one key
+ * are serialized with an advisory lock; the first one's writes (made through `tx`) and its response
+ * commit together, and later deliveries get the stored response without side effects.
+ * `afterCommit` runs only for the first delivery (publish live events there).
+ */
+export async function handleOnce(ctx: AppContext, reply: FastifyReply, key: string, handle: (tx: DbOrTx) => Promise<WebhookOutcome>): Promise<FastifyReply> {
+  let after: (() => void | Promise<void>) | undefined;
+  const stored = await ctx.db.transaction().execute(async (tx) => {
+    await webhookReceiptsRepository.lock(tx, key);
+    const existing = await webhookReceiptsRepository.find(tx, key);
+    if (existing) return existing;
+    const outcome = await handle(tx);
+    const row = { key, status_code: outcome.status ?? 200, content_type: outcome.response.contentType, body: outcome.response.body };
+    await webhookReceiptsRepository.insert(tx, row);
+    after = outcome.afterCommit;
+    return row;
+  });
+  if (after) {
+    try { await after(); } catch (e) { ctx.log.error({ err: e }, 'webhook afterCommit failed'); }
+  }
+  return reply.status(stored.status_code).type(stored.content_type).send(stored.body);
+}

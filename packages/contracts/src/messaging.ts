@@ -1,0 +1,234 @@
+/**
+ * Messaging, inbox and activity payloads (spec 001 §3 "Conversation", "Conversation item",
+ * "Activity item kinds"; §7 "Inbox", "GET /activity"; spec 002 "POST /message").
+ *
+ * Shapes the web client reads:
+ * - `Conversation` (inbox list item, GET one conversation, and the `conversation updated` event);
+ * - `ConversationItem` (thread items, the 201 answer of `POST /api/message`);
+ * - `ActivityItem` (the merged activity feed).
+ */
+import { z } from 'zod';
+import { Id, Timestamp } from './common.js';
+
+// ---------------------------------------------------------------------------------------------
+// Carrier error codes
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Common carrier (Twilio-dialect) message error codes in words. Lives here until
+ * `packages/domain` takes it over (the domain package belongs to another engineer).
+ */
+export const CARRIER_ERROR_TEXT: Readonly<Record<number, string>> = {
+  30001: 'Queue overflow',
+  30002: 'Account suspended',
+  30003: 'Unreachable destination handset',
+  30004: 'Message blocked',
+  30005: 'Unknown destination handset',
+  30006: 'Landline or unreachable carrier',
+  30007: 'Message filtered (carrier violation)',
+  30008: 'Unknown error',
+  30010: 'Message price exceeds max price',
+  21211: 'Invalid destination number',
+  21408: 'Permission to send to this region is not enabled',
+  21610: 'Recipient has opted out',
+  21614: 'Destination is not a mobile number',
+};
+
+/** The words for a carrier error code; null when there is no code, a generic text for unknown codes. */
+export function carrierErrorText(code: number | null | undefined): string | null {
+  if (code === null || code === undefined) return null;
+  return CARRIER_ERROR_TEXT[code] ?? `Carrier error ${code}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared pieces
+// ---------------------------------------------------------------------------------------------
+
+/** Delivery states of a conversation item (outbound: sending → queued → sent → delivered | undelivered | failed; inbound: received). */
+export const DELIVERY_STATES = ['sending', 'queued', 'sent', 'delivered', 'undelivered', 'failed', 'received'] as const;
+export const DeliveryState = z.enum(DELIVERY_STATES);
+export type DeliveryState = z.infer<typeof DeliveryState>;
+
+/** One MMS attachment: absolute URL (served by us at /files/...) and MIME type. */
+export const MediaItem = z.object({ url: z.string(), contentType: z.string() });
+export type MediaItem = z.infer<typeof MediaItem>;
+
+/** Conversation item types (spec 001 §3 latestItem types, plus note). */
+export const ConversationItemType = z.string();
+
+/** Query arrays arrive as bracket arrays (`types[]=a&types[]=b`), a single value or a comma list. */
+function toArray(v: unknown): unknown {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (Array.isArray(v)) return v;
+  if (typeof v === 'object') return Object.values(v as Record<string, unknown>);
+  return String(v).split(',').filter((s) => s !== '');
+}
+const flag = (def: boolean) =>
+  z.preprocess((v) => (v === undefined || v === null || v === '' ? def : v), z.union([z.boolean(), z.enum(['1', '0', 'true', 'false'])]).transform((v) => v === true || v === '1' || v === 'true'));
+
+// ---------------------------------------------------------------------------------------------
+// Conversation items and conversations
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A thread item (spec 001 §3 "Conversation item"): `id, isInbound, createdAt, details`.
+ * `details.errorText` is `errorCode` in words (CARRIER_ERROR_TEXT). `conversationId` is our addition.
+ */
+export const ConversationItem = z.object({
+  id: z.number().int(),
+  conversationId: z.number().int(),
+  isInbound: z.boolean(),
+  isRead: z.boolean(),
+  createdAt: Timestamp,
+  details: z.object({
+    type: z.string(),
+    content: z.string().nullable(),
+    deliveryState: z.string().nullable(),
+    errorCode: z.number().int().nullable(),
+    errorText: z.string().nullable(),
+    media: z.array(MediaItem),
+  }),
+});
+export type ConversationItem = z.infer<typeof ConversationItem>;
+
+/** latestItem of a conversation (spec 001 §3): a type plus details. */
+export const LatestItem = z.object({
+  type: z.string(),
+  details: z.object({
+    content: z.string().nullable(),
+    deliveryState: z.string().nullable(),
+    errorCode: z.number().int().nullable(),
+    media: z.array(MediaItem),
+    isInbound: z.boolean(),
+    createdAt: Timestamp,
+  }),
+});
+export type LatestItem = z.infer<typeof LatestItem>;
+
+/** An inbox conversation (spec 001 §3 "Conversation"). `conversationId` is `id` as a string. */
+export const Conversation = z.object({
+  id: z.number().int(),
+  conversationId: z.string(),
+  lastActivityAt: Timestamp,
+  recipient: z.string(),
+  number: z.object({ id: z.number().int(), number: z.string() }),
+  contact: z.object({ id: z.number().int(), name: z.string(), subscribed: z.boolean() }).nullable(),
+  latestItem: LatestItem.nullable(),
+  numUnreadItems: z.number().int(),
+  isArchived: z.boolean(),
+  isBlocked: z.boolean(),
+  enhancedCallerId: z.null(),
+});
+export type Conversation = z.infer<typeof Conversation>;
+
+/**
+ * Live event `conversation updated` on `conversations.{companyId}`: the conversation (same shape
+ * as a list item) plus `item`, the item that changed (new message or new delivery state), when one did.
+ */
+export const ConversationUpdatedEvent = Conversation.extend({ item: ConversationItem.nullable().optional() });
+export type ConversationUpdatedEvent = z.infer<typeof ConversationUpdatedEvent>;
+export const CONVERSATION_UPDATED = 'conversation updated';
+
+/** Cursor-paged meta: `next_cursor` is opaque; null on the last page. */
+export const CursorMeta = z.object({ next_cursor: z.string().nullable(), per_page: z.number().int() });
+
+export const ConversationParams = z.object({ companyId: Id, cid: Id });
+export const ConversationItemParams = z.object({ companyId: Id, cid: Id, iid: Id });
+
+/** `GET /companies/{companyId}/conversations` query (spec 001 §7 "Inbox"). */
+export const ConversationListQuery = z.object({
+  perPage: z.coerce.number().int().min(1).max(100).default(5),
+  cursor: z.string().optional(),
+  isArchived: flag(false),
+  search: z.string().max(200).optional(),
+  types: z.preprocess(toArray, z.array(z.string()).optional()),
+  numberIds: z.preprocess(toArray, z.array(z.coerce.number().int().positive()).optional()),
+  updatedAfter: z.coerce.date().optional(),
+});
+export type ConversationListQuery = z.infer<typeof ConversationListQuery>;
+export const ConversationList = z.object({ data: z.array(Conversation), meta: CursorMeta });
+
+/** `GET .../conversations/{cid}/items` query: newest first. */
+export const ConversationItemsQuery = z.object({
+  perPage: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().optional(),
+});
+export const ConversationItemList = z.object({ data: z.array(ConversationItem), meta: CursorMeta });
+
+// ---------------------------------------------------------------------------------------------
+// Sending
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * `POST /api/message` (multipart or JSON). Recipient: `to`, or `conversation_id` (then
+ * `number_id` and `to` default to the conversation's). `media[]` files only in multipart.
+ * Length and emptiness rules are checked by the server (422 on `content`).
+ */
+export const SendMessageBody = z.object({
+  company_id: z.coerce.number().int().positive(),
+  number_id: z.coerce.number().int().positive().optional(),
+  to: z.string().max(40).optional(),
+  conversation_id: z.coerce.number().int().positive().optional(),
+  content: z.string().optional().default(''),
+});
+export type SendMessageBody = z.infer<typeof SendMessageBody>;
+
+/** Job payloads. */
+export const SendMessageJob = z.object({ itemId: z.number().int() });
+export const FetchMediaJob = z.object({ itemId: z.number().int() });
+
+// ---------------------------------------------------------------------------------------------
+// Activity
+// ---------------------------------------------------------------------------------------------
+
+/** Activity filter (spec 001 §7 "GET /activity"): type flags; calls, voicemails, messages, faxes on, notes off. */
+export const ActivityFilter = z.object({
+  calls: flag(true),
+  voicemails: flag(true),
+  messages: flag(true),
+  faxes: flag(true),
+  notes: flag(false),
+});
+export type ActivityFilter = z.infer<typeof ActivityFilter>;
+
+/** `GET /activity` query: `filter` is a JSON-encoded object or a bracket object (`filter[calls]=0`). */
+export const ActivityQuery = z.object({
+  company: z.coerce.number().int().positive(),
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(100).default(10),
+  tz: z.string().max(64).optional(),
+  filter: z.preprocess((v) => {
+    if (v === undefined || v === null || v === '') return {};
+    if (typeof v === 'string') {
+      try { return JSON.parse(v); } catch { return v; }
+    }
+    return v;
+  }, ActivityFilter.loose()),
+});
+export type ActivityQuery = z.infer<typeof ActivityQuery>;
+
+/** One feed entry; `id` is kind-prefixed (`call-12`, `voicemail-3`, `message-9`). */
+export const ActivityItem = z.object({
+  id: z.string(),
+  kind: z.enum(['call', 'voicemail', 'message']),
+  created_at: Timestamp,
+  number: z.object({ id: z.number().int(), number: z.string() }),
+  from: z.string(),
+  to: z.string(),
+  direction: z.enum(['inbound', 'outbound']),
+  status_label: z.string().nullable().optional(),
+  duration_s: z.number().nullable().optional(),
+  content: z.string().nullable().optional(),
+  delivery_state: z.string().nullable().optional(),
+  error_code: z.number().int().nullable().optional(),
+  media: z.array(MediaItem).optional(),
+  recording_url: z.string().nullable().optional(),
+  is_read: z.boolean().optional(),
+  contact: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  conversation_id: z.number().int().nullable().optional(),
+});
+export type ActivityItem = z.infer<typeof ActivityItem>;
+export const ActivityList = z.object({
+  data: z.array(ActivityItem),
+  meta: z.object({ current_page: z.number().int(), per_page: z.number().int(), total: z.number().int(), last_page: z.number().int() }),
+});

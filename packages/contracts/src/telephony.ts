@@ -1,0 +1,217 @@
+/**
+ * Telephony payloads (spec 002 "Numbers", foundation §3 call-routing setup and schedule,
+ * spec 001 "Blocks", and the sandbox carrier's simulator). Times are ISO-8601 strings (UTC).
+ */
+import { z } from 'zod';
+import { PageMeta } from './common.js';
+
+// ---------------------------------------------------------------- schedule and routes
+
+const HourText = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'Use a 24-hour HH:mm time.');
+export const DayHoursSchema = z.object({ open: HourText.nullable(), close: HourText.nullable() });
+const WeekHoursSchema = z.object({
+  mon: DayHoursSchema, tue: DayHoursSchema, wed: DayHoursSchema, thu: DayHoursSchema,
+  fri: DayHoursSchema, sat: DayHoursSchema, sun: DayHoursSchema,
+});
+/** Schedule (foundation §3): preset 1..6, IANA timezone, per-weekday open/close "HH:mm" or null. */
+export const ScheduleSchema = z.object({
+  preset: z.coerce.number().int().min(1).max(6),
+  timezone: z.string().min(1),
+  hours: WeekHoursSchema,
+});
+export type ScheduleDto = z.infer<typeof ScheduleSchema>;
+
+export const RouteTypeSchema = z.enum(['standard', 'simultaneous', 'sequential', 'geo', 'voicemail', 'in-app-calling']);
+
+/** A forward as the editor sends it; `valid`, `international`, `updated_at` are stripped before saving. */
+export const ForwardInput = z.object({
+  number: z.string().nullish(),
+  valid: z.unknown().optional(),
+  international: z.unknown().optional(),
+  updated_at: z.unknown().optional(),
+}).passthrough();
+
+/** An extension entry as the editor sends it: every field optional (defaults of foundation §3 fill the rest). */
+export const RouteEntryInput = z.object({
+  extension: z.union([z.number().int().min(0).max(99999), z.string().regex(/^\d{1,5}$/), z.null()]).optional(),
+  label: z.string().max(100).optional(),
+  forwards: z.array(ForwardInput).max(20).optional(),
+  schedule: ScheduleSchema.optional(),
+  stagger: z.boolean().optional(),
+  caller_id_pass_thru: z.boolean().optional(),
+  type: RouteTypeSchema.optional(),
+  confirm_key: z.number().int().nullable().optional(),
+  confirm_key_wait: z.number().int().min(1).max(120).optional(),
+  timeout: z.number().int().min(5).max(600).optional(),
+  onhold_music_id: z.number().int().nullable().optional(),
+  geo_by_state_enabled: z.boolean().optional(),
+  geo_by_state_static_fallback: z.boolean().optional(),
+  confirm_whisper: z.string().max(500).optional(),
+  email_alert_address: z.string().max(255).optional(),
+  voicemail_enabled: z.boolean().optional(),
+  round_robin: z.string().nullable().optional(),
+});
+
+/** A saved extension entry (all fields present). */
+export const RouteEntrySchema = z.object({
+  extension: z.number(),
+  label: z.string(),
+  forwards: z.array(z.object({ number: z.string() })),
+  schedule: ScheduleSchema,
+  stagger: z.boolean(),
+  caller_id_pass_thru: z.boolean(),
+  type: RouteTypeSchema,
+  confirm_key: z.number().nullable(),
+  confirm_key_wait: z.number(),
+  timeout: z.number(),
+  onhold_music_id: z.number().nullable(),
+  geo_by_state_enabled: z.boolean(),
+  geo_by_state_static_fallback: z.boolean(),
+  confirm_whisper: z.string(),
+  email_alert_address: z.string(),
+  voicemail_enabled: z.boolean(),
+  round_robin: z.string().nullable(),
+});
+
+// ---------------------------------------------------------------- numbers
+
+/** A company's number (spec 002 "Number", first cut). */
+export const NumberSchema = z.object({
+  id: z.number(),
+  company_id: z.number(),
+  number: z.string(),
+  national_number: z.string(),
+  label: z.string(),
+  type: z.number(),
+  type_label: z.string(),
+  category: z.number(),
+  provider_id: z.number(),
+  routes: z.array(RouteEntrySchema),
+  schedule: ScheduleSchema,
+  route_type: z.string(),
+  schedule_label: z.string(),
+  created_at: z.string(),
+});
+export type NumberDto = z.infer<typeof NumberSchema>;
+
+export const NumberListBody = z.object({ data: z.array(NumberSchema) });
+export const NumberBody = NumberSchema;
+export const NumberUpdatedBody = z.object({ message: z.string(), data: NumberSchema });
+
+/** GET /numbers/search query. `pattern` may hold vanity letters (converted with the keypad). */
+export const NumberSearchQuery = z.object({
+  type: z.enum(['local', 'toll_free']).default('local'),
+  areaCode: z.string().optional(),
+  prefix: z.string().optional(),
+  mode: z.enum(['contains', 'starts_with', 'ends_with']).default('contains'),
+  pattern: z.string().max(20).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export const AvailableNumberSchema = z.object({
+  number: z.string(),
+  national_number: z.string(),
+  type: z.enum(['local', 'toll_free']),
+  region: z.string().nullable(),
+  locality: z.string().nullable(),
+  provider_id: z.number(),
+});
+export const NumberSearchBody = z.object({ data: z.array(AvailableNumberSchema) });
+
+export const BuyNumberInput = z.object({
+  company_id: z.coerce.number().int().positive(),
+  provider_id: z.coerce.number().int().min(1).max(4),
+  number: z.string().min(1),
+});
+
+export const UpdateNumberInput = z.object({
+  label: z.string().max(100).optional(),
+  routes: z.array(RouteEntryInput).max(100).optional(),
+  schedule: ScheduleSchema.optional(),
+});
+
+// ---------------------------------------------------------------- calls
+
+export const CallEventSchema = z.object({ id: z.number(), status: z.number(), status_label: z.string(), detail: z.record(z.string(), z.unknown()), created_at: z.string() });
+export const VoicemailSchema = z.object({ id: z.number(), recording_url: z.string(), duration_s: z.number(), is_read: z.boolean(), created_at: z.string() });
+export const CallSchema = z.object({
+  id: z.number(),
+  company_id: z.number(),
+  number_id: z.number(),
+  carrier_sid: z.string(),
+  from: z.string(),
+  to: z.string(),
+  from_state: z.string().nullable(),
+  direction: z.string(),
+  status: z.number(),
+  status_label: z.string(),
+  extension: z.number().nullable(),
+  forwarded_to: z.string().nullable(),
+  duration_s: z.number(),
+  contact_id: z.number().nullable(),
+  started_at: z.string(),
+  answered_at: z.string().nullable(),
+  ended_at: z.string().nullable(),
+  history: z.array(CallEventSchema),
+  voicemail: VoicemailSchema.nullable(),
+});
+
+// ---------------------------------------------------------------- blocks (spec 001 "Blocked caller")
+
+export const BlockSchema = z.object({
+  id: z.number(),
+  company_id: z.number(),
+  number_id: z.number().nullable(),
+  target: z.string(),
+  global: z.boolean(),
+  action: z.string(),
+  created_at: z.string(),
+});
+export const BlockListQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(1000).default(50),
+});
+export const BlockListBody = z.object({ data: z.array(BlockSchema), meta: PageMeta });
+export const CreateBlockInput = z.object({
+  company_id: z.coerce.number().int().positive(),
+  target: z.string().min(1).max(40),
+  number_id: z.coerce.number().int().positive().nullish(),
+  global: z.boolean().default(true),
+  action: z.string().max(40).default('reject'),
+});
+export const BlockCreatedBody = z.object({ message: z.string(), data: BlockSchema });
+
+// ---------------------------------------------------------------- sandbox simulator
+
+export const SimulateCallInput = z.object({
+  from: z.string().min(1),
+  to: z.string().min(1),
+  digits: z.string().regex(/^[0-9*#]*$/, 'Digits may hold 0-9, * and #.').optional(),
+  forwards: z.record(z.string(), z.enum(['answer', 'no-answer', 'busy'])).optional(),
+  confirm: z.boolean().optional(),
+  voicemail_seconds: z.number().int().min(0).max(600).optional(),
+  talk_seconds: z.number().int().min(1).max(3600).optional(),
+});
+export const SimulatorLogEntry = z.object({ at: z.string(), step: z.string(), detail: z.string() });
+export const SimulateCallBody = z.object({ sid: z.string(), status: z.string(), log: z.array(SimulatorLogEntry) });
+
+export const SimulateMessageInput = z.object({
+  from: z.string().min(1),
+  to: z.string().min(1),
+  body: z.string().max(1600).default(''),
+  media_urls: z.array(z.string().url()).max(10).optional(),
+});
+export const HandsetMessageSchema = z.object({
+  sid: z.string(),
+  direction: z.enum(['inbound', 'outbound']),
+  from: z.string(),
+  to: z.string(),
+  business_number: z.string(),
+  body: z.string(),
+  media: z.array(z.string()),
+  status: z.string(),
+  error_code: z.number().nullable(),
+  created_at: z.string(),
+});
+export const SimulateMessageBody = z.object({ data: HandsetMessageSchema, webhook_status: z.number() });
+export const HandsetParams = z.object({ number: z.string().min(1) });
+export const HandsetMessagesBody = z.object({ data: z.array(HandsetMessageSchema) });

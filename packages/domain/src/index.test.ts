@@ -1,0 +1,28 @@
+import { describe, it, expect } from 'vitest';
+import * as index from './index.js';
+import * as constants from './constants.js';
+import * as extensions from './extensions.js';
+import * as labels from './labels.js';
+import * as messages from './messages.js';
+import * as phone from './phone.js';
+import * as routing from './routing.js';
+import * as schedule from './schedule.js';
+import * as timezone from './timezone.js';
+import * as tollFree from './toll-free.js';
+import * as vanity from './vanity.js';
+import * as website from './website.js';
+
+const modules = { constants, extensions, labels, messages, phone, routing, schedule, timezone, tollFree, vanity, website };
+
+describe('package entry point', () => {
+  it.each(Object.entries(modules))('re-exports every runtime export of %s', (_name, mod) => {
+    const missing = Object.keys(mod).filter((key) => !(key in index));
+    expect(missing).toEqual([]);
+    for (const key of Object.keys(mod)) expect((index as Record<string, unknown>)[key]).toBe((mod as Record<string, unknown>)[key]);
+  });
+
+  it('exports nothing that no module defines', () => {
+    const defined = new Set(Object.values(modules).flatMap((mod) => Object.keys(mod)));
+    expect(Object.keys(index).filter((key) => !defined.has(key))).toEqual([]);
+  });
+});

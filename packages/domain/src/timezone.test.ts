@@ -1,0 +1,77 @@
+import { describe, it, expect } from 'vitest';
+import { DEFAULT_TIME_ZONE, isValidTimeZone, localTimeZone, resolveTimeZone, zonedDateTime } from './timezone.js';
+
+describe('isValidTimeZone', () => {
+  it('accepts known IANA zones', () => {
+    expect(isValidTimeZone('America/New_York')).toBe(true);
+    expect(isValidTimeZone('Europe/London')).toBe(true);
+    expect(isValidTimeZone('UTC')).toBe(true);
+  });
+
+  it('rejects unknown names and non-strings', () => {
+    expect(isValidTimeZone('Mars/Olympus_Mons')).toBe(false);
+    expect(isValidTimeZone('')).toBe(false);
+    expect(isValidTimeZone('  ')).toBe(false);
+    expect(isValidTimeZone(null)).toBe(false);
+    expect(isValidTimeZone(undefined)).toBe(false);
+    expect(isValidTimeZone(42)).toBe(false);
+  });
+});
+
+describe('resolveTimeZone (foundation §3: an unknown stored zone uses a default zone)', () => {
+  it('keeps a known zone', () => {
+    expect(resolveTimeZone('America/Chicago')).toBe('America/Chicago');
+  });
+
+  it('falls back to UTC, or to the given fallback', () => {
+    expect(DEFAULT_TIME_ZONE).toBe('UTC');
+    expect(resolveTimeZone('Not/AZone')).toBe('UTC');
+    expect(resolveTimeZone(null)).toBe('UTC');
+    expect(resolveTimeZone(undefined, 'America/Denver')).toBe('America/Denver');
+    expect(resolveTimeZone('Not/AZone', 'Europe/Paris')).toBe('Europe/Paris');
+  });
+
+  it('localTimeZone returns a usable zone', () => {
+    expect(isValidTimeZone(localTimeZone())).toBe(true);
+  });
+});
+
+describe('zonedDateTime', () => {
+  it('reads the wall clock of an instant in a zone', () => {
+    const instant = new Date('2026-07-04T16:05:09Z');
+    expect(zonedDateTime(instant, 'America/New_York')).toEqual({
+      year: 2026,
+      month: 7,
+      day: 4,
+      hour: 12,
+      minute: 5,
+      second: 9,
+      dayOfWeek: 6,
+      date: '2026-07-04',
+      time: '12:05',
+    });
+  });
+
+  it('crosses the date line with the zone', () => {
+    const instant = new Date('2026-01-01T03:30:00Z');
+    expect(zonedDateTime(instant, 'America/Los_Angeles').date).toBe('2025-12-31');
+    expect(zonedDateTime(instant, 'America/Los_Angeles').dayOfWeek).toBe(3); // Wednesday
+    expect(zonedDateTime(instant, 'Asia/Tokyo').time).toBe('12:30');
+  });
+
+  it('reports midnight as hour 0', () => {
+    expect(zonedDateTime(new Date('2026-05-01T04:00:00Z'), 'America/New_York').time).toBe('00:00');
+  });
+
+  it('follows daylight-saving changes', () => {
+    // 2026-03-08 02:00 EST jumps to 03:00 EDT; 2026-11-01 02:00 EDT falls back to 01:00 EST.
+    expect(zonedDateTime(new Date('2026-03-08T06:59:00Z'), 'America/New_York').time).toBe('01:59');
+    expect(zonedDateTime(new Date('2026-03-08T07:00:00Z'), 'America/New_York').time).toBe('03:00');
+    expect(zonedDateTime(new Date('2026-11-01T05:30:00Z'), 'America/New_York').time).toBe('01:30');
+    expect(zonedDateTime(new Date('2026-11-01T06:30:00Z'), 'America/New_York').time).toBe('01:30');
+  });
+
+  it('uses UTC for an unknown zone', () => {
+    expect(zonedDateTime(new Date('2026-07-04T16:05:00Z'), 'Nowhere/Land').time).toBe('16:05');
+  });
+});
