@@ -74,7 +74,7 @@ export interface CarrierPort {
    * Buys `number` and points its voice and messaging webhooks at us.
    * @throws CarrierError when the number is no longer available.
    */
-  buyNumber(number: string, urls: { voiceUrl: string; smsUrl: string }): Promise<PurchasedNumber>;
+  buyNumber(number: string, urls: { voiceUrl: string; smsUrl: string; statusCallback?: string }): Promise<PurchasedNumber>;
   /** Releases a purchased number (idempotent). */
   releaseNumber(sid: string): Promise<void>;
   /**
@@ -92,4 +92,9 @@ export interface CarrierPort {
    * @param url the full public URL the carrier posted to (PUBLIC_URL + path + query).
    */
   verifyWebhook(url: string, params: Record<string, string>, signature: string | undefined): boolean;
+  /**
+   * Downloads a call recording the carrier announced in a webhook (`RecordingUrl`).
+   * @throws CarrierError when the carrier does not serve it.
+   */
+  fetchRecording(url: string): Promise<{ data: Buffer; contentType: string }>;
 }

@@ -5,6 +5,10 @@
 import type { App } from '../app.js';
 import type { AppContext } from '../context.js';
 import { registerHealthRoutes } from './health/health.routes.js';
+import { registerAuthRoutes } from './auth/auth.routes.js';
+import { registerCompaniesRoutes } from './companies/companies.routes.js';
+import { registerDevRoutes } from './dev/dev.routes.js';
+import { registerUsersRoutes } from './users/users.routes.js';
 // [auth-module imports]
 // [telephony-module imports]
 // [messaging-module imports]
@@ -17,6 +21,10 @@ export type ModuleEntry = {
 
 export const modules: ModuleEntry[] = [
   { name: 'health', routes: registerHealthRoutes },
+  { name: 'auth', routes: registerAuthRoutes },
+  { name: 'users', routes: registerUsersRoutes },
+  { name: 'companies', routes: registerCompaniesRoutes },
+  { name: 'dev', routes: registerDevRoutes },
   // [auth-module entries]
   // [telephony-module entries]
   // [messaging-module entries]

@@ -68,10 +68,11 @@ export function getSession(): SessionState {
  * company when the user still belongs to it, else selects the user's first company.
  */
 export function signIn(user: SessionUser, token: string | null = state.token): void {
-  const keep = user.companies.some((c) => c.id === state.companyId);
-  const companyId = keep ? state.companyId : (user.companies[0]?.id ?? null);
+  const companies = user.companies ?? [];
+  const keep = companies.some((c) => c.id === state.companyId);
+  const companyId = keep ? state.companyId : (companies[0]?.id ?? null);
   persistCompany(companyId);
-  emit({ status: 'authenticated', user, token, companyId });
+  emit({ status: 'authenticated', user: { ...user, companies }, token, companyId });
 }
 
 /** Replaces the user object (e.g. after What's New is marked read) without touching the rest. */

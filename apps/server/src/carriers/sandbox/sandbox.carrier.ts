@@ -1,0 +1,97 @@
+/**
+ * The sandbox carrier (ARCHITECTURE "The carrier port and the sandbox carrier"): a simulated
+ * carrier with a generated inventory, numbers sold into `sandbox_numbers`, outbound messages
+ * delivered to simulated handsets (`sandbox_messages`) with signed `MessageStatus` callbacks
+ * (queued → sent → delivered, or undelivered with ErrorCode 30003 for recipients ending in 0000),
+ * and TwiML rendering/signatures shared with the Twilio adapter.
+ */
+import { CarrierError } from '../../platform/http/errors.js';
+import type { Config } from '../../platform/config.js';
+import type { Db } from '../../platform/db/db.js';
+import type { Queue } from '../../platform/queue.js';
+import type { AvailableNumber, CallFlowStep, CarrierPort, NumberSearch, OutboundMessage, PurchasedNumber, RenderedResponse } from '../carrier.port.js';
+import { validateSignature } from '../twilio/signature.js';
+import { renderMessagingTwiml, renderVoiceTwiml } from '../twilio/twiml.js';
+import { newSid, postSigned } from './sandbox.http.js';
+import { generateInventory } from './sandbox.inventory.js';
+import { sandboxRepository } from './sandbox.repository.js';
+
+/** Job that advances an outbound sandbox message and posts its status callback. */
+export const MESSAGE_STATUS_JOB = 'sandbox.message-status';
+/** Twilio's "Unreachable destination handset" error, used for recipients ending in 0000. */
+export const UNREACHABLE_ERROR_CODE = 30003;
+
+type StatusJob = { sid: string; status: 'sent' | 'delivered' | 'undelivered' };
+
+export class SandboxCarrier implements CarrierPort {
+  readonly name = 'sandbox' as const;
+
+  constructor(private readonly config: Config, private readonly db: Db, private readonly queue: Queue) {
+    queue.define<StatusJob>(MESSAGE_STATUS_JOB, (data) => this.advanceMessage(data));
+  }
+
+  async searchNumbers(query: NumberSearch): Promise<AvailableNumber[]> {
+    return generateInventory(query, await sandboxRepository.activeNumbers(this.db));
+  }
+
+  async buyNumber(number: string, urls: { voiceUrl: string; smsUrl: string }): Promise<PurchasedNumber> {
+    const sid = newSid('PN');
+    const ok = await sandboxRepository.insertNumber(this.db, { sid, number, voice_url: urls.voiceUrl, sms_url: urls.smsUrl });
+    if (!ok) throw new CarrierError('The number is no longer available.', 21422);
+    return { sid, number };
+  }
+
+  async releaseNumber(sid: string): Promise<void> {
+    await sandboxRepository.releaseNumber(this.db, sid);
+  }
+
+  /** Stores the message in the recipient's handset (status queued) and schedules its callbacks. */
+  async sendMessage(message: OutboundMessage): Promise<{ sid: string; status: string }> {
+    const sid = newSid(message.mediaUrls.length ? 'MM' : 'SM');
+    await sandboxRepository.insertMessage(this.db, {
+      sid, direction: 'outbound', from_number: message.from, to_number: message.to, body: message.body,
+      media: message.mediaUrls, status: 'queued', status_callback: message.statusCallback,
+    });
+    await this.queue.enqueue<StatusJob>(MESSAGE_STATUS_JOB, { sid, status: 'sent' }, { startAfter: new Date(Date.now() + 200) });
+    return { sid, status: 'queued' };
+  }
+
+  /** Idempotent: re-running a step re-posts the same callback (the product dedupes by MessageSid + status). */
+  private async advanceMessage(job: StatusJob): Promise<void> {
+    const m = await sandboxRepository.findMessage(this.db, job.sid);
+    if (!m) return;
+    const errorCode = job.status === 'undelivered' ? UNREACHABLE_ERROR_CODE : null;
+    await sandboxRepository.setMessageStatus(this.db, m.sid, job.status, errorCode);
+    if (m.status_callback) {
+      const params: Record<string, string> = {
+        MessageSid: m.sid, SmsSid: m.sid, AccountSid: this.config.twilioAccountSid, From: m.from_number, To: m.to_number,
+        MessageStatus: job.status, SmsStatus: job.status, ApiVersion: '2010-04-01',
+      };
+      if (errorCode) params.ErrorCode = String(errorCode);
+      const res = await postSigned(this.config, m.status_callback, params);
+      if (res.status >= 500) throw new Error(`status callback answered ${res.status}`);
+    }
+    if (job.status === 'sent') {
+      const final = m.to_number.endsWith('0000') ? 'undelivered' : 'delivered';
+      await this.queue.enqueue<StatusJob>(MESSAGE_STATUS_JOB, { sid: m.sid, status: final }, { startAfter: new Date(Date.now() + 200), singletonKey: `${m.sid}:${final}` });
+    }
+  }
+
+  renderVoice(steps: CallFlowStep[]): RenderedResponse {
+    return renderVoiceTwiml(steps);
+  }
+
+  renderMessaging(reply?: string): RenderedResponse {
+    return renderMessagingTwiml(reply);
+  }
+
+  verifyWebhook(url: string, params: Record<string, string>, signature: string | undefined): boolean {
+    return validateSignature(this.config.twilioAuthToken, url, params, signature);
+  }
+
+  async fetchRecording(url: string): Promise<{ data: Buffer; contentType: string }> {
+    const res = await fetch(url);
+    if (!res.ok) throw new CarrierError(`Recording download failed (${res.status}).`);
+    return { data: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type') ?? 'audio/wav' };
+  }
+}

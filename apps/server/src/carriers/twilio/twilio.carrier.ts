@@ -1,0 +1,116 @@
+/**
+ * Production carrier adapter over Twilio's REST API (the official `twilio` package):
+ * number search/purchase/release, outbound SMS/MMS, TwiML rendering and signature checks.
+ */
+import twilio from 'twilio';
+import type { Config } from '../../platform/config.js';
+import { CarrierError } from '../../platform/http/errors.js';
+import type { AvailableNumber, CallFlowStep, CarrierPort, NumberSearch, OutboundMessage, PurchasedNumber, RenderedResponse } from '../carrier.port.js';
+import { validateSignature } from './signature.js';
+import { renderMessagingTwiml, renderVoiceTwiml } from './twiml.js';
+
+/** Provider ids (spec 002 provider labels): 1 the carrier for local numbers, 2 the toll-free registry. */
+const LOCAL_PROVIDER = 1;
+const TOLL_FREE_PROVIDER = 2;
+
+function carrierError(e: unknown): CarrierError {
+  const err = e as { message?: string; code?: number };
+  return new CarrierError(err.message ?? 'The carrier refused the request.', typeof err.code === 'number' ? err.code : undefined);
+}
+
+export class TwilioCarrier implements CarrierPort {
+  readonly name = 'twilio' as const;
+  private readonly client: twilio.Twilio;
+
+  constructor(private readonly config: Config) {
+    this.client = twilio(config.twilioAccountSid, config.twilioAuthToken);
+  }
+
+  /** Searches Twilio's US inventory; toll-free "8**" searches every toll-free prefix. */
+  async searchNumbers(query: NumberSearch): Promise<AvailableNumber[]> {
+    const limit = query.limit ?? 20;
+    const digits = query.pattern ?? '';
+    const mode = query.mode ?? 'contains';
+    // Twilio's `contains` takes a pattern with `*` wildcards over the whole 10-digit number.
+    const contains = !digits ? undefined : mode === 'starts_with' ? `${query.areaCode && query.kind === 'local' ? query.areaCode : '***'}${digits}*` : mode === 'ends_with' ? `*${digits}` : digits;
+    try {
+      if (query.kind === 'toll_free') {
+        const prefix = query.areaCode && query.areaCode !== '8**' ? query.areaCode : undefined;
+        const list = await this.client.availablePhoneNumbers('US').tollFree.list({
+          limit,
+          ...(contains ? { contains: prefix && mode === 'starts_with' ? `${prefix}${digits}*` : contains } : prefix ? { contains: `${prefix}*******` } : {}),
+        });
+        return list.map((n) => ({ number: n.phoneNumber, kind: 'toll_free', region: n.region ?? null, locality: n.locality ?? null, provider_id: TOLL_FREE_PROVIDER }));
+      }
+      const list = await this.client.availablePhoneNumbers('US').local.list({
+        limit,
+        ...(query.areaCode ? { areaCode: Number(query.areaCode) } : {}),
+        ...(contains ? { contains } : {}),
+      });
+      return list.map((n) => ({ number: n.phoneNumber, kind: 'local', region: n.region ?? null, locality: n.locality ?? null, provider_id: LOCAL_PROVIDER }));
+    } catch (e) {
+      throw carrierError(e);
+    }
+  }
+
+  async buyNumber(number: string, urls: { voiceUrl: string; smsUrl: string; statusCallback?: string }): Promise<PurchasedNumber> {
+    try {
+      const n = await this.client.incomingPhoneNumbers.create({
+        phoneNumber: number,
+        voiceUrl: urls.voiceUrl,
+        voiceMethod: 'POST',
+        smsUrl: urls.smsUrl,
+        smsMethod: 'POST',
+        statusCallback: urls.statusCallback ?? `${this.config.publicUrl}/webhooks/twilio/voice/status`,
+        statusCallbackMethod: 'POST',
+      });
+      return { sid: n.sid, number: n.phoneNumber };
+    } catch (e) {
+      throw carrierError(e);
+    }
+  }
+
+  async releaseNumber(sid: string): Promise<void> {
+    try {
+      await this.client.incomingPhoneNumbers(sid).remove();
+    } catch (e) {
+      if ((e as { status?: number }).status === 404) return; // already released
+      throw carrierError(e);
+    }
+  }
+
+  async sendMessage(message: OutboundMessage): Promise<{ sid: string; status: string }> {
+    try {
+      const m = await this.client.messages.create({
+        from: message.from,
+        to: message.to,
+        body: message.body,
+        statusCallback: message.statusCallback,
+        ...(message.mediaUrls.length ? { mediaUrl: message.mediaUrls } : {}),
+      });
+      return { sid: m.sid, status: m.status };
+    } catch (e) {
+      throw carrierError(e);
+    }
+  }
+
+  renderVoice(steps: CallFlowStep[]): RenderedResponse {
+    return renderVoiceTwiml(steps);
+  }
+
+  renderMessaging(reply?: string): RenderedResponse {
+    return renderMessagingTwiml(reply);
+  }
+
+  verifyWebhook(url: string, params: Record<string, string>, signature: string | undefined): boolean {
+    return validateSignature(this.config.twilioAuthToken, url, params, signature);
+  }
+
+  /** Downloads `RecordingUrl` as WAV (Twilio's default format) with account credentials. */
+  async fetchRecording(url: string): Promise<{ data: Buffer; contentType: string }> {
+    const auth = Buffer.from(`${this.config.twilioAccountSid}:${this.config.twilioAuthToken}`).toString('base64');
+    const res = await fetch(url, { headers: { authorization: `Basic ${auth}` } });
+    if (!res.ok) throw new CarrierError(`Recording download failed (${res.status}).`);
+    return { data: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type') ?? 'audio/wav' };
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Renders carrier-neutral call-flow steps as TwiML with the official `twilio` package
+ * (`VoiceResponse`, `MessagingResponse`). Used by the Twilio adapter and by the sandbox,
+ * which speaks Twilio's dialect.
+ *
+ * Every `<Gather>` is rendered with `actionOnEmptyResult="true"` so that "no input" reaches the
+ * action URL too (the engine decides what to do then: repeat the menu, hang up the whisper leg).
+ */
+import twilio from 'twilio';
+import type { CallFlowStep, RenderedResponse } from '../carrier.port.js';
+
+const { VoiceResponse, MessagingResponse } = twilio.twiml;
+const XML = 'text/xml';
+
+/** Renders `steps` as a TwiML `<Response>` document. */
+export function renderVoiceTwiml(steps: CallFlowStep[]): RenderedResponse {
+  const response = new VoiceResponse();
+  for (const step of steps) {
+    switch (step.kind) {
+      case 'say':
+        response.say(step.voice ? { voice: step.voice as never } : {}, step.text);
+        break;
+      case 'play':
+        response.play(step.url);
+        break;
+      case 'pause':
+        response.pause({ length: step.seconds });
+        break;
+      case 'gather': {
+        const gather = response.gather({ numDigits: step.numDigits, timeout: step.timeoutS, action: step.action, method: 'POST', actionOnEmptyResult: true });
+        for (const p of step.prompt) {
+          if (p.kind === 'say') gather.say(p.text);
+          else gather.play(p.url);
+        }
+        break;
+      }
+      case 'dial': {
+        const dial = response.dial({
+          action: step.action,
+          method: 'POST',
+          timeout: step.timeoutS,
+          ...(step.callerId ? { callerId: step.callerId } : {}),
+          ...(step.ringTone ? { ringTone: step.ringTone as never } : {}),
+        });
+        for (const n of step.numbers) dial.number(n.url ? { url: n.url, method: 'POST' } : {}, n.number);
+        break;
+      }
+      case 'record':
+        response.record({
+          action: step.action,
+          method: 'POST',
+          maxLength: step.maxLengthS,
+          playBeep: step.playBeep,
+          ...(step.recordingStatusCallback ? { recordingStatusCallback: step.recordingStatusCallback } : {}),
+        });
+        break;
+      case 'redirect':
+        response.redirect({ method: 'POST' }, step.url);
+        break;
+      case 'hangup':
+        response.hangup();
+        break;
+      case 'reject':
+        response.reject({ reason: step.reason });
+        break;
+    }
+  }
+  return { contentType: XML, body: response.toString() };
+}
+
+/** Renders a messaging webhook answer; with `reply`, one `<Message>` back to the sender. */
+export function renderMessagingTwiml(reply?: string): RenderedResponse {
+  const response = new MessagingResponse();
+  if (reply) response.message(reply);
+  return { contentType: XML, body: response.toString() };
+}

@@ -1,0 +1,304 @@
+/**
+ * The shared inbox (spec 001 §3 "Conversation", "Conversation item"; §4 "Conversations"; §7 "Inbox").
+ *
+ * A conversation is one (business number, outside party) pair; its items are messages, calls,
+ * voicemails, faxes and notes. This service owns the read model the web client shows
+ * (`Conversation`, `ConversationItem` from @switchboard/contracts), the inbox use cases
+ * (list, read/unread, archive/restore) and the write helpers other modules call inside their
+ * own transactions (`startConversation`, `addConversationItem`, `advanceDeliveryState`).
+ * Live `conversation updated` events go out after commit through `publishConversationUpdated`.
+ */
+import { CONVERSATION_UPDATED, carrierErrorText, type Conversation, type ConversationItem, type ConversationListQuery } from '@switchboard/contracts';
+import { CONVERSATION_SEARCH_WINDOW_YEARS, looksLikePhone, stripPhoneSearch } from '@switchboard/domain';
+import type { AppContext } from '../../context.js';
+import type { DbOrTx } from '../../platform/db/db.js';
+import type { NewRow } from '../../platform/db/schema.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../platform/http/errors.js';
+import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
+import { findContactByNumber, findContactIdsByName, getContactsByIds } from '../contacts/contacts.service.js';
+import { getCompanyNumber } from '../numbers/numbers.service.js';
+import { containsPattern, conversationsRepository, type ConversationRow, type ItemRow, type Keyset } from './conversations.repository.js';
+
+export type { ConversationRow, ItemRow };
+
+// ---------------------------------------------------------------------------------------------
+// Cursors
+// ---------------------------------------------------------------------------------------------
+
+/** Opaque cursor: base64url of `[timestamp text, id]`. */
+export function encodeCursor(k: Keyset): string {
+  return Buffer.from(JSON.stringify([k.ts, k.id])).toString('base64url');
+}
+/** @throws ValidationError (422 on `cursor`) when the cursor was not made by encodeCursor. */
+export function decodeCursor(cursor: string | undefined): Keyset | undefined {
+  if (!cursor) return undefined;
+  try {
+    const [ts, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
+    if (typeof ts === 'string' && /^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d{1,6})?([+-]\d\d(:\d\d)?|Z)?$/.test(ts) && Number.isSafeInteger(id)) return { ts, id: id as number };
+  } catch { /* fall through */ }
+  throw new ValidationError({ cursor: ['The cursor is invalid.'] });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Read model
+// ---------------------------------------------------------------------------------------------
+
+/** Delivery-state order; a state never moves to a lower rank (late 'sent' after 'delivered'). */
+const DELIVERY_RANK: Record<string, number> = { sending: 0, queued: 1, sent: 2, delivered: 3, undelivered: 3, failed: 3, received: 3 };
+export function deliveryRank(state: string | null): number {
+  return state === null ? -1 : (DELIVERY_RANK[state] ?? 0);
+}
+
+/** A stored item as the client sees it (spec 001 §3 "Conversation item"). */
+export function toConversationItem(row: ItemRow): ConversationItem {
+  return {
+    id: row.id,
+    conversationId: row.conversation_id,
+    isInbound: row.is_inbound,
+    isRead: row.is_read,
+    createdAt: row.created_at.toISOString(),
+    details: {
+      type: row.type,
+      content: row.body,
+      deliveryState: row.delivery_state,
+      errorCode: row.error_code,
+      errorText: carrierErrorText(row.error_code),
+      media: row.media ?? [],
+    },
+  };
+}
+
+/** Business numbers by id for one company, memoized per call (released numbers show their id with an empty number). */
+async function numbersById(ctx: AppContext, companyId: number, ids: number[]): Promise<Map<number, { id: number; number: string }>> {
+  const out = new Map<number, { id: number; number: string }>();
+  for (const id of new Set(ids)) {
+    try {
+      const n = await getCompanyNumber(ctx, companyId, id);
+      out.set(id, { id: n.id, number: n.number });
+    } catch (e) {
+      if (!(e instanceof NotFoundError)) throw e;
+      out.set(id, { id, number: '' });
+    }
+  }
+  return out;
+}
+
+/**
+ * Builds the client's `Conversation` objects for rows of one company: number, contact, latest
+ * item and unread count, in a fixed number of queries per page.
+ */
+export async function toConversations(ctx: AppContext, companyId: number, rows: ConversationRow[]): Promise<Conversation[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [latest, unread, contacts, numbers] = await Promise.all([
+    conversationsRepository.latestItems(ctx.db, ids),
+    conversationsRepository.unreadCounts(ctx.db, ids),
+    getContactsByIds(ctx, companyId, rows.map((r) => r.contact_id).filter((x): x is number => x !== null)),
+    numbersById(ctx, companyId, rows.map((r) => r.number_id)),
+  ]);
+  return rows.map((r) => {
+    const li = latest.get(r.id);
+    const contact = r.contact_id !== null ? contacts.get(r.contact_id) : undefined;
+    return {
+      id: r.id,
+      conversationId: String(r.id),
+      lastActivityAt: r.last_activity_at.toISOString(),
+      recipient: r.recipient,
+      number: numbers.get(r.number_id) ?? { id: r.number_id, number: '' },
+      contact: contact ? { id: contact.id, name: contact.name, subscribed: !contact.is_unsubscribed } : null,
+      latestItem: li
+        ? { type: li.type, details: { content: li.body, deliveryState: li.delivery_state, errorCode: li.error_code, media: li.media ?? [], isInbound: li.is_inbound, createdAt: li.created_at.toISOString() } }
+        : null,
+      numUnreadItems: unread.get(r.id) ?? 0,
+      isArchived: r.is_archived,
+      // Blocked callers belong to the calls module; the inbox shows no block state yet.
+      isBlocked: false,
+      enhancedCallerId: null,
+    };
+  });
+}
+
+/**
+ * Publishes `conversation updated` on `conversations.{companyId}` with the conversation (list
+ * item shape) and the changed item, if any. Call after commit; failures are logged, not thrown.
+ */
+export async function publishConversationUpdated(ctx: AppContext, companyId: number, conversationId: number, item?: ItemRow | null): Promise<void> {
+  try {
+    const row = await conversationsRepository.find(ctx.db, companyId, conversationId);
+    if (!row) return;
+    const [conversation] = await toConversations(ctx, companyId, [row]);
+    ctx.realtime.publish(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...conversation!, item: item ? toConversationItem(item) : null });
+  } catch (e) {
+    ctx.log.error({ err: e, conversationId }, 'publishing conversation updated failed');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Write helpers for other modules (run inside the caller's transaction)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Finds or creates the conversation between a business number and an outside party (E.164),
+ * matches the company's contact by number, bumps `last_activity_at` and un-archives it.
+ * Callers: inbound/outbound messages; the calls module may use it for call items.
+ */
+export async function startConversation(ctx: AppContext, tx: DbOrTx, input: { companyId: number; numberId: number; recipient: string }): Promise<ConversationRow> {
+  const contact = await findContactByNumber(ctx, input.companyId, input.recipient, tx);
+  return conversationsRepository.upsertActive(tx, { company_id: input.companyId, number_id: input.numberId, recipient: input.recipient, contact_id: contact?.id ?? null });
+}
+
+/** Inserts an item into a conversation (the caller started/bumped the conversation). */
+export async function addConversationItem(ctx: AppContext, tx: DbOrTx, row: NewRow<'conversation_items'>): Promise<ItemRow> {
+  return conversationsRepository.insertItem(tx, { ...row, media: JSON.stringify(row.media ?? []) });
+}
+
+/** An item by id (no company scope: for jobs), optionally locked for update. */
+export async function getItemById(ctx: AppContext, itemId: number, tx: DbOrTx = ctx.db, lock = false): Promise<ItemRow | undefined> {
+  return conversationsRepository.findItemById(tx, itemId, lock);
+}
+/** An item by carrier message SID, optionally locked for update. */
+export async function getItemByCarrierSid(ctx: AppContext, sid: string, tx: DbOrTx = ctx.db, lock = false): Promise<ItemRow | undefined> {
+  return conversationsRepository.findItemBySid(tx, sid, lock);
+}
+/** A conversation by id without company scope (jobs). */
+export async function getConversationRow(ctx: AppContext, conversationId: number, tx: DbOrTx = ctx.db): Promise<ConversationRow | undefined> {
+  return conversationsRepository.findByIdUnscoped(tx, conversationId);
+}
+/** A company's conversation row. @throws NotFoundError when it is not the company's. */
+export async function getCompanyConversationRow(ctx: AppContext, companyId: number, conversationId: number, tx: DbOrTx = ctx.db): Promise<ConversationRow> {
+  const row = await conversationsRepository.find(tx, companyId, conversationId);
+  if (!row) throw new NotFoundError('Conversation');
+  return row;
+}
+
+/**
+ * Moves an item's delivery state forward (never backwards: a late 'sent' never replaces
+ * 'delivered'), optionally recording the carrier SID and error code. Run with the item locked.
+ * @returns the updated row, or null when nothing changed.
+ */
+export async function advanceDeliveryState(ctx: AppContext, tx: DbOrTx, item: ItemRow, update: { state?: string; carrierSid?: string; errorCode?: number | null }): Promise<ItemRow | null> {
+  const patch: { delivery_state?: string; carrier_sid?: string; error_code?: number | null } = {};
+  if (update.carrierSid && !item.carrier_sid) patch.carrier_sid = update.carrierSid;
+  if (update.state && update.state !== item.delivery_state && deliveryRank(update.state) > deliveryRank(item.delivery_state)) {
+    patch.delivery_state = update.state;
+    if (update.errorCode !== undefined) patch.error_code = update.errorCode;
+  } else if (update.errorCode && item.error_code === null && (item.delivery_state === 'undelivered' || item.delivery_state === 'failed')) {
+    patch.error_code = update.errorCode;
+  }
+  if (Object.keys(patch).length === 0) return null;
+  return (await conversationsRepository.updateItem(tx, item.id, patch)) ?? null;
+}
+
+/** Replaces an item's media list (media copied into our blob store). */
+export async function setItemMedia(ctx: AppContext, itemId: number, media: { url: string; contentType: string }[]): Promise<ItemRow | undefined> {
+  return conversationsRepository.updateItem(ctx.db, itemId, { media: JSON.stringify(media) });
+}
+
+/** Links a conversation to a contact when it has none yet. */
+export async function linkConversationContact(ctx: AppContext, tx: DbOrTx, conversationId: number, contactId: number): Promise<void> {
+  await conversationsRepository.setContact(tx, conversationId, contactId);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inbox use cases (HTTP)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * `GET /companies/{companyId}/conversations`: newest activity first, keyset-paged.
+ * Search: a phone-like text (domain `looksLikePhone`) is stripped of spaces, dashes and
+ * parentheses and matches the recipient's digits; any other text matches the contact name or a
+ * message body. A search only looks at the last 2 years (spec 001 §5).
+ * @throws ForbiddenError (403) without access to the company.
+ */
+export async function listConversations(ctx: AppContext, userId: number, companyId: number, q: ConversationListQuery): Promise<{ data: Conversation[]; meta: { next_cursor: string | null; per_page: number } }> {
+  await assertCompanyAccess(ctx, userId, companyId);
+  const after = decodeCursor(q.cursor);
+  const search = q.search?.trim() ?? '';
+  let recipientDigits: string | undefined;
+  let text: { contactIds: number[]; pattern: string } | undefined;
+  let since: Date | undefined;
+  if (search) {
+    since = new Date();
+    since.setFullYear(since.getFullYear() - CONVERSATION_SEARCH_WINDOW_YEARS);
+    if (looksLikePhone(search)) recipientDigits = stripPhoneSearch(search).replace(/^\+/, '');
+    else text = { contactIds: await findContactIdsByName(ctx, companyId, search), pattern: containsPattern(search) };
+  }
+  const rows = await conversationsRepository.list(ctx.db, {
+    companyId, isArchived: q.isArchived, limit: q.perPage + 1, after,
+    numberIds: q.numberIds, types: q.types, updatedAfter: q.updatedAfter, recipientDigits, text, since,
+  });
+  const page = rows.slice(0, q.perPage);
+  const last = page[page.length - 1];
+  const next = rows.length > q.perPage && last ? encodeCursor({ ts: last.cursor_ts, id: last.id }) : null;
+  return { data: await toConversations(ctx, companyId, page), meta: { next_cursor: next, per_page: q.perPage } };
+}
+
+/** `GET /companies/{companyId}/conversations/{cid}`. @throws 403 / NotFoundError (404, another company's id). */
+export async function getConversation(ctx: AppContext, userId: number, companyId: number, conversationId: number): Promise<Conversation> {
+  await assertCompanyAccess(ctx, userId, companyId);
+  const row = await getCompanyConversationRow(ctx, companyId, conversationId);
+  return (await toConversations(ctx, companyId, [row]))[0]!;
+}
+
+/** `GET .../conversations/{cid}/items`: newest first, keyset-paged. */
+export async function listConversationItems(ctx: AppContext, userId: number, companyId: number, conversationId: number, q: { perPage: number; cursor?: string }): Promise<{ data: ConversationItem[]; meta: { next_cursor: string | null; per_page: number } }> {
+  await assertCompanyAccess(ctx, userId, companyId);
+  await getCompanyConversationRow(ctx, companyId, conversationId);
+  const rows = await conversationsRepository.listItems(ctx.db, conversationId, q.perPage + 1, decodeCursor(q.cursor));
+  const page = rows.slice(0, q.perPage);
+  const last = page[page.length - 1];
+  return {
+    data: page.map(toConversationItem),
+    meta: { next_cursor: rows.length > q.perPage && last ? encodeCursor({ ts: last.cursor_ts, id: last.id }) : null, per_page: q.perPage },
+  };
+}
+
+/** `PUT .../conversations/{cid}/read-all`: every item read; publishes. @returns the conversation. */
+export async function markConversationRead(ctx: AppContext, userId: number, companyId: number, conversationId: number): Promise<Conversation> {
+  await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
+  await getCompanyConversationRow(ctx, companyId, conversationId);
+  const changed = await conversationsRepository.markAllRead(ctx.db, companyId, conversationId);
+  if (changed > 0) await publishConversationUpdated(ctx, companyId, conversationId);
+  return getConversation(ctx, userId, companyId, conversationId);
+}
+
+/** `PUT .../items/{iid}/read` and `/unread`; publishes. @returns the item. @throws NotFoundError (404). */
+export async function setItemRead(ctx: AppContext, userId: number, companyId: number, conversationId: number, itemId: number, read: boolean): Promise<ConversationItem> {
+  await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
+  const item = await conversationsRepository.findItem(ctx.db, companyId, conversationId, itemId);
+  if (!item) throw new NotFoundError('Conversation item');
+  if (item.is_read === read) return toConversationItem(item);
+  const updated = (await conversationsRepository.updateItem(ctx.db, item.id, { is_read: read }))!;
+  await publishConversationUpdated(ctx, companyId, conversationId, updated);
+  return toConversationItem(updated);
+}
+
+/**
+ * `PUT /inbox/conversations/{id}/archive` and `/restore` (no company in the path): the
+ * conversation's company must be one of the caller's, else 404 (its existence is not revealed).
+ */
+export async function setConversationArchived(ctx: AppContext, userId: number, conversationId: number, archived: boolean): Promise<Conversation> {
+  const row = await conversationsRepository.findByIdUnscoped(ctx.db, conversationId);
+  if (!row) throw new NotFoundError('Conversation');
+  try {
+    await assertCompanyAccess(ctx, userId, row.company_id);
+  } catch (e) {
+    if (e instanceof ForbiddenError) throw new NotFoundError('Conversation');
+    throw e;
+  }
+  await assertCompanyAccess(ctx, userId, row.company_id, AGENT_ROLES);
+  if (row.is_archived !== archived) {
+    await conversationsRepository.setArchived(ctx.db, row.company_id, row.id, archived);
+    await publishConversationUpdated(ctx, row.company_id, row.id);
+  }
+  return getConversation(ctx, userId, row.company_id, row.id);
+}
+
+/** Activity feed source: the company's newest `limit` message items and the total count. */
+export async function listMessageActivity(ctx: AppContext, companyId: number, limit: number) {
+  const [rows, total] = await Promise.all([
+    conversationsRepository.recentMessages(ctx.db, companyId, limit),
+    conversationsRepository.countMessages(ctx.db, companyId),
+  ]);
+  return { rows, total };
+}

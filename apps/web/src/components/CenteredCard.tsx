@@ -1,0 +1,49 @@
+import { Anchor, Box, Center, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconPhoneCall } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+
+interface CenteredCardProps {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+  width?: number;
+}
+
+/** The brand mark and one card centred on the page (sign-in, password reset, sign-up, outbox). */
+export function CenteredCard({ title, subtitle, children, footer, width = 420 }: CenteredCardProps) {
+  return (
+    <Center mih="100vh" p="md" bg="var(--mantine-color-gray-0)">
+      <Box w="100%" maw={width}>
+        <Stack gap="lg">
+          <Group justify="center" gap="xs">
+            <ThemeIcon size="lg" radius="md" variant="filled">
+              <IconPhoneCall size={20} />
+            </ThemeIcon>
+            <Anchor href="/" underline="never" c="dark" fw={700} size="lg">
+              Switchboard
+            </Anchor>
+          </Group>
+          <Paper withBorder shadow="sm" radius="md" p="xl">
+            <Stack gap="md">
+              <Stack gap={4}>
+                <Title order={3}>{title}</Title>
+                {subtitle ? (
+                  <Text size="sm" c="dimmed">
+                    {subtitle}
+                  </Text>
+                ) : null}
+              </Stack>
+              {children}
+            </Stack>
+          </Paper>
+          {footer ? (
+            <Text size="sm" ta="center" c="dimmed">
+              {footer}
+            </Text>
+          ) : null}
+        </Stack>
+      </Box>
+    </Center>
+  );
+}

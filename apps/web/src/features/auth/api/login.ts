@@ -1,0 +1,20 @@
+/** POST /api/sanctum/login (foundation §7): first sign-in step; skips the automatic 401 handling. */
+import { useMutation } from '@tanstack/react-query';
+import { http } from '../../../lib/http';
+import type { SessionUser } from '../../../lib/session';
+
+export interface LoginInput {
+  email: string;
+  password: string;
+}
+
+/** Either the signed-in user, or the request for a second (MFA) step. */
+export type LoginResult = { user: SessionUser; mfa_required?: false } | { mfa_required: true; user?: undefined };
+
+export function login(input: LoginInput): Promise<LoginResult> {
+  return http.post<LoginResult>('/api/sanctum/login', input, { skipAuthHandling: true });
+}
+
+export function useLogin() {
+  return useMutation({ mutationFn: login });
+}

@@ -1,0 +1,21 @@
+/**
+ * POST /api/password/reset (foundation §7): sets a new password with the mailed token. An expired
+ * token answers 422 with "Your reset link has expired. Please try to resend it again."
+ */
+import { useMutation } from '@tanstack/react-query';
+import { http } from '../../../lib/http';
+
+export interface ResetPasswordInput {
+  token: string;
+  email: string;
+  password: string;
+  password_confirmation: string;
+}
+
+export function resetPassword(input: ResetPasswordInput): Promise<{ message: string }> {
+  return http.post<{ message: string }>('/api/password/reset', input, { skipAuthHandling: true });
+}
+
+export function useResetPassword() {
+  return useMutation({ mutationFn: resetPassword });
+}
