@@ -38,6 +38,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  // The API description is public; every other /api route needs a user (platform/auth).
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/docs')) route.config = { ...(route.config ?? {}), public: true };
+  });
   await app.register(cookie);
   await app.register(formbody, { parser: (body: string) => qs.parse(body, { arrayLimit: 1000, depth: 5 }) });
   await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 10 }, attachFieldsToBody: false });

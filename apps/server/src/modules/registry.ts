@@ -10,8 +10,16 @@ import { registerCompaniesRoutes } from './companies/companies.routes.js';
 import { registerDevRoutes } from './dev/dev.routes.js';
 import { registerUsersRoutes } from './users/users.routes.js';
 // [auth-module imports]
+import { registerNumbersRoutes } from './numbers/numbers.routes.js';
+import { registerCallsRoutes } from './calls/calls.routes.js';
+import { registerVoiceWebhooks } from './calls/calls.webhooks.js';
+import { registerCallsJobs } from './calls/calls.jobs.js';
+import { registerSandboxRoutes } from '../carriers/sandbox/sandbox.routes.js';
 // [telephony-module imports]
 // [messaging-module imports]
+import { registerMessagingRoutes } from './messaging/messaging.routes.js';
+import { registerMessagingJobs } from './messaging/messaging.jobs.js';
+import { registerConversationRoutes } from './conversations/conversations.routes.js';
 
 export type ModuleEntry = {
   name: string;
@@ -26,6 +34,11 @@ export const modules: ModuleEntry[] = [
   { name: 'companies', routes: registerCompaniesRoutes },
   { name: 'dev', routes: registerDevRoutes },
   // [auth-module entries]
+  { name: 'numbers', routes: registerNumbersRoutes },
+  { name: 'calls', routes: async (app, ctx) => { await registerCallsRoutes(app, ctx); await registerVoiceWebhooks(app, ctx); }, jobs: registerCallsJobs },
+  { name: 'simulator', routes: registerSandboxRoutes },
   // [telephony-module entries]
   // [messaging-module entries]
+  { name: 'messaging', routes: registerMessagingRoutes, jobs: registerMessagingJobs },
+  { name: 'conversations', routes: registerConversationRoutes },
 ];

@@ -89,7 +89,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   }, async (request) => completeTokenMfa(ctx, request.body, request.ip));
 
   app.post('/api/sanctum/clearTokenSessions', {
-    schema: { tags: ['session'], summary: "Deletes every bearer token of the caller (204)", response: { ...withErrors } },
+    schema: { tags: ['session'], summary: "Deletes every bearer token of the caller (204)" },
   }, async (request, reply) => {
     await clearTokenSessions(ctx, request.auth!.userId);
     return reply.code(204).send();

@@ -2,7 +2,8 @@
  * The Kysely instance over a `pg` pool, and the versioned migrations applied at start.
  * `bigint` columns come back as JavaScript numbers (ids stay far below 2^53).
  */
-import { Kysely, Migrator, PostgresDialect, type Migration, type MigrationProvider, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import pg from 'pg';
 import type { DB } from './schema.js';
 import * as m0001 from '../migrations/0001_init.js';

@@ -1,0 +1,285 @@
+/**
+ * The sandbox's call and message simulator: plays the outside party and the carrier. A call is
+ * run synchronously, exactly as Twilio would: signed form webhooks to the product, TwiML parsed
+ * (fast-xml-parser) and followed verb by verb, status callback at the end. See docs/telephony.md.
+ */
+import { XMLParser } from 'fast-xml-parser';
+import { areaCodeOf } from '@switchboard/domain';
+import type { AppContext } from '../../context.js';
+import { newSid, postSigned } from './sandbox.http.js';
+import { AREA_CODES } from './sandbox.inventory.js';
+import { sandboxRepository } from './sandbox.repository.js';
+import { sineWav } from './sandbox.wav.js';
+
+export type ForwardBehaviour = 'answer' | 'no-answer' | 'busy';
+export type SimulatedCall = {
+  from: string;
+  to: string;
+  /** What the caller presses at menus, consumed numDigits at a time. */
+  digits?: string;
+  forwards?: Record<string, ForwardBehaviour>;
+  /** Whether an answering forward presses the confirm key when asked (default true). */
+  confirm?: boolean;
+  /** Length of the caller's voicemail when asked; 0 = hangs up (default 5). */
+  voicemail_seconds?: number;
+  /** How long a connected call talks (default 30 s). */
+  talk_seconds?: number;
+};
+export type LogEntry = { at: string; step: string; detail: string };
+export type CallResult = { sid: string; status: string; log: LogEntry[] };
+
+type Node = { name: string; attrs: Record<string, string>; children: Node[]; text: string };
+
+const parser = new XMLParser({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, parseAttributeValue: false, trimValues: true });
+
+/** Parses a TwiML document into its `<Response>` verbs. */
+export function parseTwiml(xml: string): Node[] {
+  const toNodes = (items: any[]): Node[] => items.filter((it) => !('#text' in it) && !('?xml' in it)).map((it) => {
+    const name = Object.keys(it).find((k) => k !== ':@')!;
+    const children: any[] = it[name] ?? [];
+    return {
+      name,
+      attrs: Object.fromEntries(Object.entries((it[':@'] ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)])),
+      children: toNodes(children),
+      text: children.filter((c) => '#text' in c).map((c) => String(c['#text'])).join(''),
+    };
+  });
+  const root = toNodes(parser.parse(xml) as any[]).find((n) => n.name === 'Response');
+  return root?.children ?? [];
+}
+
+const MAX_DOCUMENTS = 40;
+
+class CallRun {
+  readonly sid = newSid('CA');
+  readonly log: LogEntry[] = [];
+  private clock = 0; // simulated seconds since the call arrived
+  private readonly start = Date.now();
+  private answeredAt: number | null = null;
+  private digits: string;
+  private readonly base: Record<string, string>;
+
+  constructor(private readonly ctx: AppContext, private readonly call: SimulatedCall & { from: string; to: string }, private readonly voiceUrl: string) {
+    this.digits = call.digits ?? '';
+    const fromArea = areaCodeOf(call.from);
+    const toArea = areaCodeOf(call.to);
+    const fromPlace = fromArea ? AREA_CODES[fromArea] : undefined;
+    const toPlace = toArea ? AREA_CODES[toArea] : undefined;
+    this.base = {
+      CallSid: this.sid, AccountSid: ctx.config.twilioAccountSid, From: call.from, To: call.to, Caller: call.from, Called: call.to,
+      Direction: 'inbound', ApiVersion: '2010-04-01', FromCountry: 'US', ToCountry: 'US',
+      FromState: fromPlace?.state ?? '', FromCity: fromPlace?.city ?? '', ToState: toPlace?.state ?? '', ToCity: toPlace?.city ?? '',
+    };
+  }
+
+  private note(step: string, detail: string, seconds = 0): void {
+    this.log.push({ at: new Date(this.start + this.clock * 1000).toISOString(), step, detail });
+    this.clock += seconds;
+  }
+
+  private async post(url: string, params: Record<string, string>, step: string): Promise<Node[] | null> {
+    const res = await postSigned(this.ctx.config, url, params);
+    this.note('webhook', `${step} → ${new URL(url, this.ctx.config.publicUrl).pathname} answered ${res.status}`);
+    if (res.status !== 200) return null;
+    return parseTwiml(res.body);
+  }
+
+  private params(extra: Record<string, string> = {}): Record<string, string> {
+    return { ...this.base, CallStatus: this.answeredAt === null ? 'ringing' : 'in-progress', ...extra };
+  }
+
+  /** Runs the whole call; returns the final CallStatus. */
+  async run(): Promise<string> {
+    this.note('call', `${this.call.from} calls ${this.call.to}`);
+    let verbs = await this.post(this.voiceUrl, this.params(), 'incoming call');
+    let final = 'completed';
+    let docs = 0;
+    outer: while (verbs && docs++ < MAX_DOCUMENTS) {
+      const current = verbs;
+      verbs = null;
+      for (const verb of current) {
+        if (verb.name !== 'Reject' && this.answeredAt === null) { this.answeredAt = this.clock; }
+        const outcome = await this.execute(verb);
+        if (outcome.kind === 'continue') continue;
+        if (outcome.kind === 'fetch') { verbs = outcome.verbs; continue outer; }
+        final = outcome.status;
+        break outer;
+      }
+      // Falling off the end of a document hangs up.
+      this.note('hangup', 'end of instructions');
+      break;
+    }
+    const duration = this.answeredAt === null ? 0 : Math.max(0, Math.round(this.clock - this.answeredAt));
+    await this.post(this.voiceUrl.replace(/\/+$/, '') + '/status', { ...this.base, CallStatus: final, CallDuration: String(duration) }, `status ${final}`);
+    return final;
+  }
+
+  private async execute(verb: Node): Promise<{ kind: 'continue' } | { kind: 'fetch'; verbs: Node[] | null } | { kind: 'end'; status: string }> {
+    switch (verb.name) {
+      case 'Say':
+        this.note('say', verb.text, Math.ceil(verb.text.length / 15));
+        return { kind: 'continue' };
+      case 'Play':
+        this.note('play', verb.text, 3);
+        return { kind: 'continue' };
+      case 'Pause':
+        this.note('pause', `${verb.attrs.length ?? 1} s`, Number(verb.attrs.length ?? 1));
+        return { kind: 'continue' };
+      case 'Gather': {
+        for (const p of verb.children) await this.execute(p);
+        const n = Number(verb.attrs.numDigits ?? 1);
+        const pressed = this.digits.slice(0, n);
+        this.digits = this.digits.slice(n);
+        if (!pressed) this.note('gather', 'caller pressed nothing', Number(verb.attrs.timeout ?? 5));
+        else this.note('gather', `caller pressed ${pressed}`, 1);
+        if (!pressed && verb.attrs.actionOnEmptyResult !== 'true') return { kind: 'continue' };
+        return { kind: 'fetch', verbs: await this.post(verb.attrs.action ?? this.voiceUrl, this.params({ Digits: pressed }), `gather ${pressed || '(none)'}`) };
+      }
+      case 'Dial':
+        return this.dial(verb);
+      case 'Record': {
+        const seconds = this.call.voicemail_seconds ?? 5;
+        if (seconds <= 0) {
+          this.note('record', 'caller hung up without leaving a message');
+          return { kind: 'end', status: 'completed' };
+        }
+        const recordingSid = newSid('RE');
+        const key = `sandbox/recordings/${recordingSid}.wav`;
+        await this.ctx.blobs.put(key, sineWav(seconds));
+        this.note('record', `caller left a ${seconds} s message`, seconds);
+        if (verb.attrs.action) {
+          await this.post(verb.attrs.action, this.params({ RecordingUrl: this.ctx.blobs.url(key), RecordingDuration: String(seconds), RecordingSid: recordingSid, Digits: 'hangup' }), 'recording');
+        }
+        return { kind: 'end', status: 'completed' };
+      }
+      case 'Redirect':
+        return { kind: 'fetch', verbs: await this.post(verb.text, this.params(), 'redirect') };
+      case 'Hangup':
+        this.note('hangup', 'the product hung up');
+        return { kind: 'end', status: 'completed' };
+      case 'Reject': {
+        const busy = verb.attrs.reason === 'busy';
+        this.note('reject', `call rejected (${verb.attrs.reason ?? 'rejected'})`);
+        return { kind: 'end', status: busy ? 'busy' : 'no-answer' };
+      }
+      default:
+        this.note('ignored', `<${verb.name}> is not simulated`);
+        return { kind: 'continue' };
+    }
+  }
+
+  /** Rings the Dial's numbers; the first one that answers (and confirms, when asked) connects. */
+  private async dial(verb: Node): Promise<{ kind: 'continue' } | { kind: 'fetch'; verbs: Node[] | null } | { kind: 'end'; status: string }> {
+    const timeout = Number(verb.attrs.timeout ?? 30);
+    const numbers = verb.children.filter((c) => c.name === 'Number');
+    this.note('dial', `ringing ${numbers.map((n) => n.text).join(', ')} for up to ${timeout} s${verb.attrs.callerId ? ` showing ${verb.attrs.callerId}` : ''}`);
+    let connected: string | null = null;
+    const behaviours: ForwardBehaviour[] = [];
+    for (const n of numbers) {
+      const behaviour = this.call.forwards?.[n.text] ?? 'answer';
+      behaviours.push(behaviour);
+      if (behaviour !== 'answer' || connected) {
+        if (behaviour !== 'answer') this.note('forward', `${n.text}: ${behaviour}`);
+        continue;
+      }
+      if (n.attrs.url && !(await this.whisper(n))) continue;
+      connected = n.text;
+    }
+    let dialStatus: string;
+    let talk = 0;
+    if (connected) {
+      talk = this.call.talk_seconds ?? 30;
+      dialStatus = 'completed';
+      this.note('connected', `talking with ${connected}`, talk);
+    } else {
+      dialStatus = behaviours.length > 0 && behaviours.every((b) => b === 'busy') ? 'busy' : 'no-answer';
+      this.clock += dialStatus === 'busy' ? 1 : timeout;
+      this.note('dial', `no one answered (${dialStatus})`);
+    }
+    if (verb.attrs.action) {
+      return { kind: 'fetch', verbs: await this.post(verb.attrs.action, this.params({ DialCallStatus: dialStatus, DialCallSid: newSid('CA'), DialCallDuration: String(talk) }), `dial ${dialStatus}`) };
+    }
+    if (connected) return { kind: 'end', status: 'completed' };
+    return { kind: 'continue' };
+  }
+
+  /** The answering forward's leg fetches the Number's url (whisper) and may press the confirm key. */
+  private async whisper(n: Node): Promise<boolean> {
+    const leg = { ...this.base, CallSid: newSid('CA'), ParentCallSid: this.sid, From: this.call.from, To: n.text, Called: n.text, Direction: 'outbound-dial', CallStatus: 'in-progress' };
+    let verbs = await this.post(n.attrs.url!, leg, `whisper leg ${n.text}`);
+    for (let doc = 0; verbs && doc < 5; doc++) {
+      const current: Node[] = verbs;
+      verbs = null;
+      for (const v of current) {
+        if (v.name === 'Say' || v.name === 'Play') { this.note(`whisper ${v.name.toLowerCase()}`, v.text); continue; }
+        if (v.name === 'Hangup' || v.name === 'Reject') { this.note('forward', `${n.text}: leg hung up`); return false; }
+        if (v.name === 'Gather') {
+          const prompt = v.children.map((c) => c.text).join(' ');
+          for (const c of v.children) this.note(`whisper ${c.name.toLowerCase()}`, c.text);
+          const key = this.call.confirm === false ? '' : (/press (\S+?) to accept/i.exec(prompt)?.[1] ?? '1');
+          this.note('forward', key ? `${n.text} pressed ${key}` : `${n.text} pressed nothing`);
+          if (!key && v.attrs.actionOnEmptyResult !== 'true') continue;
+          verbs = await this.post(v.attrs.action!, { ...leg, Digits: key }, `confirm ${key || '(none)'}`);
+          break;
+        }
+      }
+      if (verbs === null) return true; // instructions ended: the leg is bridged
+    }
+    return true;
+  }
+}
+
+/**
+ * Places a simulated inbound call to a sandbox number and runs it to the end.
+ * @returns null when `to` is not a number the sandbox has sold.
+ */
+export async function simulateCall(ctx: AppContext, call: SimulatedCall): Promise<CallResult | null> {
+  const sold = await sandboxRepository.findActiveNumber(ctx.db, call.to);
+  if (!sold) return null;
+  const run = new CallRun(ctx, call, sold.voice_url);
+  let status: string;
+  try {
+    status = await run.run();
+  } catch (e) {
+    run.log.push({ at: new Date().toISOString(), step: 'error', detail: String(e) });
+    status = 'failed';
+  }
+  await sandboxRepository.insertCall(ctx.db, { sid: run.sid, from_number: call.from, to_number: call.to, status, log: run.log });
+  return { sid: run.sid, status, log: run.log };
+}
+
+/**
+ * Texts a sandbox number from an outside handset: posts the signed inbound messaging webhook and
+ * delivers any `<Message>` reply of the answer back to the handset.
+ * @returns null when `to` is not a number the sandbox has sold.
+ */
+export async function simulateMessage(ctx: AppContext, msg: { from: string; to: string; body: string; media_urls?: string[] }) {
+  const sold = await sandboxRepository.findActiveNumber(ctx.db, msg.to);
+  if (!sold) return null;
+  const media = msg.media_urls ?? [];
+  const sid = newSid(media.length ? 'MM' : 'SM');
+  await sandboxRepository.insertMessage(ctx.db, { sid, direction: 'inbound', from_number: msg.from, to_number: msg.to, body: msg.body, media, status: 'received' });
+  const fromArea = areaCodeOf(msg.from);
+  const params: Record<string, string> = {
+    MessageSid: sid, SmsSid: sid, SmsMessageSid: sid, AccountSid: ctx.config.twilioAccountSid, MessagingServiceSid: '',
+    From: msg.from, To: msg.to, Body: msg.body, NumMedia: String(media.length), NumSegments: '1', SmsStatus: 'received',
+    FromCountry: 'US', FromState: (fromArea && AREA_CODES[fromArea]?.state) || '', FromCity: (fromArea && AREA_CODES[fromArea]?.city) || '', ApiVersion: '2010-04-01',
+  };
+  media.forEach((url, i) => {
+    params[`MediaUrl${i}`] = url;
+    params[`MediaContentType${i}`] = contentTypeOf(url);
+  });
+  const res = await postSigned(ctx.config, sold.sms_url, params);
+  if (res.status === 200) {
+    for (const reply of parseTwiml(res.body).filter((n) => n.name === 'Message')) {
+      const body = reply.children.find((c) => c.name === 'Body')?.text ?? reply.text;
+      await sandboxRepository.insertMessage(ctx.db, { sid: newSid('SM'), direction: 'outbound', from_number: msg.to, to_number: msg.from, body, media: [], status: 'delivered' });
+    }
+  }
+  return { row: (await sandboxRepository.findMessage(ctx.db, sid))!, webhookStatus: res.status };
+}
+
+function contentTypeOf(url: string): string {
+  const ext = /\.([a-z0-9]+)(?:\?|$)/i.exec(url)?.[1]?.toLowerCase();
+  return ({ jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', mp4: 'video/mp4', pdf: 'application/pdf', wav: 'audio/wav', mp3: 'audio/mpeg' } as Record<string, string>)[ext ?? ''] ?? 'application/octet-stream';
+}

@@ -1,0 +1,97 @@
+/**
+ * The activity feed (spec 001 §3 "Activity item kinds", §7 "GET /activity"): calls, voicemails
+ * and messages of a company, newest first, page-numbered.
+ *
+ * Sources: `listCallActivity` (calls module: calls and voicemails) and the inbox's message
+ * items. Merge strategy: for page p of size n each source returns its newest p·n entries; they
+ * are merged by time and the slice [(p-1)·n, p·n) is answered. That is exact (every entry of the
+ * page is among the newest p·n of its own source) and costs O(p·n) rows, fine for the shallow pages
+ * people read. `total` is the sum of the sources' totals. Faxes and notes do not exist yet.
+ */
+import type { ActivityItem, ActivityQuery } from '@switchboard/contracts';
+import type { AppContext } from '../../context.js';
+import { NotFoundError } from '../../platform/http/errors.js';
+import { listCallActivity } from '../calls/calls.service.js';
+import { assertCompanyAccess } from '../companies/companies.service.js';
+import { getContactsByIds } from '../contacts/contacts.service.js';
+import { listMessageActivity } from '../conversations/conversations.service.js';
+import { getCompanyNumber } from '../numbers/numbers.service.js';
+
+type Sortable = { at: Date; item: ActivityItem };
+
+/**
+ * `GET /activity`. `tz` is accepted for the client's display and not used: times are ISO UTC.
+ * @throws ForbiddenError (403) without access to the company.
+ */
+export async function listActivity(ctx: AppContext, userId: number, q: ActivityQuery): Promise<{ data: ActivityItem[]; meta: { current_page: number; per_page: number; total: number; last_page: number } }> {
+  const companyId = q.company;
+  await assertCompanyAccess(ctx, userId, companyId);
+  const window = q.page * q.per_page;
+  const f = q.filter;
+
+  const [calls, messages] = await Promise.all([
+    f.calls || f.voicemails ? listCallActivity(ctx, companyId, { limit: window, offset: 0, calls: f.calls, voicemails: f.voicemails }) : Promise.resolve({ items: [], total: 0 }),
+    f.messages ? listMessageActivity(ctx, companyId, window) : Promise.resolve({ rows: [], total: 0 }),
+  ]);
+
+  const contactIds = [...calls.items.map((c) => c.contact_id), ...messages.rows.map((m) => m.contact_id)].filter((x): x is number => typeof x === 'number');
+  const contacts = await getContactsByIds(ctx, companyId, contactIds);
+  const contactOf = (id: number | null | undefined) => {
+    const c = typeof id === 'number' ? contacts.get(id) : undefined;
+    return c ? { id: c.id, name: c.name } : null;
+  };
+  const numbers = new Map<number, string>();
+  for (const id of new Set(messages.rows.map((m) => m.number_id))) {
+    try { numbers.set(id, (await getCompanyNumber(ctx, companyId, id)).number); } catch (e) { if (!(e instanceof NotFoundError)) throw e; numbers.set(id, ''); }
+  }
+
+  const merged: Sortable[] = [];
+  for (const c of calls.items) {
+    const isVoicemail = c.kind === 'voicemail';
+    merged.push({
+      at: new Date(c.created_at),
+      item: {
+        id: `${c.kind}-${isVoicemail ? (c.voicemail?.id ?? c.id) : c.id}`,
+        kind: c.kind,
+        created_at: new Date(c.created_at).toISOString(),
+        number: { id: c.number_id, number: c.number },
+        from: c.from,
+        to: c.to,
+        direction: c.direction === 'outbound' ? 'outbound' : 'inbound',
+        status_label: c.status_label ?? null,
+        duration_s: isVoicemail ? (c.voicemail?.duration_s ?? c.duration_s) : c.duration_s,
+        recording_url: c.voicemail?.recording_url ?? null,
+        ...(isVoicemail && c.voicemail ? { is_read: c.voicemail.is_read } : {}),
+        contact: contactOf(c.contact_id),
+      },
+    });
+  }
+  for (const m of messages.rows) {
+    const business = numbers.get(m.number_id) ?? '';
+    merged.push({
+      at: m.created_at,
+      item: {
+        id: `message-${m.id}`,
+        kind: 'message',
+        created_at: m.created_at.toISOString(),
+        number: { id: m.number_id, number: business },
+        from: m.is_inbound ? m.recipient : business,
+        to: m.is_inbound ? business : m.recipient,
+        direction: m.is_inbound ? 'inbound' : 'outbound',
+        content: m.body,
+        delivery_state: m.delivery_state,
+        error_code: m.error_code,
+        media: m.media ?? [],
+        is_read: m.is_read,
+        contact: contactOf(m.contact_id),
+        conversation_id: m.conversation_id,
+      },
+    });
+  }
+  merged.sort((a, b) => b.at.getTime() - a.at.getTime() || b.item.id.localeCompare(a.item.id));
+  const total = calls.total + messages.total;
+  return {
+    data: merged.slice((q.page - 1) * q.per_page, q.page * q.per_page).map((s) => s.item),
+    meta: { current_page: q.page, per_page: q.per_page, total, last_page: Math.max(1, Math.ceil(total / q.per_page)) },
+  };
+}

@@ -1,0 +1,92 @@
+/** SQL for `calls`, `call_events`, `voicemails` and `blocks`. */
+import { sql } from 'kysely';
+import type { DbOrTx } from '../../platform/db/db.js';
+import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
+
+export type CallRow = Row<'calls'>;
+export type VoicemailRow = Row<'voicemails'>;
+export type BlockRow = Row<'blocks'>;
+
+export const callsRepository = {
+  /** Inserts a call; returns the existing row when the carrier SID is already stored. */
+  async insert(db: DbOrTx, row: NewRow<'calls'>): Promise<CallRow> {
+    const inserted = await db.insertInto('calls').values(row).onConflict((oc) => oc.column('carrier_sid').doNothing()).returningAll().executeTakeFirst();
+    return inserted ?? (await db.selectFrom('calls').selectAll().where('carrier_sid', '=', row.carrier_sid).executeTakeFirstOrThrow());
+  },
+  async findBySid(db: DbOrTx, sid: string): Promise<CallRow | undefined> {
+    return db.selectFrom('calls').selectAll().where('carrier_sid', '=', sid).executeTakeFirst();
+  },
+  /** Locks the call row for the rest of the transaction. */
+  async findBySidForUpdate(db: DbOrTx, sid: string): Promise<CallRow | undefined> {
+    return db.selectFrom('calls').selectAll().where('carrier_sid', '=', sid).forUpdate().executeTakeFirst();
+  },
+  async find(db: DbOrTx, id: number): Promise<CallRow | undefined> {
+    return db.selectFrom('calls').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+  async update(db: DbOrTx, id: number, patch: RowUpdate<'calls'>): Promise<CallRow> {
+    return db.updateTable('calls').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  },
+  async insertEvent(db: DbOrTx, callId: number, status: number, detail: Record<string, unknown>): Promise<void> {
+    await db.insertInto('call_events').values({ call_id: callId, status, detail: JSON.stringify(detail) }).execute();
+  },
+  async events(db: DbOrTx, callId: number): Promise<Row<'call_events'>[]> {
+    return db.selectFrom('call_events').selectAll().where('call_id', '=', callId).orderBy('id').execute();
+  },
+  /** Stores the voicemail of a call (one per call); returns the existing one on repeat. */
+  async insertVoicemail(db: DbOrTx, row: NewRow<'voicemails'>): Promise<VoicemailRow> {
+    const inserted = await db.insertInto('voicemails').values(row).onConflict((oc) => oc.column('call_id').doNothing()).returningAll().executeTakeFirst();
+    return inserted ?? (await db.selectFrom('voicemails').selectAll().where('call_id', '=', row.call_id).executeTakeFirstOrThrow());
+  },
+  async voicemailOfCall(db: DbOrTx, callId: number): Promise<VoicemailRow | undefined> {
+    return db.selectFrom('voicemails').selectAll().where('call_id', '=', callId).executeTakeFirst();
+  },
+  async findVoicemail(db: DbOrTx, id: number): Promise<VoicemailRow | undefined> {
+    return db.selectFrom('voicemails').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+  async setVoicemailUrl(db: DbOrTx, id: number, url: string): Promise<void> {
+    await db.updateTable('voicemails').set({ recording_url: url }).where('id', '=', id).execute();
+  },
+  /** True when `target` is blocked for the company globally or on this number. */
+  async isBlocked(db: DbOrTx, companyId: number, numberId: number, target: string): Promise<boolean> {
+    const r = await db.selectFrom('blocks').select('id').where('company_id', '=', companyId).where('target', '=', target)
+      .where((eb) => eb.or([eb('global', '=', true), eb('number_id', '=', numberId)])).executeTakeFirst();
+    return Boolean(r);
+  },
+  async listBlocks(db: DbOrTx, companyId: number, limit: number, offset: number): Promise<{ rows: BlockRow[]; total: number }> {
+    const rows = await db.selectFrom('blocks').selectAll().where('company_id', '=', companyId).orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    const { n } = await db.selectFrom('blocks').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
+    return { rows, total: Number(n) };
+  },
+  async insertBlock(db: DbOrTx, row: NewRow<'blocks'>): Promise<BlockRow> {
+    return db.insertInto('blocks').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+  async findBlock(db: DbOrTx, id: number): Promise<BlockRow | undefined> {
+    return db.selectFrom('blocks').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+  async deleteBlock(db: DbOrTx, id: number): Promise<void> {
+    await db.deleteFrom('blocks').where('id', '=', id).execute();
+  },
+  /**
+   * The company's contact with this number, if any. NOTE: reads the contacts module's table;
+   * to be replaced by a contacts service lookup once that module exposes one.
+   */
+  async contactIdByNumber(db: DbOrTx, companyId: number, number: string): Promise<number | null> {
+    const r = await db.selectFrom('contacts').select('id').where('company_id', '=', companyId).where('number', '=', number).orderBy('id').executeTakeFirst();
+    return r?.id ?? null;
+  },
+  /** Calls of a company with their voicemail and number, newest first (see listCallActivity). */
+  async activity(db: DbOrTx, companyId: number, opts: { limit: number; offset: number; calls: boolean; voicemails: boolean }) {
+    let q = db.selectFrom('calls')
+      .innerJoin('numbers', 'numbers.id', 'calls.number_id')
+      .leftJoin('voicemails', 'voicemails.call_id', 'calls.id')
+      .where('calls.company_id', '=', companyId);
+    if (!opts.calls) q = q.where('voicemails.id', 'is not', null);
+    if (!opts.voicemails) q = q.where('voicemails.id', 'is', null);
+    if (!opts.calls && !opts.voicemails) q = q.where(sql<boolean>`false`);
+    const rows = await q.selectAll('calls')
+      .select(['numbers.number as business_number', 'voicemails.id as vm_id', 'voicemails.recording_url as vm_url', 'voicemails.duration_s as vm_duration', 'voicemails.is_read as vm_read'])
+      .orderBy('calls.started_at', 'desc').orderBy('calls.id', 'desc').limit(opts.limit).offset(opts.offset).execute();
+    const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return { rows, total: Number(n) };
+  },
+};

@@ -1,0 +1,277 @@
+/**
+ * Calls (issue 2 "Calls and messages through the carrier port"; foundation §3 call status codes):
+ * the voice-webhook use cases that store a call as it moves and answer with the call-flow
+ * engine's steps, reading calls, the activity feed of calls/voicemails, and blocked callers
+ * (spec 001 "Blocks").
+ *
+ * Status transitions (docs/telephony.md): 1 Started on arrival (13 Blocked when rejected);
+ * 2 Extension Selected after a menu choice; 12 Connected when a Dial is answered; 4 Voicemail when
+ * the recording arrives; 5 No Answer when no one answered and voicemail is off; 10 Missed when
+ * the schedule is closed and voicemail is off; 3 Hangup when the caller hangs up while the call is
+ * still 1 or 2.
+ */
+import { BLOCKED, CALL_STATUS, UNBLOCKED, callStatusLabel, parsePhone, type RouteEntry } from '@switchboard/domain';
+import type { AppContext } from '../../context.js';
+import type { CallFlowStep } from '../../carriers/carrier.port.js';
+import type { DbOrTx } from '../../platform/db/db.js';
+import { NotFoundError, fieldError } from '../../platform/http/errors.js';
+import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
+import { findRoutingByE164, findRoutingById, getCompanyNumber } from '../numbers/numbers.service.js';
+import {
+  afterRecordingSteps, confirmSteps, decideAfterDial, decideInboundStep, decideMenuChoice, flowUrls, whisperSteps, type Decision, type RoutingNumber,
+} from '../routing/routing.service.js';
+import { callsRepository, type BlockRow, type CallRow } from './calls.repository.js';
+
+export const FETCH_RECORDING_JOB = 'calls.fetch-recording';
+
+/** What a voice webhook answers, plus the live event to publish after commit. */
+export type VoiceOutcome = { steps: CallFlowStep[]; changed?: { companyId: number; id: number; status: number } };
+
+type Params = Record<string, string>;
+
+/** Publishes `call updated` on the company channel (call after commit). */
+export function publishCallUpdated(ctx: AppContext, changed: { companyId: number; id: number; status: number } | undefined): void {
+  if (changed) ctx.realtime.publish(`company.${changed.companyId}`, 'call updated', { id: changed.id, status: changed.status });
+}
+
+async function setStatus(tx: DbOrTx, call: CallRow, status: number, detail: Record<string, unknown>, patch: Parameters<typeof callsRepository.update>[2] = {}): Promise<VoiceOutcome['changed']> {
+  await callsRepository.update(tx, call.id, { status, ...patch });
+  await callsRepository.insertEvent(tx, call.id, status, detail);
+  return { companyId: call.company_id, id: call.id, status };
+}
+
+function urls(ctx: AppContext, sid: string) {
+  return flowUrls(ctx.config.publicUrl, sid);
+}
+
+function entryOf(number: RoutingNumber, ext: number): RouteEntry | undefined {
+  return number.routes.find((e) => e.extension === ext);
+}
+
+/** Applies the status a decision implies (when it implies one) and returns the steps. */
+async function apply(tx: DbOrTx, call: CallRow, d: Decision, detail: Record<string, unknown> = {}): Promise<VoiceOutcome> {
+  if (d.outcome === 'no-answer') return { steps: d.steps, changed: await setStatus(tx, call, CALL_STATUS.NO_ANSWER, { ...detail, reason: 'no-answer' }) };
+  if (d.outcome === 'closed') return { steps: d.steps, changed: await setStatus(tx, call, CALL_STATUS.MISSED, { ...detail, reason: 'closed' }) };
+  if (d.outcome === 'dial') await callsRepository.insertEvent(tx, call.id, call.status, { ...detail, dialing: d.dialing });
+  if (d.outcome === 'voicemail') await callsRepository.insertEvent(tx, call.id, call.status, { ...detail, voicemail: 'prompted' });
+  return { steps: d.steps };
+}
+
+/**
+ * POST /webhooks/twilio/voice: a call arrived. Unknown `To` → Reject; blocked caller → Reject
+ * and status 13; otherwise the call is stored (status 1) and the engine answers.
+ */
+export async function routeInboundCall(ctx: AppContext, tx: DbOrTx, p: Params, now = new Date()): Promise<VoiceOutcome> {
+  const to = parsePhone(p.To ?? '') ?? p.To ?? '';
+  const number = await findRoutingByE164(ctx, to, tx);
+  if (!number || !p.CallSid) return { steps: [{ kind: 'reject', reason: 'rejected' }] };
+  const from = parsePhone(p.From ?? '') ?? p.From ?? '';
+  const blocked = await callsRepository.isBlocked(tx, number.company_id, number.id, from);
+  const call = await callsRepository.insert(tx, {
+    company_id: number.company_id, number_id: number.id, carrier_sid: p.CallSid, from_number: from, to_number: number.number,
+    from_state: p.FromState || null, direction: 'inbound', status: blocked ? CALL_STATUS.BLOCKED : CALL_STATUS.STARTED,
+    contact_id: await callsRepository.contactIdByNumber(tx, number.company_id, from),
+  });
+  await callsRepository.insertEvent(tx, call.id, call.status, { from, to: number.number, from_state: p.FromState || null, from_city: p.FromCity || null });
+  const changed = { companyId: number.company_id, id: call.id, status: call.status };
+  if (blocked) return { steps: [{ kind: 'reject', reason: 'rejected' }], changed };
+  const d = decideInboundStep(number, now, urls(ctx, p.CallSid));
+  const out = await apply(tx, call, d);
+  return { steps: out.steps, changed: out.changed ?? changed };
+}
+
+async function callAndNumber(ctx: AppContext, tx: DbOrTx, sid: string | undefined) {
+  const call = sid ? await callsRepository.findBySidForUpdate(tx, sid) : undefined;
+  const number = call ? await findRoutingById(ctx, call.number_id, tx) : undefined;
+  return call && number ? { call, number } : undefined;
+}
+
+const HANGUP: CallFlowStep[] = [{ kind: 'hangup' }];
+
+/** POST /voice/gather?attempt=N: the caller's menu choice (`Digits`). */
+export async function handleMenuChoice(ctx: AppContext, tx: DbOrTx, p: Params, attempt: number, now = new Date()): Promise<VoiceOutcome> {
+  const found = await callAndNumber(ctx, tx, p.CallSid);
+  if (!found) return { steps: HANGUP };
+  const { call, number } = found;
+  const digits = (p.Digits ?? '').trim();
+  const d = decideMenuChoice(number, digits, attempt, now, urls(ctx, call.carrier_sid));
+  if (d.entry) {
+    const changed = await setStatus(tx, call, CALL_STATUS.EXTENSION_SELECTED, { extension: d.entry.extension, label: d.entry.label }, { extension: d.entry.extension });
+    const out = await apply(tx, { ...call, status: CALL_STATUS.EXTENSION_SELECTED, extension: d.entry.extension }, d);
+    return { steps: out.steps, changed: out.changed ?? changed };
+  }
+  await callsRepository.insertEvent(tx, call.id, call.status, { digits, attempt, invalid: true });
+  return { steps: d.steps };
+}
+
+/** POST /voice/dial?ext=E&i=I: the result of a Dial (`DialCallStatus`, `DialCallDuration`). */
+export async function handleDialResult(ctx: AppContext, tx: DbOrTx, p: Params, ext: number, index: number, now = new Date()): Promise<VoiceOutcome> {
+  const found = await callAndNumber(ctx, tx, p.CallSid);
+  if (!found) return { steps: HANGUP };
+  const { call, number } = found;
+  const entry = entryOf(number, ext);
+  if (!entry) return { steps: HANGUP };
+  const status = p.DialCallStatus ?? 'no-answer';
+  const d = decideAfterDial(number, entry, status, index, now, urls(ctx, call.carrier_sid));
+  if (d.outcome === 'connected') {
+    const events = await callsRepository.events(tx, call.id);
+    const confirmedBy = [...events].reverse().find((e) => typeof (e.detail as Record<string, unknown>).confirmed_by === 'string')?.detail.confirmed_by as string | undefined;
+    const forwards = entry.forwards.map((f) => f.number);
+    const forwardedTo = confirmedBy ?? (entry.type === 'sequential' ? forwards[index] : forwards.length === 1 ? forwards[0] : forwards.join(', ')) ?? null;
+    const changed = await setStatus(tx, call, CALL_STATUS.CONNECTED, { dial_status: status, forwarded_to: forwardedTo, dial_duration_s: Number(p.DialCallDuration ?? 0) }, { answered_at: new Date(), forwarded_to: forwardedTo });
+    return { steps: d.steps, changed };
+  }
+  await callsRepository.insertEvent(tx, call.id, call.status, { dial_status: status, forward_index: index });
+  return apply(tx, call, d);
+}
+
+/** POST /voice/whisper?call=SID&ext=E: the answering forward's leg hears the whisper and the accept prompt. */
+export async function whisperLeg(ctx: AppContext, tx: DbOrTx, parentSid: string, ext: number): Promise<VoiceOutcome> {
+  const found = await callAndNumber(ctx, tx, parentSid);
+  const entry = found ? entryOf(found.number, ext) : undefined;
+  if (!found || !entry) return { steps: HANGUP };
+  const confirmUrl = `${ctx.config.publicUrl}/webhooks/twilio/voice/confirm?call=${encodeURIComponent(parentSid)}&ext=${ext}`;
+  return { steps: whisperSteps(entry, confirmUrl) };
+}
+
+/** POST /voice/confirm?call=SID&ext=E: the forward's key; the confirm key connects, else the leg hangs up. */
+export async function confirmLeg(ctx: AppContext, tx: DbOrTx, p: Params, parentSid: string, ext: number): Promise<VoiceOutcome> {
+  const found = await callAndNumber(ctx, tx, parentSid);
+  const entry = found ? entryOf(found.number, ext) : undefined;
+  if (!found || !entry) return { steps: HANGUP };
+  const r = confirmSteps(entry, (p.Digits ?? '').trim());
+  const forward = parsePhone(p.To ?? '') ?? p.To ?? '';
+  await callsRepository.insertEvent(tx, found.call.id, found.call.status, r.accepted ? { confirmed_by: forward } : { declined_by: forward, digits: p.Digits ?? '' });
+  return { steps: r.steps };
+}
+
+/**
+ * POST /voice/recording?ext=E: the voicemail was recorded. Stores the voicemail (recording_url =
+ * the carrier's URL until the `calls.fetch-recording` job copies it into our blob store) and sets
+ * status 4. A recording without URL or of 0 s is ignored.
+ */
+export async function handleRecording(ctx: AppContext, tx: DbOrTx, p: Params): Promise<VoiceOutcome> {
+  const call = p.CallSid ? await callsRepository.findBySidForUpdate(tx, p.CallSid) : undefined;
+  if (!call) return { steps: HANGUP };
+  const duration = Math.max(0, Math.round(Number(p.RecordingDuration ?? 0)) || 0);
+  if (!p.RecordingUrl || duration === 0) return { steps: afterRecordingSteps() };
+  const vm = await callsRepository.insertVoicemail(tx, {
+    company_id: call.company_id, call_id: call.id, number_id: call.number_id, recording_url: p.RecordingUrl, recording_sid: p.RecordingSid || null, duration_s: duration,
+  });
+  await ctx.queue.enqueue(FETCH_RECORDING_JOB, { voicemailId: vm.id }, { singletonKey: `vm:${vm.id}` }, tx);
+  const changed = await setStatus(tx, call, CALL_STATUS.VOICEMAIL, { voicemail_id: vm.id, recording_sid: p.RecordingSid ?? null, duration_s: duration });
+  return { steps: afterRecordingSteps(), changed };
+}
+
+/** POST /voice/status: the call ended. Stores ended_at and duration; 1/2 → 3 Hangup. */
+export async function handleCallStatus(ctx: AppContext, tx: DbOrTx, p: Params): Promise<VoiceOutcome> {
+  const call = p.CallSid ? await callsRepository.findBySidForUpdate(tx, p.CallSid) : undefined;
+  if (!call) return { steps: [] };
+  const final = ['completed', 'busy', 'no-answer', 'failed', 'canceled'].includes(p.CallStatus ?? '');
+  if (!final) return { steps: [] };
+  const patch = { ended_at: new Date(), duration_s: Math.max(0, Math.round(Number(p.CallDuration ?? 0)) || 0) };
+  if (call.status === CALL_STATUS.STARTED || call.status === CALL_STATUS.EXTENSION_SELECTED) {
+    return { steps: [], changed: await setStatus(tx, call, CALL_STATUS.HANGUP, { call_status: p.CallStatus, duration_s: patch.duration_s }, patch) };
+  }
+  await callsRepository.update(tx, call.id, patch);
+  await callsRepository.insertEvent(tx, call.id, call.status, { call_status: p.CallStatus, duration_s: patch.duration_s });
+  return { steps: [], changed: { companyId: call.company_id, id: call.id, status: call.status } };
+}
+
+/**
+ * Job `calls.fetch-recording`: copies a voicemail's recording from the carrier into the blob store
+ * (`recordings/{companyId}/{voicemailId}.wav`) and points `recording_url` at it. Idempotent.
+ */
+export async function fetchRecording(ctx: AppContext, voicemailId: number): Promise<void> {
+  const vm = await callsRepository.findVoicemail(ctx.db, voicemailId);
+  if (!vm) return;
+  const key = `recordings/${vm.company_id}/${vm.id}.wav`;
+  const ours = ctx.blobs.url(key);
+  if (vm.recording_url === ours) return;
+  const { data } = await ctx.carrier.fetchRecording(vm.recording_url);
+  await ctx.blobs.put(key, data);
+  await callsRepository.setVoicemailUrl(ctx.db, vm.id, ours);
+  publishCallUpdated(ctx, { companyId: vm.company_id, id: vm.call_id, status: CALL_STATUS.VOICEMAIL });
+}
+
+// ---------------------------------------------------------------- reading calls
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+async function callForUser(ctx: AppContext, userId: number, id: number): Promise<CallRow> {
+  const call = await callsRepository.find(ctx.db, id);
+  if (!call) throw new NotFoundError('Call');
+  try { await assertCompanyAccess(ctx, userId, call.company_id); } catch { throw new NotFoundError('Call'); }
+  return call;
+}
+
+/** GET /api/calls/{id}: the call with status label, history and voicemail. @throws NotFoundError */
+export async function getCall(ctx: AppContext, userId: number, id: number) {
+  const call = await callForUser(ctx, userId, id);
+  const [events, vm] = await Promise.all([callsRepository.events(ctx.db, call.id), callsRepository.voicemailOfCall(ctx.db, call.id)]);
+  return {
+    id: call.id, company_id: call.company_id, number_id: call.number_id, carrier_sid: call.carrier_sid, from: call.from_number, to: call.to_number,
+    from_state: call.from_state, direction: call.direction, status: call.status, status_label: callStatusLabel(call.status), extension: call.extension,
+    forwarded_to: call.forwarded_to, duration_s: call.duration_s, contact_id: call.contact_id, started_at: call.started_at.toISOString(),
+    answered_at: iso(call.answered_at), ended_at: iso(call.ended_at),
+    history: events.map((e) => ({ id: e.id, status: e.status, status_label: callStatusLabel(e.status), detail: e.detail, created_at: e.created_at.toISOString() })),
+    voicemail: vm ? { id: vm.id, recording_url: vm.recording_url, duration_s: vm.duration_s, is_read: vm.is_read, created_at: vm.created_at.toISOString() } : null,
+  };
+}
+
+export type CallActivity = { id: number; kind: 'call' | 'voicemail'; created_at: Date; number_id: number; number: string; from: string; to: string; direction: 'inbound' | 'outbound'; status: number; status_label: string; duration_s: number; extension: number | null; forwarded_to: string | null; voicemail: null | { id: number; recording_url: string; duration_s: number; is_read: boolean }; contact_id: number | null };
+
+/**
+ * The company's calls for the Activity feed, newest first. A call with a voicemail is kind
+ * 'voicemail'. `calls=false` keeps only voicemail calls; `voicemails=false` only calls without one.
+ * The caller checks company access.
+ */
+export async function listCallActivity(ctx: AppContext, companyId: number, opts: { limit: number; offset: number; calls: boolean; voicemails: boolean }): Promise<{ items: CallActivity[]; total: number }> {
+  const { rows, total } = await callsRepository.activity(ctx.db, companyId, opts);
+  return {
+    total,
+    items: rows.map((r) => ({
+      id: r.id, kind: r.vm_id ? 'voicemail' : 'call', created_at: r.started_at, number_id: r.number_id, number: r.business_number,
+      from: r.from_number, to: r.to_number, direction: r.direction === 'outbound' ? 'outbound' : 'inbound', status: r.status,
+      status_label: callStatusLabel(r.status), duration_s: r.duration_s, extension: r.extension, forwarded_to: r.forwarded_to,
+      voicemail: r.vm_id ? { id: r.vm_id, recording_url: r.vm_url!, duration_s: r.vm_duration!, is_read: r.vm_read! } : null,
+      contact_id: r.contact_id,
+    })),
+  };
+}
+
+// ---------------------------------------------------------------- blocks
+
+function blockDto(b: BlockRow) {
+  return { id: b.id, company_id: b.company_id, number_id: b.number_id, target: b.target, global: b.global, action: b.action, created_at: b.created_at.toISOString() };
+}
+
+/** GET /api/blocks/{companyId}: page-numbered (per_page default 50). */
+export async function listBlocks(ctx: AppContext, userId: number, companyId: number, page: number, perPage: number) {
+  await assertCompanyAccess(ctx, userId, companyId);
+  const { rows, total } = await callsRepository.listBlocks(ctx.db, companyId, perPage, (page - 1) * perPage);
+  return { data: rows.map(blockDto), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } };
+}
+
+/**
+ * POST /api/blocks: blocks a caller (target stored E.164) globally or on one of the company's numbers.
+ * @throws ValidationError 422 (target not a phone number, number_id needed when not global), 403, 404.
+ */
+export async function createBlock(ctx: AppContext, userId: number, input: { company_id: number; target: string; number_id?: number | null; global: boolean; action: string }) {
+  await assertCompanyAccess(ctx, userId, input.company_id, AGENT_ROLES);
+  const target = parsePhone(input.target);
+  if (!target) throw fieldError('target', 'The number is not a valid phone number.');
+  if (input.number_id) await getCompanyNumber(ctx, input.company_id, input.number_id);
+  else if (!input.global) throw fieldError('number_id', 'Choose the number to block the caller on, or block globally.');
+  const row = await callsRepository.insertBlock(ctx.db, { company_id: input.company_id, target, number_id: input.number_id ?? null, global: input.global, action: input.action });
+  return { message: BLOCKED(target), data: blockDto(row) };
+}
+
+/** DELETE /api/blocks/{id}. @throws NotFoundError for another company's block. */
+export async function deleteBlock(ctx: AppContext, userId: number, id: number) {
+  const b = await callsRepository.findBlock(ctx.db, id);
+  if (!b) throw new NotFoundError('Block');
+  try { await assertCompanyAccess(ctx, userId, b.company_id, AGENT_ROLES); } catch { throw new NotFoundError('Block'); }
+  await callsRepository.deleteBlock(ctx.db, id);
+  return { message: UNBLOCKED(b.target) };
+}

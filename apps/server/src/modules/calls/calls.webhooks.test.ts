@@ -1,0 +1,215 @@
+/**
+ * Voice webhooks through the real server: Twilio-signed form posts (signatures made with the
+ * `twilio` package), TwiML parsed back, stored rows asserted.
+ */
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { XMLParser } from 'fast-xml-parser';
+import { createAccount, type Account } from '../../../test/fixtures.js';
+import { eventually, postWebhook, startTestServer, type TestServer } from '../../../test/harness.js';
+
+const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, isArray: (name) => ['Number', 'Say'].includes(name) });
+const twiml = (body: string) => xml.parse(body).Response as Record<string, any>;
+const sid = () => 'CA' + crypto.randomBytes(16).toString('hex');
+const CALLER = '+13125550142';
+
+let s: TestServer;
+let owner: Account;
+
+async function buyNumber(account: Account, areaCode = '212') {
+  const found = await account.client.get(`/api/numbers/search?type=local&areaCode=${areaCode}&limit=5`);
+  expect(found.status).toBe(200);
+  const pick = found.body.data[Math.floor(Math.random() * found.body.data.length)];
+  const r = await account.client.post('/api/numbers', { company_id: account.companyId, provider_id: pick.provider_id, number: pick.number });
+  expect(r.status).toBe(201);
+  return r.body as { id: number; number: string };
+}
+
+async function setRoutes(account: Account, id: number, body: Record<string, unknown>) {
+  const r = await account.client.put(`/api/numbers/${id}`, body);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.data;
+}
+
+const db = () => s.ctx.db;
+const callRow = (callSid: string) => db().selectFrom('calls').selectAll().where('carrier_sid', '=', callSid).executeTakeFirst();
+
+function start(to: string, callSid: string, from = CALLER) {
+  return postWebhook(s, '/webhooks/twilio/voice', { CallSid: callSid, AccountSid: s.ctx.config.twilioAccountSid, From: from, To: to, CallStatus: 'ringing', Direction: 'inbound', FromState: 'IL' });
+}
+
+beforeAll(async () => {
+  s = await startTestServer();
+  owner = await createAccount(s);
+});
+afterAll(async () => { await s?.close(); });
+
+describe('voice webhooks', () => {
+  it('answers 403 to a missing or wrong signature and stores nothing', async () => {
+    const n = await buyNumber(owner);
+    const callSid = sid();
+    const missing = await fetch(`${s.url}/webhooks/twilio/voice`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ CallSid: callSid, From: CALLER, To: n.number }) });
+    expect(missing.status).toBe(403);
+    const wrong = await postWebhook(s, '/webhooks/twilio/voice', { CallSid: callSid, From: CALLER, To: n.number }, { token: 'not-the-token' });
+    expect(wrong.status).toBe(403);
+    expect(await callRow(callSid)).toBeUndefined();
+  });
+
+  it('handles a duplicate delivery once, with identical TwiML', async () => {
+    const n = await buyNumber(owner);
+    await setRoutes(owner, n.id, { routes: [{ extension: 1, forwards: [{ number: '(646) 555-0101' }] }] });
+    const callSid = sid();
+    const a = await start(n.number, callSid);
+    const b = await start(n.number, callSid);
+    expect(a.status).toBe(200);
+    expect(b.body).toBe(a.body);
+    const dial = twiml(a.body).Dial;
+    expect(dial.Number[0]['#text'] ?? dial.Number[0]).toBe('+16465550101');
+    expect(dial.timeout).toBe('20');
+    const rows = await db().selectFrom('calls').selectAll().where('carrier_sid', '=', callSid).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.status).toBe(1);
+    expect(rows[0]!.from_state).toBe('IL');
+  });
+
+  it('rejects an unknown To', async () => {
+    const r = await start('+12125550999', sid());
+    expect(r.status).toBe(200);
+    expect(twiml(r.body).Reject).toBeDefined();
+  });
+
+  it('rejects a blocked caller and records status 13', async () => {
+    const n = await buyNumber(owner);
+    const blocker = await owner.client.post('/api/blocks', { company_id: owner.companyId, target: '(773) 555-0199', global: true, action: 'reject' });
+    expect(blocker.status).toBe(201);
+    expect(blocker.body.message).toBe('+17735550199 has been blocked');
+    const callSid = sid();
+    const r = await start(n.number, callSid, '+17735550199');
+    expect(twiml(r.body).Reject).toBeDefined();
+    expect((await callRow(callSid))!.status).toBe(13);
+    const list = await owner.client.get(`/api/blocks/${owner.companyId}`);
+    expect(list.body.meta).toMatchObject({ current_page: 1, per_page: 50, total: 1 });
+    const del = await owner.client.delete(`/api/blocks/${blocker.body.data.id}`);
+    expect(del.body.message).toBe('+17735550199 has been unblocked');
+    const again = sid();
+    expect(twiml((await start(n.number, again, '+17735550199')).body).Reject).toBeUndefined();
+  });
+
+  it('sends a closed schedule with voicemail to Record, and a recording stores the voicemail (status 4)', async () => {
+    const n = await buyNumber(owner);
+    const closed = { preset: 4, timezone: 'UTC', hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, { open: null, close: null }])) };
+    await setRoutes(owner, n.id, { schedule: closed, routes: [{ extension: 1, voicemail_enabled: true, forwards: [{ number: '6465550101' }] }] });
+    const callSid = sid();
+    const r = twiml((await start(n.number, callSid)).body);
+    expect(r.Say[0]).toBe('Please leave a message after the tone.');
+    expect(r.Record.action).toContain('/webhooks/twilio/voice/recording');
+    expect(r.Dial).toBeUndefined();
+    // The recording lives at a URL the fetch job downloads from (the sandbox serves /files).
+    await s.ctx.blobs.put('sandbox/recordings/REtest.wav', Buffer.from('RIFF....WAVE'));
+    const rec = await postWebhook(s, new URL(r.Record.action).pathname + new URL(r.Record.action).search, { CallSid: callSid, RecordingUrl: s.ctx.blobs.url('sandbox/recordings/REtest.wav'), RecordingDuration: '7', RecordingSid: 'REtest' });
+    expect(rec.status).toBe(200);
+    const call = (await callRow(callSid))!;
+    expect(call.status).toBe(4);
+    const vm = await db().selectFrom('voicemails').selectAll().where('call_id', '=', call.id).executeTakeFirstOrThrow();
+    expect(vm.duration_s).toBe(7);
+    await eventually(async () => (await db().selectFrom('voicemails').select('recording_url').where('id', '=', vm.id).executeTakeFirst())?.recording_url.includes(`/files/recordings/${owner.companyId}/`));
+    const detail = await owner.client.get(`/api/calls/${call.id}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.status_label).toBe('Voicemail');
+    expect(detail.body.voicemail.duration_s).toBe(7);
+  });
+
+  it('plays a menu for two entries and dials the chosen entry\'s forwards', async () => {
+    const n = await buyNumber(owner);
+    await setRoutes(owner, n.id, { routes: [
+      { extension: 2, label: 'Support', forwards: [{ number: '6465550102' }, { number: '6465550103' }], timeout: 15 },
+      { extension: 1, label: 'Sales', forwards: [{ number: '6465550101' }] },
+    ] });
+    const callSid = sid();
+    const g = twiml((await start(n.number, callSid)).body).Gather;
+    expect(g.numDigits).toBe('1');
+    expect(g.Say.join(' ')).toBe('For Sales, press 1. For Support, press 2.');
+    const path = new URL(g.action).pathname + new URL(g.action).search;
+    const bad = twiml((await postWebhook(s, path, { CallSid: callSid, Digits: '9' })).body);
+    expect(bad.Gather.Say[0]).toBe('Sorry, that is not a valid choice.');
+    const chosen = twiml((await postWebhook(s, path, { CallSid: callSid, Digits: '2' })).body);
+    // same delivery key (attempt 1) → the stored answer; use attempt 2's URL for the real choice
+    expect(chosen.Gather).toBeDefined();
+    const path2 = new URL(bad.Gather.action).pathname + new URL(bad.Gather.action).search;
+    const dial = twiml((await postWebhook(s, path2, { CallSid: callSid, Digits: '2' })).body).Dial;
+    expect(dial.Number.map((x: any) => x['#text'] ?? x)).toEqual(['+16465550102', '+16465550103']);
+    expect(dial.timeout).toBe('15');
+    const call = (await callRow(callSid))!;
+    expect(call.status).toBe(2);
+    expect(call.extension).toBe(2);
+  });
+
+  it('moves a sequential entry to the next forward on no-answer, then no answer ends with status 5', async () => {
+    const n = await buyNumber(owner);
+    await setRoutes(owner, n.id, { routes: [{ type: 'sequential', caller_id_pass_thru: false, forwards: [{ number: '6465550101' }, { number: '6465550102' }] }] });
+    const callSid = sid();
+    const d1 = twiml((await start(n.number, callSid)).body).Dial;
+    expect(d1.Number).toHaveLength(1);
+    expect(d1.callerId).toBe(n.number);
+    const p1 = new URL(d1.action);
+    const d2 = twiml((await postWebhook(s, p1.pathname + p1.search, { CallSid: callSid, DialCallStatus: 'no-answer' })).body).Dial;
+    expect(d2.Number[0]['#text'] ?? d2.Number[0]).toBe('+16465550102');
+    const p2 = new URL(d2.action);
+    const end = twiml((await postWebhook(s, p2.pathname + p2.search, { CallSid: callSid, DialCallStatus: 'busy' })).body);
+    expect(end.Hangup).toBeDefined();
+    expect((await callRow(callSid))!.status).toBe(5);
+    await postWebhook(s, '/webhooks/twilio/voice/status', { CallSid: callSid, CallStatus: 'completed', CallDuration: '42' });
+    const row = (await callRow(callSid))!;
+    expect(row.status).toBe(5);
+    expect(row.duration_s).toBe(42);
+    expect(row.ended_at).not.toBeNull();
+  });
+
+  it('whispers and asks for the confirm key; the right key connects, another hangs up', async () => {
+    const n = await buyNumber(owner);
+    await setRoutes(owner, n.id, { routes: [{ confirm_key: 5, confirm_whisper: 'Call from the website', confirm_key_wait: 8, forwards: [{ number: '6465550101' }] }] });
+    const callSid = sid();
+    const dial = twiml((await start(n.number, callSid)).body).Dial;
+    const url = new URL(dial.Number[0].url);
+    expect(url.pathname).toBe('/webhooks/twilio/voice/whisper');
+    const leg = 'CA' + crypto.randomBytes(16).toString('hex');
+    const w = twiml((await postWebhook(s, url.pathname + url.search, { CallSid: leg, ParentCallSid: callSid, To: '+16465550101' })).body);
+    expect(w.Gather.Say).toEqual(['Call from the website', 'Press 5 to accept the call.']);
+    expect(w.Gather.timeout).toBe('8');
+    expect(w.Hangup).toBeDefined();
+    const c = new URL(w.Gather.action);
+    const ok = await postWebhook(s, c.pathname + c.search, { CallSid: leg, To: '+16465550101', Digits: '5' });
+    expect(twiml(ok.body)).toBe('');
+    const leg2 = 'CA' + crypto.randomBytes(16).toString('hex');
+    const no = await postWebhook(s, c.pathname + c.search, { CallSid: leg2, To: '+16465550101', Digits: '3' });
+    expect(twiml(no.body).Hangup).toBeDefined();
+    const d = new URL(dial.action);
+    await postWebhook(s, d.pathname + d.search, { CallSid: callSid, DialCallStatus: 'completed', DialCallDuration: '30' });
+    const row = (await callRow(callSid))!;
+    expect(row.status).toBe(12);
+    expect(row.forwarded_to).toBe('+16465550101');
+    expect(row.answered_at).not.toBeNull();
+  });
+
+  it('goes to voicemail after no answer when enabled; a hang-up before recording becomes 3 Hangup', async () => {
+    const n = await buyNumber(owner);
+    await setRoutes(owner, n.id, { routes: [{ voicemail_enabled: true, forwards: [{ number: '6465550101' }] }] });
+    const callSid = sid();
+    const d = new URL(twiml((await start(n.number, callSid)).body).Dial.action);
+    const vm = twiml((await postWebhook(s, d.pathname + d.search, { CallSid: callSid, DialCallStatus: 'no-answer' })).body);
+    expect(vm.Record).toBeDefined();
+    expect(vm.Record.playBeep).toBe('true');
+    await postWebhook(s, '/webhooks/twilio/voice/status', { CallSid: callSid, CallStatus: 'completed', CallDuration: '12' });
+    expect((await callRow(callSid))!.status).toBe(3);
+  });
+
+  it('hides another company\'s call (404)', async () => {
+    const n = await buyNumber(owner);
+    const callSid = sid();
+    await start(n.number, callSid);
+    const other = await createAccount(s);
+    const id = (await callRow(callSid))!.id;
+    expect((await other.client.get(`/api/calls/${id}`)).status).toBe(404);
+    expect((await owner.client.get(`/api/calls/${id}`)).status).toBe(200);
+  });
+});

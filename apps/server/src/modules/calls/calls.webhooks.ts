@@ -1,0 +1,52 @@
+/**
+ * Voice webhooks in Twilio's dialect (issue 2 "Webhooks"), all signature-checked and handled at
+ * most once per delivery key:
+ *   POST /webhooks/twilio/voice                         key voice:{CallSid}:start
+ *   POST /webhooks/twilio/voice/gather?attempt=N        key voice:{CallSid}:gather:{N}
+ *   POST /webhooks/twilio/voice/dial?ext=E&i=I          key voice:{CallSid}:dial:{E}:{I}
+ *   POST /webhooks/twilio/voice/whisper?call=SID&ext=E  key voice:{CallSid}:whisper  (the forward's leg)
+ *   POST /webhooks/twilio/voice/confirm?call=SID&ext=E  key voice:{CallSid}:confirm
+ *   POST /webhooks/twilio/voice/recording?ext=E         key voice:{CallSid}:recording
+ *   POST /webhooks/twilio/voice/status                  key voice:{CallSid}:status:{CallStatus}
+ */
+import { z } from 'zod';
+import type { App } from '../../app.js';
+import type { AppContext } from '../../context.js';
+import type { DbOrTx } from '../../platform/db/db.js';
+import { formParams, handleOnce, verifyCarrierSignature } from '../../platform/http/webhooks.js';
+import {
+  confirmLeg, handleCallStatus, handleDialResult, handleMenuChoice, handleRecording, publishCallUpdated, routeInboundCall, whisperLeg, type VoiceOutcome,
+} from './calls.service.js';
+
+const Query = z.object({
+  attempt: z.coerce.number().int().min(1).max(10).optional(),
+  ext: z.coerce.number().int().min(0).optional(),
+  i: z.coerce.number().int().min(0).optional(),
+  call: z.string().max(64).optional(),
+}).passthrough();
+
+export async function registerVoiceWebhooks(app: App, ctx: AppContext): Promise<void> {
+  const preHandler = verifyCarrierSignature(ctx);
+  const route = (
+    path: string,
+    key: (p: Record<string, string>, q: z.infer<typeof Query>) => string,
+    handle: (tx: DbOrTx, p: Record<string, string>, q: z.infer<typeof Query>) => Promise<VoiceOutcome>,
+  ) => {
+    app.post(`/webhooks/twilio/voice${path}`, { preHandler, schema: { hide: true, querystring: Query } }, async (request, reply) => {
+      const p = formParams(request);
+      const q = request.query;
+      return handleOnce(ctx, reply, key(p, q), async (tx) => {
+        const out = await handle(tx, p, q);
+        return { response: ctx.carrier.renderVoice(out.steps), afterCommit: () => publishCallUpdated(ctx, out.changed) };
+      });
+    });
+  };
+
+  route('', (p) => `voice:${p.CallSid ?? ''}:start`, (tx, p) => routeInboundCall(ctx, tx, p));
+  route('/gather', (p, q) => `voice:${p.CallSid ?? ''}:gather:${q.attempt ?? 1}`, (tx, p, q) => handleMenuChoice(ctx, tx, p, q.attempt ?? 1));
+  route('/dial', (p, q) => `voice:${p.CallSid ?? ''}:dial:${q.ext ?? 1}:${q.i ?? 0}`, (tx, p, q) => handleDialResult(ctx, tx, p, q.ext ?? 1, q.i ?? 0));
+  route('/whisper', (p) => `voice:${p.CallSid ?? ''}:whisper`, (tx, p, q) => whisperLeg(ctx, tx, q.call ?? p.ParentCallSid ?? '', q.ext ?? 1));
+  route('/confirm', (p) => `voice:${p.CallSid ?? ''}:confirm`, (tx, p, q) => confirmLeg(ctx, tx, p, q.call ?? p.ParentCallSid ?? '', q.ext ?? 1));
+  route('/recording', (p) => `voice:${p.CallSid ?? ''}:recording`, (tx, p) => handleRecording(ctx, tx, p));
+  route('/status', (p) => `voice:${p.CallSid ?? ''}:status:${p.CallStatus ?? ''}`, (tx, p) => handleCallStatus(ctx, tx, p));
+}

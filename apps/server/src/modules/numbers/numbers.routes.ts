@@ -1,0 +1,36 @@
+/**
+ * Numbers HTTP routes (spec 002 "Numbers"):
+ * GET /api/numbers/search, POST /api/numbers, GET /api/companies/{companyId}/numbers,
+ * GET /api/numbers/{id}, PUT /api/numbers/{id}.
+ */
+import { BuyNumberInput, CompanyParams, IdParams, NumberBody, NumberListBody, NumberSearchBody, NumberSearchQuery, NumberUpdatedBody, UpdateNumberInput, errorResponses } from '@switchboard/contracts';
+import { NUMBER_UPDATED, type Schedule } from '@switchboard/domain';
+import type { App } from '../../app.js';
+import type { AppContext } from '../../context.js';
+import { buyNumber, getNumber, listCompanyNumbers, searchNumbers, updateNumber } from './numbers.service.js';
+
+export async function registerNumbersRoutes(app: App, ctx: AppContext): Promise<void> {
+  app.get('/api/numbers/search', {
+    schema: { tags: ['numbers'], querystring: NumberSearchQuery, response: { 200: NumberSearchBody, ...errorResponses } },
+  }, async (request) => ({ data: await searchNumbers(ctx, request.query) }));
+
+  app.post('/api/numbers', {
+    schema: { tags: ['numbers'], body: BuyNumberInput, response: { 201: NumberBody, ...errorResponses } },
+  }, async (request, reply) => reply.status(201).send(await buyNumber(ctx, request.auth!.userId, request.body)));
+
+  app.get('/api/companies/:companyId/numbers', {
+    schema: { tags: ['numbers'], params: CompanyParams, response: { 200: NumberListBody, ...errorResponses } },
+  }, async (request) => ({ data: await listCompanyNumbers(ctx, request.auth!.userId, request.params.companyId) }));
+
+  app.get('/api/numbers/:id', {
+    schema: { tags: ['numbers'], params: IdParams, response: { 200: NumberBody, ...errorResponses } },
+  }, async (request) => getNumber(ctx, request.auth!.userId, request.params.id));
+
+  app.put('/api/numbers/:id', {
+    schema: { tags: ['numbers'], params: IdParams, body: UpdateNumberInput, response: { 200: NumberUpdatedBody, ...errorResponses } },
+  }, async (request) => {
+    const b = request.body;
+    const data = await updateNumber(ctx, request.auth!.userId, request.params.id, { label: b.label, routes: b.routes as never, schedule: b.schedule as Schedule | undefined });
+    return { message: NUMBER_UPDATED, data };
+  });
+}

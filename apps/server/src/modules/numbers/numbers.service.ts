@@ -1,0 +1,214 @@
+/**
+ * Numbers (spec 002 "Numbers", issue 2 "Numbers and routing"): search the carrier's inventory,
+ * buy into a company (with a default route entry and schedule), list, read, and save the label,
+ * routing setup and schedule.
+ */
+import {
+  NUMBER_TYPES, SERVICE_TYPES, TOLL_FREE_SEARCH_PREFIXES, cleanRoutes, confirmKeyToDtmf, defaultSchedule, displayRouteType,
+  formatPhone, isTollFree, isValidTimeZone, newRouteEntry, parsePhone, scheduleLabel, vanityToDigits,
+  type RouteEntry, type Schedule,
+} from '@switchboard/domain';
+import type { NumberDto } from '@switchboard/contracts';
+import type { AppContext } from '../../context.js';
+import { ValidationError, fieldError, NotFoundError, CarrierError, type FieldErrors } from '../../platform/http/errors.js';
+import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies } from '../companies/companies.service.js';
+import { numbersRepository, type NumberRow } from './numbers.repository.js';
+
+const CATEGORY_VOICE_SMS = 1;
+const INVALID_PHONE = 'The number is not a valid phone number.';
+
+/** Type label by meaning (the spec's label table keys differ from the type ids; docs/telephony.md). */
+function typeLabel(type: number): string {
+  return type === NUMBER_TYPES.toll_free ? 'Toll-Free Voice & SMS' : 'Local Voice & SMS';
+}
+
+/** The API shape of a number (contracts NumberSchema). */
+export function toNumberDto(row: NumberRow): NumberDto {
+  const routes = row.routes as RouteEntry[];
+  const schedule = row.schedule as Schedule;
+  return {
+    id: row.id,
+    company_id: row.company_id,
+    number: row.number,
+    national_number: formatPhone(row.number),
+    label: row.label,
+    type: row.type,
+    type_label: typeLabel(row.type),
+    category: row.category,
+    provider_id: row.provider_id,
+    routes,
+    schedule,
+    route_type: routes[0] ? displayRouteType(routes[0]) : 'Standard',
+    schedule_label: scheduleLabel(schedule, routes[0]?.type === 'voicemail'),
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export type SearchInput = { type: 'local' | 'toll_free'; areaCode?: string; prefix?: string; mode: 'contains' | 'starts_with' | 'ends_with'; pattern?: string; limit: number };
+
+/**
+ * Searches purchasable numbers. Local: `areaCode` must be 3 digits (NXX); toll-free: `prefix`
+ * one of TOLL_FREE_SEARCH_PREFIXES (default "8**"). `pattern` letters become keypad digits.
+ * @throws ValidationError (422) on bad input.
+ */
+export async function searchNumbers(ctx: AppContext, q: SearchInput) {
+  const errors: FieldErrors = {};
+  let areaCode: string | undefined;
+  if (q.type === 'local') {
+    if (!q.areaCode || !/^[2-9]\d{2}$/.test(q.areaCode.trim())) errors.areaCode = ['The area code must be 3 digits.'];
+    else areaCode = q.areaCode.trim();
+  } else {
+    const prefix = q.prefix ?? q.areaCode ?? '8**';
+    if (!(TOLL_FREE_SEARCH_PREFIXES as readonly string[]).includes(prefix)) errors.prefix = [`The prefix must be one of ${TOLL_FREE_SEARCH_PREFIXES.join(', ')}.`];
+    else areaCode = prefix;
+  }
+  let pattern = '';
+  if (q.pattern && q.pattern.trim()) {
+    pattern = vanityToDigits(q.pattern.trim()).replace(/[\s()+-]/g, '');
+    if (!/^\d{1,7}$/.test(pattern)) errors.pattern = ['The pattern must be 1 to 7 digits or letters.'];
+  }
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  const found = await ctx.carrier.searchNumbers({ kind: q.type, areaCode, pattern: pattern || undefined, mode: q.mode, limit: q.limit });
+  return found.map((n) => ({ number: n.number, national_number: formatPhone(n.number), type: n.kind, region: n.region, locality: n.locality, provider_id: n.provider_id }));
+}
+
+async function companyTimezone(ctx: AppContext, userId: number, companyId: number): Promise<string> {
+  return (await listUserCompanies(ctx, userId)).find((c) => c.id === companyId)?.timezone ?? 'UTC';
+}
+
+/**
+ * Buys `number` through the carrier for the company (owner/administrator), storing it with
+ * type (toll-free 2, else local 1), category 1, service type 1, one default route entry and the
+ * default schedule in the company's time zone.
+ * @throws ValidationError 422 (invalid or already active number), ForbiddenError 403, CarrierError 502.
+ */
+export async function buyNumber(ctx: AppContext, userId: number, input: { company_id: number; provider_id: number; number: string }): Promise<NumberDto> {
+  await assertCompanyAccess(ctx, userId, input.company_id, MANAGER_ROLES);
+  const e164 = parsePhone(input.number);
+  if (!e164) throw fieldError('number', INVALID_PHONE);
+  if (await numbersRepository.findActiveByNumber(ctx.db, e164)) throw fieldError('number', 'The number has already been taken.');
+  const tz = await companyTimezone(ctx, userId, input.company_id);
+  const base = ctx.config.publicUrl;
+  let purchased;
+  try {
+    purchased = await ctx.carrier.buyNumber(e164, { voiceUrl: `${base}/webhooks/twilio/voice`, smsUrl: `${base}/webhooks/twilio/messaging`, statusCallback: `${base}/webhooks/twilio/voice/status` });
+  } catch (e) {
+    if (e instanceof CarrierError) throw fieldError('number', e.message);
+    throw e;
+  }
+  try {
+    const row = await numbersRepository.insert(ctx.db, {
+      company_id: input.company_id,
+      number: e164,
+      label: formatPhone(e164),
+      type: isTollFree(e164) ? NUMBER_TYPES.toll_free : NUMBER_TYPES.local,
+      service_type: SERVICE_TYPES.voice_sms,
+      category: CATEGORY_VOICE_SMS,
+      provider_id: input.provider_id,
+      carrier_sid: purchased.sid,
+      routes: JSON.stringify([newRouteEntry(tz)]),
+      schedule: JSON.stringify(defaultSchedule(tz)),
+    });
+    return toNumberDto(row);
+  } catch (e) {
+    await ctx.carrier.releaseNumber(purchased.sid).catch(() => {});
+    if ((e as { code?: string }).code === '23505') throw fieldError('number', 'The number has already been taken.');
+    throw e;
+  }
+}
+
+/** The company's active numbers (any member). */
+export async function listCompanyNumbers(ctx: AppContext, userId: number, companyId: number): Promise<NumberDto[]> {
+  await assertCompanyAccess(ctx, userId, companyId);
+  return (await numbersRepository.listForCompany(ctx.db, companyId)).map(toNumberDto);
+}
+
+/**
+ * A company's number by id.
+ * @throws NotFoundError when the number is not the company's (or released).
+ */
+export async function getCompanyNumber(ctx: AppContext, companyId: number, numberId: number): Promise<NumberRow> {
+  const row = await numbersRepository.findForCompany(ctx.db, companyId, numberId);
+  if (!row) throw new NotFoundError('Number');
+  return row;
+}
+
+/** Loads a number the user may read (`roles`), else 404 (never revealing another company's number). */
+async function numberForUser(ctx: AppContext, userId: number, id: number, roles?: Parameters<typeof assertCompanyAccess>[3]): Promise<NumberRow> {
+  const row = await numbersRepository.find(ctx.db, id);
+  if (!row) throw new NotFoundError('Number');
+  try {
+    await assertCompanyAccess(ctx, userId, row.company_id, roles);
+  } catch {
+    throw new NotFoundError('Number');
+  }
+  return row;
+}
+
+export async function getNumber(ctx: AppContext, userId: number, id: number): Promise<NumberDto> {
+  return toNumberDto(await numberForUser(ctx, userId, id));
+}
+
+/** For the messaging module: the active number with this E.164, if any. */
+export async function findNumberByE164(ctx: AppContext, e164: string): Promise<{ id: number; company_id: number; number: string; label: string } | undefined> {
+  const row = await numbersRepository.findActiveByNumber(ctx.db, e164);
+  return row ? { id: row.id, company_id: row.company_id, number: row.number, label: row.label } : undefined;
+}
+
+/** For the call flow: the active number with its routing data. */
+export async function findRoutingByE164(ctx: AppContext, e164: string, db = ctx.db): Promise<{ id: number; company_id: number; number: string; routes: RouteEntry[]; schedule: Schedule } | undefined> {
+  const row = await numbersRepository.findActiveByNumber(db, e164);
+  return row ? { id: row.id, company_id: row.company_id, number: row.number, routes: row.routes as RouteEntry[], schedule: row.schedule as Schedule } : undefined;
+}
+
+/** For the call flow: a number's routing data by id (any company; webhooks are not user-scoped). */
+export async function findRoutingById(ctx: AppContext, id: number, db = ctx.db) {
+  const row = await numbersRepository.find(db, id);
+  return row ? { id: row.id, company_id: row.company_id, number: row.number, routes: row.routes as RouteEntry[], schedule: row.schedule as Schedule } : undefined;
+}
+
+type RouteInput = Partial<Omit<RouteEntry, 'extension' | 'forwards'>> & { extension?: number | string | null; forwards?: Array<{ number?: string | null }> };
+
+/**
+ * Validates and cleans edited routes (foundation §3): forwards must parse as phone numbers
+ * (field `routes.{i}.forwards.{j}.number`), extensions must be distinct (`routes.{i}.extension`),
+ * confirm keys one of CONFIRM_KEY_CHOICES, schedules' time zones known. Forwards are stored E.164.
+ */
+export function validateRoutes(input: RouteInput[], timezone: string): RouteEntry[] {
+  const errors: FieldErrors = {};
+  const seen = new Map<number, number>();
+  input.forEach((entry, i) => {
+    (entry.forwards ?? []).forEach((f, j) => {
+      const n = typeof f?.number === 'string' ? f.number.trim() : '';
+      if (n && !parsePhone(n)) errors[`routes.${i}.forwards.${j}.number`] = [INVALID_PHONE];
+    });
+    const ext = entry.extension === undefined || entry.extension === null || entry.extension === '' ? 1 : Number(entry.extension);
+    if (seen.has(ext)) errors[`routes.${i}.extension`] = ['The extension has already been taken.'];
+    else seen.set(ext, i);
+    if (entry.confirm_key !== undefined && entry.confirm_key !== null && confirmKeyToDtmf(entry.confirm_key) === null) errors[`routes.${i}.confirm_key`] = ['The confirm key is not valid.'];
+    if (entry.schedule && !isValidTimeZone(entry.schedule.timezone)) errors[`routes.${i}.schedule.timezone`] = ['The time zone is not valid.'];
+  });
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return cleanRoutes(input as Partial<RouteEntry>[], timezone).map((e) => ({ ...e, forwards: e.forwards.map((f) => ({ number: parsePhone(f.number)! })) }));
+}
+
+/**
+ * Saves a number's label, routes and schedule (owner/administrator of its company).
+ * @throws NotFoundError 404 (not the user's company's number), ValidationError 422.
+ */
+export async function updateNumber(ctx: AppContext, userId: number, id: number, input: { label?: string; routes?: RouteInput[]; schedule?: Schedule }): Promise<NumberDto> {
+  const row = await numberForUser(ctx, userId, id);
+  await assertCompanyAccess(ctx, userId, row.company_id, MANAGER_ROLES);
+  const patch: { label?: string; routes?: string; schedule?: string } = {};
+  if (input.label !== undefined) patch.label = input.label.trim();
+  if (input.schedule !== undefined) {
+    if (!isValidTimeZone(input.schedule.timezone)) throw fieldError('schedule.timezone', 'The time zone is not valid.');
+    patch.schedule = JSON.stringify(input.schedule);
+  }
+  if (input.routes !== undefined) {
+    const tz = (input.schedule ?? (row.schedule as Schedule)).timezone;
+    patch.routes = JSON.stringify(validateRoutes(input.routes, tz));
+  }
+  const updated = Object.keys(patch).length ? await numbersRepository.update(ctx.db, id, patch) : row;
+  return toNumberDto(updated);
+}

@@ -1,0 +1,54 @@
+import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { Link } from 'react-router';
+import { HttpError } from '../../../lib/http';
+import { useLogin, type LoginResult } from '../api/login';
+
+interface SignInFormProps {
+  onResult: (result: LoginResult) => void;
+}
+
+/** First sign-in step: e-mail and password. A 422 shows its field errors under the inputs. */
+export function SignInForm({ onResult }: SignInFormProps) {
+  const login = useLogin();
+  const form = useForm({
+    initialValues: { email: '', password: '' },
+    validate: {
+      email: (v) => (/^\S+@\S+\.\S+$/.test(v.trim()) ? null : 'Enter a valid e-mail address'),
+      password: (v) => (v ? null : 'Enter your password'),
+    },
+  });
+
+  const submit = form.onSubmit((values) => {
+    login.mutate(
+      { email: values.email.trim(), password: values.password },
+      {
+        onSuccess: onResult,
+        onError: (error) => {
+          if (error instanceof HttpError && error.status === 422) form.setErrors(flatten(error.fieldErrors));
+        },
+      },
+    );
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <TextInput label="Email" type="email" autoComplete="username" required {...form.getInputProps('email')} />
+        <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
+        <Group justify="flex-end">
+          <Anchor component={Link} to="/forgot-password" size="sm">
+            Forgot password?
+          </Anchor>
+        </Group>
+        <Button type="submit" loading={login.isPending} fullWidth>
+          Sign in
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+function flatten(errors: Record<string, string[]>): Record<string, string> {
+  return Object.fromEntries(Object.entries(errors).map(([field, messages]) => [field, messages.join(' ')]));
+}

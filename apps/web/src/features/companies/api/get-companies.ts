@@ -1,0 +1,23 @@
+/** GET /api/companies: the companies the user belongs to, with their role and time zone. Company data never goes stale on its own (CACHE_MS.company). */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { CACHE_MS } from '@switchboard/domain';
+import { http } from '../../../lib/http';
+
+export interface Company {
+  id: number;
+  name: string;
+  role: string;
+  timezone: string;
+}
+
+export function getCompanies(): Promise<{ data: Company[] }> {
+  return http.get<{ data: Company[] }>('/api/companies');
+}
+
+export function companiesQueryOptions() {
+  return queryOptions({ queryKey: ['companies'], queryFn: getCompanies, staleTime: CACHE_MS.company });
+}
+
+export function useCompanies() {
+  return useQuery(companiesQueryOptions());
+}

@@ -1,0 +1,42 @@
+/**
+ * GET /api/companies/{companyId}/conversations?perPage&cursor&search&isArchived: the inbox list, newest
+ * activity first, cursor-paged (perPage default CONVERSATIONS_PER_PAGE = 5). Cached 600 s
+ * (CACHE_MS.conversations); live 'conversation updated' events patch the cache.
+ */
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { CACHE_MS, CONVERSATIONS_PER_PAGE } from '@switchboard/domain';
+import { http } from '../../../lib/http';
+import { companyKey } from '../../../lib/query-client';
+import { useCompanyId } from '../../../lib/session';
+import type { Conversation, CursorPage } from '../types';
+
+export interface ConversationFilters {
+  search: string;
+  isArchived: boolean;
+}
+
+export function getConversations(companyId: number, filters: ConversationFilters, cursor: string | null): Promise<CursorPage<Conversation>> {
+  return http.get<CursorPage<Conversation>>(`/api/companies/${companyId}/conversations`, {
+    params: { perPage: CONVERSATIONS_PER_PAGE, cursor: cursor ?? undefined, search: filters.search || undefined, isArchived: filters.isArchived },
+  });
+}
+
+/** Prefix of every conversation list of a company (all filters). */
+export function conversationListsKey(companyId: number | null) {
+  return companyKey(companyId, 'conversations');
+}
+
+export function conversationsQueryOptions(companyId: number | null, filters: ConversationFilters) {
+  return infiniteQueryOptions({
+    queryKey: [...conversationListsKey(companyId), filters],
+    queryFn: ({ pageParam }) => getConversations(companyId!, filters, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.meta?.next_cursor ?? null,
+    enabled: companyId !== null,
+    staleTime: CACHE_MS.conversations,
+  });
+}
+
+export function useConversations(filters: ConversationFilters) {
+  return useInfiniteQuery(conversationsQueryOptions(useCompanyId(), filters));
+}

@@ -1,0 +1,40 @@
+import { ActionIcon, Button, Group, Stack, Text } from '@mantine/core';
+import { formatPhone } from '@switchboard/domain';
+import { IconArchive, IconArrowBackUp, IconArrowLeft } from '@tabler/icons-react';
+import { useArchiveConversation } from '../api/archive-conversation';
+import { useRestoreConversation } from '../api/restore-conversation';
+import type { Conversation } from '../types';
+
+/** Who the thread is with, through which number, and archive / restore. */
+export function ThreadHeader({ conversation, onBack }: { conversation: Conversation; onBack?: () => void }) {
+  const archive = useArchiveConversation();
+  const restore = useRestoreConversation();
+  return (
+    <Group justify="space-between" wrap="nowrap" pb="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+      <Group gap="xs" wrap="nowrap">
+        {onBack ? (
+          <ActionIcon variant="subtle" aria-label="Back to conversations" onClick={onBack}>
+            <IconArrowLeft size={18} />
+          </ActionIcon>
+        ) : null}
+        <Stack gap={0}>
+          <Text fw={600} data-testid="thread-title">
+            {conversation.contact?.name || formatPhone(conversation.recipient)}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {conversation.contact ? `${formatPhone(conversation.recipient)} · ` : ''}via {formatPhone(conversation.number.number)}
+          </Text>
+        </Stack>
+      </Group>
+      {conversation.isArchived ? (
+        <Button size="xs" variant="light" leftSection={<IconArrowBackUp size={14} />} loading={restore.isPending} onClick={() => restore.mutate(conversation.id)}>
+          Restore
+        </Button>
+      ) : (
+        <Button size="xs" variant="subtle" color="gray" leftSection={<IconArchive size={14} />} loading={archive.isPending} onClick={() => archive.mutate(conversation.id)}>
+          Archive
+        </Button>
+      )}
+    </Group>
+  );
+}

@@ -1,0 +1,34 @@
+/**
+ * Live inbox (spec 001 §4): 'conversation updated' on `conversations.{companyId}` carries the
+ * Conversation. The list caches move it to the top of the lists it belongs to (same archived state,
+ * no search), and its thread is refetched, so new messages and delivery states appear without a reload.
+ */
+import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useRealtimeEvent } from '../../../lib/realtime';
+import { useCompanyId } from '../../../lib/session';
+import { conversationItemsQueryOptions } from '../api/get-conversation-items';
+import { conversationListsKey, type ConversationFilters } from '../api/get-conversations';
+import type { Conversation, CursorPage } from '../types';
+
+type Lists = InfiniteData<CursorPage<Conversation>>;
+
+export function useConversationUpdates() {
+  const queryClient = useQueryClient();
+  const companyId = useCompanyId();
+  useRealtimeEvent<Conversation>(companyId === null ? null : `conversations.${companyId}`, 'conversation updated', (conversation) => {
+    if (!conversation || typeof conversation.id !== 'number') return;
+    for (const [key, data] of queryClient.getQueriesData<Lists>({ queryKey: conversationListsKey(companyId) })) {
+      if (!data) continue;
+      const filters = key[key.length - 1] as ConversationFilters | undefined;
+      const belongs = !!filters && !filters.search && filters.isArchived === conversation.isArchived;
+      const pages = data.pages.map((p) => ({ ...p, data: p.data.filter((c) => c.id !== conversation.id) }));
+      if (belongs && pages[0]) pages[0] = { ...pages[0], data: [conversation, ...pages[0].data] };
+      else if (filters?.search) {
+        void queryClient.invalidateQueries({ queryKey: key, exact: true });
+        continue;
+      }
+      queryClient.setQueryData<Lists>(key, { ...data, pages });
+    }
+    void queryClient.invalidateQueries({ queryKey: conversationItemsQueryOptions(companyId, conversation.id).queryKey, refetchType: 'all' });
+  });
+}

@@ -1,0 +1,84 @@
+import { Button, Group, SegmentedControl, Select, TextInput } from '@mantine/core';
+import { NUMBER_SEARCH_MODES, TOLL_FREE_SEARCH_PREFIXES, US_AREA_CODE_LENGTH } from '@switchboard/domain';
+import { IconSearch } from '@tabler/icons-react';
+import { useState, type FormEvent } from 'react';
+import type { NumberSearchParams } from '../types';
+
+const RESULT_LIMIT = 20;
+
+/** Search inputs: Local (area code, mode Contains/Starts with/Ends with, pattern) or Toll-free (prefix). */
+export function NumberSearchForm({ onSearch, loading }: { onSearch: (params: NumberSearchParams) => void; loading: boolean }) {
+  const [type, setType] = useState<'local' | 'toll_free'>('local');
+  const [areaCode, setAreaCode] = useState('');
+  const [mode, setMode] = useState<string>(NUMBER_SEARCH_MODES[0].value);
+  const [pattern, setPattern] = useState('');
+  const [prefix, setPrefix] = useState<string>(TOLL_FREE_SEARCH_PREFIXES[0]);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (type === 'local') {
+      if (areaCode && !new RegExp(`^\\d{${US_AREA_CODE_LENGTH}}$`).test(areaCode)) {
+        setError(`Enter a ${US_AREA_CODE_LENGTH}-digit area code`);
+        return;
+      }
+      setError(null);
+      onSearch({ type, areaCode: areaCode || undefined, mode: pattern ? mode : undefined, pattern: pattern || undefined, limit: RESULT_LIMIT });
+    } else {
+      onSearch({ type, prefix, limit: RESULT_LIMIT });
+    }
+  };
+
+  return (
+    <form onSubmit={submit}>
+      <SegmentedControl
+        fullWidth
+        mb="md"
+        value={type}
+        onChange={(v) => setType(v as 'local' | 'toll_free')}
+        data={[
+          { value: 'local', label: 'Local' },
+          { value: 'toll_free', label: 'Toll-free' },
+        ]}
+        aria-label="Number type"
+      />
+      <Group align="flex-end" gap="sm" wrap="wrap">
+        {type === 'local' ? (
+          <>
+            <TextInput
+              label="Area code"
+              placeholder="212"
+              inputMode="numeric"
+              maxLength={US_AREA_CODE_LENGTH}
+              value={areaCode}
+              error={error}
+              onChange={(e) => setAreaCode(e.currentTarget.value.replace(/\D/g, ''))}
+              w={110}
+            />
+            <Select
+              label="Match"
+              data={NUMBER_SEARCH_MODES.map((m) => ({ value: m.value, label: m.label }))}
+              value={mode}
+              onChange={(v) => v && setMode(v)}
+              allowDeselect={false}
+              w={150}
+            />
+            <TextInput label="Digits or letters" placeholder="e.g. 555 or CALL" value={pattern} onChange={(e) => setPattern(e.currentTarget.value)} style={{ flex: 1 }} miw={140} />
+          </>
+        ) : (
+          <Select
+            label="Prefix"
+            data={TOLL_FREE_SEARCH_PREFIXES.map((p) => ({ value: p, label: p }))}
+            value={prefix}
+            onChange={(v) => v && setPrefix(v)}
+            allowDeselect={false}
+            w={150}
+          />
+        )}
+        <Button type="submit" leftSection={<IconSearch size={16} />} loading={loading}>
+          Search
+        </Button>
+      </Group>
+    </form>
+  );
+}

@@ -1,0 +1,68 @@
+import { Card, Grid, Select, Stack, Text, Title } from '@mantine/core';
+import { applyPreset, effectiveHours, SCHEDULE_PRESET, SCHEDULE_PRESETS, to12h, WEEKDAYS, type Schedule, type SchedulePreset } from '@switchboard/domain';
+import { TimezoneSelect } from '../../../components/TimezoneSelect';
+import { DayHoursRow } from './DayHoursRow';
+import { errorAt, type FieldErrors } from './field-errors';
+
+const PRESET_DATA = Object.entries(SCHEDULE_PRESETS).map(([value, label]) => ({ value, label }));
+
+function summary(schedule: Schedule): string[] {
+  const hours = effectiveHours(schedule);
+  return WEEKDAYS.map((day) => {
+    const h = hours[day];
+    const text = h.open && h.close ? `${to12h(h.open)} – ${to12h(h.close)}` : 'Closed';
+    return `${day[0]!.toUpperCase()}${day.slice(1)}: ${text}`;
+  });
+}
+
+/**
+ * Business hours (foundation §3, §4): a preset, a time zone and, for Custom, each weekday's open and
+ * close time (shown 12-hour, kept and sent as 24-hour HH:mm).
+ */
+export function ScheduleEditor({ schedule, errors, onChange }: { schedule: Schedule; errors: FieldErrors; onChange: (schedule: Schedule) => void }) {
+  const custom = schedule.preset === SCHEDULE_PRESET.CUSTOM;
+  const fixed = schedule.preset === 2 || schedule.preset === 3 || schedule.preset === 6;
+  return (
+    <Card withBorder radius="md" padding="md" data-testid="schedule-editor">
+      <Title order={4} mb="sm">
+        Business hours
+      </Title>
+      <Grid gutter="sm" mb="sm">
+        <Grid.Col span={{ base: 12, sm: 5 }}>
+          <Select
+            label="Schedule"
+            data={PRESET_DATA}
+            value={String(schedule.preset)}
+            allowDeselect={false}
+            error={errorAt(errors, 'preset')}
+            onChange={(v) => v && onChange(applyPreset(Number(v) as SchedulePreset, schedule.timezone, schedule.hours))}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 7 }}>
+          <TimezoneSelect value={schedule.timezone} error={errorAt(errors, 'timezone')} allowDeselect={false} onChange={(v) => v && onChange({ ...schedule, timezone: v })} />
+        </Grid.Col>
+      </Grid>
+      {custom ? (
+        <Stack gap="xs">
+          {WEEKDAYS.map((day) => (
+            <DayHoursRow
+              key={day}
+              day={day}
+              hours={schedule.hours[day]}
+              error={errorAt(errors, `hours.${day}.open`) ?? errorAt(errors, `hours.${day}.close`)}
+              onChange={(hours) => onChange({ ...schedule, hours: { ...schedule.hours, [day]: hours } })}
+            />
+          ))}
+        </Stack>
+      ) : fixed ? (
+        <Text size="sm" c="dimmed">
+          {summary(schedule).join(' · ')}. Outside these hours calls go to voicemail when it is on.
+        </Text>
+      ) : (
+        <Text size="sm" c="dimmed">
+          {schedule.preset === SCHEDULE_PRESET.DIRECT_VOICEMAIL ? 'Every call goes straight to voicemail.' : 'Calls ring at any time, every day.'}
+        </Text>
+      )}
+    </Card>
+  );
+}

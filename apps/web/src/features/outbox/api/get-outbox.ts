@@ -1,0 +1,23 @@
+/** GET /api/dev/outbox: the development mail outbox (mails kept in the database when SMTP_URL is unset). */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { http } from '../../../lib/http';
+
+export interface OutboxMail {
+  id: number;
+  to: string;
+  subject: string;
+  text: string;
+  created_at: string;
+}
+
+export function getOutbox(): Promise<{ data: OutboxMail[] }> {
+  return http.get<{ data: OutboxMail[] }>('/api/dev/outbox', { skipAuthHandling: true });
+}
+
+export function outboxQueryOptions() {
+  return queryOptions({ queryKey: ['dev-outbox'], queryFn: getOutbox, staleTime: 0 });
+}
+
+export function useOutbox() {
+  return useQuery({ ...outboxQueryOptions(), refetchOnMount: 'always' });
+}
