@@ -2,6 +2,7 @@
  * Starts the whole product on an open database: migrations, context, app, HTTP listener,
  * realtime, queue workers. Used by `main.ts` and by the integration tests.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
 import { buildApp, registerJobs, type App } from './app.js';
@@ -27,7 +28,9 @@ export async function startServer(config: Config, databaseUrl: string, options: 
   await migrate(db);
   const queue = new Queue(databaseUrl, config.runWorkers);
   const realtime = new Realtime();
-  const blobs = new BlobStore(path.join(config.dataDir, 'blobs'), config.publicUrl);
+  const blobDir = path.join(config.dataDir, 'blobs');
+  fs.mkdirSync(blobDir, { recursive: true });
+  const blobs = new BlobStore(blobDir, config.publicUrl);
   const mailer = new Mailer(db, queue, config.smtpUrl, config.mailFrom);
   const ctx: AppContext = { config, db, pool, queue, realtime, blobs, mailer, carrier: createCarrier(config, db, queue), log };
   registerJobs(ctx);

@@ -66,7 +66,7 @@ export class ApiClient {
     const xsrf = this.cookies.get('XSRF-TOKEN');
     if (xsrf && !('x-xsrf-token' in h)) h['x-xsrf-token'] = decodeURIComponent(xsrf);
     if (this.bearer) h.authorization = `Bearer ${this.bearer}`;
-    let payload: BodyInit | undefined;
+    let payload: RequestInit['body'];
     if (body instanceof FormData || body instanceof URLSearchParams) payload = body;
     else if (body !== undefined) { payload = JSON.stringify(body); h['content-type'] = 'application/json'; }
     const res = await fetch(this.baseUrl + url, { method, headers: h, body: payload, redirect: 'manual' });

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XMLParser } from 'fast-xml-parser';
 import { createAccount, type Account } from '../../../test/fixtures.js';
+import { listCallActivity } from './calls.service.js';
 import { eventually, postWebhook, startTestServer, type TestServer } from '../../../test/harness.js';
 
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, isArray: (name) => ['Number', 'Say'].includes(name) });
@@ -211,5 +212,20 @@ describe('voice webhooks', () => {
     const id = (await callRow(callSid))!.id;
     expect((await other.client.get(`/api/calls/${id}`)).status).toBe(404);
     expect((await owner.client.get(`/api/calls/${id}`)).status).toBe(200);
+  });
+
+  it('lists call activity newest first, voicemail calls as kind voicemail, with the filters', async () => {
+    const all = await listCallActivity(s.ctx, owner.companyId, { limit: 100, offset: 0, calls: true, voicemails: true });
+    expect(all.total).toBe(all.items.length);
+    expect(all.items.length).toBeGreaterThan(5);
+    const times = all.items.map((i) => i.created_at.getTime());
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    const vms = await listCallActivity(s.ctx, owner.companyId, { limit: 100, offset: 0, calls: false, voicemails: true });
+    expect(vms.items.length).toBe(1);
+    expect(vms.items[0]).toMatchObject({ kind: 'voicemail', status: 4, status_label: 'Voicemail', voicemail: { duration_s: 7, is_read: false } });
+    const calls = await listCallActivity(s.ctx, owner.companyId, { limit: 2, offset: 0, calls: true, voicemails: false });
+    expect(calls.items).toHaveLength(2);
+    expect(calls.total).toBe(all.total - 1);
+    expect(calls.items.every((i) => i.kind === 'call' && i.voicemail === null)).toBe(true);
   });
 });

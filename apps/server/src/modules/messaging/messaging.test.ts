@@ -32,7 +32,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const so of sockets) so.close();
-  await new Promise((r) => mediaServer?.close(r));
+  if (mediaServer) await new Promise((r) => mediaServer.close(r));
   await s?.close();
 });
 
@@ -159,7 +159,7 @@ describe('outbound messages', () => {
     form.set('content', 'Here is the map');
     form.append('media[]', new Blob([Buffer.from('map-bytes')], { type: 'image/jpeg' }), 'map.jpg');
     const r = await a.client.post('/api/message', form);
-    expect(r.status).toBe(201);
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body.conversationId).toBe(conv.id);
     expect(r.body.details.media).toHaveLength(1);
     expect(r.body.details.media[0].url).toMatch(new RegExp(`/files/mms/${a.companyId}/[0-9a-f-]+-map\\.jpg$`));

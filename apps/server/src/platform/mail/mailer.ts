@@ -11,7 +11,7 @@ import { mailRepository, type OutboxRow } from './mail.repository.js';
 export type MailMessage = { to: string; subject: string; text: string; html?: string };
 
 export class Mailer {
-  private readonly transport: nodemailer.Transporter | null;
+  private readonly transport: ReturnType<typeof nodemailer.createTransport> | null;
 
   constructor(private readonly db: Db, private readonly queue: Queue, smtpUrl: string | undefined, private readonly from: string) {
     this.transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : null;

@@ -1,0 +1,44 @@
+/** The pure call-flow engine: routing data → call-flow steps. */
+import { describe, expect, it } from 'vitest';
+import { applyPreset, newRouteEntry, type RouteEntry } from '@switchboard/domain';
+import { decideAfterDial, decideInboundStep, decideMenuChoice, flowUrls, menuText } from './routing.service.js';
+
+const urls = flowUrls('https://x.test', 'CA1');
+const entry = (over: Partial<RouteEntry>): RouteEntry => ({ ...newRouteEntry('UTC'), ...over });
+const number = (routes: RouteEntry[], preset = 1) => ({ number: '+12125550100', routes, schedule: applyPreset(preset as 1, 'UTC') });
+const monday10 = new Date('2025-03-03T10:00:00Z');
+const sunday10 = new Date('2025-03-02T10:00:00Z');
+
+describe('call-flow engine', () => {
+  it('builds the menu wording from labels and extensions', () => {
+    expect(menuText([entry({ extension: 1, label: 'Sales' }), entry({ extension: 12, label: '' })])).toBe('For Sales, press 1. For extension 12, press 12.');
+    const d = decideInboundStep(number([entry({ extension: 1, label: 'Sales' }), entry({ extension: 12 })]), monday10, urls);
+    expect(d.steps[0]).toMatchObject({ kind: 'gather', numDigits: 2, timeoutS: 5 });
+  });
+
+  it('closed schedule: voicemail when enabled, else closed message; Direct Voicemail always records', () => {
+    const vm = decideInboundStep(number([entry({ voicemail_enabled: true, forwards: [{ number: '+16465550101' }] })], 2), sunday10, urls);
+    expect(vm.outcome).toBe('voicemail');
+    const closed = decideInboundStep(number([entry({ forwards: [{ number: '+16465550101' }] })], 2), sunday10, urls);
+    expect(closed.outcome).toBe('closed');
+    const open = decideInboundStep(number([entry({ forwards: [{ number: '+16465550101' }] })], 2), monday10, urls);
+    expect(open.outcome).toBe('dial');
+    expect(decideInboundStep(number([entry({ forwards: [{ number: '+16465550101' }] })], 5), monday10, urls).outcome).toBe('voicemail');
+  });
+
+  it('repeats an invalid menu choice once, then hangs up', () => {
+    const n = number([entry({ extension: 1 }), entry({ extension: 2 })]);
+    expect(decideMenuChoice(n, '7', 1, monday10, urls).outcome).toBe('menu');
+    expect(decideMenuChoice(n, '', 2, monday10, urls).outcome).toBe('hangup');
+  });
+
+  it('sequential dials one forward at a time, then voicemail when enabled', () => {
+    const e = entry({ type: 'sequential', voicemail_enabled: true, forwards: [{ number: '+16465550101' }, { number: '+16465550102' }] });
+    const n = number([e]);
+    const first = decideInboundStep(n, monday10, urls);
+    expect(first.dialing).toEqual(['+16465550101']);
+    expect(decideAfterDial(n, e, 'no-answer', 0, monday10, urls).dialing).toEqual(['+16465550102']);
+    expect(decideAfterDial(n, e, 'no-answer', 1, monday10, urls).outcome).toBe('voicemail');
+    expect(decideAfterDial(n, e, 'completed', 1, monday10, urls).outcome).toBe('connected');
+  });
+});

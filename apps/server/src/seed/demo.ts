@@ -1,0 +1,68 @@
+/**
+ * The demo account seeded once on first start (issue 2 "Server platform"): an organization with
+ * a demo company, an owner who signs in with `DEMO_EMAIL` / `DEMO_PASSWORD`, two purchased numbers
+ * with routing (a two-extension menu with business hours, and a simple forward), a few contacts,
+ * and call and message history produced by driving the sandbox carrier through the real webhooks.
+ * Idempotent: does nothing when the demo user exists.
+ */
+import { applyPreset } from '@switchboard/domain';
+import type { AppContext } from '../context.js';
+import { simulateCall, simulateMessage } from '../carriers/sandbox/sandbox.simulator.js';
+import { createCompany, createOrganization } from '../modules/companies/companies.service.js';
+import { createContact } from '../modules/contacts/contacts.service.js';
+import { sendMessage } from '../modules/messaging/messaging.service.js';
+import { buyNumber, searchNumbers, updateNumber } from '../modules/numbers/numbers.service.js';
+import { createUser, findUserByEmail } from '../modules/users/users.service.js';
+
+export const DEMO_EMAIL = 'demo@switchboard.local';
+export const DEMO_PASSWORD = 'demo-password-2026';
+const TZ = 'America/New_York';
+
+/** Outside parties of the demo history (valid NANP numbers the sandbox simulator calls from). */
+const CUSTOMERS = [
+  { name: 'Maria Lopez', number: '+13125550147', email: 'maria.lopez@example.com' },
+  { name: 'James Carter', number: '+14155550198', email: 'james@carter-plumbing.example' },
+  { name: 'Priya Shah', number: '+16175550123', email: null },
+];
+
+export async function seedDemo(ctx: AppContext): Promise<{ email: string; password: string; created: boolean }> {
+  if (await findUserByEmail(ctx, DEMO_EMAIL)) return { email: DEMO_EMAIL, password: DEMO_PASSWORD, created: false };
+
+  const { userId, companyId } = await ctx.db.transaction().execute(async (tx) => {
+    const userId = await createUser(ctx, { email: DEMO_EMAIL, password: DEMO_PASSWORD, firstName: 'Dana', lastName: 'Demo', timezone: TZ }, tx);
+    const organizationId = await createOrganization(ctx, 'Demo Holdings', userId, tx);
+    const companyId = await createCompany(ctx, { name: 'Acme Plumbing', timezone: TZ, organizationId }, userId, tx);
+    for (const c of CUSTOMERS) await createContact(ctx, companyId, c, tx);
+    return { userId, companyId };
+  });
+
+  const [local] = await searchNumbers(ctx, { type: 'local', areaCode: '212', mode: 'contains', limit: 1 });
+  const [tollFree] = await searchNumbers(ctx, { type: 'toll_free', prefix: '888', mode: 'contains', limit: 1 });
+  if (!local || !tollFree) return { email: DEMO_EMAIL, password: DEMO_PASSWORD, created: true };
+  const main = await buyNumber(ctx, userId, { company_id: companyId, provider_id: local.provider_id, number: local.number });
+  const support = await buyNumber(ctx, userId, { company_id: companyId, provider_id: tollFree.provider_id, number: tollFree.number });
+
+  await updateNumber(ctx, userId, main.id, {
+    label: 'Main line',
+    schedule: { ...applyPreset(6, TZ) },
+    routes: [
+      { extension: 1, label: 'Sales', type: 'simultaneous', forwards: [{ number: '+12125550111' }, { number: '+12125550112' }], voicemail_enabled: true, timeout: 20 },
+      { extension: 2, label: 'Service', type: 'sequential', forwards: [{ number: '+12125550121' }, { number: '+12125550122' }], voicemail_enabled: true, timeout: 15 },
+    ],
+  });
+  await updateNumber(ctx, userId, support.id, {
+    label: 'Support hotline',
+    routes: [{ extension: 1, label: 'Support desk', type: 'standard', forwards: [{ number: '+12125550131' }], voicemail_enabled: true }],
+  });
+
+  if (ctx.config.carrier === 'sandbox') {
+    // History through the real webhooks, as the carrier would produce it.
+    const [maria, james, priya] = CUSTOMERS as [typeof CUSTOMERS[number], typeof CUSTOMERS[number], typeof CUSTOMERS[number]];
+    await simulateCall(ctx, { from: james.number, to: support.number, forwards: { '+12125550131': 'answer' }, talk_seconds: 95 });
+    await simulateCall(ctx, { from: priya.number, to: support.number, forwards: { '+12125550131': 'no-answer' }, voicemail_seconds: 6 });
+    await simulateMessage(ctx, { from: maria.number, to: main.number, body: 'Hi! Can someone come look at a leaking water heater this week?' });
+    await sendMessage(ctx, userId, { company_id: companyId, number_id: main.id, to: maria.number, content: 'Hi Maria, we can come Thursday between 9 and 11am. Does that work?' }, []);
+    await simulateMessage(ctx, { from: james.number, to: support.number, body: 'Thanks for the quick fix yesterday!' });
+  }
+  return { email: DEMO_EMAIL, password: DEMO_PASSWORD, created: true };
+}

@@ -1,0 +1,80 @@
+import { Badge, Group, Stack, Table, Text, ThemeIcon } from '@mantine/core';
+import { formatPhone } from '@switchboard/domain';
+import { IconMessage, IconPhoneIncoming, IconPhoneOutgoing, IconVoicemail } from '@tabler/icons-react';
+import { formatDateTime, formatDuration } from '../../../lib/format';
+import type { ActivityItem } from '../types';
+
+function KindIcon({ item }: { item: ActivityItem }) {
+  const Icon = item.kind === 'voicemail' ? IconVoicemail : item.kind === 'message' ? IconMessage : item.direction === 'outbound' ? IconPhoneOutgoing : IconPhoneIncoming;
+  const color = item.kind === 'voicemail' ? 'grape' : item.kind === 'message' ? 'teal' : 'blue';
+  return (
+    <ThemeIcon variant="light" color={color} radius="xl" aria-label={item.kind}>
+      <Icon size={16} />
+    </ThemeIcon>
+  );
+}
+
+function Details({ item }: { item: ActivityItem }) {
+  if (item.kind === 'message') {
+    return (
+      <Stack gap={2}>
+        <Text size="sm" lineClamp={2}>
+          {item.content}
+        </Text>
+        {item.delivery_state ? (
+          <Text size="xs" c="dimmed">
+            {item.delivery_state}
+          </Text>
+        ) : null}
+      </Stack>
+    );
+  }
+  return (
+    <Stack gap={4}>
+      <Group gap="xs">
+        {item.status_label ? (
+          <Badge variant="light" size="sm" data-testid="call-status">
+            {item.status_label}
+          </Badge>
+        ) : null}
+        {item.duration_s ? (
+          <Text size="xs" c="dimmed">
+            {formatDuration(item.duration_s)}
+          </Text>
+        ) : null}
+      </Group>
+      {item.kind === 'voicemail' && item.recording_url ? <audio controls preload="none" src={item.recording_url} style={{ height: 32, maxWidth: 260 }} aria-label="Voicemail recording" /> : null}
+    </Stack>
+  );
+}
+
+/** One call, voicemail or message of the feed. */
+export function ActivityRow({ item }: { item: ActivityItem }) {
+  const outside = item.direction === 'outbound' ? item.to : item.from;
+  return (
+    <Table.Tr data-testid="activity-row" data-kind={item.kind}>
+      <Table.Td>
+        <KindIcon item={item} />
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" fw={500}>
+          {item.contact?.name || formatPhone(outside)}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {item.direction === 'outbound' ? 'to' : 'from'} {formatPhone(outside)}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{item.number ? formatPhone(item.number.number) : ''}</Text>
+      </Table.Td>
+      <Table.Td>
+        <Details item={item} />
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+          {formatDateTime(item.created_at)}
+        </Text>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
