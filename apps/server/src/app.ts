@@ -59,16 +59,16 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   }
 
   await app.register(fastifyStatic, { root: ctx.blobs.directory, prefix: '/files/', decorateReply: false, index: false });
-  if (fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
-    await app.register(fastifyStatic, { root: WEB_DIST, prefix: '/', wildcard: false });
-    app.setNotFoundHandler((request, reply) => {
-      const url = request.url.split('?')[0] ?? '/';
-      if (request.method === 'GET' && !/^\/(api|webhooks|files|socket\.io)(\/|$)/.test(url) && !path.extname(url)) {
-        return reply.type('text/html').sendFile('index.html');
-      }
-      return reply.status(404).send({ message: `Route ${request.method} ${url} not found.` });
-    });
-  }
+  const spa = fs.existsSync(path.join(WEB_DIST, 'index.html'));
+  if (spa) await app.register(fastifyStatic, { root: WEB_DIST, prefix: '/', wildcard: false });
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    // Client-side routes of the SPA get index.html; everything else a JSON 404 in the error shape.
+    if (spa && request.method === 'GET' && !/^\/(api|webhooks|files|socket\.io)(\/|$)/.test(url) && !path.extname(url)) {
+      return reply.type('text/html').sendFile('index.html', WEB_DIST);
+    }
+    return reply.status(404).send({ message: `Route ${request.method} ${url} not found.` });
+  });
   return app;
 }
 

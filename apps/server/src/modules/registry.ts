@@ -20,6 +20,7 @@ import { registerSandboxRoutes } from '../carriers/sandbox/sandbox.routes.js';
 import { registerMessagingRoutes } from './messaging/messaging.routes.js';
 import { registerMessagingJobs } from './messaging/messaging.jobs.js';
 import { registerConversationRoutes } from './conversations/conversations.routes.js';
+import { registerActivityRoutes } from './activity/activity.routes.js';
 
 export type ModuleEntry = {
   name: string;
@@ -41,4 +42,5 @@ export const modules: ModuleEntry[] = [
   // [messaging-module entries]
   { name: 'messaging', routes: registerMessagingRoutes, jobs: registerMessagingJobs },
   { name: 'conversations', routes: registerConversationRoutes },
+  { name: 'activity', routes: registerActivityRoutes },
 ];

@@ -66,14 +66,6 @@ export const callsRepository = {
   async deleteBlock(db: DbOrTx, id: number): Promise<void> {
     await db.deleteFrom('blocks').where('id', '=', id).execute();
   },
-  /**
-   * The company's contact with this number, if any. NOTE: reads the contacts module's table;
-   * to be replaced by a contacts service lookup once that module exposes one.
-   */
-  async contactIdByNumber(db: DbOrTx, companyId: number, number: string): Promise<number | null> {
-    const r = await db.selectFrom('contacts').select('id').where('company_id', '=', companyId).where('number', '=', number).orderBy('id').executeTakeFirst();
-    return r?.id ?? null;
-  },
   /** Calls of a company with their voicemail and number, newest first (see listCallActivity). */
   async activity(db: DbOrTx, companyId: number, opts: { limit: number; offset: number; calls: boolean; voicemails: boolean }) {
     let q = db.selectFrom('calls')

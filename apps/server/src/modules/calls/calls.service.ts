@@ -16,6 +16,7 @@ import type { CallFlowStep } from '../../carriers/carrier.port.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { NotFoundError, fieldError } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
+import { findContactByNumber } from '../contacts/contacts.service.js';
 import { findRoutingByE164, findRoutingById, getCompanyNumber } from '../numbers/numbers.service.js';
 import {
   afterRecordingSteps, confirmSteps, decideAfterDial, decideInboundStep, decideMenuChoice, flowUrls, whisperSteps, type Decision, type RoutingNumber,
@@ -70,7 +71,7 @@ export async function routeInboundCall(ctx: AppContext, tx: DbOrTx, p: Params, n
   const call = await callsRepository.insert(tx, {
     company_id: number.company_id, number_id: number.id, carrier_sid: p.CallSid, from_number: from, to_number: number.number,
     from_state: p.FromState || null, direction: 'inbound', status: blocked ? CALL_STATUS.BLOCKED : CALL_STATUS.STARTED,
-    contact_id: await callsRepository.contactIdByNumber(tx, number.company_id, from),
+    contact_id: (await findContactByNumber(ctx, number.company_id, from, tx))?.id ?? null,
   });
   await callsRepository.insertEvent(tx, call.id, call.status, { from, to: number.number, from_state: p.FromState || null, from_city: p.FromCity || null });
   const changed = { companyId: number.company_id, id: call.id, status: call.status };

@@ -24,7 +24,7 @@ export function registerMessagingRoutes(app: App, ctx: AppContext): void {
     schema: {
       tags: ['inbox'],
       summary: 'Send an SMS/MMS (multipart: company_id, number_id, to | conversation_id, content, media[] files; or JSON)',
-      body: SendMessageBody.optional(),
+      body: SendMessageBody.nullish(),
       response: { 201: ConversationItem, ...errorResponses },
     },
   }, async (req, reply) => {

@@ -103,7 +103,7 @@ describe('inbound messages', () => {
     expect(list.body.data).toHaveLength(0);
   });
 
-  it('copies MMS media into the blob store and matches the contact', async () => {
+  it('copies MMS media into the blob store (fetch-media job)', async () => {
     const r = await postWebhook(s, '/webhooks/twilio/messaging', inbound({ From: '+13125550111', Body: '', NumMedia: '1', MediaUrl0: mediaUrl, MediaContentType0: 'image/png' }));
     expect(r.status).toBe(200);
     const conv = await eventually(async () => {

@@ -12,7 +12,7 @@ function fieldName(instancePath: string, context?: string): string {
   return p || context || 'body';
 }
 
-/** Registers the error and not-found handlers on the instance. */
+/** Registers the error handler on the instance (the not-found handler is app.ts's, as it knows about the SPA). */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
@@ -47,5 +47,4 @@ export function registerErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ message: 'Internal server error' });
   });
-  app.setNotFoundHandler((request, reply) => reply.status(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found.` }));
 }

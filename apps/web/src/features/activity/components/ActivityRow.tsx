@@ -1,11 +1,11 @@
 import { Badge, Group, Stack, Table, Text, ThemeIcon } from '@mantine/core';
 import { formatPhone } from '@switchboard/domain';
-import { IconMessage, IconPhoneIncoming, IconPhoneOutgoing, IconVoicemail } from '@tabler/icons-react';
+import { IconMessage, IconPhoneIncoming, IconPhoneOutgoing, IconRecordMail } from '@tabler/icons-react';
 import { formatDateTime, formatDuration } from '../../../lib/format';
 import type { ActivityItem } from '../types';
 
 function KindIcon({ item }: { item: ActivityItem }) {
-  const Icon = item.kind === 'voicemail' ? IconVoicemail : item.kind === 'message' ? IconMessage : item.direction === 'outbound' ? IconPhoneOutgoing : IconPhoneIncoming;
+  const Icon = item.kind === 'voicemail' ? IconRecordMail : item.kind === 'message' ? IconMessage : item.direction === 'outbound' ? IconPhoneOutgoing : IconPhoneIncoming;
   const color = item.kind === 'voicemail' ? 'grape' : item.kind === 'message' ? 'teal' : 'blue';
   return (
     <ThemeIcon variant="light" color={color} radius="xl" aria-label={item.kind}>

@@ -48,7 +48,7 @@ export function InboxPage() {
   return (
     <>
       <PageHeader title="Inbox" description="Text conversations with your customers, live." />
-      <Grid gutter="md">
+      <Grid gap="md">
         {showList ? (
           <Grid.Col span={{ base: 12, md: 4 }}>
             <Card withBorder radius="md" padding="sm" h="calc(100vh - 190px)" style={{ overflowY: 'auto' }}>

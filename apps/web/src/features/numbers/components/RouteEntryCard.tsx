@@ -43,7 +43,7 @@ export function RouteEntryCard({ entry, index, errors, canRemove, onChange, onRe
           </Tooltip>
         ) : null}
       </Group>
-      <Grid gutter="sm">
+      <Grid gap="sm">
         <Grid.Col span={{ base: 6, sm: 2 }}>
           <NumberInput label="Extension" min={0} max={99} allowDecimal={false} value={entry.extension} error={errorAt(errors, 'extension')} onChange={(v) => set('extension', typeof v === 'number' ? v : Number(v) || 0)} />
         </Grid.Col>

@@ -27,7 +27,7 @@ export function ScheduleEditor({ schedule, errors, onChange }: { schedule: Sched
       <Title order={4} mb="sm">
         Business hours
       </Title>
-      <Grid gutter="sm" mb="sm">
+      <Grid gap="sm" mb="sm">
         <Grid.Col span={{ base: 12, sm: 5 }}>
           <Select
             label="Schedule"

@@ -47,10 +47,10 @@ export function SimulatorPage({ numbers, loading }: SimulatorPageProps) {
           />
         </Card>
       ) : (
-        <Grid gutter="md">
+        <Grid gap="md">
           <Grid.Col span={12}>
             <Card withBorder radius="md" padding="lg">
-              <Grid gutter="sm">
+              <Grid gap="sm">
                 <Grid.Col span={{ base: 12, sm: 6 }}>
                   <TextInput
                     label="Your outside phone number"

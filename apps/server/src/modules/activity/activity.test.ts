@@ -1,0 +1,67 @@
+/**
+ * The activity feed through the real server: a call placed with the sandbox simulator and
+ * messages in both directions, merged newest first, filtered and paged.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, type Account } from '../../../test/fixtures.js';
+import { eventually, postWebhook, startTestServer, type TestServer } from '../../../test/harness.js';
+import { buyTestNumber } from '../messaging/messaging.test-helpers.js';
+
+let s: TestServer;
+let a: Account;
+let b: Account;
+let number: { id: number; number: string };
+
+beforeAll(async () => {
+  s = await startTestServer();
+  a = await createAccount(s);
+  b = await createAccount(s);
+  number = await buyTestNumber(a, '212');
+  const call = await a.client.post('/api/simulator/calls', { from: '+13125557777', to: number.number });
+  expect(call.status, JSON.stringify(call.body)).toBe(200);
+  await new Promise((r) => setTimeout(r, 20));
+  const r = await postWebhook(s, '/webhooks/twilio/messaging', { MessageSid: 'SMactivity00000000000000000000001', From: '+13125558888', To: number.number, Body: 'Need a quote', NumMedia: '0' });
+  expect(r.status).toBe(200);
+  await new Promise((r2) => setTimeout(r2, 20));
+  const sent = await a.client.post('/api/message', { company_id: a.companyId, number_id: number.id, to: '+13125558888', content: 'Sure, what model?' });
+  expect(sent.status).toBe(201);
+});
+afterAll(async () => { await s?.close(); });
+
+describe('GET /api/activity', () => {
+  it('merges calls and messages newest first with the page meta', async () => {
+    const r = await eventually(async () => {
+      const res = await a.client.get(`/api/activity?company=${a.companyId}`);
+      return res.body?.meta?.total === 3 ? res : null;
+    });
+    expect(r.body.meta).toEqual({ current_page: 1, per_page: 10, total: 3, last_page: 1 });
+    const [out, inbound, call] = r.body.data;
+    expect(out).toMatchObject({ kind: 'message', direction: 'outbound', from: number.number, to: '+13125558888', content: 'Sure, what model?', number: { id: number.id, number: number.number } });
+    expect(out.id).toMatch(/^message-\d+$/);
+    expect(out.conversation_id).toEqual(expect.any(Number));
+    expect(inbound).toMatchObject({ kind: 'message', direction: 'inbound', from: '+13125558888', to: number.number, content: 'Need a quote', delivery_state: 'received' });
+    expect(call.kind === 'call' || call.kind === 'voicemail').toBe(true);
+    expect(call).toMatchObject({ from: '+13125557777', to: number.number, direction: 'inbound', number: { id: number.id, number: number.number } });
+    expect(call.id).toMatch(/^(call|voicemail)-\d+$/);
+    expect(call.status_label).toEqual(expect.any(String));
+  });
+
+  it('filters by kind (JSON-encoded and bracket objects) and pages', async () => {
+    const onlyMessages = await a.client.get(`/api/activity?company=${a.companyId}&filter=${encodeURIComponent(JSON.stringify({ calls: false, voicemails: false }))}`);
+    expect(onlyMessages.status).toBe(200);
+    expect(onlyMessages.body.data.map((i: any) => i.kind)).toEqual(['message', 'message']);
+    const noMessages = await a.client.get(`/api/activity?company=${a.companyId}&filter[messages]=0`);
+    expect(noMessages.body.data.every((i: any) => i.kind !== 'message')).toBe(true);
+    expect(noMessages.body.meta.total).toBe(1);
+    const p2 = await a.client.get(`/api/activity?company=${a.companyId}&page=2&per_page=2`);
+    expect(p2.body.meta).toEqual({ current_page: 2, per_page: 2, total: 3, last_page: 2 });
+    expect(p2.body.data).toHaveLength(1);
+    expect(p2.body.data[0].kind === 'call' || p2.body.data[0].kind === 'voicemail').toBe(true);
+  });
+
+  it("refuses another company's feed", async () => {
+    expect((await b.client.get(`/api/activity?company=${a.companyId}`)).status).toBe(403);
+    expect((await b.client.get(`/api/activity?company=${b.companyId}`)).body.data).toEqual([]);
+    expect((await a.client.get('/api/activity')).status).toBe(422);
+  });
+});

@@ -1,0 +1,12 @@
+import { RouterProvider } from 'react-router/dom';
+import { AppProviders } from './providers';
+import { router } from './router';
+
+/** The application root. */
+export function App() {
+  return (
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>
+  );
+}
