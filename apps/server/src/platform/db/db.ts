@@ -7,6 +7,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import pg from 'pg';
 import type { DB } from './schema.js';
 import * as m0001 from '../migrations/0001_init.js';
+import * as m0003 from '../migrations/0003_calls_complete.js';
 
 pg.types.setTypeParser(20, (v) => Number(v)); // int8 → number
 
@@ -23,6 +24,7 @@ export function createDb(url: string, max = 10): { db: Db; pool: pg.Pool } {
 
 const migrations: Record<string, Migration> = {
   '0001_init': m0001,
+  '0003_calls_complete': m0003,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -179,6 +179,10 @@ export interface CallsTable {
   started_at: Generated<Date>;
   answered_at: NullableTimestamp;
   ended_at: NullableTimestamp;
+  /** 0003: qualified 1, not qualified 2, lead 3 (spec 001). */
+  qualification: number | null;
+  /** 0003: custom-field values. */
+  eav_attribute_values: Generated<Json<Record<string, unknown>>>;
 }
 /** modules/calls: the status history of a call. */
 export interface CallEventsTable { id: Generated<number>; call_id: number; status: number; detail: Json<Record<string, unknown>>; created_at: Generated<Date> }
@@ -233,6 +237,43 @@ export interface SandboxCallsTable {
   created_at: Generated<Date>;
 }
 
+/** modules/schedules (0003): the company schedule and holiday dates "YYYY-MM-DD". */
+export interface CompanySchedulesTable { company_id: number; schedule: Json<unknown>; holidays: Json<string[]>; updated_at: Generated<Date> }
+/** modules/schedules (0003) */
+export interface UserSchedulesTable { user_id: number; schedule: Json<unknown>; updated_at: Generated<Date> }
+/** modules/schedules (0003): manual open/closed override of a number (auto = follow the schedule). */
+export interface NumberOverridesTable { number_id: number; mode: string; until: NullableTimestamp; updated_at: Generated<Date> }
+/** modules/greetings (0003) */
+export interface GreetingsTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  content: string;
+  voice: string;
+  source: string; // tts | upload
+  audio_key: string;
+  content_type: string;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+/** modules/greetings (0003): greeting per (number, extension, kind menu|voicemail|whisper). */
+export interface GreetingAssignmentsTable { number_id: number; extension: number; kind: string; greeting_id: number }
+/** modules/calls (0003): company tags. */
+export interface TagsTable { id: Generated<number>; company_id: number; name: string; created_at: Generated<Date> }
+/** modules/calls (0003) */
+export interface CallTagsTable { call_id: number; tag_id: number; created_at: Generated<Date> }
+/** modules/notes (0003) */
+export interface NotesTable {
+  id: Generated<number>;
+  company_id: number;
+  model_type: string;
+  model_id: number;
+  user_id: number | null;
+  body: string;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   companies: CompaniesTable;
@@ -256,6 +297,14 @@ export interface DB {
   sandbox_numbers: SandboxNumbersTable;
   sandbox_messages: SandboxMessagesTable;
   sandbox_calls: SandboxCallsTable;
+  company_schedules: CompanySchedulesTable;
+  user_schedules: UserSchedulesTable;
+  number_overrides: NumberOverridesTable;
+  greetings: GreetingsTable;
+  greeting_assignments: GreetingAssignmentsTable;
+  tags: TagsTable;
+  call_tags: CallTagsTable;
+  notes: NotesTable;
 }
 
 export type Row<T extends keyof DB> = Selectable<DB[T]>;

@@ -1,4 +1,5 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, TextInput } from '@mantine/core';
+import { PasswordField } from '../../../components/PasswordField';
 import { useForm } from '@mantine/form';
 import { PASSWORD_CHANGED } from '@switchboard/domain';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -62,8 +63,8 @@ export function ResetPasswordPage() {
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <TextInput label="Email" type="email" autoComplete="username" required {...form.getInputProps('email')} />
-          <PasswordInput label="New password" autoComplete="new-password" required {...form.getInputProps('password')} />
-          <PasswordInput label="Confirm password" autoComplete="new-password" required {...form.getInputProps('password_confirmation')} />
+          <PasswordField label="New password" autoComplete="new-password" required {...form.getInputProps('password')} />
+          <PasswordField label="Confirm password" autoComplete="new-password" required {...form.getInputProps('password_confirmation')} />
           <Button type="submit" loading={reset.isPending} disabled={!token} fullWidth>
             Reset password
           </Button>

@@ -1,4 +1,5 @@
-import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
+import { PasswordField } from '../../../components/PasswordField';
 import { useForm } from '@mantine/form';
 import { Link } from 'react-router';
 import { HttpError } from '../../../lib/http';
@@ -35,7 +36,7 @@ export function SignInForm({ onResult }: SignInFormProps) {
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
         <TextInput label="Email" type="email" autoComplete="username" required {...form.getInputProps('email')} />
-        <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
+        <PasswordField label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
         <Group justify="flex-end">
           <Anchor component={Link} to="/forgot-password" size="sm">
             Forgot password?

@@ -1,4 +1,5 @@
-import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
+import { PasswordField } from '../../../components/PasswordField';
 import { useForm } from '@mantine/form';
 import { localTimeZone } from '@switchboard/domain';
 import { Link } from 'react-router';
@@ -69,7 +70,7 @@ export function SignUpPage() {
           </Group>
           <TextInput label="Company name" required {...form.getInputProps('company_name')} />
           <TextInput label="Email" type="email" autoComplete="username" required {...form.getInputProps('email')} />
-          <PasswordInput label="Password" autoComplete="new-password" required {...form.getInputProps('password')} />
+          <PasswordField label="Password" autoComplete="new-password" required {...form.getInputProps('password')} />
           <TimezoneSelect {...form.getInputProps('timezone')} />
           <Button type="submit" loading={check.isPending || create.isPending} fullWidth>
             Create account
