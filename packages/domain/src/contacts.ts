@@ -134,7 +134,7 @@ export type ImportColumns = {
 /**
  * Detects which columns of an import file hold which contact fields, from its headers (spec 001 §5).
  * Headers match the spellings of {@link CONTACT_COLUMN_ALIASES} ignoring case, spaces and punctuation;
- * the first matching column wins. A full-name column is preferred over first/last columns.
+ * the leftmost matching column wins. A full-name column is preferred over first/last columns.
  *
  * @param headers the header row
  * @returns field → 0-based column index, e.g. `{ name: 0, number: 2 }` or `{ name: { first: 0, last: 1 }, number: 2 }`
@@ -142,11 +142,8 @@ export type ImportColumns = {
 export function detectImportColumns(headers: ReadonlyArray<string | null | undefined>): ImportColumns {
   const normalized = headers.map((header) => normalizeKey(header ?? ''));
   const indexOf = (aliases: readonly string[]): number | undefined => {
-    for (const alias of aliases) {
-      const index = normalized.indexOf(alias);
-      if (index !== -1) return index;
-    }
-    return undefined;
+    const index = normalized.findIndex((header) => aliases.includes(header));
+    return index === -1 ? undefined : index;
   };
   const columns: ImportColumns = {};
   const name = indexOf(CONTACT_COLUMN_ALIASES.name);

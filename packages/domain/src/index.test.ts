@@ -11,8 +11,34 @@ import * as timezone from './timezone.js';
 import * as tollFree from './toll-free.js';
 import * as vanity from './vanity.js';
 import * as website from './website.js';
+import * as areaCodes from './area-codes.js';
+import * as campaigns from './campaigns.js';
+import * as contacts from './contacts.js';
+import * as geo from './geo.js';
+import * as optOut from './opt-out.js';
+import * as quietHours from './quiet-hours.js';
+import * as vanitySearch from './vanity-search.js';
 
-const modules = { constants, extensions, labels, messages, phone, routing, schedule, timezone, tollFree, vanity, website };
+const modules = {
+  constants,
+  extensions,
+  labels,
+  messages,
+  phone,
+  routing,
+  schedule,
+  timezone,
+  tollFree,
+  vanity,
+  website,
+  areaCodes,
+  campaigns,
+  contacts,
+  geo,
+  optOut,
+  quietHours,
+  vanitySearch,
+};
 
 describe('package entry point', () => {
   it.each(Object.entries(modules))('re-exports every runtime export of %s', (_name, mod) => {

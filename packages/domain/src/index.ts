@@ -206,3 +206,75 @@ export {
   CONSUMER_ACCOUNT_EXISTS,
   CONSUMER_NO_ACCOUNT,
 } from './messages.js';
+
+export {
+  AREA_CODES,
+  REGION_NAMES,
+  stateName,
+  areaCodeInfo,
+  regionOfNumber,
+  timeZoneOfNumber,
+  OVERLAYS,
+  overlayAreaCodes,
+} from './area-codes.js';
+export type { AreaCodeCountry, AreaCodeInfo } from './area-codes.js';
+
+export { DEFAULT_QUIET_HOURS, recipientTimeZone, isWithinSendingWindow, nextAllowedSendTime } from './quiet-hours.js';
+export type { SendingWindow } from './quiet-hours.js';
+
+export {
+  OPT_OUT_KEYWORDS,
+  OPT_IN_KEYWORDS,
+  HELP_KEYWORDS,
+  OPT_OUT_CONFIRMATION,
+  OPT_IN_CONFIRMATION,
+  DEFAULT_HELP_TEXT,
+  RECIPIENT_UNSUBSCRIBED,
+  classifyKeyword,
+} from './opt-out.js';
+export type { KeywordKind } from './opt-out.js';
+
+export {
+  CAMPAIGN_STATES,
+  CAMPAIGN_DISPLAY_STATUSES,
+  CAMPAIGN_FILTER_LABELS,
+  campaignDisplayStatus,
+  showsDeliveryTime,
+  campaignStateForSave,
+  MERGE_FIELDS,
+  newCampaignDefaults,
+  renderMergeFields,
+  composeCampaignMessage,
+  messageLengthError,
+  containsLink,
+  CAMPAIGN_VALIDATION_MESSAGES,
+  validateCampaign,
+} from './campaigns.js';
+export type {
+  CampaignState,
+  CampaignDisplayStatus,
+  MergeFieldKey,
+  MergeField,
+  CampaignDraft,
+  MergeContact,
+  CampaignInput,
+  CampaignValidationOptions,
+  CampaignErrors,
+} from './campaigns.js';
+
+export {
+  CONTACT_GENDERS,
+  CONTACT_TYPES,
+  AGE_RANGES,
+  EAV_ENTITY_TYPES,
+  CONTACT_COLUMN_ALIASES,
+  deriveContactName,
+  detectImportColumns,
+  importColumnsError,
+} from './contacts.js';
+export type { ContactGender, ContactType, AgeRange, EavEntityType, ContactColumnField, ImportColumns } from './contacts.js';
+
+export { normalizeGeoStates, matchGeoForward, nextRoundRobin } from './geo.js';
+export type { GeoForward, RoundRobinTurn } from './geo.js';
+
+export { vanitySearchPattern } from './vanity-search.js';
