@@ -37,6 +37,17 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   };
 }
 
+/**
+ * Starts another node of the same deployment: a second server on the SAME database (and data
+ * directory) as `server`, with its own port, workers and Socket.IO (fanned out through the
+ * PostgreSQL adapter). Close it before `server`.
+ */
+export async function startSecondNode(server: TestServer, overrides: Partial<Config> = {}): Promise<TestServer> {
+  const config = loadConfig({ ...process.env, DATA_DIR: server.ctx.config.dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox', TWILIO_AUTH_TOKEN: 'test-auth-token', SMTP_URL: '', PUBLIC_URL: '' }, { ...overrides });
+  const running = await startServer(config, server.dbUrl, { publicUrlFromPort: true });
+  return { ...running, dbUrl: server.dbUrl };
+}
+
 export type HttpResult<T = any> = { status: number; body: T; headers: Headers };
 
 /** A browser-like API client: keeps cookies, copies XSRF-TOKEN into X-XSRF-TOKEN. */

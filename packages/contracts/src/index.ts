@@ -7,5 +7,9 @@ export * from './auth.js';
 // [auth contracts]
 export * from './telephony.js';
 // [telephony contracts]
+export * from './calls.js';
+export * from './numbers-admin.js';
 // [messaging contracts]
+export * from './campaigns.js';
+export * from './contacts.js';
 export * from './messaging.js';

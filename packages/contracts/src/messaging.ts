@@ -87,6 +87,16 @@ export const ConversationItem = z.object({
     errorCode: z.number().int().nullable(),
     errorText: z.string().nullable(),
     media: z.array(MediaItem),
+    /** Call and voicemail items: the call, its voicemail, its CALL_STATUS code and label, its length in seconds. */
+    callId: z.number().int().nullable(),
+    voicemailId: z.number().int().nullable(),
+    callStatus: z.number().int().nullable(),
+    callStatusLabel: z.string().nullable(),
+    durationS: z.number().int().nullable(),
+    /** Scheduled messages: when the message goes out (ISO). */
+    shouldBeSentAt: Timestamp.nullable(),
+    /** Outbound messages and notes: the user who wrote them. */
+    userId: z.number().int().nullable(),
   }),
 });
 export type ConversationItem = z.infer<typeof ConversationItem>;
@@ -173,9 +183,80 @@ export const SendMessageBody = z.object({
 });
 export type SendMessageBody = z.infer<typeof SendMessageBody>;
 
+/**
+ * `POST /api/inbox/message/schedule` (multipart or JSON): the fields of `POST /message` plus
+ * `shouldBeSentAt` (ISO-8601, must be in the future; checked by the server, 422).
+ */
+export const ScheduleMessageBody = SendMessageBody.extend({
+  shouldBeSentAt: z.string({ error: 'The should be sent at field is required.' }).min(1, 'The should be sent at field is required.').max(64),
+});
+export type ScheduleMessageBody = z.infer<typeof ScheduleMessageBody>;
+
 /** Job payloads. */
 export const SendMessageJob = z.object({ itemId: z.number().int() });
 export const FetchMediaJob = z.object({ itemId: z.number().int() });
+export const SendScheduledMessageJob = z.object({ itemId: z.number().int() });
+
+// ---------------------------------------------------------------------------------------------
+// Inbox bulk calls, items across conversations, notes
+// ---------------------------------------------------------------------------------------------
+
+export const BULK_UPDATE_TYPES = ['read', 'unread', 'archive', 'restore', 'delete'] as const;
+/** `PUT /companies/{id}/conversations/bulk-update`: every id must be one of the company's conversations (else 404). */
+export const BulkUpdateBody = z.object({
+  ids: z.array(z.coerce.number().int().positive()).min(1, 'The ids field is required.').max(500),
+  type: z.enum(BULK_UPDATE_TYPES, { error: 'The selected type is invalid.' }),
+});
+export type BulkUpdateBody = z.infer<typeof BulkUpdateBody>;
+/** Answer of bulk-update: the conversations after the change (none after `delete`) and the ids changed. */
+export const BulkUpdateResult = z.object({ data: z.array(Conversation), ids: z.array(z.number().int()) });
+
+/** Item types counted and read by type (spec 001 §4 "all by type"; 002 notification counts). */
+export const COUNTED_ITEM_TYPES = ['message', 'call', 'voicemail', 'fax'] as const;
+export const CountedItemType = z.enum(COUNTED_ITEM_TYPES, { error: 'The selected type is invalid.' });
+/** `PUT /companies/{id}/conversations/read-all-by-type`: `numbers` are number ids (default: every number of the company). */
+export const ReadAllByTypeBody = z.object({
+  type: CountedItemType,
+  numbers: z.array(z.coerce.number().int().positive()).max(500).optional(),
+});
+export const ReadAllByTypeResult = z.object({ updated: z.number().int(), conversationIds: z.array(z.number().int()) });
+
+/** `GET /api/inbox/conversations/items`: items of every conversation of the company, newest first. */
+export const CompanyItemsQuery = z.object({
+  company_id: z.coerce.number().int().positive(),
+  types: z.preprocess(toArray, z.array(z.string().max(32)).max(10).optional()),
+  cursor: z.string().optional(),
+  perPage: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type CompanyItemsQuery = z.infer<typeof CompanyItemsQuery>;
+
+/** `POST /companies/{id}/conversations/{cid}/notes`. */
+export const ConversationNoteBody = z.object({ body: z.string({ error: 'The body field is required.' }).max(5000, 'The body may not be greater than 5000 characters.') });
+
+/** Live `conversation updated` after a conversation was deleted: only its id and `deleted: true`. */
+export const ConversationDeletedEvent = z.object({ id: z.number().int(), conversationId: z.string(), deleted: z.literal(true) });
+
+// ---------------------------------------------------------------------------------------------
+// Notification counts and blocks (spec 002 "Messages and notifications")
+// ---------------------------------------------------------------------------------------------
+
+/** Channel types a notification block mutes; sms mutes message items. */
+export const NOTIFICATION_CHANNEL_TYPES = ['sms', 'call', 'voicemail', 'fax'] as const;
+export const NotificationChannelType = z.enum(NOTIFICATION_CHANNEL_TYPES, { error: 'The selected channel type is invalid.' });
+/** `POST` / `DELETE /companies/{companyId}/notificationBlocks`: `number_id` or `number_ids[]`, and `channel_types[]`. */
+export const NotificationBlocksBody = z.object({
+  number_id: z.coerce.number().int().positive().optional(),
+  number_ids: z.array(z.coerce.number().int().positive()).max(500).optional(),
+  channel_types: z.array(NotificationChannelType).min(1, 'The channel types field is required.'),
+});
+export type NotificationBlocksBody = z.infer<typeof NotificationBlocksBody>;
+/** The caller's blocks in a company, one entry per blocked number. */
+export const NotificationBlockList = z.object({
+  data: z.array(z.object({ number_id: z.number().int(), hasNotificationBlocks: z.boolean(), channel_types: z.array(NotificationChannelType) })),
+});
+/** Unread counts of the caller's company, muted channels excluded. */
+export const NotificationCounts = z.object({ message: z.number().int(), call: z.number().int(), voicemail: z.number().int(), fax: z.number().int(), total: z.number().int() });
+export const NotificationCountsByNumber = z.array(z.object({ number_id: z.number().int(), message: z.number().int(), call: z.number().int(), voicemail: z.number().int(), fax: z.number().int() }));
 
 // ---------------------------------------------------------------------------------------------
 // Activity

@@ -40,6 +40,8 @@ export type CallFlowStep =
       kind: 'dial';
       /** Forwards rung together; each may carry a whisper/confirm URL fetched when that leg answers. */
       numbers: Array<{ number: string; url?: string }>;
+      /** In-app-calling identities rung together with the numbers (TwiML `<Client>`). */
+      clients?: string[];
       timeoutS: number;
       action: string;
       /** Caller ID shown to the forward; omitted = the caller's own number (pass-through). */
@@ -83,6 +85,16 @@ export interface CarrierPort {
    * @throws CarrierError with the carrier's error code when refused outright.
    */
   sendMessage(message: OutboundMessage): Promise<{ sid: string; status: string }>;
+  /**
+   * Optional batch form of `sendMessage` (campaign dispatch): hands many messages over in one
+   * round trip. Results are in input order; a refused message carries `error` instead of a SID.
+   */
+  sendMessages?(messages: OutboundMessage[]): Promise<Array<{ sid: string; status: string } | { error: { message: string; code: number | null } }>>;
+  /**
+   * Optional: the message the carrier accepted with this exact `statusCallback` URL, or null.
+   * Campaign dispatch uses it to reconcile a send whose outcome a crashed worker never recorded.
+   */
+  findMessageByStatusCallback?(statusCallback: string): Promise<{ sid: string; status: string } | null>;
   /** Renders call-flow steps as the carrier's voice response. */
   renderVoice(steps: CallFlowStep[]): RenderedResponse;
   /** Renders a messaging webhook response, optionally replying with `reply`. */

@@ -16,11 +16,26 @@ import { registerVoiceWebhooks } from './calls/calls.webhooks.js';
 import { registerCallsJobs } from './calls/calls.jobs.js';
 import { registerSandboxRoutes } from '../carriers/sandbox/sandbox.routes.js';
 // [telephony-module imports]
+import { registerSchedulesRoutes } from './schedules/schedules.routes.js';
+import { registerGreetingsRoutes } from './greetings/greetings.routes.js';
+import { registerNotesRoutes } from './notes/notes.routes.js';
+import { registerNumbersAdminRoutes } from './numbers/numbers-admin.routes.js';
+import { registerNumbersJobs } from './numbers/numbers.jobs.js';
+import { registerNumberTemplatesRoutes } from './number-templates/number-templates.routes.js';
+import { registerPortsRoutes } from './ports/ports.routes.js';
+import { registerPortsJobs } from './ports/ports.jobs.js';
 // [messaging-module imports]
+import { registerCampaignRoutes } from './campaigns/campaigns.routes.js';
+import { registerCampaignJobs } from './campaigns/campaigns.jobs.js';
+import { registerContactsRoutes } from './contacts/contacts.routes.js';
+import { registerContactsJobs } from './contacts/contacts.jobs.js';
+import { registerGroupsRoutes } from './groups/groups.routes.js';
+import { registerCustomFieldsRoutes } from './custom-fields/custom-fields.routes.js';
 import { registerMessagingRoutes } from './messaging/messaging.routes.js';
 import { registerMessagingJobs } from './messaging/messaging.jobs.js';
 import { registerConversationRoutes } from './conversations/conversations.routes.js';
 import { registerActivityRoutes } from './activity/activity.routes.js';
+import { registerNotificationRoutes } from './notifications/notifications.routes.js';
 
 export type ModuleEntry = {
   name: string;
@@ -39,8 +54,19 @@ export const modules: ModuleEntry[] = [
   { name: 'calls', routes: async (app, ctx) => { await registerCallsRoutes(app, ctx); await registerVoiceWebhooks(app, ctx); }, jobs: registerCallsJobs },
   { name: 'simulator', routes: registerSandboxRoutes },
   // [telephony-module entries]
+  { name: 'schedules', routes: registerSchedulesRoutes },
+  { name: 'greetings', routes: registerGreetingsRoutes },
+  { name: 'notes', routes: registerNotesRoutes },
+  { name: 'numbers-admin', routes: registerNumbersAdminRoutes, jobs: registerNumbersJobs },
+  { name: 'number-templates', routes: registerNumberTemplatesRoutes },
+  { name: 'ports', routes: registerPortsRoutes, jobs: registerPortsJobs },
   // [messaging-module entries]
+  { name: 'campaigns', routes: registerCampaignRoutes, jobs: registerCampaignJobs },
+  { name: 'contacts', routes: registerContactsRoutes, jobs: registerContactsJobs },
+  { name: 'groups', routes: registerGroupsRoutes },
+  { name: 'custom-fields', routes: registerCustomFieldsRoutes },
   { name: 'messaging', routes: registerMessagingRoutes, jobs: registerMessagingJobs },
   { name: 'conversations', routes: registerConversationRoutes },
   { name: 'activity', routes: registerActivityRoutes },
+  { name: 'notifications', routes: registerNotificationRoutes },
 ];

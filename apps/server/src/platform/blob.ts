@@ -23,6 +23,10 @@ export class BlobStore {
   async get(key: string): Promise<Buffer | null> {
     try { return await fs.readFile(this.resolve(key)); } catch { return null; }
   }
+  /** Removes the blob under `key` (no error when missing). */
+  async delete(key: string): Promise<void> {
+    await fs.rm(this.resolve(key), { force: true });
+  }
   /** Absolute URL where the blob is served. */
   url(key: string): string {
     return `${this.publicUrl}/files/${key}`;

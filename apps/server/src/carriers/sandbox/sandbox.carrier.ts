@@ -22,12 +22,16 @@ export const MESSAGE_STATUS_JOB = 'sandbox.message-status';
 export const UNREACHABLE_ERROR_CODE = 30003;
 
 type StatusJob = { sid: string; status: 'sent' | 'delivered' | 'undelivered' };
+/** Job that advances a batch of outbound sandbox messages (campaigns) and posts their callbacks. */
+export const MESSAGE_STATUS_BATCH_JOB = 'sandbox.message-status-batch';
+type BatchStatusJob = { sids: string[]; status: 'sent' | 'final' };
 
 export class SandboxCarrier implements CarrierPort {
   readonly name = 'sandbox' as const;
 
   constructor(private readonly config: Config, private readonly db: Db, private readonly queue: Queue) {
     queue.define<StatusJob>(MESSAGE_STATUS_JOB, (data) => this.advanceMessage(data));
+    queue.define<BatchStatusJob>(MESSAGE_STATUS_BATCH_JOB, (data) => this.advanceBatch(data), 2);
   }
 
   async searchNumbers(query: NumberSearch): Promise<AvailableNumber[]> {
@@ -54,6 +58,56 @@ export class SandboxCarrier implements CarrierPort {
     });
     await this.queue.enqueue<StatusJob>(MESSAGE_STATUS_JOB, { sid, status: 'sent' }, { startAfter: new Date(Date.now() + 200) });
     return { sid, status: 'queued' };
+  }
+
+  /**
+   * Batch send (campaigns): one INSERT for all messages and one status job per batch, so a large
+   * campaign costs the sandbox a few statements per hundreds of messages.
+   */
+  async sendMessages(messages: OutboundMessage[]): Promise<Array<{ sid: string; status: string }>> {
+    if (messages.length === 0) return [];
+    const rows = messages.map((m) => ({
+      sid: newSid(m.mediaUrls.length ? 'MM' : 'SM'), direction: 'outbound', from_number: m.from, to_number: m.to, body: m.body,
+      media: m.mediaUrls, status: 'queued', status_callback: m.statusCallback,
+    }));
+    await sandboxRepository.insertMessages(this.db, rows);
+    await this.queue.enqueue<BatchStatusJob>(MESSAGE_STATUS_BATCH_JOB, { sids: rows.map((r) => r.sid), status: 'sent' }, { startAfter: new Date(Date.now() + 200) });
+    return rows.map((r) => ({ sid: r.sid, status: 'queued' }));
+  }
+
+  /** The outbound message stored with this status callback URL (reconciliation after a crash). */
+  async findMessageByStatusCallback(statusCallback: string): Promise<{ sid: string; status: string } | null> {
+    const m = await sandboxRepository.findMessageByStatusCallback(this.db, statusCallback);
+    return m ? { sid: m.sid, status: m.status } : null;
+  }
+
+  /** Batch form of `advanceMessage`: 'sent' for all, then the final status (delivered/undelivered). */
+  private async advanceBatch(job: BatchStatusJob): Promise<void> {
+    const messages = await sandboxRepository.findMessages(this.db, job.sids);
+    const status = (m: { to_number: string }) => (job.status === 'sent' ? 'sent' : m.to_number.endsWith('0000') ? 'undelivered' : 'delivered');
+    await sandboxRepository.setMessagesStatus(this.db, messages.filter((m) => status(m) === 'delivered' || status(m) === 'sent').map((m) => m.sid), job.status === 'sent' ? 'sent' : 'delivered', null);
+    if (job.status !== 'sent') await sandboxRepository.setMessagesStatus(this.db, messages.filter((m) => status(m) === 'undelivered').map((m) => m.sid), 'undelivered', UNREACHABLE_ERROR_CODE);
+    let next = 0;
+    let failures = 0;
+    const worker = async () => {
+      while (next < messages.length) {
+        const m = messages[next++]!;
+        if (!m.status_callback) continue;
+        const s = status(m);
+        const params: Record<string, string> = {
+          MessageSid: m.sid, SmsSid: m.sid, AccountSid: this.config.twilioAccountSid, From: m.from_number, To: m.to_number,
+          MessageStatus: s, SmsStatus: s, ApiVersion: '2010-04-01',
+        };
+        if (s === 'undelivered') params.ErrorCode = String(UNREACHABLE_ERROR_CODE);
+        try {
+          const res = await postSigned(this.config, m.status_callback, params);
+          if (res.status >= 500) failures++;
+        } catch { failures++; }
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    if (failures > 0) throw new Error(`${failures} status callbacks failed`);
+    if (job.status === 'sent') await this.queue.enqueue<BatchStatusJob>(MESSAGE_STATUS_BATCH_JOB, { sids: job.sids, status: 'final' }, { startAfter: new Date(Date.now() + 200) });
   }
 
   /** Idempotent: re-running a step re-posts the same callback (the product dedupes by MessageSid + status). */

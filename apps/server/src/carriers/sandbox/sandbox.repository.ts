@@ -23,6 +23,25 @@ export const sandboxRepository = {
   async insertMessage(db: DbOrTx, row: { sid: string; direction: string; from_number: string; to_number: string; body: string; media: string[]; status: string; error_code?: number | null; status_callback?: string | null }): Promise<void> {
     await db.insertInto('sandbox_messages').values({ ...row, media: JSON.stringify(row.media) }).onConflict((oc) => oc.column('sid').doNothing()).execute();
   },
+  /** Inserts many outbound messages in one statement (campaign batches). */
+  async insertMessages(db: DbOrTx, rows: Array<{ sid: string; direction: string; from_number: string; to_number: string; body: string; media: string[]; status: string; status_callback: string | null }>): Promise<void> {
+    if (rows.length === 0) return;
+    await db.insertInto('sandbox_messages').values(rows.map((r) => ({ ...r, media: JSON.stringify(r.media) }))).onConflict((oc) => oc.column('sid').doNothing()).execute();
+  },
+  async findMessages(db: DbOrTx, sids: string[]): Promise<SandboxMessageRow[]> {
+    if (sids.length === 0) return [];
+    return db.selectFrom('sandbox_messages').selectAll().where('sid', 'in', sids).execute();
+  },
+  async findMessageByStatusCallback(db: DbOrTx, statusCallback: string): Promise<SandboxMessageRow | undefined> {
+    // Match path + query whatever the origin (the product may have restarted on another address).
+    const u = new URL(statusCallback, 'http://x');
+    const suffix = (u.pathname + u.search).replace(/[\\%_]/g, (c) => `\\${c}`);
+    return db.selectFrom('sandbox_messages').selectAll().where('status_callback', 'like', `%${suffix}`).orderBy('created_at').limit(1).executeTakeFirst();
+  },
+  async setMessagesStatus(db: DbOrTx, sids: string[], status: string, errorCode: number | null): Promise<void> {
+    if (sids.length === 0) return;
+    await db.updateTable('sandbox_messages').set({ status, error_code: errorCode }).where('sid', 'in', sids).execute();
+  },
   async findMessage(db: DbOrTx, sid: string): Promise<SandboxMessageRow | undefined> {
     return db.selectFrom('sandbox_messages').selectAll().where('sid', '=', sid).executeTakeFirst();
   },

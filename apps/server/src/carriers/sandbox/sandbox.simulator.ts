@@ -171,7 +171,8 @@ class CallRun {
   /** Rings the Dial's numbers; the first one that answers (and confirms, when asked) connects. */
   private async dial(verb: Node): Promise<{ kind: 'continue' } | { kind: 'fetch'; verbs: Node[] | null } | { kind: 'end'; status: string }> {
     const timeout = Number(verb.attrs.timeout ?? 30);
-    const numbers = verb.children.filter((c) => c.name === 'Number');
+    // <Client> legs (in-app calling) are rung like numbers, keyed by identity in `forwards`.
+    const numbers = verb.children.filter((c) => c.name === 'Number' || c.name === 'Client');
     this.note('dial', `ringing ${numbers.map((n) => n.text).join(', ')} for up to ${timeout} s${verb.attrs.callerId ? ` showing ${verb.attrs.callerId}` : ''}`);
     let connected: string | null = null;
     const behaviours: ForwardBehaviour[] = [];

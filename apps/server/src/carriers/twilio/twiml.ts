@@ -43,6 +43,7 @@ export function renderVoiceTwiml(steps: CallFlowStep[]): RenderedResponse {
           ...(step.ringTone ? { ringTone: step.ringTone as never } : {}),
         });
         for (const n of step.numbers) dial.number(n.url ? { url: n.url, method: 'POST' } : {}, n.number);
+        for (const c of step.clients ?? []) dial.client(c);
         break;
       }
       case 'record':

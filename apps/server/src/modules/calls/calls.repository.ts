@@ -1,4 +1,4 @@
-/** SQL for `calls`, `call_events`, `voicemails` and `blocks`. */
+/** SQL for `calls`, `call_events`, `voicemails`, `blocks`, `tags` and `call_tags`. */
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
 import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
@@ -80,5 +80,57 @@ export const callsRepository = {
       .orderBy('calls.started_at', 'desc').orderBy('calls.id', 'desc').limit(opts.limit).offset(opts.offset).execute();
     const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { rows, total: Number(n) };
+  },
+  /** The company's voicemails with their call's parties, newest first. */
+  async listVoicemails(db: DbOrTx, companyId: number, limit: number, offset: number) {
+    const rows = await db.selectFrom('voicemails').innerJoin('calls', 'calls.id', 'voicemails.call_id')
+      .selectAll('voicemails').select(['calls.from_number', 'calls.to_number'])
+      .where('voicemails.company_id', '=', companyId).orderBy('voicemails.created_at', 'desc').orderBy('voicemails.id', 'desc').limit(limit).offset(offset).execute();
+    const { n } = await db.selectFrom('voicemails').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
+    return { rows, total: Number(n) };
+  },
+  async voicemailWithCall(db: DbOrTx, id: number) {
+    return db.selectFrom('voicemails').innerJoin('calls', 'calls.id', 'voicemails.call_id')
+      .selectAll('voicemails').select(['calls.from_number', 'calls.to_number']).where('voicemails.id', '=', id).executeTakeFirst();
+  },
+  async setVoicemailRead(db: DbOrTx, id: number, isRead: boolean): Promise<void> {
+    await db.updateTable('voicemails').set({ is_read: isRead }).where('id', '=', id).execute();
+  },
+  async deleteVoicemail(db: DbOrTx, id: number): Promise<void> {
+    await db.deleteFrom('voicemails').where('id', '=', id).execute();
+  },
+  async tagsOfCall(db: DbOrTx, callId: number): Promise<Array<{ id: number; name: string }>> {
+    return db.selectFrom('call_tags').innerJoin('tags', 'tags.id', 'call_tags.tag_id').select(['tags.id', 'tags.name']).where('call_tags.call_id', '=', callId).orderBy('tags.name').execute();
+  },
+  /** Finds or creates the company's tags by name (case-insensitive match). */
+  async ensureTags(db: DbOrTx, companyId: number, names: string[]): Promise<Array<{ id: number; name: string }>> {
+    const out: Array<{ id: number; name: string }> = [];
+    for (const name of names) {
+      const found = await db.selectFrom('tags').select(['id', 'name']).where('company_id', '=', companyId).where(sql<string>`lower(name)`, '=', name.toLowerCase()).executeTakeFirst();
+      out.push(found ?? await db.insertInto('tags').values({ company_id: companyId, name }).onConflict((oc) => oc.doNothing()).returning(['id', 'name']).executeTakeFirst()
+        ?? (await db.selectFrom('tags').select(['id', 'name']).where('company_id', '=', companyId).where(sql<string>`lower(name)`, '=', name.toLowerCase()).executeTakeFirstOrThrow()));
+    }
+    return out;
+  },
+  async findTagsByName(db: DbOrTx, companyId: number, names: string[]): Promise<number[]> {
+    if (names.length === 0) return [];
+    const rows = await db.selectFrom('tags').select('id').where('company_id', '=', companyId).where(sql<string>`lower(name)`, 'in', names.map((n) => n.toLowerCase())).execute();
+    return rows.map((r) => r.id);
+  },
+  async addCallTags(db: DbOrTx, callId: number, tagIds: number[]): Promise<void> {
+    if (tagIds.length) await db.insertInto('call_tags').values(tagIds.map((tag_id) => ({ call_id: callId, tag_id }))).onConflict((oc) => oc.doNothing()).execute();
+  },
+  async removeCallTags(db: DbOrTx, callId: number, tagIds: number[]): Promise<void> {
+    if (tagIds.length) await db.deleteFrom('call_tags').where('call_id', '=', callId).where('tag_id', 'in', tagIds).execute();
+  },
+  /**
+   * Users of the company whose in-app calling status is active (read-only over the users and
+   * company_users tables until the in-app calling module offers this through its service).
+   */
+  async activeInAppUserIds(db: DbOrTx, companyId: number): Promise<number[]> {
+    const rows = await db.selectFrom('company_users').innerJoin('users', 'users.id', 'company_users.user_id').select('users.id')
+      .where('company_users.company_id', '=', companyId).where('company_users.role', '!=', 'deactivated').where('users.in_app_calling_status', '=', 'active')
+      .orderBy('users.id').execute();
+    return rows.map((r) => r.id);
   },
 };

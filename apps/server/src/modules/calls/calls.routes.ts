@@ -1,20 +1,61 @@
 /**
- * Calls and blocked callers HTTP routes:
- * GET /api/calls/{id}; GET /api/blocks/{companyId} (page, per_page 50); POST /api/blocks; DELETE /api/blocks/{id}.
+ * Calls, voicemails and blocked callers HTTP routes (spec 001 "Calls", "Blocks"; issue 3):
+ * GET /api/calls/{id} (history, note, notes, tags, qualification, eavAttributeValues);
+ * PATCH /api/calls/{id} {qualification, eavAttributeValues}; POST/DELETE /api/calls/{id}/tags/tags {tags};
+ * GET /api/voicemails?company_id&page; PUT /api/voicemails/{id}/read|unread; DELETE /api/voicemails/{id};
+ * GET /api/blocks/{companyId} (page, per_page 50); GET /api/blocks?company_id&perPage (default 1000)&page;
+ * POST /api/blocks; DELETE /api/blocks/{id}.
  */
-import { BlockCreatedBody, BlockListBody, BlockListQuery, CallSchema, CompanyParams, CreateBlockInput, IdParams, MessageBody, errorResponses } from '@switchboard/contracts';
+import {
+  BlockCreatedBody, BlockListBody, BlockListQuery, BlockQueryListBody, BlockQueryListQuery, CallDetailSchema, CallTagsBody, CallTagsInput, CompanyParams,
+  CreateBlockInput, IdParams, MessageBody, PatchCallInput, VoicemailBody, VoicemailListBody, VoicemailListQuery, errorResponses,
+} from '@switchboard/contracts';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
-import { createBlock, deleteBlock, getCall, listBlocks } from './calls.service.js';
+import {
+  addCallTags, createBlock, deleteBlock, deleteVoicemail, getCall, listBlocks, listVoicemails, markVoicemail, patchCall, removeCallTags,
+} from './calls.service.js';
 
 export async function registerCallsRoutes(app: App, ctx: AppContext): Promise<void> {
   app.get('/api/calls/:id', {
-    schema: { tags: ['calls'], params: IdParams, response: { 200: CallSchema, ...errorResponses } },
+    schema: { tags: ['calls'], params: IdParams, response: { 200: CallDetailSchema, ...errorResponses } },
   }, async (request) => getCall(ctx, request.auth!.userId, request.params.id));
+
+  app.patch('/api/calls/:id', {
+    schema: { tags: ['calls'], params: IdParams, body: PatchCallInput, response: { 200: CallDetailSchema, ...errorResponses } },
+  }, async (request) => patchCall(ctx, request.auth!.userId, request.params.id, request.body));
+
+  app.post('/api/calls/:id/tags/tags', {
+    schema: { tags: ['calls'], params: IdParams, body: CallTagsInput, response: { 200: CallTagsBody, ...errorResponses } },
+  }, async (request) => addCallTags(ctx, request.auth!.userId, request.params.id, request.body.tags));
+
+  app.delete('/api/calls/:id/tags/tags', {
+    schema: { tags: ['calls'], params: IdParams, body: CallTagsInput, response: { 200: CallTagsBody, ...errorResponses } },
+  }, async (request) => removeCallTags(ctx, request.auth!.userId, request.params.id, request.body.tags));
+
+  app.get('/api/voicemails', {
+    schema: { tags: ['voicemails'], querystring: VoicemailListQuery, response: { 200: VoicemailListBody, ...errorResponses } },
+  }, async (request) => listVoicemails(ctx, request.auth!.userId, request.query.company_id, request.query.page, request.query.per_page));
+
+  app.put('/api/voicemails/:id/read', {
+    schema: { tags: ['voicemails'], params: IdParams, response: { 200: VoicemailBody, ...errorResponses } },
+  }, async (request) => markVoicemail(ctx, request.auth!.userId, request.params.id, true));
+
+  app.put('/api/voicemails/:id/unread', {
+    schema: { tags: ['voicemails'], params: IdParams, response: { 200: VoicemailBody, ...errorResponses } },
+  }, async (request) => markVoicemail(ctx, request.auth!.userId, request.params.id, false));
+
+  app.delete('/api/voicemails/:id', {
+    schema: { tags: ['voicemails'], params: IdParams, response: { 200: MessageBody, ...errorResponses } },
+  }, async (request) => deleteVoicemail(ctx, request.auth!.userId, request.params.id));
 
   app.get('/api/blocks/:companyId', {
     schema: { tags: ['blocks'], params: CompanyParams, querystring: BlockListQuery, response: { 200: BlockListBody, ...errorResponses } },
   }, async (request) => listBlocks(ctx, request.auth!.userId, request.params.companyId, request.query.page, request.query.per_page));
+
+  app.get('/api/blocks', {
+    schema: { tags: ['blocks'], summary: 'Query version of the blocks list (perPage default 1000)', querystring: BlockQueryListQuery, response: { 200: BlockQueryListBody, ...errorResponses } },
+  }, async (request) => listBlocks(ctx, request.auth!.userId, request.query.company_id, request.query.page, request.query.perPage));
 
   app.post('/api/blocks', {
     schema: { tags: ['blocks'], body: CreateBlockInput, response: { 201: BlockCreatedBody, ...errorResponses } },

@@ -17,10 +17,14 @@ import type { DbOrTx } from '../../platform/db/db.js';
 import { NotFoundError, fieldError } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { findContactByNumber } from '../contacts/contacts.service.js';
-import { findRoutingByE164, findRoutingById, getCompanyNumber } from '../numbers/numbers.service.js';
+import { findRoutingByE164, findRoutingById, getCompanyNumber, takeRoundRobinCursor } from '../numbers/numbers.service.js';
 import {
-  afterRecordingSteps, confirmSteps, decideAfterDial, decideInboundStep, decideMenuChoice, flowUrls, whisperSteps, type Decision, type RoutingNumber,
+  afterRecordingSteps, clientIdentity, confirmSteps, decideAfterDial, decideInboundStep, decideMenuChoice, flowUrls, whisperSteps, type Decision, type RoutingNumber,
 } from '../routing/routing.service.js';
+import { flowGreetings } from '../greetings/greetings.service.js';
+import { companyHolidays, numberOverride } from '../schedules/schedules.service.js';
+import { notesOf } from '../notes/notes.service.js';
+import type { Role } from '../companies/companies.service.js';
 import { callsRepository, type BlockRow, type CallRow } from './calls.repository.js';
 
 export const FETCH_RECORDING_JOB = 'calls.fetch-recording';
@@ -47,6 +51,30 @@ function urls(ctx: AppContext, sid: string) {
 
 function entryOf(number: RoutingNumber, ext: number): RouteEntry | undefined {
   return number.routes.find((e) => e.extension === ext);
+}
+
+type StoredNumber = { id: number; company_id: number; number: string; routes: RouteEntry[]; schedule: RoutingNumber['schedule'] };
+
+/**
+ * The number's routing data with what the engine needs for this call (RoutingExtras): company
+ * holidays, the manual override, greeting URLs, the caller's state, active in-app users, and —
+ * when `roundRobinFor` is a round-robin entry about to ring — the cursor this call takes
+ * (advancing the number's cursor for the next call).
+ */
+async function loadFlow(ctx: AppContext, tx: DbOrTx, number: StoredNumber, fromState: string | null, roundRobinFor?: RouteEntry): Promise<RoutingNumber> {
+  const holdIds = number.routes.map((e) => e.onhold_music_id).filter((x): x is number => typeof x === 'number');
+  const needsClients = number.routes.some((e) => e.type === 'in-app-calling');
+  const [holidays, override, greetings, clients] = await Promise.all([
+    companyHolidays(ctx, number.company_id, tx),
+    numberOverride(ctx, number.id, tx),
+    flowGreetings(ctx, number, holdIds, tx),
+    needsClients ? callsRepository.activeInAppUserIds(tx, number.company_id) : Promise.resolve([] as number[]),
+  ]);
+  const roundRobinCursor = roundRobinFor?.round_robin ? await takeRoundRobinCursor(ctx, number.id, tx) : undefined;
+  return {
+    ...number,
+    extras: { holidays, override, greetingUrls: greetings.byKey, greetingUrlsById: greetings.byId, fromState, activeClients: clients.map(clientIdentity), roundRobinCursor },
+  };
 }
 
 /** Applies the status a decision implies (when it implies one) and returns the steps. */
@@ -76,25 +104,28 @@ export async function routeInboundCall(ctx: AppContext, tx: DbOrTx, p: Params, n
   await callsRepository.insertEvent(tx, call.id, call.status, { from, to: number.number, from_state: p.FromState || null, from_city: p.FromCity || null });
   const changed = { companyId: number.company_id, id: call.id, status: call.status };
   if (blocked) return { steps: [{ kind: 'reject', reason: 'rejected' }], changed };
-  const d = decideInboundStep(number, now, urls(ctx, p.CallSid));
+  const only = number.routes.length === 1 ? number.routes[0] : undefined;
+  const flow = await loadFlow(ctx, tx, number, call.from_state, only);
+  const d = decideInboundStep(flow, now, urls(ctx, p.CallSid));
   const out = await apply(tx, call, d);
   return { steps: out.steps, changed: out.changed ?? changed };
 }
 
-async function callAndNumber(ctx: AppContext, tx: DbOrTx, sid: string | undefined) {
+async function callAndNumber(ctx: AppContext, tx: DbOrTx, sid: string | undefined, roundRobin?: (n: StoredNumber) => RouteEntry | undefined) {
   const call = sid ? await callsRepository.findBySidForUpdate(tx, sid) : undefined;
-  const number = call ? await findRoutingById(ctx, call.number_id, tx) : undefined;
-  return call && number ? { call, number } : undefined;
+  const stored = call ? await findRoutingById(ctx, call.number_id, tx) : undefined;
+  if (!call || !stored) return undefined;
+  return { call, number: await loadFlow(ctx, tx, stored, call.from_state, roundRobin?.(stored)) };
 }
 
 const HANGUP: CallFlowStep[] = [{ kind: 'hangup' }];
 
 /** POST /voice/gather?attempt=N: the caller's menu choice (`Digits`). */
 export async function handleMenuChoice(ctx: AppContext, tx: DbOrTx, p: Params, attempt: number, now = new Date()): Promise<VoiceOutcome> {
-  const found = await callAndNumber(ctx, tx, p.CallSid);
+  const digits = (p.Digits ?? '').trim();
+  const found = await callAndNumber(ctx, tx, p.CallSid, (n) => n.routes.find((e) => String(e.extension) === digits.replace(/#$/, '')));
   if (!found) return { steps: HANGUP };
   const { call, number } = found;
-  const digits = (p.Digits ?? '').trim();
   const d = decideMenuChoice(number, digits, attempt, now, urls(ctx, call.carrier_sid));
   if (d.entry) {
     const changed = await setStatus(tx, call, CALL_STATUS.EXTENSION_SELECTED, { extension: d.entry.extension, label: d.entry.label }, { extension: d.entry.extension });
@@ -105,25 +136,31 @@ export async function handleMenuChoice(ctx: AppContext, tx: DbOrTx, p: Params, a
   return { steps: d.steps };
 }
 
-/** POST /voice/dial?ext=E&i=I: the result of a Dial (`DialCallStatus`, `DialCallDuration`). */
-export async function handleDialResult(ctx: AppContext, tx: DbOrTx, p: Params, ext: number, index: number, now = new Date()): Promise<VoiceOutcome> {
+/** POST /voice/dial?ext=E&i=I&rr=C: the result of a Dial (`DialCallStatus`, `DialCallDuration`); `rr` the call's round-robin cursor. */
+export async function handleDialResult(ctx: AppContext, tx: DbOrTx, p: Params, ext: number, index: number, now = new Date(), rr?: number): Promise<VoiceOutcome> {
   const found = await callAndNumber(ctx, tx, p.CallSid);
   if (!found) return { steps: HANGUP };
   const { call, number } = found;
   const entry = entryOf(number, ext);
   if (!entry) return { steps: HANGUP };
   const status = p.DialCallStatus ?? 'no-answer';
-  const d = decideAfterDial(number, entry, status, index, now, urls(ctx, call.carrier_sid));
+  const d = decideAfterDial(number, entry, status, index, now, urls(ctx, call.carrier_sid), rr);
   if (d.outcome === 'connected') {
     const events = await callsRepository.events(tx, call.id);
     const confirmedBy = [...events].reverse().find((e) => typeof (e.detail as Record<string, unknown>).confirmed_by === 'string')?.detail.confirmed_by as string | undefined;
-    const forwards = entry.forwards.map((f) => f.number);
-    const forwardedTo = confirmedBy ?? (entry.type === 'sequential' ? forwards[index] : forwards.length === 1 ? forwards[0] : forwards.join(', ')) ?? null;
+    const forwards = lastDialing(events) ?? entry.forwards.map((f) => f.number);
+    const forwardedTo = confirmedBy ?? (forwards.length === 1 ? forwards[0] : forwards.join(', ')) ?? null;
     const changed = await setStatus(tx, call, CALL_STATUS.CONNECTED, { dial_status: status, forwarded_to: forwardedTo, dial_duration_s: Number(p.DialCallDuration ?? 0) }, { answered_at: new Date(), forwarded_to: forwardedTo });
     return { steps: d.steps, changed };
   }
   await callsRepository.insertEvent(tx, call.id, call.status, { dial_status: status, forward_index: index });
   return apply(tx, call, d);
+}
+
+/** The forwards (or in-app identities) of the call's last dial, from its history. */
+function lastDialing(events: Array<{ detail: unknown }>): string[] | undefined {
+  const e = [...events].reverse().find((x) => Array.isArray((x.detail as { dialing?: unknown }).dialing));
+  return e ? ((e.detail as { dialing: string[] }).dialing) : undefined;
 }
 
 /** POST /voice/whisper?call=SID&ext=E: the answering forward's leg hears the whisper and the accept prompt. */
@@ -132,7 +169,7 @@ export async function whisperLeg(ctx: AppContext, tx: DbOrTx, parentSid: string,
   const entry = found ? entryOf(found.number, ext) : undefined;
   if (!found || !entry) return { steps: HANGUP };
   const confirmUrl = `${ctx.config.publicUrl}/webhooks/twilio/voice/confirm?call=${encodeURIComponent(parentSid)}&ext=${ext}`;
-  return { steps: whisperSteps(entry, confirmUrl) };
+  return { steps: whisperSteps(entry, confirmUrl, found.number.extras?.greetingUrls?.[`${ext}:whisper`]) };
 }
 
 /** POST /voice/confirm?call=SID&ext=E: the forward's key; the confirm key connects, else the leg hangs up. */
@@ -151,7 +188,7 @@ export async function confirmLeg(ctx: AppContext, tx: DbOrTx, p: Params, parentS
  * the carrier's URL until the `calls.fetch-recording` job copies it into our blob store) and sets
  * status 4. A recording without URL or of 0 s is ignored.
  */
-export async function handleRecording(ctx: AppContext, tx: DbOrTx, p: Params): Promise<VoiceOutcome> {
+export async function handleRecording(ctx: AppContext, tx: DbOrTx, p: Params, ext?: number): Promise<VoiceOutcome> {
   const call = p.CallSid ? await callsRepository.findBySidForUpdate(tx, p.CallSid) : undefined;
   if (!call) return { steps: HANGUP };
   const duration = Math.max(0, Math.round(Number(p.RecordingDuration ?? 0)) || 0);
@@ -160,8 +197,38 @@ export async function handleRecording(ctx: AppContext, tx: DbOrTx, p: Params): P
     company_id: call.company_id, call_id: call.id, number_id: call.number_id, recording_url: p.RecordingUrl, recording_sid: p.RecordingSid || null, duration_s: duration,
   });
   await ctx.queue.enqueue(FETCH_RECORDING_JOB, { voicemailId: vm.id }, { singletonKey: `vm:${vm.id}` }, tx);
+  await sendVoicemailAlert(ctx, tx, call, vm.id, duration, ext);
   const changed = await setStatus(tx, call, CALL_STATUS.VOICEMAIL, { voicemail_id: vm.id, recording_sid: p.RecordingSid ?? null, duration_s: duration });
   return { steps: afterRecordingSteps(), changed };
+}
+
+/**
+ * E-mails the entry's `email_alert_address` (when set) about a new voicemail, through the mailer
+ * in the webhook's transaction, with links to the call in the app and to the recording.
+ */
+async function sendVoicemailAlert(ctx: AppContext, tx: DbOrTx, call: CallRow, voicemailId: number, durationS: number, ext?: number): Promise<void> {
+  const number = await findRoutingById(ctx, call.number_id, tx);
+  const entry = number?.routes.find((e) => e.extension === (ext ?? call.extension)) ?? number?.routes[0];
+  const to = entry?.email_alert_address.trim();
+  if (!number || !entry || !to) return;
+  const link = `${ctx.config.publicUrl}/activity?call=${call.id}`;
+  const audio = ctx.blobs.url(recordingKey(call.company_id, voicemailId));
+  const label = entry.label.trim() || `extension ${entry.extension}`;
+  await ctx.mailer.send({
+    to,
+    subject: `New voicemail from ${call.from_number}`,
+    text: `${call.from_number} left a ${durationS} s voicemail on ${number.number} (${label}).\n\nListen in the app: ${link}\nRecording: ${audio}\n`,
+    html: `<p>${call.from_number} left a ${durationS} s voicemail on ${number.number} (${escapeHtml(label)}).</p><p><a href="${link}">Listen in the app</a></p>`,
+  }, tx);
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** Blob key of a voicemail's recording. */
+function recordingKey(companyId: number, voicemailId: number): string {
+  return `recordings/${companyId}/${voicemailId}.wav`;
 }
 
 /** POST /voice/status: the call ended. Stores ended_at and duration; 1/2 → 3 Hangup. */
@@ -186,7 +253,7 @@ export async function handleCallStatus(ctx: AppContext, tx: DbOrTx, p: Params): 
 export async function fetchRecording(ctx: AppContext, voicemailId: number): Promise<void> {
   const vm = await callsRepository.findVoicemail(ctx.db, voicemailId);
   if (!vm) return;
-  const key = `recordings/${vm.company_id}/${vm.id}.wav`;
+  const key = recordingKey(vm.company_id, vm.id);
   const ours = ctx.blobs.url(key);
   if (vm.recording_url === ours) return;
   const { data } = await ctx.carrier.fetchRecording(vm.recording_url);
@@ -199,18 +266,31 @@ export async function fetchRecording(ctx: AppContext, voicemailId: number): Prom
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-async function callForUser(ctx: AppContext, userId: number, id: number): Promise<CallRow> {
+async function callForUser(ctx: AppContext, userId: number, id: number, roles?: Role[]): Promise<CallRow> {
   const call = await callsRepository.find(ctx.db, id);
   if (!call) throw new NotFoundError('Call');
-  try { await assertCompanyAccess(ctx, userId, call.company_id); } catch { throw new NotFoundError('Call'); }
+  try { await assertCompanyAccess(ctx, userId, call.company_id, roles); } catch { throw new NotFoundError('Call'); }
   return call;
 }
 
-/** GET /api/calls/{id}: the call with status label, history and voicemail. @throws NotFoundError */
+/** For the notes module: the company of a call the user may see (`roles`). @throws NotFoundError */
+export async function callCompanyForUser(ctx: AppContext, userId: number, callId: number, roles?: Role[]): Promise<number> {
+  return (await callForUser(ctx, userId, callId, roles)).company_id;
+}
+
+/**
+ * GET /api/calls/{id}: the call with status label, history, voicemail, tags, note (the latest),
+ * notes, qualification and eavAttributeValues (spec 001 "Call"). @throws NotFoundError
+ */
 export async function getCall(ctx: AppContext, userId: number, id: number) {
   const call = await callForUser(ctx, userId, id);
-  const [events, vm] = await Promise.all([callsRepository.events(ctx.db, call.id), callsRepository.voicemailOfCall(ctx.db, call.id)]);
+  const [events, vm, tags, notes] = await Promise.all([
+    callsRepository.events(ctx.db, call.id), callsRepository.voicemailOfCall(ctx.db, call.id), callsRepository.tagsOfCall(ctx.db, call.id),
+    notesOf(ctx, call.company_id, 'call', call.id),
+  ]);
   return {
+    isInbound: call.direction !== 'outbound', tags, note: notes.at(-1) ?? null, notes, qualification: call.qualification,
+    eavAttributeValues: call.eav_attribute_values,
     id: call.id, company_id: call.company_id, number_id: call.number_id, carrier_sid: call.carrier_sid, from: call.from_number, to: call.to_number,
     from_state: call.from_state, direction: call.direction, status: call.status, status_label: callStatusLabel(call.status), extension: call.extension,
     forwarded_to: call.forwarded_to, duration_s: call.duration_s, contact_id: call.contact_id, started_at: call.started_at.toISOString(),
@@ -275,4 +355,84 @@ export async function deleteBlock(ctx: AppContext, userId: number, id: number) {
   try { await assertCompanyAccess(ctx, userId, b.company_id, AGENT_ROLES); } catch { throw new NotFoundError('Block'); }
   await callsRepository.deleteBlock(ctx.db, id);
   return { message: UNBLOCKED(b.target) };
+}
+
+// ---------------------------------------------------------------- tags and qualification
+
+/** Cleans tag names: trimmed, distinct case-insensitively, non-empty. */
+function tagNames(names: string[]): string[] {
+  const seen = new Set<string>();
+  return names.map((n) => n.trim()).filter((n) => n && !seen.has(n.toLowerCase()) && seen.add(n.toLowerCase()));
+}
+
+/** POST /api/calls/{id}/tags/tags {tags}: adds company tags (created when new) to the call; answers the call's tags. */
+export async function addCallTags(ctx: AppContext, userId: number, id: number, names: string[]) {
+  const call = await callForUser(ctx, userId, id, AGENT_ROLES);
+  await ctx.db.transaction().execute(async (tx) => {
+    const tags = await callsRepository.ensureTags(tx, call.company_id, tagNames(names));
+    await callsRepository.addCallTags(tx, call.id, tags.map((t) => t.id));
+  });
+  publishCallUpdated(ctx, { companyId: call.company_id, id: call.id, status: call.status });
+  return { data: await callsRepository.tagsOfCall(ctx.db, call.id) };
+}
+
+/** DELETE /api/calls/{id}/tags/tags {tags}: removes those tags from the call (the company tags stay). */
+export async function removeCallTags(ctx: AppContext, userId: number, id: number, names: string[]) {
+  const call = await callForUser(ctx, userId, id, AGENT_ROLES);
+  await callsRepository.removeCallTags(ctx.db, call.id, await callsRepository.findTagsByName(ctx.db, call.company_id, tagNames(names)));
+  publishCallUpdated(ctx, { companyId: call.company_id, id: call.id, status: call.status });
+  return { data: await callsRepository.tagsOfCall(ctx.db, call.id) };
+}
+
+/**
+ * PATCH /api/calls/{id} {qualification?: 1|2|3|null, eavAttributeValues?}: answers the updated
+ * call (the web app applies it optimistically and undoes it on failure with FAILED_TO_UPDATE_CALL).
+ */
+export async function patchCall(ctx: AppContext, userId: number, id: number, input: { qualification?: 1 | 2 | 3 | null; eavAttributeValues?: Record<string, unknown> }) {
+  const call = await callForUser(ctx, userId, id, AGENT_ROLES);
+  const patch: Parameters<typeof callsRepository.update>[2] = {};
+  if (input.qualification !== undefined) patch.qualification = input.qualification;
+  if (input.eavAttributeValues !== undefined) patch.eav_attribute_values = JSON.stringify({ ...call.eav_attribute_values, ...input.eavAttributeValues });
+  if (Object.keys(patch).length) await callsRepository.update(ctx.db, call.id, patch);
+  publishCallUpdated(ctx, { companyId: call.company_id, id: call.id, status: call.status });
+  return getCall(ctx, userId, id);
+}
+
+// ---------------------------------------------------------------- voicemails
+
+type VoicemailWithCall = NonNullable<Awaited<ReturnType<typeof callsRepository.voicemailWithCall>>>;
+
+function voicemailDto(v: VoicemailWithCall) {
+  return { id: v.id, call_id: v.call_id, number_id: v.number_id, from: v.from_number, to: v.to_number, recording_url: v.recording_url, duration_s: v.duration_s, is_read: v.is_read, created_at: v.created_at.toISOString() };
+}
+
+async function voicemailForUser(ctx: AppContext, userId: number, id: number): Promise<VoicemailWithCall> {
+  const v = await callsRepository.voicemailWithCall(ctx.db, id);
+  if (!v) throw new NotFoundError('Voicemail');
+  try { await assertCompanyAccess(ctx, userId, v.company_id, AGENT_ROLES); } catch { throw new NotFoundError('Voicemail'); }
+  return v;
+}
+
+/** GET /api/voicemails?company_id&page&per_page: newest first, with paging meta. @throws 403 */
+export async function listVoicemails(ctx: AppContext, userId: number, companyId: number, page: number, perPage: number) {
+  await assertCompanyAccess(ctx, userId, companyId);
+  const { rows, total } = await callsRepository.listVoicemails(ctx.db, companyId, perPage, (page - 1) * perPage);
+  return { data: rows.map(voicemailDto), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } };
+}
+
+/** PUT /api/voicemails/{id}/read and /unread. @throws NotFoundError */
+export async function markVoicemail(ctx: AppContext, userId: number, id: number, isRead: boolean) {
+  const v = await voicemailForUser(ctx, userId, id);
+  await callsRepository.setVoicemailRead(ctx.db, v.id, isRead);
+  publishCallUpdated(ctx, { companyId: v.company_id, id: v.call_id, status: CALL_STATUS.VOICEMAIL });
+  return { message: isRead ? 'Voicemail marked as read' : 'Voicemail marked as unread', data: voicemailDto({ ...v, is_read: isRead }) };
+}
+
+/** DELETE /api/voicemails/{id}: removes the voicemail and its recording blob (the call stays). */
+export async function deleteVoicemail(ctx: AppContext, userId: number, id: number) {
+  const v = await voicemailForUser(ctx, userId, id);
+  await callsRepository.deleteVoicemail(ctx.db, v.id);
+  await ctx.blobs.delete(recordingKey(v.company_id, v.id));
+  publishCallUpdated(ctx, { companyId: v.company_id, id: v.call_id, status: CALL_STATUS.VOICEMAIL });
+  return { message: 'Voicemail deleted successfully' };
 }

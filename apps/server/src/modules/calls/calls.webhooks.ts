@@ -3,7 +3,7 @@
  * most once per delivery key:
  *   POST /webhooks/twilio/voice                         key voice:{CallSid}:start
  *   POST /webhooks/twilio/voice/gather?attempt=N        key voice:{CallSid}:gather:{N}
- *   POST /webhooks/twilio/voice/dial?ext=E&i=I          key voice:{CallSid}:dial:{E}:{I}
+ *   POST /webhooks/twilio/voice/dial?ext=E&i=I[&rr=C]   key voice:{CallSid}:dial:{E}:{I}   (rr: round-robin cursor)
  *   POST /webhooks/twilio/voice/whisper?call=SID&ext=E  key voice:{CallSid}:whisper  (the forward's leg)
  *   POST /webhooks/twilio/voice/confirm?call=SID&ext=E  key voice:{CallSid}:confirm
  *   POST /webhooks/twilio/voice/recording?ext=E         key voice:{CallSid}:recording
@@ -22,6 +22,7 @@ const Query = z.object({
   attempt: z.coerce.number().int().min(1).max(10).optional(),
   ext: z.coerce.number().int().min(0).optional(),
   i: z.coerce.number().int().min(0).optional(),
+  rr: z.coerce.number().int().min(0).optional(),
   call: z.string().max(64).optional(),
 }).passthrough();
 
@@ -44,9 +45,9 @@ export async function registerVoiceWebhooks(app: App, ctx: AppContext): Promise<
 
   route('', (p) => `voice:${p.CallSid ?? ''}:start`, (tx, p) => routeInboundCall(ctx, tx, p));
   route('/gather', (p, q) => `voice:${p.CallSid ?? ''}:gather:${q.attempt ?? 1}`, (tx, p, q) => handleMenuChoice(ctx, tx, p, q.attempt ?? 1));
-  route('/dial', (p, q) => `voice:${p.CallSid ?? ''}:dial:${q.ext ?? 1}:${q.i ?? 0}`, (tx, p, q) => handleDialResult(ctx, tx, p, q.ext ?? 1, q.i ?? 0));
+  route('/dial', (p, q) => `voice:${p.CallSid ?? ''}:dial:${q.ext ?? 1}:${q.i ?? 0}`, (tx, p, q) => handleDialResult(ctx, tx, p, q.ext ?? 1, q.i ?? 0, new Date(), q.rr));
   route('/whisper', (p) => `voice:${p.CallSid ?? ''}:whisper`, (tx, p, q) => whisperLeg(ctx, tx, q.call ?? p.ParentCallSid ?? '', q.ext ?? 1));
   route('/confirm', (p) => `voice:${p.CallSid ?? ''}:confirm`, (tx, p, q) => confirmLeg(ctx, tx, p, q.call ?? p.ParentCallSid ?? '', q.ext ?? 1));
-  route('/recording', (p) => `voice:${p.CallSid ?? ''}:recording`, (tx, p) => handleRecording(ctx, tx, p));
+  route('/recording', (p) => `voice:${p.CallSid ?? ''}:recording`, (tx, p, q) => handleRecording(ctx, tx, p, q.ext));
   route('/status', (p) => `voice:${p.CallSid ?? ''}:status:${p.CallStatus ?? ''}`, (tx, p) => handleCallStatus(ctx, tx, p));
 }

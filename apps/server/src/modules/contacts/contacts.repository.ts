@@ -1,8 +1,57 @@
-/** SQL for `contacts` (modules/contacts owns it). */
+/**
+ * SQL for `contacts` and `contact_imports` (modules/contacts owns them). Filters read the
+ * membership tables of modules/groups (same team) so a filtered bulk action stays one statement.
+ */
+import { type SelectQueryBuilder, sql } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
-import type { NewRow, Row } from '../../platform/db/schema.js';
+import type { DB, NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
 
 export type ContactRow = Row<'contacts'>;
+export type ImportRow = Row<'contact_imports'>;
+
+/** List / bulk filters (spec 001 §7 "GET /contacts: filters and page"). */
+export type ContactFilterInput = {
+  search?: string; group_id?: number; label_id?: number; is_unsubscribed?: boolean; is_invalid?: boolean; source?: string;
+};
+/** Either chosen ids or all contacts matching the filters. */
+export type ContactSelectionInput = { contacts?: number[]; all?: boolean; filters?: ContactFilterInput };
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Applies the filters to a `contacts as c` query of one company. */
+function applyFilters<O>(db: DbOrTx, q: SelectQueryBuilder<DB & { c: DB['contacts'] }, 'c', O>, f: ContactFilterInput): SelectQueryBuilder<DB & { c: DB['contacts'] }, 'c', O> {
+  if (f.search) {
+    const pattern = `%${escapeLike(f.search)}%`;
+    const digits = f.search.replace(/[\s\-().+]/g, '');
+    q = q.where((eb) => eb.or([
+      eb('c.name', 'ilike', pattern),
+      eb('c.email', 'ilike', pattern),
+      eb('c.number', 'ilike', pattern),
+      ...(/^\d{3,}$/.test(digits) ? [eb('c.number', 'like', `%${digits}%`)] : []),
+    ]));
+  }
+  if (f.group_id !== undefined) {
+    const gid = f.group_id;
+    q = q.where(({ exists, selectFrom }) => exists(selectFrom('contact_group_members as gm').innerJoin('contact_groups as g', 'g.id', 'gm.group_id')
+      .select(sql`1`.as('one')).whereRef('gm.contact_id', '=', 'c.id').where('gm.group_id', '=', gid).where('g.deleted_at', 'is', null)));
+  }
+  if (f.label_id !== undefined) {
+    const lid = f.label_id;
+    q = q.where(({ exists, selectFrom }) => exists(selectFrom('contact_label_members as lm').select(sql`1`.as('one')).whereRef('lm.contact_id', '=', 'c.id').where('lm.label_id', '=', lid)));
+  }
+  if (f.is_unsubscribed !== undefined) q = q.where('c.is_unsubscribed', '=', f.is_unsubscribed);
+  if (f.is_invalid !== undefined) q = q.where('c.is_invalid', '=', f.is_invalid);
+  if (f.source) q = q.where('c.source', '=', f.source);
+  void db;
+  return q;
+}
+
+/** Columns an import or upsert writes (text, in this order, for the unnest statements). */
+export const IMPORT_COLUMNS = ['name', 'first_name', 'last_name', 'number', 'email', 'company_name', 'address1', 'address2', 'city', 'state', 'zip', 'notes', 'gender', 'age_range', 'type'] as const;
+export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
+export type ImportRecord = Record<ImportColumn, string | null> & { is_invalid: boolean };
 
 export const contactsRepository = {
   /** The company's oldest contact with exactly this E.164 number (index contacts_company_number). */
@@ -14,16 +63,94 @@ export const contactsRepository = {
     if (ids.length === 0) return [];
     return db.selectFrom('contacts').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).execute();
   },
+  async findById(db: DbOrTx, companyId: number, id: number): Promise<ContactRow | undefined> {
+    return db.selectFrom('contacts').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  },
+  /** The company that owns contact `id`, if any. */
+  async companyOf(db: DbOrTx, id: number): Promise<number | undefined> {
+    return (await db.selectFrom('contacts').select('company_id').where('id', '=', id).executeTakeFirst())?.company_id;
+  },
   /** Ids of the company's contacts whose name contains `text` (case-insensitive), at most `limit`. */
   async idsByName(db: DbOrTx, companyId: number, text: string, limit: number): Promise<number[]> {
-    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = `%${escapeLike(text)}%`;
     const rows = await db.selectFrom('contacts').select('id').where('company_id', '=', companyId).where('name', 'ilike', pattern).limit(limit).execute();
     return rows.map((r) => r.id);
   },
   async insert(db: DbOrTx, row: NewRow<'contacts'>): Promise<ContactRow> {
     return db.insertInto('contacts').values(row).returningAll().executeTakeFirstOrThrow();
   },
+  async update(db: DbOrTx, companyId: number, id: number, patch: RowUpdate<'contacts'>): Promise<void> {
+    await db.updateTable('contacts').set({ ...patch, updated_at: new Date() }).where('company_id', '=', companyId).where('id', '=', id).execute();
+  },
   async setUnsubscribed(db: DbOrTx, companyId: number, id: number, unsubscribed: boolean): Promise<void> {
     await db.updateTable('contacts').set({ is_unsubscribed: unsubscribed, updated_at: new Date() }).where('company_id', '=', companyId).where('id', '=', id).execute();
+  },
+
+  /** `select c.id from contacts c where company and (ids | filters)` as a subquery for bulk statements. */
+  idsQuery(db: DbOrTx, companyId: number, sel: ContactSelectionInput) {
+    let q = db.selectFrom('contacts as c').select('c.id').where('c.company_id', '=', companyId);
+    if (sel.all) q = applyFilters(db, q, sel.filters ?? {});
+    else q = q.where('c.id', 'in', sel.contacts && sel.contacts.length ? sel.contacts : [-1]);
+    return q;
+  },
+  /** One page of the filtered list (newest first) and the total. */
+  async list(db: DbOrTx, companyId: number, f: ContactFilterInput, page: number, perPage: number): Promise<{ rows: ContactRow[]; total: number }> {
+    const base = applyFilters(db, db.selectFrom('contacts as c').where('c.company_id', '=', companyId), f);
+    const [rows, count] = await Promise.all([
+      base.selectAll('c').orderBy('c.id', 'desc').limit(perPage).offset((page - 1) * perPage).execute(),
+      base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: count.n };
+  },
+  /** Selected contacts, by id ascending after `afterId` (export pages). */
+  async selectedPage(db: DbOrTx, companyId: number, sel: ContactSelectionInput, afterId: number, limit: number): Promise<ContactRow[]> {
+    const ids = contactsRepository.idsQuery(db, companyId, sel);
+    return db.selectFrom('contacts').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+  },
+  /** Deletes the selected contacts. @returns their ids. */
+  async deleteSelected(db: DbOrTx, companyId: number, sel: ContactSelectionInput): Promise<number[]> {
+    const r = await db.deleteFrom('contacts').where('company_id', '=', companyId).where('id', 'in', contactsRepository.idsQuery(db, companyId, sel)).returning('id').execute();
+    return r.map((x) => x.id);
+  },
+
+  /** number → oldest contact id among `numbers` (exact match). */
+  async idsByNumbers(db: DbOrTx, companyId: number, numbers: string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    if (numbers.length === 0) return out;
+    const r = await sql<{ id: number; number: string }>`select distinct on (number) id, number from contacts
+      where company_id = ${companyId} and number = any(${numbers}::text[]) order by number, id`.execute(db);
+    for (const row of r.rows) out.set(row.number, row.id);
+    return out;
+  },
+  /** Multi-row insert through unnest (one statement per chunk). @returns ids in input order. */
+  async insertMany(db: DbOrTx, companyId: number, source: string, records: ImportRecord[]): Promise<number[]> {
+    if (records.length === 0) return [];
+    const cols = IMPORT_COLUMNS.map((c) => sql`${records.map((r) => r[c])}::text[]`);
+    const r = await sql<{ id: number }>`insert into contacts (company_id, source, is_invalid, ${sql.join(IMPORT_COLUMNS.map((c) => sql.ref(c)))})
+      select ${companyId}::bigint, ${source}::text, u.is_invalid, ${sql.join(IMPORT_COLUMNS.map((c) => sql.ref(`u.${c}`)))}
+      from unnest(${records.map((r) => r.is_invalid)}::boolean[], ${sql.join(cols)}) with ordinality as u(is_invalid, ${sql.join(IMPORT_COLUMNS.map((c) => sql.ref(c)))}, ord)
+      order by u.ord
+      returning id`.execute(db);
+    return r.rows.map((x) => x.id);
+  },
+  /** Merges records into existing contacts: a non-empty imported value replaces the stored one. */
+  async mergeMany(db: DbOrTx, companyId: number, ids: number[], records: ImportRecord[]): Promise<void> {
+    if (ids.length === 0) return;
+    const cols = IMPORT_COLUMNS.map((c) => sql`${records.map((r) => r[c])}::text[]`);
+    const sets = IMPORT_COLUMNS.filter((c) => c !== 'number').map((c) => sql`${sql.ref(c)} = coalesce(nullif(u.${sql.ref(c)}, ''), c.${sql.ref(c)})`);
+    await sql`update contacts c set ${sql.join(sets)}, updated_at = now()
+      from unnest(${ids}::bigint[], ${sql.join(cols)}) as u(id, ${sql.join(IMPORT_COLUMNS.map((c) => sql.ref(c)))})
+      where c.id = u.id and c.company_id = ${companyId}`.execute(db);
+  },
+
+  // ---- imports ----
+  async insertImport(db: DbOrTx, row: NewRow<'contact_imports'>): Promise<ImportRow> {
+    return db.insertInto('contact_imports').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+  async findImport(db: DbOrTx, id: string): Promise<ImportRow | undefined> {
+    return db.selectFrom('contact_imports').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+  async updateImport(db: DbOrTx, id: string, patch: RowUpdate<'contact_imports'>): Promise<void> {
+    await db.updateTable('contact_imports').set(patch).where('id', '=', id).execute();
   },
 };

@@ -1,15 +1,45 @@
 /**
- * Contacts, minimal cut (spec 001 "Contacts"; full CRUD, groups and imports come in a later
- * issue): look a contact up by number for the inbox, create one (demo seed), and the
- * subscription flag messaging honours.
+ * Contacts (spec 001 §3 "Contact", §5, §7 "Contacts"): CRUD with every field, the derived name
+ * (domain `deriveContactName`), list with filters and `meta.pagination`, upsert into groups,
+ * bulk destroy / export over a selection (ids, or all + filters across every page), and the
+ * lookups messaging uses (`findContactByNumber`, `getContactsByIds`, `findContactIdsByName`,
+ * `createContact`, `setContactUnsubscribed`). Imports: contacts.import.ts.
  */
-import { parsePhone } from '@switchboard/domain';
+import { randomUUID } from 'node:crypto';
+import type { BulkSelection, Contact as ContactOut, ContactFields, ContactListQuery, CreateContactBody } from '@switchboard/contracts';
+import { EAV_ENTITY_TYPES, deriveContactName, parsePhone } from '@switchboard/domain';
+import Papa from 'papaparse';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
-import { fieldError } from '../../platform/http/errors.js';
-import { contactsRepository, type ContactRow } from './contacts.repository.js';
+import type { RowUpdate } from '../../platform/db/schema.js';
+import { NotFoundError, ValidationError, fieldError } from '../../platform/http/errors.js';
+import { AGENT_ROLES, assertCompanyAccess, listUserCompanies, type Role } from '../companies/companies.service.js';
+import { deleteEavValuesOf, getEavValuesMany, setEavValues } from '../custom-fields/custom-fields.service.js';
+import { assertGroupIds, assertLabelIds, addContactsToGroups, membershipsOfContacts, setContactMemberships } from '../groups/groups.service.js';
+import { contactsRepository, type ContactRow, type ContactSelectionInput } from './contacts.repository.js';
 
 export type Contact = ContactRow;
+const CONTACT = EAV_ENTITY_TYPES.Contact;
+
+/**
+ * The company a company-implied call acts on: `companyId` when given (access checked), otherwise
+ * the caller's first company (by name).
+ * @throws ForbiddenError (403) when not a member with one of `roles`; ValidationError when the user has no company.
+ */
+export async function resolveCompanyId(ctx: AppContext, userId: number, companyId: number | undefined, roles?: Role[]): Promise<number> {
+  if (companyId === undefined) {
+    const first = (await listUserCompanies(ctx, userId))[0];
+    if (!first) throw fieldError('company_id', 'The company id field is required.');
+    companyId = first.id;
+  }
+  await assertCompanyAccess(ctx, userId, companyId, roles);
+  return companyId;
+}
+
+/** `select id from contacts` of the company for a selection (ids or all + filters), for bulk statements. */
+export function contactIdsQuery(db: DbOrTx, companyId: number, selection: ContactSelectionInput | BulkSelection) {
+  return contactsRepository.idsQuery(db, companyId, selection as ContactSelectionInput);
+}
 
 /**
  * The company's contact whose number is `e164` (exact E.164 match; the oldest when several).
@@ -32,6 +62,12 @@ export async function findContactIdsByName(ctx: AppContext, companyId: number, t
   return contactsRepository.idsByName(ctx.db, companyId, text.trim(), limit);
 }
 
+/** Splits a full name into first name and the rest. */
+function splitName(name: string): { first_name: string; last_name: string } {
+  const [first = '', ...rest] = name.trim().split(/\s+/);
+  return { first_name: first, last_name: rest.join(' ') };
+}
+
 /**
  * Creates a contact. `number` is parsed with the domain's phone rules and stored in E.164.
  * @param tx optional transaction of the caller (the demo seed uses one).
@@ -50,6 +86,7 @@ export async function createContact(
   return contactsRepository.insert(tx, {
     company_id: companyId,
     name,
+    ...splitName(name),
     number,
     email: input.email ?? null,
     company_name: input.company_name ?? null,
@@ -61,4 +98,205 @@ export async function createContact(
 /** Marks a contact (un)subscribed from messages, e.g. after an inbound STOP / START keyword. */
 export async function setContactUnsubscribed(ctx: AppContext, companyId: number, contactId: number, unsubscribed: boolean, tx: DbOrTx = ctx.db): Promise<void> {
   await contactsRepository.setUnsubscribed(tx, companyId, contactId, unsubscribed);
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP use cases
+// ---------------------------------------------------------------------------------------------
+
+const PLAIN_FIELDS = ['company_name', 'email', 'address1', 'address2', 'city', 'state', 'zip', 'notes', 'optin_type', 'optin_source', 'carrier', 'gender', 'age_range', 'type'] as const;
+const NAME_KEYS = /^(name|full_?name|contact_?name|display_?name|customer_?name|fullName|contactName|displayName|customerName|first_?name|last_?name|firstName|lastName|first|last)$/;
+
+/**
+ * Column values of a create / update payload. On update only the given fields change; the name is
+ * re-derived when any name field is given.
+ * @throws ValidationError on `name` (empty), `number` (invalid or taken by another contact).
+ */
+async function toColumns(ctx: AppContext, db: DbOrTx, companyId: number, body: ContactFields, existing?: ContactRow): Promise<RowUpdate<'contacts'>> {
+  const out: RowUpdate<'contacts'> = {};
+  const nameGiven = Object.keys(body).some((k) => NAME_KEYS.test(k));
+  if (!existing || nameGiven) {
+    const first = body.first_name !== undefined ? (body.first_name ?? '') : (existing?.first_name ?? '');
+    const last = body.last_name !== undefined ? (body.last_name ?? '') : (existing?.last_name ?? '');
+    const derived = deriveContactName({ ...body, first_name: first, last_name: last });
+    if (!derived) throw fieldError('name', 'The name field is required.');
+    out.name = derived.slice(0, 255);
+    if (body.first_name !== undefined || body.last_name !== undefined) { out.first_name = first; out.last_name = last; } else Object.assign(out, splitName(derived));
+  }
+  if (body.number !== undefined || !existing) {
+    if (!body.number) throw fieldError('number', 'The number field is required.');
+    const number = parsePhone(body.number);
+    if (!number) throw fieldError('number', 'The number must be a valid phone number.');
+    const other = await contactsRepository.findByNumber(db, companyId, number);
+    if (other && other.id !== existing?.id) throw fieldError('number', 'The number has already been taken.');
+    out.number = number;
+    out.is_invalid = false;
+  }
+  for (const f of PLAIN_FIELDS) if (body[f] !== undefined) (out as Record<string, unknown>)[f] = body[f] ?? null;
+  if (body.alternative_names !== undefined) out.alternative_names = JSON.stringify(body.alternative_names ?? []);
+  if (body.secondary_emails !== undefined) out.secondary_emails = JSON.stringify(body.secondary_emails ?? []);
+  if (body.custom !== undefined) out.custom = JSON.stringify({ ...((existing?.custom as object) ?? {}), ...(body.custom ?? {}) });
+  if (body.added_at) out.added_at = body.added_at;
+  if (body.is_unsubscribed !== undefined) out.is_unsubscribed = body.is_unsubscribed;
+  return out;
+}
+
+/** Full contact answers with groups, labels and custom-field values. */
+async function present(ctx: AppContext, rows: ContactRow[], db: DbOrTx = ctx.db): Promise<ContactOut[]> {
+  const ids = rows.map((r) => r.id);
+  const [{ groups, labels }, eav] = await Promise.all([membershipsOfContacts(ctx, ids, db), getEavValuesMany(ctx, CONTACT, ids, db)]);
+  return rows.map((r) => {
+    const values = eav.get(r.id) ?? [];
+    return {
+      id: r.id, company_id: r.company_id, name: r.name, first_name: r.first_name, last_name: r.last_name, number: r.number,
+      company_name: r.company_name, email: r.email, address1: r.address1, address2: r.address2, city: r.city, state: r.state, zip: r.zip,
+      notes: r.notes, optin_type: r.optin_type, optin_source: r.optin_source,
+      alternative_names: (r.alternative_names as string[]) ?? [], secondary_emails: (r.secondary_emails as string[]) ?? [],
+      carrier: r.carrier, gender: r.gender, age_range: r.age_range, type: r.type, added_at: r.added_at.toISOString(), source: r.source,
+      is_invalid: r.is_invalid, is_unsubscribed: r.is_unsubscribed, custom: (r.custom as Record<string, unknown>) ?? {},
+      groups: groups.get(r.id) ?? [], labels: labels.get(r.id) ?? [], eavAttributeValues: values, eav_attribute_values: values,
+      created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString(),
+    };
+  });
+}
+
+/** `GET /contacts`: one page of the filtered list, newest first, with `meta.pagination`. */
+export async function listContacts(ctx: AppContext, userId: number, q: ContactListQuery) {
+  const companyId = await resolveCompanyId(ctx, userId, q.company_id);
+  const { rows, total } = await contactsRepository.list(ctx.db, companyId, q, q.page, q.per_page);
+  const full = await present(ctx, rows);
+  return {
+    data: full.map((c) => ({ id: c.id, name: c.name, number: c.number, email: c.email, source: c.source, is_unsubscribed: c.is_unsubscribed, is_invalid: c.is_invalid, labels: c.labels, groups: c.groups, eavAttributeValues: c.eavAttributeValues })),
+    meta: { pagination: { current_page: q.page, total_pages: Math.max(1, Math.ceil(total / q.per_page)), total, per_page: q.per_page } },
+  };
+}
+
+/** Loads a contact the user may see. @throws NotFoundError (404) when missing or in another company. */
+async function loadContact(ctx: AppContext, userId: number, id: number, roles?: Role[]): Promise<ContactRow> {
+  const companyId = await contactsRepository.companyOf(ctx.db, id);
+  if (companyId === undefined) throw new NotFoundError('Contact');
+  try { await assertCompanyAccess(ctx, userId, companyId, roles); } catch { throw new NotFoundError('Contact'); }
+  return (await contactsRepository.findById(ctx.db, companyId, id))!;
+}
+
+export async function getContact(ctx: AppContext, userId: number, id: number): Promise<ContactOut> {
+  return (await present(ctx, [await loadContact(ctx, userId, id)]))[0]!;
+}
+
+/** Applies groups, labels and custom-field values of a payload inside `tx`. */
+async function applyRelations(ctx: AppContext, tx: DbOrTx, companyId: number, contactId: number, body: ContactFields): Promise<void> {
+  const groups = body.groups ? await assertGroupIds(ctx, companyId, body.groups, 'groups', tx) : undefined;
+  const labels = body.labels ? await assertLabelIds(ctx, companyId, body.labels, tx) : undefined;
+  await setContactMemberships(ctx, companyId, contactId, { groups, labels }, tx);
+  const values = body.eavAttributeValues ?? body.eav_attribute_values;
+  if (values) await setEavValues(ctx, CONTACT, contactId, companyId, values, tx);
+}
+
+/** `POST /contacts`. @throws ValidationError (422) per field; ForbiddenError (403). */
+export async function createContactFromApi(ctx: AppContext, userId: number, body: CreateContactBody): Promise<ContactOut> {
+  const companyId = await resolveCompanyId(ctx, userId, body.company_id, AGENT_ROLES);
+  return ctx.db.transaction().execute(async (tx) => {
+    const cols = await toColumns(ctx, tx, companyId, body);
+    const row = await contactsRepository.insert(tx, { ...cols, company_id: companyId, name: cols.name as string, source: 'Manual' } as never);
+    await applyRelations(ctx, tx, companyId, row.id, body);
+    return (await present(ctx, [(await contactsRepository.findById(tx, companyId, row.id))!], tx))[0]!;
+  });
+}
+
+/** `PATCH /contacts/{id}`: changes only the given fields. */
+export async function updateContact(ctx: AppContext, userId: number, id: number, body: ContactFields): Promise<ContactOut> {
+  const existing = await loadContact(ctx, userId, id, AGENT_ROLES);
+  return ctx.db.transaction().execute(async (tx) => {
+    const cols = await toColumns(ctx, tx, existing.company_id, body, existing);
+    await contactsRepository.update(tx, existing.company_id, id, cols);
+    await applyRelations(ctx, tx, existing.company_id, id, body);
+    return (await present(ctx, [(await contactsRepository.findById(tx, existing.company_id, id))!], tx))[0]!;
+  });
+}
+
+export async function deleteContact(ctx: AppContext, userId: number, id: number): Promise<{ message: string }> {
+  const c = await loadContact(ctx, userId, id, AGENT_ROLES);
+  await ctx.db.transaction().execute(async (tx) => {
+    await contactsRepository.deleteSelected(tx, c.company_id, { contacts: [c.id] });
+    await deleteEavValuesOf(ctx, CONTACT, [c.id], tx);
+  });
+  return { message: 'Contact deleted successfully' };
+}
+
+/**
+ * `PUT /companies/{companyId}/contacts`: each contact is merged into the company's contact with the
+ * same number (given fields replace stored ones) or created, then all are added to `groups`.
+ * @throws ValidationError on `contacts.{i}.number` / `.name`, `groups`.
+ */
+export async function upsertContacts(ctx: AppContext, userId: number, companyId: number, body: { contacts: ContactFields[]; groups: number[] }) {
+  await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
+  return ctx.db.transaction().execute(async (tx) => {
+    const groups = await assertGroupIds(ctx, companyId, body.groups, 'groups', tx);
+    const data: Array<{ id: number; number: string | null; merged: boolean }> = [];
+    for (const [i, c] of body.contacts.entries()) {
+      const number = c.number ? parsePhone(c.number) : null;
+      if (!number) throw new ValidationError({ [`contacts.${i}.number`]: ['The number must be a valid phone number.'] });
+      const existing = await contactsRepository.findByNumber(tx, companyId, number);
+      try {
+        if (existing) {
+          await contactsRepository.update(tx, companyId, existing.id, await toColumns(ctx, tx, companyId, { ...c, number }, existing));
+          await applyRelations(ctx, tx, companyId, existing.id, { ...c, groups: undefined });
+          data.push({ id: existing.id, number, merged: true });
+        } else {
+          const cols = await toColumns(ctx, tx, companyId, { ...c, number });
+          const row = await contactsRepository.insert(tx, { ...cols, company_id: companyId, name: cols.name as string } as never);
+          await applyRelations(ctx, tx, companyId, row.id, { ...c, groups: undefined });
+          data.push({ id: row.id, number, merged: false });
+        }
+      } catch (e) {
+        if (e instanceof ValidationError && e.errors) throw new ValidationError(Object.fromEntries(Object.entries(e.errors).map(([k, v]) => [`contacts.${i}.${k}`, v])));
+        throw e;
+      }
+    }
+    await addContactsToGroups(ctx, groups, data.map((d) => d.id), tx);
+    return { data, inserted: data.filter((d) => !d.merged).length, merged: data.filter((d) => d.merged).length };
+  });
+}
+
+/** `POST /companies/{companyId}/contacts/bulkDestroy` over ids or all + filters (every page). */
+export async function bulkDestroyContacts(ctx: AppContext, userId: number, companyId: number, selection: BulkSelection): Promise<{ message: string; count: number }> {
+  await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
+  const ids = await ctx.db.transaction().execute(async (tx) => {
+    const deleted = await contactsRepository.deleteSelected(tx, companyId, selection as ContactSelectionInput);
+    for (let i = 0; i < deleted.length; i += 10_000) await deleteEavValuesOf(ctx, CONTACT, deleted.slice(i, i + 10_000), tx);
+    return deleted;
+  });
+  return { message: 'Contacts deleted successfully', count: ids.length };
+}
+
+const EXPORT_COLUMNS = ['id', 'name', 'first_name', 'last_name', 'number', 'email', 'company_name', 'address1', 'address2', 'city', 'state', 'zip', 'notes',
+  'optin_type', 'optin_source', 'carrier', 'gender', 'age_range', 'type', 'source', 'is_unsubscribed', 'is_invalid', 'groups', 'labels', 'added_at'] as const;
+
+/**
+ * `POST /companies/{companyId}/contacts/bulkExport`: writes the selected contacts (all pages) as a
+ * CSV file to the blob store under an unguessable key. @returns `{url, count}` to download it.
+ */
+export async function bulkExportContacts(ctx: AppContext, userId: number, companyId: number, selection: BulkSelection): Promise<{ url: string; count: number }> {
+  await assertCompanyAccess(ctx, userId, companyId);
+  const parts: string[] = [Papa.unparse([[...EXPORT_COLUMNS]]) + '\r\n'];
+  let after = 0;
+  let count = 0;
+  for (;;) {
+    const rows = await contactsRepository.selectedPage(ctx.db, companyId, selection as ContactSelectionInput, after, 5000);
+    if (rows.length === 0) break;
+    const { groups, labels } = await membershipsOfContacts(ctx, rows.map((r) => r.id));
+    const data = rows.map((r) => EXPORT_COLUMNS.map((c) => {
+      if (c === 'groups') return (groups.get(r.id) ?? []).map((g) => g.name).join('; ');
+      if (c === 'labels') return (labels.get(r.id) ?? []).map((l) => l.label).join('; ');
+      if (c === 'added_at') return r.added_at.toISOString();
+      const v = r[c];
+      return v === null || v === undefined ? '' : String(v);
+    }));
+    parts.push(Papa.unparse(data, { header: false }) + '\r\n');
+    count += rows.length;
+    after = rows[rows.length - 1]!.id;
+  }
+  const key = `exports/contacts/${companyId}/${randomUUID()}.csv`;
+  await ctx.blobs.put(key, Buffer.from(parts.join(''), 'utf8'));
+  return { url: ctx.blobs.url(key), count };
 }

@@ -142,6 +142,81 @@ export const conversationsRepository = {
     return Number(r.numUpdatedRows);
   },
 
+  /** The company's conversations among `ids` (others' ids are left out). */
+  async findMany(db: DbOrTx, companyId: number, ids: number[]): Promise<ConversationRow[]> {
+    if (ids.length === 0) return [];
+    return db.selectFrom('conversations').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).orderBy('last_activity_at', 'desc').orderBy('id', 'desc').execute();
+  },
+  async setArchivedMany(db: DbOrTx, companyId: number, ids: number[], archived: boolean): Promise<void> {
+    await db.updateTable('conversations').set({ is_archived: archived }).where('company_id', '=', companyId).where('id', 'in', ids).execute();
+  },
+  async deleteMany(db: DbOrTx, companyId: number, ids: number[]): Promise<number[]> {
+    const rows = await db.deleteFrom('conversations').where('company_id', '=', companyId).where('id', 'in', ids).returning('id').execute();
+    return rows.map((r) => r.id);
+  },
+  /** Marks every item of these conversations read. */
+  async markReadMany(db: DbOrTx, companyId: number, conversationIds: number[]): Promise<void> {
+    await db.updateTable('conversation_items').set({ is_read: true }).where('company_id', '=', companyId)
+      .where('conversation_id', 'in', conversationIds).where('is_read', '=', false).execute();
+  },
+  /** Marks the newest item of each conversation unread (a conversation "marked unread"). */
+  async markLatestUnreadMany(db: DbOrTx, companyId: number, conversationIds: number[]): Promise<void> {
+    await sql`
+      update conversation_items set is_read = false where id in (
+        select li.id from unnest(${sql.val(conversationIds)}::bigint[]) as c(id)
+        cross join lateral (select i.id from conversation_items i where i.conversation_id = c.id and i.company_id = ${companyId}
+          order by i.created_at desc, i.id desc limit 1) li)`.execute(db);
+  },
+  /**
+   * Marks the company's unread items of `type` read, on the given numbers (all when undefined).
+   * @returns the conversations touched and how many items changed.
+   */
+  async markReadByType(db: DbOrTx, companyId: number, type: string, numberIds: number[] | undefined): Promise<{ conversationIds: number[]; updated: number }> {
+    let q = db.updateTable('conversation_items as i').set({ is_read: true }).from('conversations as c')
+      .whereRef('c.id', '=', 'i.conversation_id').where('i.company_id', '=', companyId).where('i.type', '=', type).where('i.is_read', '=', false);
+    if (numberIds) q = q.where('c.number_id', 'in', numberIds.length ? numberIds : [-1]);
+    const rows = await q.returning('i.conversation_id').execute();
+    return { conversationIds: [...new Set(rows.map((r) => r.conversation_id))], updated: rows.length };
+  },
+  async deleteItemById(db: DbOrTx, id: number): Promise<void> {
+    await db.deleteFrom('conversation_items').where('id', '=', id).execute();
+  },
+  async deleteItem(db: DbOrTx, companyId: number, conversationId: number, itemId: number): Promise<boolean> {
+    const r = await db.deleteFrom('conversation_items').where('company_id', '=', companyId).where('conversation_id', '=', conversationId).where('id', '=', itemId).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  },
+  /** Deletes the thread's items of these types; returns how many. */
+  async deleteItemsOfTypes(db: DbOrTx, companyId: number, conversationId: number, types: string[]): Promise<number> {
+    const r = await db.deleteFrom('conversation_items').where('company_id', '=', companyId).where('conversation_id', '=', conversationId).where('type', 'in', types).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  },
+  /** Items of every conversation of the company, newest first (index conversation_items_company). */
+  async listCompanyItems(db: DbOrTx, companyId: number, limit: number, types: string[] | undefined, after?: Keyset): Promise<Array<ItemRow & { cursor_ts: string }>> {
+    let q = db.selectFrom('conversation_items as i').selectAll('i').select(sql<string>`i.created_at::text`.as('cursor_ts'))
+      .where('i.company_id', '=', companyId);
+    if (types?.length) q = q.where('i.type', 'in', types);
+    if (after) q = q.where(sql<SqlBool>`(i.created_at, i.id) < (${after.ts}::timestamptz, ${after.id})`);
+    return q.orderBy('i.created_at', 'desc').orderBy('i.id', 'desc').limit(limit).execute();
+  },
+  async findItemByCall(db: DbOrTx, callId: number, lock = false): Promise<ItemRow | undefined> {
+    let q = db.selectFrom('conversation_items').selectAll().where('call_id', '=', callId);
+    if (lock) q = q.forUpdate();
+    return q.executeTakeFirst();
+  },
+  /** Inserts the item of a call, or returns undefined when another transaction inserted it first. */
+  async insertCallItem(db: DbOrTx, row: NewRow<'conversation_items'>): Promise<ItemRow | undefined> {
+    return db.insertInto('conversation_items').values(row)
+      .onConflict((oc) => oc.column('call_id').where('call_id', 'is not', null).doNothing()).returningAll().executeTakeFirst();
+  },
+  /** Unread item counts of the company by business number and item type (index conversation_items_company_unread). */
+  async unreadCountsByNumber(db: DbOrTx, companyId: number, types: readonly string[]): Promise<Array<{ number_id: number; type: string; n: number }>> {
+    const rows = await db.selectFrom('conversation_items as i').innerJoin('conversations as c', 'c.id', 'i.conversation_id')
+      .select(['c.number_id', 'i.type', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('i.company_id', '=', companyId).where('i.is_read', '=', false).where('i.type', 'in', [...types])
+      .groupBy(['c.number_id', 'i.type']).execute();
+    return rows.map((r) => ({ number_id: r.number_id, type: r.type, n: Number(r.n) }));
+  },
+
   // ------------------------------------------------------------------ activity
 
   /** The company's newest message items with their conversation (index conversation_items_company). */

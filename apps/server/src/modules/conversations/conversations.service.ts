@@ -8,12 +8,16 @@
  * own transactions (`startConversation`, `addConversationItem`, `advanceDeliveryState`).
  * Live `conversation updated` events go out after commit through `publishConversationUpdated`.
  */
-import { CONVERSATION_UPDATED, carrierErrorText, type Conversation, type ConversationItem, type ConversationListQuery } from '@switchboard/contracts';
-import { CONVERSATION_SEARCH_WINDOW_YEARS, looksLikePhone, stripPhoneSearch } from '@switchboard/domain';
+import {
+  CONVERSATION_UPDATED, COUNTED_ITEM_TYPES, carrierErrorText,
+  type BulkUpdateBody, type CompanyItemsQuery, type Conversation, type ConversationItem, type ConversationListQuery,
+} from '@switchboard/contracts';
+import { CALL_STATUS, CONVERSATION_SEARCH_WINDOW_YEARS, callStatusLabel, looksLikePhone, stripPhoneSearch } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
-import type { NewRow } from '../../platform/db/schema.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../platform/http/errors.js';
+import type { NewRow, RowUpdate } from '../../platform/db/schema.js';
+import { events, type CallChangedEvent } from '../../platform/events.js';
+import { ForbiddenError, NotFoundError, ValidationError, fieldError } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { findContactByNumber, findContactIdsByName, getContactsByIds } from '../contacts/contacts.service.js';
 import { getCompanyNumber } from '../numbers/numbers.service.js';
@@ -64,6 +68,13 @@ export function toConversationItem(row: ItemRow): ConversationItem {
       errorCode: row.error_code,
       errorText: carrierErrorText(row.error_code),
       media: row.media ?? [],
+      callId: row.call_id,
+      voicemailId: row.voicemail_id,
+      callStatus: row.call_status,
+      callStatusLabel: row.call_status === null ? null : callStatusLabel(row.call_status),
+      durationS: row.duration_s,
+      shouldBeSentAt: row.should_be_sent_at ? row.should_be_sent_at.toISOString() : null,
+      userId: row.user_id,
     },
   };
 }
@@ -194,6 +205,19 @@ export async function setItemMedia(ctx: AppContext, itemId: number, media: { url
   return conversationsRepository.updateItem(ctx.db, itemId, { media: JSON.stringify(media) });
 }
 
+/** Patches an item (inside the caller's transaction). @returns the updated row. */
+export async function updateItemRow(ctx: AppContext, tx: DbOrTx, itemId: number, patch: RowUpdate<'conversation_items'>): Promise<ItemRow | undefined> {
+  return conversationsRepository.updateItem(tx, itemId, patch);
+}
+/** Deletes an item by id (inside the caller's transaction; the caller checked the company). */
+export async function deleteItemRow(ctx: AppContext, tx: DbOrTx, itemId: number): Promise<void> {
+  await conversationsRepository.deleteItemById(tx, itemId);
+}
+/** Bumps a conversation's last activity to now and un-archives it. */
+export async function bumpConversation(ctx: AppContext, tx: DbOrTx, conversation: ConversationRow): Promise<void> {
+  await conversationsRepository.upsertActive(tx, { company_id: conversation.company_id, number_id: conversation.number_id, recipient: conversation.recipient, contact_id: conversation.contact_id });
+}
+
 /** Links a conversation to a contact when it has none yet. */
 export async function linkConversationContact(ctx: AppContext, tx: DbOrTx, conversationId: number, contactId: number): Promise<void> {
   await conversationsRepository.setContact(tx, conversationId, contactId);
@@ -301,4 +325,177 @@ export async function listMessageActivity(ctx: AppContext, companyId: number, li
     conversationsRepository.countMessages(ctx.db, companyId),
   ]);
   return { rows, total };
+}
+
+/**
+ * Publishes `conversation updated` for a deleted conversation: `{ id, conversationId, deleted: true }`
+ * (the client drops it from its list). Call after commit.
+ */
+export function publishConversationDeleted(ctx: AppContext, companyId: number, conversationId: number): void {
+  ctx.realtime.publish(`conversations.${companyId}`, CONVERSATION_UPDATED, { id: conversationId, conversationId: String(conversationId), deleted: true });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 4: bulk update, read by type, items, notes
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * `PUT /companies/{companyId}/conversations/bulk-update` {ids, type}: read (every item read),
+ * unread (the newest item unread), archive, restore or delete, all or nothing.
+ * Publishes `conversation updated` per conversation (deleted ones with `deleted: true`).
+ * @returns `{ data: conversations after the change (none for delete), ids }`.
+ * @throws 403 without an agent role; NotFoundError (404) when any id is not the company's.
+ */
+export async function bulkUpdateConversations(ctx: AppContext, userId: number, companyId: number, body: BulkUpdateBody): Promise<{ data: Conversation[]; ids: number[] }> {
+  await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
+  const ids = [...new Set(body.ids)];
+  const rows = await ctx.db.transaction().execute(async (tx) => {
+    const found = await conversationsRepository.findMany(tx, companyId, ids);
+    if (found.length !== ids.length) throw new NotFoundError('Conversation');
+    switch (body.type) {
+      case 'read': await conversationsRepository.markReadMany(tx, companyId, ids); break;
+      case 'unread': await conversationsRepository.markLatestUnreadMany(tx, companyId, ids); break;
+      case 'archive': await conversationsRepository.setArchivedMany(tx, companyId, ids, true); break;
+      case 'restore': await conversationsRepository.setArchivedMany(tx, companyId, ids, false); break;
+      case 'delete': await conversationsRepository.deleteMany(tx, companyId, ids); break;
+    }
+    return found;
+  });
+  if (body.type === 'delete') {
+    for (const id of ids) publishConversationDeleted(ctx, companyId, id);
+    return { data: [], ids };
+  }
+  const after = await conversationsRepository.findMany(ctx.db, companyId, rows.map((r) => r.id));
+  const data = await toConversations(ctx, companyId, after);
+  for (const c of data) ctx.realtime.publish(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: null });
+  return { data, ids };
+}
+
+/**
+ * `PUT /companies/{companyId}/conversations/read-all-by-type` {type, numbers?}: every unread item of
+ * `type` on the given number ids (default: all of the company's numbers) becomes read.
+ * @throws 403; ValidationError (422 on `numbers`) when a number id is not one of the company's.
+ */
+export async function markReadByType(ctx: AppContext, userId: number, companyId: number, body: { type: string; numbers?: number[] }): Promise<{ updated: number; conversationIds: number[] }> {
+  await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
+  if (body.numbers) {
+    for (const id of new Set(body.numbers)) {
+      try { await getCompanyNumber(ctx, companyId, id); } catch (e) {
+        if (e instanceof NotFoundError) throw fieldError('numbers', 'The selected numbers is invalid.');
+        throw e;
+      }
+    }
+  }
+  const r = await conversationsRepository.markReadByType(ctx.db, companyId, body.type, body.numbers);
+  for (const id of r.conversationIds) await publishConversationUpdated(ctx, companyId, id);
+  return r;
+}
+
+/** `GET .../conversations/{cid}/items/{iid}`. @throws 403 / NotFoundError (404). */
+export async function getConversationItem(ctx: AppContext, userId: number, companyId: number, conversationId: number, itemId: number): Promise<ConversationItem> {
+  await assertCompanyAccess(ctx, userId, companyId);
+  const item = await conversationsRepository.findItem(ctx.db, companyId, conversationId, itemId);
+  if (!item) throw new NotFoundError('Conversation item');
+  return toConversationItem(item);
+}
+
+/** `DELETE .../conversations/{cid}/items/{iid}`; publishes. @throws 403 / NotFoundError (404). */
+export async function deleteConversationItem(ctx: AppContext, userId: number, companyId: number, conversationId: number, itemId: number): Promise<void> {
+  await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
+  if (!(await conversationsRepository.deleteItem(ctx.db, companyId, conversationId, itemId))) throw new NotFoundError('Conversation item');
+  await publishConversationUpdated(ctx, companyId, conversationId);
+}
+
+/**
+ * `DELETE .../conversations/{cid}/messages`: deletes the thread's messages (sent, received and
+ * scheduled); calls, voicemails and notes stay. Publishes. @returns how many were deleted.
+ */
+export async function deleteConversationMessages(ctx: AppContext, userId: number, companyId: number, conversationId: number): Promise<{ deleted: number }> {
+  await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
+  await getCompanyConversationRow(ctx, companyId, conversationId);
+  const deleted = await conversationsRepository.deleteItemsOfTypes(ctx.db, companyId, conversationId, ['message', 'scheduledmessage']);
+  await publishConversationUpdated(ctx, companyId, conversationId);
+  return { deleted };
+}
+
+/** `GET /inbox/conversations/items` {company_id, types[], cursor, perPage}: newest first, keyset-paged. @throws 403; 422 on a bad cursor. */
+export async function listCompanyItems(ctx: AppContext, userId: number, q: CompanyItemsQuery): Promise<{ data: ConversationItem[]; meta: { next_cursor: string | null; per_page: number } }> {
+  await assertCompanyAccess(ctx, userId, q.company_id);
+  const rows = await conversationsRepository.listCompanyItems(ctx.db, q.company_id, q.perPage + 1, q.types, decodeCursor(q.cursor));
+  const page = rows.slice(0, q.perPage);
+  const last = page[page.length - 1];
+  return {
+    data: page.map(toConversationItem),
+    meta: { next_cursor: rows.length > q.perPage && last ? encodeCursor({ ts: last.cursor_ts, id: last.id }) : null, per_page: q.perPage },
+  };
+}
+
+/**
+ * `POST /companies/{companyId}/conversations/{cid}/notes` {body}: a note (item type `note`, read,
+ * by the caller) in the thread; bumps the conversation. Publishes.
+ * @throws 403; 404; ValidationError (422 on `body`) when empty.
+ */
+export async function addConversationNote(ctx: AppContext, userId: number, companyId: number, conversationId: number, body: string): Promise<ConversationItem> {
+  await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
+  const text = body.trim();
+  if (!text) throw fieldError('body', 'The body field is required.');
+  const item = await ctx.db.transaction().execute(async (tx) => {
+    const conversation = await getCompanyConversationRow(ctx, companyId, conversationId, tx);
+    await bumpConversation(ctx, tx, conversation);
+    return addConversationItem(ctx, tx, { company_id: companyId, conversation_id: conversationId, type: 'note', is_inbound: false, is_read: true, body: text, media: [], user_id: userId });
+  });
+  await publishConversationUpdated(ctx, companyId, conversationId, item);
+  return toConversationItem(item);
+}
+
+/** Unread item counts of the company per business number and type (message, call, voicemail, fax). For notifications. */
+export async function unreadCountsByNumber(ctx: AppContext, companyId: number): Promise<Array<{ number_id: number; type: string; n: number }>> {
+  return conversationsRepository.unreadCountsByNumber(ctx.db, companyId, COUNTED_ITEM_TYPES);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calls and voicemails in the thread (domain event `call.changed`)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Subscriber of `call.changed`: keeps one thread item per call (type `call`, or `voicemail` once
+ * a voicemail exists) in the (number, outside party) conversation, in time order (created at the
+ * call's start). First sight: starts/bumps the conversation and inserts the item (inbound calls
+ * unread unless connected). Later events update status, length and voicemail; becoming a
+ * voicemail marks it unread again. Idempotent (unique call_id); publishes after commit.
+ */
+export async function applyCallChanged(ctx: AppContext, e: CallChangedEvent): Promise<void> {
+  const type = e.voicemailId ? 'voicemail' : 'call';
+  const inbound = (e.direction ?? 'inbound') === 'inbound';
+  const changed = await ctx.db.transaction().execute(async (tx) => {
+    const existing = await conversationsRepository.findItemByCall(tx, e.callId, true);
+    if (!existing) {
+      const conversation = await startConversation(ctx, tx, { companyId: e.companyId, numberId: e.numberId, recipient: e.from });
+      const inserted = await conversationsRepository.insertCallItem(tx, {
+        company_id: e.companyId, conversation_id: conversation.id, type, is_inbound: inbound,
+        is_read: !inbound || e.status === CALL_STATUS.CONNECTED, body: null, media: JSON.stringify([]),
+        call_id: e.callId, voicemail_id: e.voicemailId ?? null, call_status: e.status, duration_s: e.durationS ?? null,
+        ...(e.startedAt ? { created_at: new Date(e.startedAt) } : {}),
+      });
+      if (inserted) return inserted;
+    }
+    const current = existing ?? (await conversationsRepository.findItemByCall(tx, e.callId, true));
+    if (!current) return null;
+    const patch: RowUpdate<'conversation_items'> = {};
+    if (current.call_status !== e.status) patch.call_status = e.status;
+    if (e.durationS !== undefined && e.durationS !== null && current.duration_s !== e.durationS) patch.duration_s = e.durationS;
+    if (e.voicemailId && current.voicemail_id !== e.voicemailId) {
+      patch.voicemail_id = e.voicemailId;
+      patch.type = 'voicemail';
+      patch.is_read = false;
+    }
+    if (Object.keys(patch).length === 0) return null;
+    return (await conversationsRepository.updateItem(tx, current.id, patch)) ?? null;
+  });
+  if (changed) await publishConversationUpdated(ctx, changed.company_id, changed.conversation_id, changed);
+}
+
+/** Subscribes the inbox to the domain events it reacts to (idempotent; called at module registration). */
+export function registerConversationSubscribers(): void {
+  events.on('call.changed', applyCallChanged);
 }

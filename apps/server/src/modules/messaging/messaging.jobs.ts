@@ -1,9 +1,13 @@
-/** Messaging job handlers: `messages.send` (deliver an outbound item) and `messages.fetch-media` (copy inbound media). */
-import { FetchMediaJob, SendMessageJob } from '@switchboard/contracts';
+/**
+ * Messaging job handlers: `messages.send` (deliver an outbound item), `messages.fetch-media`
+ * (copy inbound media) and `messages.send-scheduled` (a scheduled message at its time).
+ */
+import { FetchMediaJob, SendMessageJob, SendScheduledMessageJob } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
-import { FETCH_MEDIA_JOB, SEND_MESSAGE_JOB, deliverMessage, fetchInboundMedia } from './messaging.service.js';
+import { FETCH_MEDIA_JOB, SEND_MESSAGE_JOB, SEND_SCHEDULED_JOB, deliverMessage, fetchInboundMedia, sendScheduledMessage } from './messaging.service.js';
 
 export function registerMessagingJobs(ctx: AppContext): void {
   ctx.queue.define(SEND_MESSAGE_JOB, async (data) => deliverMessage(ctx, SendMessageJob.parse(data)), 4);
   ctx.queue.define(FETCH_MEDIA_JOB, async (data) => fetchInboundMedia(ctx, FetchMediaJob.parse(data)));
+  ctx.queue.define(SEND_SCHEDULED_JOB, async (data) => sendScheduledMessage(ctx, SendScheduledMessageJob.parse(data)));
 }

@@ -1,15 +1,19 @@
 /**
- * Messaging HTTP: `POST /api/message` (multipart or JSON) and the carrier's messaging webhooks
+ * Messaging HTTP: `POST /api/message` and `POST /api/inbox/message/schedule` (multipart or JSON),
+ * `DELETE /api/inbox/message/schedule/{id}`, and the carrier's messaging webhooks
  * `POST /webhooks/twilio/messaging` (inbound SMS/MMS) and `POST /webhooks/twilio/messaging/status`
  * (delivery status). Webhooks are signed (403 otherwise) and handled once per delivery key.
  */
-import { ConversationItem, SendMessageBody, errorResponses } from '@switchboard/contracts';
+import { ConversationItem, ErrorBody, IdParams, ScheduleMessageBody, SendMessageBody, errorResponses } from '@switchboard/contracts';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
 import { ValidationError, type FieldErrors } from '../../platform/http/errors.js';
 import { formParams, handleOnce, verifyCarrierSignature } from '../../platform/http/webhooks.js';
-import { STATUS_CALLBACK_PATH, applyMessageStatus, receiveInboundMessage, sendMessage, type UploadedFile } from './messaging.service.js';
+import {
+  STATUS_CALLBACK_PATH, applyMessageStatus, cancelScheduledMessage, receiveInboundMessage, scheduleMessage, sendMessage, type UploadedFile,
+} from './messaging.service.js';
 
 const WebhookBody = z.record(z.string(), z.unknown()).optional();
 
@@ -17,6 +21,30 @@ function zodFieldErrors(error: z.ZodError): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of error.issues) (errors[issue.path.join('.') || 'body'] ??= []).push(issue.message);
   return errors;
+}
+
+/**
+ * Reads a send/schedule request: multipart (fields + `media[]`/`media` files, validated with
+ * `schema`, 422 with field errors) or JSON (already validated by the route).
+ */
+async function readMessageRequest<S extends z.ZodType>(req: FastifyRequest, schema: S): Promise<{ body: z.infer<S>; files: UploadedFile[] }> {
+  const files: UploadedFile[] = [];
+  if (req.isMultipart()) {
+    const fields: Record<string, unknown> = {};
+    for await (const part of req.parts()) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        if (/^media(\[\d*\])?$/.test(part.fieldname) && data.length > 0) files.push({ filename: part.filename, mimetype: part.mimetype, data });
+      } else {
+        fields[part.fieldname] = part.value;
+      }
+    }
+    const parsed = schema.safeParse(fields);
+    if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+    return { body: parsed.data, files };
+  }
+  if (!req.body) throw new ValidationError({ company_id: ['The company id field is required.'] });
+  return { body: req.body as z.infer<S>, files };
 }
 
 export function registerMessagingRoutes(app: App, ctx: AppContext): void {
@@ -28,25 +56,29 @@ export function registerMessagingRoutes(app: App, ctx: AppContext): void {
       response: { 201: ConversationItem, ...errorResponses },
     },
   }, async (req, reply) => {
-    let body = req.body;
-    const files: UploadedFile[] = [];
-    if (req.isMultipart()) {
-      const fields: Record<string, unknown> = {};
-      for await (const part of req.parts()) {
-        if (part.type === 'file') {
-          const data = await part.toBuffer();
-          if (/^media(\[\d*\])?$/.test(part.fieldname) && data.length > 0) files.push({ filename: part.filename, mimetype: part.mimetype, data });
-        } else {
-          fields[part.fieldname] = part.value;
-        }
-      }
-      const parsed = SendMessageBody.safeParse(fields);
-      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-      body = parsed.data;
-    }
-    if (!body) throw new ValidationError({ company_id: ['The company id field is required.'] });
+    const { body, files } = await readMessageRequest(req, SendMessageBody);
     const item = await sendMessage(ctx, req.auth!.userId, body, files);
     return reply.status(201).send(item);
+  });
+
+  app.post('/api/inbox/message/schedule', {
+    schema: {
+      tags: ['inbox'],
+      summary: 'Schedule an SMS/MMS: the fields of POST /message plus shouldBeSentAt (ISO, future); sent by a job at that time',
+      body: ScheduleMessageBody.nullish(),
+      response: { 201: ConversationItem, ...errorResponses },
+    },
+  }, async (req, reply) => {
+    const { body, files } = await readMessageRequest(req, ScheduleMessageBody);
+    const item = await scheduleMessage(ctx, req.auth!.userId, body, files);
+    return reply.status(201).send(item);
+  });
+
+  app.delete('/api/inbox/message/schedule/:id', {
+    schema: { tags: ['inbox'], summary: 'Cancel a scheduled message that has not been sent (204; 409 once sent)', params: IdParams, response: { 204: z.null().optional(), 409: ErrorBody, ...errorResponses } },
+  }, async (req, reply) => {
+    await cancelScheduledMessage(ctx, req.auth!.userId, req.params.id);
+    return reply.code(204).send(null);
   });
 
   app.post('/webhooks/twilio/messaging', {

@@ -12,28 +12,30 @@
  * Live `conversation updated` events are published after each commit.
  */
 import { randomUUID } from 'node:crypto';
-import { type ConversationItem, type SendMessageBody } from '@switchboard/contracts';
-import { MMS_MAX_LENGTH, MMS_TOO_LONG, SMS_MAX_LENGTH, SMS_TOO_LONG, parsePhone } from '@switchboard/domain';
+import { type ConversationItem, type ScheduleMessageBody, type SendMessageBody } from '@switchboard/contracts';
+import {
+  DEFAULT_HELP_TEXT, MMS_MAX_LENGTH, MMS_TOO_LONG, OPT_IN_CONFIRMATION, OPT_OUT_CONFIRMATION, RECIPIENT_UNSUBSCRIBED, SMS_MAX_LENGTH, SMS_TOO_LONG,
+  classifyKeyword, formatPhone, parsePhone, type KeywordKind,
+} from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
-import { CarrierError, NotFoundError, ValidationError, fieldError } from '../../platform/http/errors.js';
+import { CarrierError, ConflictError, ForbiddenError, NotFoundError, ValidationError, fieldError } from '../../platform/http/errors.js';
 import type { WebhookOutcome } from '../../platform/http/webhooks.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
-import { findContactByNumber, setContactUnsubscribed } from '../contacts/contacts.service.js';
+import { createContact, findContactByNumber, setContactUnsubscribed } from '../contacts/contacts.service.js';
 import {
-  addConversationItem, advanceDeliveryState, getCompanyConversationRow, getConversationRow, getItemByCarrierSid, getItemById,
-  publishConversationUpdated, setItemMedia, startConversation, toConversationItem, type ItemRow,
+  addConversationItem, advanceDeliveryState, bumpConversation, deleteItemRow, getCompanyConversationRow, getConversationRow, getItemByCarrierSid, getItemById,
+  linkConversationContact, publishConversationUpdated, setItemMedia, startConversation, toConversationItem, updateItemRow, type ConversationRow, type ItemRow,
 } from '../conversations/conversations.service.js';
 import { findNumberByE164, getCompanyNumber } from '../numbers/numbers.service.js';
+import { messagingRepository } from './messaging.repository.js';
 
 export const SEND_MESSAGE_JOB = 'messages.send';
 export const FETCH_MEDIA_JOB = 'messages.fetch-media';
 /** Path of the delivery-status webhook (the carrier posts MessageStatus here). */
 export const STATUS_CALLBACK_PATH = '/webhooks/twilio/messaging/status';
 
-/** Carrier opt-out / opt-in keywords (the carrier's standard list); the contact's subscription follows them. */
-const OPT_OUT = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT']);
-const OPT_IN = new Set(['START', 'YES', 'UNSTOP']);
+export const SEND_SCHEDULED_JOB = 'messages.send-scheduled';
 
 export type UploadedFile = { filename: string; mimetype: string; data: Buffer };
 
@@ -91,12 +93,61 @@ export async function receiveInboundMessage(ctx: AppContext, tx: DbOrTx, p: Reco
     delivery_state: 'received',
     carrier_sid: p.MessageSid,
   });
-  const keyword = (p.Body ?? '').trim().toUpperCase();
-  if (conversation.contact_id !== null && (OPT_OUT.has(keyword) || OPT_IN.has(keyword))) {
-    await setContactUnsubscribed(ctx, number.company_id, conversation.contact_id, OPT_OUT.has(keyword), tx);
-  }
   if (media.length > 0) await ctx.queue.enqueue(FETCH_MEDIA_JOB, { itemId: item.id }, { singletonKey: `media-${item.id}` }, tx);
-  return { response, afterCommit: () => publishConversationUpdated(ctx, number.company_id, conversation.id, item) };
+  const kind = classifyKeyword(p.Body);
+  const reply = kind ? await answerKeyword(ctx, tx, { companyId: number.company_id, conversation, from, kind }) : null;
+  return {
+    response,
+    afterCommit: async () => {
+      await publishConversationUpdated(ctx, number.company_id, conversation.id, item);
+      if (reply) await publishConversationUpdated(ctx, number.company_id, conversation.id, reply);
+    },
+  };
+}
+
+/**
+ * Stores an automatic reply (outbound message, no user) in the conversation and enqueues its
+ * delivery through `messages.send`, inside the caller's transaction, so it shows in the thread.
+ */
+async function queueAutoReply(ctx: AppContext, tx: DbOrTx, conversation: ConversationRow, body: string): Promise<ItemRow> {
+  const row = await addConversationItem(ctx, tx, {
+    company_id: conversation.company_id, conversation_id: conversation.id, type: 'message', is_inbound: false, is_read: true,
+    body, media: [], delivery_state: 'sending', user_id: null,
+  });
+  await ctx.queue.enqueue(SEND_MESSAGE_JOB, { itemId: row.id }, { singletonKey: `send-${row.id}` }, tx);
+  return row;
+}
+
+/**
+ * Opt-out compliance for an inbound single-word keyword (issue 4 "Opt-outs and compliance";
+ * domain `classifyKeyword`), inside the inbound webhook's transaction:
+ * - opt-out (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT): the sender's contact in
+ *   this company becomes unsubscribed (created with source `keyword` when there is none) and gets
+ *   OPT_OUT_CONFIRMATION;
+ * - opt-in (START, YES, UNSTOP): an unsubscribed contact is subscribed again and gets OPT_IN_CONFIRMATION;
+ * - help (HELP, INFO): the company's help text, or "{company}: DEFAULT_HELP_TEXT" when it has none.
+ * A confirmation goes out only when the subscription actually changed, so a repeated STOP (the same
+ * delivery twice, or a second STOP) sends one confirmation, and an ordinary "Yes" from a subscribed
+ * person gets no reply. Repeated deliveries of one MessageSid are already absorbed by `handleOnce`.
+ * @returns the reply item, or null when nothing is sent.
+ */
+async function answerKeyword(ctx: AppContext, tx: DbOrTx, input: { companyId: number; conversation: ConversationRow; from: string; kind: KeywordKind }): Promise<ItemRow | null> {
+  const { companyId, conversation, from, kind } = input;
+  if (kind === 'help') {
+    const company = await messagingRepository.companyProfile(tx, companyId);
+    const text = company?.help_text.trim() || `${company?.name ?? 'This number'}: ${DEFAULT_HELP_TEXT}`;
+    return queueAutoReply(ctx, tx, conversation, text);
+  }
+  const unsubscribe = kind === 'opt-out';
+  let contact = await findContactByNumber(ctx, companyId, from, tx);
+  if (!contact) {
+    if (!unsubscribe) return null;
+    contact = await createContact(ctx, companyId, { name: formatPhone(from), number: from, source: 'keyword' }, tx);
+  }
+  if (conversation.contact_id === null) await linkConversationContact(ctx, tx, conversation.id, contact.id);
+  if (contact.is_unsubscribed === unsubscribe) return null;
+  await setContactUnsubscribed(ctx, companyId, contact.id, unsubscribe, tx);
+  return queueAutoReply(ctx, tx, conversation, unsubscribe ? OPT_OUT_CONFIRMATION : OPT_IN_CONFIRMATION);
 }
 
 function extensionFor(contentType: string, url: string): string {
@@ -146,17 +197,14 @@ function safeName(name: string): string {
   return base.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '').slice(-100) || 'file';
 }
 
+type PreparedOutbound = { companyId: number; numberId: number; recipient: string; content: string; media: { url: string; contentType: string }[] };
+
 /**
- * `POST /api/message`: validates, stores the outbound item (`sending`) and enqueues its delivery
- * in one transaction, then publishes `conversation updated`.
- * Recipient: `conversation_id` (the conversation's number and party), or `number_id` + `to`.
- * @returns the stored item (201).
- * @throws ForbiddenError (403) without an agent role in the company; NotFoundError (404) for
- *   another company's conversation; ValidationError (422) on `content` (empty without media, over
- *   1000 characters: "Max 1000 characters per SMS"/"...MMS"), `to` (invalid or unsubscribed
- *   contact), `number_id` (missing or not the company's).
+ * Validates an outbound message (`POST /message`, `POST /inbox/message/schedule`) and stores its
+ * uploaded media. `extraErrors` (e.g. on `shouldBeSentAt`) are reported with the others.
+ * @throws 403 without an agent role; 404 for another company's conversation; ValidationError (422).
  */
-export async function sendMessage(ctx: AppContext, userId: number, input: SendMessageBody, files: UploadedFile[]): Promise<ConversationItem> {
+async function prepareOutbound(ctx: AppContext, userId: number, input: SendMessageBody, files: UploadedFile[], extraErrors: Record<string, string[]> = {}): Promise<PreparedOutbound> {
   const companyId = input.company_id;
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
 
@@ -167,7 +215,7 @@ export async function sendMessage(ctx: AppContext, userId: number, input: SendMe
     numberId = conversation.number_id;
     recipient = conversation.recipient;
   }
-  const errors: Record<string, string[]> = {};
+  const errors: Record<string, string[]> = { ...extraErrors };
   if (!recipient) {
     if (!input.to?.trim()) errors.to = ['The to field is required.'];
     else {
@@ -190,7 +238,7 @@ export async function sendMessage(ctx: AppContext, userId: number, input: SendMe
     throw e;
   }
   const contact = await findContactByNumber(ctx, companyId, recipient!);
-  if (contact?.is_unsubscribed) throw fieldError('to', 'This contact has unsubscribed and cannot receive messages.');
+  if (contact?.is_unsubscribed) throw fieldError('to', RECIPIENT_UNSUBSCRIBED);
 
   const media: { url: string; contentType: string }[] = [];
   for (const f of files) {
@@ -198,25 +246,127 @@ export async function sendMessage(ctx: AppContext, userId: number, input: SendMe
     await ctx.blobs.put(key, f.data);
     media.push({ url: ctx.blobs.url(key), contentType: f.mimetype || 'application/octet-stream' });
   }
+  return { companyId, numberId: number.id, recipient: recipient!, content, media };
+}
 
+/**
+ * `POST /api/message`: validates, stores the outbound item (`sending`) and enqueues its delivery
+ * in one transaction, then publishes `conversation updated`.
+ * Recipient: `conversation_id` (the conversation's number and party), or `number_id` + `to`.
+ * @returns the stored item (201).
+ * @throws ForbiddenError (403) without an agent role in the company; NotFoundError (404) for
+ *   another company's conversation; ValidationError (422) on `content` (empty without media, over
+ *   1000 characters: "Max 1000 characters per SMS"/"...MMS"), `to` (invalid, or an unsubscribed
+ *   contact: domain RECIPIENT_UNSUBSCRIBED), `number_id` (missing or not the company's).
+ */
+export async function sendMessage(ctx: AppContext, userId: number, input: SendMessageBody, files: UploadedFile[]): Promise<ConversationItem> {
+  const out = await prepareOutbound(ctx, userId, input, files);
   const { item } = await ctx.db.transaction().execute(async (tx) => {
-    const conversation = await startConversation(ctx, tx, { companyId, numberId: number.id, recipient: recipient! });
+    const conversation = await startConversation(ctx, tx, { companyId: out.companyId, numberId: out.numberId, recipient: out.recipient });
     const row = await addConversationItem(ctx, tx, {
-      company_id: companyId,
+      company_id: out.companyId,
       conversation_id: conversation.id,
       type: 'message',
       is_inbound: false,
       is_read: true,
-      body: content,
-      media,
+      body: out.content,
+      media: out.media,
       delivery_state: 'sending',
       user_id: userId,
     });
     await ctx.queue.enqueue(SEND_MESSAGE_JOB, { itemId: row.id }, { singletonKey: `send-${row.id}` }, tx);
     return { item: row };
   });
-  await publishConversationUpdated(ctx, companyId, item.conversation_id, item);
+  await publishConversationUpdated(ctx, out.companyId, item.conversation_id, item);
   return toConversationItem(item);
+}
+
+/**
+ * `POST /api/inbox/message/schedule`: the checks of `POST /message` plus `shouldBeSentAt` (ISO,
+ * in the future). Stores an item of type `scheduledmessage` (shown in the thread with its time)
+ * and enqueues `messages.send-scheduled` with `startAfter` = that time, in one transaction.
+ * @returns the stored item (201). @throws as sendMessage; 422 on `shouldBeSentAt`.
+ */
+export async function scheduleMessage(ctx: AppContext, userId: number, input: ScheduleMessageBody, files: UploadedFile[]): Promise<ConversationItem> {
+  const at = new Date(input.shouldBeSentAt);
+  const errors: Record<string, string[]> = {};
+  if (Number.isNaN(at.getTime()) || !/^\d{4}-\d\d-\d\d/.test(input.shouldBeSentAt.trim())) errors.shouldBeSentAt = ['The should be sent at is not a valid date.'];
+  else if (at.getTime() <= Date.now()) errors.shouldBeSentAt = ['The should be sent at must be a date after now.'];
+  const out = await prepareOutbound(ctx, userId, input, files, errors);
+  const item = await ctx.db.transaction().execute(async (tx) => {
+    const conversation = await startConversation(ctx, tx, { companyId: out.companyId, numberId: out.numberId, recipient: out.recipient });
+    const row = await addConversationItem(ctx, tx, {
+      company_id: out.companyId,
+      conversation_id: conversation.id,
+      type: 'scheduledmessage',
+      is_inbound: false,
+      is_read: true,
+      body: out.content,
+      media: out.media,
+      delivery_state: null,
+      should_be_sent_at: at,
+      user_id: userId,
+    });
+    await ctx.queue.enqueue(SEND_SCHEDULED_JOB, { itemId: row.id }, { singletonKey: `scheduled-${row.id}`, startAfter: at }, tx);
+    return row;
+  });
+  await publishConversationUpdated(ctx, out.companyId, item.conversation_id, item);
+  return toConversationItem(item);
+}
+
+/**
+ * `DELETE /api/inbox/message/schedule/{id}`: cancels a scheduled message that has not gone out
+ * (the item is deleted; its job then finds nothing). Publishes.
+ * @throws NotFoundError (404) when it is no scheduled message of the caller's companies;
+ *   403 without an agent role; ConflictError (409) when it was already sent.
+ */
+export async function cancelScheduledMessage(ctx: AppContext, userId: number, itemId: number): Promise<void> {
+  const found = await getItemById(ctx, itemId);
+  if (!found || (found.type !== 'scheduledmessage' && found.should_be_sent_at === null)) throw new NotFoundError('Scheduled message');
+  try {
+    await assertCompanyAccess(ctx, userId, found.company_id);
+  } catch (e) {
+    if (e instanceof ForbiddenError) throw new NotFoundError('Scheduled message');
+    throw e;
+  }
+  await assertCompanyAccess(ctx, userId, found.company_id, AGENT_ROLES);
+  await ctx.db.transaction().execute(async (tx) => {
+    const locked = await getItemById(ctx, itemId, tx, true);
+    if (!locked) throw new NotFoundError('Scheduled message');
+    if (locked.type !== 'scheduledmessage') throw new ConflictError('The message has already been sent.');
+    await deleteItemRow(ctx, tx, locked.id);
+  });
+  await publishConversationUpdated(ctx, found.company_id, found.conversation_id);
+}
+
+/**
+ * Job `messages.send-scheduled` {itemId} (runs at `shouldBeSentAt`): turns the scheduled item into
+ * an ordinary outbound message (`sending`, created now, so it sorts at its send time) and hands it
+ * to the carrier through `deliverMessage`. When the contact unsubscribed meanwhile, the item becomes
+ * `failed` with 21610 (Recipient has opted out) and nothing is sent. Idempotent: a cancelled item is
+ * gone; a converted one is only delivered while still `sending` without carrier SID.
+ */
+export async function sendScheduledMessage(ctx: AppContext, data: { itemId: number }): Promise<void> {
+  const converted = await ctx.db.transaction().execute(async (tx) => {
+    const item = await getItemById(ctx, data.itemId, tx, true);
+    if (!item || item.type !== 'scheduledmessage') return item ?? null;
+    const conversation = await getConversationRow(ctx, item.conversation_id, tx);
+    if (!conversation) return null;
+    const contact = await findContactByNumber(ctx, item.company_id, conversation.recipient, tx);
+    const optedOut = Boolean(contact?.is_unsubscribed);
+    const row = await updateItemRow(ctx, tx, item.id, {
+      type: 'message', created_at: new Date(), delivery_state: optedOut ? 'failed' : 'sending', ...(optedOut ? { error_code: 21610 } : {}),
+    });
+    await bumpConversation(ctx, tx, conversation);
+    return row ?? null;
+  });
+  if (!converted) return;
+  if (converted.type === 'message' && converted.delivery_state === 'sending' && !converted.carrier_sid) {
+    await publishConversationUpdated(ctx, converted.company_id, converted.conversation_id, converted);
+    await deliverMessage(ctx, { itemId: converted.id });
+  } else if (converted.delivery_state === 'failed') {
+    await publishConversationUpdated(ctx, converted.company_id, converted.conversation_id, converted);
+  }
 }
 
 /** Locks the item, applies a delivery update, and publishes after commit when something changed. */

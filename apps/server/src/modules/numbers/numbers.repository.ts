@@ -25,3 +25,127 @@ export const numbersRepository = {
     return db.updateTable('numbers').set({ ...patch, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   },
 };
+
+export type BatchRow = Row<'number_batches'>;
+export type ForwardContactRow = Row<'forward_contacts'>;
+export type TriggerRow = Row<'number_triggers'>;
+
+/** Filters and order of the numbers datatable and export. */
+export type NumberTableQuery = { search?: string; type?: number; label?: string; sort: 'number' | 'label' | 'created_at' | 'type'; dir: 'asc' | 'desc' };
+
+function tableQuery(db: DbOrTx, companyId: number, q: NumberTableQuery) {
+  let query = db.selectFrom('numbers').where('company_id', '=', companyId).where('released_at', 'is', null);
+  const search = q.search?.trim();
+  if (search) {
+    const digits = search.replace(/\D/g, '');
+    const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) => eb.or([
+      eb('label', 'ilike', like),
+      ...(digits ? [eb('number', 'like', `%${digits}%`)] : []),
+    ]));
+  }
+  if (q.type !== undefined) query = query.where('type', '=', q.type);
+  if (q.label?.trim()) query = query.where('label', 'ilike', `%${q.label.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  return query;
+}
+
+export const numbersAdminRepository = {
+  /** Active numbers of a company with `ids` (any not found are simply missing). */
+  async findManyForCompany(db: DbOrTx, companyId: number, ids: number[]): Promise<NumberRow[]> {
+    if (!ids.length) return [];
+    return db.selectFrom('numbers').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).where('released_at', 'is', null).orderBy('id').execute();
+  },
+  /** Active numbers with `ids` in any company. */
+  async findMany(db: DbOrTx, ids: number[]): Promise<NumberRow[]> {
+    if (!ids.length) return [];
+    return db.selectFrom('numbers').selectAll().where('id', 'in', ids).where('released_at', 'is', null).orderBy('id').execute();
+  },
+  /** Active numbers of any of `companyIds` with this E.164. */
+  async findByNumberInCompanies(db: DbOrTx, companyIds: number[], e164: string): Promise<NumberRow | undefined> {
+    if (!companyIds.length) return undefined;
+    return db.selectFrom('numbers').selectAll().where('company_id', 'in', companyIds).where('number', '=', e164).where('released_at', 'is', null).executeTakeFirst();
+  },
+  async countActive(db: DbOrTx, companyId: number): Promise<number> {
+    const r = await db.selectFrom('numbers').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).where('released_at', 'is', null).executeTakeFirstOrThrow();
+    return Number(r.n);
+  },
+  /** One page of the datatable plus the total count. */
+  async page(db: DbOrTx, companyId: number, q: NumberTableQuery, page: number, perPage: number): Promise<{ rows: NumberRow[]; total: number }> {
+    const totalRow = await tableQuery(db, companyId, q).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await tableQuery(db, companyId, q).selectAll().orderBy(q.sort, q.dir).orderBy('id', q.dir).limit(perPage).offset((page - 1) * perPage).execute();
+    return { rows, total: Number(totalRow.n) };
+  },
+  /** Every row matching the datatable filters (export). */
+  async all(db: DbOrTx, companyId: number, q: NumberTableQuery): Promise<NumberRow[]> {
+    return tableQuery(db, companyId, q).selectAll().orderBy(q.sort, q.dir).orderBy('id', q.dir).execute();
+  },
+  async release(db: DbOrTx, id: number): Promise<void> {
+    await db.updateTable('numbers').set({ released_at: new Date(), updated_at: new Date() }).where('id', '=', id).where('released_at', 'is', null).execute();
+  },
+  /** A number row regardless of release (batch items report on released numbers too). */
+  async findAny(db: DbOrTx, id: number): Promise<NumberRow | undefined> {
+    return db.selectFrom('numbers').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  // -------------------------------------------------------------- batches
+  async insertBatch(db: DbOrTx, row: NewRow<'number_batches'>): Promise<BatchRow> {
+    return db.insertInto('number_batches').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+  async findBatch(db: DbOrTx, id: string): Promise<BatchRow | undefined> {
+    return db.selectFrom('number_batches').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+  /** Locks the batch row for the rest of the transaction. */
+  async lockBatch(db: DbOrTx, id: string): Promise<BatchRow | undefined> {
+    return db.selectFrom('number_batches').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  },
+  async findBatchForCompany(db: DbOrTx, companyId: number, id: string): Promise<BatchRow | undefined> {
+    return db.selectFrom('number_batches').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
+  },
+  async updateBatch(db: DbOrTx, id: string, patch: RowUpdate<'number_batches'>): Promise<BatchRow> {
+    return db.updateTable('number_batches').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  },
+
+  // -------------------------------------------------------------- forward contacts
+  async listForwardContacts(db: DbOrTx, companyId: number): Promise<ForwardContactRow[]> {
+    return db.selectFrom('forward_contacts').selectAll().where('company_id', '=', companyId).orderBy('name').orderBy('id').execute();
+  },
+  async findForwardContact(db: DbOrTx, companyId: number, id: number): Promise<ForwardContactRow | undefined> {
+    return db.selectFrom('forward_contacts').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  },
+  async insertForwardContact(db: DbOrTx, row: NewRow<'forward_contacts'>): Promise<ForwardContactRow> {
+    return db.insertInto('forward_contacts').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+  async updateForwardContact(db: DbOrTx, companyId: number, id: number, patch: { name: string; number: string }): Promise<ForwardContactRow | undefined> {
+    return db.updateTable('forward_contacts').set({ ...patch, updated_at: new Date() }).where('company_id', '=', companyId).where('id', '=', id).returningAll().executeTakeFirst();
+  },
+  async deleteForwardContact(db: DbOrTx, companyId: number, id: number): Promise<boolean> {
+    const r = await db.deleteFrom('forward_contacts').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  },
+
+  // -------------------------------------------------------------- number limit
+  async getLimit(db: DbOrTx, companyId: number): Promise<number | undefined> {
+    return (await db.selectFrom('company_number_limits').select('number_limit').where('company_id', '=', companyId).executeTakeFirst())?.number_limit;
+  },
+  async insertLimitRequest(db: DbOrTx, row: NewRow<'number_limit_requests'>): Promise<void> {
+    await db.insertInto('number_limit_requests').values(row).execute();
+  },
+
+  // -------------------------------------------------------------- triggers
+  async listTriggers(db: DbOrTx, companyId: number, numberId?: number): Promise<TriggerRow[]> {
+    let q = db.selectFrom('number_triggers').selectAll().where('company_id', '=', companyId);
+    if (numberId !== undefined) q = q.where('number_id', '=', numberId);
+    return q.orderBy('number_id').orderBy('id').execute();
+  },
+  async updateTrigger(db: DbOrTx, companyId: number, id: number, patch: { number_id: number; event: string; action: string; target: string }): Promise<TriggerRow | undefined> {
+    return db.updateTable('number_triggers').set({ ...patch, updated_at: new Date() }).where('company_id', '=', companyId).where('id', '=', id).returningAll().executeTakeFirst();
+  },
+  /** Inserts, or returns the existing identical trigger. */
+  async upsertTrigger(db: DbOrTx, row: NewRow<'number_triggers'>): Promise<void> {
+    await db.insertInto('number_triggers').values(row).onConflict((oc) => oc.columns(['number_id', 'event', 'action', 'target']).doUpdateSet({ updated_at: new Date() })).execute();
+  },
+  async removeTriggers(db: DbOrTx, companyId: number, ids: number[]): Promise<void> {
+    if (!ids.length) return;
+    await db.deleteFrom('number_triggers').where('company_id', '=', companyId).where('id', 'in', ids).execute();
+  },
+};

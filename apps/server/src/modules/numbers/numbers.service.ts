@@ -12,7 +12,7 @@ import type { NumberDto } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import { ValidationError, fieldError, NotFoundError, CarrierError, type FieldErrors } from '../../platform/http/errors.js';
 import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies } from '../companies/companies.service.js';
-import { numbersRepository, type NumberRow } from './numbers.repository.js';
+import { numbersAdminRepository, numbersRepository, type NumberRow } from './numbers.repository.js';
 
 const CATEGORY_VOICE_SMS = 1;
 const INVALID_PHONE = 'The number is not a valid phone number.';
@@ -72,22 +72,53 @@ export async function searchNumbers(ctx: AppContext, q: SearchInput) {
   return found.map((n) => ({ number: n.number, national_number: formatPhone(n.number), type: n.kind, region: n.region, locality: n.locality, provider_id: n.provider_id }));
 }
 
-async function companyTimezone(ctx: AppContext, userId: number, companyId: number): Promise<string> {
+/** The company's time zone as seen by a member (UTC when the user is no longer a member). */
+export async function companyTimezone(ctx: AppContext, userId: number, companyId: number): Promise<string> {
   return (await listUserCompanies(ctx, userId)).find((c) => c.id === companyId)?.timezone ?? 'UTC';
+}
+
+/** Default number limit of a company (issue 3 "Number limit"; the spec does not show one). */
+export const DEFAULT_NUMBER_LIMIT = 25;
+
+/** A company's number limit (stored per company, default DEFAULT_NUMBER_LIMIT) and active numbers. */
+export async function numberLimitOf(ctx: AppContext, companyId: number): Promise<{ limit: number; used: number }> {
+  const [limit, used] = await Promise.all([numbersAdminRepository.getLimit(ctx.db, companyId), numbersAdminRepository.countActive(ctx.db, companyId)]);
+  return { limit: limit ?? DEFAULT_NUMBER_LIMIT, used };
+}
+
+/**
+ * Refuses adding `adding` numbers when that passes the company's limit.
+ * @throws ValidationError 422 on `field` with the limit in the message.
+ */
+export async function assertWithinNumberLimit(ctx: AppContext, companyId: number, adding: number, field = 'number'): Promise<void> {
+  const { limit, used } = await numberLimitOf(ctx, companyId);
+  if (used + adding > limit) {
+    throw fieldError(field, `The number limit of ${limit} numbers has been reached (${used} in use). Request a limit increase to add more numbers.`);
+  }
 }
 
 /**
  * Buys `number` through the carrier for the company (owner/administrator), storing it with
  * type (toll-free 2, else local 1), category 1, service type 1, one default route entry and the
  * default schedule in the company's time zone.
- * @throws ValidationError 422 (invalid or already active number), ForbiddenError 403, CarrierError 502.
+ * @throws ValidationError 422 (invalid or already active number, number limit reached), ForbiddenError 403, CarrierError 502.
  */
 export async function buyNumber(ctx: AppContext, userId: number, input: { company_id: number; provider_id: number; number: string }): Promise<NumberDto> {
   await assertCompanyAccess(ctx, userId, input.company_id, MANAGER_ROLES);
   const e164 = parsePhone(input.number);
   if (!e164) throw fieldError('number', INVALID_PHONE);
-  if (await numbersRepository.findActiveByNumber(ctx.db, e164)) throw fieldError('number', 'The number has already been taken.');
+  await assertWithinNumberLimit(ctx, input.company_id, 1);
   const tz = await companyTimezone(ctx, userId, input.company_id);
+  return toNumberDto(await purchaseIntoCompany(ctx, input.company_id, tz, e164, input.provider_id));
+}
+
+/**
+ * Buys an E.164 number through the carrier and stores it in the company with the defaults
+ * (no access or limit check: callers do that). Used by buy, bulk purchase and completed port-ins.
+ * @throws ValidationError 422 on `number` (already active, carrier refused).
+ */
+export async function purchaseIntoCompany(ctx: AppContext, companyId: number, tz: string, e164: string, providerId: number): Promise<NumberRow> {
+  if (await numbersRepository.findActiveByNumber(ctx.db, e164)) throw fieldError('number', 'The number has already been taken.');
   const base = ctx.config.publicUrl;
   let purchased;
   try {
@@ -97,19 +128,18 @@ export async function buyNumber(ctx: AppContext, userId: number, input: { compan
     throw e;
   }
   try {
-    const row = await numbersRepository.insert(ctx.db, {
-      company_id: input.company_id,
+    return await numbersRepository.insert(ctx.db, {
+      company_id: companyId,
       number: e164,
       label: formatPhone(e164),
       type: isTollFree(e164) ? NUMBER_TYPES.toll_free : NUMBER_TYPES.local,
       service_type: SERVICE_TYPES.voice_sms,
       category: CATEGORY_VOICE_SMS,
-      provider_id: input.provider_id,
+      provider_id: providerId,
       carrier_sid: purchased.sid,
       routes: JSON.stringify([newRouteEntry(tz)]),
       schedule: JSON.stringify(defaultSchedule(tz)),
     });
-    return toNumberDto(row);
   } catch (e) {
     await ctx.carrier.releaseNumber(purchased.sid).catch(() => {});
     if ((e as { code?: string }).code === '23505') throw fieldError('number', 'The number has already been taken.');
@@ -167,7 +197,7 @@ export async function findRoutingById(ctx: AppContext, id: number, db = ctx.db) 
   return row ? { id: row.id, company_id: row.company_id, number: row.number, routes: row.routes as RouteEntry[], schedule: row.schedule as Schedule } : undefined;
 }
 
-type RouteInput = Partial<Omit<RouteEntry, 'extension' | 'forwards'>> & { extension?: number | string | null; forwards?: Array<{ number?: string | null }> };
+export type RouteInput = Partial<Omit<RouteEntry, 'extension' | 'forwards'>> & { extension?: number | string | null; forwards?: Array<{ number?: string | null }> };
 
 /**
  * Validates and cleans edited routes (foundation §3): forwards must parse as phone numbers
@@ -211,4 +241,40 @@ export async function updateNumber(ctx: AppContext, userId: number, id: number, 
   }
   const updated = Object.keys(patch).length ? await numbersRepository.update(ctx.db, id, patch) : row;
   return toNumberDto(updated);
+}
+
+/**
+ * For the call flow (issue 3 "round robin across forwards"): returns the number's
+ * `round_robin_cursor` (the rotation this call takes) and stores cursor + 1 for the next call.
+ * Pass the webhook's transaction as `db`. Two calls arriving in the same instant may take the
+ * same cursor (read then write); the rotation stays fair over time.
+ */
+export async function takeRoundRobinCursor(ctx: AppContext, numberId: number, db = ctx.db): Promise<number> {
+  const row = await numbersRepository.find(db, numberId);
+  if (!row) return 0;
+  await numbersRepository.update(db, numberId, { round_robin_cursor: row.round_robin_cursor + 1 });
+  return row.round_robin_cursor;
+}
+
+/**
+ * Applies routes and schedule (already validated and cleaned) to the company's numbers
+ * (number templates). All ids must be active numbers of the company.
+ * @throws NotFoundError 404 when any id is not the company's active number.
+ */
+export async function applyRoutingToNumbers(ctx: AppContext, companyId: number, ids: number[], routing: { routes: RouteEntry[]; schedule: Schedule }): Promise<NumberDto[]> {
+  const unique = [...new Set(ids)];
+  return ctx.db.transaction().execute(async (tx) => {
+    const rows = await numbersAdminRepository.findManyForCompany(tx, companyId, unique);
+    if (rows.length !== unique.length) throw new NotFoundError('Number');
+    const out: NumberDto[] = [];
+    for (const row of rows) {
+      out.push(toNumberDto(await numbersRepository.update(tx, row.id, { routes: JSON.stringify(routing.routes), schedule: JSON.stringify(routing.schedule) })));
+    }
+    return out;
+  });
+}
+
+/** Whether an E.164 number is active in any company (port-in and bulk purchase checks). */
+export async function isNumberActive(ctx: AppContext, e164: string): Promise<boolean> {
+  return Boolean(await numbersRepository.findActiveByNumber(ctx.db, e164));
 }

@@ -6,10 +6,18 @@
  * State travels in the action URLs (`ext`, forward index `i`, menu `attempt`), so every webhook
  * can be answered from the number's routing data alone. Wording: docs/telephony.md "Menu wording".
  */
-import { SCHEDULE_PRESET, cleanForwards, confirmKeyToDtmf, isOpenAt, type RouteEntry, type Schedule } from '@switchboard/domain';
+import {
+  SCHEDULE_PRESET, cleanForwards, confirmKeyToDtmf, isOpenAt, matchGeoForward, nextRoundRobin, type RouteEntry, type Schedule,
+} from '@switchboard/domain';
 import type { CallFlowStep } from '../../carriers/carrier.port.js';
 
 export const MENU_TIMEOUT_S = 5;
+/**
+ * Stagger: forwards ring one after another; each leg rings this long (s, or the entry's timeout
+ * when shorter) before the next forward is tried. A carrier `<Dial>` cannot add legs to a dial in
+ * progress, so stagger is sequential ringing with this shorter per-leg timeout.
+ */
+export const STAGGER_LEG_TIMEOUT_S = 10;
 export const VOICEMAIL_MAX_LENGTH_S = 120;
 export const TEXT = {
   voicemailGreeting: 'Please leave a message after the tone.',
@@ -24,7 +32,8 @@ export const TEXT = {
 /** Absolute webhook URLs the engine points the carrier at. */
 export type FlowUrls = {
   gather(attempt: number): string;
-  dial(ext: number, index: number): string;
+  /** `rr` = the round-robin cursor the call took (kept so later legs rotate the same way). */
+  dial(ext: number, index: number, rr?: number): string;
   whisper(ext: number): string;
   recording(ext: number): string;
 };
@@ -34,14 +43,62 @@ export function flowUrls(base: string, callSid: string): FlowUrls {
   const v = `${base}/webhooks/twilio/voice`;
   return {
     gather: (attempt) => `${v}/gather?attempt=${attempt}`,
-    dial: (ext, index) => `${v}/dial?ext=${ext}&i=${index}`,
+    dial: (ext, index, rr) => `${v}/dial?ext=${ext}&i=${index}${rr === undefined ? '' : `&rr=${rr}`}`,
     whisper: (ext) => `${v}/whisper?call=${encodeURIComponent(callSid)}&ext=${ext}`,
     recording: (ext) => `${v}/recording?ext=${ext}`,
   };
 }
 
+/** Manual open/closed override of a number (`PUT /api/numbers/{id}/override`). */
+export type NumberOverride = { mode: 'auto' | 'open' | 'closed'; until: Date | null };
+
+/** Greeting kinds played in the flow: the number's menu prompt (extension 0), an entry's voicemail greeting and whisper. */
+export type GreetingKind = 'menu' | 'voicemail' | 'whisper';
+
+/**
+ * What the engine needs beyond the stored routes, loaded per call by the calls module:
+ * holidays (company, "YYYY-MM-DD"), the number's override, greeting audio URLs by
+ * `${extension}:${kind}` and by greeting id (hold music), the caller's state, the round-robin
+ * cursor this call took, and the in-app identities of the company's active users.
+ */
+export type RoutingExtras = {
+  holidays?: readonly string[];
+  override?: NumberOverride | null;
+  greetingUrls?: Readonly<Record<string, string>>;
+  greetingUrlsById?: Readonly<Record<number, string>>;
+  fromState?: string | null;
+  roundRobinCursor?: number;
+  activeClients?: readonly string[];
+};
+
 /** The routing data of a number the engine reads. */
-export type RoutingNumber = { number: string; routes: RouteEntry[]; schedule: Schedule };
+export type RoutingNumber = { number: string; routes: RouteEntry[]; schedule: Schedule; extras?: RoutingExtras };
+
+/** The in-app-calling identity of a user (`<Client>` name). */
+export function clientIdentity(userId: number): string {
+  return `user_${userId}`;
+}
+
+/**
+ * Whether the number takes calls now. Order (issue 3): the manual override (open/closed, until
+ * its `until` passes) → company holidays → the schedule, read in its IANA zone (DST-correct).
+ * Direct Voicemail (preset 5) counts as closed.
+ */
+export function isNumberOpen(number: RoutingNumber, now: Date, schedule: Schedule = number.schedule): boolean {
+  const o = activeOverride(number.extras?.override, now);
+  if (o) return o === 'open';
+  return isOpenAt(schedule, now, number.extras?.holidays ?? []);
+}
+
+function activeOverride(o: NumberOverride | null | undefined, now: Date): 'open' | 'closed' | null {
+  if (!o || o.mode === 'auto') return null;
+  if (o.until && o.until.getTime() <= now.getTime()) return null;
+  return o.mode;
+}
+
+function greetingUrl(number: RoutingNumber | undefined, ext: number, kind: GreetingKind): string | undefined {
+  return number?.extras?.greetingUrls?.[`${ext}:${kind}`];
+}
 
 /** What the engine decided, and the call status it implies (codes of foundation §3). */
 export type Decision = {
@@ -53,12 +110,13 @@ export type Decision = {
   dialing?: string[];
 };
 
-function voicemail(entry: RouteEntry, urls: FlowUrls): Decision {
+function voicemail(entry: RouteEntry, urls: FlowUrls, number?: RoutingNumber): Decision {
+  const greeting = greetingUrl(number, entry.extension, 'voicemail');
   return {
     outcome: 'voicemail',
     entry,
     steps: [
-      { kind: 'say', text: TEXT.voicemailGreeting },
+      greeting ? { kind: 'play', url: greeting } : { kind: 'say', text: TEXT.voicemailGreeting },
       { kind: 'record', action: urls.recording(entry.extension), maxLengthS: VOICEMAIL_MAX_LENGTH_S, playBeep: true },
       { kind: 'say', text: TEXT.goodbye },
       { kind: 'hangup' },
@@ -71,8 +129,8 @@ function noAnswer(entry: RouteEntry | undefined): Decision {
 }
 
 /** Voicemail when the entry takes messages, otherwise the no-answer message. */
-function unanswered(entry: RouteEntry, urls: FlowUrls): Decision {
-  return entry.voicemail_enabled ? voicemail(entry, urls) : noAnswer(entry);
+function unanswered(entry: RouteEntry, urls: FlowUrls, number?: RoutingNumber): Decision {
+  return entry.voicemail_enabled ? voicemail(entry, urls, number) : noAnswer(entry);
 }
 
 /** Whether a schedule sends calls straight to voicemail (preset 5 Direct Voicemail). */
@@ -85,62 +143,111 @@ export function menuText(entries: RouteEntry[]): string {
   return entries.map((e) => `For ${e.label.trim() || `extension ${e.extension}`}, press ${e.extension}.`).join(' ');
 }
 
-function menu(entries: RouteEntry[], attempt: number, urls: FlowUrls, prefix?: string): Decision {
+/** The menu; a greeting assigned to (number, extension 0, 'menu') replaces the spoken menu text. */
+function menu(number: RoutingNumber, attempt: number, urls: FlowUrls, prefix?: string): Decision {
+  const entries = number.routes;
   const numDigits = Math.max(1, ...entries.map((e) => String(e.extension).length));
-  const prompt: Array<{ kind: 'say'; text: string }> = [];
+  const prompt: Array<{ kind: 'say'; text: string } | { kind: 'play'; url: string }> = [];
   if (prefix) prompt.push({ kind: 'say', text: prefix });
-  prompt.push({ kind: 'say', text: menuText(entries) });
+  const greeting = greetingUrl(number, 0, 'menu');
+  prompt.push(greeting ? { kind: 'play', url: greeting } : { kind: 'say', text: menuText(entries) });
   return { outcome: 'menu', steps: [{ kind: 'gather', numDigits, timeoutS: MENU_TIMEOUT_S, action: urls.gather(attempt), prompt }] };
 }
 
+/** Whether an entry rings its forwards one at a time (sequential, stagger, round robin). */
+function ringsOneByOne(entry: RouteEntry): boolean {
+  return entry.type === 'sequential' || entry.stagger || Boolean(entry.round_robin);
+}
+
 /**
- * Steps for an entry once chosen (or when it is the only one): closed entry schedule or Direct
- * Voicemail → voicemail/closed; type voicemail → voicemail; no forwards → unanswered; sequential
- * → the forward at `index`; otherwise all forwards at once (standard, simultaneous, staggered,
- * geo and in-app calling are rung simultaneously in this cut).
+ * The forwards an entry rings for this call, in order: geo entries (type geo or
+ * geo_by_state_enabled) keep the forwards matching the caller's state (`matchGeoForward`, static
+ * fallback when enabled); a round-robin entry is rotated by the call's cursor (`nextRoundRobin`).
  */
-export function entryStep(entry: RouteEntry, ctx: { businessNumber: string; now: Date; urls: FlowUrls }, index = 0): Decision {
-  if (isDirectVoicemail(entry.schedule)) return voicemail(entry, ctx.urls);
-  if (entry.schedule && !isOpenAt(entry.schedule, ctx.now)) return closed(entry, ctx.urls);
-  if (entry.type === 'voicemail') return voicemail(entry, ctx.urls);
-  const forwards = cleanForwards(entry.forwards).map((f) => f.number);
-  if (forwards.length === 0) return unanswered(entry, ctx.urls);
-  const sequential = entry.type === 'sequential';
-  if (sequential && index >= forwards.length) return unanswered(entry, ctx.urls);
-  const dialing = sequential ? [forwards[index]!] : forwards;
+export function forwardsFor(entry: RouteEntry, extras: RoutingExtras = {}, rr?: number): string[] {
+  // cleanForwards keeps only `number`; the geo `states` are read back by number.
+  const statesOf = new Map(entry.forwards.map((f) => [String(f.number ?? '').trim(), (f as { states?: string[] | null }).states ?? null]));
+  let forwards = cleanForwards(entry.forwards).map((f) => ({ number: f.number, states: statesOf.get(f.number) ?? null }));
+  if (entry.type === 'geo' || entry.geo_by_state_enabled) forwards = matchGeoForward(extras.fromState ?? null, forwards, entry.geo_by_state_static_fallback);
+  if (entry.round_robin) forwards = nextRoundRobin(forwards, (rr ?? extras.roundRobinCursor ?? 0) - 1).forwards;
+  return forwards.map((f) => f.number);
+}
+
+type StepCtx = { businessNumber: string; now: Date; urls: FlowUrls; number?: RoutingNumber };
+
+/**
+ * Steps for an entry once chosen (or when it is the only one): override/holidays/entry schedule
+ * closed or Direct Voicemail → voicemail/closed; type voicemail → voicemail; in-app-calling →
+ * `<Dial><Client>` per active user (none → unanswered); otherwise the forwards (geo-filtered,
+ * round-robin rotated): sequential, stagger and round robin ring the forward at `index` (stagger
+ * with STAGGER_LEG_TIMEOUT_S), standard/simultaneous/geo ring all at once. The on-hold greeting
+ * (`onhold_music_id`) plays before the dial; `rr` is the round-robin cursor of this call.
+ */
+export function entryStep(entry: RouteEntry, ctx: StepCtx, index = 0, rr?: number): Decision {
+  const number = ctx.number;
+  const override = activeOverride(number?.extras?.override, ctx.now);
+  if (override !== 'open') {
+    if (isDirectVoicemail(entry.schedule)) return voicemail(entry, ctx.urls, number);
+    const open = override === 'closed' ? false : entry.schedule ? isOpenAt(entry.schedule, ctx.now, number?.extras?.holidays ?? []) : true;
+    if (!open) return closed(entry, ctx.urls, number);
+  }
+  if (entry.type === 'voicemail') return voicemail(entry, ctx.urls, number);
+  const hold: CallFlowStep[] = [];
+  const holdUrl = entry.onhold_music_id !== null ? number?.extras?.greetingUrlsById?.[entry.onhold_music_id] : undefined;
+  if (holdUrl && index === 0) hold.push({ kind: 'play', url: holdUrl });
+  const callerId = entry.caller_id_pass_thru ? {} : { callerId: ctx.businessNumber };
+  if (entry.type === 'in-app-calling') {
+    const clients = [...(number?.extras?.activeClients ?? [])];
+    if (clients.length === 0) return unanswered(entry, ctx.urls, number);
+    return {
+      outcome: 'dial', entry, dialing: clients,
+      steps: [...hold, { kind: 'dial', numbers: [], clients, timeoutS: entry.timeout, action: ctx.urls.dial(entry.extension, 0), ...callerId }],
+    };
+  }
+  const cursor = entry.round_robin ? (rr ?? number?.extras?.roundRobinCursor ?? 0) : undefined;
+  const forwards = forwardsFor(entry, number?.extras ?? {}, cursor);
+  if (forwards.length === 0) return unanswered(entry, ctx.urls, number);
+  const oneByOne = ringsOneByOne(entry);
+  if (oneByOne && index >= forwards.length) return unanswered(entry, ctx.urls, number);
+  const dialing = oneByOne ? [forwards[index]!] : forwards;
   const confirm = confirmKeyToDtmf(entry.confirm_key) !== null;
+  const timeoutS = entry.stagger ? Math.min(entry.timeout, STAGGER_LEG_TIMEOUT_S) : entry.timeout;
   return {
     outcome: 'dial',
     entry,
     dialing,
-    steps: [{
+    steps: [...hold, {
       kind: 'dial',
-      numbers: dialing.map((number) => (confirm ? { number, url: ctx.urls.whisper(entry.extension) } : { number })),
-      timeoutS: entry.timeout,
-      action: ctx.urls.dial(entry.extension, sequential ? index : 0),
-      ...(entry.caller_id_pass_thru ? {} : { callerId: ctx.businessNumber }),
+      numbers: dialing.map((n) => (confirm ? { number: n, url: ctx.urls.whisper(entry.extension) } : { number: n })),
+      timeoutS,
+      action: ctx.urls.dial(entry.extension, oneByOne ? index : 0, cursor),
+      ...callerId,
     }],
   };
 }
 
-function closed(entry: RouteEntry, urls: FlowUrls): Decision {
-  if (entry.voicemail_enabled) return voicemail(entry, urls);
+function closed(entry: RouteEntry, urls: FlowUrls, number?: RoutingNumber): Decision {
+  if (entry.voicemail_enabled) return voicemail(entry, urls, number);
   return { outcome: 'closed', entry, steps: [{ kind: 'say', text: TEXT.closed }, { kind: 'hangup' }] };
 }
 
 /**
- * First answer to an inbound call (after the blocked-caller check): the number's schedule
- * (closed → voicemail or closed message; Direct Voicemail → voicemail, using the first entry's
- * settings), then a menu when there are several entries, else the only entry.
+ * First answer to an inbound call (after the blocked-caller check): the manual override, the
+ * company holidays and the number's schedule (closed → voicemail or closed message; Direct
+ * Voicemail → voicemail, using the first entry's settings; override "open" skips both), then a
+ * menu when there are several entries, else the only entry.
  */
 export function decideInboundStep(number: RoutingNumber, now: Date, urls: FlowUrls): Decision {
   const entries = number.routes;
   const first = entries[0];
   if (!first) return noAnswer(undefined);
-  if (isDirectVoicemail(number.schedule)) return voicemail(first, urls);
-  if (!isOpenAt(number.schedule, now)) return closed(first, urls);
-  if (entries.length > 1) return menu(entries, 1, urls);
-  return entryStep(first, { businessNumber: number.number, now, urls });
+  const override = activeOverride(number.extras?.override, now);
+  if (override !== 'open') {
+    if (isDirectVoicemail(number.schedule)) return voicemail(first, urls, number);
+    if (!isNumberOpen(number, now)) return closed(first, urls, number);
+  }
+  if (entries.length > 1) return menu(number, 1, urls);
+  return entryStep(first, { businessNumber: number.number, now, urls, number });
 }
 
 /**
@@ -149,30 +256,35 @@ export function decideInboundStep(number: RoutingNumber, now: Date, urls: FlowUr
  */
 export function decideMenuChoice(number: RoutingNumber, digits: string, attempt: number, now: Date, urls: FlowUrls): Decision {
   const entry = digits ? number.routes.find((e) => String(e.extension) === digits.replace(/#$/, '')) : undefined;
-  if (entry) return entryStep(entry, { businessNumber: number.number, now, urls });
-  if (attempt < 2) return menu(number.routes, attempt + 1, urls, TEXT.invalidChoice);
+  if (entry) return entryStep(entry, { businessNumber: number.number, now, urls, number });
+  if (attempt < 2) return menu(number, attempt + 1, urls, TEXT.invalidChoice);
   return { outcome: 'hangup', steps: [{ kind: 'say', text: TEXT.goodbye }, { kind: 'hangup' }] };
 }
 
 /**
  * After a Dial: answered → nothing more (the call is connected); otherwise the next forward of a
- * sequential entry, then voicemail when enabled, else the no-answer message.
+ * one-by-one entry (sequential, stagger, round robin; `rr` = the call's round-robin cursor), then
+ * voicemail when enabled, else the no-answer message.
  */
-export function decideAfterDial(number: RoutingNumber, entry: RouteEntry, dialStatus: string, index: number, now: Date, urls: FlowUrls): Decision {
+export function decideAfterDial(number: RoutingNumber, entry: RouteEntry, dialStatus: string, index: number, now: Date, urls: FlowUrls, rr?: number): Decision {
   if (dialStatus === 'completed' || dialStatus === 'answered') return { outcome: 'connected', entry, steps: [{ kind: 'hangup' }] };
-  if (entry.type === 'sequential') {
-    const forwards = cleanForwards(entry.forwards);
-    if (index + 1 < forwards.length) return entryStep(entry, { businessNumber: number.number, now, urls }, index + 1);
+  if (ringsOneByOne(entry) && entry.type !== 'in-app-calling') {
+    const forwards = forwardsFor(entry, number.extras ?? {}, rr);
+    if (index + 1 < forwards.length) return entryStep(entry, { businessNumber: number.number, now, urls, number }, index + 1, rr);
   }
-  return unanswered(entry, urls);
+  return unanswered(entry, urls, number);
 }
 
-/** The whisper a forward hears on answering: the entry's whisper text, then the accept prompt. */
-export function whisperSteps(entry: RouteEntry, confirmAction: string): CallFlowStep[] {
+/**
+ * The whisper a forward hears on answering: the entry's whisper greeting (when assigned) or
+ * whisper text, then the accept prompt.
+ */
+export function whisperSteps(entry: RouteEntry, confirmAction: string, whisperGreetingUrl?: string): CallFlowStep[] {
   const key = confirmKeyToDtmf(entry.confirm_key);
   if (key === null) return [];
-  const prompt: Array<{ kind: 'say'; text: string }> = [];
-  if (entry.confirm_whisper.trim()) prompt.push({ kind: 'say', text: entry.confirm_whisper.trim() });
+  const prompt: Array<{ kind: 'say'; text: string } | { kind: 'play'; url: string }> = [];
+  if (whisperGreetingUrl) prompt.push({ kind: 'play', url: whisperGreetingUrl });
+  else if (entry.confirm_whisper.trim()) prompt.push({ kind: 'say', text: entry.confirm_whisper.trim() });
   prompt.push({ kind: 'say', text: TEXT.acceptPrompt(key) });
   return [
     { kind: 'gather', numDigits: key.length, timeoutS: entry.confirm_key_wait, action: confirmAction, prompt },

@@ -7,7 +7,11 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import pg from 'pg';
 import type { DB } from './schema.js';
 import * as m0001 from '../migrations/0001_init.js';
+import * as m0002 from '../migrations/0002_numbers_complete.js';
 import * as m0003 from '../migrations/0003_calls_complete.js';
+import * as m0004 from '../migrations/0004_inbox_complete.js';
+import * as m0005 from '../migrations/0005_contacts_complete.js';
+import * as m0006 from '../migrations/0006_campaigns.js';
 
 pg.types.setTypeParser(20, (v) => Number(v)); // int8 → number
 
@@ -24,7 +28,11 @@ export function createDb(url: string, max = 10): { db: Db; pool: pg.Pool } {
 
 const migrations: Record<string, Migration> = {
   '0001_init': m0001,
+  '0002_numbers_complete': m0002,
   '0003_calls_complete': m0003,
+  '0004_inbox_complete': m0004,
+  '0005_contacts_complete': m0005,
+  '0006_campaigns': m0006,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -37,7 +45,7 @@ class StaticProvider implements MigrationProvider {
  * @throws the migration's error; the failed migration's transaction is rolled back.
  */
 export async function migrate(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: new StaticProvider() });
+  const migrator = new Migrator({ db, provider: new StaticProvider(), allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw error instanceof Error ? error : new Error(`Migration ${failed?.migrationName ?? ''} failed`);

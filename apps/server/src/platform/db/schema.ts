@@ -127,6 +127,87 @@ export interface ContactsTable {
   is_invalid: Generated<boolean>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  // 0005_contacts_complete
+  first_name: Generated<string>;
+  last_name: Generated<string>;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  optin_type: string | null;
+  optin_source: string | null;
+  alternative_names: ColumnType<string[], string | string[] | undefined, string | string[]>;
+  secondary_emails: ColumnType<string[], string | string[] | undefined, string | string[]>;
+  carrier: string | null;
+  gender: string | null;
+  age_range: string | null;
+  type: string | null;
+  added_at: Timestamp;
+  custom: ColumnType<Record<string, unknown>, string | Record<string, unknown> | undefined, string | Record<string, unknown>>;
+}
+
+/** modules/groups (0005) */
+export interface ContactGroupsTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  virtual: Generated<boolean>;
+  link: string | null;
+  user_id: number | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  deleted_at: NullableTimestamp;
+}
+/** modules/groups (0005) */
+export interface ContactGroupMembersTable { group_id: number; contact_id: number; created_at: Generated<Date> }
+/** modules/groups (0005) */
+export interface ContactLabelsTable { id: Generated<number>; company_id: number; label: string; created_at: Generated<Date> }
+/** modules/groups (0005) */
+export interface ContactLabelMembersTable { label_id: number; contact_id: number }
+/** modules/contacts (0005): one contact import batch. */
+export interface ContactImportsTable {
+  id: Generated<string>;
+  company_id: number;
+  user_id: number | null;
+  status: Generated<string>; // queued | running | finished | failed
+  file_key: string;
+  file_type: string; // csv | xlsx
+  mapping: Json<Record<string, unknown>>;
+  group_ids: Json<number[]>;
+  total: Generated<number>;
+  processed: Generated<number>;
+  progress: Generated<number>; // 0-100
+  inserted: Generated<number>;
+  merged: Generated<number>;
+  invalid: Generated<number>;
+  error: string | null;
+  created_at: Generated<Date>;
+  finished_at: NullableTimestamp;
+}
+/** modules/custom-fields (0005) */
+export interface EavAttributesTable {
+  id: Generated<number>;
+  entity_type: number;
+  company_id: number | null;
+  business_unit_id: number | null;
+  parent_id: number | null;
+  name: string;
+  type: string;
+  default_value: ColumnType<unknown, string | null, string | null>;
+  choices: ColumnType<Array<{ id: number; value: string; sort_order: number; description: string | null }>, string | undefined, string>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+/** modules/custom-fields (0005) */
+export interface EavValuesTable {
+  id: Generated<number>;
+  attribute_id: number;
+  entity_type: number;
+  entity_id: number;
+  company_id: number | null;
+  value: ColumnType<unknown, string | null, string | null>;
+  updated_at: Generated<Date>;
 }
 
 /** modules/conversations: one per (business number, outside party). */
@@ -157,6 +238,9 @@ export interface ConversationItemsTable {
   voicemail_id: number | null;
   user_id: number | null;
   should_be_sent_at: NullableTimestamp;
+  /** 0004: call items: CALL_STATUS code and length in seconds. */
+  call_status: number | null;
+  duration_s: number | null;
   created_at: Generated<Date>;
 }
 
@@ -182,7 +266,7 @@ export interface CallsTable {
   /** 0003: qualified 1, not qualified 2, lead 3 (spec 001). */
   qualification: number | null;
   /** 0003: custom-field values. */
-  eav_attribute_values: Generated<Json<Record<string, unknown>>>;
+  eav_attribute_values: ColumnType<Record<string, unknown>, string | undefined, string>;
 }
 /** modules/calls: the status history of a call. */
 export interface CallEventsTable { id: Generated<number>; call_id: number; status: number; detail: Json<Record<string, unknown>>; created_at: Generated<Date> }
@@ -274,6 +358,146 @@ export interface NotesTable {
   updated_at: Generated<Date>;
 }
 
+/** modules/numbers: a background batch (release, bulk update, bulk purchase) with per-item state. */
+export interface NumberBatchesTable {
+  id: Generated<string>; // uuid
+  company_id: number;
+  user_id: number | null;
+  kind: string; // release | update | purchase
+  total: number;
+  done: Generated<number>;
+  failed: Generated<number>;
+  params: Json<Record<string, unknown>>;
+  items: Json<unknown[]>;
+  created_at: Generated<Date>;
+  finished_at: NullableTimestamp;
+}
+/** modules/numbers: named forward destinations of a company ("Mike's cell"). */
+export interface ForwardContactsTable { id: Generated<number>; company_id: number; name: string; number: string; created_at: Generated<Date>; updated_at: Generated<Date> }
+/** modules/numbers: a company's number limit when it differs from the default. */
+export interface CompanyNumberLimitsTable { company_id: number; number_limit: number; updated_at: Generated<Date> }
+/** modules/numbers: number limit increase requests. */
+export interface NumberLimitRequestsTable {
+  id: Generated<number>;
+  company_id: number;
+  user_id: number | null;
+  current_limit: number;
+  requested_limit: number;
+  reason: string;
+  status: Generated<string>;
+  created_at: Generated<Date>;
+}
+/** modules/numbers: per-number triggers (event → e-mail or webhook). */
+export interface NumberTriggersTable {
+  id: Generated<number>;
+  company_id: number;
+  number_id: number;
+  event: string;
+  action: string;
+  target: string;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+/** modules/number-templates */
+export interface NumberTemplatesTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  routes: Json<unknown[]>;
+  schedule: Json<unknown>;
+  record: Generated<boolean>;
+  call_transcription_enabled: Generated<boolean>;
+  ai_eav_enabled: Generated<boolean>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+/** modules/ports: port-in requests. */
+export interface PortRequestsTable {
+  id: Generated<number>;
+  company_id: number;
+  user_id: number | null;
+  numbers: Json<string[]>;
+  carrier_name: string;
+  account_number: string;
+  pin: string;
+  authorized_name: string;
+  service_address: string;
+  bill_copy: string | null;
+  state: Generated<string>; // submitted | in_progress | completed | rejected
+  reason: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  completed_at: NullableTimestamp;
+}
+
+/** modules/notifications (0004): a user's muted notifications per number and channel type (sms | call | voicemail | fax). */
+export interface NotificationBlocksTable {
+  id: Generated<number>;
+  company_id: number;
+  user_id: number;
+  number_id: number;
+  channel_type: string;
+  created_at: Generated<Date>;
+}
+
+/** modules/campaigns (0006): a campaign (spec 001 §3 Campaign) with its counters. */
+export interface CampaignsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  company_id: number;
+  type: Generated<string>; // sms
+  title: string;
+  text: Generated<string>;
+  unsubscribe_text: Generated<string>;
+  should_be_sent_at: NullableTimestamp;
+  state: Generated<string>; // pending | draft | queued | sending | canceled | paused | sent | failed
+  sent_count: Generated<number>;
+  delivered_count: Generated<number>;
+  undelivered_count: Generated<number>;
+  responded_count: Generated<number>;
+  unsubscriber_count: Generated<number>;
+  skipped_unsubscribed_count: Generated<number>;
+  skipped_invalid_count: Generated<number>;
+  recipients_count: Generated<number>;
+  number_id: number | null;
+  preview_count: Generated<number>;
+  preview_credits: Generated<number>;
+  started: Generated<boolean>; // recipients resolved
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  dynamic_fields: Json<unknown[]>;
+  skip_inbox: Generated<boolean>;
+  rate_per_second: number | null; // messages/s per number; 0 = unlimited; null = company setting
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+/** modules/campaigns (0006) */
+export interface CampaignGroupsTable { campaign_id: number; group_id: number }
+/** modules/campaigns (0006): MMS media of a campaign (blob store). */
+export interface CampaignMediaTable { id: Generated<number>; campaign_id: number; position: number; name: string; url: string; blob_key: string | null; content_type: string; created_at: Generated<Date> }
+/** modules/campaigns (0006): company campaign settings (sending rate per number, messages/s; 0 = unlimited). */
+export interface CampaignSettingsTable { company_id: number; rate_per_second: number | null; updated_at: Generated<Date> }
+/** modules/campaigns (0006): one recipient of a campaign; the at-most-once send ledger. */
+export interface CampaignRecipientsTable {
+  id: Generated<number>;
+  campaign_id: number;
+  company_id: number;
+  contact_id: number;
+  number: string;
+  merge: Json<Record<string, string | null>>;
+  state: Generated<string>; // pending | sending | sent | delivered | undelivered | failed | unknown | skipped_unsubscribed | skipped_invalid | responded
+  not_before: NullableTimestamp;
+  claimed_at: NullableTimestamp;
+  carrier_sid: string | null;
+  item_id: number | null;
+  error_code: number | null;
+  sent_at: NullableTimestamp;
+  delivered_at: NullableTimestamp;
+  responded_at: NullableTimestamp;
+  unsubscribed_at: NullableTimestamp;
+  created_at: Generated<Date>;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   companies: CompaniesTable;
@@ -287,8 +511,16 @@ export interface DB {
   mail_outbox: MailOutboxTable;
   numbers: NumbersTable;
   contacts: ContactsTable;
+  contact_groups: ContactGroupsTable;
+  contact_group_members: ContactGroupMembersTable;
+  contact_labels: ContactLabelsTable;
+  contact_label_members: ContactLabelMembersTable;
+  contact_imports: ContactImportsTable;
+  eav_attributes: EavAttributesTable;
+  eav_values: EavValuesTable;
   conversations: ConversationsTable;
   conversation_items: ConversationItemsTable;
+  notification_blocks: NotificationBlocksTable;
   calls: CallsTable;
   call_events: CallEventsTable;
   voicemails: VoicemailsTable;
@@ -297,6 +529,13 @@ export interface DB {
   sandbox_numbers: SandboxNumbersTable;
   sandbox_messages: SandboxMessagesTable;
   sandbox_calls: SandboxCallsTable;
+  number_batches: NumberBatchesTable;
+  forward_contacts: ForwardContactsTable;
+  company_number_limits: CompanyNumberLimitsTable;
+  number_limit_requests: NumberLimitRequestsTable;
+  number_triggers: NumberTriggersTable;
+  number_templates: NumberTemplatesTable;
+  port_requests: PortRequestsTable;
   company_schedules: CompanySchedulesTable;
   user_schedules: UserSchedulesTable;
   number_overrides: NumberOverridesTable;
@@ -305,6 +544,11 @@ export interface DB {
   tags: TagsTable;
   call_tags: CallTagsTable;
   notes: NotesTable;
+  campaigns: CampaignsTable;
+  campaign_groups: CampaignGroupsTable;
+  campaign_media: CampaignMediaTable;
+  campaign_settings: CampaignSettingsTable;
+  campaign_recipients: CampaignRecipientsTable;
 }
 
 export type Row<T extends keyof DB> = Selectable<DB[T]>;

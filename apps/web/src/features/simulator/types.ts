@@ -31,13 +31,17 @@ export interface PlaceCallResult {
   log: CallLogStep[];
 }
 
+/** A message on the simulated handset (HandsetMessageSchema in @switchboard/contracts). */
 export interface HandsetMessage {
-  id: number | string;
+  sid: string;
+  /** Seen from the company: 'inbound' = the handset texted the business number. */
+  direction: 'inbound' | 'outbound';
   from: string;
   to: string;
+  business_number: string;
   body: string;
-  direction: 'inbound' | 'outbound' | string;
+  media: string[];
   status: string;
-  error_code?: string | number | null;
+  error_code: number | null;
   created_at: string;
 }

@@ -2,10 +2,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
 import { useCompanyId } from '../../../lib/session';
+import type { Conversation } from '../types';
+import { conversationQueryOptions } from './get-conversation';
 import { conversationListsKey } from './get-conversations';
 
-export function restoreConversation(conversationId: number): Promise<unknown> {
-  return http.put(`/api/inbox/conversations/${conversationId}/restore`);
+export function restoreConversation(conversationId: number): Promise<Conversation> {
+  return http.put<Conversation>(`/api/inbox/conversations/${conversationId}/restore`);
 }
 
 export function useRestoreConversation() {
@@ -13,6 +15,9 @@ export function useRestoreConversation() {
   const companyId = useCompanyId();
   return useMutation({
     mutationFn: restoreConversation,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: conversationListsKey(companyId), refetchType: 'all' }),
+    onSuccess: async (conversation) => {
+      queryClient.setQueryData(conversationQueryOptions(companyId, conversation.id).queryKey, conversation);
+      await queryClient.invalidateQueries({ queryKey: conversationListsKey(companyId), refetchType: 'all' });
+    },
   });
 }

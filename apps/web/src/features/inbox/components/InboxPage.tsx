@@ -8,6 +8,7 @@ import { useNavigate, useParams } from 'react-router';
 import { EmptyBlock } from '../../../components/EmptyBlock';
 import { PageHeader } from '../../../components/PageHeader';
 import { useCompanyId } from '../../../lib/session';
+import { useConversation } from '../api/get-conversation';
 import { conversationListsKey, useConversations } from '../api/get-conversations';
 import { useConversationUpdates } from '../realtime/use-conversation-updates';
 import type { Conversation, CursorPage } from '../types';
@@ -39,7 +40,9 @@ export function InboxPage() {
   const [debounced] = useDebouncedValue(normalizeConversationSearch(search), 300);
   const [view, setView] = useState<InboxView>('open');
   const list = useConversations({ search: debounced, isArchived: view === 'archived' });
-  const conversation = useCachedConversation(activeId, list.data?.pages.flatMap((p) => p.data) ?? []);
+  const cached = useCachedConversation(activeId, list.data?.pages.flatMap((p) => p.data) ?? []);
+  const single = useConversation(activeId, cached === null);
+  const conversation = cached ?? single.data ?? null;
   const open = (c: Conversation) => navigate(`/inbox/${c.id}`);
 
   const showList = !small || activeId === null;

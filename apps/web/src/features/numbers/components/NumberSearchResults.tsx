@@ -32,7 +32,7 @@ export function NumberSearchResults({ results, loading, buyingNumber, onBuy }: N
                 {[n.locality, n.region].filter(Boolean).join(', ') || (n.type === 'toll_free' ? 'Toll-free' : 'Local')}
               </Text>
             </div>
-            <Button size="xs" onClick={() => onBuy(n)} loading={buyingNumber === n.number} disabled={buyingNumber !== null && buyingNumber !== n.number} aria-label={`Buy ${n.number}`}>
+            <Button size="xs" onClick={() => onBuy(n)} loading={buyingNumber === n.number} disabled={buyingNumber !== null && buyingNumber !== n.number}>
               Buy
             </Button>
           </Group>

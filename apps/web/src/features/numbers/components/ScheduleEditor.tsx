@@ -35,7 +35,7 @@ export function ScheduleEditor({ schedule, errors, onChange }: { schedule: Sched
             value={String(schedule.preset)}
             allowDeselect={false}
             error={errorAt(errors, 'preset')}
-            onChange={(v) => v && onChange(applyPreset(Number(v) as SchedulePreset, schedule.timezone, schedule.hours))}
+            onChange={(v) => v && onChange(applyPreset(Number(v) as SchedulePreset, schedule.timezone, custom ? schedule.hours : effectiveHours(schedule)))}
           />
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 7 }}>

@@ -10,7 +10,7 @@ import type { HandsetMessage } from '../types';
 export function HandsetThread({ messages, handset }: { messages: HandsetMessage[]; handset: string }) {
   const viewport = useRef<HTMLDivElement>(null);
   const sorted = [...messages].sort((a, b) => a.created_at.localeCompare(b.created_at));
-  const lastId = sorted[sorted.length - 1]?.id;
+  const lastId = sorted[sorted.length - 1]?.sid;
   useEffect(() => {
     viewport.current?.scrollTo({ top: viewport.current.scrollHeight });
   }, [lastId]);
@@ -28,7 +28,7 @@ export function HandsetThread({ messages, handset }: { messages: HandsetMessage[
         {sorted.map((m) => {
           const sentByHandset = m.from === handset;
           return (
-            <Stack key={m.id} gap={2} align={sentByHandset ? 'flex-end' : 'flex-start'} data-testid="handset-message" data-direction={sentByHandset ? 'sent' : 'received'} data-status={m.status}>
+            <Stack key={m.sid} gap={2} align={sentByHandset ? 'flex-end' : 'flex-start'} data-testid="handset-message" data-direction={sentByHandset ? 'sent' : 'received'} data-status={m.status}>
               <Paper px="sm" py={6} radius="lg" maw="80%" bg={sentByHandset ? 'var(--mantine-color-green-6)' : 'var(--mantine-color-gray-1)'} c={sentByHandset ? 'white' : undefined}>
                 <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
                   {m.body}

@@ -11,7 +11,7 @@ export function TextPanel({ from, target }: { from: string | null; target: Simul
   const [body, setBody] = useState('');
   const send = useSendSms();
   const messages = useHandsetMessages(from);
-  const thread = (messages.data ?? []).filter((m) => !target || m.from === target.number || m.to === target.number);
+  const thread = (messages.data ?? []).filter((m) => !target || m.business_number === target.number);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

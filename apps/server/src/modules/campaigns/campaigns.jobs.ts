@@ -1,0 +1,9 @@
+/** Campaign job handlers: `campaigns.start` (resolve recipients) and `campaigns.dispatch` (send a chunk). */
+import { CampaignDispatchJob, CampaignStartJob } from '@switchboard/contracts';
+import type { AppContext } from '../../context.js';
+import { CAMPAIGN_DISPATCH_JOB, CAMPAIGN_START_JOB, dispatchChunk, startCampaign } from './campaigns.service.js';
+
+export function registerCampaignJobs(ctx: AppContext): void {
+  ctx.queue.define(CAMPAIGN_START_JOB, async (data) => startCampaign(ctx, CampaignStartJob.parse(data)), 2);
+  ctx.queue.define(CAMPAIGN_DISPATCH_JOB, async (data) => dispatchChunk(ctx, CampaignDispatchJob.parse(data)), 4);
+}

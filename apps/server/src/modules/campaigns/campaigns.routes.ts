@@ -1,0 +1,110 @@
+/**
+ * Campaigns HTTP (spec 001 §7 "Campaigns"): list, read, create (multipart), edit (`POST
+ * /campaigns/{id}` with `_method=PATCH`, or PATCH), delete, pause/resume, events; and the carrier's
+ * delivery-status webhook for campaign messages `POST /webhooks/twilio/campaigns/status?recipient=`.
+ */
+import {
+  Campaign, CampaignEventList, CampaignEventsQuery, CampaignForm, CampaignIncludeQuery, CampaignList, CampaignListQuery, IdParams, errorResponses,
+} from '@switchboard/contracts';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { App } from '../../app.js';
+import type { AppContext } from '../../context.js';
+import { ValidationError, type FieldErrors } from '../../platform/http/errors.js';
+import { formParams, handleOnce, verifyCarrierSignature } from '../../platform/http/webhooks.js';
+import {
+  CAMPAIGN_STATUS_PATH, applyCampaignStatus, createCampaign, deleteCampaign, getCampaign, listCampaignEvents, listCampaigns, togglePause,
+  updateCampaign, type UploadedFile,
+} from './campaigns.service.js';
+
+const tags = ['campaigns'];
+
+function zodFieldErrors(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) (errors[String(issue.path[0] ?? 'body')] ??= []).push(issue.message);
+  return errors;
+}
+
+/** Reads the editor's form: multipart fields (`groups[]`, `groups[0]` → arrays) and `media[]` files, or JSON. */
+async function readForm(req: FastifyRequest): Promise<{ form: CampaignForm; files: UploadedFile[] }> {
+  const files: UploadedFile[] = [];
+  let raw: unknown = req.body ?? {};
+  if (req.isMultipart()) {
+    const fields: Record<string, unknown> = {};
+    for await (const part of req.parts()) {
+      const m = /^([A-Za-z_]+)\[(\d*)\]$/.exec(part.fieldname);
+      const name = m ? m[1]! : part.fieldname;
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        if (name === 'media' && data.length > 0) files.push({ filename: part.filename, mimetype: part.mimetype, data });
+      } else if (m || name === 'groups' || name === 'media') {
+        const list = (fields[name] as unknown[] | undefined) ?? [];
+        if (part.value !== '') list.push(part.value);
+        fields[name] = list;
+      } else {
+        fields[name] = part.value;
+      }
+    }
+    raw = fields;
+  }
+  const parsed = CampaignForm.safeParse(raw);
+  if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+  return { form: parsed.data, files };
+}
+
+export function registerCampaignRoutes(app: App, ctx: AppContext): void {
+  app.get('/api/campaigns', {
+    schema: { tags, summary: 'Campaigns of a company (page size 13; filter[search], filter[status]; sort, dir; include=groups)', querystring: CampaignListQuery, response: { 200: CampaignList, ...errorResponses } },
+  }, async (req) => listCampaigns(ctx, req.auth!.userId, req.query));
+
+  app.get('/api/campaigns/:id', {
+    schema: { tags, summary: 'One campaign', params: IdParams, querystring: CampaignIncludeQuery, response: { 200: Campaign, ...errorResponses } },
+  }, async (req) => getCampaign(ctx, req.auth!.userId, req.params.id, req.query.include));
+
+  app.post('/api/campaigns', {
+    schema: { tags, summary: 'Create a campaign (multipart: title, text, unsubscribe_text, skip_inbox, groups[], should_be_sent_at, state, number_id, type, dynamic_fields JSON, media[], company_id)', body: z.unknown().optional(), response: { 201: Campaign, ...errorResponses } },
+  }, async (req, reply) => {
+    const { form, files } = await readForm(req);
+    return reply.status(201).send(await createCampaign(ctx, req.auth!.userId, form, files));
+  });
+
+  app.post('/api/campaigns/:id', {
+    schema: { tags, summary: 'Edit a campaign (same form plus _method=PATCH)', params: IdParams, body: z.unknown().optional(), response: { 200: Campaign, ...errorResponses } },
+  }, async (req) => {
+    const { form, files } = await readForm(req);
+    if (form._method && form._method.toUpperCase() !== 'PATCH') throw new ValidationError({ _method: ['The _method must be PATCH.'] });
+    return updateCampaign(ctx, req.auth!.userId, req.params.id, form, files);
+  });
+
+  app.patch('/api/campaigns/:id', {
+    schema: { tags, summary: 'Edit a campaign (JSON or multipart)', params: IdParams, body: z.unknown().optional(), response: { 200: Campaign, ...errorResponses } },
+  }, async (req) => {
+    const { form, files } = await readForm(req);
+    return updateCampaign(ctx, req.auth!.userId, req.params.id, form, files);
+  });
+
+  app.delete('/api/campaigns/:id', {
+    schema: { tags, summary: 'Delete a campaign (204); a running send stops', params: IdParams, response: { 204: z.null().optional(), ...errorResponses } },
+  }, async (req, reply) => {
+    await deleteCampaign(ctx, req.auth!.userId, req.params.id);
+    return reply.status(204).send(null);
+  });
+
+  app.post('/api/campaigns/:id/pause', {
+    schema: { tags, summary: 'Pause a scheduled or sending campaign, or resume a paused one; returns the campaign', params: IdParams, querystring: CampaignIncludeQuery, body: z.unknown().optional(), response: { 200: Campaign, ...errorResponses } },
+  }, async (req) => togglePause(ctx, req.auth!.userId, req.params.id, req.query.include));
+
+  app.get('/api/campaigns/:id/events', {
+    schema: { tags, summary: 'Recipients of a campaign with their contact (page size 10; search; status)', params: IdParams, querystring: CampaignEventsQuery, response: { 200: CampaignEventList, ...errorResponses } },
+  }, async (req) => listCampaignEvents(ctx, req.auth!.userId, req.params.id, req.query));
+
+  app.post(CAMPAIGN_STATUS_PATH, {
+    preHandler: verifyCarrierSignature(ctx),
+    schema: { tags: ['webhooks'], summary: 'Carrier webhook: campaign message delivery status', querystring: z.object({ recipient: z.coerce.number().int().positive().optional() }), body: z.record(z.string(), z.unknown()).optional() },
+  }, async (req, reply) => {
+    const p = formParams(req);
+    const sid = p.MessageSid ?? p.SmsSid ?? '';
+    const status = p.MessageStatus ?? p.SmsStatus ?? '';
+    return handleOnce(ctx, reply, `campaignstatus:${sid}:${status}`, (tx) => applyCampaignStatus(ctx, tx, p, req.query.recipient ?? null));
+  });
+}

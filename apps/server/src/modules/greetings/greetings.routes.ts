@@ -1,0 +1,80 @@
+/**
+ * Greetings HTTP routes (spec 002 "Greetings"; issue 3):
+ * GET /api/greetings?company_id; GET/DELETE /api/greetings/{id};
+ * POST /api/greetings (multipart: company_id, name, content, voice, file; `_method=PUT` + id updates);
+ * GET /api/greetings/voices; POST /api/greetings/speak {content, voice} → audio/wav;
+ * GET/PUT /api/numbers/{id}/greetings (assignments to the number's menu, voicemail, whisper).
+ */
+import {
+  GreetingBody, GreetingFormFields, GreetingListBody, GreetingListQuery, GreetingSavedBody, IdParams, MessageBody, NumberGreetingsBody,
+  PutNumberGreetingsInput, SpeakInput, VoiceListBody, errorResponses,
+} from '@switchboard/contracts';
+import { z } from 'zod';
+import type { App } from '../../app.js';
+import type { AppContext } from '../../context.js';
+import { ValidationError, type FieldErrors } from '../../platform/http/errors.js';
+import {
+  deleteGreeting, getGreeting, getNumberGreetings, listGreetings, listVoices, putNumberGreetings, saveGreeting, speak, type UploadedAudio,
+} from './greetings.service.js';
+
+function zodFieldErrors(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) (errors[issue.path.join('.') || 'body'] ??= []).push(issue.message);
+  return errors;
+}
+
+export function registerGreetingsRoutes(app: App, ctx: AppContext): void {
+  app.get('/api/greetings/voices', {
+    schema: { tags: ['greetings'], response: { 200: VoiceListBody, ...errorResponses } },
+  }, async () => listVoices());
+
+  app.post('/api/greetings/speak', {
+    schema: { tags: ['greetings'], summary: 'Synthesized speech (audio/wav) of content in voice', body: SpeakInput },
+  }, async (req, reply) => reply.type('audio/wav').header('cache-control', 'no-store').send(speak(req.body)));
+
+  app.get('/api/greetings', {
+    schema: { tags: ['greetings'], querystring: GreetingListQuery, response: { 200: GreetingListBody, ...errorResponses } },
+  }, async (req) => listGreetings(ctx, req.auth!.userId, req.query.company_id));
+
+  app.get('/api/greetings/:id', {
+    schema: { tags: ['greetings'], params: IdParams, response: { 200: GreetingBody, ...errorResponses } },
+  }, async (req) => getGreeting(ctx, req.auth!.userId, req.params.id));
+
+  app.delete('/api/greetings/:id', {
+    schema: { tags: ['greetings'], params: IdParams, response: { 200: MessageBody, ...errorResponses } },
+  }, async (req) => deleteGreeting(ctx, req.auth!.userId, req.params.id));
+
+  app.post('/api/greetings', {
+    schema: {
+      tags: ['greetings'],
+      summary: 'Create (or with _method=PUT and id, update) a greeting: multipart company_id, name, content, voice, file; or JSON',
+      body: GreetingFormFields.nullish(),
+      response: { 200: GreetingSavedBody, 201: GreetingSavedBody, ...errorResponses },
+    },
+  }, async (req, reply) => {
+    let fields: unknown = req.body;
+    let file: UploadedAudio | undefined;
+    if (req.isMultipart()) {
+      const raw: Record<string, unknown> = {};
+      for await (const part of req.parts()) {
+        if (part.type === 'file') {
+          const data = await part.toBuffer();
+          if (data.length > 0) file = { filename: part.filename, mimetype: part.mimetype, data };
+        } else raw[part.fieldname] = part.value;
+      }
+      fields = raw;
+    }
+    const parsed = GreetingFormFields.safeParse(fields ?? {});
+    if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+    const out = await saveGreeting(ctx, req.auth!.userId, parsed.data, file);
+    return reply.status((parsed.data._method ?? '').toUpperCase() === 'PUT' ? 200 : 201).send(out);
+  });
+
+  app.get('/api/numbers/:id/greetings', {
+    schema: { tags: ['greetings'], params: IdParams, response: { 200: NumberGreetingsBody, ...errorResponses } },
+  }, async (req) => getNumberGreetings(ctx, req.auth!.userId, req.params.id));
+
+  app.put('/api/numbers/:id/greetings', {
+    schema: { tags: ['greetings'], params: IdParams, body: PutNumberGreetingsInput, response: { 200: NumberGreetingsBody, ...errorResponses } },
+  }, async (req) => putNumberGreetings(ctx, req.auth!.userId, req.params.id, req.body.assignments));
+}

@@ -1,0 +1,48 @@
+/**
+ * Live across nodes (issue 4 "Live"): two servers on the same database; a browser connected to
+ * node B sees `conversation updated` for a message that the carrier delivered to node A
+ * (Socket.IO PostgreSQL adapter), and node B's API serves what node A stored.
+ */
+import type { Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, type Account } from '../../../test/fixtures.js';
+import { ApiClient, eventually, postWebhook, startSecondNode, startTestServer, type TestServer } from '../../../test/harness.js';
+import { buyTestNumber, connectSocket, subscribe } from './messaging.test-helpers.js';
+
+let nodeA: TestServer;
+let nodeB: TestServer;
+let a: Account;
+let number: { id: number; number: string };
+let socket: Socket | undefined;
+
+beforeAll(async () => {
+  nodeA = await startTestServer();
+  nodeB = await startSecondNode(nodeA);
+  a = await createAccount(nodeA);
+  number = await buyTestNumber(a, '212');
+});
+afterAll(async () => {
+  socket?.close();
+  await nodeB?.close();
+  await nodeA?.close();
+});
+
+describe('two server nodes', () => {
+  it('a socket on node B receives conversation updated caused by a webhook on node A', async () => {
+    expect(nodeB.url).not.toBe(nodeA.url);
+    // The same session works on node B (sessions live in the shared database).
+    const onB = new ApiClient(nodeB.url);
+    await onB.signIn(a.email, a.password);
+    socket = await connectSocket(nodeB, onB);
+    expect(await subscribe(socket, `conversations.${a.companyId}`)).toEqual({ ok: true });
+    const seen: any[] = [];
+    socket.on('conversation updated', (e) => seen.push(e));
+
+    const r = await postWebhook(nodeA, '/webhooks/twilio/messaging', { MessageSid: 'SMtwonodes000000000000000000000001', From: '+13125551101', To: number.number, Body: 'hello from node A', NumMedia: '0' });
+    expect(r.status).toBe(200);
+    const ev = await eventually(async () => seen.find((e) => e.item?.details.content === 'hello from node A'), 10_000, 50);
+    expect(ev).toMatchObject({ recipient: '+13125551101', number: { id: number.id }, numUnreadItems: 1 });
+    const list = await onB.get(`/api/companies/${a.companyId}/conversations`);
+    expect(list.body.data[0].id).toBe(ev.id);
+  });
+});

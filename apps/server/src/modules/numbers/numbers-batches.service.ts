@@ -1,0 +1,215 @@
+/**
+ * Background number batches (issue 3 "Release, bulk purchase and bulk number update run as
+ * background jobs"; spec 002 §4 "Batch jobs show progress live"): a `number_batches` row holds
+ * every item with its state; the job `numbers.batch` works through the pending items, so a re-run
+ * (the queue delivers at least once) skips items already done. Progress (whole percent 0..100)
+ * and completion are published after each item is committed:
+ * - release  → `company.{companyId}`: 'release progress' {batchId, progress}, 'release completed' {batchId, finishedAt, done, failed}
+ * - update   → `company.{companyId}`: 'number update progress', 'number update completed'
+ * - purchase → `bulk-purchase.{companyId}`: 'bulk purchase progress', 'bulk purchase finished'
+ * Also: rotate (swap a number for a new one of the same area code, keeping its routing).
+ */
+import { areaCodeOf, formatPhone, isTollFree, parsePhone, type RouteEntry, type Schedule } from '@switchboard/domain';
+import type { AppContext } from '../../context.js';
+import { CarrierError, NotFoundError, ValidationError, fieldError, type FieldErrors } from '../../platform/http/errors.js';
+import { MANAGER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
+import { numbersAdminRepository, numbersRepository, type BatchRow } from './numbers.repository.js';
+import { assertWithinNumberLimit, companyTimezone, purchaseIntoCompany, validateRoutes, type RouteInput } from './numbers.service.js';
+import { toNumberDetail } from './numbers-admin.service.js';
+
+/** The job that works through a batch: data `{ batchId }`. */
+export const NUMBER_BATCH_JOB = 'numbers.batch';
+
+export type BatchKind = 'release' | 'update' | 'purchase';
+export type BatchItem = { key: string; status: 'pending' | 'done' | 'failed'; error?: string | null; number_id?: number | null; provider_id?: number };
+
+const EVENTS: Record<BatchKind, { channel: string; progress: string; completed: string }> = {
+  release: { channel: 'company', progress: 'release progress', completed: 'release completed' },
+  update: { channel: 'company', progress: 'number update progress', completed: 'number update completed' },
+  purchase: { channel: 'bulk-purchase', progress: 'bulk purchase progress', completed: 'bulk purchase finished' },
+};
+
+function progressOf(b: Pick<BatchRow, 'total' | 'done' | 'failed'>): number {
+  return b.total ? Math.floor(((b.done + b.failed) / b.total) * 100) : 100;
+}
+
+/** The API shape of a batch. */
+export function toBatchDto(b: BatchRow) {
+  return {
+    id: b.id, company_id: b.company_id, kind: b.kind as BatchKind, total: b.total, done: b.done, failed: b.failed, progress: progressOf(b),
+    items: b.items as BatchItem[], created_at: b.created_at.toISOString(), finished_at: b.finished_at?.toISOString() ?? null,
+  };
+}
+
+async function startBatch(ctx: AppContext, companyId: number, userId: number, kind: BatchKind, items: BatchItem[], params: Record<string, unknown> = {}) {
+  const batch = await ctx.db.transaction().execute(async (tx) => {
+    const row = await numbersAdminRepository.insertBatch(tx, { company_id: companyId, user_id: userId, kind, total: items.length, items: JSON.stringify(items), params: JSON.stringify(params) });
+    await ctx.queue.enqueue(NUMBER_BATCH_JOB, { batchId: row.id }, { singletonKey: row.id }, tx);
+    return row;
+  });
+  return toBatchDto(batch);
+}
+
+/**
+ * Loads active numbers by id that the user manages; all must belong to one company.
+ * @throws NotFoundError 404 for an id that is not an active number of a company of the user;
+ *   ValidationError 422 `ids` when they span companies.
+ */
+async function numbersOfOneCompany(ctx: AppContext, userId: number, ids: number[]) {
+  const unique = [...new Set(ids)];
+  const rows = await numbersAdminRepository.findMany(ctx.db, unique);
+  if (rows.length !== unique.length) throw new NotFoundError('Number');
+  const companies = new Set(rows.map((r) => r.company_id));
+  if (companies.size > 1) throw fieldError('ids', 'The numbers must belong to one company.');
+  const companyId = rows[0]!.company_id;
+  try {
+    await assertCompanyAccess(ctx, userId, companyId, MANAGER_ROLES);
+  } catch {
+    throw new NotFoundError('Number');
+  }
+  return { companyId, rows };
+}
+
+/** Starts releasing numbers (owner/administrator); `POST /numbers/{id}/remove` and `/numbers/remove-bulk`. */
+export async function startRelease(ctx: AppContext, userId: number, ids: number[]) {
+  const { companyId, rows } = await numbersOfOneCompany(ctx, userId, ids);
+  return startBatch(ctx, companyId, userId, 'release', rows.map((r) => ({ key: String(r.id), number_id: r.id, status: 'pending' })));
+}
+
+/**
+ * Starts a bulk update (`PUT /v1/numbers`): label, routes (validated and cleaned now, in the first
+ * number's schedule time zone) and/or schedule applied to every number.
+ * @throws ValidationError 422 (nothing to change, bad routes with `routes.*` fields).
+ */
+export async function startBulkUpdate(ctx: AppContext, userId: number, input: { ids: number[]; label?: string; routes?: RouteInput[]; schedule?: Schedule }) {
+  const { companyId, rows } = await numbersOfOneCompany(ctx, userId, input.ids);
+  if (input.label === undefined && input.routes === undefined && input.schedule === undefined) {
+    throw new ValidationError({ label: ['Choose a label, routes or a schedule to update.'] });
+  }
+  const params: Record<string, unknown> = {};
+  if (input.label !== undefined) params.label = input.label.trim();
+  if (input.schedule !== undefined) params.schedule = input.schedule;
+  if (input.routes !== undefined) params.routes = validateRoutes(input.routes, (input.schedule ?? (rows[0]!.schedule as Schedule)).timezone);
+  return startBatch(ctx, companyId, userId, 'update', rows.map((r) => ({ key: String(r.id), number_id: r.id, status: 'pending' })), params);
+}
+
+/**
+ * Starts a bulk purchase (`POST /numbers/bulk`) for the company (owner/administrator).
+ * @throws ValidationError 422 `numbers.{i}.number` (invalid or repeated), `numbers` (limit).
+ */
+export async function startBulkPurchase(ctx: AppContext, userId: number, input: { company_id: number; numbers: Array<{ number: string; provider_id: number }> }) {
+  await assertCompanyAccess(ctx, userId, input.company_id, MANAGER_ROLES);
+  const errors: FieldErrors = {};
+  const seen = new Set<string>();
+  const items: BatchItem[] = [];
+  input.numbers.forEach((n, i) => {
+    const e164 = parsePhone(n.number);
+    if (!e164) errors[`numbers.${i}.number`] = ['The number is not a valid phone number.'];
+    else if (seen.has(e164)) errors[`numbers.${i}.number`] = ['The number is listed twice.'];
+    else { seen.add(e164); items.push({ key: e164, provider_id: n.provider_id, status: 'pending', number_id: null }); }
+  });
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  await assertWithinNumberLimit(ctx, input.company_id, items.length, 'numbers');
+  return startBatch(ctx, input.company_id, userId, 'purchase', items);
+}
+
+/** A batch of the company (any member), for polling. @throws NotFoundError 404. */
+export async function getBatch(ctx: AppContext, userId: number, companyId: number, batchId: string) {
+  await assertCompanyAccess(ctx, userId, companyId);
+  const b = await numbersAdminRepository.findBatchForCompany(ctx.db, companyId, batchId);
+  if (!b) throw new NotFoundError('Batch');
+  return toBatchDto(b);
+}
+
+async function processItem(ctx: AppContext, batch: BatchRow, item: BatchItem): Promise<void> {
+  if (batch.kind === 'release') {
+    const row = await numbersAdminRepository.findAny(ctx.db, item.number_id!);
+    if (!row || row.company_id !== batch.company_id) throw new Error('Number not found.');
+    if (row.released_at) return; // done by an earlier run
+    if (row.carrier_sid) await ctx.carrier.releaseNumber(row.carrier_sid);
+    await numbersAdminRepository.release(ctx.db, row.id);
+  } else if (batch.kind === 'update') {
+    const row = await numbersRepository.findForCompany(ctx.db, batch.company_id, item.number_id!);
+    if (!row) throw new Error('Number not found.');
+    const p = batch.params as { label?: string; routes?: RouteEntry[]; schedule?: Schedule };
+    await numbersRepository.update(ctx.db, row.id, {
+      ...(p.label !== undefined ? { label: p.label } : {}),
+      ...(p.routes !== undefined ? { routes: JSON.stringify(p.routes) } : {}),
+      ...(p.schedule !== undefined ? { schedule: JSON.stringify(p.schedule) } : {}),
+    });
+  } else {
+    const existing = await numbersRepository.findActiveByNumber(ctx.db, item.key);
+    if (existing && existing.company_id === batch.company_id) { item.number_id = existing.id; return; } // bought by an earlier run
+    await assertWithinNumberLimit(ctx, batch.company_id, 1);
+    const tz = batch.user_id ? await companyTimezone(ctx, batch.user_id, batch.company_id) : 'UTC';
+    const row = await purchaseIntoCompany(ctx, batch.company_id, tz, item.key, item.provider_id ?? 1);
+    item.number_id = row.id;
+  }
+}
+
+/**
+ * Job handler: works through the batch's pending items, committing each item's state and
+ * publishing progress after it; publishes completion once when the last item is settled.
+ * Idempotent: done/failed items are skipped; a finished batch is left alone.
+ */
+export async function runBatch(ctx: AppContext, batchId: string): Promise<void> {
+  const batch = await numbersAdminRepository.findBatch(ctx.db, batchId);
+  if (!batch || batch.finished_at) return;
+  const kind = batch.kind as BatchKind;
+  const ev = EVENTS[kind];
+  const channel = `${ev.channel}.${batch.company_id}`;
+  const items = batch.items as BatchItem[];
+  for (let i = 0; i < items.length; i++) {
+    if (items[i]!.status !== 'pending') continue;
+    const item = { ...items[i]! };
+    try {
+      await processItem(ctx, batch, item);
+      item.status = 'done';
+      item.error = null;
+    } catch (e) {
+      item.status = 'failed';
+      item.error = e instanceof ValidationError ? Object.values(e.errors ?? {}).flat()[0] ?? e.message : (e as Error).message;
+    }
+    items[i] = item;
+    const updated = await numbersAdminRepository.updateBatch(ctx.db, batchId, {
+      items: JSON.stringify(items),
+      done: items.filter((x) => x.status === 'done').length,
+      failed: items.filter((x) => x.status === 'failed').length,
+    });
+    ctx.realtime.publish(channel, ev.progress, { batchId, progress: progressOf(updated) });
+  }
+  const finished = await numbersAdminRepository.updateBatch(ctx.db, batchId, { finished_at: new Date() });
+  ctx.realtime.publish(channel, ev.completed, { batchId, finishedAt: finished.finished_at!.toISOString(), done: finished.done, failed: finished.failed });
+}
+
+/**
+ * Swaps the number for a new one in the same area code (toll-free: the same toll-free code)
+ * through the carrier, keeping id, label (unless it was the old number's national format),
+ * routes and schedule; the old number is released at the carrier.
+ * @throws NotFoundError 404; ValidationError 422 `number` when the carrier has no other number there.
+ */
+export async function rotateNumber(ctx: AppContext, userId: number, id: number) {
+  const row = await numbersRepository.find(ctx.db, id);
+  if (!row) throw new NotFoundError('Number');
+  try { await assertCompanyAccess(ctx, userId, row.company_id, MANAGER_ROLES); } catch { throw new NotFoundError('Number'); }
+  const area = areaCodeOf(row.number);
+  if (!area) throw fieldError('number', 'The number cannot be rotated.');
+  const offered = await ctx.carrier.searchNumbers({ kind: isTollFree(row.number) ? 'toll_free' : 'local', areaCode: area, limit: 20 });
+  const base = ctx.config.publicUrl;
+  let bought: { sid: string; number: string } | null = null;
+  for (const candidate of offered) {
+    if (candidate.number === row.number || (await numbersRepository.findActiveByNumber(ctx.db, candidate.number))) continue;
+    try {
+      bought = await ctx.carrier.buyNumber(candidate.number, { voiceUrl: `${base}/webhooks/twilio/voice`, smsUrl: `${base}/webhooks/twilio/messaging`, statusCallback: `${base}/webhooks/twilio/voice/status` });
+      break;
+    } catch (e) {
+      if (!(e instanceof CarrierError)) throw e;
+    }
+  }
+  if (!bought) throw fieldError('number', `No other number is available in area code ${area}.`);
+  const previous = row.number;
+  const label = row.label === formatPhone(previous) ? formatPhone(bought.number) : row.label;
+  const updated = await numbersRepository.update(ctx.db, row.id, { number: bought.number, carrier_sid: bought.sid, label });
+  if (row.carrier_sid) await ctx.carrier.releaseNumber(row.carrier_sid).catch((e) => ctx.log.warn({ err: e, sid: row.carrier_sid }, 'release after rotate failed'));
+  return { message: 'The number has been rotated', previous_number: previous, data: toNumberDetail(updated) };
+}

@@ -1,0 +1,7 @@
+/** Job handlers of the numbers module: `numbers.batch` (release, bulk update, bulk purchase). */
+import type { AppContext } from '../../context.js';
+import { NUMBER_BATCH_JOB, runBatch } from './numbers-batches.service.js';
+
+export function registerNumbersJobs(ctx: AppContext): void {
+  ctx.queue.define<{ batchId: string }>(NUMBER_BATCH_JOB, (data) => runBatch(ctx, data.batchId));
+}

@@ -1,0 +1,7 @@
+/** Job handlers of the ports module: `ports.advance` (sandbox port-in progress). */
+import type { AppContext } from '../../context.js';
+import { PORT_ADVANCE_JOB, advancePort } from './ports.service.js';
+
+export function registerPortsJobs(ctx: AppContext): void {
+  ctx.queue.define<{ portId: number; step: 'in_progress' | 'finish' }>(PORT_ADVANCE_JOB, (data) => advancePort(ctx, data));
+}

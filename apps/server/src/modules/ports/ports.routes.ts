@@ -1,0 +1,15 @@
+/** Port-in HTTP routes (spec 002 §7 "Ports"): GET /api/company/{companyId}/ports, POST /api/company/{companyId}/numbers/port. */
+import { CompanyParams, PortCreatedBody, PortListBody, PortRequestInput, errorResponses } from '@switchboard/contracts';
+import type { App } from '../../app.js';
+import type { AppContext } from '../../context.js';
+import { createPort, listPorts } from './ports.service.js';
+
+export async function registerPortsRoutes(app: App, ctx: AppContext): Promise<void> {
+  app.get('/api/company/:companyId/ports', { schema: { tags: ['ports'], params: CompanyParams, response: { 200: PortListBody, ...errorResponses } } },
+    async (request) => ({ data: await listPorts(ctx, request.auth!.userId, request.params.companyId) }));
+  app.post('/api/company/:companyId/numbers/port', { schema: { tags: ['ports'], params: CompanyParams, body: PortRequestInput, response: { 201: PortCreatedBody, ...errorResponses } } },
+    async (request, reply) => reply.status(201).send({
+      message: 'Your port request has been submitted.',
+      data: await createPort(ctx, request.auth!.userId, request.params.companyId, request.body),
+    }));
+}

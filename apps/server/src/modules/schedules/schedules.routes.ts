@@ -1,0 +1,38 @@
+/**
+ * Schedule HTTP routes (spec 002 "Schedule"; issue 3):
+ * GET/PUT /api/companies/{companyId}/schedule; GET/PUT /api/user/schedule;
+ * PUT /api/numbers/{id}/override {mode: auto|open|closed, until?}.
+ */
+import {
+  CompanyParams, CompanyScheduleBody, IdParams, NumberOverrideBody, NumberOverrideInput, PutCompanyScheduleInput, PutUserScheduleInput,
+  UserScheduleBody, errorResponses,
+} from '@switchboard/contracts';
+import type { Schedule } from '@switchboard/domain';
+import { z } from 'zod';
+import type { App } from '../../app.js';
+import type { AppContext } from '../../context.js';
+import { getCompanySchedule, getUserSchedule, putCompanySchedule, putUserSchedule, setNumberOverride } from './schedules.service.js';
+
+const Saved = <T extends z.ZodObject>(body: T) => body.extend({ message: z.string() });
+
+export function registerSchedulesRoutes(app: App, ctx: AppContext): void {
+  app.get('/api/companies/:companyId/schedule', {
+    schema: { tags: ['schedule'], params: CompanyParams, response: { 200: CompanyScheduleBody, ...errorResponses } },
+  }, async (req) => getCompanySchedule(ctx, req.auth!.userId, req.params.companyId));
+
+  app.put('/api/companies/:companyId/schedule', {
+    schema: { tags: ['schedule'], params: CompanyParams, body: PutCompanyScheduleInput, response: { 200: Saved(CompanyScheduleBody), ...errorResponses } },
+  }, async (req) => putCompanySchedule(ctx, req.auth!.userId, req.params.companyId, { schedule: req.body.schedule as Schedule | undefined, holidays: req.body.holidays }));
+
+  app.get('/api/user/schedule', {
+    schema: { tags: ['schedule'], response: { 200: UserScheduleBody, ...errorResponses } },
+  }, async (req) => getUserSchedule(ctx, req.auth!.userId));
+
+  app.put('/api/user/schedule', {
+    schema: { tags: ['schedule'], body: PutUserScheduleInput, response: { 200: Saved(UserScheduleBody), ...errorResponses } },
+  }, async (req) => putUserSchedule(ctx, req.auth!.userId, req.body.schedule as Schedule));
+
+  app.put('/api/numbers/:id/override', {
+    schema: { tags: ['schedule'], params: IdParams, body: NumberOverrideInput, response: { 200: NumberOverrideBody, ...errorResponses } },
+  }, async (req) => setNumberOverride(ctx, req.auth!.userId, req.params.id, req.body));
+}

@@ -1,0 +1,104 @@
+/**
+ * Schedules (spec 002 "Schedule", foundation §3-4; issue 3 "Schedules per company and per user",
+ * holidays and a manual override per number).
+ *
+ * - The company schedule (`GET`/`PUT /api/companies/{companyId}/schedule`) holds the company's
+ *   business hours and its holiday dates ("YYYY-MM-DD", read in each number's schedule zone).
+ *   A company without a stored schedule answers the default (preset 1, the company's zone).
+ * - The user schedule (`GET`/`PUT /api/user/schedule`): the signed-in user's hours (default: their zone).
+ * - The number override (`PUT /api/numbers/{id}/override`): mode auto | open | closed, optionally
+ *   until an instant; the call flow evaluates override → holidays → the number's schedule.
+ */
+import { SETTINGS_UPDATED, defaultSchedule, isValidTimeZone, scheduleLabel, toBlocks, type Schedule } from '@switchboard/domain';
+import type { AppContext } from '../../context.js';
+import type { DbOrTx } from '../../platform/db/db.js';
+import { NotFoundError, fieldError } from '../../platform/http/errors.js';
+import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies } from '../companies/companies.service.js';
+import { findUser } from '../users/users.service.js';
+import { findRoutingById } from '../numbers/numbers.service.js';
+import type { NumberOverride } from '../routing/routing.service.js';
+import { isNumberOpen } from '../routing/routing.service.js';
+import { schedulesRepository } from './schedules.repository.js';
+
+function view(schedule: Schedule) {
+  return { schedule, blocks: toBlocks(schedule), label: scheduleLabel(schedule, false) };
+}
+
+function checkZone(schedule: Schedule | undefined): void {
+  if (schedule && !isValidTimeZone(schedule.timezone)) throw fieldError('schedule.timezone', 'The time zone is not a valid IANA time zone.');
+}
+
+/** GET /api/companies/{companyId}/schedule. @throws ForbiddenError when not a member. */
+export async function getCompanySchedule(ctx: AppContext, userId: number, companyId: number) {
+  await assertCompanyAccess(ctx, userId, companyId);
+  const row = await schedulesRepository.company(ctx.db, companyId);
+  const zone = (await listUserCompanies(ctx, userId)).find((c) => c.id === companyId)?.timezone;
+  const schedule = (row?.schedule as Schedule | undefined) ?? defaultSchedule(zone);
+  return { data: { ...view(schedule), holidays: (row?.holidays as string[] | undefined) ?? [] } };
+}
+
+/**
+ * PUT /api/companies/{companyId}/schedule (owner/administrator): stores the schedule and/or the
+ * holiday dates (sorted, without duplicates). @throws 403, 422 (unknown time zone).
+ */
+export async function putCompanySchedule(ctx: AppContext, userId: number, companyId: number, input: { schedule?: Schedule; holidays?: string[] }) {
+  await assertCompanyAccess(ctx, userId, companyId, MANAGER_ROLES);
+  checkZone(input.schedule);
+  const current = await getCompanySchedule(ctx, userId, companyId);
+  const schedule = input.schedule ?? current.data.schedule;
+  const holidays = input.holidays ? [...new Set(input.holidays)].sort() : current.data.holidays;
+  await schedulesRepository.upsertCompany(ctx.db, companyId, schedule, holidays);
+  return { message: SETTINGS_UPDATED, ...(await getCompanySchedule(ctx, userId, companyId)) };
+}
+
+/** GET /api/user/schedule: the signed-in user's schedule (default preset 1 in their zone). */
+export async function getUserSchedule(ctx: AppContext, userId: number) {
+  const row = await schedulesRepository.user(ctx.db, userId);
+  const schedule = (row?.schedule as Schedule | undefined) ?? defaultSchedule((await findUser(ctx, userId))?.timezone);
+  return { data: view(schedule) };
+}
+
+/** PUT /api/user/schedule. @throws 422 (unknown time zone). */
+export async function putUserSchedule(ctx: AppContext, userId: number, schedule: Schedule) {
+  checkZone(schedule);
+  await schedulesRepository.upsertUser(ctx.db, userId, schedule);
+  return { message: SETTINGS_UPDATED, ...(await getUserSchedule(ctx, userId)) };
+}
+
+/** For the call flow: the company's holiday dates. */
+export async function companyHolidays(ctx: AppContext, companyId: number, db: DbOrTx = ctx.db): Promise<string[]> {
+  return ((await schedulesRepository.company(db, companyId))?.holidays as string[] | undefined) ?? [];
+}
+
+/** For the call flow: the number's manual override, or null when none is stored. */
+export async function numberOverride(ctx: AppContext, numberId: number, db: DbOrTx = ctx.db): Promise<NumberOverride | null> {
+  const row = await schedulesRepository.override(db, numberId);
+  return row ? { mode: row.mode as NumberOverride['mode'], until: row.until } : null;
+}
+
+/**
+ * PUT /api/numbers/{id}/override (owner/administrator): mode auto | open | closed, `until` an
+ * ISO instant in the future (ignored for auto). Answers whether the number is open now.
+ * @throws 403, 404 (another company's number), 422 (`until` in the past).
+ */
+export async function setNumberOverride(ctx: AppContext, userId: number, numberId: number, input: { mode: 'auto' | 'open' | 'closed'; until?: string | null }, now = new Date()) {
+  const routing = await numberForManager(ctx, userId, numberId);
+  const companyId = routing.company_id;
+  const until = input.mode === 'auto' || !input.until ? null : new Date(input.until);
+  if (until && until.getTime() <= now.getTime()) throw fieldError('until', 'The until time must be in the future.');
+  await schedulesRepository.upsertOverride(ctx.db, numberId, input.mode, until);
+  const holidays = await companyHolidays(ctx, companyId);
+  const isOpen = isNumberOpen({ ...routing, extras: { holidays, override: { mode: input.mode, until } } }, now);
+  return { message: SETTINGS_UPDATED, data: { number_id: numberId, mode: input.mode, until: until ? until.toISOString() : null, is_open: isOpen } };
+}
+
+/**
+ * A number's routing data for a company owner/administrator of its company.
+ * @throws NotFoundError for a missing number or another company's number (never 403, to not reveal it).
+ */
+export async function numberForManager(ctx: AppContext, userId: number, numberId: number) {
+  const routing = await findRoutingById(ctx, numberId);
+  if (!routing) throw new NotFoundError('Number');
+  try { await assertCompanyAccess(ctx, userId, routing.company_id, MANAGER_ROLES); } catch { throw new NotFoundError('Number'); }
+  return routing;
+}

@@ -1,0 +1,152 @@
+/**
+ * Issue 3 payloads: company/user schedules with holidays, the manual number override,
+ * greetings and their assignment to a number's flow, voicemails, call detail with tags, note,
+ * qualification and custom-field values, notes, and the blocks query version (spec 001 "Blocks",
+ * "Calls", "Notes"; spec 002 "Schedule", "Greetings"). Times are ISO-8601 strings (UTC).
+ */
+import { z } from 'zod';
+import { Id, PageMeta } from './common.js';
+import { BlockSchema, CallSchema, ScheduleSchema } from './telephony.js';
+
+// ---------------------------------------------------------------- schedules
+
+const DateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a YYYY-MM-DD date.');
+
+/** GET /companies/{companyId}/schedule: the company schedule, its 24-hour blocks and holiday dates. */
+export const CompanyScheduleBody = z.object({
+  data: z.object({
+    schedule: ScheduleSchema,
+    blocks: z.array(z.object({ day: z.string(), start: z.string(), end: z.string() })),
+    label: z.string(),
+    holidays: z.array(z.string()),
+  }),
+});
+/** PUT /companies/{companyId}/schedule: schedule and/or holidays. */
+export const PutCompanyScheduleInput = z.object({
+  schedule: ScheduleSchema.optional(),
+  holidays: z.array(DateText).max(366).optional(),
+});
+export const UserScheduleBody = z.object({
+  data: z.object({ schedule: ScheduleSchema, blocks: z.array(z.object({ day: z.string(), start: z.string(), end: z.string() })), label: z.string() }),
+});
+export const PutUserScheduleInput = z.object({ schedule: ScheduleSchema });
+
+/** PUT /numbers/{id}/override: manual open/closed override ('auto' follows the schedule). */
+export const NumberOverrideInput = z.object({
+  mode: z.enum(['auto', 'open', 'closed']),
+  until: z.string().datetime({ offset: true }).nullish(),
+});
+export const NumberOverrideBody = z.object({
+  message: z.string(),
+  data: z.object({ number_id: z.number(), mode: z.enum(['auto', 'open', 'closed']), until: z.string().nullable(), is_open: z.boolean() }),
+});
+
+// ---------------------------------------------------------------- greetings
+
+/** A greeting (spec 002 "Greeting": id, content, voice). `url` plays in the browser and in calls. */
+export const GreetingSchema = z.object({
+  id: z.number(),
+  company_id: z.number(),
+  name: z.string(),
+  content: z.string(),
+  voice: z.string(),
+  source: z.enum(['tts', 'upload']),
+  url: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type GreetingDto = z.infer<typeof GreetingSchema>;
+export const GreetingListQuery = z.object({ company_id: Id });
+export const GreetingListBody = z.object({ data: z.array(GreetingSchema) });
+export const GreetingBody = z.object({ data: GreetingSchema });
+export const GreetingSavedBody = z.object({ message: z.string(), data: GreetingSchema });
+/** Multipart fields of POST /greetings (plus an optional `file`; `_method=PUT` + `id` updates). */
+export const GreetingFormFields = z.object({
+  company_id: Id,
+  name: z.string().trim().min(1).max(100).optional(),
+  content: z.string().max(2000).optional(),
+  voice: z.string().max(40).optional(),
+  _method: z.string().optional(),
+  id: Id.optional(),
+});
+export const VoiceSchema = z.object({ id: z.string(), name: z.string(), language: z.string() });
+export const VoiceListBody = z.object({ data: z.array(VoiceSchema) });
+export const SpeakInput = z.object({ content: z.string().trim().min(1).max(2000), voice: z.string().max(40).optional() });
+
+/** PUT /numbers/{id}/greetings: greeting per (extension, kind); extension 0 = the number's menu. */
+export const GreetingAssignmentSchema = z.object({
+  extension: z.number().int().min(0),
+  kind: z.enum(['menu', 'voicemail', 'whisper']),
+  greeting_id: z.number().int().positive(),
+});
+export const PutNumberGreetingsInput = z.object({ assignments: z.array(GreetingAssignmentSchema).max(200) });
+export const NumberGreetingsBody = z.object({ data: z.array(GreetingAssignmentSchema) });
+
+// ---------------------------------------------------------------- voicemails
+
+export const VoicemailListQuery = z.object({
+  company_id: Id,
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(100).default(25),
+});
+export const VoicemailItemSchema = z.object({
+  id: z.number(),
+  call_id: z.number(),
+  number_id: z.number(),
+  from: z.string(),
+  to: z.string(),
+  recording_url: z.string(),
+  duration_s: z.number(),
+  is_read: z.boolean(),
+  created_at: z.string(),
+});
+export const VoicemailListBody = z.object({ data: z.array(VoicemailItemSchema), meta: PageMeta });
+export const VoicemailBody = z.object({ message: z.string(), data: VoicemailItemSchema });
+
+// ---------------------------------------------------------------- calls
+
+export const TagSchema = z.object({ id: z.number(), name: z.string() });
+export const NoteSchema = z.object({
+  id: z.number(),
+  model_type: z.string(),
+  model_id: z.number(),
+  body: z.string(),
+  user_id: z.number().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+/** GET /calls/{id}: the call with history, tags, note (latest), notes, qualification, eavAttributeValues. */
+export const CallDetailSchema = CallSchema.extend({
+  isInbound: z.boolean(),
+  tags: z.array(TagSchema),
+  note: NoteSchema.nullable(),
+  notes: z.array(NoteSchema),
+  qualification: z.number().nullable(),
+  eavAttributeValues: z.record(z.string(), z.unknown()),
+});
+export const CallTagsInput = z.object({ tags: z.array(z.string().trim().min(1).max(50)).min(1).max(50) });
+export const CallTagsBody = z.object({ data: z.array(TagSchema) });
+/** PATCH /calls/{id}: qualification qualified 1, not qualified 2, lead 3 (null clears). */
+export const PatchCallInput = z.object({
+  qualification: z.union([z.literal(1), z.literal(2), z.literal(3)]).nullable().optional(),
+  eavAttributeValues: z.record(z.string(), z.unknown()).optional(),
+  recalculateAiAttributes: z.unknown().optional(),
+});
+
+export const CreateNoteInput = z.object({
+  model_type: z.enum(['call']),
+  model_id: Id,
+  body: z.string().trim().min(1).max(5000),
+});
+export const UpdateNoteInput = z.object({ body: z.string().trim().min(1).max(5000) });
+export const NoteBody = z.object({ data: NoteSchema });
+
+// ---------------------------------------------------------------- blocks (query version)
+
+/** GET /blocks?company_id&perPage (default 1000)&page: the query version of the blocks list. */
+export const BlockQueryListQuery = z.object({
+  company_id: Id,
+  page: z.coerce.number().int().min(1).default(1),
+  perPage: z.coerce.number().int().min(1).max(1000).default(1000),
+});
+export const BlockQueryListBody = z.object({ data: z.array(BlockSchema), meta: PageMeta });
