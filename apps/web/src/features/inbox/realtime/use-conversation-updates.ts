@@ -6,6 +6,7 @@
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useRealtimeEvent } from '../../../lib/realtime';
 import { useCompanyId } from '../../../lib/session';
+import { conversationQueryOptions } from '../api/get-conversation';
 import { conversationItemsQueryOptions } from '../api/get-conversation-items';
 import { conversationListsKey, type ConversationFilters } from '../api/get-conversations';
 import type { Conversation, CursorPage } from '../types';
@@ -29,6 +30,8 @@ export function useConversationUpdates() {
       }
       queryClient.setQueryData<Lists>(key, { ...data, pages });
     }
+    const singleKey = conversationQueryOptions(companyId, conversation.id).queryKey;
+    if (queryClient.getQueryData(singleKey)) queryClient.setQueryData(singleKey, conversation);
     void queryClient.invalidateQueries({ queryKey: conversationItemsQueryOptions(companyId, conversation.id).queryKey, refetchType: 'all' });
   });
 }
