@@ -253,6 +253,6 @@ export const EavAttributeBody = z.object({
   businessUnitId: Id.optional(),
   parentId: Id.optional(),
 });
-export const EavAttributeUpdateBody = EavAttributeBody.partial().omit({ companyId: true, businessUnitId: true, parentId: true });
+export const EavAttributeUpdateBody = EavAttributeBody.omit({ companyId: true, businessUnitId: true, parentId: true }).partial().extend({ choices: z.array(EavChoice).max(500).optional() });
 export const EavAttributeResult = z.object({ message: z.string(), data: EavAttribute });
 export const EavCountStats = z.object({ data: z.object({ total: z.number().int(), entities: z.number().int(), companies: z.number().int(), perValue: z.array(z.object({ value: z.unknown(), count: z.number().int() })) }) });

@@ -7,6 +7,7 @@ export * from './auth.js';
 // [auth contracts]
 export * from './telephony.js';
 // [telephony contracts]
+export * from './in-app-calling.js';
 export * from './calls.js';
 export * from './numbers-admin.js';
 // [messaging contracts]

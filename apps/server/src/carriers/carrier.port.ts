@@ -68,6 +68,9 @@ export type OutboundMessage = {
 
 export type PurchasedNumber = { sid: string; number: string };
 
+/** A browser softphone access token (in-app calling). */
+export type ClientToken = { token: string; identity: string; ttlS: number };
+
 export interface CarrierPort {
   readonly name: 'sandbox' | 'twilio';
   /** Searches the carrier's inventory. */
@@ -109,4 +112,11 @@ export interface CarrierPort {
    * @throws CarrierError when the carrier does not serve it.
    */
   fetchRecording(url: string): Promise<{ data: Buffer; contentType: string }>;
+  /**
+   * An access token for the in-app softphone of `identity` (`user_{id}`): incoming calls to that
+   * `<Client>`, and with `outgoing` calls placed from the browser (Twilio: a Voice grant with the
+   * TwiML app; sandbox: an HMAC-signed token). `params` travel with an outgoing call.
+   * @throws CarrierError when the carrier is not configured for browser calling.
+   */
+  createClientToken(identity: string, options?: { outgoing?: boolean; ttlS?: number; params?: Record<string, string> }): ClientToken;
 }

@@ -15,6 +15,9 @@ const schema = z.object({
   CARRIER: z.enum(['sandbox', 'twilio']).default('sandbox'),
   TWILIO_ACCOUNT_SID: z.string().default('ACsandbox00000000000000000000000000'),
   TWILIO_AUTH_TOKEN: z.string().default('sandbox-auth-token'),
+  TWILIO_API_KEY: z.string().default(''),
+  TWILIO_API_SECRET: z.string().default(''),
+  TWILIO_TWIML_APP_SID: z.string().default(''),
   PUBLIC_URL: z.string().optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Switchboard <no-reply@switchboard.local>'),
@@ -33,6 +36,10 @@ export type Config = {
   carrier: 'sandbox' | 'twilio';
   twilioAccountSid: string;
   twilioAuthToken: string;
+  /** In-app calling (Twilio Voice SDK): API key SID/secret signing access tokens, and the TwiML app for outgoing calls. */
+  twilioApiKey: string;
+  twilioApiSecret: string;
+  twilioTwimlAppSid: string;
   /** Base URL the carrier reaches us at, without a trailing slash; signatures are computed over it. */
   publicUrl: string;
   smtpUrl: string | undefined;
@@ -63,6 +70,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     carrier: e.CARRIER,
     twilioAccountSid: e.TWILIO_ACCOUNT_SID,
     twilioAuthToken: e.TWILIO_AUTH_TOKEN,
+    twilioApiKey: e.TWILIO_API_KEY,
+    twilioApiSecret: e.TWILIO_API_SECRET,
+    twilioTwimlAppSid: e.TWILIO_TWIML_APP_SID,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,

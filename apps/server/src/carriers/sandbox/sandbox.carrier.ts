@@ -9,7 +9,8 @@ import { CarrierError } from '../../platform/http/errors.js';
 import type { Config } from '../../platform/config.js';
 import type { Db } from '../../platform/db/db.js';
 import type { Queue } from '../../platform/queue.js';
-import type { AvailableNumber, CallFlowStep, CarrierPort, NumberSearch, OutboundMessage, PurchasedNumber, RenderedResponse } from '../carrier.port.js';
+import { createSandboxClientToken } from './sandbox.token.js';
+import type { AvailableNumber, CallFlowStep, CarrierPort, ClientToken, NumberSearch, OutboundMessage, PurchasedNumber, RenderedResponse } from '../carrier.port.js';
 import { validateSignature } from '../twilio/signature.js';
 import { renderMessagingTwiml, renderVoiceTwiml } from '../twilio/twiml.js';
 import { newSid, postSigned } from './sandbox.http.js';
@@ -129,6 +130,11 @@ export class SandboxCarrier implements CarrierPort {
       const final = m.to_number.endsWith('0000') ? 'undelivered' : 'delivered';
       await this.queue.enqueue<StatusJob>(MESSAGE_STATUS_JOB, { sid: m.sid, status: final }, { startAfter: new Date(Date.now() + 200), singletonKey: `${m.sid}:${final}` });
     }
+  }
+
+  /** A signed sandbox softphone token (see sandbox.token.ts). */
+  createClientToken(identity: string, options?: { outgoing?: boolean; ttlS?: number; params?: Record<string, string> }): ClientToken {
+    return createSandboxClientToken(this.config, identity, options);
   }
 
   renderVoice(steps: CallFlowStep[]): RenderedResponse {

@@ -5,7 +5,8 @@
 import twilio from 'twilio';
 import type { Config } from '../../platform/config.js';
 import { CarrierError } from '../../platform/http/errors.js';
-import type { AvailableNumber, CallFlowStep, CarrierPort, NumberSearch, OutboundMessage, PurchasedNumber, RenderedResponse } from '../carrier.port.js';
+import { createTwilioClientToken } from './client-token.js';
+import type { AvailableNumber, CallFlowStep, CarrierPort, ClientToken, NumberSearch, OutboundMessage, PurchasedNumber, RenderedResponse } from '../carrier.port.js';
 import { validateSignature } from './signature.js';
 import { renderMessagingTwiml, renderVoiceTwiml } from './twiml.js';
 
@@ -92,6 +93,11 @@ export class TwilioCarrier implements CarrierPort {
     } catch (e) {
       throw carrierError(e);
     }
+  }
+
+  /** A Voice SDK access token (see client-token.ts). */
+  createClientToken(identity: string, options?: { outgoing?: boolean; ttlS?: number; params?: Record<string, string> }): ClientToken {
+    return createTwilioClientToken(this.config, identity, options);
   }
 
   renderVoice(steps: CallFlowStep[]): RenderedResponse {

@@ -339,6 +339,19 @@ export function publishConversationDeleted(ctx: AppContext, companyId: number, c
 // Issue 4: bulk update, read by type, items, notes
 // ---------------------------------------------------------------------------------------------
 
+/** Publishes `conversation updated` (item null) for many conversations, building them 100 at a time. */
+async function publishManyUpdated(ctx: AppContext, companyId: number, ids: number[]): Promise<Conversation[]> {
+  const out: Conversation[] = [];
+  for (let i = 0; i < ids.length; i += 100) {
+    const rows = await conversationsRepository.findMany(ctx.db, companyId, ids.slice(i, i + 100));
+    for (const c of await toConversations(ctx, companyId, rows)) {
+      ctx.realtime.publish(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: null });
+      out.push(c);
+    }
+  }
+  return out;
+}
+
 /**
  * `PUT /companies/{companyId}/conversations/bulk-update` {ids, type}: read (every item read),
  * unread (the newest item unread), archive, restore or delete, all or nothing.
@@ -365,9 +378,7 @@ export async function bulkUpdateConversations(ctx: AppContext, userId: number, c
     for (const id of ids) publishConversationDeleted(ctx, companyId, id);
     return { data: [], ids };
   }
-  const after = await conversationsRepository.findMany(ctx.db, companyId, rows.map((r) => r.id));
-  const data = await toConversations(ctx, companyId, after);
-  for (const c of data) ctx.realtime.publish(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: null });
+  const data = await publishManyUpdated(ctx, companyId, rows.map((r) => r.id));
   return { data, ids };
 }
 
@@ -387,7 +398,7 @@ export async function markReadByType(ctx: AppContext, userId: number, companyId:
     }
   }
   const r = await conversationsRepository.markReadByType(ctx.db, companyId, body.type, body.numbers);
-  for (const id of r.conversationIds) await publishConversationUpdated(ctx, companyId, id);
+  await publishManyUpdated(ctx, companyId, r.conversationIds);
   return r;
 }
 

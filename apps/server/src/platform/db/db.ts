@@ -12,6 +12,7 @@ import * as m0003 from '../migrations/0003_calls_complete.js';
 import * as m0004 from '../migrations/0004_inbox_complete.js';
 import * as m0005 from '../migrations/0005_contacts_complete.js';
 import * as m0006 from '../migrations/0006_campaigns.js';
+import * as m0007 from '../migrations/0007_in_app_calling.js';
 
 pg.types.setTypeParser(20, (v) => Number(v)); // int8 → number
 
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0004_inbox_complete': m0004,
   '0005_contacts_complete': m0005,
   '0006_campaigns': m0006,
+  '0007_in_app_calling': m0007,
 };
 
 class StaticProvider implements MigrationProvider {

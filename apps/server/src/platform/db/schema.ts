@@ -549,6 +549,24 @@ export interface DB {
   campaign_media: CampaignMediaTable;
   campaign_settings: CampaignSettingsTable;
   campaign_recipients: CampaignRecipientsTable;
+  in_app_calls: InAppCallsTable;
+}
+
+/** modules/in-app-calling (0007): a call that rang in-app users or was placed from the browser. */
+export interface InAppCallsTable {
+  call_id: number;
+  company_id: number;
+  carrier_sid: string;
+  direction: Generated<string>; // inbound | outbound
+  join_token: string;
+  rung_user_ids: ColumnType<number[], number[] | undefined, number[]>;
+  rejected_by: ColumnType<number[], number[] | undefined, number[]>;
+  answered_by: number | null;
+  answered_at: NullableTimestamp;
+  ended_at: NullableTimestamp;
+  end_reason: string | null;
+  placed_by: number | null;
+  created_at: Generated<Date>;
 }
 
 export type Row<T extends keyof DB> = Selectable<DB[T]>;

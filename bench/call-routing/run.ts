@@ -1,0 +1,348 @@
+/**
+ * bench/call-routing (issue 3, "Proof"): the voice webhook's routing decision under concurrent load.
+ *
+ * What it does, in one run (about 2-3 minutes):
+ *  1. Starts a throwaway embedded PostgreSQL (temp dir, persistent false) and the real server on it
+ *     (`startServer`: migrations, Fastify app, realtime, queue workers; sandbox carrier, a known
+ *     TWILIO_AUTH_TOKEN, LOG_LEVEL silent, SEED_DEMO 0, WORKERS 1).
+ *  2. Bulk-loads 1 company, 10,000 numbers with realistic routing data (1-3 extension entries of
+ *     1-3 forwards each, mixed route types, round robin, per-entry and per-number schedules in
+ *     several zones), 10,000 contacts, a few blocks, 1,000,000 historic calls (and one call event and
+ *     one webhook receipt per call, as production would hold), then VACUUM ANALYZE + CHECKPOINT.
+ *  3. Starts a plain Fastify app in the same process with `POST /static` answering a fixed TwiML
+ *     string (with @fastify/formbody, so it accepts the identical signed form request).
+ *  4. Load: autocannon in a CHILD process (so the load generator does not share the server's event
+ *     loop), N connections, every request a distinct CallSid, To = one of the 10,000 numbers at
+ *     random, From random, X-Twilio-Signature computed per request with
+ *     `twilio.getExpectedTwilioSignature` over PUBLIC_URL + path. Both endpoints receive the same
+ *     kind of request (same generator, same signing cost on the client).
+ *     Warm-up for each endpoint first, then measured runs.
+ *  5. Prints a table (req/s, p50, p99, errors, non-2xx), the ratio webhook ÷ baseline and PASS/MISS
+ *     against the targets (p99 < 25 ms; ratio ≥ 0.5). Nothing is asserted.
+ *
+ * Usage: `cd bench && npm run bench:call-routing` (or `npx tsx call-routing/run.ts`).
+ * Environment knobs: BENCH_CONNECTIONS (20), BENCH_DURATION_S (10), BENCH_WARMUP_S (3),
+ * BENCH_NUMBERS (10000), BENCH_CALLS (1000000), BENCH_PIPELINING (1).
+ */
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CHILD_ROLE = 'BENCH_CALL_ROUTING_LOAD';
+const AUTH_TOKEN = 'bench-auth-token';
+const VOICE_PATH = '/webhooks/twilio/voice';
+const STATIC_PATH = '/static';
+const STATIC_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response><Say>Thanks for calling.</Say><Dial timeout="20"><Number>+14155550100</Number></Dial></Response>';
+
+const env = (name: string, fallback: number): number => {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+};
+
+/** What the parent asks the load child to do. */
+type LoadJob = {
+  url: string; // where to connect (http://127.0.0.1:port)
+  path: string;
+  publicUrl: string; // what the signature is computed over (PUBLIC_URL + path)
+  numbers: string[]; // To candidates (E.164)
+  connections: number;
+  pipelining: number;
+  durationS: number;
+  sidPrefix: string;
+};
+
+/** What the load child reports back. */
+type LoadResult = {
+  requests: number; rps: number; p50: number; p90: number; p99: number; max: number; mean: number;
+  errors: number; timeouts: number; non2xx: number; status2xx: number; durationS: number;
+};
+
+// ───────────────────────────── load child ─────────────────────────────
+
+async function runLoadChild(): Promise<void> {
+  const job = JSON.parse(process.env[CHILD_ROLE]!) as LoadJob;
+  const { default: autocannon } = await import('autocannon');
+  const { default: twilio } = await import('twilio');
+  const signUrl = job.publicUrl + job.path;
+  const states = ['CA', 'NY', 'TX', 'FL', 'IL', 'WA', 'MA', 'GA', 'CO', 'AZ'];
+  let seq = 0;
+  const instance = autocannon({
+    url: job.url,
+    connections: job.connections,
+    pipelining: job.pipelining,
+    duration: job.durationS,
+    timeout: 10,
+    requests: [{
+      method: 'POST',
+      path: job.path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      setupRequest: (req: Record<string, unknown>) => {
+        seq++;
+        const to = job.numbers[Math.floor(Math.random() * job.numbers.length)]!;
+        const from = `+1${200 + Math.floor(Math.random() * 700)}${String(2000000 + Math.floor(Math.random() * 7999999))}`;
+        const params: Record<string, string> = {
+          AccountSid: 'ACsandbox00000000000000000000000000',
+          CallSid: `CA${job.sidPrefix}${seq.toString(16).padStart(32 - job.sidPrefix.length, '0')}`,
+          CallStatus: 'ringing',
+          Direction: 'inbound',
+          From: from,
+          To: to,
+          FromState: states[seq % states.length]!,
+          FromCity: 'SPRINGFIELD',
+          ApiVersion: '2010-04-01',
+        };
+        const signature = twilio.getExpectedTwilioSignature(AUTH_TOKEN, signUrl, params);
+        return {
+          ...req,
+          headers: { ...(req.headers as Record<string, string>), 'x-twilio-signature': signature },
+          body: new URLSearchParams(params).toString(),
+        };
+      },
+    }],
+  } as never);
+  const r = (await instance) as unknown as {
+    requests: { total: number; average: number }; latency: Record<string, number>;
+    errors: number; timeouts: number; non2xx: number; '2xx': number; duration: number;
+  };
+  const out: LoadResult = {
+    requests: r.requests.total,
+    rps: r.requests.total / r.duration,
+    p50: r.latency.p50!, p90: r.latency.p90!, p99: r.latency.p99!, max: r.latency.max!, mean: r.latency.average!,
+    errors: r.errors, timeouts: r.timeouts, non2xx: r.non2xx, status2xx: r['2xx'], durationS: r.duration,
+  };
+  process.send!(out);
+}
+
+// ───────────────────────────── parent ─────────────────────────────
+
+function runLoad(job: LoadJob): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(import.meta.url), [], {
+      env: { ...process.env, [CHILD_ROLE]: JSON.stringify(job) },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let result: LoadResult | undefined;
+    child.on('message', (m) => { result = m as LoadResult; });
+    child.on('error', reject);
+    child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`load child exited ${code} without a result`))));
+  });
+}
+
+const t0 = Date.now();
+const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+const log = (msg: string) => console.log(`[${elapsed().padStart(7)}] ${msg}`);
+
+/** 10-digit NANP numbers that parse as valid E.164 (real area codes, exchange 201-899). */
+function businessNumber(i: number): string {
+  const areas = ['212', '312', '415', '617', '713', '305', '206', '404', '303', '602'];
+  const area = areas[i % areas.length]!;
+  const exchange = 201 + (Math.floor(i / areas.length) % 699);
+  return `+1${area}${exchange}${String(i).padStart(4, '0')}`;
+}
+
+async function main(): Promise<void> {
+  const connections = env('BENCH_CONNECTIONS', 20);
+  const durationS = env('BENCH_DURATION_S', 10);
+  const warmupS = env('BENCH_WARMUP_S', 3);
+  const pipelining = env('BENCH_PIPELINING', 1);
+  const numberCount = env('BENCH_NUMBERS', 10_000);
+  const callCount = env('BENCH_CALLS', 1_000_000);
+
+  const [{ startEmbeddedPostgres }, { loadConfig }, { startServer }, domain, { default: Fastify }, { default: formbody }, { default: pg }, { default: twilio }] = await Promise.all([
+    import('../../apps/server/src/platform/db/database.js'),
+    import('../../apps/server/src/platform/config.js'),
+    import('../../apps/server/src/bootstrap.js'),
+    import('@switchboard/domain'),
+    import('fastify'),
+    import('@fastify/formbody'),
+    import('pg'),
+    import('twilio'),
+  ]);
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-bench-'));
+  const cleanup: Array<() => Promise<unknown>> = [];
+  const shutdown = async () => {
+    for (const fn of cleanup.reverse()) await fn().catch((e) => console.error('cleanup:', e));
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
+
+  try {
+    log(`machine: ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
+    // 1. database + real server
+    const pgDir = path.join(tmp, 'pg');
+    const embedded = await startEmbeddedPostgres(pgDir, false);
+    cleanup.push(() => embedded.stop());
+    const admin = embedded.pg.getPgClient();
+    await admin.connect();
+    await admin.query('create database bench');
+    await admin.end();
+    const dbUrl = `postgres://postgres:postgres@127.0.0.1:${embedded.port}/bench`;
+    log(`embedded PostgreSQL on port ${embedded.port}`);
+
+    const dataDir = path.join(tmp, 'data');
+    const config = loadConfig({
+      DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox',
+      TWILIO_AUTH_TOKEN: AUTH_TOKEN, SEED_DEMO: '0', WORKERS: '1', NODE_ENV: 'production', SMTP_URL: '',
+    }, { port: 0 });
+    const server = await startServer(config, dbUrl, { publicUrlFromPort: true });
+    cleanup.push(() => server.close());
+    log(`server on ${server.url} (PUBLIC_URL ${config.publicUrl})`);
+
+    // 2. bulk load
+    const client = new pg.Client({ connectionString: dbUrl });
+    await client.connect();
+    cleanup.push(() => client.end());
+    const company = await client.query<{ id: number }>(`insert into companies (name, timezone) values ('Bench Co', 'America/New_York') returning id`);
+    const companyId = Number(company.rows[0]!.id);
+    await client.query(`insert into company_schedules (company_id, schedule, holidays) values ($1, $2, $3)`,
+      [companyId, JSON.stringify(domain.applyPreset(6, 'America/New_York')), JSON.stringify(['2025-12-25', '2026-01-01', '2026-07-04', '2026-12-25'])]);
+
+    const zones = ['America/New_York', 'America/Chicago', 'America/Denver', 'America/Los_Angeles', 'America/Phoenix'];
+    const types = ['standard', 'standard', 'simultaneous', 'sequential', 'voicemail', 'geo'] as const;
+    let rnd = 42;
+    const rand = () => ((rnd = (rnd * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+    const numbers: string[] = [];
+    const rows: Array<[string, string, string, string]> = [];
+    for (let i = 0; i < numberCount; i++) {
+      const number = businessNumber(i);
+      if (!domain.parsePhone(number)) throw new Error(`generated number does not parse: ${number}`);
+      numbers.push(number);
+      const zone = pick(zones);
+      const entries = 1 + Math.floor(rand() * 3);
+      const routes = Array.from({ length: entries }, (_, e) => {
+        const type = pick(types);
+        const forwards = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => ({
+          number: `+1${pick(['646', '510', '773', '857', '281'])}${201 + Math.floor(rand() * 600)}${String(Math.floor(rand() * 10000)).padStart(4, '0')}`,
+        }));
+        return {
+          ...domain.newRouteEntry(zone),
+          extension: e + 1,
+          label: ['Sales', 'Support', 'Billing'][e]!,
+          type,
+          forwards,
+          schedule: domain.applyPreset(pick([1, 1, 2, 6] as const), zone),
+          stagger: type === 'sequential' && rand() < 0.3,
+          confirm_key: rand() < 0.2 ? 1 : null,
+          confirm_whisper: rand() < 0.2 ? 'Call from the website' : '',
+          voicemail_enabled: type === 'voicemail' || rand() < 0.5,
+          email_alert_address: rand() < 0.3 ? 'alerts@bench.example' : '',
+          round_robin: type === 'sequential' && rand() < 0.3 ? 'round_robin' : null,
+          geo_by_state_enabled: type === 'geo',
+        };
+      });
+      const schedule = domain.applyPreset(pick([1, 1, 1, 1, 6, 6, 2, 5] as const), zone);
+      rows.push([number, `Line ${i + 1}`, JSON.stringify(routes), JSON.stringify(schedule)]);
+    }
+    for (let i = 0; i < rows.length; i += 2000) {
+      const batch = rows.slice(i, i + 2000);
+      await client.query(
+        `insert into numbers (company_id, number, label, type, routes, schedule)
+         select $1, n, l, 1, r::jsonb, s::jsonb from unnest($2::text[], $3::text[], $4::text[], $5::text[]) as t(n, l, r, s)`,
+        [companyId, batch.map((r) => r[0]), batch.map((r) => r[1]), batch.map((r) => r[2]), batch.map((r) => r[3])],
+      );
+    }
+    log(`loaded ${numberCount} numbers`);
+    await client.query(`
+      insert into contacts (company_id, name, number)
+      select $1, 'Contact ' || g, '+1' || (200 + g % 700) || lpad((2000000 + (g * 7919) % 7999999)::text, 7, '0')
+      from generate_series(1, 10000) g`, [companyId]);
+    await client.query(`
+      insert into blocks (company_id, number_id, target, global)
+      select $1, case when g % 2 = 0 then null else (select min(id) from numbers) + g end,
+             '+1' || (200 + g % 700) || lpad((3000000 + g)::text, 7, '0'), g % 2 = 0
+      from generate_series(1, 200) g`, [companyId]);
+    log('loaded 10000 contacts, 200 blocks');
+
+    await client.query(`
+      insert into calls (company_id, number_id, carrier_sid, from_number, to_number, from_state, direction, status, extension,
+                         duration_s, started_at, answered_at, ended_at)
+      select $1, n.ids[1 + g % n.cnt], 'CAhist' || lpad(to_hex(g), 28, '0'),
+             '+1' || (200 + g % 700) || lpad((2000000 + (g * 7919) % 7999999)::text, 7, '0'),
+             n.nums[1 + g % n.cnt], (array['CA','NY','TX','FL','IL',null])[1 + g % 6], 'inbound',
+             (array[12,12,12,4,5,10,3,13])[1 + g % 8], 1 + g % 3, (g * 37) % 900,
+             now() - make_interval(secs => g * 25), now() - make_interval(secs => g * 25 - 5), now() - make_interval(secs => g * 25 - 60)
+      from generate_series(1, $2::int) g,
+           (select array_agg(id order by id) ids, array_agg(number order by id) nums, count(*)::int cnt from numbers) n`,
+    [companyId, callCount]);
+    log(`loaded ${callCount} calls`);
+    await client.query(`insert into call_events (call_id, status, detail, created_at)
+      select id, status, jsonb_build_object('from', from_number, 'to', to_number), started_at from calls`);
+    log(`loaded ${callCount} call events`);
+    await client.query(`insert into webhook_receipts (key, status_code, content_type, body, created_at)
+      select 'voice:' || carrier_sid || ':start', 200, 'text/xml', '<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>', started_at from calls`);
+    log(`loaded ${callCount} webhook receipts`);
+    await client.query('vacuum analyze');
+    await client.query('checkpoint');
+    const sizes = await client.query<{ rel: string; rows: string; size: string }>(`
+      select c.relname rel, c.reltuples::bigint::text rows, pg_size_pretty(pg_total_relation_size(c.oid)) size
+      from pg_class c where c.relname in ('numbers','calls','call_events','webhook_receipts','contacts') order by c.relname`);
+    log(`vacuum analyze + checkpoint done: ${sizes.rows.map((r) => `${r.rel} ${r.rows} rows ${r.size}`).join('; ')}`);
+
+    // 3. baseline app (same process as the server)
+    const baseline = Fastify({ logger: false });
+    await baseline.register(formbody);
+    baseline.post(STATIC_PATH, async (_req, reply) => reply.type('text/xml').send(STATIC_TWIML));
+    await baseline.listen({ port: 0, host: '127.0.0.1' });
+    cleanup.push(() => baseline.close());
+    const baselinePort = (baseline.server.address() as { port: number }).port;
+    const baselineUrl = `http://127.0.0.1:${baselinePort}`;
+
+    // sanity: one signed call through the real webhook answers TwiML and stores the call
+    const probe = { CallSid: 'CAprobe0000000000000000000000000', From: '+12125550123', To: numbers[0]!, CallStatus: 'ringing', Direction: 'inbound' };
+    const probeRes = await fetch(server.url + VOICE_PATH, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilio.getExpectedTwilioSignature(AUTH_TOKEN, config.publicUrl + VOICE_PATH, probe) },
+      body: new URLSearchParams(probe),
+    });
+    const probeBody = await probeRes.text();
+    const stored = await client.query(`select status from calls where carrier_sid = $1`, [probe.CallSid]);
+    log(`probe: HTTP ${probeRes.status}, call stored with status ${stored.rows[0]?.status ?? 'NONE'}, TwiML ${probeBody.slice(0, 160).replace(/\s+/g, ' ')}…`);
+    if (probeRes.status !== 200 || !stored.rows[0] || !/<Response>/.test(probeBody)) throw new Error('the voice webhook did not answer the probe call; not benchmarking');
+
+    // 4. load
+    const run = (label: string, url: string, p: string, publicUrl: string, seconds: number) => {
+      log(`${label}: ${connections} connections × ${seconds} s …`);
+      return runLoad({ url, path: p, publicUrl, numbers, connections, pipelining, durationS: seconds, sidPrefix: `${label.replace(/[^a-z]/gi, '').slice(0, 6)}${Date.now().toString(16).slice(-6)}` });
+    };
+    const callsBefore = Number((await client.query(`select count(*) c from calls`)).rows[0].c);
+    await run('warmup-static', baselineUrl, STATIC_PATH, baselineUrl, warmupS);
+    await run('warmup-voice', server.url, VOICE_PATH, config.publicUrl, warmupS);
+    const callsAfterWarmup = Number((await client.query(`select count(*) c from calls`)).rows[0].c);
+    const base = await run('static', baselineUrl, STATIC_PATH, baselineUrl, durationS);
+    const hook = await run('voice', server.url, VOICE_PATH, config.publicUrl, durationS);
+    const callsAfter = Number((await client.query(`select count(*) c from calls`)).rows[0].c);
+    const outcomes = await client.query<{ status: number; n: string }>(
+      `select status, count(*)::text n from calls where id > (select max(id) - $1 from calls) group by status order by status`, [callsAfter - callsAfterWarmup]);
+
+    // 5. report
+    const ratio = hook.rps / base.rps;
+    const f = (n: number, d = 1) => n.toFixed(d);
+    const line = (cols: string[]) => `| ${cols.join(' | ')} |`;
+    const table = [
+      line(['endpoint', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'requests', 'errors', 'timeouts', 'non-2xx']),
+      line(['---', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:']),
+      line([`POST ${STATIC_PATH} (static TwiML baseline)`, f(base.rps, 0), f(base.p50), f(base.p90), f(base.p99), f(base.max), String(base.requests), String(base.errors), String(base.timeouts), String(base.non2xx)]),
+      line([`POST ${VOICE_PATH} (routing decision)`, f(hook.rps, 0), f(hook.p50), f(hook.p90), f(hook.p99), f(hook.max), String(hook.requests), String(hook.errors), String(hook.timeouts), String(hook.non2xx)]),
+    ].join('\n');
+    console.log('\n' + table);
+    console.log(`\nratio webhook ÷ baseline req/s: ${f(ratio, 3)}`);
+    console.log(`calls stored by the webhook during the measured run: ${callsAfter - callsAfterWarmup} (warm-up ${callsAfterWarmup - callsBefore}); 2xx answered: ${hook.status2xx}`);
+    console.log(`call outcomes in the measured run (status: count): ${outcomes.rows.map((r) => `${r.status}: ${r.n}`).join(', ')}`);
+    console.log(`\ntargets (printed, not asserted):`);
+    console.log(`  p99 < 25 ms at the measured rate: ${hook.p99 < 25 ? 'PASS' : 'MISS'} (p99 ${f(hook.p99)} ms at ${f(hook.rps, 0)} req/s)`);
+    console.log(`  throughput ≥ 0.5 × baseline:     ${ratio >= 0.5 ? 'PASS' : 'MISS'} (ratio ${f(ratio, 3)})`);
+    if (hook.errors || hook.non2xx || hook.timeouts) console.log(`  note: the webhook run had ${hook.errors} errors, ${hook.timeouts} timeouts, ${hook.non2xx} non-2xx`);
+    console.log(`\nsetup: ${numberCount} numbers, ${callCount} calls, ${connections} connections, pipelining ${pipelining}, ${durationS} s per measured run (${warmupS} s warm-up), ${os.cpus().length} CPU(s); total ${elapsed()}`);
+  } finally {
+    await shutdown();
+  }
+}
+
+if (process.env[CHILD_ROLE]) {
+  runLoadChild().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+} else {
+  main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+}
