@@ -1,0 +1,37 @@
+/** Shared steps of the browser tests. */
+import { expect, type Page } from '@playwright/test';
+
+export const DEMO = { email: 'demo@switchboard.local', password: 'demo-password-2026' };
+
+/** Signs in through the sign-in form and waits for the app shell. */
+export async function signIn(page: Page, email = DEMO.email, password = DEMO.password): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+}
+
+/** Picks an option of a Mantine Select found by its accessible name. */
+export async function choose(page: Page, selectName: string, option: string): Promise<void> {
+  await page.getByRole('textbox', { name: selectName, exact: true }).or(page.getByRole('combobox', { name: selectName, exact: true })).first().click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+const CANDIDATE_ZONES = ['Pacific/Honolulu', 'America/Los_Angeles', 'America/Chicago', 'America/New_York', 'America/Sao_Paulo', 'Europe/London', 'Europe/Berlin', 'Europe/Moscow', 'Asia/Dubai', 'Asia/Kolkata', 'Asia/Bangkok', 'Asia/Shanghai', 'Asia/Tokyo', 'Australia/Sydney', 'Pacific/Auckland'];
+const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/**
+ * A time zone where it is now between 10:00 and 15:59 local time, and that weekday's name: a
+ * business-hours schedule of 8:00am–6:00pm there is open for the next two hours whatever the
+ * machine's clock says.
+ */
+export function zoneInBusinessHours(now = new Date()): { zone: string; dayName: string } {
+  for (const zone of CANDIDATE_ZONES) {
+    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', hourCycle: 'h23', weekday: 'long' }).formatToParts(now);
+    const hour = Number(parts.find((p) => p.type === 'hour')!.value);
+    const day = parts.find((p) => p.type === 'weekday')!.value;
+    if (hour >= 10 && hour <= 15 && DAY_NAMES.includes(day)) return { zone, dayName: day };
+  }
+  throw new Error('no candidate zone is in business hours now');
+}
