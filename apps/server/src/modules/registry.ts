@@ -16,6 +16,7 @@ import { registerVoiceWebhooks } from './calls/calls.webhooks.js';
 import { registerCallsJobs } from './calls/calls.jobs.js';
 import { registerSandboxRoutes } from '../carriers/sandbox/sandbox.routes.js';
 // [telephony-module imports]
+import { registerInAppCallingRoutes } from './in-app-calling/in-app-calling.routes.js';
 import { registerSchedulesRoutes } from './schedules/schedules.routes.js';
 import { registerGreetingsRoutes } from './greetings/greetings.routes.js';
 import { registerNotesRoutes } from './notes/notes.routes.js';
@@ -54,6 +55,7 @@ export const modules: ModuleEntry[] = [
   { name: 'calls', routes: async (app, ctx) => { await registerCallsRoutes(app, ctx); await registerVoiceWebhooks(app, ctx); }, jobs: registerCallsJobs },
   { name: 'simulator', routes: registerSandboxRoutes },
   // [telephony-module entries]
+  { name: 'in-app-calling', routes: registerInAppCallingRoutes },
   { name: 'schedules', routes: registerSchedulesRoutes },
   { name: 'greetings', routes: registerGreetingsRoutes },
   { name: 'notes', routes: registerNotesRoutes },

@@ -10,6 +10,7 @@ import { newSid, postSigned } from './sandbox.http.js';
 import { AREA_CODES } from './sandbox.inventory.js';
 import { sandboxRepository } from './sandbox.repository.js';
 import { sineWav } from './sandbox.wav.js';
+import { waitForBrowserAnswer, waitForBrowserHangup } from '../../modules/in-app-calling/in-app-calling.service.js';
 
 export type ForwardBehaviour = 'answer' | 'no-answer' | 'busy';
 export type SimulatedCall = {
@@ -22,9 +23,12 @@ export type SimulatedCall = {
   confirm?: boolean;
   /** Length of the caller's voicemail when asked; 0 = hangs up (default 5). */
   voicemail_seconds?: number;
-  /** How long a connected call talks (default 30 s). */
+  /** How long a connected call talks (default 30 s). With an in-app (browser) answer: real seconds, unless the user hangs up first. */
   talk_seconds?: number;
 };
+
+/** Longest real wait for a browser user to hang up an answered in-app call (ms). */
+export const BROWSER_TALK_MAX_MS = 10 * 60_000;
 export type LogEntry = { at: string; step: string; detail: string };
 export type CallResult = { sid: string; status: string; log: LogEntry[] };
 
@@ -171,7 +175,10 @@ class CallRun {
   /** Rings the Dial's numbers; the first one that answers (and confirms, when asked) connects. */
   private async dial(verb: Node): Promise<{ kind: 'continue' } | { kind: 'fetch'; verbs: Node[] | null } | { kind: 'end'; status: string }> {
     const timeout = Number(verb.attrs.timeout ?? 30);
-    // <Client> legs (in-app calling) are rung like numbers, keyed by identity in `forwards`.
+    // <Client> legs (in-app calling) with a behaviour in `forwards` are rung like numbers; the
+    // others are browser users, who answer through the in-app calling API (see browserDial).
+    const browser = verb.children.filter((c) => c.name === 'Client' && !this.call.forwards?.[c.text]);
+    if (browser.length > 0) return this.browserDial(verb, browser, timeout);
     const numbers = verb.children.filter((c) => c.name === 'Number' || c.name === 'Client');
     this.note('dial', `ringing ${numbers.map((n) => n.text).join(', ')} for up to ${timeout} s${verb.attrs.callerId ? ` showing ${verb.attrs.callerId}` : ''}`);
     let connected: string | null = null;
@@ -202,6 +209,38 @@ class CallRun {
     }
     if (connected) return { kind: 'end', status: 'completed' };
     return { kind: 'continue' };
+  }
+
+  /**
+   * In-app calling: the `<Client>` legs ring browser users (they got a 'ringing' event on
+   * `user.{id}`); waits in real time, up to the Dial's timeout, for one of them to answer via
+   * `POST .../in-app-calling/calls/{id}/answer` (or for all to decline). After an answer the
+   * caller talks until the user hangs up (`.../hangup`) or `talk_seconds` real seconds pass
+   * (default: BROWSER_TALK_MAX_MS). Then the Dial's action gets DialCallStatus completed or no-answer.
+   */
+  private async browserDial(verb: Node, clients: Node[], timeout: number): Promise<{ kind: 'continue' } | { kind: 'fetch'; verbs: Node[] | null } | { kind: 'end'; status: string }> {
+    this.note('dial', `ringing in-app ${clients.map((c) => c.text).join(', ')} for up to ${timeout} s`);
+    const started = Date.now();
+    const r = await waitForBrowserAnswer(this.ctx, this.sid, timeout * 1000);
+    const waited = Math.round((Date.now() - started) / 1000);
+    let dialStatus = 'no-answer';
+    let talk = 0;
+    if (r.kind === 'answered') {
+      this.clock += waited;
+      const t0 = Date.now();
+      const maxMs = this.call.talk_seconds !== undefined ? this.call.talk_seconds * 1000 : BROWSER_TALK_MAX_MS;
+      const hungUp = await waitForBrowserHangup(this.ctx, r.callId, maxMs);
+      talk = Math.round((Date.now() - t0) / 1000);
+      dialStatus = 'completed';
+      this.note('connected', `talking with user_${r.userId} in the browser; ${hungUp ? 'the user hung up' : 'the caller hung up'}`, talk);
+    } else {
+      this.clock += r.kind === 'timeout' ? timeout : waited;
+      this.note('dial', `no one answered in the browser (${r.kind})`);
+    }
+    if (verb.attrs.action) {
+      return { kind: 'fetch', verbs: await this.post(verb.attrs.action, this.params({ DialCallStatus: dialStatus, DialCallSid: newSid('CA'), DialCallDuration: String(talk) }), `dial ${dialStatus}`) };
+    }
+    return dialStatus === 'completed' ? { kind: 'end', status: 'completed' } : { kind: 'continue' };
   }
 
   /** The answering forward's leg fetches the Number's url (whisper) and may press the confirm key. */

@@ -123,14 +123,4 @@ export const callsRepository = {
   async removeCallTags(db: DbOrTx, callId: number, tagIds: number[]): Promise<void> {
     if (tagIds.length) await db.deleteFrom('call_tags').where('call_id', '=', callId).where('tag_id', 'in', tagIds).execute();
   },
-  /**
-   * Users of the company whose in-app calling status is active (read-only over the users and
-   * company_users tables until the in-app calling module offers this through its service).
-   */
-  async activeInAppUserIds(db: DbOrTx, companyId: number): Promise<number[]> {
-    const rows = await db.selectFrom('company_users').innerJoin('users', 'users.id', 'company_users.user_id').select('users.id')
-      .where('company_users.company_id', '=', companyId).where('company_users.role', '!=', 'deactivated').where('users.in_app_calling_status', '=', 'active')
-      .orderBy('users.id').execute();
-    return rows.map((r) => r.id);
-  },
 };

@@ -24,13 +24,15 @@ import {
 import { flowGreetings } from '../greetings/greetings.service.js';
 import { companyHolidays, numberOverride } from '../schedules/schedules.service.js';
 import { notesOf } from '../notes/notes.service.js';
+import { activeInAppUserIds, endInAppRinging, ringInAppUsers } from '../in-app-calling/in-app-calling.service.js';
 import type { Role } from '../companies/companies.service.js';
+import { events as domainEvents } from '../../platform/events.js';
 import { callsRepository, type BlockRow, type CallRow } from './calls.repository.js';
 
 export const FETCH_RECORDING_JOB = 'calls.fetch-recording';
 
-/** What a voice webhook answers, plus the live event to publish after commit. */
-export type VoiceOutcome = { steps: CallFlowStep[]; changed?: { companyId: number; id: number; status: number } };
+/** What a voice webhook answers, plus the live event to publish after commit (and `after`: more live events, e.g. in-app ringing). */
+export type VoiceOutcome = { steps: CallFlowStep[]; changed?: { companyId: number; id: number; status: number }; after?: () => void };
 
 type Params = Record<string, string>;
 
@@ -68,7 +70,7 @@ async function loadFlow(ctx: AppContext, tx: DbOrTx, number: StoredNumber, fromS
     companyHolidays(ctx, number.company_id, tx),
     numberOverride(ctx, number.id, tx),
     flowGreetings(ctx, number, holdIds, tx),
-    needsClients ? callsRepository.activeInAppUserIds(tx, number.company_id) : Promise.resolve([] as number[]),
+    needsClients ? activeInAppUserIds(ctx, number.company_id, tx) : Promise.resolve([] as number[]),
   ]);
   const roundRobinCursor = roundRobinFor?.round_robin ? await takeRoundRobinCursor(ctx, number.id, tx) : undefined;
   return {
@@ -78,10 +80,11 @@ async function loadFlow(ctx: AppContext, tx: DbOrTx, number: StoredNumber, fromS
 }
 
 /** Applies the status a decision implies (when it implies one) and returns the steps. */
-async function apply(tx: DbOrTx, call: CallRow, d: Decision, detail: Record<string, unknown> = {}): Promise<VoiceOutcome> {
+async function apply(ctx: AppContext, tx: DbOrTx, call: CallRow, d: Decision, detail: Record<string, unknown> = {}): Promise<VoiceOutcome> {
   if (d.outcome === 'no-answer') return { steps: d.steps, changed: await setStatus(tx, call, CALL_STATUS.NO_ANSWER, { ...detail, reason: 'no-answer' }) };
   if (d.outcome === 'closed') return { steps: d.steps, changed: await setStatus(tx, call, CALL_STATUS.MISSED, { ...detail, reason: 'closed' }) };
   if (d.outcome === 'dial') await callsRepository.insertEvent(tx, call.id, call.status, { ...detail, dialing: d.dialing });
+  if (d.outcome === 'dial' && d.entry?.type === 'in-app-calling') return { steps: d.steps, after: await ringInAppUsers(ctx, tx, call, d.dialing ?? [], d.entry.timeout) };
   if (d.outcome === 'voicemail') await callsRepository.insertEvent(tx, call.id, call.status, { ...detail, voicemail: 'prompted' });
   return { steps: d.steps };
 }
@@ -107,8 +110,8 @@ export async function routeInboundCall(ctx: AppContext, tx: DbOrTx, p: Params, n
   const only = number.routes.length === 1 ? number.routes[0] : undefined;
   const flow = await loadFlow(ctx, tx, number, call.from_state, only);
   const d = decideInboundStep(flow, now, urls(ctx, p.CallSid));
-  const out = await apply(tx, call, d);
-  return { steps: out.steps, changed: out.changed ?? changed };
+  const out = await apply(ctx, tx, call, d);
+  return { steps: out.steps, changed: out.changed ?? changed, after: out.after };
 }
 
 async function callAndNumber(ctx: AppContext, tx: DbOrTx, sid: string | undefined, roundRobin?: (n: StoredNumber) => RouteEntry | undefined) {
@@ -129,8 +132,8 @@ export async function handleMenuChoice(ctx: AppContext, tx: DbOrTx, p: Params, a
   const d = decideMenuChoice(number, digits, attempt, now, urls(ctx, call.carrier_sid));
   if (d.entry) {
     const changed = await setStatus(tx, call, CALL_STATUS.EXTENSION_SELECTED, { extension: d.entry.extension, label: d.entry.label }, { extension: d.entry.extension });
-    const out = await apply(tx, { ...call, status: CALL_STATUS.EXTENSION_SELECTED, extension: d.entry.extension }, d);
-    return { steps: out.steps, changed: out.changed ?? changed };
+    const out = await apply(ctx, tx, { ...call, status: CALL_STATUS.EXTENSION_SELECTED, extension: d.entry.extension }, d);
+    return { steps: out.steps, changed: out.changed ?? changed, after: out.after };
   }
   await callsRepository.insertEvent(tx, call.id, call.status, { digits, attempt, invalid: true });
   return { steps: d.steps };
@@ -144,6 +147,7 @@ export async function handleDialResult(ctx: AppContext, tx: DbOrTx, p: Params, e
   const entry = entryOf(number, ext);
   if (!entry) return { steps: HANGUP };
   const status = p.DialCallStatus ?? 'no-answer';
+  const after = entry.type === 'in-app-calling' ? await endInAppRinging(ctx, tx, call.id, `dial-${status}`) : undefined;
   const d = decideAfterDial(number, entry, status, index, now, urls(ctx, call.carrier_sid), rr);
   if (d.outcome === 'connected') {
     const events = await callsRepository.events(tx, call.id);
@@ -151,10 +155,10 @@ export async function handleDialResult(ctx: AppContext, tx: DbOrTx, p: Params, e
     const forwards = lastDialing(events) ?? entry.forwards.map((f) => f.number);
     const forwardedTo = confirmedBy ?? (forwards.length === 1 ? forwards[0] : forwards.join(', ')) ?? null;
     const changed = await setStatus(tx, call, CALL_STATUS.CONNECTED, { dial_status: status, forwarded_to: forwardedTo, dial_duration_s: Number(p.DialCallDuration ?? 0) }, { answered_at: new Date(), forwarded_to: forwardedTo });
-    return { steps: d.steps, changed };
+    return { steps: d.steps, changed, after };
   }
   await callsRepository.insertEvent(tx, call.id, call.status, { dial_status: status, forward_index: index });
-  return apply(tx, call, d);
+  return { ...(await apply(ctx, tx, call, d)), after };
 }
 
 /** The forwards (or in-app identities) of the call's last dial, from its history. */
@@ -238,12 +242,39 @@ export async function handleCallStatus(ctx: AppContext, tx: DbOrTx, p: Params): 
   const final = ['completed', 'busy', 'no-answer', 'failed', 'canceled'].includes(p.CallStatus ?? '');
   if (!final) return { steps: [] };
   const patch = { ended_at: new Date(), duration_s: Math.max(0, Math.round(Number(p.CallDuration ?? 0)) || 0) };
+  const after = await endInAppRinging(ctx, tx, call.id, 'call-ended');
   if (call.status === CALL_STATUS.STARTED || call.status === CALL_STATUS.EXTENSION_SELECTED) {
-    return { steps: [], changed: await setStatus(tx, call, CALL_STATUS.HANGUP, { call_status: p.CallStatus, duration_s: patch.duration_s }, patch) };
+    return { steps: [], changed: await setStatus(tx, call, CALL_STATUS.HANGUP, { call_status: p.CallStatus, duration_s: patch.duration_s }, patch), after };
   }
   await callsRepository.update(tx, call.id, patch);
   await callsRepository.insertEvent(tx, call.id, call.status, { call_status: p.CallStatus, duration_s: patch.duration_s });
-  return { steps: [], changed: { companyId: call.company_id, id: call.id, status: call.status } };
+  return { steps: [], changed: { companyId: call.company_id, id: call.id, status: call.status }, after };
+}
+
+/**
+ * For in-app calling: `userId` answered the ringing call `callId` in the browser (the in-app
+ * calling module has already claimed the answer atomically): status 12 Connected, answered_at,
+ * forwarded_to = `identity` (`user_{id}`), and an event `{answered_by, confirmed_by: identity}` so
+ * the Dial's later `completed` result keeps that forward. Returns the change to publish after commit.
+ */
+export async function markAnsweredInApp(ctx: AppContext, tx: DbOrTx, callId: number, userId: number, identity: string): Promise<{ companyId: number; id: number; status: number } | undefined> {
+  const call = await callsRepository.find(tx, callId);
+  if (!call) return undefined;
+  return setStatus(tx, call, CALL_STATUS.CONNECTED, { answered_by: userId, confirmed_by: identity, via: 'in-app' }, { answered_at: new Date(), forwarded_to: identity });
+}
+
+/**
+ * For in-app calling: stores a call placed from the browser (`POST /api/v1/calls/token`) as an
+ * outbound call (status 1 Started) of the company's number. `carrierSid` is the carrier's SID or a
+ * placeholder until the carrier reports it.
+ */
+export async function recordOutboundCall(ctx: AppContext, tx: DbOrTx, input: { companyId: number; numberId: number; carrierSid: string; from: string; to: string; userId: number }): Promise<CallRow> {
+  const call = await callsRepository.insert(tx, {
+    company_id: input.companyId, number_id: input.numberId, carrier_sid: input.carrierSid, from_number: input.from, to_number: input.to,
+    from_state: null, direction: 'outbound', status: CALL_STATUS.STARTED, contact_id: (await findContactByNumber(ctx, input.companyId, input.to, tx))?.id ?? null,
+  });
+  await callsRepository.insertEvent(tx, call.id, call.status, { placed_by: input.userId, via: 'in-app', to: input.to });
+  return call;
 }
 
 /**
@@ -435,4 +466,20 @@ export async function deleteVoicemail(ctx: AppContext, userId: number, id: numbe
   await ctx.blobs.delete(recordingKey(v.company_id, v.id));
   publishCallUpdated(ctx, { companyId: v.company_id, id: v.call_id, status: CALL_STATUS.VOICEMAIL });
   return { message: 'Voicemail deleted successfully' };
+}
+
+/**
+ * After commit: announces the call's current state as the domain event `call.changed`, so other
+ * modules (the inbox thread) can reflect it without the calls module knowing them.
+ */
+export async function announceCallChanged(ctx: AppContext, changed: VoiceOutcome['changed']): Promise<void> {
+  const call = changed ? await callsRepository.find(ctx.db, changed.id) : undefined;
+  if (!call) return;
+  const vm = await callsRepository.voicemailOfCall(ctx.db, call.id);
+  await domainEvents.emitAfterCommit(ctx, 'call.changed', {
+    callId: call.id, companyId: call.company_id, numberId: call.number_id,
+    from: call.direction === 'outbound' ? call.to_number : call.from_number,
+    status: call.status, direction: call.direction === 'outbound' ? 'outbound' : 'inbound',
+    voicemailId: vm?.id ?? null, durationS: call.duration_s, startedAt: call.started_at,
+  });
 }

@@ -15,7 +15,7 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { formParams, handleOnce, verifyCarrierSignature } from '../../platform/http/webhooks.js';
 import {
-  confirmLeg, handleCallStatus, handleDialResult, handleMenuChoice, handleRecording, publishCallUpdated, routeInboundCall, whisperLeg, type VoiceOutcome,
+  announceCallChanged, confirmLeg, handleCallStatus, handleDialResult, handleMenuChoice, handleRecording, publishCallUpdated, routeInboundCall, whisperLeg, type VoiceOutcome,
 } from './calls.service.js';
 
 const Query = z.object({
@@ -38,7 +38,7 @@ export async function registerVoiceWebhooks(app: App, ctx: AppContext): Promise<
       const q = request.query;
       return handleOnce(ctx, reply, key(p, q), async (tx) => {
         const out = await handle(tx, p, q);
-        return { response: ctx.carrier.renderVoice(out.steps), afterCommit: () => publishCallUpdated(ctx, out.changed) };
+        return { response: ctx.carrier.renderVoice(out.steps), afterCommit: async () => { publishCallUpdated(ctx, out.changed); out.after?.(); await announceCallChanged(ctx, out.changed); } };
       });
     });
   };

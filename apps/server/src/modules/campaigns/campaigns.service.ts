@@ -85,6 +85,11 @@ export const campaignRuntime = {
   sendConcurrency: 16,
   /** Replies are attributed to a campaign message sent within this window. */
   replyWindowMs: 30 * 24 * 3600_000,
+  /**
+   * Fault injection for the crash tests only (null in production): awaited after a batch is
+   * claimed and after it was handed to the carrier, before its outcome is recorded.
+   */
+  faultHook: null as null | ((ctx: AppContext, stage: 'claimed' | 'sent') => Promise<void> | void),
 };
 
 const STATE_RANK: Record<string, number> = { pending: 0, sending: 1, queued: 1, sent: 2, unknown: 2, delivered: 3, undelivered: 3, failed: 3, responded: 4 };
@@ -697,7 +702,9 @@ export async function dispatchChunk(ctx: AppContext, job: { campaignId: number; 
       row: r,
       message: { from: number.number, to: r.number, body: renderFor(c!, r), mediaUrls, statusCallback: statusCallbackFor(ctx, r.id) },
     }));
+    if (campaignRuntime.faultHook) await campaignRuntime.faultHook(ctx, 'claimed');
     const results = await sendBatch(ctx, prepared);
+    if (campaignRuntime.faultHook) await campaignRuntime.faultHook(ctx, 'sent');
     await recordResults(ctx, prepared, results, c);
     scheduleCampaignRefresh(ctx, c.id);
   }

@@ -302,45 +302,57 @@ describe('sending', () => {
 });
 
 describe('crash safety', () => {
-  it('a worker killed mid-campaign: after restart no contact got two messages and none is lost', async () => {
+  it('workers die mid-campaign (one after claiming, one after the carrier accepted): after restart no contact got two messages and none is lost', async () => {
     campaignRuntime.now = () => new Date();
     campaignRuntime.claimLeaseMs = 1000;
-    campaignRuntime.batchSize = 10;
+    campaignRuntime.batchSize = 5;
+    campaignRuntime.chunkSize = 20;
     const sA = await startTestServer();
     let sB: Running | null = null;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-test-b-'));
     try {
       const acc = await createAccount(sA);
       const num = await buyTestNumber(acc, '312');
+      await setCompanyCampaignRate(sA.ctx, acc.companyId, 0);
       const { groupId, contacts } = await makeGroup(sA, acc, '312', 60, 'Crash');
+      // Node A's workers freeze forever (a dead process): one right after claiming its 2nd batch,
+      // another right after the carrier accepted its 2nd batch, before the SIDs were recorded.
+      const frozen: string[] = [];
+      let batches = 0;
+      let bothFrozen!: () => void;
+      const frozenNow = new Promise<void>((r) => { bothFrozen = r; });
+      campaignRuntime.faultHook = (ctx, stage) => {
+        if (ctx !== sA.ctx) return;
+        if (stage === 'claimed') batches += 1;
+        const want = frozen.length === 0 ? 'claimed' : frozen.length === 1 ? 'sent' : null;
+        if (want === stage && batches >= 2 * (frozen.length + 1)) {
+          frozen.push(stage);
+          if (frozen.length === 2) bothFrozen();
+          return new Promise<void>(() => {});
+        }
+      };
       const r = await acc.client.post('/api/campaigns', {
-        company_id: acc.companyId, title: 'Crash', text: 'Hi %%firstname%%', unsubscribe_text: 'Reply STOP to stop', groups: [groupId], number_id: num.id, state: 'queued', rate_per_second: 20,
+        company_id: acc.companyId, title: 'Crash', text: 'Hi %%firstname%%', unsubscribe_text: 'Reply STOP to stop', groups: [groupId], number_id: num.id, state: 'queued',
       });
       expect(r.status, JSON.stringify(r.body)).toBe(201);
+      await frozenNow;
       const numbers = contacts.map((c) => c.number);
-      const probe = (await import('pg')).default;
-      const pool = new probe.Pool({ connectionString: sA.dbUrl, max: 1 });
-      const sent = async () => Number((await pool.query(`select count(*) from sandbox_messages where direction = 'outbound' and to_number = any($1)`, [numbers])).rows[0].count);
-      await eventually(async () => (await sent()) >= 15, 10_000, 20);
-      // The worker dies: its database connections vanish mid-batch, then the node goes away.
-      console.log('crash at', await sent(), Date.now());
-      await sA.ctx.db.destroy();
-      await sA.close().catch((e) => console.log('close err', e));
-      const atCrash = await sent();
-      console.log('closed', atCrash, Date.now());
-      expect(atCrash).toBeLessThan(60);
-
+      await sA.close(); // the queue gives up on the frozen jobs (failed → retried elsewhere)
       const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox', TWILIO_AUTH_TOKEN: 'test-auth-token', SMTP_URL: '', PUBLIC_URL: '' });
       sB = await startServer(config, sA.dbUrl, { publicUrlFromPort: true });
-      console.log('B up', Date.now());
-      await eventually(async () => { const x = (await pool.query(`select state, count(*)::int n, count(carrier_sid)::int sids from campaign_recipients where campaign_id = $1 group by state`, [r.body.id])).rows; console.log(JSON.stringify(x), await sent()); return (await pool.query('select state from campaigns where id = $1', [r.body.id])).rows[0].state === 'sent'; }, 20_000, 1000);
-      const per = await sandboxCount(sB, numbers);
+      const b2 = sB;
+      const before = await b2.ctx.db.selectFrom('campaign_recipients').select(({ fn }) => fn.countAll<number>().as('n')).where('campaign_id', '=', r.body.id).where('state', '=', 'sending').executeTakeFirstOrThrow();
+      // The batch frozen after claiming is still claimed with no outcome (the other one may already
+      // have been completed by the carrier's status callbacks, which carry the recipient id).
+      expect(Number(before.n)).toBeGreaterThanOrEqual(5);
+      await eventually(async () => (await b2.ctx.db.selectFrom('campaigns').select('state').where('id', '=', r.body.id).executeTakeFirstOrThrow()).state === 'sent', 20_000, 200);
+      const per = await sandboxCount(b2, numbers);
       expect(per.size).toBe(60);
       expect([...per.values()].every((n) => n === 1)).toBe(true);
-      const states = (await pool.query(`select state, count(*)::int as n from campaign_recipients where campaign_id = $1 group by state`, [r.body.id])).rows;
-      expect(states.filter((x: any) => !['sent', 'delivered'].includes(x.state))).toEqual([]);
-      await pool.end();
+      const states = await b2.ctx.db.selectFrom('campaign_recipients').select('state').where('campaign_id', '=', r.body.id).execute();
+      expect(states.filter((x) => !['sent', 'delivered'].includes(x.state))).toEqual([]);
     } finally {
+      campaignRuntime.faultHook = null;
       await sB?.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
