@@ -166,7 +166,7 @@ async function startCpuProfile(): Promise<{ stop: () => Promise<CpuProfile> }> {
 }
 
 /** Self time per function (name + file:line), as a share of all samples. */
-function summarizeProfile(p: CpuProfile): Array<{ name: string; pct: number }> {
+function summarizeProfile(p: CpuProfile, byPackage = false): Array<{ name: string; pct: number }> {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const counts = new Map<string, number>();
   for (const id of p.samples) {
@@ -174,7 +174,8 @@ function summarizeProfile(p: CpuProfile): Array<{ name: string; pct: number }> {
     if (!n) continue;
     const { functionName, url, lineNumber } = n.callFrame;
     const file = url.replace(/^file:\/\/\/work\/main\//, '').replace(/^.*node_modules\//, 'nm:');
-    const key = `${functionName || '(anonymous)'} ${file ? `${file}:${lineNumber + 1}` : ''}`.trim();
+    const pkg = file.startsWith('nm:') ? file.split('/').slice(0, file.startsWith('nm:@') ? 2 : 1).join('/') : file.split('/').slice(0, 4).join('/');
+    const key = byPackage ? (pkg || functionName || '(native)') : `${functionName || '(anonymous)'} ${file ? `${file}:${lineNumber + 1}` : ''}`.trim();
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   const total = p.samples.length || 1;
@@ -312,7 +313,7 @@ async function main(): Promise<void> {
     log(`loaded ${numberCount} numbers`);
     await client.query(`
       insert into contacts (company_id, name, number)
-      select $1, 'Contact ' || g, '+1' || (200 + g % 700) || lpad((2000000 + (g * 7919) % 7999999)::text, 7, '0')
+      select $1, 'Contact ' || g, '+1' || (200 + g % 700) || lpad((2000000 + (g::bigint * 7919) % 7999999)::text, 7, '0')
       from generate_series(1, 10000) g`, [companyId]);
     await client.query(`
       insert into blocks (company_id, number_id, target, global)
@@ -325,7 +326,7 @@ async function main(): Promise<void> {
       insert into calls (company_id, number_id, carrier_sid, from_number, to_number, from_state, direction, status, extension,
                          duration_s, started_at, answered_at, ended_at)
       select $1, n.ids[1 + g % n.cnt], 'CAhist' || lpad(to_hex(g), 28, '0'),
-             '+1' || (200 + g % 700) || lpad((2000000 + (g * 7919) % 7999999)::text, 7, '0'),
+             '+1' || (200 + g % 700) || lpad((2000000 + (g::bigint * 7919) % 7999999)::text, 7, '0'),
              n.nums[1 + g % n.cnt], (array['CA','NY','TX','FL','IL',null])[1 + g % 6], 'inbound',
              (array[12,12,12,4,5,10,3,13])[1 + g % 8], 1 + g % 3, (g * 37) % 900,
              now() - make_interval(secs => g * 25), now() - make_interval(secs => g * 25 - 5), now() - make_interval(secs => g * 25 - 60)
@@ -413,6 +414,8 @@ async function main(): Promise<void> {
     if (cpuProfile) {
       console.log(`\nNode CPU profile of the server process during the webhook run (top self time):`);
       for (const row of summarizeProfile(cpuProfile).slice(0, 20)) console.log(`  ${row.pct.toFixed(1).padStart(5)}%  ${row.name}`);
+      console.log(`by package / folder (self time):`);
+      for (const row of summarizeProfile(cpuProfile, true).slice(0, 15)) console.log(`  ${row.pct.toFixed(1).padStart(5)}%  ${row.name}`);
     }
     if (profile) {
       const perRequest = hook.requests || 1;

@@ -38,7 +38,7 @@ export type WebhookOutcome = { response: RenderedResponse; status?: number; afte
  * Runs `handle` at most once per delivery `key` (e.g. `voice:CA123:start`): deliveries of one key
  * are serialized with an advisory lock; the first one's writes (made through `tx`) and its response
  * commit together, and later deliveries get the stored response without side effects.
- * `afterCommit` runs only for the first delivery (publish live events there).
+ * `afterCommit` runs only for the first delivery, after the answer is sent (publish live events there).
  */
 export async function handleOnce(ctx: AppContext, reply: FastifyReply, key: string, handle: (tx: DbOrTx) => Promise<WebhookOutcome>): Promise<FastifyReply> {
   let after: (() => void | Promise<void>) | undefined;
@@ -52,8 +52,13 @@ export async function handleOnce(ctx: AppContext, reply: FastifyReply, key: stri
     after = outcome.afterCommit;
     return row;
   });
+  // Answer the carrier first; live events and reactions (afterCommit) must not delay the call flow.
+  const sent = reply.status(stored.status_code).type(stored.content_type).send(stored.body);
   if (after) {
-    try { await after(); } catch (e) { ctx.log.error({ err: e }, 'webhook afterCommit failed'); }
+    const run = after;
+    setImmediate(() => {
+      Promise.resolve().then(run).catch((e) => ctx.log.error({ err: e }, 'webhook afterCommit failed'));
+    });
   }
-  return reply.status(stored.status_code).type(stored.content_type).send(stored.body);
+  return sent;
 }
