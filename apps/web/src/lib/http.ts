@@ -45,6 +45,8 @@ export interface RequestOptions {
   /** Don't toast 400/403/422 answers (the caller shows them itself). */
   silent?: boolean;
   signal?: AbortSignal;
+  /** 'blob' answers a successful body as a Blob (audio, downloads); default parses JSON. */
+  responseType?: 'json' | 'blob';
 }
 
 /** A successful call: the response data and its HTTP status. */
@@ -226,6 +228,7 @@ export async function request<T>(url: string, options: RequestOptions = {}): Pro
       throw new HttpError(0, null, null);
     }
 
+    if (response.ok && options.responseType === 'blob') return { data: (await response.blob()) as T, status: response.status };
     const body = await readBody(response);
     const { status } = response;
     if (response.ok) return { data: body as T, status };

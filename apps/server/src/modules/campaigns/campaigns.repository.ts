@@ -192,6 +192,11 @@ export const campaignsRepository = {
       sql<Date | null>`min(claimed_at) filter (where state = 'sending' and carrier_sid is null)`.as('oldest_claim'),
     ]).executeTakeFirstOrThrow();
   },
+  async recipientStates(db: DbOrTx, ids: number[]): Promise<Map<number, { state: string; error_code: number | null }>> {
+    if (!ids.length) return new Map();
+    const rows = await db.selectFrom('campaign_recipients').select(['id', 'state', 'error_code']).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, { state: r.state, error_code: r.error_code }]));
+  },
   async findRecipient(db: DbOrTx, id: number, lock = false): Promise<RecipientRow | undefined> {
     let q = db.selectFrom('campaign_recipients').selectAll().where('id', '=', id);
     if (lock) q = q.forUpdate();

@@ -605,25 +605,32 @@ async function recordResults(ctx: AppContext, prepared: Prepared[], results: Arr
     if ('sid' in r) { sent.push({ id: p.row.id, sid: r.sid, itemId: null }); items.push({ p, sid: r.sid }); } else failed.push({ id: p.row.id, code: r.error.code, state: 'failed' });
   });
   const now = campaignRuntime.now();
+  // 1. The ledger first, in its own short statement: status callbacks never wait on a long transaction.
+  await repo.recordSent(ctx.db, sent, now);
+  await repo.recordFailed(ctx.db, failed);
+  if (!c || c.skip_inbox || !items.length) return;
+  // 2. The campaign message lands in the recipient's conversation so replies are threaded with it.
   const published: Array<{ conversationId: number; item: ItemRow }> = [];
+  const created: Array<{ id: number; item: ItemRow }> = [];
   await ctx.db.transaction().execute(async (tx) => {
-    if (c && !c.skip_inbox && items.length) {
-      // The campaign message lands in the recipient's conversation so replies are threaded with it.
-      const byId = new Map(sent.map((s) => [s.id, s]));
-      for (const { p, sid } of items) {
-        const conversation = await startConversation(ctx, tx, { companyId: c.company_id, numberId: c.number_id!, recipient: p.row.number });
-        const item = await addConversationItem(ctx, tx, {
-          company_id: c.company_id, conversation_id: conversation.id, type: 'message', is_inbound: false, is_read: true, body: p.message.body,
-          media: p.message.mediaUrls.map((url) => ({ url, contentType: 'application/octet-stream' })), delivery_state: 'queued', carrier_sid: sid, user_id: c.user_id,
-        });
-        byId.get(p.row.id)!.itemId = item.id;
-        if (items.length <= 20) published.push({ conversationId: conversation.id, item });
-      }
+    for (const { p, sid } of items) {
+      const conversation = await startConversation(ctx, tx, { companyId: c.company_id, numberId: c.number_id!, recipient: p.row.number });
+      const item = await addConversationItem(ctx, tx, {
+        company_id: c.company_id, conversation_id: conversation.id, type: 'message', is_inbound: false, is_read: true, body: p.message.body,
+        media: p.message.mediaUrls.map((url) => ({ url, contentType: 'application/octet-stream' })), delivery_state: 'sent', carrier_sid: sid, user_id: c.user_id,
+      });
+      created.push({ id: p.row.id, item });
+      if (items.length <= 20) published.push({ conversationId: conversation.id, item });
     }
-    await repo.recordSent(tx, sent, now);
-    await repo.recordFailed(tx, failed);
   });
-  if (c) for (const p of published) await publishConversationUpdated(ctx, c.company_id, p.conversationId, p.item);
+  await repo.recordSent(ctx.db, created.map((x) => ({ id: x.id, sid: x.item.carrier_sid!, itemId: x.item.id })), now);
+  // 3. Catch up items whose delivery callback arrived before they existed (later callbacks update them).
+  const states = await repo.recipientStates(ctx.db, created.map((x) => x.id));
+  for (const x of created) {
+    const st = states.get(x.id);
+    if (st && (STATE_RANK[st.state] ?? 0) >= 3) await advanceDeliveryState(ctx, ctx.db, x.item, { state: st.state === 'responded' ? 'delivered' : st.state, errorCode: st.error_code });
+  }
+  for (const p of published) await publishConversationUpdated(ctx, c.company_id, p.conversationId, p.item);
 }
 
 /** Renders a recipient's message: merge fields filled, the unsubscribe text appended. */
@@ -766,18 +773,16 @@ export async function applyCampaignStatus(ctx: AppContext, tx: DbOrTx, p: Record
     if (state === 'undelivered' || state === 'failed') patch.error_code = Number.isFinite(code) ? code : null;
     if (!r.sent_at) patch.sent_at = now;
   }
-  let updatedItem: ItemRow | null = null;
   if (Object.keys(patch).length) await repo.updateRecipient(tx, r.id, patch);
   if (r.item_id) {
     const item = await getItemById(ctx, r.item_id, tx, true);
-    if (item) updatedItem = await advanceDeliveryState(ctx, tx, item, { carrierSid: sid, state: state ?? undefined, errorCode: Number.isFinite(code) ? code : null });
+    if (item) await advanceDeliveryState(ctx, tx, item, { carrierSid: sid, state: state ?? undefined, errorCode: Number.isFinite(code) ? code : null });
   }
   return {
     response,
-    afterCommit: async () => {
-      scheduleCampaignRefresh(ctx, r.campaign_id);
-      if (updatedItem) await publishConversationUpdated(ctx, updatedItem.company_id, updatedItem.conversation_id, updatedItem);
-    },
+    // The conversation item's state is kept in step, but no `conversation updated` is published per
+    // campaign callback: at campaign volume that fan-out would cost more than the send itself.
+    afterCommit: () => { scheduleCampaignRefresh(ctx, r.campaign_id); },
   };
 }
 

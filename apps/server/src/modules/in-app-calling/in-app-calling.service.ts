@@ -216,7 +216,7 @@ export async function canAnswerCall(ctx: AppContext, userId: number, companyId: 
 
 /**
  * POST .../in-app-calling/calls/{callId}/answer: claims the call for this user (first answer
- * wins), sets it 12 Connected with forwarded_to `user_{id}`, tells the other rung users
+ * wins), sets it 12 Connected with forwarded_to `user_{id}`, tells the rung users (the answerer's other tabs too)
  * `{type:'answered', callId, byUserId}` and wakes the sandbox leg waiting for a browser answer.
  * @throws 403 (not a member / not rung / SIP missing), 404, ConflictError 409 (already answered or ended).
  */
@@ -234,7 +234,8 @@ export async function answerCall(ctx: AppContext, userId: number, companyId: num
     throw new ConflictError(now?.answered_by !== null && now?.answered_by !== undefined ? ALREADY_ANSWERED : CALL_ENDED);
   }
   publishCallUpdated(ctx, result.changed);
-  publish(ctx, result.claimed.rung_user_ids.filter((id) => id !== userId), { type: 'answered', callId, byUserId: userId });
+  // Every rung user, the answerer included: their other tabs stop ringing too.
+  publish(ctx, result.claimed.rung_user_ids, { type: 'answered', callId, byUserId: userId });
   signals.emit(`call:${callId}`);
   return { message: 'Call answered', data: stateOf(result.claimed) };
 }

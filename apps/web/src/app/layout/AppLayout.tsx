@@ -6,6 +6,7 @@ import { CompanySwitcher } from '../../features/companies/components/CompanySwit
 import { useSignOut } from '../../features/auth/hooks/use-sign-out';
 import { NavItems } from './NavItems';
 import { UserMenu } from './UserMenu';
+import { Softphone } from '../../features/softphone/components/Softphone';
 
 /** The signed-in shell: header with the company switcher and account menu, side navigation, page. */
 export function AppLayout() {
@@ -29,6 +30,7 @@ export function AppLayout() {
             </Link>
           </Group>
           <Group gap="sm" wrap="nowrap">
+            <Softphone />
             <CompanySwitcher />
             <UserMenu />
           </Group>

@@ -19,7 +19,12 @@ export interface Conversation {
   latestItem: { type: string; details: ConversationItemDetails } | null;
   numUnreadItems: number;
   isArchived: boolean;
+  /** Set on the live event of a deleted conversation. */
+  deleted?: boolean;
 }
+
+/** The item types a conversation can be filtered by (spec 001 §7 `types`). */
+export type ItemType = 'message' | 'call' | 'voicemail' | 'fax';
 
 export interface ConversationItem {
   id: number | string;
@@ -31,7 +36,16 @@ export interface ConversationItem {
     errorCode: string | number | null;
     errorText: string | null;
     media: Array<{ url: string; contentType?: string; content_type?: string } | string> | null;
+    /** message | scheduledmessage | call | voicemail | fax | note */
     type: string;
+    callId?: number | null;
+    voicemailId?: number | null;
+    callStatus?: number | null;
+    callStatusLabel?: string | null;
+    durationS?: number | null;
+    /** When a scheduled message goes out (type scheduledmessage). */
+    shouldBeSentAt?: string | null;
+    userId?: number | null;
   };
 }
 

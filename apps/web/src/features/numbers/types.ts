@@ -1,5 +1,5 @@
-/** Shapes of the numbers endpoints (spec 002 §3 "Number"; GET /api/companies/{companyId}/numbers). */
-import type { RouteEntry, Schedule } from '@switchboard/domain';
+/** Shapes of the numbers endpoints (spec 002 §3 "Number"; docs/numbers.md). */
+import type { Forward, RouteEntry, Schedule } from '@switchboard/domain';
 
 /** A number the company owns, with its routing setup and schedule. */
 export interface PhoneNumber {
@@ -15,6 +15,62 @@ export interface PhoneNumber {
   schedule: Schedule;
   route_type: string;
   schedule_label: string;
+  created_at?: string;
+}
+
+/** A forward as the routing editor keeps it: geo forwards carry the two-letter states they serve. */
+export type EditorForward = Forward & { states?: string[] | null };
+
+/** The number detail (GET /api/numbers/list/{id}): labels of spec 002 §3 and the triggers. */
+export interface NumberDetail extends PhoneNumber {
+  service_type: number;
+  category_label: string;
+  provider_label: string;
+  sms_enabled: boolean;
+  triggers?: Trigger[];
+  sms_verification?: { status: string };
+}
+
+/** Paging meta of the datatable (spec 002: current_page, total, last_page). */
+export interface PageMeta {
+  current_page: number;
+  per_page: number;
+  total: number;
+  last_page: number;
+}
+
+export const TRIGGER_EVENTS = ['call.missed', 'call.voicemail', 'sms.received'] as const;
+export const TRIGGER_ACTIONS = ['email', 'webhook'] as const;
+
+/** An automation on a number's events (docs/numbers.md "Triggers"). */
+export interface Trigger {
+  id: number;
+  number_id: number;
+  event: (typeof TRIGGER_EVENTS)[number];
+  action: (typeof TRIGGER_ACTIONS)[number];
+  target: string;
+  created_at: string;
+}
+
+/** A background batch (release, bulk update, bulk purchase). */
+export interface NumberBatch {
+  id: string;
+  company_id: number;
+  kind: 'release' | 'update' | 'purchase';
+  total: number;
+  done: number;
+  failed: number;
+  progress: number;
+  items: { key: string; status: 'pending' | 'done' | 'failed'; error?: string | null; number_id?: number | null }[];
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** 202 answer of the batch-starting calls. */
+export interface BatchStarted {
+  message: string;
+  batchId: string;
+  data: NumberBatch;
 }
 
 /** A number offered by the carrier's inventory (GET /api/numbers/search). */
@@ -35,4 +91,36 @@ export interface NumberSearchParams {
   mode?: string;
   pattern?: string;
   limit?: number;
+}
+
+/** Datatable filters and sort (GET /companies/{companyId}/numbers/datatable). */
+export interface NumberTableQuery {
+  page: number;
+  perPage: number;
+  sort: 'number' | 'label' | 'created_at' | 'type';
+  dir: 'asc' | 'desc';
+  search?: string;
+  type?: number;
+  label?: string;
+}
+
+/** A greeting the routing editor can assign (handed in by the app from the greetings feature). */
+export interface GreetingOption {
+  value: string;
+  label: string;
+}
+
+/** Greeting assignment of a number (GET/PUT /api/numbers/{id}/greetings); extension 0 = the menu. */
+export interface GreetingAssignment {
+  extension: number;
+  kind: 'menu' | 'voicemail' | 'whisper';
+  greeting_id: number;
+}
+
+/** Manual open/closed override of a number (PUT /api/numbers/{id}/override). */
+export interface NumberOverride {
+  number_id: number;
+  mode: 'auto' | 'open' | 'closed';
+  until: string | null;
+  is_open: boolean;
 }

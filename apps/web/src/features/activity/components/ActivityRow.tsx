@@ -1,4 +1,5 @@
-import { Badge, Group, Stack, Table, Text, ThemeIcon } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Table, Text, ThemeIcon } from '@mantine/core';
+import { Link } from 'react-router';
 import { formatPhone } from '@switchboard/domain';
 import { IconMessage, IconPhoneIncoming, IconPhoneOutgoing, IconRecordMail } from '@tabler/icons-react';
 import { formatDateTime, formatDuration } from '../../../lib/format';
@@ -49,17 +50,30 @@ function Details({ item }: { item: ActivityItem }) {
 }
 
 /** One call, voicemail or message of the feed. */
+/** The call id of a call row ('call-12' → 12); voicemail rows carry the voicemail's id instead. */
+function callIdOf(item: ActivityItem): number | null {
+  const match = item.kind === 'call' ? /^call-(\d+)$/.exec(String(item.id)) : null;
+  return match ? Number(match[1]) : null;
+}
+
 export function ActivityRow({ item }: { item: ActivityItem }) {
   const outside = item.direction === 'outbound' ? item.to : item.from;
+  const callId = callIdOf(item);
   return (
     <Table.Tr data-testid="activity-row" data-kind={item.kind}>
       <Table.Td>
         <KindIcon item={item} />
       </Table.Td>
       <Table.Td>
-        <Text size="sm" fw={500}>
-          {item.contact?.name || formatPhone(outside)}
-        </Text>
+        {callId !== null ? (
+          <Anchor component={Link} to={`/calls/${callId}`} size="sm" fw={500} data-testid="call-link">
+            {item.contact?.name || formatPhone(outside)}
+          </Anchor>
+        ) : (
+          <Text size="sm" fw={500}>
+            {item.contact?.name || formatPhone(outside)}
+          </Text>
+        )}
         <Text size="xs" c="dimmed">
           {item.direction === 'outbound' ? 'to' : 'from'} {formatPhone(outside)}
         </Text>

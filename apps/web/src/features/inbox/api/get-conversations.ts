@@ -1,5 +1,5 @@
 /**
- * GET /api/companies/{companyId}/conversations?perPage&cursor&search&isArchived: the inbox list, newest
+ * GET /api/companies/{companyId}/conversations?perPage&cursor&search&isArchived&types[]&numberIds[]: the inbox list, newest
  * activity first, cursor-paged (perPage default CONVERSATIONS_PER_PAGE = 5). Cached 600 s
  * (CACHE_MS.conversations); live 'conversation updated' events patch the cache.
  */
@@ -13,11 +13,22 @@ import type { Conversation, CursorPage } from '../types';
 export interface ConversationFilters {
   search: string;
   isArchived: boolean;
+  /** Conversations having items of these types (empty: all). */
+  types?: string[];
+  /** Conversations of these numbers (empty: all). */
+  numberIds?: number[];
 }
 
 export function getConversations(companyId: number, filters: ConversationFilters, cursor: string | null): Promise<CursorPage<Conversation>> {
   return http.get<CursorPage<Conversation>>(`/api/companies/${companyId}/conversations`, {
-    params: { perPage: CONVERSATIONS_PER_PAGE, cursor: cursor ?? undefined, search: filters.search || undefined, isArchived: filters.isArchived },
+    params: {
+      perPage: CONVERSATIONS_PER_PAGE,
+      cursor: cursor ?? undefined,
+      search: filters.search || undefined,
+      isArchived: filters.isArchived,
+      types: filters.types?.length ? filters.types : undefined,
+      numberIds: filters.numberIds?.length ? filters.numberIds : undefined,
+    },
   });
 }
 

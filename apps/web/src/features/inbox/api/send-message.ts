@@ -5,7 +5,7 @@
  * failure).
  */
 import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import { http } from '../../../lib/http';
+import { http, HttpError } from '../../../lib/http';
 import { useCompanyId } from '../../../lib/session';
 import type { ConversationItem, CursorPage } from '../types';
 import { conversationItemsQueryOptions } from './get-conversation-items';
@@ -54,7 +54,7 @@ export function useSendMessage() {
         id: tempId,
         isInbound: false,
         createdAt: new Date().toISOString(),
-        details: { content: input.content, deliveryState: 'sending', errorCode: null, errorText: null, media: null, type: 'message' },
+        details: { content: input.content, deliveryState: 'sending', errorCode: null, errorText: null, media: (input.media ?? []).map((f) => ({ url: URL.createObjectURL(f), contentType: f.type })), type: 'message' },
       };
       queryClient.setQueryData<Items>(key, (data) => patchItems(data, (items) => [optimistic, ...items]));
       return { tempId };
@@ -74,6 +74,11 @@ export function useSendMessage() {
     onError: (error, input, context) => {
       if (input.conversation_id === undefined || !context?.tempId) return;
       const key = conversationItemsQueryOptions(companyId, input.conversation_id).queryKey;
+      // A refusal (422, e.g. an unsubscribed contact) was never sent: the composer shows it instead.
+      if (error instanceof HttpError && error.status === 422) {
+        queryClient.setQueryData<Items>(key, (data) => patchItems(data, (items) => items.filter((i) => i.id !== context.tempId)));
+        return;
+      }
       queryClient.setQueryData<Items>(key, (data) =>
         patchItems(data, (items) =>
           items.map((i) => (i.id === context.tempId ? { ...i, details: { ...i.details, deliveryState: 'undelivered', errorText: error.message } } : i)),

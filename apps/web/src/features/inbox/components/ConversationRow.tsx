@@ -1,4 +1,4 @@
-import { Badge, Group, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Checkbox, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { formatPhone } from '@switchboard/domain';
 import { formatStamp } from '../../../lib/format';
 import type { Conversation } from '../types';
@@ -7,13 +7,13 @@ function preview(conversation: Conversation): string {
   const item = conversation.latestItem;
   if (!item) return 'No messages yet';
   if (item.details.content) return `${item.details.isInbound ? '' : 'You: '}${item.details.content}`;
-  return item.type === 'call' ? 'Call' : item.type === 'voicemail' ? 'Voicemail' : 'Message';
+  return item.type === 'call' ? 'Call' : item.type === 'voicemail' ? 'Voicemail' : item.type === 'note' ? 'Note' : 'Message';
 }
 
 /** One conversation in the list: who, the latest item, when, and the unread count. */
-export function ConversationRow({ conversation, active, onOpen }: { conversation: Conversation; active: boolean; onOpen: () => void }) {
+export function ConversationRow({ conversation, active, onOpen, selected, onSelect }: { conversation: Conversation; active: boolean; onOpen: () => void; selected?: boolean; onSelect?: (selected: boolean) => void }) {
   const unread = conversation.numUnreadItems > 0;
-  return (
+  const row = (
     <UnstyledButton
       onClick={onOpen}
       p="sm"
@@ -29,9 +29,16 @@ export function ConversationRow({ conversation, active, onOpen }: { conversation
     >
       <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-start">
         <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
-          <Text fw={unread ? 700 : 500} truncate>
-            {conversation.contact?.name || formatPhone(conversation.recipient)}
-          </Text>
+          <Group gap={4} wrap="nowrap">
+            <Text fw={unread ? 700 : 500} truncate>
+              {conversation.contact?.name || formatPhone(conversation.recipient)}
+            </Text>
+            {conversation.contact && !conversation.contact.subscribed ? (
+              <Badge size="xs" color="orange" variant="light">
+                Unsubscribed
+              </Badge>
+            ) : null}
+          </Group>
           <Text size="sm" c={unread ? undefined : 'dimmed'} fw={unread ? 600 : 400} truncate>
             {preview(conversation)}
           </Text>
@@ -51,5 +58,12 @@ export function ConversationRow({ conversation, active, onOpen }: { conversation
         </Stack>
       </Group>
     </UnstyledButton>
+  );
+  if (!onSelect) return row;
+  return (
+    <Group gap={4} wrap="nowrap" align="center">
+      <Checkbox aria-label={`Select conversation with ${conversation.contact?.name || formatPhone(conversation.recipient)}`} checked={!!selected} onChange={(e) => onSelect(e.currentTarget.checked)} pl={4} />
+      <div style={{ flex: 1, minWidth: 0 }}>{row}</div>
+    </Group>
   );
 }

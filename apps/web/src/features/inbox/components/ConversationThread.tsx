@@ -1,14 +1,19 @@
 import { Button, Center, ScrollArea, Stack, Text } from '@mantine/core';
 import { IconMessageCircle } from '@tabler/icons-react';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { EmptyBlock } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
+import { useAddNote } from '../api/add-note';
+import { useCancelScheduled } from '../api/cancel-scheduled';
 import { useConversationItems } from '../api/get-conversation-items';
+import { useScheduleMessage } from '../api/schedule-message';
+import { HttpError } from '../../../lib/http';
+import { notify } from '../../../lib/notify';
 import { useSendMessage } from '../api/send-message';
 import { useMarkRead } from '../hooks/use-mark-read';
 import type { Conversation } from '../types';
 import { Composer } from './Composer';
-import { MessageBubble } from './MessageBubble';
+import { ThreadItem } from './ThreadItem';
 import { ThreadHeader } from './ThreadHeader';
 
 interface ConversationThreadProps {
@@ -22,6 +27,12 @@ interface ConversationThreadProps {
 export function ConversationThread({ conversationId, conversation, onBack }: ConversationThreadProps) {
   const items = useConversationItems(conversationId);
   const send = useSendMessage();
+  const schedule = useScheduleMessage();
+  const cancel = useCancelScheduled(conversationId);
+  const note = useAddNote(conversationId);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const refusalOf = (error: unknown) =>
+    error instanceof HttpError && error.status === 422 ? (Object.values(error.fieldErrors).flat()[0] ?? error.message) : null;
   useMarkRead(conversationId, conversation?.numUnreadItems);
   const viewport = useRef<HTMLDivElement>(null);
 
@@ -50,13 +61,33 @@ export function ConversationThread({ conversationId, conversation, onBack }: Con
               </Center>
             ) : null}
             {ordered.map((item) => (
-              <MessageBubble key={item.id} item={item} />
+              <ThreadItem key={item.id} item={item} onCancelScheduled={(id) => cancel.mutate(id, { onSuccess: () => notify.success('Scheduled message cancelled') })} cancelling={cancel.isPending} />
             ))}
           </Stack>
         )}
       </ScrollArea>
       {conversation ? (
-        <Composer onSend={(content) => send.mutate({ conversation_id: conversationId, number_id: conversation.number.id, to: conversation.recipient, content })} />
+        <Composer
+          error={refusal}
+          pending={schedule.isPending}
+          onSend={(content, media) => {
+            setRefusal(null);
+            send.mutate({ conversation_id: conversationId, number_id: conversation.number.id, to: conversation.recipient, content, media }, { onError: (e) => setRefusal(refusalOf(e)) });
+          }}
+          onSchedule={async (content, media, shouldBeSentAt) => {
+            setRefusal(null);
+            try {
+              await schedule.mutateAsync({ conversation_id: conversationId, number_id: conversation.number.id, to: conversation.recipient, content, media, shouldBeSentAt });
+              notify.success('Message scheduled');
+            } catch (e) {
+              setRefusal(refusalOf(e) ?? (e instanceof HttpError ? e.message : null));
+              throw e;
+            }
+          }}
+          onNote={async (body) => {
+            await note.mutateAsync(body);
+          }}
+        />
       ) : (
         <Text size="sm" c="dimmed">
           Loading conversation…

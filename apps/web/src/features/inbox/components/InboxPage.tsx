@@ -1,4 +1,4 @@
-import { Card, Grid } from '@mantine/core';
+import { Badge, Card, Chip, Grid, Group, Select } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { normalizeConversationSearch } from '@switchboard/domain';
 import { IconMessages } from '@tabler/icons-react';
@@ -10,8 +10,9 @@ import { PageHeader } from '../../../components/PageHeader';
 import { useCompanyId } from '../../../lib/session';
 import { useConversation } from '../api/get-conversation';
 import { conversationListsKey, useConversations } from '../api/get-conversations';
+import { useNotificationCounts } from '../api/get-notification-counts';
 import { useConversationUpdates } from '../realtime/use-conversation-updates';
-import type { Conversation, CursorPage } from '../types';
+import type { Conversation, CursorPage, ItemType } from '../types';
 import { ConversationList, type InboxView } from './ConversationList';
 import { ConversationThread } from './ConversationThread';
 
@@ -29,8 +30,23 @@ function useCachedConversation(id: number | null, shown: Conversation[]): Conver
   return null;
 }
 
-/** Inbox `/inbox/:conversationId?`: the list beside the open thread (one at a time on small screens). */
-export function InboxPage() {
+const TYPES: Array<{ type: ItemType; label: string; countKey: 'message' | 'call' | 'voicemail' }> = [
+  { type: 'message', label: 'Messages', countKey: 'message' },
+  { type: 'call', label: 'Calls', countKey: 'call' },
+  { type: 'voicemail', label: 'Voicemails', countKey: 'voicemail' },
+];
+
+/** A company number the inbox can be narrowed to (handed in by the app). */
+export interface InboxNumberOption {
+  value: string;
+  label: string;
+}
+
+/** Inbox `/inbox/:conversationId?`: unread counts per type, number and type filters, the list beside the open thread (one at a time on small screens). */
+export function InboxPage({ numbers = [] }: { numbers?: InboxNumberOption[] }) {
+  const counts = useNotificationCounts();
+  const [types, setTypes] = useState<string[]>([]);
+  const [numberId, setNumberId] = useState<string | null>(null);
   useConversationUpdates();
   const { conversationId } = useParams();
   const navigate = useNavigate();
@@ -39,7 +55,7 @@ export function InboxPage() {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(normalizeConversationSearch(search), 300);
   const [view, setView] = useState<InboxView>('open');
-  const list = useConversations({ search: debounced, isArchived: view === 'archived' });
+  const list = useConversations({ search: debounced, isArchived: view === 'archived', types, numberIds: numberId ? [Number(numberId)] : [] });
   const cached = useCachedConversation(activeId, list.data?.pages.flatMap((p) => p.data) ?? []);
   const single = useConversation(activeId, cached === null);
   const conversation = cached ?? single.data ?? null;
@@ -50,18 +66,45 @@ export function InboxPage() {
 
   return (
     <>
-      <PageHeader title="Inbox" description="Text conversations with your customers, live." />
+      <PageHeader
+        title="Inbox"
+        description="Texts, calls and voicemails with your customers, live."
+        actions={
+          counts.data ? (
+            <Group gap={6} data-testid="inbox-counts">
+              {TYPES.map(({ label, countKey }) => (
+                <Badge key={countKey} variant={counts.data[countKey] ? 'filled' : 'light'} color={counts.data[countKey] ? 'red' : 'gray'} size="lg">
+                  {counts.data[countKey]} unread {label.toLowerCase()}
+                </Badge>
+              ))}
+            </Group>
+          ) : null
+        }
+      />
+      <Group mb="sm" gap="sm" wrap="wrap">
+        <Chip.Group multiple value={types} onChange={setTypes}>
+          <Group gap={6} role="group" aria-label="Conversation types">
+            {TYPES.map(({ type, label, countKey }) => (
+              <Chip key={type} value={type} variant="light" size="sm">
+                {label}
+                {counts.data?.[countKey] ? ` (${counts.data[countKey]})` : ''}
+              </Chip>
+            ))}
+          </Group>
+        </Chip.Group>
+        {numbers.length > 1 ? <Select aria-label="Number" placeholder="All numbers" clearable data={numbers} value={numberId} onChange={setNumberId} w={240} size="xs" /> : null}
+      </Group>
       <Grid gap="md">
         {showList ? (
           <Grid.Col span={{ base: 12, md: 4 }}>
-            <Card withBorder radius="md" padding="sm" h="calc(100vh - 190px)" style={{ overflowY: 'auto' }}>
-              <ConversationList list={list} search={search} onSearch={setSearch} view={view} onView={setView} activeId={activeId} onOpen={open} />
+            <Card withBorder radius="md" padding="sm" h="calc(100vh - 230px)" style={{ overflowY: 'auto' }}>
+              <ConversationList narrowed={types.length > 0 || numberId !== null} list={list} search={search} onSearch={setSearch} view={view} onView={setView} activeId={activeId} onOpen={open} />
             </Card>
           </Grid.Col>
         ) : null}
         {showThread ? (
           <Grid.Col span={{ base: 12, md: 8 }}>
-            <Card withBorder radius="md" padding="md" h="calc(100vh - 190px)">
+            <Card withBorder radius="md" padding="md" h="calc(100vh - 230px)">
               {activeId !== null ? (
                 <ConversationThread key={activeId} conversationId={activeId} conversation={conversation} onBack={small ? () => navigate('/inbox') : undefined} />
               ) : (

@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Stack, Text } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { formatPhone } from '@switchboard/domain';
 import { IconArchive, IconArrowBackUp, IconArrowLeft } from '@tabler/icons-react';
 import { useArchiveConversation } from '../api/archive-conversation';
@@ -18,9 +18,16 @@ export function ThreadHeader({ conversation, onBack }: { conversation: Conversat
           </ActionIcon>
         ) : null}
         <Stack gap={0}>
-          <Text fw={600} data-testid="thread-title">
-            {conversation.contact?.name || formatPhone(conversation.recipient)}
-          </Text>
+          <Group gap={6}>
+            <Text fw={600} data-testid="thread-title">
+              {conversation.contact?.name || formatPhone(conversation.recipient)}
+            </Text>
+            {conversation.contact && !conversation.contact.subscribed ? (
+              <Badge size="sm" color="orange" variant="light" data-testid="thread-unsubscribed">
+                Unsubscribed
+              </Badge>
+            ) : null}
+          </Group>
           <Text size="xs" c="dimmed">
             {conversation.contact ? `${formatPhone(conversation.recipient)} · ` : ''}via {formatPhone(conversation.number.number)}
           </Text>

@@ -21,15 +21,21 @@ export function useConversationUpdates() {
     for (const [key, data] of queryClient.getQueriesData<Lists>({ queryKey: conversationListsKey(companyId) })) {
       if (!data) continue;
       const filters = key[key.length - 1] as ConversationFilters | undefined;
-      const belongs = !!filters && !filters.search && filters.isArchived === conversation.isArchived;
+      const narrowed = !!filters && (!!filters.types?.length || !!filters.numberIds?.length);
+      const belongs = !!filters && !filters.search && !conversation.deleted && filters.isArchived === conversation.isArchived && (!filters.numberIds?.length || filters.numberIds.includes(conversation.number?.id));
       const pages = data.pages.map((p) => ({ ...p, data: p.data.filter((c) => c.id !== conversation.id) }));
+      if (belongs && narrowed) {
+        void queryClient.invalidateQueries({ queryKey: key, exact: true });
+        continue;
+      }
       if (belongs && pages[0]) pages[0] = { ...pages[0], data: [conversation, ...pages[0].data] };
-      else if (filters?.search) {
+      else if (filters?.search || (narrowed && !conversation.deleted)) {
         void queryClient.invalidateQueries({ queryKey: key, exact: true });
         continue;
       }
       queryClient.setQueryData<Lists>(key, { ...data, pages });
     }
+    if (conversation.deleted) return;
     const singleKey = conversationQueryOptions(companyId, conversation.id).queryKey;
     if (queryClient.getQueryData(singleKey)) queryClient.setQueryData(singleKey, conversation);
     void queryClient.invalidateQueries({ queryKey: conversationItemsQueryOptions(companyId, conversation.id).queryKey, refetchType: 'all' });

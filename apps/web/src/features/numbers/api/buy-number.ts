@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
 import type { PhoneNumber } from '../types';
 import { numbersQueryOptions } from './get-numbers';
+import { numbersDatatableKey } from './get-numbers-datatable';
 import { numberSearchQueryOptions } from './search-numbers';
 
 export interface BuyNumberInput {
@@ -22,7 +23,10 @@ export function useBuyNumber() {
     onSuccess: async (_data, input) => {
       // The bought number leaves the inventory: forget every cached search.
       queryClient.removeQueries({ queryKey: numberSearchQueryOptions(null).queryKey.slice(0, 1) });
-      await queryClient.invalidateQueries({ queryKey: numbersQueryOptions(input.company_id).queryKey });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: numbersQueryOptions(input.company_id).queryKey }),
+        queryClient.invalidateQueries({ queryKey: numbersDatatableKey(input.company_id) }),
+      ]);
     },
   });
 }

@@ -7,7 +7,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RouteEntry, Schedule } from '@switchboard/domain';
 import { http } from '../../../lib/http';
 import type { PhoneNumber } from '../types';
-import { numbersQueryOptions } from './get-numbers';
+import { companyKey } from '../../../lib/query-client';
 
 export interface UpdateNumberInput {
   id: number;
@@ -25,6 +25,7 @@ export function useUpdateNumber() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateNumber,
-    onSuccess: (_data, input) => queryClient.invalidateQueries({ queryKey: numbersQueryOptions(input.company_id).queryKey }),
+    // The list, the datatable pages and the detail of the company all show routing summaries.
+    onSuccess: (_data, input) => queryClient.invalidateQueries({ queryKey: companyKey(input.company_id) }),
   });
 }

@@ -1,17 +1,21 @@
-import { Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { cleanRoutes, defaultSchedule, localTimeZone, formatPhone, NUMBER_UPDATED, newRouteEntry, parsePhone, suggestExtension, type RouteEntry, type Schedule } from '@switchboard/domain';
+import { Alert, Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { cleanRoutes, defaultSchedule, formatPhone, localTimeZone, NUMBER_UPDATED, newRouteEntry, parsePhone, suggestExtension, type RouteEntry, type Schedule } from '@switchboard/domain';
 import { IconDeviceFloppy, IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { ScheduleEditor } from '../../../components/schedule/ScheduleEditor';
 import { HttpError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
+import { useExtensionSuggestions } from '../api/get-extension-suggestions';
+import { useNumberGreetings, useSaveNumberGreetings } from '../api/number-greetings';
 import { useUpdateNumber } from '../api/update-number';
-import type { PhoneNumber } from '../types';
+import type { EditorForward, GreetingAssignment, GreetingOption, PhoneNumber } from '../types';
 import { errorAt, errorsUnder, type FieldErrors } from './field-errors';
 import { RouteEntryCard } from './RouteEntryCard';
-import { ScheduleEditor } from './ScheduleEditor';
 
 const INVALID_PHONE = 'Enter a valid phone number';
 const DUPLICATE_EXTENSION = 'Each extension needs its own number';
+/** Extension of the number's menu in greeting assignments. */
+const MENU_EXTENSION = 0;
 
 /** Client checks before saving, keyed like the server's 422 field errors. */
 function validate(routes: RouteEntry[]): FieldErrors {
@@ -27,20 +31,68 @@ function validate(routes: RouteEntry[]): FieldErrors {
   return errors;
 }
 
-/** Label, extension entries and business hours of one number; Save sends PUT /api/numbers/{id}. */
-export function NumberEditor({ number }: { number: PhoneNumber }) {
+/** cleanRoutes keeps only a forward's number: put each geo forward's states back (by number). */
+function keepStates(cleaned: RouteEntry[], edited: RouteEntry[]): RouteEntry[] {
+  const states = new Map<string, string[]>();
+  for (const entry of edited) for (const f of entry.forwards as EditorForward[]) if (f.states?.length) states.set(`${entry.extension}:${f.number.trim()}`, f.states);
+  return cleaned.map((entry) => ({
+    ...entry,
+    forwards: entry.forwards.map((f) => {
+      const s = states.get(`${entry.extension}:${f.number}`);
+      return s ? { ...f, states: s } : f;
+    }),
+  }));
+}
+
+function assignmentMap(list: GreetingAssignment[]): Record<string, number> {
+  return Object.fromEntries(list.map((a) => [`${a.extension}:${a.kind}`, a.greeting_id]));
+}
+
+/**
+ * The routing editor of one number: label, extension entries (every routing type and option),
+ * the menu greeting, business hours. Save sends PUT /api/numbers/{id}, then the greeting
+ * assignments (PUT /api/numbers/{id}/greetings) when they changed.
+ */
+export function NumberEditor({ number, greetings }: { number: PhoneNumber; greetings: GreetingOption[] }) {
   const update = useUpdateNumber();
+  const saveGreetings = useSaveNumberGreetings(number.id);
+  const suggestions = useExtensionSuggestions(number.id);
+  const savedGreetings = useNumberGreetings(number.id);
   const [label, setLabel] = useState(number.label ?? '');
   const [schedule, setSchedule] = useState<Schedule>(() => number.schedule ?? defaultSchedule(localTimeZone()));
   const [routes, setRoutes] = useState<RouteEntry[]>(() => (number.routes.length > 0 ? number.routes : [newRouteEntry(number.schedule?.timezone ?? localTimeZone())]));
+  const [assignments, setAssignments] = useState<Record<string, number> | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
 
-  const addEntry = () => setRoutes((rs) => [...rs, { ...newRouteEntry(schedule.timezone), extension: suggestExtension(rs.map((r) => r.extension)) }]);
+  useEffect(() => {
+    if (savedGreetings.data && assignments === null) setAssignments(assignmentMap(savedGreetings.data.data));
+  }, [savedGreetings.data, assignments]);
+
+  const current = assignments ?? {};
+  const assign = (extension: number, kind: GreetingAssignment['kind'], greetingId: number | null) =>
+    setAssignments((a) => {
+      const next = { ...(a ?? {}) };
+      if (greetingId) next[`${extension}:${kind}`] = greetingId;
+      else delete next[`${extension}:${kind}`];
+      return next;
+    });
+
+  const addEntry = () =>
+    setRoutes((rs) => {
+      const used = rs.map((r) => r.extension);
+      const offered = (suggestions.data?.data ?? []).find((n) => !used.includes(n));
+      return [...rs, { ...newRouteEntry(schedule.timezone), extension: offered ?? suggestExtension(used) }];
+    });
   const changeEntry = (index: number, entry: RouteEntry) => setRoutes((rs) => rs.map((r, i) => (i === index ? entry : r)));
   const removeEntry = (index: number) => setRoutes((rs) => rs.filter((_, i) => i !== index));
 
+  const greetingsChanged = () => {
+    const saved = assignmentMap(savedGreetings.data?.data ?? []);
+    return assignments !== null && JSON.stringify(Object.entries(saved).sort()) !== JSON.stringify(Object.entries(assignments).sort());
+  };
+
   const save = () => {
-    const cleaned = cleanRoutes(routes, schedule.timezone);
+    const cleaned = keepStates(cleanRoutes(routes, schedule.timezone), routes);
     const local = validate(cleaned);
     setRoutes(cleaned);
     setErrors(local);
@@ -48,14 +100,22 @@ export function NumberEditor({ number }: { number: PhoneNumber }) {
       notify.danger('Please fix the highlighted fields.', 5000);
       return;
     }
-    const normalized = cleaned.map((r) => ({ ...r, forwards: r.forwards.map((f) => ({ number: parsePhone(f.number) ?? f.number })) }));
+    const normalized = cleaned.map((r) => ({ ...r, forwards: r.forwards.map((f) => ({ ...f, number: parsePhone(f.number) ?? f.number })) }));
+    const extensions = new Set([MENU_EXTENSION, ...normalized.map((r) => r.extension)]);
+    const list: GreetingAssignment[] = Object.entries(current)
+      .map(([key, greeting_id]) => {
+        const [ext, kind] = key.split(':');
+        return { extension: Number(ext), kind: kind as GreetingAssignment['kind'], greeting_id };
+      })
+      .filter((a) => extensions.has(a.extension));
     update.mutate(
       { id: number.id, company_id: number.company_id, label: label.trim(), routes: normalized, schedule },
       {
-        onSuccess: (result) => {
+        onSuccess: async (result) => {
+          if (greetingsChanged()) await saveGreetings.mutateAsync(list).catch(() => undefined);
           notify.success(result.message || NUMBER_UPDATED);
           if (result.data) {
-            setRoutes(result.data.routes.length > 0 ? result.data.routes : normalized);
+            setRoutes(result.data.routes.length > 0 ? keepStates(result.data.routes, normalized) : normalized);
             setSchedule(result.data.schedule ?? schedule);
           }
         },
@@ -66,18 +126,9 @@ export function NumberEditor({ number }: { number: PhoneNumber }) {
     );
   };
 
+  const greetingOptions = greetings;
   return (
-    <Stack gap="md" maw={960}>
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <div>
-          <Title order={2} ff="monospace" data-testid="editor-number">
-            {formatPhone(number.number)}
-          </Title>
-          <Text c="dimmed" size="sm">
-            {number.type_label} · {number.schedule_label || 'No schedule'}
-          </Text>
-        </div>
-      </Group>
+    <Stack gap="md">
       <Card withBorder radius="md" padding="md">
         <TextInput label="Number label" description="How this number appears across the app, e.g. Main line." value={label} error={errorAt(errors, 'label')} onChange={(e) => setLabel(e.currentTarget.value)} maw={420} />
       </Card>
@@ -88,24 +139,47 @@ export function NumberEditor({ number }: { number: PhoneNumber }) {
         </Button>
       </Group>
       {routes.length > 1 ? (
-        <Text size="sm" c="dimmed">
-          Callers hear a menu and press the extension number to reach its phones.
-        </Text>
+        <Card withBorder radius="md" padding="md">
+          <Text size="sm" mb="xs">
+            Callers hear a menu and press the extension number to reach its phones: {routes.map((r) => `${r.label ? `for ${r.label}` : `for extension ${r.extension}`}, press ${r.extension}`).join('; ')}.
+          </Text>
+          <Select
+            label="Menu greeting"
+            description="Played instead of the spoken menu."
+            placeholder={greetingOptions.length ? 'Spoken menu (default)' : 'No greetings yet'}
+            data={greetingOptions}
+            value={current[`${MENU_EXTENSION}:menu`] ? String(current[`${MENU_EXTENSION}:menu`]) : null}
+            onChange={(v) => assign(MENU_EXTENSION, 'menu', v ? Number(v) : null)}
+            clearable
+            disabled={greetingOptions.length === 0}
+            maw={420}
+          />
+        </Card>
+      ) : null}
+      {Object.keys(errors).some((k) => k.startsWith('routes.')) ? (
+        <Alert color="red" variant="light" title="Some extensions need attention">
+          Check the highlighted fields below.
+        </Alert>
       ) : null}
       {routes.map((entry, index) => (
         <RouteEntryCard
           key={index}
           entry={entry}
-          index={index}
           errors={errorsUnder(errors, `routes.${index}`)}
           canRemove={routes.length > 1}
+          greetings={greetingOptions}
+          assigned={{ voicemail: current[`${entry.extension}:voicemail`], whisper: current[`${entry.extension}:whisper`] }}
+          onAssign={(kind, id) => assign(entry.extension, kind, id)}
           onChange={(e) => changeEntry(index, e)}
           onRemove={() => removeEntry(index)}
         />
       ))}
       <ScheduleEditor schedule={schedule} errors={errorsUnder(errors, 'schedule')} onChange={setSchedule} />
-      <Group justify="flex-end">
-        <Button leftSection={<IconDeviceFloppy size={16} />} onClick={save} loading={update.isPending}>
+      <Group justify="flex-end" pos="sticky" bottom={0} py="sm" bg="var(--mantine-color-body)" style={{ zIndex: 2 }}>
+        <Text size="sm" c="dimmed">
+          {formatPhone(number.number)}
+        </Text>
+        <Button leftSection={<IconDeviceFloppy size={16} />} onClick={save} loading={update.isPending || saveGreetings.isPending}>
           Save
         </Button>
       </Group>

@@ -1,13 +1,85 @@
-import { Anchor, Button, Card } from '@mantine/core';
-import { IconArrowLeft, IconHash } from '@tabler/icons-react';
-import { Link, useParams } from 'react-router';
+import { Anchor, Button, Card, Grid, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { formatPhone } from '@switchboard/domain';
+import { IconArrowLeft, IconHash, IconRefresh, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
 import { EmptyBlock } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
+import { notify } from '../../../lib/notify';
+import { useCompanyId } from '../../../lib/session';
 import { useCompanyNumbers } from '../api/get-numbers';
+import { useReleaseNumbers } from '../api/release-numbers';
+import { useRotateNumber } from '../api/rotate-number';
+import { trackJob } from '../realtime/number-jobs';
+import type { GreetingOption, PhoneNumber } from '../types';
+import { NumberDetailsCard } from './NumberDetailsCard';
 import { NumberEditor } from './NumberEditor';
+import { OverrideCard } from './OverrideCard';
+import { TriggersCard } from './TriggersCard';
 
-/** Routing editor page `/numbers/:numberId`: the number comes from the company's number list. */
-export function NumberEditorPage() {
+function NumberActions({ number }: { number: PhoneNumber }) {
+  const companyId = useCompanyId();
+  const navigate = useNavigate();
+  const rotate = useRotateNumber(companyId);
+  const release = useReleaseNumbers();
+  const [confirm, setConfirm] = useState<'rotate' | 'release' | null>(null);
+  const shown = formatPhone(number.number);
+  const run = () => {
+    if (confirm === 'rotate') {
+      rotate.mutate(number.id, {
+        onSuccess: (result) => {
+          notify.success(`${formatPhone(result.previous_number)} was replaced by ${formatPhone(result.data.number)}. Routing and history stay.`, result.message);
+          setConfirm(null);
+        },
+      });
+    } else if (confirm === 'release') {
+      release.mutate([number.id], {
+        onSuccess: (result) => {
+          trackJob(result.batchId, 'release', 1);
+          notify.success(result.message);
+          setConfirm(null);
+          void navigate('/numbers');
+        },
+      });
+    }
+  };
+  return (
+    <>
+      <Group gap="xs">
+        <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={() => setConfirm('rotate')}>
+          Rotate
+        </Button>
+        <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={() => setConfirm('release')}>
+          Release
+        </Button>
+      </Group>
+      <Modal opened={confirm !== null} onClose={() => setConfirm(null)} title={confirm === 'rotate' ? `Rotate ${shown}?` : `Release ${shown}?`}>
+        <Stack>
+          <Text size="sm">
+            {confirm === 'rotate'
+              ? 'You get another number in the same area code; this one goes back to the carrier. Routing, schedule, triggers and history move to the new number.'
+              : 'The number goes back to the carrier and stops receiving calls and texts. Its history stays in Activity. This cannot be undone.'}
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirm(null)}>
+              Cancel
+            </Button>
+            <Button color={confirm === 'release' ? 'red' : undefined} onClick={run} loading={rotate.isPending || release.isPending}>
+              {confirm === 'rotate' ? 'Rotate number' : 'Release number'}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
+
+/**
+ * Number page `/numbers/:numberId`: the routing editor, with the number's details, manual
+ * open/closed override, triggers, rotate and release. `greetings` (the company's greetings) are
+ * handed in by the app.
+ */
+export function NumberEditorPage({ greetings = [] }: { greetings?: GreetingOption[] }) {
   const { numberId } = useParams();
   const numbers = useCompanyNumbers();
   const number = numbers.data?.data.find((n) => String(n.id) === numberId);
@@ -20,13 +92,38 @@ export function NumberEditorPage() {
       {numbers.isPending ? (
         <ListSkeleton rows={3} height={120} />
       ) : number ? (
-        <NumberEditor key={number.id} number={number} />
+        <Stack gap="md">
+          <Group justify="space-between" align="flex-end" wrap="wrap">
+            <div>
+              <Title order={2} ff="monospace" data-testid="editor-number">
+                {formatPhone(number.number)}
+              </Title>
+              <Text c="dimmed" size="sm">
+                {number.label ? `${number.label} · ` : ''}
+                {number.type_label} · {number.route_type} · {number.schedule_label || 'No schedule'}
+              </Text>
+            </div>
+            <NumberActions number={number} />
+          </Group>
+          <Grid gap="md">
+            <Grid.Col span={{ base: 12, lg: 8 }}>
+              <NumberEditor key={`${number.id}:${number.number}`} number={number} greetings={greetings} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, lg: 4 }}>
+              <Stack gap="md">
+                <OverrideCard number={number} />
+                <NumberDetailsCard numberId={number.id} />
+                <TriggersCard numberId={number.id} />
+              </Stack>
+            </Grid.Col>
+          </Grid>
+        </Stack>
       ) : (
         <Card withBorder radius="md">
           <EmptyBlock
             icon={<IconHash />}
             title="Number not found"
-            description="It may belong to another company. Pick it from your numbers list."
+            description="It may have been released or belong to another company. Pick it from your numbers list."
             action={
               <Button component={Link} to="/numbers">
                 Back to numbers

@@ -1,7 +1,9 @@
-import { Button, Group, SegmentedControl, Select, TextInput } from '@mantine/core';
-import { NUMBER_SEARCH_MODES, TOLL_FREE_SEARCH_PREFIXES, US_AREA_CODE_LENGTH } from '@switchboard/domain';
+import { Anchor, Button, Group, SegmentedControl, Select, Text, TextInput } from '@mantine/core';
+import { NUMBER_SEARCH_MODES, TOLL_FREE_SEARCH_PREFIXES, US_AREA_CODE_LENGTH, vanityToDigits } from '@switchboard/domain';
 import { IconSearch } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
+import { useNumberPrefixes } from '../api/get-number-prefixes';
+import { useOverlays } from '../api/get-overlays';
 import type { NumberSearchParams } from '../types';
 
 const RESULT_LIMIT = 20;
@@ -14,6 +16,11 @@ export function NumberSearchForm({ onSearch, loading }: { onSearch: (params: Num
   const [pattern, setPattern] = useState('');
   const [prefix, setPrefix] = useState<string>(TOLL_FREE_SEARCH_PREFIXES[0]);
   const [error, setError] = useState<string | null>(null);
+  const prefixes = useNumberPrefixes();
+  const prefixData = prefixes.data?.data ?? TOLL_FREE_SEARCH_PREFIXES.map((p) => ({ value: p, label: p }));
+  const overlays = useOverlays(type === 'local' && areaCode.length === US_AREA_CODE_LENGTH ? areaCode : null);
+  const overlayCodes = overlays.data?.data ?? [];
+  const patternDigits = pattern.trim() ? vanityToDigits(pattern.trim()) : '';
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -63,12 +70,20 @@ export function NumberSearchForm({ onSearch, loading }: { onSearch: (params: Num
               allowDeselect={false}
               w={150}
             />
-            <TextInput label="Digits or letters" placeholder="e.g. 555 or CALL" value={pattern} onChange={(e) => setPattern(e.currentTarget.value)} style={{ flex: 1 }} miw={140} />
+            <TextInput
+              label="Digits or letters"
+              placeholder="e.g. 555 or CALL"
+              value={pattern}
+              onChange={(e) => setPattern(e.currentTarget.value)}
+              style={{ flex: 1 }}
+              miw={140}
+              description={/[a-z]/i.test(pattern) && patternDigits ? `Searches the keypad digits ${patternDigits}` : undefined}
+            />
           </>
         ) : (
           <Select
             label="Prefix"
-            data={TOLL_FREE_SEARCH_PREFIXES.map((p) => ({ value: p, label: p }))}
+            data={prefixData}
             value={prefix}
             onChange={(v) => v && setPrefix(v)}
             allowDeselect={false}
@@ -79,6 +94,19 @@ export function NumberSearchForm({ onSearch, loading }: { onSearch: (params: Num
           Search
         </Button>
       </Group>
+      {type === 'local' && overlayCodes.length > 0 ? (
+        <Text size="sm" c="dimmed" mt="xs" data-testid="overlay-hint">
+          Same region, also try:{' '}
+          {overlayCodes.map((code, i) => (
+            <span key={code}>
+              {i > 0 ? ', ' : ''}
+              <Anchor component="button" type="button" size="sm" onClick={() => setAreaCode(code)}>
+                {code}
+              </Anchor>
+            </span>
+          ))}
+        </Text>
+      ) : null}
     </form>
   );
 }

@@ -3,9 +3,10 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconPlus } from '@tabler/icons-react';
 import { PageHeader } from '../../../components/PageHeader';
 import { BuyNumberModal } from './BuyNumberModal';
+import { NumberJobsPanel } from './NumberJobsPanel';
 import { NumbersTable } from './NumbersTable';
 
-/** Numbers: the company's numbers with their routing summary, and buying a new one. */
+/** Numbers: the company's numbers (datatable, bulk actions, export), running jobs, and buying a new one. */
 export function NumbersPage() {
   const [buying, buy] = useDisclosure(false);
   const buyButton = (
@@ -16,6 +17,7 @@ export function NumbersPage() {
   return (
     <>
       <PageHeader title="Numbers" description="Your business numbers and where their calls go." actions={buyButton} />
+      <NumberJobsPanel />
       <NumbersTable onBuy={buy.open} />
       <BuyNumberModal opened={buying} onClose={buy.close} />
     </>

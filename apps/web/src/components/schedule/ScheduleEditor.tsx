@@ -1,8 +1,11 @@
 import { Card, Grid, Select, Stack, Text, Title } from '@mantine/core';
 import { applyPreset, effectiveHours, SCHEDULE_PRESET, SCHEDULE_PRESETS, to12h, WEEKDAYS, type Schedule, type SchedulePreset } from '@switchboard/domain';
-import { TimezoneSelect } from '../../../components/TimezoneSelect';
+import type { ReactNode } from 'react';
+import { TimezoneSelect } from '../TimezoneSelect';
 import { DayHoursRow } from './DayHoursRow';
-import { errorAt, type FieldErrors } from './field-errors';
+
+type FieldErrors = Record<string, string[]>;
+const errorAt = (errors: FieldErrors, path: string): string | undefined => errors[path]?.[0];
 
 const PRESET_DATA = Object.entries(SCHEDULE_PRESETS).map(([value, label]) => ({ value, label }));
 
@@ -16,16 +19,29 @@ function summary(schedule: Schedule): string[] {
 }
 
 /**
- * Business hours (foundation §3, §4): a preset, a time zone and, for Custom, each weekday's open and
+ * Business hours editor shared by numbers, templates and the company schedule (foundation §3, §4): a preset, a time zone and, for Custom, each weekday's open and
  * close time (shown 12-hour, kept and sent as 24-hour HH:mm).
  */
-export function ScheduleEditor({ schedule, errors, onChange }: { schedule: Schedule; errors: FieldErrors; onChange: (schedule: Schedule) => void }) {
+export function ScheduleEditor({
+  schedule,
+  errors = {},
+  onChange,
+  title = 'Business hours',
+  children,
+}: {
+  schedule: Schedule;
+  errors?: FieldErrors;
+  onChange: (schedule: Schedule) => void;
+  title?: string;
+  /** Extra content under the hours (e.g. holidays). */
+  children?: ReactNode;
+}) {
   const custom = schedule.preset === SCHEDULE_PRESET.CUSTOM;
   const fixed = schedule.preset === 2 || schedule.preset === 3 || schedule.preset === 6;
   return (
     <Card withBorder radius="md" padding="md" data-testid="schedule-editor">
       <Title order={4} mb="sm">
-        Business hours
+        {title}
       </Title>
       <Grid gap="sm" mb="sm">
         <Grid.Col span={{ base: 12, sm: 5 }}>
@@ -63,6 +79,7 @@ export function ScheduleEditor({ schedule, errors, onChange }: { schedule: Sched
           {schedule.preset === SCHEDULE_PRESET.DIRECT_VOICEMAIL ? 'Every call goes straight to voicemail.' : 'Calls ring at any time, every day.'}
         </Text>
       )}
+      {children}
     </Card>
   );
 }

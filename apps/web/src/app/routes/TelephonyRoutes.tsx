@@ -1,0 +1,44 @@
+/**
+ * Compositions for the telephony pages (features don't import each other): the routing editor gets
+ * the company's greetings; blocks and number templates get the company's numbers; the call detail
+ * drawer opens over Activity at /calls/:callId.
+ */
+import { formatPhone } from '@switchboard/domain';
+import { useNavigate, useParams } from 'react-router';
+import { ActivityPage } from '../../features/activity/components/ActivityPage';
+import { BlocksPage } from '../../features/blocks/components/BlocksPage';
+import { CallDrawer } from '../../features/calls/components/CallDrawer';
+import { useGreetings } from '../../features/greetings/api/get-greetings';
+import { NumberTemplatesPage } from '../../features/number-templates/components/NumberTemplatesPage';
+import { useCompanyNumbers } from '../../features/numbers/api/get-numbers';
+import { NumberEditorPage } from '../../features/numbers/components/NumberEditorPage';
+
+function useNumberChoices() {
+  const numbers = useCompanyNumbers();
+  return (numbers.data?.data ?? []).map((n) => ({ id: n.id, routes: n.routes, label: `${formatPhone(n.number)}${n.label && n.label !== n.national_number ? ` · ${n.label}` : ''}` }));
+}
+
+export function NumberEditorRoute() {
+  const greetings = useGreetings();
+  return <NumberEditorPage greetings={(greetings.data?.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))} />;
+}
+
+export function BlocksRoute() {
+  return <BlocksPage numbers={useNumberChoices().map((n) => ({ value: String(n.id), label: n.label }))} />;
+}
+
+export function NumberTemplatesRoute() {
+  return <NumberTemplatesPage numbers={useNumberChoices()} />;
+}
+
+export function CallRoute() {
+  const { callId } = useParams();
+  const navigate = useNavigate();
+  const id = Number(callId);
+  return (
+    <>
+      <ActivityPage />
+      <CallDrawer callId={Number.isInteger(id) && id > 0 ? id : null} onClose={() => void navigate('/activity')} />
+    </>
+  );
+}

@@ -1,0 +1,15 @@
+/** DELETE /api/blocks/{id}: answers {message: "{target} has been unblocked"}. */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { http } from '../../../lib/http';
+import { companyKey } from '../../../lib/query-client';
+import { useCompanyId } from '../../../lib/session';
+
+export function deleteBlock(id: number): Promise<{ message: string }> {
+  return http.delete<{ message: string }>(`/api/blocks/${id}`);
+}
+
+export function useDeleteBlock() {
+  const queryClient = useQueryClient();
+  const companyId = useCompanyId();
+  return useMutation({ mutationFn: deleteBlock, onSuccess: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'blocks') }) });
+}

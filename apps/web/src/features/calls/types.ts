@@ -1,0 +1,50 @@
+/** The call detail (GET /api/calls/{id}; spec 001 "Call (analysis view)", issue 3). */
+export interface CallEvent {
+  id: number;
+  status: number;
+  status_label: string;
+  detail: Record<string, unknown>;
+  created_at: string;
+}
+
+export interface Tag {
+  id: number;
+  name: string;
+}
+
+export interface Note {
+  id: number;
+  model_type: string;
+  model_id: number;
+  body: string;
+  user_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CallDetail {
+  id: number;
+  company_id: number;
+  number_id: number;
+  from: string;
+  to: string;
+  from_state: string | null;
+  direction: string;
+  status: number;
+  status_label: string;
+  extension: number | null;
+  forwarded_to: string | null;
+  duration_s: number;
+  started_at: string;
+  answered_at: string | null;
+  ended_at: string | null;
+  history: CallEvent[];
+  voicemail: { id: number; recording_url: string; duration_s: number; is_read: boolean; created_at: string } | null;
+  isInbound: boolean;
+  tags: Tag[];
+  note: Note | null;
+  notes: Note[];
+  /** Qualified 1, not qualified 2, lead 3 (spec 001 §3); null = not set. */
+  qualification: 1 | 2 | 3 | null;
+  eavAttributeValues: Record<string, unknown>;
+}

@@ -1,0 +1,16 @@
+/** GET /api/numberPrefixes: the toll-free prefixes to search ({value, label}; `8**` = any). */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { CACHE_MS } from '@switchboard/domain';
+import { http } from '../../../lib/http';
+
+export function getNumberPrefixes(): Promise<{ data: { value: string; label: string }[] }> {
+  return http.get<{ data: { value: string; label: string }[] }>('/api/numberPrefixes');
+}
+
+export function numberPrefixesQueryOptions() {
+  return queryOptions({ queryKey: ['number-prefixes'], queryFn: getNumberPrefixes, staleTime: CACHE_MS.company });
+}
+
+export function useNumberPrefixes() {
+  return useQuery(numberPrefixesQueryOptions());
+}

@@ -1,0 +1,21 @@
+/** GET /api/numbers/overlay/{areaCode}: the other area codes of the same overlay region. */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { CACHE_MS } from '@switchboard/domain';
+import { http } from '../../../lib/http';
+
+export function getOverlays(areaCode: string): Promise<{ data: string[] }> {
+  return http.get<{ data: string[] }>(`/api/numbers/overlay/${areaCode}`, { silent: true });
+}
+
+export function overlaysQueryOptions(areaCode: string | null) {
+  return queryOptions({
+    queryKey: ['number-overlay', areaCode],
+    queryFn: () => getOverlays(areaCode!),
+    enabled: areaCode !== null && /^\d{3}$/.test(areaCode),
+    staleTime: CACHE_MS.company,
+  });
+}
+
+export function useOverlays(areaCode: string | null) {
+  return useQuery(overlaysQueryOptions(areaCode));
+}

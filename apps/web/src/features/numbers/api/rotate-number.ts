@@ -1,0 +1,23 @@
+/** POST /api/numbers/{id}/rotate: swaps in another number of the same area code; routing stays. */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { http } from '../../../lib/http';
+import { companyKey } from '../../../lib/query-client';
+import type { NumberDetail } from '../types';
+
+export interface RotateResult {
+  message: string;
+  previous_number: string;
+  data: NumberDetail;
+}
+
+export function rotateNumber(id: number): Promise<RotateResult> {
+  return http.post<RotateResult>(`/api/numbers/${id}/rotate`);
+}
+
+export function useRotateNumber(companyId: number | null) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: rotateNumber,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: companyKey(companyId) }),
+  });
+}

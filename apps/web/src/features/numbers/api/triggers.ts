@@ -1,0 +1,45 @@
+/**
+ * GET / PUT /api/companies/{companyId}/triggers {upsert: [{id?, number_id, event, action, target}],
+ * remove: [ids]}: the company's triggers (the number detail shows a number's own).
+ */
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CACHE_MS } from '@switchboard/domain';
+import { http } from '../../../lib/http';
+import { companyKey } from '../../../lib/query-client';
+import { useCompanyId } from '../../../lib/session';
+import type { Trigger } from '../types';
+
+export interface TriggersInput {
+  upsert: Array<Pick<Trigger, 'number_id' | 'event' | 'action' | 'target'> & { id?: number }>;
+  remove: number[];
+}
+
+export function getTriggers(companyId: number): Promise<{ data: Trigger[] }> {
+  return http.get<{ data: Trigger[] }>(`/api/companies/${companyId}/triggers`);
+}
+
+export function saveTriggers(companyId: number, input: TriggersInput): Promise<{ message?: string; data: Trigger[] }> {
+  return http.put<{ message?: string; data: Trigger[] }>(`/api/companies/${companyId}/triggers`, input);
+}
+
+export function triggersQueryOptions(companyId: number | null) {
+  return queryOptions({
+    queryKey: companyKey(companyId, 'triggers'),
+    queryFn: () => getTriggers(companyId!),
+    enabled: companyId !== null,
+    staleTime: CACHE_MS.company,
+  });
+}
+
+export function useTriggers() {
+  return useQuery(triggersQueryOptions(useCompanyId()));
+}
+
+export function useSaveTriggers() {
+  const queryClient = useQueryClient();
+  const companyId = useCompanyId();
+  return useMutation({
+    mutationFn: (input: TriggersInput) => saveTriggers(companyId!, input),
+    onSuccess: (result) => queryClient.setQueryData(triggersQueryOptions(companyId).queryKey, { data: result.data }),
+  });
+}

@@ -1,0 +1,112 @@
+import { ActionIcon, Badge, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { formatDate, type Schedule } from '@switchboard/domain';
+import { IconCalendarOff, IconDeviceFloppy, IconPlus, IconX } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { ListSkeleton } from '../../../components/ListSkeleton';
+import { PageHeader } from '../../../components/PageHeader';
+import { ScheduleEditor } from '../../../components/schedule/ScheduleEditor';
+import { HttpError } from '../../../lib/http';
+import { notify } from '../../../lib/notify';
+import { useCompanySchedule, useSaveCompanySchedule } from '../api/company-schedule';
+
+/** A YYYY-MM-DD date shown as "Dec 25, 2026" (built at local noon so no zone shifts the day). */
+function showDate(date: string): string {
+  return formatDate(new Date(`${date}T12:00:00`)) || date;
+}
+
+/** Company schedule: business hours for the whole company and holiday dates when every number is closed. */
+export function SchedulePage() {
+  const loaded = useCompanySchedule();
+  const save = useSaveCompanySchedule();
+  const [schedule, setSchedule] = useState<Schedule | null>(null);
+  const [holidays, setHolidays] = useState<string[]>([]);
+  const [newDate, setNewDate] = useState('');
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+
+  useEffect(() => {
+    if (loaded.data && schedule === null) {
+      setSchedule(loaded.data.data.schedule);
+      setHolidays(loaded.data.data.holidays);
+    }
+  }, [loaded.data, schedule]);
+
+  const addHoliday = () => {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(newDate)) return;
+    setHolidays((h) => [...new Set([...h, newDate])].sort());
+    setNewDate('');
+  };
+
+  const submit = () =>
+    schedule &&
+    save.mutate(
+      { schedule, holidays },
+      {
+        onSuccess: (r) => {
+          setErrors({});
+          notify.success(r.message ?? 'The schedule has been updated.');
+        },
+        onError: (e) => {
+          if (e instanceof HttpError && e.status === 422) setErrors(e.fieldErrors);
+        },
+      },
+    );
+
+  return (
+    <>
+      <PageHeader
+        title="Company schedule"
+        description={loaded.data ? `Currently: ${loaded.data.data.label}. Calls on holidays are treated as closed on every number.` : 'Business hours and holidays for the whole company.'}
+      />
+      {!schedule ? (
+        <ListSkeleton rows={3} height={80} />
+      ) : (
+        <Stack gap="md" maw={820}>
+          <ScheduleEditor schedule={schedule} onChange={setSchedule} errors={Object.fromEntries(Object.entries(errors).filter(([k]) => k.startsWith('schedule.')).map(([k, v]) => [k.slice(9), v]))} />
+          <Card withBorder radius="md" padding="md" data-testid="holidays">
+            <Title order={4} mb={4}>
+              Holidays
+            </Title>
+            <Text size="sm" c="dimmed" mb="sm">
+              Closed all day on these dates (in the schedule's time zone); calls go to voicemail when it is on.
+            </Text>
+            <Group align="flex-end" gap="sm" mb="sm">
+              <TextInput type="date" label="Date" value={newDate} onChange={(e) => setNewDate(e.currentTarget.value)} w={200} error={errors.holidays?.[0]} />
+              <Button variant="light" leftSection={<IconPlus size={16} />} onClick={addHoliday} disabled={!newDate}>
+                Add holiday
+              </Button>
+            </Group>
+            {holidays.length === 0 ? (
+              <Group gap="xs" c="dimmed">
+                <IconCalendarOff size={16} />
+                <Text size="sm">No holidays yet.</Text>
+              </Group>
+            ) : (
+              <Group gap="xs">
+                {holidays.map((d) => (
+                  <Badge
+                    key={d}
+                    size="lg"
+                    variant="light"
+                    data-testid="holiday"
+                    rightSection={
+                      <ActionIcon size="xs" variant="transparent" aria-label={`Remove ${showDate(d)}`} onClick={() => setHolidays((h) => h.filter((x) => x !== d))}>
+                        <IconX size={12} />
+                      </ActionIcon>
+                    }
+                  >
+                    {showDate(d)}
+                  </Badge>
+                ))}
+              </Group>
+            )}
+          </Card>
+          <Group justify="flex-end">
+            <Button leftSection={<IconDeviceFloppy size={16} />} onClick={submit} loading={save.isPending}>
+              Save schedule
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * The header softphone: an Active/Away switch for in-app calling and, while a call rings, a card
+ * with the caller, the number it came in on, Answer and Decline; after answering, 'Connected' with
+ * a running timer and Hang up. Mounted once in the app layout header.
+ */
+import { Affix, Badge, Button, Group, Paper, Stack, Switch, Text, Tooltip } from '@mantine/core';
+import { IconPhone, IconPhoneIncoming, IconPhoneOff } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useSoftphone, type SoftphoneCall } from '../hooks/use-softphone';
+
+function Timer({ since }: { since: number }) {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+  const s = Math.max(0, Math.floor((now - since) / 1000));
+  return <span data-testid="softphone-timer">{`${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`}</span>;
+}
+
+function CallCard({ current, answer, decline, hangup }: { current: SoftphoneCall; answer: () => void; decline: () => void; hangup: () => void }) {
+  const { call } = current;
+  return (
+    <Affix position={{ top: 72, right: 20 }} zIndex={300}>
+      <Paper withBorder shadow="lg" p="md" radius="md" w={300} data-testid="softphone-card" aria-live="assertive"
+        style={current.phase === 'ringing' ? { animation: 'softphone-pulse 1s ease-in-out infinite alternate' } : undefined}>
+        <style>{'@keyframes softphone-pulse { from { box-shadow: 0 0 0 0 rgba(34,139,230,.5) } to { box-shadow: 0 0 0 10px rgba(34,139,230,0) } }'}</style>
+        <Stack gap="xs">
+          <Group gap="xs">
+            <IconPhoneIncoming size={18} />
+            <Text fw={600}>{current.phase === 'ringing' ? 'Incoming call' : current.phase === 'connected' ? 'Connected' : current.message}</Text>
+            {current.phase === 'connected' && <Badge color="teal" variant="light"><Timer since={current.since} /></Badge>}
+          </Group>
+          <Text size="lg" data-testid="softphone-from">{call.from}</Text>
+          <Text size="sm" c="dimmed">to {call.numberLabel ? `${call.numberLabel} (${call.to})` : call.to}</Text>
+          {current.phase === 'ringing' && (
+            <Group grow>
+              <Button color="teal" leftSection={<IconPhone size={16} />} onClick={answer} loading={current.busy}>Answer</Button>
+              <Button color="red" variant="light" leftSection={<IconPhoneOff size={16} />} onClick={decline} disabled={current.busy}>Decline</Button>
+            </Group>
+          )}
+          {current.phase === 'connected' && (
+            <Button color="red" leftSection={<IconPhoneOff size={16} />} onClick={hangup}>Hang up</Button>
+          )}
+        </Stack>
+      </Paper>
+    </Affix>
+  );
+}
+
+/** Header widget: the in-app calling switch plus the incoming/connected call card. */
+export function Softphone() {
+  const { status, pending, toggle, current, answer, decline, hangup, signedIn } = useSoftphone();
+  if (!signedIn) return null;
+  return (
+    <>
+      <Tooltip label="Take in-app calls in this browser">
+        <Switch
+          aria-label="In-app calling"
+          label={status === 'active' ? 'Active' : 'Away'}
+          checked={status === 'active'}
+          disabled={pending}
+          onChange={(e) => void toggle(e.currentTarget.checked ? 'active' : 'away')}
+          color="teal"
+          data-testid="softphone-status"
+        />
+      </Tooltip>
+      {current && <CallCard current={current} answer={answer} decline={decline} hangup={hangup} />}
+    </>
+  );
+}

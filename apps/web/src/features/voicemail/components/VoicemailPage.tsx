@@ -1,0 +1,125 @@
+import { ActionIcon, Anchor, Badge, Button, Card, Group, Modal, Pagination, Stack, Text, Tooltip } from '@mantine/core';
+import { formatPhone } from '@switchboard/domain';
+import { IconMail, IconMailOpened, IconTrash, IconPhoneIncoming } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { EmptyBlock } from '../../../components/EmptyBlock';
+import { ListSkeleton } from '../../../components/ListSkeleton';
+import { PageHeader } from '../../../components/PageHeader';
+import { formatDateTime } from '../../../lib/format';
+import { notify } from '../../../lib/notify';
+import { useDeleteVoicemail } from '../api/delete-voicemail';
+import { useVoicemails } from '../api/get-voicemails';
+import { useMarkVoicemail } from '../api/mark-voicemail';
+import type { Voicemail } from '../types';
+
+function duration(seconds: number): string {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** Voicemail: every message left on the company's numbers, to play, mark heard or new, and delete. */
+export function VoicemailPage() {
+  const [page, setPage] = useState(1);
+  const voicemails = useVoicemails(page);
+  const mark = useMarkVoicemail();
+  const remove = useDeleteVoicemail();
+  const [deleting, setDeleting] = useState<Voicemail | null>(null);
+  const list = voicemails.data?.data ?? [];
+  const meta = voicemails.data?.meta;
+  const unread = list.filter((v) => !v.is_read).length;
+
+  return (
+    <>
+      <PageHeader title="Voicemail" description={meta ? `${meta.total} ${meta.total === 1 ? 'message' : 'messages'}${unread ? `, ${unread} new on this page` : ''}` : 'Messages callers left on your numbers.'} />
+      {voicemails.isPending ? (
+        <ListSkeleton rows={4} height={72} />
+      ) : list.length === 0 ? (
+        <Card withBorder radius="md">
+          <EmptyBlock
+            icon={<IconPhoneIncoming />}
+            title="No voicemail"
+            description="Turn on voicemail in a number's routing; messages left after hours or when nobody answers show up here."
+            action={
+              <Button component={Link} to="/numbers">
+                Set up routing
+              </Button>
+            }
+          />
+        </Card>
+      ) : (
+        <Stack gap="sm">
+          {list.map((v) => (
+            <Card key={v.id} withBorder radius="md" padding="sm" data-testid="voicemail-row" data-read={v.is_read}>
+              <Group justify="space-between" wrap="wrap" gap="sm">
+                <Stack gap={2} miw={200}>
+                  <Group gap="xs">
+                    <Text fw={v.is_read ? 400 : 700} ff="monospace">
+                      {formatPhone(v.from)}
+                    </Text>
+                    {!v.is_read ? (
+                      <Badge size="xs" color="blue">
+                        New
+                      </Badge>
+                    ) : null}
+                  </Group>
+                  <Text size="xs" c="dimmed">
+                    to {formatPhone(v.to)} · {formatDateTime(v.created_at)} · {duration(v.duration_s)} ·{' '}
+                    <Anchor component={Link} to={`/calls/${v.call_id}`} size="xs">
+                      Call details
+                    </Anchor>
+                  </Text>
+                </Stack>
+                <Group gap="xs" wrap="nowrap">
+                  <audio
+                    controls
+                    preload="none"
+                    src={v.recording_url}
+                    style={{ height: 36, maxWidth: 300 }}
+                    aria-label={`Voicemail from ${formatPhone(v.from)}`}
+                    onPlay={() => !v.is_read && mark.mutate({ id: v.id, read: true })}
+                  />
+                  <Tooltip label={v.is_read ? 'Mark as new' : 'Mark as heard'}>
+                    <ActionIcon variant="subtle" aria-label={v.is_read ? 'Mark as new' : 'Mark as heard'} onClick={() => mark.mutate({ id: v.id, read: !v.is_read })}>
+                      {v.is_read ? <IconMail size={16} /> : <IconMailOpened size={16} />}
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label="Delete">
+                    <ActionIcon variant="subtle" color="red" aria-label="Delete voicemail" onClick={() => setDeleting(v)}>
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                </Group>
+              </Group>
+            </Card>
+          ))}
+          {meta && meta.last_page > 1 ? <Pagination total={meta.last_page} value={meta.current_page} onChange={setPage} size="sm" /> : null}
+        </Stack>
+      )}
+      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete this voicemail?">
+        <Stack>
+          <Text size="sm">The recording from {deleting ? formatPhone(deleting.from) : ''} is removed for everyone. The call stays in Activity.</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setDeleting(null)}>
+              Cancel
+            </Button>
+            <Button
+              color="red"
+              loading={remove.isPending}
+              onClick={() =>
+                deleting &&
+                remove.mutate(deleting.id, {
+                  onSuccess: (r) => {
+                    notify.success(r.message);
+                    setDeleting(null);
+                  },
+                })
+              }
+            >
+              Delete
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}

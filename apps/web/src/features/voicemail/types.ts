@@ -1,0 +1,19 @@
+/** A voicemail (GET /api/voicemails): the caller, the number called and the recording. */
+export interface Voicemail {
+  id: number;
+  call_id: number;
+  number_id: number;
+  from: string;
+  to: string;
+  recording_url: string;
+  duration_s: number;
+  is_read: boolean;
+  created_at: string;
+}
+
+export interface PageMeta {
+  current_page: number;
+  per_page: number;
+  total: number;
+  last_page: number;
+}

@@ -1,0 +1,125 @@
+/**
+ * Issue 4 "Proof" (browser): import a CSV of contacts with a progress bar, make a group with them,
+ * send a campaign with a merge field and an image to it from the editor, watch the counters move
+ * to delivered, reply STOP from the Phone simulator, and see the contact unsubscribed in Contacts.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { choose, signIn } from './helpers';
+
+/** NANP area codes with their zone: campaigns wait for 8:00–21:00 in the recipient's local time. */
+const AREA_CODES: Array<[string, string]> = [
+  ['312', 'America/Chicago'],
+  ['212', 'America/New_York'],
+  ['415', 'America/Los_Angeles'],
+  ['907', 'America/Anchorage'],
+  ['808', 'Pacific/Honolulu'],
+];
+
+/** An area code where it is now between 8:30 and 20:30, so the campaign is sent at once. */
+function areaCodeInSendingHours(now = new Date()): string {
+  for (const [code, zone] of AREA_CODES) {
+    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }).formatToParts(now);
+    const minutes = Number(parts.find((p) => p.type === 'hour')!.value) * 60 + Number(parts.find((p) => p.type === 'minute')!.value);
+    if (minutes >= 8 * 60 + 30 && minutes <= 20 * 60 + 30) return code;
+  }
+  throw new Error('no US area code is inside the 8:00–21:00 sending window right now');
+}
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+async function openNav(page: Page, name: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+}
+
+test('import contacts, send them an MMS campaign, and see a STOP reply unsubscribe one', async ({ page }, testInfo) => {
+  test.setTimeout(150_000);
+  const stamp = Date.now();
+  const code = areaCodeInSendingHours();
+  const numbers = [1, 2, 3].map((i) => `+1${code}555019${i}`);
+  const csvPath = testInfo.outputPath('contacts.csv');
+  const imagePath = testInfo.outputPath('promo.png');
+  fs.mkdirSync(path.dirname(csvPath), { recursive: true });
+  fs.writeFileSync(csvPath, ['First Name,Last Name,Phone,Email', `Ada,Lovelace,${numbers[0]},ada@example.com`, `Grace,Hopper,${numbers[1]},grace@example.com`, `Alan,Turing,${numbers[2]},alan@example.com`].join('\n') + '\n');
+  fs.writeFileSync(imagePath, PNG);
+
+  await signIn(page);
+
+  // A group for the campaign.
+  const groupName = `Spring launch ${stamp}`;
+  await openNav(page, 'Groups');
+  await page.getByRole('button', { name: 'New group' }).first().click();
+  await page.getByLabel('Group name').fill(groupName);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('group-row').filter({ hasText: groupName })).toBeVisible();
+
+  // Import the CSV into that group, watching the progress bar reach done.
+  await openNav(page, 'Contacts');
+  await page.getByRole('button', { name: 'Import' }).first().click();
+  const wizard = page.getByRole('dialog', { name: 'Import contacts' });
+  await wizard.locator('input[type=file]').setInputFiles(csvPath);
+  await expect(wizard.getByTestId('import-preview')).toContainText('Lovelace');
+  await expect(wizard.getByRole('textbox', { name: 'First name' }).or(wizard.getByRole('combobox', { name: 'First name' })).first()).toHaveValue('First Name');
+  await expect(wizard.getByRole('textbox', { name: 'Phone number' }).or(wizard.getByRole('combobox', { name: 'Phone number' })).first()).toHaveValue('Phone');
+  await wizard.getByRole('button', { name: 'Next' }).click();
+  await wizard.getByRole('textbox', { name: 'Add the imported contacts to groups' }).click();
+  await page.getByRole('option', { name: groupName }).click();
+  await wizard.getByRole('button', { name: 'Start import' }).click();
+  const bar = wizard.getByTestId('import-progress-bar');
+  await expect(bar).toBeVisible();
+  await expect(bar).toHaveAttribute('data-done', 'true');
+  await expect(wizard.getByTestId('import-summary')).toContainText('3 added');
+  // The entry goes away 5 s after the import finished, and the list shows the contacts.
+  await expect(wizard).toBeHidden({ timeout: 10_000 });
+  for (const name of ['Ada Lovelace', 'Grace Hopper', 'Alan Turing']) await expect(page.getByTestId('contact-row').filter({ hasText: name })).toBeVisible();
+
+  // The campaign, with a merge field and an image, to the group.
+  await openNav(page, 'Campaigns');
+  await page.getByRole('link', { name: 'New campaign' }).first().click();
+  await page.getByLabel('Title').fill(`Launch ${stamp}`);
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('Hi ');
+  await page.getByRole('button', { name: 'First Name', exact: true }).click();
+  await message.press('End');
+  await message.pressSequentially(', our spring menu is here!');
+  await expect(message).toHaveValue('Hi %%firstname%%, our spring menu is here!');
+  await expect(page.getByLabel('Unsubscribe text')).toHaveValue('Reply STOP to stop');
+  await expect(page.getByTestId('campaign-preview')).toContainText('Hi Jamie, our spring menu is here!');
+  await page.locator('input[type=file]').setInputFiles(imagePath);
+  await expect(page.getByTestId('campaign-media').getByRole('img')).toHaveCount(1);
+  await expect(page.getByTestId('char-counter')).toContainText('MMS');
+  await page.getByRole('textbox', { name: 'Groups' }).click();
+  await page.getByRole('option', { name: new RegExp(groupName) }).click();
+  await page.keyboard.press('Escape');
+  await page.getByRole('textbox', { name: 'Send from number' }).click();
+  const numberOption = page.getByRole('option').first();
+  const companyNumber = (await numberOption.innerText()).trim();
+  await numberOption.click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+
+  // The detail page: counters move live until all three are delivered.
+  await expect(page.getByTestId('campaign-counters')).toBeVisible();
+  await expect(page.getByTestId('counter-delivered')).toHaveText('3', { timeout: 60_000 });
+  await expect(page.getByTestId('counter-sent')).toHaveText('3');
+  await expect(page.getByTestId('campaign-event')).toHaveCount(3);
+  const campaignUrl = page.url();
+
+  // Ada replies STOP from the Phone simulator.
+  await openNav(page, 'Phone simulator');
+  await page.getByLabel('Your outside phone number').fill(numbers[0]!);
+  await choose(page, 'Company number', companyNumber);
+  await page.getByLabel('Text message').fill('STOP');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByTestId('handset-message').filter({ hasText: 'STOP' }).first()).toBeVisible();
+
+  // Contacts shows her unsubscribed; the campaign counts the unsubscribe.
+  await openNav(page, 'Contacts');
+  await page.getByLabel('Search contacts').fill('Lovelace');
+  const ada = page.getByTestId('contact-row').filter({ hasText: 'Ada Lovelace' });
+  await expect(ada.getByTestId('contact-unsubscribed')).toBeVisible();
+  await expect(page.getByTestId('contact-row').filter({ hasText: 'Grace Hopper' })).toHaveCount(0);
+  await page.goto(campaignUrl);
+  await expect(page.getByTestId('counter-unsubscribed')).toHaveText('1', { timeout: 30_000 });
+});

@@ -1,0 +1,84 @@
+/**
+ * In-app calling in the browser (issue 3 "Proof"): two signed-in browsers, both Active, ring on
+ * a simulator call to an in-app-calling number; one answers (Connected with a timer), the other
+ * stops ringing. A second user created through the API (own company) is Active too and must not
+ * ring: the call belongs to the demo company.
+ *
+ * There is no invitation API yet, so both ringing browsers are sessions of the demo user (two
+ * browser contexts = two separate sign-ins); the server test covers two different users.
+ */
+import crypto from 'node:crypto';
+import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { signIn } from './helpers';
+
+async function xsrf(context: BrowserContext): Promise<Record<string, string>> {
+  const c = (await context.cookies()).find((x) => x.name === 'XSRF-TOKEN');
+  return c ? { 'X-XSRF-TOKEN': decodeURIComponent(c.value) } : {};
+}
+
+async function api(page: Page, method: 'get' | 'post' | 'put', url: string, data?: unknown) {
+  const r: APIRequestContext = page.request;
+  const res = await r[method](url, { data, headers: { accept: 'application/json', ...(await xsrf(page.context())) } });
+  return { status: res.status(), body: await res.json().catch(() => null) };
+}
+
+async function goActive(page: Page) {
+  const sw = page.getByTestId('softphone-status');
+  await expect(sw).toBeVisible();
+  await page.getByRole('switch', { name: 'In-app calling' }).check({ force: true });
+  await expect(page.getByText('Active', { exact: true })).toBeVisible();
+}
+
+test('a simulator call rings two active browsers; one answers, the other stops ringing', async ({ browser }) => {
+  const ctxA = await browser.newContext();
+  const ctxB = await browser.newContext();
+  const ctxC = await browser.newContext();
+  const a = await ctxA.newPage();
+  const b = await ctxB.newPage();
+  const c = await ctxC.newPage();
+
+  // A second user, created through the public signup API (owner of their own company).
+  const email = `softphone+${crypto.randomBytes(4).toString('hex')}@example.test`;
+  await c.request.get('/api/csrf-cookie');
+  const signup = await api(c, 'post', '/api/client/signup/create', { first_name: 'Second', last_name: 'User', email, password: 'second-password-2026', company_name: 'Other Co' });
+  expect(signup.status, JSON.stringify(signup.body)).toBe(201);
+
+  await signIn(a);
+  await signIn(b);
+  // The signup already signed the second user in (session cookie in context C).
+  await c.goto('/inbox');
+  await goActive(a);
+  await goActive(b);
+  await goActive(c);
+
+  // A fresh demo-company number that rings in-app users.
+  const companies = await api(a, 'get', '/api/companies');
+  const companyId = (companies.body.data ?? companies.body)[0].id as number;
+  const found = await api(a, 'get', '/api/numbers/search?type=local&areaCode=415&limit=20');
+  const pick = found.body.data[Math.floor(Math.random() * found.body.data.length)];
+  const bought = await api(a, 'post', '/api/numbers', { company_id: companyId, provider_id: pick.provider_id, number: pick.number });
+  expect(bought.status, JSON.stringify(bought.body)).toBe(201);
+  const put = await api(a, 'put', `/api/numbers/${bought.body.id}`, { label: 'Softphone line', routes: [{ type: 'in-app-calling', voicemail_enabled: true, timeout: 30 }] });
+  expect(put.status, JSON.stringify(put.body)).toBe(200);
+
+  // The outside caller (the Phone simulator's API); it waits for the browser answer.
+  const call = api(a, 'post', '/api/simulator/calls', { from: '+13125550177', to: bought.body.number, talk_seconds: 5 });
+
+  const cardA = a.getByTestId('softphone-card');
+  const cardB = b.getByTestId('softphone-card');
+  await expect(cardA).toContainText('Incoming call');
+  await expect(cardB).toContainText('Incoming call');
+  await expect(cardA).toContainText('+13125550177');
+  await expect(cardB).toContainText('Softphone line');
+
+  await cardA.getByRole('button', { name: 'Answer' }).click();
+  await expect(cardA).toContainText('Connected');
+  await expect(a.getByTestId('softphone-timer')).toBeVisible();
+  await expect(cardB).toBeHidden();
+  await expect(c.getByTestId('softphone-card')).toBeHidden();
+
+  const done = await call;
+  expect(done.status, JSON.stringify(done.body)).toBe(200);
+  expect(done.body.status).toBe('completed');
+  await Promise.all([ctxA.close(), ctxB.close(), ctxC.close()]);
+});
