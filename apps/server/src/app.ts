@@ -18,6 +18,7 @@ import qs from 'qs';
 import type { AppContext } from './context.js';
 import { registerAuth } from './platform/auth/auth.plugin.js';
 import { registerErrorHandler } from './platform/http/error-handler.js';
+import { registerMetrics } from './platform/metrics.js';
 import { modules } from './modules/registry.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
@@ -52,6 +53,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
 
   registerErrorHandler(app);
+  registerMetrics(app);
   registerAuth(app, ctx.db);
 
   for (const m of modules) {
