@@ -419,19 +419,27 @@ export async function refreshCampaignCounters(ctx: AppContext, campaignId: numbe
   return row;
 }
 
-const pendingRefresh = new WeakMap<AppContext, Map<number, NodeJS.Timeout>>();
+const pendingRefresh = new WeakMap<AppContext, Map<number, { timer: NodeJS.Timeout; again: boolean }>>();
 
-/** Throttled `refreshCampaignCounters`: at most one per campaign every `publishIntervalMs` (≤ 4/s) per process. */
+/**
+ * Throttled `refreshCampaignCounters`: at most one per campaign every `publishIntervalMs` (≤ 4/s) per
+ * process. A call while a refresh is pending marks it to run once more afterwards, so a change
+ * committed just after the pending refresh read the ledger is never left out of the counters.
+ */
 export function scheduleCampaignRefresh(ctx: AppContext, campaignId: number): void {
   let timers = pendingRefresh.get(ctx);
   if (!timers) pendingRefresh.set(ctx, (timers = new Map()));
-  if (timers.has(campaignId)) return;
-  const t = setTimeout(() => {
+  const pending = timers.get(campaignId);
+  if (pending) { pending.again = true; return; }
+  const entry = { timer: null as unknown as NodeJS.Timeout, again: false };
+  entry.timer = setTimeout(() => {
     timers.delete(campaignId);
-    refreshCampaignCounters(ctx, campaignId).catch((e) => ctx.log.warn({ err: e, campaignId }, 'campaign counters refresh failed'));
+    refreshCampaignCounters(ctx, campaignId)
+      .catch((e) => ctx.log.warn({ err: e, campaignId }, 'campaign counters refresh failed'))
+      .finally(() => { if (entry.again) scheduleCampaignRefresh(ctx, campaignId); });
   }, campaignRuntime.publishIntervalMs);
-  t.unref();
-  timers.set(campaignId, t);
+  entry.timer.unref();
+  timers.set(campaignId, entry);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -787,10 +795,11 @@ export async function applyCampaignStatus(ctx: AppContext, tx: DbOrTx, p: Record
 }
 
 /**
- * For the inbound-message handler (proposed `message.inbound` event, or a direct call inside its
- * transaction): attributes a reply from `from` to `numberId` to the latest campaign message sent
- * there (within `replyWindowMs`): any reply sets `responded`, an opt-out keyword sets
- * `unsubscribed` (domain `classifyKeyword`). Idempotent (first times are kept).
+ * Called by the inbound-message handler (`receiveInboundMessage`) inside its webhook transaction:
+ * attributes a reply from `from` to `numberId` to the latest campaign message sent there (within
+ * `replyWindowMs`): any reply (a keyword too) sets `responded`, an opt-out keyword (domain
+ * `classifyKeyword`: STOP, STOPALL, UNSUBSCRIBE, …) also sets `unsubscribed`; the contact itself is
+ * unsubscribed by the messaging module's keyword handling. Idempotent (first times are kept).
  * @returns `skipInbox` true when that campaign asked replies to stay out of the inbox.
  */
 export async function recordCampaignReply(ctx: AppContext, input: { companyId: number; numberId: number; from: string; body: string }, tx: DbOrTx = ctx.db): Promise<{ campaignId: number | null; skipInbox: boolean }> {
@@ -800,10 +809,11 @@ export async function recordCampaignReply(ctx: AppContext, input: { companyId: n
   if (!r) return { campaignId: null, skipInbox: false };
   const kind = classifyKeyword(input.body);
   const patch: Parameters<typeof repo.updateRecipient>[2] = {};
-  if (kind === 'opt-out') { if (!r.unsubscribed_at) patch.unsubscribed_at = now; } else if (!r.responded_at) {
+  if (!r.responded_at) {
     patch.responded_at = now;
     patch.state = 'responded';
   }
+  if (kind === 'opt-out' && !r.unsubscribed_at) patch.unsubscribed_at = now;
   if (Object.keys(patch).length) {
     await repo.updateRecipient(tx, r.id, patch);
     scheduleCampaignRefresh(ctx, r.campaign_id);

@@ -27,6 +27,7 @@ import {
   addConversationItem, advanceDeliveryState, bumpConversation, deleteItemRow, getCompanyConversationRow, getConversationRow, getItemByCarrierSid, getItemById,
   linkConversationContact, publishConversationUpdated, setItemMedia, startConversation, toConversationItem, updateItemRow, type ConversationRow, type ItemRow,
 } from '../conversations/conversations.service.js';
+import { recordCampaignReply, scheduleCampaignRefresh } from '../campaigns/campaigns.service.js';
 import { findNumberByE164, getCompanyNumber } from '../numbers/numbers.service.js';
 import { messagingRepository } from './messaging.repository.js';
 
@@ -66,6 +67,10 @@ function intOrNull(v: string | undefined): number | null {
  * Handles one inbound SMS/MMS webhook inside `handleOnce`'s transaction (`tx`).
  * Twilio form fields: MessageSid, From, To, Body, NumMedia, MediaUrl{i}, MediaContentType{i}.
  * A `To` that is not one of our active numbers stores nothing. Answers an empty MessagingResponse.
+ * A reply to a campaign message is reported to the campaigns service in the same transaction
+ * (`recordCampaignReply`: responded / unsubscribed counters); when that campaign has `skip_inbox`
+ * the message is not stored in the inbox (no conversation item), but an opt-out/opt-in/help keyword
+ * is still honoured and its confirmation goes out through the conversation.
  */
 export async function receiveInboundMessage(ctx: AppContext, tx: DbOrTx, p: Record<string, string>): Promise<WebhookOutcome> {
   const response = ctx.carrier.renderMessaging();
@@ -81,26 +86,41 @@ export async function receiveInboundMessage(ctx: AppContext, tx: DbOrTx, p: Reco
     const url = p[`MediaUrl${i}`];
     if (url) media.push({ url, contentType: p[`MediaContentType${i}`] || 'application/octet-stream' });
   }
-  const conversation = await startConversation(ctx, tx, { companyId: number.company_id, numberId: number.id, recipient: from });
-  const item = await addConversationItem(ctx, tx, {
-    company_id: number.company_id,
-    conversation_id: conversation.id,
-    type: 'message',
-    is_inbound: true,
-    is_read: false,
-    body: p.Body ?? '',
-    media,
-    delivery_state: 'received',
-    carrier_sid: p.MessageSid,
-  });
-  if (media.length > 0) await ctx.queue.enqueue(FETCH_MEDIA_JOB, { itemId: item.id }, { singletonKey: `media-${item.id}` }, tx);
+  // A reply to a campaign message is counted on that campaign (responded / unsubscribed); a campaign
+  // sent with skip_inbox keeps its replies out of the inbox (opt-out keywords are still honoured).
+  const campaign = await recordCampaignReply(ctx, { companyId: number.company_id, numberId: number.id, from, body: p.Body ?? '' }, tx);
   const kind = classifyKeyword(p.Body);
-  const reply = kind ? await answerKeyword(ctx, tx, { companyId: number.company_id, conversation, from, kind }) : null;
+  let conversation: ConversationRow | null = null;
+  /** The (number, sender) conversation, started on first use (never for a skip_inbox reply that needs no answer). */
+  const conversationOf = async (): Promise<ConversationRow> => {
+    conversation ??= await startConversation(ctx, tx, { companyId: number.company_id, numberId: number.id, recipient: from });
+    return conversation;
+  };
+  let item: ItemRow | null = null;
+  if (!campaign.skipInbox) {
+    const c = await conversationOf();
+    item = await addConversationItem(ctx, tx, {
+      company_id: number.company_id,
+      conversation_id: c.id,
+      type: 'message',
+      is_inbound: true,
+      is_read: false,
+      body: p.Body ?? '',
+      media,
+      delivery_state: 'received',
+      carrier_sid: p.MessageSid,
+    });
+    if (media.length > 0) await ctx.queue.enqueue(FETCH_MEDIA_JOB, { itemId: item.id }, { singletonKey: `media-${item.id}` }, tx);
+  }
+  const reply = kind ? await answerKeyword(ctx, tx, { companyId: number.company_id, conversationOf, started: () => conversation, from, kind }) : null;
+  const touched = conversation as ConversationRow | null;
   return {
     response,
     afterCommit: async () => {
-      await publishConversationUpdated(ctx, number.company_id, conversation.id, item);
-      if (reply) await publishConversationUpdated(ctx, number.company_id, conversation.id, reply);
+      if (campaign.campaignId !== null) scheduleCampaignRefresh(ctx, campaign.campaignId);
+      if (!touched) return;
+      if (item) await publishConversationUpdated(ctx, number.company_id, touched.id, item);
+      if (reply) await publishConversationUpdated(ctx, number.company_id, touched.id, reply);
     },
   };
 }
@@ -131,12 +151,12 @@ async function queueAutoReply(ctx: AppContext, tx: DbOrTx, conversation: Convers
  * person gets no reply. Repeated deliveries of one MessageSid are already absorbed by `handleOnce`.
  * @returns the reply item, or null when nothing is sent.
  */
-async function answerKeyword(ctx: AppContext, tx: DbOrTx, input: { companyId: number; conversation: ConversationRow; from: string; kind: KeywordKind }): Promise<ItemRow | null> {
-  const { companyId, conversation, from, kind } = input;
+async function answerKeyword(ctx: AppContext, tx: DbOrTx, input: { companyId: number; conversationOf: () => Promise<ConversationRow>; started: () => ConversationRow | null; from: string; kind: KeywordKind }): Promise<ItemRow | null> {
+  const { companyId, conversationOf, started, from, kind } = input;
   if (kind === 'help') {
     const company = await messagingRepository.companyProfile(tx, companyId);
     const text = company?.help_text.trim() || `${company?.name ?? 'This number'}: ${DEFAULT_HELP_TEXT}`;
-    return queueAutoReply(ctx, tx, conversation, text);
+    return queueAutoReply(ctx, tx, await conversationOf(), text);
   }
   const unsubscribe = kind === 'opt-out';
   let contact = await findContactByNumber(ctx, companyId, from, tx);
@@ -144,9 +164,12 @@ async function answerKeyword(ctx: AppContext, tx: DbOrTx, input: { companyId: nu
     if (!unsubscribe) return null;
     contact = await createContact(ctx, companyId, { name: formatPhone(from), number: from, source: 'keyword' }, tx);
   }
-  if (conversation.contact_id === null) await linkConversationContact(ctx, tx, conversation.id, contact.id);
+  const existing = started();
+  if (existing && existing.contact_id === null) await linkConversationContact(ctx, tx, existing.id, contact.id);
   if (contact.is_unsubscribed === unsubscribe) return null;
   await setContactUnsubscribed(ctx, companyId, contact.id, unsubscribe, tx);
+  const conversation = await conversationOf();
+  if (!existing && conversation.contact_id === null) await linkConversationContact(ctx, tx, conversation.id, contact.id);
   return queueAutoReply(ctx, tx, conversation, unsubscribe ? OPT_OUT_CONFIRMATION : OPT_IN_CONFIRMATION);
 }
 

@@ -122,7 +122,7 @@ export function RouteEntryCard({ entry, errors, canRemove, greetings, assigned, 
         {entry.type !== 'voicemail' ? (
           <>
             <Grid.Col span={{ base: 6, sm: 3 }}>
-              <NumberInput label="Ring timeout (seconds)" min={5} max={600} allowDecimal={false} value={entry.timeout} error={errorAt(errors, 'timeout')} onChange={(v) => set('timeout', Number(v) || 0)} />
+              <NumberInput label="Ring timeout (s)" min={5} max={600} allowDecimal={false} value={entry.timeout} error={errorAt(errors, 'timeout')} onChange={(v) => set('timeout', Number(v) || 0)} />
             </Grid.Col>
             <Grid.Col span={{ base: 6, sm: 3 }}>
               <Select
