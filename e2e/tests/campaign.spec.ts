@@ -4,6 +4,7 @@
  * to delivered, reply STOP from the Phone simulator, and see the contact unsubscribed in Contacts.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { choose, signIn } from './helpers';
@@ -39,9 +40,9 @@ test('import contacts, send them an MMS campaign, and see a STOP reply unsubscri
   const stamp = Date.now();
   const code = areaCodeInSendingHours();
   const numbers = [1, 2, 3].map((i) => `+1${code}555019${i}`);
-  const csvPath = testInfo.outputPath('contacts.csv');
-  const imagePath = testInfo.outputPath('promo.png');
-  fs.mkdirSync(path.dirname(csvPath), { recursive: true });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `campaign-e2e-${testInfo.workerIndex}-`));
+  const csvPath = path.join(dir, 'contacts.csv');
+  const imagePath = path.join(dir, 'promo.png');
   fs.writeFileSync(csvPath, ['First Name,Last Name,Phone,Email', `Ada,Lovelace,${numbers[0]},ada@example.com`, `Grace,Hopper,${numbers[1]},grace@example.com`, `Alan,Turing,${numbers[2]},alan@example.com`].join('\n') + '\n');
   fs.writeFileSync(imagePath, PNG);
 
@@ -64,7 +65,7 @@ test('import contacts, send them an MMS campaign, and see a STOP reply unsubscri
   await expect(wizard.getByRole('textbox', { name: 'First name' }).or(wizard.getByRole('combobox', { name: 'First name' })).first()).toHaveValue('First Name');
   await expect(wizard.getByRole('textbox', { name: 'Phone number' }).or(wizard.getByRole('combobox', { name: 'Phone number' })).first()).toHaveValue('Phone');
   await wizard.getByRole('button', { name: 'Next' }).click();
-  await wizard.getByRole('textbox', { name: 'Add the imported contacts to groups' }).click();
+  await wizard.getByRole('combobox', { name: 'Add the imported contacts to groups' }).click();
   await page.getByRole('option', { name: groupName }).click();
   await wizard.getByRole('button', { name: 'Start import' }).click();
   const bar = wizard.getByTestId('import-progress-bar');
@@ -88,12 +89,12 @@ test('import contacts, send them an MMS campaign, and see a STOP reply unsubscri
   await expect(page.getByLabel('Unsubscribe text')).toHaveValue('Reply STOP to stop');
   await expect(page.getByTestId('campaign-preview')).toContainText('Hi Jamie, our spring menu is here!');
   await page.locator('input[type=file]').setInputFiles(imagePath);
-  await expect(page.getByTestId('campaign-media').getByRole('img')).toHaveCount(1);
+  await expect(page.getByTestId('campaign-media').getByRole('img', { name: 'promo.png' })).toBeVisible();
   await expect(page.getByTestId('char-counter')).toContainText('MMS');
-  await page.getByRole('textbox', { name: 'Groups' }).click();
+  await page.getByRole('combobox', { name: 'Groups', exact: true }).click();
   await page.getByRole('option', { name: new RegExp(groupName) }).click();
   await page.keyboard.press('Escape');
-  await page.getByRole('textbox', { name: 'Send from number' }).click();
+  await page.getByRole('textbox', { name: 'Send from number' }).or(page.getByRole('combobox', { name: 'Send from number' })).first().click();
   const numberOption = page.getByRole('option').first();
   const companyNumber = (await numberOption.innerText()).trim();
   await numberOption.click();

@@ -13,6 +13,19 @@ export const callsRepository = {
     const inserted = await db.insertInto('calls').values(row).onConflict((oc) => oc.column('carrier_sid').doNothing()).returningAll().executeTakeFirst();
     return inserted ?? (await db.selectFrom('calls').selectAll().where('carrier_sid', '=', row.carrier_sid).executeTakeFirstOrThrow());
   },
+  /**
+   * Inserts a call and its first events (in order) in one statement. Returns undefined, and
+   * inserts nothing, when the carrier SID is already stored.
+   */
+  async insertWithEvents(db: DbOrTx, row: NewRow<'calls'>, events: Array<{ status: number; detail: Record<string, unknown> }>): Promise<CallRow | undefined> {
+    const statuses = events.map((e) => e.status);
+    const details = events.map((e) => JSON.stringify(e.detail));
+    return db.with('c', (qb) => qb.insertInto('calls').values(row).onConflict((oc) => oc.column('carrier_sid').doNothing()).returningAll())
+      .with('e', (qb) => qb.insertInto('call_events').columns(['call_id', 'status', 'detail']).expression(
+        sql`select c.id, v.status, v.detail from c cross join unnest(${statuses}::int[], ${details}::jsonb[]) with ordinality as v(status, detail, ord) order by v.ord`,
+      ))
+      .selectFrom('c').selectAll().executeTakeFirst() as Promise<CallRow | undefined>;
+  },
   async findBySid(db: DbOrTx, sid: string): Promise<CallRow | undefined> {
     return db.selectFrom('calls').selectAll().where('carrier_sid', '=', sid).executeTakeFirst();
   },

@@ -17,12 +17,12 @@ import type { DbOrTx } from '../../platform/db/db.js';
 import { NotFoundError, fieldError } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { findContactByNumber } from '../contacts/contacts.service.js';
-import { findRoutingByE164, findRoutingById, getCompanyNumber, takeRoundRobinCursor } from '../numbers/numbers.service.js';
+import { findRoutingByE164Cached, findRoutingById, getCompanyNumber, takeRoundRobinCursor } from '../numbers/numbers.service.js';
 import {
   afterRecordingSteps, clientIdentity, confirmSteps, decideAfterDial, decideInboundStep, decideMenuChoice, flowUrls, whisperSteps, type Decision, type RoutingNumber,
 } from '../routing/routing.service.js';
-import { flowGreetings } from '../greetings/greetings.service.js';
-import { companyHolidays, numberOverride } from '../schedules/schedules.service.js';
+import { flowGreetingsCached } from '../greetings/greetings.service.js';
+import { callFlowSchedule } from '../schedules/schedules.service.js';
 import { notesOf } from '../notes/notes.service.js';
 import { activeInAppUserIds, endInAppRinging, ringInAppUsers } from '../in-app-calling/in-app-calling.service.js';
 import type { Role } from '../companies/companies.service.js';
@@ -31,8 +31,12 @@ import { callsRepository, type BlockRow, type CallRow } from './calls.repository
 
 export const FETCH_RECORDING_JOB = 'calls.fetch-recording';
 
-/** What a voice webhook answers, plus the live event to publish after commit (and `after`: more live events, e.g. in-app ringing). */
-export type VoiceOutcome = { steps: CallFlowStep[]; changed?: { companyId: number; id: number; status: number }; after?: () => void };
+/**
+ * What a voice webhook answers, plus the live event to publish after commit (and `after`: more
+ * live events, e.g. in-app ringing). `call`: the changed call's row as committed, when the webhook
+ * has it (a new call), so `announceCallChanged` need not read it again.
+ */
+export type VoiceOutcome = { steps: CallFlowStep[]; changed?: { companyId: number; id: number; status: number }; after?: () => void; call?: CallRow };
 
 type Params = Record<string, string>;
 
@@ -61,17 +65,16 @@ type StoredNumber = { id: number; company_id: number; number: string; routes: Ro
  * The number's routing data with what the engine needs for this call (RoutingExtras): company
  * holidays, the manual override, greeting URLs, the caller's state, active in-app users, and —
  * when `roundRobinFor` is a round-robin entry about to ring — the cursor this call takes
- * (advancing the number's cursor for the next call).
+ * (advancing the number's cursor for the next call). Holidays, override and greetings come
+ * through their modules' short-lived caches (invalidated on write; one statement each on a miss,
+ * run one after another on the transaction's connection).
  */
 async function loadFlow(ctx: AppContext, tx: DbOrTx, number: StoredNumber, fromState: string | null, roundRobinFor?: RouteEntry): Promise<RoutingNumber> {
   const holdIds = number.routes.map((e) => e.onhold_music_id).filter((x): x is number => typeof x === 'number');
   const needsClients = number.routes.some((e) => e.type === 'in-app-calling');
-  const [holidays, override, greetings, clients] = await Promise.all([
-    companyHolidays(ctx, number.company_id, tx),
-    numberOverride(ctx, number.id, tx),
-    flowGreetings(ctx, number, holdIds, tx),
-    needsClients ? activeInAppUserIds(ctx, number.company_id, tx) : Promise.resolve([] as number[]),
-  ]);
+  const { holidays, override } = await callFlowSchedule(ctx, number.company_id, number.id, tx);
+  const greetings = await flowGreetingsCached(ctx, number, holdIds, tx);
+  const clients = needsClients ? await activeInAppUserIds(ctx, number.company_id, tx) : [];
   const roundRobinCursor = roundRobinFor?.round_robin ? await takeRoundRobinCursor(ctx, number.id, tx) : undefined;
   return {
     ...number,
@@ -91,27 +94,57 @@ async function apply(ctx: AppContext, tx: DbOrTx, call: CallRow, d: Decision, de
 
 /**
  * POST /webhooks/twilio/voice: a call arrived. Unknown `To` → Reject; blocked caller → Reject
- * and status 13; otherwise the call is stored (status 1) and the engine answers.
+ * and status 13; otherwise the call is stored (status 1) and the engine answers. When the answer
+ * ends the call (closed → 10 Missed, no one to ring → 5 No Answer) the call is stored with that
+ * status and both events. The decision is made before the call is stored, so the call and its
+ * events take one statement (the issue 3 bench); in-app ringing needs the stored call and follows.
  */
 export async function routeInboundCall(ctx: AppContext, tx: DbOrTx, p: Params, now = new Date()): Promise<VoiceOutcome> {
   const to = parsePhone(p.To ?? '') ?? p.To ?? '';
-  const number = await findRoutingByE164(ctx, to, tx);
+  const number = await findRoutingByE164Cached(ctx, to, tx);
   if (!number || !p.CallSid) return { steps: [{ kind: 'reject', reason: 'rejected' }] };
   const from = parsePhone(p.From ?? '') ?? p.From ?? '';
+  const fromState = p.FromState || null;
   const blocked = await callsRepository.isBlocked(tx, number.company_id, number.id, from);
-  const call = await callsRepository.insert(tx, {
+  const row = {
     company_id: number.company_id, number_id: number.id, carrier_sid: p.CallSid, from_number: from, to_number: number.number,
-    from_state: p.FromState || null, direction: 'inbound', status: blocked ? CALL_STATUS.BLOCKED : CALL_STATUS.STARTED,
+    from_state: fromState, direction: 'inbound', status: blocked ? CALL_STATUS.BLOCKED : CALL_STATUS.STARTED,
     contact_id: (await findContactByNumber(ctx, number.company_id, from, tx))?.id ?? null,
-  });
-  await callsRepository.insertEvent(tx, call.id, call.status, { from, to: number.number, from_state: p.FromState || null, from_city: p.FromCity || null });
-  const changed = { companyId: number.company_id, id: call.id, status: call.status };
-  if (blocked) return { steps: [{ kind: 'reject', reason: 'rejected' }], changed };
+  };
+  const arrived = { status: row.status, detail: { from, to: number.number, from_state: fromState, from_city: p.FromCity || null } };
+  if (blocked) {
+    const call = await insertCall(tx, row, [arrived]);
+    return { steps: [{ kind: 'reject', reason: 'rejected' }], changed: { companyId: number.company_id, id: call.id, status: call.status }, call };
+  }
   const only = number.routes.length === 1 ? number.routes[0] : undefined;
-  const flow = await loadFlow(ctx, tx, number, call.from_state, only);
+  const flow = await loadFlow(ctx, tx, number, fromState, only);
   const d = decideInboundStep(flow, now, urls(ctx, p.CallSid));
-  const out = await apply(ctx, tx, call, d);
-  return { steps: out.steps, changed: out.changed ?? changed, after: out.after };
+  const ends = d.outcome === 'no-answer' ? { status: CALL_STATUS.NO_ANSWER, reason: 'no-answer' } : d.outcome === 'closed' ? { status: CALL_STATUS.MISSED, reason: 'closed' } : undefined;
+  const inApp = d.outcome === 'dial' && d.entry?.type === 'in-app-calling';
+  const events: Array<{ status: number; detail: Record<string, unknown> }> = [arrived];
+  if (ends) events.push({ status: ends.status, detail: { reason: ends.reason } });
+  else if (d.outcome === 'dial' && !inApp) events.push({ status: row.status, detail: { dialing: d.dialing } });
+  else if (d.outcome === 'voicemail') events.push({ status: row.status, detail: { voicemail: 'prompted' } });
+  const call = await insertCall(tx, { ...row, status: ends?.status ?? row.status }, events);
+  const changed = { companyId: number.company_id, id: call.id, status: call.status };
+  if (inApp) {
+    await callsRepository.insertEvent(tx, call.id, call.status, { dialing: d.dialing });
+    return { steps: d.steps, changed, call, after: await ringInAppUsers(ctx, tx, call, d.dialing ?? [], d.entry!.timeout) };
+  }
+  return { steps: d.steps, changed, call };
+}
+
+/**
+ * Stores a new call with its first events in one statement. A call whose SID is already stored
+ * (a carrier quirk: the start webhook itself is deduplicated by its receipt) keeps its row; the
+ * events are added to it.
+ */
+async function insertCall(tx: DbOrTx, row: Parameters<typeof callsRepository.insert>[1], events: Array<{ status: number; detail: Record<string, unknown> }>): Promise<CallRow> {
+  const inserted = await callsRepository.insertWithEvents(tx, row, events);
+  if (inserted) return inserted;
+  const call = await callsRepository.insert(tx, row);
+  for (const e of events) await callsRepository.insertEvent(tx, call.id, e.status, e.detail);
+  return call;
 }
 
 async function callAndNumber(ctx: AppContext, tx: DbOrTx, sid: string | undefined, roundRobin?: (n: StoredNumber) => RouteEntry | undefined) {
@@ -472,10 +505,12 @@ export async function deleteVoicemail(ctx: AppContext, userId: number, id: numbe
  * After commit: announces the call's current state as the domain event `call.changed`, so other
  * modules (the inbox thread) can reflect it without the calls module knowing them.
  */
-export async function announceCallChanged(ctx: AppContext, changed: VoiceOutcome['changed']): Promise<void> {
-  const call = changed ? await callsRepository.find(ctx.db, changed.id) : undefined;
+export async function announceCallChanged(ctx: AppContext, changed: VoiceOutcome['changed'], known?: CallRow): Promise<void> {
+  // A call the webhook has just stored (`known`, as committed) has no voicemail yet: no reads needed.
+  const fresh = known && changed && known.id === changed.id && known.status === changed.status;
+  const call = fresh ? known : changed ? await callsRepository.find(ctx.db, changed.id) : undefined;
   if (!call) return;
-  const vm = await callsRepository.voicemailOfCall(ctx.db, call.id);
+  const vm = fresh ? undefined : await callsRepository.voicemailOfCall(ctx.db, call.id);
   await domainEvents.emitAfterCommit(ctx, 'call.changed', {
     callId: call.id, companyId: call.company_id, numberId: call.number_id,
     from: call.direction === 'outbound' ? call.to_number : call.from_number,

@@ -38,7 +38,7 @@ export async function registerVoiceWebhooks(app: App, ctx: AppContext): Promise<
       const q = request.query;
       return handleOnce(ctx, reply, key(p, q), async (tx) => {
         const out = await handle(tx, p, q);
-        return { response: ctx.carrier.renderVoice(out.steps), afterCommit: async () => { publishCallUpdated(ctx, out.changed); out.after?.(); await announceCallChanged(ctx, out.changed); } };
+        return { response: ctx.carrier.renderVoice(out.steps), afterCommit: async () => { publishCallUpdated(ctx, out.changed); out.after?.(); await announceCallChanged(ctx, out.changed, out.call); } };
       });
     });
   };

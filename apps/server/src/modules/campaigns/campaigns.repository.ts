@@ -192,6 +192,13 @@ export const campaignsRepository = {
       sql<Date | null>`min(claimed_at) filter (where state = 'sending' and carrier_sid is null)`.as('oldest_claim'),
     ]).executeTakeFirstOrThrow();
   },
+  /** Locks ledger rows (`for update`, in id order) and returns their current state and error code. */
+  async lockRecipients(db: DbOrTx, ids: number[]): Promise<Map<number, { state: string; error_code: number | null }>> {
+    if (!ids.length) return new Map();
+    const r = await sql<{ id: number; state: string; error_code: number | null }>`
+      select id, state, error_code from campaign_recipients where id = any(${ids}::bigint[]) order by id for update`.execute(db);
+    return new Map(r.rows.map((x) => [Number(x.id), { state: x.state, error_code: x.error_code }]));
+  },
   async recipientStates(db: DbOrTx, ids: number[]): Promise<Map<number, { state: string; error_code: number | null }>> {
     if (!ids.length) return new Map();
     const rows = await db.selectFrom('campaign_recipients').select(['id', 'state', 'error_code']).where('id', 'in', ids).execute();

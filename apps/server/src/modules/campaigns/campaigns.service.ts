@@ -54,7 +54,7 @@ import type { WebhookOutcome } from '../../platform/http/webhooks.js';
 import { AGENT_ROLES, READER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { findContactIdsByName, getContactsByIds } from '../contacts/contacts.service.js';
 import {
-  addConversationItem, advanceDeliveryState, getItemById, publishConversationUpdated, startConversation, type ItemRow,
+  addConversationItemsBatch, advanceDeliveryState, getItemById, publishConversationsUpdated, startConversationsBatch,
 } from '../conversations/conversations.service.js';
 import { assertGroupIds, countGroupRecipients, listGroupRecipients } from '../groups/groups.service.js';
 import { mapCarrierStatus } from '../messaging/messaging.service.js';
@@ -90,7 +90,14 @@ export const campaignRuntime = {
    * claimed and after it was handed to the carrier, before its outcome is recorded.
    */
   faultHook: null as null | ((ctx: AppContext, stage: 'claimed' | 'sent') => Promise<void> | void),
+  /** Seconds before a failed dispatch job is retried (pg-boss `retryDelay`, with the queue's backoff). */
+  dispatchRetryDelayS: 2,
 };
+
+/** Enqueues a `campaigns.dispatch` job with the runtime's retry delay. */
+async function enqueueDispatchJob(ctx: AppContext, data: { campaignId: number; fromRecipientId: number; toRecipientId: number | null }, options: { startAfter?: Date } = {}): Promise<void> {
+  await ctx.queue.enqueue(CAMPAIGN_DISPATCH_JOB, data, { ...options, retryDelay: campaignRuntime.dispatchRetryDelayS });
+}
 
 const STATE_RANK: Record<string, number> = { pending: 0, sending: 1, queued: 1, sent: 2, unknown: 2, delivered: 3, undelivered: 3, failed: 3, responded: 4 };
 
@@ -509,11 +516,11 @@ export async function enqueueDispatch(ctx: AppContext, c: CampaignRow): Promise<
     return;
   }
   if (rate > 0) {
-    await ctx.queue.enqueue(CAMPAIGN_DISPATCH_JOB, { campaignId: c.id, fromRecipientId: starts[0]!, toRecipientId: null });
+    await enqueueDispatchJob(ctx, { campaignId: c.id, fromRecipientId: starts[0]!, toRecipientId: null });
     return;
   }
   for (let i = 0; i < starts.length; i++) {
-    await ctx.queue.enqueue(CAMPAIGN_DISPATCH_JOB, { campaignId: c.id, fromRecipientId: starts[i]!, toRecipientId: starts[i + 1] ?? null });
+    await enqueueDispatchJob(ctx, { campaignId: c.id, fromRecipientId: starts[i]!, toRecipientId: starts[i + 1] ?? null });
   }
 }
 
@@ -604,41 +611,49 @@ async function sendBatch(ctx: AppContext, prepared: Prepared[]): Promise<Array<{
   return results;
 }
 
+/** How many conversations of each batch are announced live (the inbox's first page holds 5). */
+const LIVE_CONVERSATIONS_PER_BATCH = 5;
+
+/**
+ * Records a batch's carrier outcome. Without inbox (skip_inbox, or `c` null for a partial record
+ * after a fatal error) the ledger is updated with one statement per outcome. With inbox, ONE short
+ * transaction of four batch statements: lock the batch's ledger rows (reading any state a delivery
+ * callback already applied), upsert their conversations (`startConversationsBatch`), insert the
+ * message items (`addConversationItemsBatch`, delivery state taken from the ledger so an early
+ * callback is not lost), and record SIDs and item ids in the ledger. A callback arriving meanwhile
+ * waits on the row lock and then finds the item. Live: one bulk `conversation updated` per batch.
+ */
 async function recordResults(ctx: AppContext, prepared: Prepared[], results: Array<{ sid: string } | { error: { message: string; code: number | null } }>, c: CampaignRow | null): Promise<void> {
-  const sent: Array<{ id: number; sid: string; itemId: number | null }> = [];
+  const sent: Array<{ p: Prepared; sid: string }> = [];
   const failed: Array<{ id: number; code: number | null; state: 'failed' }> = [];
-  const items: Array<{ p: Prepared; sid: string }> = [];
   results.forEach((r, i) => {
     const p = prepared[i]!;
-    if ('sid' in r) { sent.push({ id: p.row.id, sid: r.sid, itemId: null }); items.push({ p, sid: r.sid }); } else failed.push({ id: p.row.id, code: r.error.code, state: 'failed' });
+    if ('sid' in r) sent.push({ p, sid: r.sid }); else failed.push({ id: p.row.id, code: r.error.code, state: 'failed' });
   });
   const now = campaignRuntime.now();
-  // 1. The ledger first, in its own short statement: status callbacks never wait on a long transaction.
-  await repo.recordSent(ctx.db, sent, now);
   await repo.recordFailed(ctx.db, failed);
-  if (!c || c.skip_inbox || !items.length) return;
-  // 2. The campaign message lands in the recipient's conversation so replies are threaded with it.
-  const published: Array<{ conversationId: number; item: ItemRow }> = [];
-  const created: Array<{ id: number; item: ItemRow }> = [];
-  await ctx.db.transaction().execute(async (tx) => {
-    for (const { p, sid } of items) {
-      const conversation = await startConversation(ctx, tx, { companyId: c.company_id, numberId: c.number_id!, recipient: p.row.number });
-      const item = await addConversationItem(ctx, tx, {
-        company_id: c.company_id, conversation_id: conversation.id, type: 'message', is_inbound: false, is_read: true, body: p.message.body,
-        media: p.message.mediaUrls.map((url) => ({ url, contentType: 'application/octet-stream' })), delivery_state: 'sent', carrier_sid: sid, user_id: c.user_id,
-      });
-      created.push({ id: p.row.id, item });
-      if (items.length <= 20) published.push({ conversationId: conversation.id, item });
-    }
-  });
-  await repo.recordSent(ctx.db, created.map((x) => ({ id: x.id, sid: x.item.carrier_sid!, itemId: x.item.id })), now);
-  // 3. Catch up items whose delivery callback arrived before they existed (later callbacks update them).
-  const states = await repo.recipientStates(ctx.db, created.map((x) => x.id));
-  for (const x of created) {
-    const st = states.get(x.id);
-    if (st && (STATE_RANK[st.state] ?? 0) >= 3) await advanceDeliveryState(ctx, ctx.db, x.item, { state: st.state === 'responded' ? 'delivered' : st.state, errorCode: st.error_code });
+  if (!c || c.skip_inbox || !sent.length || c.number_id === null) {
+    await repo.recordSent(ctx.db, sent.map((x) => ({ id: x.p.row.id, sid: x.sid, itemId: null })), now);
+    return;
   }
-  for (const p of published) await publishConversationUpdated(ctx, c.company_id, p.conversationId, p.item);
+  const companyId = c.company_id;
+  const numberId = c.number_id;
+  const conversationIds = await ctx.db.transaction().execute(async (tx) => {
+    const states = await repo.lockRecipients(tx, sent.map((x) => x.p.row.id));
+    const conversations = await startConversationsBatch(ctx, tx, { companyId, numberId, recipients: sent.map((x) => ({ recipient: x.p.row.number, contactId: x.p.row.contact_id })) });
+    const items = await addConversationItemsBatch(ctx, tx, sent.map((x) => {
+      const st = states.get(x.p.row.id);
+      const final = st && (STATE_RANK[st.state] ?? 0) >= 3 ? (st.state === 'responded' ? 'delivered' : st.state) : 'sent';
+      return {
+        company_id: companyId, conversation_id: conversations.get(x.p.row.number)!.id, type: 'message', is_inbound: false, is_read: true, body: x.p.message.body,
+        media: x.p.message.mediaUrls.map((url) => ({ url, contentType: 'application/octet-stream' })), delivery_state: final,
+        error_code: final === 'undelivered' || final === 'failed' ? (st?.error_code ?? null) : null, carrier_sid: x.sid, user_id: c.user_id,
+      };
+    }));
+    await repo.recordSent(tx, sent.map((x, i) => ({ id: x.p.row.id, sid: x.sid, itemId: items[i]!.id })), now);
+    return sent.map((x) => conversations.get(x.p.row.number)!.id);
+  });
+  await publishConversationsUpdated(ctx, companyId, [...new Set(conversationIds)].slice(-LIVE_CONVERSATIONS_PER_BATCH));
 }
 
 /** Renders a recipient's message: merge fields filled, the unsubscribe text appended. */
@@ -681,7 +696,7 @@ export async function dispatchChunk(ctx: AppContext, job: { campaignId: number; 
     if (!fresh || fresh.state !== 'sending') return;
     c = fresh;
     if (Date.now() > deadline) {
-      await ctx.queue.enqueue(CAMPAIGN_DISPATCH_JOB, { campaignId: c.id, fromRecipientId: from, toRecipientId: to });
+      await enqueueDispatchJob(ctx, { campaignId: c.id, fromRecipientId: from, toRecipientId: to });
       return;
     }
     const rate = await effectiveRate(ctx, c);
@@ -708,7 +723,7 @@ export async function dispatchChunk(ctx: AppContext, job: { campaignId: number; 
       for (const d of deferred) (byTime.get(d.notBefore.getTime()) ?? byTime.set(d.notBefore.getTime(), []).get(d.notBefore.getTime())!).push(d.id);
       for (const [t, ids] of byTime) {
         const delay = t - now.getTime();
-        await ctx.queue.enqueue(CAMPAIGN_DISPATCH_JOB, { campaignId: c.id, fromRecipientId: Math.min(...ids), toRecipientId: Math.max(...ids) + 1 }, { startAfter: new Date(Date.now() + Math.max(0, delay) + 1000) });
+        await enqueueDispatchJob(ctx, { campaignId: c.id, fromRecipientId: Math.min(...ids), toRecipientId: Math.max(...ids) + 1 }, { startAfter: new Date(Date.now() + Math.max(0, delay) + 1000) });
       }
     }
     if (!allowed.length) continue;
@@ -738,7 +753,7 @@ async function finishIfDone(ctx: AppContext, campaignId: number): Promise<void> 
     const age = campaignRuntime.now().getTime() - oldest;
     if (age > 5_000 || age > campaignRuntime.claimLeaseMs) {
       const wait = Math.max(0, campaignRuntime.claimLeaseMs - age) + 500;
-      await ctx.queue.enqueue(CAMPAIGN_DISPATCH_JOB, { campaignId, fromRecipientId: 0, toRecipientId: null }, { startAfter: new Date(Date.now() + wait) });
+      await enqueueDispatchJob(ctx, { campaignId, fromRecipientId: 0, toRecipientId: null }, { startAfter: new Date(Date.now() + wait) });
     }
     return;
   }

@@ -6,10 +6,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { OPT_OUT_CONFIRMATION } from '@switchboard/domain';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { createAccount, type Account } from '../../../test/fixtures.js';
-import { eventually, startTestServer, type TestServer } from '../../../test/harness.js';
+import { eventually, postWebhook, startTestServer, type TestServer } from '../../../test/harness.js';
 import { startServer, type Running } from '../../bootstrap.js';
 import { loadConfig } from '../../platform/config.js';
 import { createContact } from '../contacts/contacts.service.js';
@@ -62,6 +63,13 @@ async function sandboxCount(server: Pick<TestServer, 'ctx'>, to: string[]): Prom
   const m = new Map<string, number>();
   for (const r of rows) m.set(r.to_number, (m.get(r.to_number) ?? 0) + 1);
   return m;
+}
+
+let smsSeq = 0;
+/** Twilio form fields of an inbound SMS from `from` to our number `to`. */
+function inboundSms(from: string, to: string, body: string): Record<string, string> {
+  smsSeq += 1;
+  return { MessageSid: `SM${'c'.repeat(8)}${String(smsSeq).padStart(24, '0')}`, AccountSid: 'ACtest', From: from, To: to, Body: body, NumMedia: '0' };
 }
 
 async function getCampaign(id: number, account = a) {
@@ -238,16 +246,62 @@ describe('sending', () => {
     const byName = await a.client.get(`/api/campaigns/${r.body.id}/events?search=${encodeURIComponent(contacts[3]!.name)}`);
     expect(byName.body.data.map((e: any) => e.contact_id)).toEqual([contacts[3]!.id]);
 
-    // Replies (as the inbound handler will report them): one answer, one STOP.
-    await recordCampaignReply(s.ctx, { companyId: a.companyId, numberId: number.id, from: contacts[1]!.number, body: 'Thanks!' });
-    await recordCampaignReply(s.ctx, { companyId: a.companyId, numberId: number.id, from: contacts[2]!.number, body: 'stop' });
+    // Replies through the inbound SMS webhook: one answer, one STOP (any reply counts as responded).
+    expect((await postWebhook(s, '/webhooks/twilio/messaging', inboundSms(contacts[1]!.number, number.number, 'Thanks!'))).status).toBe(200);
+    expect((await postWebhook(s, '/webhooks/twilio/messaging', inboundSms(contacts[2]!.number, number.number, 'stop'))).status).toBe(200);
     const after = await eventually(async () => {
       const c = await getCampaign(r.body.id);
-      return c.responded_count === 1 && c.unsubscriber_count === 1 ? c : null;
+      return c.responded_count === 2 && c.unsubscriber_count === 1 ? c : null;
     });
     expect(after.delivered_count).toBe(20);
     const responded = await a.client.get(`/api/campaigns/${r.body.id}/events?status=responded`);
-    expect(responded.body.data.map((e: any) => e.contact_id)).toEqual([contacts[1]!.id]);
+    expect(responded.body.data.map((e: any) => e.contact_id).sort()).toEqual([contacts[1]!.id, contacts[2]!.id].sort());
+    const unsubscribed = await a.client.get(`/api/campaigns/${r.body.id}/events?status=unsubscribed`);
+    expect(unsubscribed.body.data.map((e: any) => e.contact_id)).toEqual([contacts[2]!.id]);
+    const stopped = await s.ctx.db.selectFrom('contacts').select(['id', 'is_unsubscribed']).where('id', 'in', [contacts[1]!.id, contacts[2]!.id]).orderBy('id').execute();
+    expect(stopped.map((x) => x.is_unsubscribed)).toEqual([false, true]);
+    // skip_inbox false: the replies are in the conversation thread, after the campaign message.
+    const thread = await a.client.get(`/api/companies/${a.companyId}/conversations?search=${contacts[1]!.number.slice(2)}`);
+    expect(thread.body.data[0]?.latestItem.details).toMatchObject({ isInbound: true, content: 'Thanks!' });
+    // A direct call is idempotent: the first response time is kept and nothing is counted twice.
+    expect(await recordCampaignReply(s.ctx, { companyId: a.companyId, numberId: number.id, from: contacts[1]!.number, body: 'again' })).toEqual({ campaignId: r.body.id, skipInbox: false });
+    await new Promise((res) => setTimeout(res, 400));
+    expect((await getCampaign(r.body.id)).responded_count).toBe(2);
+  });
+
+  it('skip_inbox: replies stay out of the inbox (no conversation item) but are counted and STOP still unsubscribes', async () => {
+    const { groupId, contacts } = await makeGroup(s, a, '310', 3, 'Skip');
+    const r = await a.client.post('/api/campaigns', {
+      company_id: a.companyId, title: 'No inbox', text: 'Hi %%firstname%%', unsubscribe_text: 'Reply STOP to stop', groups: [groupId], number_id: number.id, state: 'queued', skip_inbox: true,
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.skip_inbox).toBe(true);
+    await eventually(async () => (await getCampaign(r.body.id)).state === 'sent', 15_000);
+    const numbers = contacts.map((c) => c.number);
+    const conversationsOf = () => s.ctx.db.selectFrom('conversations').select(['id', 'recipient']).where('number_id', '=', number.id).where('recipient', 'in', numbers).execute();
+    expect(await conversationsOf()).toEqual([]);
+
+    expect((await postWebhook(s, '/webhooks/twilio/messaging', inboundSms(contacts[0]!.number, number.number, 'Great offer'))).status).toBe(200);
+    expect((await postWebhook(s, '/webhooks/twilio/messaging', inboundSms(contacts[1]!.number, number.number, 'STOP'))).status).toBe(200);
+    const counted = await eventually(async () => {
+      const c = await getCampaign(r.body.id);
+      return c.responded_count === 2 && c.unsubscriber_count === 1 ? c : null;
+    });
+    expect(counted.sent_count).toBe(3);
+    // No inbound item anywhere for these senders; the STOP confirmation is the only message stored.
+    const items = await s.ctx.db.selectFrom('conversation_items as i').innerJoin('conversations as c', 'c.id', 'i.conversation_id')
+      .select(['c.recipient', 'i.is_inbound', 'i.body']).where('c.number_id', '=', number.id).where('c.recipient', 'in', numbers).execute();
+    expect(items.filter((i) => i.is_inbound)).toEqual([]);
+    expect(items.map((i) => i.recipient)).toEqual([contacts[1]!.number]);
+    expect(items[0]!.body).toBe(OPT_OUT_CONFIRMATION);
+    const unsub = await s.ctx.db.selectFrom('contacts').select(['id', 'is_unsubscribed']).where('id', 'in', [contacts[0]!.id, contacts[1]!.id]).orderBy('id').execute();
+    expect(unsub.map((x) => x.is_unsubscribed)).toEqual([false, true]);
+    // The confirmation is sent once.
+    await eventually(async () => ((await sandboxCount(s, [contacts[1]!.number])).get(contacts[1]!.number) ?? 0) === 2, 10_000);
+    // An ordinary inbound message from someone who got no campaign still lands in the inbox.
+    expect((await postWebhook(s, '/webhooks/twilio/messaging', inboundSms('+13105559999', number.number, 'Hello?'))).status).toBe(200);
+    const other = await a.client.get(`/api/companies/${a.companyId}/conversations?search=3105559999`);
+    expect(other.body.data[0]?.latestItem.details).toMatchObject({ isInbound: true, content: 'Hello?' });
   });
 
   it('pauses within a second and resumes where it stopped', async () => {
@@ -307,6 +361,7 @@ describe('crash safety', () => {
     campaignRuntime.claimLeaseMs = 1000;
     campaignRuntime.batchSize = 5;
     campaignRuntime.chunkSize = 20;
+    campaignRuntime.dispatchRetryDelayS = 1;
     const sA = await startTestServer();
     let sB: Running | null = null;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-test-b-'));
@@ -318,6 +373,7 @@ describe('crash safety', () => {
       // Node A's workers freeze forever (a dead process): one right after claiming its 2nd batch,
       // another right after the carrier accepted its 2nd batch, before the SIDs were recorded.
       const frozen: string[] = [];
+      const kill: Array<() => void> = [];
       let batches = 0;
       let bothFrozen!: () => void;
       const frozenNow = new Promise<void>((r) => { bothFrozen = r; });
@@ -328,7 +384,9 @@ describe('crash safety', () => {
         if (want === stage && batches >= 2 * (frozen.length + 1)) {
           frozen.push(stage);
           if (frozen.length === 2) bothFrozen();
-          return new Promise<void>(() => {});
+          // Frozen until node A dies; then the handler ends with an error and does nothing more,
+          // like a killed process (the queue retries the job elsewhere).
+          return new Promise<void>((_, reject) => { kill.push(() => reject(new Error('worker killed'))); });
         }
       };
       const r = await acc.client.post('/api/campaigns', {
@@ -337,7 +395,8 @@ describe('crash safety', () => {
       expect(r.status, JSON.stringify(r.body)).toBe(201);
       await frozenNow;
       const numbers = contacts.map((c) => c.number);
-      await sA.close(); // the queue gives up on the frozen jobs (failed → retried elsewhere)
+      for (const k of kill) k();
+      await sA.close(); // the frozen jobs failed (→ retried on node B); nothing of theirs was recorded
       const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox', TWILIO_AUTH_TOKEN: 'test-auth-token', SMTP_URL: '', PUBLIC_URL: '' });
       sB = await startServer(config, sA.dbUrl, { publicUrlFromPort: true });
       const b2 = sB;

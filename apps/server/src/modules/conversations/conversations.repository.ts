@@ -48,6 +48,26 @@ export const conversationsRepository = {
       }))
       .returningAll().executeTakeFirstOrThrow();
   },
+  /**
+   * Batch form of `upsertActive` (one statement): finds or creates the conversation of each
+   * (number, recipient), bumping last_activity_at, un-archiving and filling an empty contact_id.
+   * Rows must be distinct by (number_id, recipient); they are upserted in recipient order so two
+   * concurrent batches lock shared rows in the same order.
+   */
+  async upsertActiveMany(db: DbOrTx, rows: Array<{ company_id: number; number_id: number; recipient: string; contact_id: number | null }>): Promise<ConversationRow[]> {
+    if (rows.length === 0) return [];
+    const sorted = [...rows].sort((a, b) => (a.number_id - b.number_id) || (a.recipient < b.recipient ? -1 : a.recipient > b.recipient ? 1 : 0));
+    const r = await sql<ConversationRow>`
+      insert into conversations (company_id, number_id, recipient, contact_id)
+      select u.company_id, u.number_id, u.recipient, u.contact_id
+      from unnest(${sorted.map((x) => x.company_id)}::bigint[], ${sorted.map((x) => x.number_id)}::bigint[], ${sorted.map((x) => x.recipient)}::text[], ${sorted.map((x) => x.contact_id)}::bigint[])
+        with ordinality as u(company_id, number_id, recipient, contact_id, ord)
+      order by u.ord
+      on conflict (number_id, recipient) do update set last_activity_at = now(), is_archived = false,
+        contact_id = coalesce(conversations.contact_id, excluded.contact_id)
+      returning *`.execute(db);
+    return r.rows.map((x) => ({ ...x, id: Number(x.id), company_id: Number(x.company_id), number_id: Number(x.number_id), contact_id: x.contact_id === null ? null : Number(x.contact_id) }));
+  },
   async find(db: DbOrTx, companyId: number, id: number): Promise<ConversationRow | undefined> {
     return db.selectFrom('conversations').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
   },
@@ -110,6 +130,23 @@ export const conversationsRepository = {
 
   async insertItem(db: DbOrTx, row: NewRow<'conversation_items'>): Promise<ItemRow> {
     return db.insertInto('conversation_items').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+  /**
+   * Inserts many message items in one statement (`unnest`). @returns `{id, carrier_sid}` in input order.
+   * Only the columns a batch of outbound/inbound messages needs; others take their defaults.
+   */
+  async insertItemsMany(db: DbOrTx, rows: Array<{ company_id: number; conversation_id: number; type: string; is_inbound: boolean; is_read: boolean; body: string | null; media: string; delivery_state: string | null; error_code: number | null; carrier_sid: string | null; user_id: number | null }>): Promise<Array<{ id: number; carrier_sid: string | null }>> {
+    if (rows.length === 0) return [];
+    const col = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((x) => x[k]);
+    const r = await sql<{ id: number; carrier_sid: string | null }>`
+      insert into conversation_items (company_id, conversation_id, type, is_inbound, is_read, body, media, delivery_state, error_code, carrier_sid, user_id)
+      select u.company_id, u.conversation_id, u.type, u.is_inbound, u.is_read, u.body, u.media::jsonb, u.delivery_state, u.error_code, u.carrier_sid, u.user_id
+      from unnest(${col('company_id')}::bigint[], ${col('conversation_id')}::bigint[], ${col('type')}::text[], ${col('is_inbound')}::boolean[], ${col('is_read')}::boolean[],
+        ${col('body')}::text[], ${col('media')}::text[], ${col('delivery_state')}::text[], ${col('error_code')}::int[], ${col('carrier_sid')}::text[], ${col('user_id')}::bigint[])
+        with ordinality as u(company_id, conversation_id, type, is_inbound, is_read, body, media, delivery_state, error_code, carrier_sid, user_id, ord)
+      order by u.ord
+      returning id, carrier_sid`.execute(db);
+    return r.rows.map((x) => ({ id: Number(x.id), carrier_sid: x.carrier_sid }));
   },
   /** A page of a thread, newest first. */
   async listItems(db: DbOrTx, conversationId: number, limit: number, after?: Keyset): Promise<Array<ItemRow & { cursor_ts: string }>> {

@@ -163,6 +163,59 @@ export async function addConversationItem(ctx: AppContext, tx: DbOrTx, row: NewR
   return conversationsRepository.insertItem(tx, { ...row, media: JSON.stringify(row.media ?? []) });
 }
 
+/**
+ * Batch form of `startConversation` for one company and business number (campaign dispatch): one
+ * statement finds or creates the conversation of every recipient (E.164), bumping and un-archiving
+ * them. `contactId` is the caller's known contact for that recipient (an empty contact_id is filled
+ * with it; an existing link is kept). Duplicate recipients are upserted once.
+ * @returns recipient → conversation row.
+ */
+export async function startConversationsBatch(ctx: AppContext, tx: DbOrTx, input: { companyId: number; numberId: number; recipients: Array<{ recipient: string; contactId: number | null }> }): Promise<Map<string, ConversationRow>> {
+  const unique = new Map<string, number | null>();
+  for (const r of input.recipients) if (!unique.has(r.recipient) || unique.get(r.recipient) === null) unique.set(r.recipient, r.contactId);
+  const rows = await conversationsRepository.upsertActiveMany(tx, [...unique].map(([recipient, contactId]) => ({
+    company_id: input.companyId, number_id: input.numberId, recipient, contact_id: contactId,
+  })));
+  return new Map(rows.map((r) => [r.recipient, r]));
+}
+
+/** One item of `addConversationItemsBatch` (message items; `media` as a list, stored as JSON). */
+export type BatchItemInput = {
+  company_id: number; conversation_id: number; type: string; is_inbound: boolean; is_read: boolean; body: string | null;
+  media?: Array<{ url: string; contentType: string }>; delivery_state: string | null; error_code?: number | null; carrier_sid?: string | null; user_id?: number | null;
+};
+
+/**
+ * Batch form of `addConversationItem`: inserts every row in one statement (the caller started or
+ * bumped the conversations, e.g. with `startConversationsBatch`).
+ * @returns `{id, carrier_sid}` per row, in input order.
+ */
+export async function addConversationItemsBatch(ctx: AppContext, tx: DbOrTx, rows: BatchItemInput[]): Promise<Array<{ id: number; carrier_sid: string | null }>> {
+  return conversationsRepository.insertItemsMany(tx, rows.map((r) => ({
+    company_id: r.company_id, conversation_id: r.conversation_id, type: r.type, is_inbound: r.is_inbound, is_read: r.is_read, body: r.body,
+    media: JSON.stringify(r.media ?? []), delivery_state: r.delivery_state, error_code: r.error_code ?? null, carrier_sid: r.carrier_sid ?? null, user_id: r.user_id ?? null,
+  })));
+}
+
+/**
+ * Publishes `conversation updated` for several conversations of a company with one bulk read (a
+ * batch of campaign messages): the conversations as list items, each with its newest item.
+ * Call after commit; failures are logged, not thrown.
+ */
+export async function publishConversationsUpdated(ctx: AppContext, companyId: number, conversationIds: number[]): Promise<void> {
+  if (conversationIds.length === 0) return;
+  try {
+    const rows = await conversationsRepository.findMany(ctx.db, companyId, [...new Set(conversationIds)]);
+    const [conversations, latest] = await Promise.all([toConversations(ctx, companyId, rows), conversationsRepository.latestItems(ctx.db, rows.map((r) => r.id))]);
+    for (const c of conversations.reverse()) {
+      const item = latest.get(c.id);
+      ctx.realtime.publish(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: item ? toConversationItem(item) : null });
+    }
+  } catch (e) {
+    ctx.log.error({ err: e, companyId }, 'publishing conversations updated failed');
+  }
+}
+
 /** An item by id (no company scope: for jobs), optionally locked for update. */
 export async function getItemById(ctx: AppContext, itemId: number, tx: DbOrTx = ctx.db, lock = false): Promise<ItemRow | undefined> {
   return conversationsRepository.findItemById(tx, itemId, lock);

@@ -13,6 +13,7 @@ import crypto from 'node:crypto';
 import type { GreetingDto } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
+import { readCache } from '../../platform/db/read-cache.js';
 import { NotFoundError, ValidationError, fieldError } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { numberForManager } from '../schedules/schedules.service.js';
@@ -107,6 +108,7 @@ export async function saveGreeting(
   } else {
     row = await greetingsRepository.insert(ctx.db, { company_id: fields.company_id, name, content, voice, source: audio!.source, audio_key: audio!.key, content_type: audio!.type });
   }
+  flowCache(ctx).invalidate();
   return { message: GREETING_SAVED, data: dto(ctx, row) };
 }
 
@@ -114,6 +116,7 @@ export async function saveGreeting(
 export async function deleteGreeting(ctx: AppContext, userId: number, id: number) {
   const g = await greetingForUser(ctx, userId, id, AGENT_ROLES);
   await greetingsRepository.delete(ctx.db, g.id);
+  flowCache(ctx).invalidate();
   await ctx.blobs.delete(g.audio_key);
   return { message: GREETING_DELETED };
 }
@@ -143,6 +146,7 @@ export async function putNumberGreetings(ctx: AppContext, userId: number, number
   });
   if (Object.keys(errors).length) throw new ValidationError(errors);
   await ctx.db.transaction().execute((tx) => greetingsRepository.replaceAssignments(tx, numberId, assignments));
+  flowCache(ctx).invalidate();
   return getNumberGreetings(ctx, userId, numberId);
 }
 
@@ -156,4 +160,17 @@ export async function flowGreetings(ctx: AppContext, number: { id: number; compa
   const byId: Record<number, string> = {};
   for (const g of await greetingsRepository.findMany(db, number.company_id, [...new Set(holdIds)])) byId[g.id] = ctx.blobs.url(g.audio_key);
   return { byKey, byId };
+}
+
+type FlowGreetings = Awaited<ReturnType<typeof flowGreetings>>;
+const flowCache = (ctx: AppContext) => readCache<string, FlowGreetings>(ctx.db, 'greetings.flow');
+
+/**
+ * For the voice webhook (issue 3 bench): `flowGreetings` through a short-lived in-process cache
+ * (platform/db/read-cache.ts); this module invalidates it after every greeting or assignment
+ * write. Misses read through `db` (the webhook's transaction). Treat the result as read-only.
+ */
+export async function flowGreetingsCached(ctx: AppContext, number: { id: number; company_id: number }, holdIds: number[], db: DbOrTx = ctx.db): Promise<FlowGreetings> {
+  const ids = [...new Set(holdIds)].sort((a, b) => a - b);
+  return flowCache(ctx).get(`${number.company_id}:${number.id}:${ids.join(',')}`, () => flowGreetings(ctx, number, ids, db));
 }

@@ -14,7 +14,7 @@ import type { AppContext } from '../../context.js';
 import { CarrierError, NotFoundError, ValidationError, fieldError, type FieldErrors } from '../../platform/http/errors.js';
 import { MANAGER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { numbersAdminRepository, numbersRepository, type BatchRow } from './numbers.repository.js';
-import { assertWithinNumberLimit, companyTimezone, purchaseIntoCompany, validateRoutes, type RouteInput } from './numbers.service.js';
+import { assertWithinNumberLimit, companyTimezone, invalidateRoutingCache, purchaseIntoCompany, validateRoutes, type RouteInput } from './numbers.service.js';
 import { toNumberDetail } from './numbers-admin.service.js';
 
 /** The job that works through a batch: data `{ batchId }`. */
@@ -128,6 +128,7 @@ async function processItem(ctx: AppContext, batch: BatchRow, item: BatchItem): P
     if (row.released_at) return; // done by an earlier run
     if (row.carrier_sid) await ctx.carrier.releaseNumber(row.carrier_sid);
     await numbersAdminRepository.release(ctx.db, row.id);
+    invalidateRoutingCache(ctx);
   } else if (batch.kind === 'update') {
     const row = await numbersRepository.findForCompany(ctx.db, batch.company_id, item.number_id!);
     if (!row) throw new Error('Number not found.');
@@ -137,6 +138,7 @@ async function processItem(ctx: AppContext, batch: BatchRow, item: BatchItem): P
       ...(p.routes !== undefined ? { routes: JSON.stringify(p.routes) } : {}),
       ...(p.schedule !== undefined ? { schedule: JSON.stringify(p.schedule) } : {}),
     });
+    invalidateRoutingCache(ctx);
   } else {
     const existing = await numbersRepository.findActiveByNumber(ctx.db, item.key);
     if (existing && existing.company_id === batch.company_id) { item.number_id = existing.id; return; } // bought by an earlier run
@@ -210,6 +212,7 @@ export async function rotateNumber(ctx: AppContext, userId: number, id: number) 
   const previous = row.number;
   const label = row.label === formatPhone(previous) ? formatPhone(bought.number) : row.label;
   const updated = await numbersRepository.update(ctx.db, row.id, { number: bought.number, carrier_sid: bought.sid, label });
+  invalidateRoutingCache(ctx);
   if (row.carrier_sid) await ctx.carrier.releaseNumber(row.carrier_sid).catch((e) => ctx.log.warn({ err: e, sid: row.carrier_sid }, 'release after rotate failed'));
   return { message: 'The number has been rotated', previous_number: previous, data: toNumberDetail(updated) };
 }

@@ -15,6 +15,12 @@ export const numbersRepository = {
   async find(db: DbOrTx, id: number): Promise<NumberRow | undefined> {
     return db.selectFrom('numbers').selectAll().where('id', '=', id).where('released_at', 'is', null).executeTakeFirst();
   },
+  /** Advances the active number's round-robin cursor by one; returns the cursor before (undefined when no such number). */
+  async takeRoundRobinCursor(db: DbOrTx, id: number): Promise<number | undefined> {
+    const r = await db.updateTable('numbers').set((eb) => ({ round_robin_cursor: eb('round_robin_cursor', '+', 1), updated_at: new Date() }))
+      .where('id', '=', id).where('released_at', 'is', null).returning((eb) => eb('round_robin_cursor', '-', 1).as('cursor')).executeTakeFirst();
+    return r ? Number(r.cursor) : undefined;
+  },
   async findForCompany(db: DbOrTx, companyId: number, id: number): Promise<NumberRow | undefined> {
     return db.selectFrom('numbers').selectAll().where('id', '=', id).where('company_id', '=', companyId).where('released_at', 'is', null).executeTakeFirst();
   },

@@ -11,6 +11,7 @@ import {
 import type { NumberDto } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import { ValidationError, fieldError, NotFoundError, CarrierError, type FieldErrors } from '../../platform/http/errors.js';
+import { readCache } from '../../platform/db/read-cache.js';
 import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies } from '../companies/companies.service.js';
 import { numbersAdminRepository, numbersRepository, type NumberRow } from './numbers.repository.js';
 
@@ -186,9 +187,29 @@ export async function findNumberByE164(ctx: AppContext, e164: string): Promise<{
 }
 
 /** For the call flow: the active number with its routing data. */
-export async function findRoutingByE164(ctx: AppContext, e164: string, db = ctx.db): Promise<{ id: number; company_id: number; number: string; routes: RouteEntry[]; schedule: Schedule } | undefined> {
+export async function findRoutingByE164(ctx: AppContext, e164: string, db = ctx.db): Promise<RoutingData | undefined> {
   const row = await numbersRepository.findActiveByNumber(db, e164);
   return row ? { id: row.id, company_id: row.company_id, number: row.number, routes: row.routes as RouteEntry[], schedule: row.schedule as Schedule } : undefined;
+}
+
+/** A number's routing data as the call flow reads it. */
+export type RoutingData = { id: number; company_id: number; number: string; routes: RouteEntry[]; schedule: Schedule };
+
+const routingCache = (ctx: AppContext) => readCache<string, RoutingData | undefined>(ctx.db, 'numbers.routingByE164');
+
+/**
+ * For the voice webhook (issue 3 bench): `findRoutingByE164` through a short-lived in-process
+ * cache (platform/db/read-cache.ts, a few seconds). Every write of a number in this module calls
+ * `invalidateRoutingCache` after it commits. Misses read through `db`: pass the webhook's
+ * transaction (it must not have written `numbers`). Treat the result as read-only.
+ */
+export async function findRoutingByE164Cached(ctx: AppContext, e164: string, db = ctx.db): Promise<RoutingData | undefined> {
+  return routingCache(ctx).get(e164, () => findRoutingByE164(ctx, e164, db));
+}
+
+/** Drops the cached routing data of every number (call after a committed write of `numbers`). */
+export function invalidateRoutingCache(ctx: AppContext): void {
+  routingCache(ctx).invalidate();
 }
 
 /** For the call flow: a number's routing data by id (any company; webhooks are not user-scoped). */
@@ -240,20 +261,18 @@ export async function updateNumber(ctx: AppContext, userId: number, id: number, 
     patch.routes = JSON.stringify(validateRoutes(input.routes, tz));
   }
   const updated = Object.keys(patch).length ? await numbersRepository.update(ctx.db, id, patch) : row;
+  invalidateRoutingCache(ctx);
   return toNumberDto(updated);
 }
 
 /**
  * For the call flow (issue 3 "round robin across forwards"): returns the number's
- * `round_robin_cursor` (the rotation this call takes) and stores cursor + 1 for the next call.
- * Pass the webhook's transaction as `db`. Two calls arriving in the same instant may take the
- * same cursor (read then write); the rotation stays fair over time.
+ * `round_robin_cursor` (the rotation this call takes) and stores cursor + 1 for the next call, in
+ * one atomic statement (concurrent calls take distinct cursors). Pass the webhook's transaction as
+ * `db`. 0 when the number does not exist. The routing cache holds no cursor, so nothing to invalidate.
  */
 export async function takeRoundRobinCursor(ctx: AppContext, numberId: number, db = ctx.db): Promise<number> {
-  const row = await numbersRepository.find(db, numberId);
-  if (!row) return 0;
-  await numbersRepository.update(db, numberId, { round_robin_cursor: row.round_robin_cursor + 1 });
-  return row.round_robin_cursor;
+  return (await numbersRepository.takeRoundRobinCursor(db, numberId)) ?? 0;
 }
 
 /**
@@ -271,7 +290,7 @@ export async function applyRoutingToNumbers(ctx: AppContext, companyId: number, 
       out.push(toNumberDto(await numbersRepository.update(tx, row.id, { routes: JSON.stringify(routing.routes), schedule: JSON.stringify(routing.schedule) })));
     }
     return out;
-  });
+  }).finally(() => invalidateRoutingCache(ctx));
 }
 
 /** Whether an E.164 number is active in any company (port-in and bulk purchase checks). */

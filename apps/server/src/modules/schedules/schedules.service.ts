@@ -12,6 +12,7 @@
 import { SETTINGS_UPDATED, defaultSchedule, isValidTimeZone, scheduleLabel, toBlocks, type Schedule } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
+import { readCache } from '../../platform/db/read-cache.js';
 import { NotFoundError, fieldError } from '../../platform/http/errors.js';
 import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies } from '../companies/companies.service.js';
 import { findUser } from '../users/users.service.js';
@@ -48,6 +49,7 @@ export async function putCompanySchedule(ctx: AppContext, userId: number, compan
   const schedule = input.schedule ?? current.data.schedule;
   const holidays = input.holidays ? [...new Set(input.holidays)].sort() : current.data.holidays;
   await schedulesRepository.upsertCompany(ctx.db, companyId, schedule, holidays);
+  holidaysCache(ctx).invalidate();
   return { message: SETTINGS_UPDATED, ...(await getCompanySchedule(ctx, userId, companyId)) };
 }
 
@@ -76,6 +78,21 @@ export async function numberOverride(ctx: AppContext, numberId: number, db: DbOr
   return row ? { mode: row.mode as NumberOverride['mode'], until: row.until } : null;
 }
 
+const holidaysCache = (ctx: AppContext) => readCache<number, string[]>(ctx.db, 'schedules.holidays');
+const overrideCache = (ctx: AppContext) => readCache<number, NumberOverride | null>(ctx.db, 'schedules.override');
+
+/**
+ * For the voice webhook (issue 3 bench): the company's holidays and the number's override through
+ * short-lived in-process caches (platform/db/read-cache.ts); this module invalidates them after
+ * every write. Misses read through `db` (the webhook's transaction, which must not have written
+ * these tables). Treat the results as read-only.
+ */
+export async function callFlowSchedule(ctx: AppContext, companyId: number, numberId: number, db: DbOrTx = ctx.db): Promise<{ holidays: string[]; override: NumberOverride | null }> {
+  const holidays = await holidaysCache(ctx).get(companyId, () => companyHolidays(ctx, companyId, db));
+  const override = await overrideCache(ctx).get(numberId, () => numberOverride(ctx, numberId, db));
+  return { holidays, override };
+}
+
 /**
  * PUT /api/numbers/{id}/override (owner/administrator): mode auto | open | closed, `until` an
  * ISO instant in the future (ignored for auto). Answers whether the number is open now.
@@ -87,6 +104,7 @@ export async function setNumberOverride(ctx: AppContext, userId: number, numberI
   const until = input.mode === 'auto' || !input.until ? null : new Date(input.until);
   if (until && until.getTime() <= now.getTime()) throw fieldError('until', 'The until time must be in the future.');
   await schedulesRepository.upsertOverride(ctx.db, numberId, input.mode, until);
+  overrideCache(ctx).invalidate();
   const holidays = await companyHolidays(ctx, companyId);
   const isOpen = isNumberOpen({ ...routing, extras: { holidays, override: { mode: input.mode, until } } }, now);
   return { message: SETTINGS_UPDATED, data: { number_id: numberId, mode: input.mode, until: until ? until.toISOString() : null, is_open: isOpen } };

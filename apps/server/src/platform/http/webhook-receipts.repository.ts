@@ -1,16 +1,26 @@
 /** SQL for `webhook_receipts` (platform/http owns it). */
-import { sql } from 'kysely';
 import type { DbOrTx } from '../db/db.js';
 
+/** `status_code` of a receipt claimed by a delivery still in progress (never visible to others: the row commits with its answer). */
+const PENDING = 0;
+
 export const webhookReceiptsRepository = {
-  /** Serializes concurrent deliveries of one key until the transaction ends. */
-  async lock(db: DbOrTx, key: string): Promise<void> {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
+  /**
+   * Claims `key` for this transaction: inserts a pending receipt unless one exists. A concurrent
+   * claim of the same key waits on the primary key until this transaction ends (then finds the
+   * committed receipt, or claims the key itself after a rollback).
+   * @returns true when this transaction claimed the key, false when a receipt is already stored.
+   */
+  async claim(db: DbOrTx, key: string): Promise<boolean> {
+    const r = await db.insertInto('webhook_receipts').values({ key, status_code: PENDING, content_type: '', body: '' })
+      .onConflict((oc) => oc.column('key').doNothing()).returning('key').executeTakeFirst();
+    return Boolean(r);
   },
   async find(db: DbOrTx, key: string) {
     return db.selectFrom('webhook_receipts').select(['status_code', 'content_type', 'body']).where('key', '=', key).executeTakeFirst();
   },
-  async insert(db: DbOrTx, row: { key: string; status_code: number; content_type: string; body: string }): Promise<void> {
-    await db.insertInto('webhook_receipts').values(row).onConflict((oc) => oc.column('key').doNothing()).execute();
+  /** Stores the answer of a claimed key (same transaction as the claim). */
+  async complete(db: DbOrTx, row: { key: string; status_code: number; content_type: string; body: string }): Promise<void> {
+    await db.updateTable('webhook_receipts').set({ status_code: row.status_code, content_type: row.content_type, body: row.body }).where('key', '=', row.key).execute();
   },
 };

@@ -35,20 +35,27 @@ export function verifyCarrierSignature(ctx: AppContext) {
 export type WebhookOutcome = { response: RenderedResponse; status?: number; afterCommit?: () => void | Promise<void> };
 
 /**
- * Runs `handle` at most once per delivery `key` (e.g. `voice:CA123:start`): deliveries of one key
- * are serialized with an advisory lock; the first one's writes (made through `tx`) and its response
- * commit together, and later deliveries get the stored response without side effects.
- * `afterCommit` runs only for the first delivery, after the answer is sent (publish live events there).
+ * Runs `handle` at most once per delivery `key` (e.g. `voice:CA123:start`). The first statement of
+ * the transaction claims the key (a pending `webhook_receipts` row, `INSERT … ON CONFLICT DO
+ * NOTHING`): a concurrent delivery of the same key waits on the primary key until this transaction
+ * ends. The first delivery's writes (made through `tx`) and its answer commit together; later
+ * deliveries get the stored answer without side effects; a failed delivery rolls back its claim,
+ * so the carrier's retry runs `handle` again. `afterCommit` runs only for the first delivery,
+ * after the answer is sent (publish live events there).
  */
 export async function handleOnce(ctx: AppContext, reply: FastifyReply, key: string, handle: (tx: DbOrTx) => Promise<WebhookOutcome>): Promise<FastifyReply> {
   let after: (() => void | Promise<void>) | undefined;
   const stored = await ctx.db.transaction().execute(async (tx) => {
-    await webhookReceiptsRepository.lock(tx, key);
-    const existing = await webhookReceiptsRepository.find(tx, key);
-    if (existing) return existing;
+    for (let attempt = 0; ; attempt++) {
+      if (await webhookReceiptsRepository.claim(tx, key)) break;
+      const existing = await webhookReceiptsRepository.find(tx, key);
+      if (existing) return existing;
+      // The receipt was removed between the two statements (retention clean-up): claim again.
+      if (attempt >= 2) throw new Error(`webhook receipt ${key} could not be claimed`);
+    }
     const outcome = await handle(tx);
     const row = { key, status_code: outcome.status ?? 200, content_type: outcome.response.contentType, body: outcome.response.body };
-    await webhookReceiptsRepository.insert(tx, row);
+    await webhookReceiptsRepository.complete(tx, row);
     after = outcome.afterCommit;
     return row;
   });

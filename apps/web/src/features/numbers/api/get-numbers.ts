@@ -19,7 +19,10 @@ export function numbersQueryOptions(companyId: number | null) {
   });
 }
 
-/** The selected company's numbers. */
+/**
+ * The selected company's numbers. Re-read on mount when marked stale (a buy, save, release or
+ * template elsewhere invalidates the company's keys while this list is not on screen).
+ */
 export function useCompanyNumbers() {
-  return useQuery(numbersQueryOptions(useCompanyId()));
+  return useQuery({ ...numbersQueryOptions(useCompanyId()), refetchOnMount: true });
 }

@@ -89,7 +89,7 @@ export function NumberEditorPage({ greetings = [] }: { greetings?: GreetingOptio
       <Anchor component={Link} to="/numbers" size="sm" mb="sm" display="inline-flex" style={{ alignItems: 'center', gap: 4 }}>
         <IconArrowLeft size={14} /> All numbers
       </Anchor>
-      {numbers.isPending ? (
+      {numbers.isPending || (!number && numbers.isFetching) ? (
         <ListSkeleton rows={3} height={120} />
       ) : number ? (
         <Stack gap="md">

@@ -77,7 +77,6 @@ export function NumberSearchForm({ onSearch, loading }: { onSearch: (params: Num
               onChange={(e) => setPattern(e.currentTarget.value)}
               style={{ flex: 1 }}
               miw={140}
-              description={/[a-z]/i.test(pattern) && patternDigits ? `Searches the keypad digits ${patternDigits}` : undefined}
             />
           </>
         ) : (
@@ -94,6 +93,11 @@ export function NumberSearchForm({ onSearch, loading }: { onSearch: (params: Num
           Search
         </Button>
       </Group>
+      {type === 'local' && /[a-z]/i.test(pattern) && patternDigits ? (
+        <Text size="sm" c="dimmed" mt="xs" data-testid="vanity-hint">
+          Letters search their keypad digits: {pattern.trim().toUpperCase()} = {patternDigits}
+        </Text>
+      ) : null}
       {type === 'local' && overlayCodes.length > 0 ? (
         <Text size="sm" c="dimmed" mt="xs" data-testid="overlay-hint">
           Same region, also try:{' '}
