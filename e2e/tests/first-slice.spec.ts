@@ -72,7 +72,7 @@ test('buy a number, route a call to it, and text with it, live', async ({ page, 
   await conversation.click();
   await expect(page.getByTestId('conversation-thread')).toContainText(text);
   const reply = 'Yes, 9am to 1pm on Saturdays.';
-  await page.getByLabel('Message').fill(reply);
+  await page.getByLabel('Message', { exact: true }).fill(reply);
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByTestId('message-bubble').filter({ hasText: reply })).toBeVisible();
 

@@ -56,7 +56,7 @@ export const RouteEntryInput = z.object({
 export const RouteEntrySchema = z.object({
   extension: z.number(),
   label: z.string(),
-  forwards: z.array(z.object({ number: z.string() })),
+  forwards: z.array(z.object({ number: z.string(), states: z.array(z.string()).optional() })),
   schedule: ScheduleSchema,
   stagger: z.boolean(),
   caller_id_pass_thru: z.boolean(),

@@ -154,3 +154,10 @@ describe('displayRouteType (foundation §3, spec 002 §3)', () => {
     expect(ROUTE_DISPLAY_TYPES).toHaveLength(8);
   });
 });
+
+describe('cleanForwards keeps geo states', () => {
+  it('normalizes the states a forward serves and omits the key when there are none', () => {
+    expect(cleanForwards([{ number: ' +13125550101 ', states: [' il', 'xx', 'IN'] }, { number: '+12125550102', states: [] }, { number: '' , states: ['NY'] }]))
+      .toEqual([{ number: '+13125550101', states: ['IL', 'IN'] }, { number: '+12125550102' }]);
+  });
+});

@@ -3,6 +3,7 @@
  * save, and the displayed route type (foundation §3 "Call-routing setup for a number (extension
  * entry)", "Forward"; spec 002 §3 "Number", "Forward", "Extension entry").
  */
+import { normalizeGeoStates } from './geo.js';
 import { CONFIRM_KEY_WAIT_DEFAULT_S, RING_TIMEOUT_DEFAULT_S } from './constants.js';
 import { defaultSchedule, SCHEDULE_PRESET, type Schedule } from './schedule.js';
 
@@ -22,6 +23,8 @@ export interface Forward {
   international?: boolean;
   /** Client-side update time; removed before saving. */
   updated_at?: string;
+  /** Geo routing: two-letter state/province codes this forward serves (see geo.ts); omitted when none. */
+  states?: string[];
 }
 
 /** One extension entry of a number's call-routing setup (foundation §3). */
@@ -93,13 +96,17 @@ export function newRouteEntry(timezone?: string | null): RouteEntry {
  * removed, numbers are trimmed, and forwards whose number is empty are dropped.
  *
  * @param forwards the edited forwards (missing → none)
- * @returns forwards holding only `number`
+ * @returns forwards holding `number` and, for geo routing, their normalized `states` (when any)
  */
 export function cleanForwards(forwards: readonly Partial<Forward>[] | null | undefined): Forward[] {
-  return (forwards ?? [])
-    .map((forward) => (typeof forward?.number === 'string' ? forward.number.trim() : ''))
-    .filter((number) => number !== '')
-    .map((number) => ({ number }));
+  const out: Forward[] = [];
+  for (const forward of forwards ?? []) {
+    const number = typeof forward?.number === 'string' ? forward.number.trim() : '';
+    if (number === '') continue;
+    const states = normalizeGeoStates(forward?.states);
+    out.push(states.length ? { number, states } : { number });
+  }
+  return out;
 }
 
 function toExtension(value: unknown): number {

@@ -165,9 +165,7 @@ function ringsOneByOne(entry: RouteEntry): boolean {
  * fallback when enabled); a round-robin entry is rotated by the call's cursor (`nextRoundRobin`).
  */
 export function forwardsFor(entry: RouteEntry, extras: RoutingExtras = {}, rr?: number): string[] {
-  // cleanForwards keeps only `number`; the geo `states` are read back by number.
-  const statesOf = new Map(entry.forwards.map((f) => [String(f.number ?? '').trim(), (f as { states?: string[] | null }).states ?? null]));
-  let forwards = cleanForwards(entry.forwards).map((f) => ({ number: f.number, states: statesOf.get(f.number) ?? null }));
+  let forwards = cleanForwards(entry.forwards).map((f) => ({ number: f.number, states: f.states ?? null }));
   if (entry.type === 'geo' || entry.geo_by_state_enabled) forwards = matchGeoForward(extras.fromState ?? null, forwards, entry.geo_by_state_static_fallback);
   if (entry.round_robin) forwards = nextRoundRobin(forwards, (rr ?? extras.roundRobinCursor ?? 0) - 1).forwards;
   return forwards.map((f) => f.number);
