@@ -24,7 +24,7 @@ export type Running = { app: App; ctx: AppContext; url: string; close: () => Pro
  */
 export async function startServer(config: Config, databaseUrl: string, options: { publicUrlFromPort?: boolean } = {}): Promise<Running> {
   const log = pino({ level: config.logLevel, ...(config.production ? {} : { transport: undefined }) });
-  const { db, pool } = createDb(databaseUrl);
+  const { db, pool } = createDb(databaseUrl, config.dbPoolMax);
   await migrate(db);
   const queue = new Queue(databaseUrl, config.runWorkers);
   const realtime = new Realtime();

@@ -11,6 +11,7 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.string().optional(),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
   DATA_DIR: z.string().default('.data'),
   CARRIER: z.enum(['sandbox', 'twilio']).default('sandbox'),
   TWILIO_ACCOUNT_SID: z.string().default('ACsandbox00000000000000000000000000'),
@@ -32,6 +33,8 @@ export type Config = {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL connections per server process (DB_POOL_MAX, default 10). */
+  dbPoolMax: number;
   dataDir: string;
   carrier: 'sandbox' | 'twilio';
   twilioAccountSid: string;
@@ -66,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     port,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL || undefined,
+    dbPoolMax: e.DB_POOL_MAX,
     dataDir: path.resolve(e.DATA_DIR),
     carrier: e.CARRIER,
     twilioAccountSid: e.TWILIO_ACCOUNT_SID,

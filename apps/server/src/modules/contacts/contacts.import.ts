@@ -35,7 +35,7 @@ import { IMPORT_COLUMNS, contactsRepository, type ImportColumn, type ImportRecor
 
 export const IMPORT_JOB = 'contacts.import';
 /** Tunables (tests lower the chunk size to exercise several chunks). */
-export const importTuning = { chunkSize: 1000 };
+export const importTuning = { chunkSize: 5000 };
 
 export type UploadedFile = { filename: string; mimetype: string; data: Buffer };
 type FileType = 'csv' | 'xlsx';
@@ -190,29 +190,61 @@ function toRecord(row: string[], flat: Flat): ImportRecord | null {
   return rec;
 }
 
-/** Rows of the stored file after the header, with a progress fraction (0-1) after each. */
-async function* streamRows(file: string, type: FileType): AsyncGenerator<{ row: string[]; fraction: number }> {
+/**
+ * Rows of the stored file after the header, in batches, with the progress fraction (0-1) reached.
+ * CSV: papaparse over a file stream in `chunk` mode (one parse per 1 MB read; the reader pauses
+ * while two batches wait, so memory stays bounded). Its row-by-row stream mode pauses the parser
+ * every few rows and re-parses the rest of the chunk each time, which is quadratic on big files.
+ */
+async function* streamRows(file: string, type: FileType): AsyncGenerator<{ rows: string[][]; fraction: number }> {
   if (type === 'csv') {
     const size = fs.statSync(file).size || 1;
-    const input = fs.createReadStream(file);
-    const parser = Papa.parse(Papa.NODE_STREAM_INPUT, { skipEmptyLines: 'greedy' });
-    input.pipe(parser);
+    const input = fs.createReadStream(file, { highWaterMark: 1 << 20 });
+    const queue: Array<{ rows: string[][]; fraction: number }> = [];
+    let done = false;
+    let failure: unknown = null;
+    let paused: Papa.Parser | null = null;
+    let wake: (() => void) | null = null;
+    const signal = () => { const w = wake; wake = null; w?.(); };
     let first = true;
-    for await (const raw of parser as AsyncIterable<string[]>) {
-      if (first) { first = false; continue; }
-      yield { row: raw.map((c, i) => (i === 0 ? String(c ?? '').replace(/^\uFEFF/, '') : String(c ?? '')).trim()), fraction: Math.min(1, input.bytesRead / size) };
+    input.on('error', (e) => { failure = e; signal(); });
+    Papa.parse(input as unknown as File, {
+      skipEmptyLines: 'greedy',
+      chunk: (res: Papa.ParseResult<string[]>, parser: Papa.Parser) => {
+        const rows = res.data.map((raw) => raw.map((c, i) => (i === 0 ? String(c ?? '').replace(/^\uFEFF/, '') : String(c ?? '')).trim()));
+        if (first) { first = false; rows.shift(); }
+        queue.push({ rows, fraction: Math.min(1, input.bytesRead / size) });
+        if (queue.length >= 2) { parser.pause(); paused = parser; }
+        signal();
+      },
+      complete: () => { done = true; signal(); },
+      error: (e: Error) => { failure = e; signal(); },
+    });
+    for (;;) {
+      if (failure) throw failure as Error;
+      const next = queue.shift();
+      if (next) {
+        const p = paused as Papa.Parser | null;
+        if (p && queue.length < 2) { paused = null; p.resume(); }
+        if (next.rows.length) yield next;
+        continue;
+      }
+      if (done) return;
+      await new Promise<void>((r) => { wake = r; });
     }
-    return;
   }
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.readFile(file);
   const ws = wb.worksheets[0];
   if (!ws) return;
   const total = Math.max(1, ws.rowCount - 1);
-  let n = 0;
+  let rows: string[][] = [];
   for (let r = 2; r <= ws.rowCount; r++) {
-    n++;
-    yield { row: xlsxRowValues(ws.getRow(r)), fraction: n / total };
+    rows.push(xlsxRowValues(ws.getRow(r)));
+    if (rows.length >= 1000 || r === ws.rowCount) {
+      yield { rows, fraction: (r - 1) / total };
+      rows = [];
+    }
   }
 }
 
@@ -264,23 +296,34 @@ export async function runContactImport(ctx: AppContext, batchId: string): Promis
       let chunk: ImportRecord[] = [];
       let lastPublish = 0;
       let fraction = 0;
+      // One chunk is written while the next is parsed (one statement at a time on the transaction;
+      // a chunk starts only after the previous one finished, so duplicates across chunks are merged).
+      let writing: Promise<void> | null = null;
       const flush = async () => {
-        await writeChunk(ctx, tx, companyId, groupIds, chunk, c);
+        const rows = chunk;
         chunk = [];
-        if (Date.now() - lastPublish >= 250) {
-          lastPublish = Date.now();
-          const progress = Math.min(99, Math.round(fraction * 1000) / 10);
-          await contactsRepository.updateImport(ctx.db, batchId, { processed: c.processed, progress });
-          ctx.realtime.publish(channel, CONTACT_IMPORT_PROGRESS, { batchId, progress });
-        }
+        if (writing) await writing;
+        writing = (async () => {
+          await writeChunk(ctx, tx, companyId, groupIds, rows, c);
+          if (Date.now() - lastPublish >= 250) {
+            lastPublish = Date.now();
+            const progress = Math.min(99, Math.round(fraction * 1000) / 10);
+            await contactsRepository.updateImport(ctx.db, batchId, { processed: c.processed, progress });
+            ctx.realtime.publish(channel, CONTACT_IMPORT_PROGRESS, { batchId, progress });
+          }
+        })();
+        writing.catch(() => {}); // rethrown by the next await
       };
-      for await (const { row, fraction: f } of streamRows(file, batch.file_type as FileType)) {
+      for await (const { rows, fraction: f } of streamRows(file, batch.file_type as FileType)) {
+        for (const row of rows) {
+          const rec = toRecord(row, flat);
+          if (rec) chunk.push(rec);
+          if (chunk.length >= importTuning.chunkSize) await flush();
+        }
         fraction = f;
-        const rec = toRecord(row, flat);
-        if (rec) chunk.push(rec);
-        if (chunk.length >= importTuning.chunkSize) await flush();
       }
       if (chunk.length) await flush();
+      if (writing) await writing;
       return c;
     });
   } catch (err) {

@@ -20,7 +20,7 @@ export type Db = Kysely<DB>;
 /** A database handle or an open transaction; repositories take either so the caller owns the transaction. */
 export type DbOrTx = Kysely<DB> | Transaction<DB>;
 
-/** Opens a pool (default 10 connections) and a Kysely instance over it. */
+/** Opens a pool of `max` connections (config DB_POOL_MAX, default 10) and a Kysely instance over it. */
 export function createDb(url: string, max = 10): { db: Db; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: url, max });
   pool.on('error', () => {}); // idle client errors are reported by the next query
