@@ -22,7 +22,7 @@
  *
  * Usage: `cd bench && npm run bench:call-routing` (or `npx tsx call-routing/run.ts`).
  * Environment knobs: BENCH_CONNECTIONS (20), BENCH_DURATION_S (10), BENCH_WARMUP_S (3),
- * BENCH_NUMBERS (10000), BENCH_CALLS (1000000), BENCH_PIPELINING (1).
+ * BENCH_NUMBERS (10000), BENCH_CALLS (1000000), BENCH_PIPELINING (1); DB_POOL_MAX (the server's pool, 10).
  */
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
@@ -250,7 +250,7 @@ async function main(): Promise<void> {
     const dataDir = path.join(tmp, 'data');
     const config = loadConfig({
       DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox',
-      TWILIO_AUTH_TOKEN: AUTH_TOKEN, SEED_DEMO: '0', WORKERS: '1', NODE_ENV: 'production', SMTP_URL: '',
+      TWILIO_AUTH_TOKEN: AUTH_TOKEN, SEED_DEMO: '0', WORKERS: '1', NODE_ENV: 'production', SMTP_URL: '', DB_POOL_MAX: process.env.DB_POOL_MAX,
     }, { port: 0 });
     const server = await startServer(config, dbUrl, { publicUrlFromPort: true });
     cleanup.push(() => server.close());

@@ -5,6 +5,7 @@
 export * from './common.js';
 export * from './auth.js';
 // [auth contracts]
+export * from './companies.js';
 export * from './telephony.js';
 // [telephony contracts]
 export * from './in-app-calling.js';

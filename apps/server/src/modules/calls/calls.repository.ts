@@ -65,6 +65,10 @@ export const callsRepository = {
       .where((eb) => eb.or([eb('global', '=', true), eb('number_id', '=', numberId)])).executeTakeFirst();
     return Boolean(r);
   },
+  /** The company's blocks (target, global, number), at most `limit`, for the call flow's cache. */
+  async companyBlocks(db: DbOrTx, companyId: number, limit: number): Promise<Array<{ target: string; global: boolean; number_id: number | null }>> {
+    return db.selectFrom('blocks').select(['target', 'global', 'number_id']).where('company_id', '=', companyId).limit(limit).execute();
+  },
   async listBlocks(db: DbOrTx, companyId: number, limit: number, offset: number): Promise<{ rows: BlockRow[]; total: number }> {
     const rows = await db.selectFrom('blocks').selectAll().where('company_id', '=', companyId).orderBy('id', 'desc').limit(limit).offset(offset).execute();
     const { n } = await db.selectFrom('blocks').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();

@@ -27,6 +27,7 @@ import { notesOf } from '../notes/notes.service.js';
 import { activeInAppUserIds, endInAppRinging, ringInAppUsers } from '../in-app-calling/in-app-calling.service.js';
 import type { Role } from '../companies/companies.service.js';
 import { events as domainEvents } from '../../platform/events.js';
+import { readCache } from '../../platform/db/read-cache.js';
 import { callsRepository, type BlockRow, type CallRow } from './calls.repository.js';
 
 export const FETCH_RECORDING_JOB = 'calls.fetch-recording';
@@ -105,7 +106,7 @@ export async function routeInboundCall(ctx: AppContext, tx: DbOrTx, p: Params, n
   if (!number || !p.CallSid) return { steps: [{ kind: 'reject', reason: 'rejected' }] };
   const from = parsePhone(p.From ?? '') ?? p.From ?? '';
   const fromState = p.FromState || null;
-  const blocked = await callsRepository.isBlocked(tx, number.company_id, number.id, from);
+  const blocked = await isCallerBlocked(ctx, tx, number.company_id, number.id, from);
   const row = {
     company_id: number.company_id, number_id: number.id, carrier_sid: p.CallSid, from_number: from, to_number: number.number,
     from_state: fromState, direction: 'inbound', status: blocked ? CALL_STATUS.BLOCKED : CALL_STATUS.STARTED,
@@ -132,6 +133,35 @@ export async function routeInboundCall(ctx: AppContext, tx: DbOrTx, p: Params, n
     return { steps: d.steps, changed, call, after: await ringInAppUsers(ctx, tx, call, d.dialing ?? [], d.entry!.timeout) };
   }
   return { steps: d.steps, changed, call };
+}
+
+/** Most blocks of one company kept in memory; a company with more is checked with a query per call. */
+const MAX_CACHED_BLOCKS = 20_000;
+/** Per company: blocked targets → 'global' or the number ids they are blocked on; null = too many, query. */
+type CompanyBlocks = Map<string, { global: boolean; numbers: Set<number> }> | null;
+const blocksCache = (ctx: AppContext) => readCache<number, CompanyBlocks>(ctx.db, 'calls.blocks');
+
+/**
+ * Whether `from` is blocked for the company globally or on this number. The company's blocks come
+ * from a short-lived in-process cache (platform/db/read-cache.ts; one statement per company on a
+ * miss, through `tx`), invalidated by createBlock/deleteBlock.
+ */
+async function isCallerBlocked(ctx: AppContext, tx: DbOrTx, companyId: number, numberId: number, from: string): Promise<boolean> {
+  const blocks = await blocksCache(ctx).get(companyId, async () => {
+    const rows = await callsRepository.companyBlocks(tx, companyId, MAX_CACHED_BLOCKS + 1);
+    if (rows.length > MAX_CACHED_BLOCKS) return null;
+    const m = new Map<string, { global: boolean; numbers: Set<number> }>();
+    for (const r of rows) {
+      let b = m.get(r.target);
+      if (!b) m.set(r.target, (b = { global: false, numbers: new Set() }));
+      if (r.global) b.global = true;
+      if (r.number_id !== null) b.numbers.add(r.number_id);
+    }
+    return m;
+  });
+  if (!blocks) return callsRepository.isBlocked(tx, companyId, numberId, from);
+  const b = blocks.get(from);
+  return Boolean(b && (b.global || b.numbers.has(numberId)));
 }
 
 /**
@@ -409,6 +439,7 @@ export async function createBlock(ctx: AppContext, userId: number, input: { comp
   if (input.number_id) await getCompanyNumber(ctx, input.company_id, input.number_id);
   else if (!input.global) throw fieldError('number_id', 'Choose the number to block the caller on, or block globally.');
   const row = await callsRepository.insertBlock(ctx.db, { company_id: input.company_id, target, number_id: input.number_id ?? null, global: input.global, action: input.action });
+  blocksCache(ctx).invalidate();
   return { message: BLOCKED(target), data: blockDto(row) };
 }
 
@@ -418,6 +449,7 @@ export async function deleteBlock(ctx: AppContext, userId: number, id: number) {
   if (!b) throw new NotFoundError('Block');
   try { await assertCompanyAccess(ctx, userId, b.company_id, AGENT_ROLES); } catch { throw new NotFoundError('Block'); }
   await callsRepository.deleteBlock(ctx.db, id);
+  blocksCache(ctx).invalidate();
   return { message: UNBLOCKED(b.target) };
 }
 

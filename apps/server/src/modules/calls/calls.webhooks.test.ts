@@ -73,6 +73,44 @@ describe('voice webhooks', () => {
     expect(rows[0]!.from_state).toBe('IL');
   });
 
+  it('handles concurrent duplicate deliveries once: one call, one set of events, identical TwiML', async () => {
+    const n = await buyNumber(owner);
+    await setRoutes(owner, n.id, { routes: [{ extension: 1, forwards: [{ number: '(646) 555-0101' }] }] });
+    const callSid = sid();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => start(n.number, callSid)));
+    for (const r of answers) {
+      expect(r.status).toBe(200);
+      expect(r.body).toBe(answers[0]!.body);
+    }
+    expect(twiml(answers[0]!.body).Dial).toBeDefined();
+    const rows = await db().selectFrom('calls').selectAll().where('carrier_sid', '=', callSid).execute();
+    expect(rows).toHaveLength(1);
+    const events = await db().selectFrom('call_events').select(['status', 'detail']).where('call_id', '=', rows[0]!.id).orderBy('id').execute();
+    expect(events.map((e) => e.status)).toEqual([1, 1]);
+    expect((events[0]!.detail as Record<string, unknown>).from).toBe(CALLER);
+    expect((events[1]!.detail as Record<string, unknown>).dialing).toEqual(['+16465550101']);
+    const receipt = await db().selectFrom('webhook_receipts').selectAll().where('key', '=', `voice:${callSid}:start`).execute();
+    expect(receipt).toHaveLength(1);
+    expect(receipt[0]!.status_code).toBe(200);
+    expect(receipt[0]!.body).toBe(answers[0]!.body);
+  });
+
+  it('sees routing and block changes at once (the call-flow caches are invalidated on write)', async () => {
+    const acct = await createAccount(s); // its own company: the block must not change other tests' block lists
+    const n = await buyNumber(acct);
+    await setRoutes(acct, n.id, { routes: [{ extension: 1, forwards: [{ number: '(646) 555-0101' }] }] });
+    const caller = '+13125550177';
+    const first = twiml((await start(n.number, sid(), caller)).body).Dial; // fills the caches
+    expect(first.Number[0]['#text'] ?? first.Number[0]).toBe('+16465550101');
+    await setRoutes(acct, n.id, { routes: [{ extension: 1, forwards: [{ number: '(646) 555-0102' }] }] });
+    const second = twiml((await start(n.number, sid(), caller)).body).Dial;
+    expect(second.Number[0]['#text'] ?? second.Number[0]).toBe('+16465550102');
+    expect((await acct.client.post('/api/blocks', { company_id: acct.companyId, target: caller, global: true, action: 'reject' })).status).toBe(201);
+    const blockedSid = sid();
+    expect(twiml((await start(n.number, blockedSid, caller)).body).Reject).toBeDefined();
+    expect((await callRow(blockedSid))!.status).toBe(13);
+  });
+
   it('rejects an unknown To', async () => {
     const r = await start('+12125550999', sid());
     expect(r.status).toBe(200);

@@ -1,8 +1,7 @@
 /**
  * SQL for `campaigns`, `campaign_groups`, `campaign_media`, `campaign_settings` and
- * `campaign_recipients` (modules/campaigns owns them). Reads the company's messaging settings
- * (`companies.links_enabled`, quiet hours, timezone) read-only: the companies service has no getter
- * for them yet.
+ * `campaign_recipients` (modules/campaigns owns them). The company's messaging settings (links,
+ * quiet hours, timezone) come from the companies service (`getCompanyMessagingSettings`).
  *
  * The recipient ledger's state machine: pending → (claim) sending → sent → delivered |
  * undelivered | failed, → responded; skipped_unsubscribed / skipped_invalid at resolution;
@@ -15,7 +14,6 @@ import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
 export type CampaignRow = Row<'campaigns'>;
 export type RecipientRow = Row<'campaign_recipients'>;
 export type MediaRow = Row<'campaign_media'>;
-export type CompanyMessagingSettings = { links_enabled: boolean; quiet_hours_start: string; quiet_hours_end: string; timezone: string };
 
 /** Display status → SQL condition (spec 001 §4, mirrors the domain's `campaignDisplayStatus`). */
 function statusCondition(status: string, now: Date) {
@@ -33,9 +31,6 @@ export type CampaignCounters = {
 };
 
 export const campaignsRepository = {
-  async companySettings(db: DbOrTx, companyId: number): Promise<CompanyMessagingSettings | undefined> {
-    return db.selectFrom('companies').select(['links_enabled', 'quiet_hours_start', 'quiet_hours_end', 'timezone']).where('id', '=', companyId).executeTakeFirst();
-  },
   async companyRate(db: DbOrTx, companyId: number): Promise<number | null> {
     const r = await db.selectFrom('campaign_settings').select('rate_per_second').where('company_id', '=', companyId).executeTakeFirst();
     return r?.rate_per_second ?? null;
@@ -116,10 +111,19 @@ export const campaignsRepository = {
 
   // ---- recipients --------------------------------------------------------------------------
 
-  /** Inserts recipients; an existing (campaign, contact) row is left as is (idempotent resolution). */
-  async insertRecipients(db: DbOrTx, rows: NewRow<'campaign_recipients'>[]): Promise<void> {
+  /**
+   * Inserts recipients in one `unnest` statement; an existing (campaign, contact) row is left as is
+   * (idempotent resolution).
+   */
+  async insertRecipients(db: DbOrTx, rows: Array<{ campaign_id: number; company_id: number; contact_id: number; number: string; state: string; merge: string }>): Promise<void> {
     if (!rows.length) return;
-    await db.insertInto('campaign_recipients').values(rows).onConflict((oc) => oc.columns(['campaign_id', 'contact_id']).doNothing()).execute();
+    await sql`insert into campaign_recipients (campaign_id, company_id, contact_id, number, state, merge)
+      select u.campaign_id, u.company_id, u.contact_id, u.number, u.state, u.merge::jsonb
+      from unnest(${rows.map((r) => r.campaign_id)}::bigint[], ${rows.map((r) => r.company_id)}::bigint[], ${rows.map((r) => r.contact_id)}::bigint[],
+        ${rows.map((r) => r.number)}::text[], ${rows.map((r) => r.state)}::text[], ${rows.map((r) => r.merge)}::text[])
+        with ordinality as u(campaign_id, company_id, contact_id, number, state, merge, ord)
+      order by u.ord
+      on conflict (campaign_id, contact_id) do nothing`.execute(db);
   },
   /** Counters recomputed from the ledger (idempotent, no hot-row increments). */
   async counters(db: DbOrTx, campaignId: number): Promise<CampaignCounters> {
@@ -198,11 +202,6 @@ export const campaignsRepository = {
     const r = await sql<{ id: number; state: string; error_code: number | null }>`
       select id, state, error_code from campaign_recipients where id = any(${ids}::bigint[]) order by id for update`.execute(db);
     return new Map(r.rows.map((x) => [Number(x.id), { state: x.state, error_code: x.error_code }]));
-  },
-  async recipientStates(db: DbOrTx, ids: number[]): Promise<Map<number, { state: string; error_code: number | null }>> {
-    if (!ids.length) return new Map();
-    const rows = await db.selectFrom('campaign_recipients').select(['id', 'state', 'error_code']).where('id', 'in', ids).execute();
-    return new Map(rows.map((r) => [r.id, { state: r.state, error_code: r.error_code }]));
   },
   async findRecipient(db: DbOrTx, id: number, lock = false): Promise<RecipientRow | undefined> {
     let q = db.selectFrom('campaign_recipients').selectAll().where('id', '=', id);

@@ -31,7 +31,8 @@
  *
  * Quiet hours: a claimed recipient outside the company's window (default 8:00–21:00) in the local
  * time of its area code is returned to pending with `not_before = nextAllowedSendTime`, and a
- * dispatch job is enqueued for then.
+ * dispatch job is enqueued for then. A company with `quiet_hours_enabled` false sends at any hour.
+ * The window, zone and links switch come from `getCompanyMessagingSettings` (modules/companies).
  *
  * Counters are recomputed from the ledger (no hot-row increments) and published as
  * `campaigns updated` on `campaigns.{companyId}` at most every `publishIntervalMs` per campaign.
@@ -51,7 +52,7 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { CarrierError, NotFoundError, ValidationError, type FieldErrors } from '../../platform/http/errors.js';
 import type { WebhookOutcome } from '../../platform/http/webhooks.js';
-import { AGENT_ROLES, READER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
+import { AGENT_ROLES, READER_ROLES, assertCompanyAccess, getCompanyMessagingSettings } from '../companies/companies.service.js';
 import { findContactIdsByName, getContactsByIds } from '../contacts/contacts.service.js';
 import {
   addConversationItemsBatch, advanceDeliveryState, getItemById, publishConversationsUpdated, startConversationsBatch,
@@ -214,10 +215,10 @@ type Draft = {
 
 /** Validates the merged values (domain `validateCampaign`, spec 001 §5) and the company's ids. */
 async function validateDraft(ctx: AppContext, companyId: number, d: Draft, sendAtInvalid: boolean, mediaCount: number): Promise<void> {
-  const settings = await repo.companySettings(ctx.db, companyId);
+  const settings = await getCompanyMessagingSettings(ctx, companyId);
   const errors: FieldErrors = validateCampaign(
     { title: d.title, text: d.text, unsubscribe_text: d.unsubscribe_text, groups: d.groups, number_id: d.number_id, should_be_sent_at: d.should_be_sent_at, media: Array.from({ length: mediaCount }) },
-    { linksEnabled: settings?.links_enabled ?? false, draft: d.state === 'draft', now: campaignRuntime.now() },
+    { linksEnabled: settings.links_enabled, draft: d.state === 'draft', now: campaignRuntime.now() },
   ) as FieldErrors;
   if (sendAtInvalid) (errors.should_be_sent_at ??= []).splice(0, Infinity, CAMPAIGN_VALIDATION_MESSAGES.sendAtInvalid);
   if (d.number_id !== null && !errors.number_id) {
@@ -683,9 +684,11 @@ export async function dispatchChunk(ctx: AppContext, job: { campaignId: number; 
     if (failed) publishCampaign(ctx, failed);
     return;
   }
-  const settings = await repo.companySettings(ctx.db, c.company_id);
-  const window = { start: settings?.quiet_hours_start ?? DEFAULT_QUIET_HOURS.start, end: settings?.quiet_hours_end ?? DEFAULT_QUIET_HOURS.end };
-  const tz = settings?.timezone ?? 'UTC';
+  const settings = await getCompanyMessagingSettings(ctx, c.company_id);
+  // Quiet hours off for the company: send at any hour (issue 4 "configurable per company").
+  const quietHours = settings.quiet_hours_enabled;
+  const window = { start: settings.quiet_hours_start || DEFAULT_QUIET_HOURS.start, end: settings.quiet_hours_end || DEFAULT_QUIET_HOURS.end };
+  const tz = settings.timezone || 'UTC';
   const mediaUrls = ((await repo.mediaOf(ctx.db, [c.id])).get(c.id) ?? []).map((m) => m.url);
   let from = job.fromRecipientId;
   const to = job.toRecipientId ?? null;
@@ -712,7 +715,7 @@ export async function dispatchChunk(ctx: AppContext, job: { campaignId: number; 
     const windowCache = new Map<string, boolean>();
     for (const r of claimed) {
       const key = r.number.slice(0, 5);
-      let ok = windowCache.get(key);
+      let ok = quietHours ? windowCache.get(key) : true;
       if (ok === undefined) windowCache.set(key, (ok = isWithinSendingWindow(r.number, now, window, tz)));
       if (ok) allowed.push(r);
       else deferred.push({ id: r.id, notBefore: nextAllowedSendTime(r.number, now, window, tz) });

@@ -355,6 +355,45 @@ describe('sending', () => {
   });
 });
 
+describe('company messaging settings (issue 4, from modules/companies)', () => {
+  it('a company with quiet hours turned off sends at once even when the clock is at night everywhere', async () => {
+    const c = await createAccount(s);
+    const cNumber = await buyTestNumber(c, '212');
+    await setCompanyCampaignRate(s.ctx, c.companyId, 0);
+    const put = await c.client.put(`/api/companies/${c.companyId}/settings`, {
+      help_text: '', quiet_hours_enabled: false, quiet_hours_start: '08:00', quiet_hours_end: '21:00', links_enabled: false, timezone: 'America/New_York',
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    // 07:30 UTC: New York 03:30, Los Angeles 00:30 — outside the window for both.
+    campaignRuntime.now = () => new Date('2030-06-03T07:30:00Z');
+    const ny = await makeGroup(s, c, '212', 2, 'Night NY');
+    const la = await makeGroup(s, c, '310', 2, 'Night LA');
+    const r = await c.client.post('/api/campaigns', {
+      company_id: c.companyId, title: 'Midnight', text: 'Night owl offer', unsubscribe_text: 'Reply STOP to stop', groups: [ny.groupId, la.groupId], number_id: cNumber.id, state: 'queued',
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    await eventually(async () => (await getCampaign(r.body.id, c)).state === 'sent', 10_000);
+    const all = [...ny.contacts, ...la.contacts].map((x) => x.number);
+    expect([...(await sandboxCount(s, all)).values()]).toEqual(Array(4).fill(1));
+    const deferred = await s.ctx.db.selectFrom('campaign_recipients').select('not_before').where('campaign_id', '=', r.body.id).where('not_before', 'is not', null).execute();
+    expect(deferred).toEqual([]);
+  });
+
+  it('links are refused until the company allows them in its settings', async () => {
+    const c = await createAccount(s);
+    const cNumber = await buyTestNumber(c, '212');
+    const g = await makeGroup(s, c, '212', 1, 'Links');
+    const body = { company_id: c.companyId, title: 'Link', text: 'See https://example.com/sale', unsubscribe_text: 'Reply STOP to stop', groups: [g.groupId], number_id: cNumber.id, state: 'draft' };
+    const refused = await c.client.post('/api/campaigns', { ...body, state: 'queued', should_be_sent_at: '2031-01-01T12:00:00Z' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.text).toEqual(['Links are not allowed in messages for this account.']);
+    const settings = (await c.client.get(`/api/companies/${c.companyId}/settings`)).body.data;
+    expect((await c.client.put(`/api/companies/${c.companyId}/settings`, { ...settings, links_enabled: true })).status).toBe(200);
+    const allowed = await c.client.post('/api/campaigns', { ...body, state: 'queued', should_be_sent_at: '2031-01-01T12:00:00Z' });
+    expect(allowed.status, JSON.stringify(allowed.body)).toBe(201);
+  });
+});
+
 describe('crash safety', () => {
   it('workers die mid-campaign (one after claiming, one after the carrier accepted): after restart no contact got two messages and none is lost', async () => {
     campaignRuntime.now = () => new Date();

@@ -1,7 +1,10 @@
 /** SQL for `organizations`, `companies`, `company_users` and `organization_admins`. */
 import type { DbOrTx } from '../../platform/db/db.js';
 
-export type CompanyRow = { id: number; organization_id: number | null; name: string; timezone: string; help_text: string; quiet_hours_start: string; quiet_hours_end: string; links_enabled: boolean; created_at: Date };
+export type CompanyRow = { id: number; organization_id: number | null; name: string; timezone: string; help_text: string; quiet_hours_start: string; quiet_hours_end: string; links_enabled: boolean; quiet_hours_enabled: boolean; created_at: Date };
+export type CompanyMessagingSettingsRow = {
+  name: string; help_text: string; links_enabled: boolean; quiet_hours_enabled: boolean; quiet_hours_start: string; quiet_hours_end: string; timezone: string;
+};
 export type MembershipRow = CompanyRow & { role: string };
 
 export const companiesRepository = {
@@ -15,6 +18,17 @@ export const companiesRepository = {
   },
   async find(db: DbOrTx, id: number): Promise<CompanyRow | undefined> {
     return db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+  /** The messaging settings columns of one company (issue 4). */
+  async messagingSettings(db: DbOrTx, id: number): Promise<CompanyMessagingSettingsRow | undefined> {
+    return db.selectFrom('companies')
+      .select(['name', 'help_text', 'links_enabled', 'quiet_hours_enabled', 'quiet_hours_start', 'quiet_hours_end', 'timezone'])
+      .where('id', '=', id).executeTakeFirst();
+  },
+  async updateSettings(db: DbOrTx, id: number, patch: Omit<CompanyMessagingSettingsRow, 'name'>): Promise<CompanyMessagingSettingsRow | undefined> {
+    return db.updateTable('companies').set(patch).where('id', '=', id)
+      .returning(['name', 'help_text', 'links_enabled', 'quiet_hours_enabled', 'quiet_hours_start', 'quiet_hours_end', 'timezone'])
+      .executeTakeFirst();
   },
   async createOrganization(db: DbOrTx, name: string, ownerId: number | null): Promise<number> {
     return (await db.insertInto('organizations').values({ name, owner_id: ownerId }).returning('id').executeTakeFirstOrThrow()).id;

@@ -1,8 +1,11 @@
-/** `GET /api/companies` (company switcher) and `GET /api/companies/{companyId}`, tenant-checked. */
-import { CompanyList, CompanyParams, CompanySummary, errorResponses } from '@switchboard/contracts';
+/**
+ * `GET /api/companies` (company switcher), `GET /api/companies/{companyId}` and the company's
+ * messaging settings `GET|PUT /api/companies/{companyId}/settings` (issue 4), tenant-checked.
+ */
+import { CompanyList, CompanyParams, CompanySettingsBody, CompanySettingsSaved, CompanySummary, errorResponses, PutCompanySettingsInput } from '@switchboard/contracts';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
-import { getCompanySummary, listCompanySummaries } from './companies.service.js';
+import { getCompanySettings, getCompanySummary, listCompanySummaries, updateCompanySettings } from './companies.service.js';
 
 export function registerCompaniesRoutes(app: App, ctx: AppContext): void {
   app.get('/api/companies', {
@@ -12,4 +15,12 @@ export function registerCompaniesRoutes(app: App, ctx: AppContext): void {
   app.get('/api/companies/:companyId', {
     schema: { tags: ['companies'], summary: 'One company of the caller (403 when not a member)', params: CompanyParams, response: { 200: CompanySummary, ...errorResponses } },
   }, async (request) => getCompanySummary(ctx, request.auth!.userId, request.params.companyId));
+
+  app.get('/api/companies/:companyId/settings', {
+    schema: { tags: ['companies'], summary: 'Messaging settings: HELP text, quiet hours, links, time zone (any member)', params: CompanyParams, response: { 200: CompanySettingsBody, ...errorResponses } },
+  }, async (request) => getCompanySettings(ctx, request.auth!.userId, request.params.companyId));
+
+  app.put('/api/companies/:companyId/settings', {
+    schema: { tags: ['companies'], summary: 'Update the messaging settings (owner or administrator)', params: CompanyParams, body: PutCompanySettingsInput, response: { 200: CompanySettingsSaved, ...errorResponses } },
+  }, async (request) => updateCompanySettings(ctx, request.auth!.userId, request.params.companyId, request.body));
 }

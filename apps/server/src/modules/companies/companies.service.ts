@@ -2,14 +2,15 @@
  * Companies and membership, and the tenant check every company-scoped route uses
  * (foundation §6): a user reaches a company only through an active membership.
  */
-import { resolveTimeZone } from '@switchboard/domain';
+import type { PutCompanySettingsInput } from '@switchboard/contracts';
+import { resolveTimeZone, SETTINGS_UPDATED } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import { sessionsRepository } from '../../platform/auth/sessions.repository.js';
 import { hashToken } from '../../platform/auth/tokens.js';
 import { CHANNEL_PATTERN } from '../../platform/realtime.js';
-import { ForbiddenError } from '../../platform/http/errors.js';
+import { ForbiddenError, NotFoundError } from '../../platform/http/errors.js';
 import type { DbOrTx } from '../../platform/db/db.js';
-import { companiesRepository, type MembershipRow } from './companies.repository.js';
+import { companiesRepository, type CompanyMessagingSettingsRow, type MembershipRow } from './companies.repository.js';
 
 export type Role = 'owner' | 'administrator' | 'billing' | 'reporting' | 'user' | 'deactivated';
 /** Roles that may change telephony and messaging setup (numbers, routing). */
@@ -120,4 +121,55 @@ export async function getCompanySummary(ctx: AppContext, userId: number, company
   const c = await companiesRepository.find(ctx.db, companyId);
   if (!c) throw new ForbiddenError();
   return { id: c.id, name: c.name, role, timezone: c.timezone, organization_id: c.organization_id };
+}
+
+/** Name, HELP text, links switch, quiet hours (on/off, local "HH:mm" start and end) and IANA zone of a company. */
+export type CompanyMessagingSettings = CompanyMessagingSettingsRow;
+
+/**
+ * A company's messaging settings, for other modules (campaigns: links, quiet hours, zone;
+ * messaging: name and HELP text). No access check: callers have already checked the tenant.
+ * Quiet-hours times are local "HH:mm"; `quiet_hours_enabled` false means campaigns send at any hour.
+ * @throws NotFoundError (404) when the company does not exist.
+ */
+export async function getCompanyMessagingSettings(ctx: AppContext, companyId: number, db: DbOrTx = ctx.db): Promise<CompanyMessagingSettings> {
+  const s = await companiesRepository.messagingSettings(db, companyId);
+  if (!s) throw new NotFoundError();
+  return s;
+}
+
+/** The settings screen's view: `{ help_text, quiet_hours_enabled, quiet_hours_start, quiet_hours_end, links_enabled, timezone }`. */
+export type CompanySettingsOut = Omit<CompanyMessagingSettings, 'name'>;
+
+function settingsOut(s: CompanyMessagingSettings): CompanySettingsOut {
+  return { help_text: s.help_text, quiet_hours_enabled: s.quiet_hours_enabled, quiet_hours_start: s.quiet_hours_start, quiet_hours_end: s.quiet_hours_end, links_enabled: s.links_enabled, timezone: s.timezone };
+}
+
+/**
+ * `GET /api/companies/{companyId}/settings` (any active member).
+ * @throws ForbiddenError (403) when the caller is not an active member.
+ */
+export async function getCompanySettings(ctx: AppContext, userId: number, companyId: number): Promise<{ data: CompanySettingsOut }> {
+  await assertCompanyAccess(ctx, userId, companyId);
+  return { data: settingsOut(await getCompanyMessagingSettings(ctx, companyId)) };
+}
+
+/**
+ * `PUT /api/companies/{companyId}/settings` (owner or administrator). The body is validated by the
+ * route's zod schema (422: help text ≤ 300, "HH:mm" times with start ≠ end, an IANA zone).
+ * @returns `{ message: 'Settings were successfully updated', data }`.
+ * @throws ForbiddenError (403) when the caller is not an owner or administrator of the company.
+ */
+export async function updateCompanySettings(ctx: AppContext, userId: number, companyId: number, input: PutCompanySettingsInput): Promise<{ message: string; data: CompanySettingsOut }> {
+  await assertCompanyAccess(ctx, userId, companyId, MANAGER_ROLES);
+  const saved = await companiesRepository.updateSettings(ctx.db, companyId, {
+    help_text: input.help_text.trim(),
+    quiet_hours_enabled: input.quiet_hours_enabled,
+    quiet_hours_start: input.quiet_hours_start,
+    quiet_hours_end: input.quiet_hours_end,
+    links_enabled: input.links_enabled,
+    timezone: input.timezone,
+  });
+  if (!saved) throw new NotFoundError();
+  return { message: SETTINGS_UPDATED, data: settingsOut(saved) };
 }

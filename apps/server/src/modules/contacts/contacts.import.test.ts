@@ -89,6 +89,31 @@ describe('contact import', () => {
     expect(events.some((e) => e.event === 'contact import progress' && e.payload.batchId === batchId)).toBe(true);
   });
 
+  it('a company with no contacts yet: a number repeated several chunks later is merged, not doubled', async () => {
+    const fresh = await createAccount(s);
+    const rows = ['Name,Number,Email'];
+    for (let i = 0; i < 30; i++) rows.push(`Person ${i},(212) 555-${String(400 + i).padStart(4, '0')},p${i}@x.io`);
+    rows.push('Person 3 Again,+12125550403,again@x.io'); // duplicate of row 3, several chunks later
+    rows.push('Nobody,12345,');
+    importTuning.chunkSize = 4;
+    try {
+      const r = await fresh.client.request('POST', `/api/companies/${fresh.companyId}/contacts/import`, form(csvBlob(rows.join('\n')), 'many.csv'));
+      expect(r.status, JSON.stringify(r.body)).toBe(202);
+      const done = await eventually(async () => {
+        const p = await fresh.client.get(`/api/companies/${fresh.companyId}/contacts/progress/${r.body.batchId}`);
+        return p.body.finishedAt ? p.body : null;
+      }, 15_000);
+      expect(done).toMatchObject({ status: 'finished', inserted: 31, merged: 1, invalid: 1 });
+    } finally {
+      importTuning.chunkSize = 1000;
+    }
+    const list = await fresh.client.get(`/api/contacts?company_id=${fresh.companyId}&search=Person 3&per_page=50`);
+    const again = list.body.data.filter((c: any) => c.number === '+12125550403');
+    expect(again).toHaveLength(1);
+    expect(again[0]).toMatchObject({ name: 'Person 3 Again', email: 'again@x.io' });
+    expect((await fresh.client.get(`/api/contacts?company_id=${fresh.companyId}`)).body.meta.pagination.total).toBe(31);
+  });
+
   it('imports an XLSX with a given mapping', async () => {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('Contacts');

@@ -214,7 +214,7 @@ async function* streamRows(file: string, type: FileType): AsyncGenerator<{ rows:
         const rows = res.data.map((raw) => raw.map((c, i) => (i === 0 ? String(c ?? '').replace(/^\uFEFF/, '') : String(c ?? '')).trim()));
         if (first) { first = false; rows.shift(); }
         queue.push({ rows, fraction: Math.min(1, input.bytesRead / size) });
-        if (queue.length >= 2) { parser.pause(); paused = parser; }
+        if (queue.length >= 2) { parser.pause(); input.pause(); paused = parser; }
         signal();
       },
       complete: () => { done = true; signal(); },
@@ -225,7 +225,7 @@ async function* streamRows(file: string, type: FileType): AsyncGenerator<{ rows:
       const next = queue.shift();
       if (next) {
         const p = paused as Papa.Parser | null;
-        if (p && queue.length < 2) { paused = null; p.resume(); }
+        if (p && queue.length < 2) { paused = null; p.resume(); input.resume(); }
         if (next.rows.length) yield next;
         continue;
       }
@@ -250,8 +250,16 @@ async function* streamRows(file: string, type: FileType): AsyncGenerator<{ rows:
 
 type Counters = { inserted: number; merged: number; invalid: number; processed: number };
 
+/**
+ * How a chunk finds the contacts its numbers already belong to. When the company had no contact with
+ * a number when the import started, the only possible matches are this import's own earlier rows,
+ * kept in `ids` (number → id), and the database is not asked (one index probe per row saved);
+ * otherwise every chunk looks its numbers up in the database (which also sees this import's rows).
+ */
+type Known = { lookup: boolean; ids: Map<string, number> };
+
 /** Writes one chunk: merges duplicates within it, then merges into / inserts beside existing contacts. */
-async function writeChunk(ctx: AppContext, tx: DbOrTx, companyId: number, groupIds: number[], chunk: ImportRecord[], c: Counters): Promise<void> {
+async function writeChunk(ctx: AppContext, tx: DbOrTx, companyId: number, groupIds: number[], chunk: ImportRecord[], c: Counters, known: Known): Promise<void> {
   const byKey = new Map<string, ImportRecord>();
   const keyless: ImportRecord[] = [];
   for (const r of chunk) {
@@ -262,7 +270,7 @@ async function writeChunk(ctx: AppContext, tx: DbOrTx, companyId: number, groupI
       c.merged++;
     } else byKey.set(r.number, r);
   }
-  const existing = await contactsRepository.idsByNumbers(tx, companyId, [...byKey.keys()]);
+  const existing = known.lookup ? await contactsRepository.idsByNumbers(tx, companyId, [...byKey.keys()]) : known.ids;
   const toMerge: ImportRecord[] = [];
   const mergeIds: number[] = [];
   const toInsert: ImportRecord[] = [...keyless];
@@ -272,6 +280,7 @@ async function writeChunk(ctx: AppContext, tx: DbOrTx, companyId: number, groupI
   }
   await contactsRepository.mergeMany(tx, companyId, mergeIds, toMerge);
   const inserted = await contactsRepository.insertMany(tx, companyId, 'Import', toInsert);
+  if (!known.lookup) toInsert.forEach((r, i) => { if (r.number) known.ids.set(r.number, inserted[i]!); });
   c.merged += toMerge.length;
   c.inserted += inserted.length;
   c.invalid += toInsert.filter((r) => r.is_invalid).length;
@@ -293,6 +302,7 @@ export async function runContactImport(ctx: AppContext, batchId: string): Promis
   try {
     counters = await ctx.db.transaction().execute(async (tx) => {
       const c: Counters = { inserted: 0, merged: 0, invalid: 0, processed: 0 };
+      const known: Known = { lookup: await contactsRepository.hasNumberedContacts(tx, companyId), ids: new Map() };
       let chunk: ImportRecord[] = [];
       let lastPublish = 0;
       let fraction = 0;
@@ -304,7 +314,7 @@ export async function runContactImport(ctx: AppContext, batchId: string): Promis
         chunk = [];
         if (writing) await writing;
         writing = (async () => {
-          await writeChunk(ctx, tx, companyId, groupIds, rows, c);
+          await writeChunk(ctx, tx, companyId, groupIds, rows, c, known);
           if (Date.now() - lastPublish >= 250) {
             lastPublish = Date.now();
             const progress = Math.min(99, Math.round(fraction * 1000) / 10);

@@ -113,22 +113,36 @@ export const contactsRepository = {
     return r.map((x) => x.id);
   },
 
-  /** number → oldest contact id among `numbers` (exact match). */
+  /** Whether the company has any contact with a number (index contacts_company_number). */
+  async hasNumberedContacts(db: DbOrTx, companyId: number): Promise<boolean> {
+    const r = await db.selectFrom('contacts').select('id').where('company_id', '=', companyId).where('number', 'is not', null).limit(1).executeTakeFirst();
+    return r !== undefined;
+  },
+  /**
+   * number → oldest contact id among `numbers` (exact match). A join with the unnested list, so each
+   * number is one probe of index contacts_company_number whatever the planner's row estimates (an
+   * import grows the table inside one transaction, where statistics lag behind).
+   */
   async idsByNumbers(db: DbOrTx, companyId: number, numbers: string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     if (numbers.length === 0) return out;
-    const r = await sql<{ id: number; number: string }>`select distinct on (number) id, number from contacts
-      where company_id = ${companyId} and number = any(${numbers}::text[]) order by number, id`.execute(db);
-    for (const row of r.rows) out.set(row.number, row.id);
+    const r = await sql<{ id: number; number: string }>`select u.number, (select c.id from contacts c where c.company_id = ${companyId} and c.number = u.number order by c.id limit 1) as id
+      from unnest(${numbers}::text[]) as u(number)`.execute(db);
+    for (const row of r.rows) if (row.id !== null) out.set(row.number, Number(row.id));
     return out;
   },
-  /** Multi-row insert through unnest (one statement per chunk). @returns ids in input order. */
+  /**
+   * Multi-row insert through unnest (one statement per chunk). Columns that are empty in every
+   * record are left out (they take their defaults), so a 3-column file sends 3 arrays, not 15.
+   * @returns ids in input order.
+   */
   async insertMany(db: DbOrTx, companyId: number, source: string, records: ImportRecord[]): Promise<number[]> {
     if (records.length === 0) return [];
-    const cols = IMPORT_COLUMNS.map((c) => sql`${records.map((r) => r[c])}::text[]`);
-    const r = await sql<{ id: number }>`insert into contacts (company_id, source, is_invalid, ${sql.join(IMPORT_COLUMNS.map((c) => sql.ref(c)))})
-      select ${companyId}::bigint, ${source}::text, u.is_invalid, ${sql.join(IMPORT_COLUMNS.map((c) => sql.ref(`u.${c}`)))}
-      from unnest(${records.map((r) => r.is_invalid)}::boolean[], ${sql.join(cols)}) with ordinality as u(is_invalid, ${sql.join(IMPORT_COLUMNS.map((c) => sql.ref(c)))}, ord)
+    const used = IMPORT_COLUMNS.filter((c) => c === 'name' || c === 'first_name' || c === 'last_name' || records.some((r) => r[c] !== null));
+    const cols = used.map((c) => sql`${records.map((r) => r[c])}::text[]`);
+    const r = await sql<{ id: number }>`insert into contacts (company_id, source, is_invalid, ${sql.join(used.map((c) => sql.ref(c)))})
+      select ${companyId}::bigint, ${source}::text, u.is_invalid, ${sql.join(used.map((c) => sql.ref(`u.${c}`)))}
+      from unnest(${records.map((r) => r.is_invalid)}::boolean[], ${sql.join(cols)}) with ordinality as u(is_invalid, ${sql.join(used.map((c) => sql.ref(c)))}, ord)
       order by u.ord
       returning id`.execute(db);
     return r.rows.map((x) => x.id);

@@ -33,6 +33,12 @@ export const greetingsRepository = {
     return db.selectFrom('greeting_assignments').innerJoin('greetings', 'greetings.id', 'greeting_assignments.greeting_id')
       .selectAll('greeting_assignments').select('greetings.audio_key').where('greeting_assignments.number_id', '=', numberId).execute();
   },
+  /** The assignments (with audio) of the company's greetings, for the call flow's cache. */
+  async companyAssignmentsWithAudio(db: DbOrTx, companyId: number): Promise<Array<{ number_id: number; extension: number; kind: string; audio_key: string }>> {
+    return db.selectFrom('greeting_assignments').innerJoin('greetings', 'greetings.id', 'greeting_assignments.greeting_id')
+      .select(['greeting_assignments.number_id', 'greeting_assignments.extension', 'greeting_assignments.kind', 'greetings.audio_key'])
+      .where('greetings.company_id', '=', companyId).execute();
+  },
   async replaceAssignments(db: DbOrTx, numberId: number, rows: Array<Omit<AssignmentRow, 'number_id'>>): Promise<void> {
     await db.deleteFrom('greeting_assignments').where('number_id', '=', numberId).execute();
     if (rows.length) await db.insertInto('greeting_assignments').values(rows.map((r) => ({ ...r, number_id: numberId }))).execute();

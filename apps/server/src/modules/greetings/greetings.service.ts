@@ -163,14 +163,30 @@ export async function flowGreetings(ctx: AppContext, number: { id: number; compa
 }
 
 type FlowGreetings = Awaited<ReturnType<typeof flowGreetings>>;
-const flowCache = (ctx: AppContext) => readCache<string, FlowGreetings>(ctx.db, 'greetings.flow');
+type CompanyGreetings = { byNumber: Map<number, Record<string, string>>; byId: Map<number, string> };
+const flowCache = (ctx: AppContext) => readCache<number, CompanyGreetings>(ctx.db, 'greetings.company');
 
 /**
- * For the voice webhook (issue 3 bench): `flowGreetings` through a short-lived in-process cache
- * (platform/db/read-cache.ts); this module invalidates it after every greeting or assignment
- * write. Misses read through `db` (the webhook's transaction). Treat the result as read-only.
+ * For the voice webhook (issue 3 bench): the same answer as `flowGreetings`, from a short-lived
+ * in-process cache of the company's greeting audio and assignments (platform/db/read-cache.ts;
+ * two statements per company on a miss, through `db`, the webhook's transaction). This module
+ * invalidates it after every greeting or assignment write. Treat the result as read-only.
  */
 export async function flowGreetingsCached(ctx: AppContext, number: { id: number; company_id: number }, holdIds: number[], db: DbOrTx = ctx.db): Promise<FlowGreetings> {
-  const ids = [...new Set(holdIds)].sort((a, b) => a - b);
-  return flowCache(ctx).get(`${number.company_id}:${number.id}:${ids.join(',')}`, () => flowGreetings(ctx, number, ids, db));
+  const company = await flowCache(ctx).get(number.company_id, async () => {
+    const byNumber = new Map<number, Record<string, string>>();
+    for (const a of await greetingsRepository.companyAssignmentsWithAudio(db, number.company_id)) {
+      let m = byNumber.get(a.number_id);
+      if (!m) byNumber.set(a.number_id, (m = {}));
+      m[`${a.extension}:${a.kind}`] = ctx.blobs.url(a.audio_key);
+    }
+    const byId = new Map((await greetingsRepository.list(db, number.company_id)).map((g) => [g.id, ctx.blobs.url(g.audio_key)]));
+    return { byNumber, byId };
+  });
+  const byId: Record<number, string> = {};
+  for (const id of holdIds) {
+    const url = company.byId.get(id);
+    if (url) byId[id] = url;
+  }
+  return { byKey: company.byNumber.get(number.id) ?? {}, byId };
 }

@@ -21,7 +21,7 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { CarrierError, ConflictError, ForbiddenError, NotFoundError, ValidationError, fieldError } from '../../platform/http/errors.js';
 import type { WebhookOutcome } from '../../platform/http/webhooks.js';
-import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
+import { AGENT_ROLES, assertCompanyAccess, getCompanyMessagingSettings } from '../companies/companies.service.js';
 import { createContact, findContactByNumber, setContactUnsubscribed } from '../contacts/contacts.service.js';
 import {
   addConversationItem, advanceDeliveryState, bumpConversation, deleteItemRow, getCompanyConversationRow, getConversationRow, getItemByCarrierSid, getItemById,
@@ -29,7 +29,6 @@ import {
 } from '../conversations/conversations.service.js';
 import { recordCampaignReply, scheduleCampaignRefresh } from '../campaigns/campaigns.service.js';
 import { findNumberByE164, getCompanyNumber } from '../numbers/numbers.service.js';
-import { messagingRepository } from './messaging.repository.js';
 
 export const SEND_MESSAGE_JOB = 'messages.send';
 export const FETCH_MEDIA_JOB = 'messages.fetch-media';
@@ -154,8 +153,8 @@ async function queueAutoReply(ctx: AppContext, tx: DbOrTx, conversation: Convers
 async function answerKeyword(ctx: AppContext, tx: DbOrTx, input: { companyId: number; conversationOf: () => Promise<ConversationRow>; started: () => ConversationRow | null; from: string; kind: KeywordKind }): Promise<ItemRow | null> {
   const { companyId, conversationOf, started, from, kind } = input;
   if (kind === 'help') {
-    const company = await messagingRepository.companyProfile(tx, companyId);
-    const text = company?.help_text.trim() || `${company?.name ?? 'This number'}: ${DEFAULT_HELP_TEXT}`;
+    const company = await getCompanyMessagingSettings(ctx, companyId, tx);
+    const text = company.help_text.trim() || `${company.name}: ${DEFAULT_HELP_TEXT}`;
     return queueAutoReply(ctx, tx, await conversationOf(), text);
   }
   const unsubscribe = kind === 'opt-out';

@@ -20,6 +20,10 @@ export const schedulesRepository = {
   async override(db: DbOrTx, numberId: number): Promise<Row<'number_overrides'> | undefined> {
     return db.selectFrom('number_overrides').selectAll().where('number_id', '=', numberId).executeTakeFirst();
   },
+  /** Overrides that are not `auto` (at most `limit` rows), for the call flow's cache. */
+  async activeOverrides(db: DbOrTx, limit: number): Promise<Array<{ number_id: number; mode: string; until: Date | null }>> {
+    return db.selectFrom('number_overrides').select(['number_id', 'mode', 'until']).where('mode', '!=', 'auto').limit(limit).execute();
+  },
   async upsertOverride(db: DbOrTx, numberId: number, mode: string, until: Date | null): Promise<void> {
     await db.insertInto('number_overrides').values({ number_id: numberId, mode, until })
       .onConflict((oc) => oc.column('number_id').doUpdateSet({ mode, until, updated_at: new Date() })).execute();

@@ -79,7 +79,9 @@ export async function numberOverride(ctx: AppContext, numberId: number, db: DbOr
 }
 
 const holidaysCache = (ctx: AppContext) => readCache<number, string[]>(ctx.db, 'schedules.holidays');
-const overrideCache = (ctx: AppContext) => readCache<number, NumberOverride | null>(ctx.db, 'schedules.override');
+/** Most overrides a process keeps in memory; with more, the call flow reads a number's override each call. */
+const MAX_CACHED_OVERRIDES = 20_000;
+const overrideCache = (ctx: AppContext) => readCache<'all', Map<number, NumberOverride> | null>(ctx.db, 'schedules.overrides');
 
 /**
  * For the voice webhook (issue 3 bench): the company's holidays and the number's override through
@@ -89,7 +91,14 @@ const overrideCache = (ctx: AppContext) => readCache<number, NumberOverride | nu
  */
 export async function callFlowSchedule(ctx: AppContext, companyId: number, numberId: number, db: DbOrTx = ctx.db): Promise<{ holidays: string[]; override: NumberOverride | null }> {
   const holidays = await holidaysCache(ctx).get(companyId, () => companyHolidays(ctx, companyId, db));
-  const override = await overrideCache(ctx).get(numberId, () => numberOverride(ctx, numberId, db));
+  // Overrides are few (a manual switch per number): all non-`auto` ones are cached together, so a
+  // number without one needs no read. An `auto` override acts as none.
+  const all = await overrideCache(ctx).get('all', async () => {
+    const rows = await schedulesRepository.activeOverrides(db, MAX_CACHED_OVERRIDES + 1);
+    if (rows.length > MAX_CACHED_OVERRIDES) return null;
+    return new Map(rows.map((r) => [r.number_id, { mode: r.mode as NumberOverride['mode'], until: r.until }]));
+  });
+  const override = all ? (all.get(numberId) ?? null) : await numberOverride(ctx, numberId, db);
   return { holidays, override };
 }
 

@@ -13,6 +13,7 @@ import * as m0004 from '../migrations/0004_inbox_complete.js';
 import * as m0005 from '../migrations/0005_contacts_complete.js';
 import * as m0006 from '../migrations/0006_campaigns.js';
 import * as m0007 from '../migrations/0007_in_app_calling.js';
+import * as m0008 from '../migrations/0008_company_quiet_hours_toggle.js';
 
 pg.types.setTypeParser(20, (v) => Number(v)); // int8 → number
 
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0005_contacts_complete': m0005,
   '0006_campaigns': m0006,
   '0007_in_app_calling': m0007,
+  '0008_company_quiet_hours_toggle': m0008,
 };
 
 class StaticProvider implements MigrationProvider {

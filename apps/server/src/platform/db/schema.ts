@@ -22,6 +22,8 @@ export interface CompaniesTable {
   quiet_hours_end: string;
   links_enabled: Generated<boolean>;
   created_at: Generated<Date>;
+  /** Migration 0008: campaign quiet hours on/off (issue 4). */
+  quiet_hours_enabled: Generated<boolean>;
 }
 /** modules/companies: membership and role per company (spec foundation §6). */
 export interface CompanyUsersTable { company_id: number; user_id: number; role: string; created_at: Generated<Date> }

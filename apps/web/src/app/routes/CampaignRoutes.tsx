@@ -4,6 +4,7 @@ import { CampaignDetail } from '../../features/campaigns/components/CampaignDeta
 import { CampaignEditor } from '../../features/campaigns/components/CampaignEditor';
 import { useGroups } from '../../features/groups/api/get-groups';
 import { useCompanyNumbers } from '../../features/numbers/api/get-numbers';
+import { useCompanySettings } from '../../features/settings/api/company-settings';
 
 /** The company's groups and numbers as the campaign screens' options. */
 function useCampaignOptions() {
@@ -16,10 +17,11 @@ function useCampaignOptions() {
   };
 }
 
-/** `/campaigns/new` and `/campaigns/:campaignId/edit`. */
+/** `/campaigns/new` and `/campaigns/:campaignId/edit`; links are allowed when the company's settings say so. */
 export function CampaignEditorRoute() {
   const { campaignId } = useParams();
   const options = useCampaignOptions();
+  const settings = useCompanySettings();
   return (
     <CampaignEditor
       key={campaignId ?? 'new'}
@@ -27,6 +29,7 @@ export function CampaignEditorRoute() {
       groups={options.groups.map(({ value, label }) => ({ value, label }))}
       numbers={options.numbers}
       loadingOptions={options.loading}
+      linksEnabled={settings.data?.data.links_enabled ?? false}
     />
   );
 }

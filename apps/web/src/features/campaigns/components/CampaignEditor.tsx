@@ -11,9 +11,6 @@ import { useCampaign } from '../api/get-campaign';
 import { useSaveCampaign, type CampaignFormValues } from '../api/save-campaign';
 import type { Campaign, Option } from '../types';
 
-/** Links are refused unless the account allows them; the web app is not told, so it assumes they are not (the server decides). */
-const LINKS_ENABLED = false;
-
 interface EditorState {
   title: string;
   text: string;
@@ -53,10 +50,12 @@ interface CampaignEditorProps {
   groups: Option[];
   numbers: Option[];
   loadingOptions?: boolean;
+  /** Whether the company allows links in messages (company settings, handed in by the app); the server decides in the end. */
+  linksEnabled?: boolean;
 }
 
 /** The campaign editor `/campaigns/new`, `/campaigns/:id/edit`: message, merge fields, media, audience, number and timing. */
-export function CampaignEditor({ campaignId, groups, numbers, loadingOptions }: CampaignEditorProps) {
+export function CampaignEditor({ campaignId, groups, numbers, loadingOptions, linksEnabled = false }: CampaignEditorProps) {
   const existing = useCampaign(campaignId);
   if (campaignId !== null && existing.isPending) {
     return (
@@ -66,10 +65,10 @@ export function CampaignEditor({ campaignId, groups, numbers, loadingOptions }: 
       </Stack>
     );
   }
-  return <EditorForm key={existing.data?.id ?? 'new'} campaign={existing.data ?? null} groups={groups} numbers={numbers} loadingOptions={loadingOptions} />;
+  return <EditorForm key={existing.data?.id ?? 'new'} campaign={existing.data ?? null} groups={groups} numbers={numbers} loadingOptions={loadingOptions} linksEnabled={linksEnabled} />;
 }
 
-function EditorForm({ campaign, groups, numbers, loadingOptions }: { campaign: Campaign | null; groups: Option[]; numbers: Option[]; loadingOptions?: boolean }) {
+function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }: { campaign: Campaign | null; groups: Option[]; numbers: Option[]; loadingOptions?: boolean; linksEnabled: boolean }) {
   const navigate = useNavigate();
   const save = useSaveCampaign();
   const [v, setV] = useState<EditorState>(() => fromCampaign(campaign));
@@ -86,7 +85,7 @@ function EditorForm({ campaign, groups, numbers, loadingOptions }: { campaign: C
   const hasMedia = v.media.length + v.files.length > 0;
   const sendAtIso = v.when === 'later' && v.sendAt ? new Date(v.sendAt).toISOString() : v.when === 'later' ? 'invalid' : null;
   const input = { title: v.title, text: v.text, unsubscribe_text: v.unsubscribe_text, groups: v.groups.map(Number), number_id: v.number_id ? Number(v.number_id) : null, should_be_sent_at: sendAtIso, media: [...v.media, ...v.files] };
-  const errors: CampaignErrors = attempted ? validateCampaign(input, { linksEnabled: LINKS_ENABLED, draft: attempted === 'draft' }) : {};
+  const errors: CampaignErrors = attempted ? validateCampaign(input, { linksEnabled, draft: attempted === 'draft' }) : {};
   const lengthError = messageLengthError(v.text, v.unsubscribe_text, hasMedia);
   const fieldError = (key: keyof CampaignErrors) => serverErrors[key]?.[0] ?? errors[key]?.[0] ?? (key === 'text' ? (lengthError ?? undefined) : undefined);
   const length = [...v.text].length + [...v.unsubscribe_text].length;
@@ -106,7 +105,7 @@ function EditorForm({ campaign, groups, numbers, loadingOptions }: { campaign: C
   const submit = async (action: 'draft' | 'send') => {
     setAttempted(action);
     setServerErrors({});
-    const problems = validateCampaign(input, { linksEnabled: LINKS_ENABLED, draft: action === 'draft' });
+    const problems = validateCampaign(input, { linksEnabled, draft: action === 'draft' });
     if (Object.keys(problems).length > 0 || (action === 'send' && lengthError)) return;
     const values: CampaignFormValues = {
       title: v.title.trim(),

@@ -8,9 +8,10 @@ import { useSession } from '../../../lib/session';
 import { useDeleteMfa } from '../api/delete-mfa';
 import { useMfaStatus } from '../api/get-mfa-status';
 import { MfaCodeForm } from './MfaCodeForm';
+import { MessagingSettingsCard } from './MessagingSettingsCard';
 import { MfaEnrolment } from './MfaEnrolment';
 
-/** Settings: the signed-in profile and multi-factor sign-in enrolment. */
+/** Settings: the signed-in profile, multi-factor sign-in enrolment and the company's messaging settings. */
 export function SettingsPage() {
   const { user } = useSession();
   const status = useMfaStatus();
@@ -19,7 +20,7 @@ export function SettingsPage() {
 
   return (
     <>
-      <PageHeader title="Settings" description="Your profile and sign-in security." />
+      <PageHeader title="Settings" description="Your profile, sign-in security and the company's messaging." />
       <Stack gap="lg" maw={720}>
         <Card withBorder radius="md" padding="lg">
           <Title order={4} mb="xs">
@@ -65,6 +66,7 @@ export function SettingsPage() {
             </Stack>
           )}
         </Card>
+        <MessagingSettingsCard />
       </Stack>
     </>
   );

@@ -1,0 +1,13 @@
+/**
+ * Issue 4 "quiet hours ... configurable per company": a per-company switch for campaign quiet
+ * hours (owned by modules/companies). When false, campaigns send at any hour.
+ */
+import { type Kysely, sql } from 'kysely';
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`alter table companies add column if not exists quiet_hours_enabled boolean not null default true`.execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`alter table companies drop column if exists quiet_hours_enabled`.execute(db);
+}
