@@ -184,6 +184,8 @@ function summarizeProfile(p: CpuProfile, byPackage = false): Array<{ name: strin
 
 async function main(): Promise<void> {
   const connections = env('BENCH_CONNECTIONS', 20);
+  // A second webhook run at this many connections (0 = skip): the latency at a lower offered load.
+  const lowConnections = process.env.BENCH_LOW_CONNECTIONS === '0' ? 0 : env('BENCH_LOW_CONNECTIONS', 4);
   const durationS = env('BENCH_DURATION_S', 10);
   const warmupS = env('BENCH_WARMUP_S', 3);
   const pipelining = env('BENCH_PIPELINING', 1);
@@ -369,9 +371,9 @@ async function main(): Promise<void> {
     if (probeRes.status !== 200 || !stored.rows[0] || !/<Response>/.test(probeBody)) throw new Error('the voice webhook did not answer the probe call; not benchmarking');
 
     // 4. load
-    const run = (label: string, url: string, p: string, publicUrl: string, seconds: number) => {
-      log(`${label}: ${connections} connections × ${seconds} s … (load average ${load1()})`);
-      return runLoad({ url, path: p, publicUrl, numbers, connections, pipelining, durationS: seconds, sidPrefix: `${label.replace(/[^a-z]/gi, '').slice(0, 6)}${Date.now().toString(16).slice(-6)}` });
+    const run = (label: string, url: string, p: string, publicUrl: string, seconds: number, conns = connections) => {
+      log(`${label}: ${conns} connections × ${seconds} s … (load average ${load1()})`);
+      return runLoad({ url, path: p, publicUrl, numbers, connections: conns, pipelining, durationS: seconds, sidPrefix: `${label.replace(/[^a-z]/gi, '').slice(0, 6)}${Date.now().toString(16).slice(-6)}` });
     };
     const callsBefore = Number((await client.query(`select count(*) c from calls`)).rows[0].c);
     await run('warmup-static', baselineUrl, STATIC_PATH, baselineUrl, warmupS);
@@ -390,27 +392,35 @@ async function main(): Promise<void> {
     const callsAfter = Number((await client.query(`select count(*) c from calls`)).rows[0].c);
     const outcomes = await client.query<{ status: number; n: string }>(
       `select status, count(*)::text n from calls where id > (select max(id) - $1 from calls) group by status order by status`, [callsAfter - callsAfterWarmup]);
+    if (cpuProfile && process.env.BENCH_PROFILE_OUT) fs.writeFileSync(process.env.BENCH_PROFILE_OUT, JSON.stringify(cpuProfile));
+    // The same webhook at lower concurrency: the per-call latency without most of the queueing.
+    const cpuLow0 = process.cpuUsage();
+    const low = lowConnections > 0 ? await run('voicelow', server.url, VOICE_PATH, config.publicUrl, durationS, lowConnections) : undefined;
+    const cpuLow = process.cpuUsage(cpuLow0);
 
     // 5. report
     const ratio = hook.rps / base.rps;
     const f = (n: number, d = 1) => n.toFixed(d);
     const line = (cols: string[]) => `| ${cols.join(' | ')} |`;
     const table = [
-      line(['endpoint', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'requests', 'errors', 'timeouts', 'non-2xx']),
-      line(['---', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:']),
-      line([`POST ${STATIC_PATH} (static TwiML baseline)`, f(base.rps, 0), f(base.p50), f(base.p90), f(base.p99), f(base.max), String(base.requests), String(base.errors), String(base.timeouts), String(base.non2xx)]),
-      line([`POST ${VOICE_PATH} (routing decision)`, f(hook.rps, 0), f(hook.p50), f(hook.p90), f(hook.p99), f(hook.max), String(hook.requests), String(hook.errors), String(hook.timeouts), String(hook.non2xx)]),
+      line(['endpoint', 'conns', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'requests', 'errors', 'timeouts', 'non-2xx']),
+      line(['---', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:']),
+      line([`POST ${STATIC_PATH} (static TwiML baseline)`, String(connections), f(base.rps, 0), f(base.p50), f(base.p90), f(base.p99), f(base.max), String(base.requests), String(base.errors), String(base.timeouts), String(base.non2xx)]),
+      line([`POST ${VOICE_PATH} (routing decision)`, String(connections), f(hook.rps, 0), f(hook.p50), f(hook.p90), f(hook.p99), f(hook.max), String(hook.requests), String(hook.errors), String(hook.timeouts), String(hook.non2xx)]),
+      ...(low ? [line([`POST ${VOICE_PATH} (routing decision)`, String(lowConnections), f(low.rps, 0), f(low.p50), f(low.p90), f(low.p99), f(low.max), String(low.requests), String(low.errors), String(low.timeouts), String(low.non2xx)])] : []),
     ].join('\n');
     console.log('\n' + table);
     console.log(`\nratio webhook ÷ baseline req/s: ${f(ratio, 3)}`);
     const cpuMs = (c: NodeJS.CpuUsage, n: number) => ((c.user + c.system) / 1000 / Math.max(n, 1)).toFixed(3);
-    console.log(`server-process CPU per request (Node side only, PostgreSQL excluded): static ${cpuMs(cpuBase, base.requests)} ms, webhook ${cpuMs(cpuHook, hook.requests)} ms`);
+    console.log(`server-process CPU per request (Node side only, PostgreSQL excluded): static ${cpuMs(cpuBase, base.requests)} ms, webhook ${cpuMs(cpuHook, hook.requests)} ms${low ? ` (${connections} connections), ${cpuMs(cpuLow, low.requests)} ms (${lowConnections} connections)` : ''}`);
     console.log(`calls stored by the webhook during the measured run: ${callsAfter - callsAfterWarmup} (warm-up ${callsAfterWarmup - callsBefore}); 2xx answered: ${hook.status2xx}`);
     console.log(`call outcomes in the measured run (status: count): ${outcomes.rows.map((r) => `${r.status}: ${r.n}`).join(', ')}`);
     console.log(`\ntargets (printed, not asserted):`);
-    console.log(`  p99 < 25 ms at the measured rate: ${hook.p99 < 25 ? 'PASS' : 'MISS'} (p99 ${f(hook.p99)} ms at ${f(hook.rps, 0)} req/s)`);
+    console.log(`  p99 < 25 ms at the measured rate: ${hook.p99 < 25 ? 'PASS' : 'MISS'} (p99 ${f(hook.p99)} ms at ${f(hook.rps, 0)} req/s, ${connections} connections)`);
+    if (low) console.log(`  p99 < 25 ms at ${lowConnections} connections:    ${low.p99 < 25 ? 'PASS' : 'MISS'} (p99 ${f(low.p99)} ms at ${f(low.rps, 0)} req/s)`);
     console.log(`  throughput ≥ 0.5 × baseline:     ${ratio >= 0.5 ? 'PASS' : 'MISS'} (ratio ${f(ratio, 3)})`);
     if (hook.errors || hook.non2xx || hook.timeouts) console.log(`  note: the webhook run had ${hook.errors} errors, ${hook.timeouts} timeouts, ${hook.non2xx} non-2xx`);
+    if (low && (low.errors || low.non2xx || low.timeouts)) console.log(`  note: the ${lowConnections}-connection webhook run had ${low.errors} errors, ${low.timeouts} timeouts, ${low.non2xx} non-2xx`);
     if (cpuProfile) {
       console.log(`\nNode CPU profile of the server process during the webhook run (top self time):`);
       for (const row of summarizeProfile(cpuProfile).slice(0, 20)) console.log(`  ${row.pct.toFixed(1).padStart(5)}%  ${row.name}`);
@@ -424,7 +434,7 @@ async function main(): Promise<void> {
         console.log(`  ${(v.n / perRequest).toFixed(2).padStart(5)}×  ${(v.ms / perRequest).toFixed(2).padStart(6)} ms  mean ${(v.ms / v.n).toFixed(2).padStart(6)} ms  ${k}`);
       }
     }
-    console.log(`\nsetup: ${numberCount} numbers, ${callCount} calls, ${connections} connections, pipelining ${pipelining}, ${durationS} s per measured run (${warmupS} s warm-up), ${os.cpus().length} CPU(s); total ${elapsed()}`);
+    console.log(`\nsetup: ${numberCount} numbers, ${callCount} calls, ${connections} connections${low ? ` (webhook also at ${lowConnections})` : ''}, pipelining ${pipelining}, ${durationS} s per measured run (${warmupS} s warm-up), ${os.cpus().length} CPU(s); total ${elapsed()}`);
   } finally {
     await shutdown();
   }

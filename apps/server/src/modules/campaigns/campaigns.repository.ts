@@ -6,6 +6,9 @@
  * The recipient ledger's state machine: pending → (claim) sending → sent → delivered |
  * undelivered | failed, → responded; skipped_unsubscribed / skipped_invalid at resolution;
  * `unknown` for a claim whose carrier outcome could not be established (never re-sent).
+ *
+ * Batch updates join an `unnest` of the batch AND filter `id = any(ids)`, so each stays a
+ * primary-key probe per row whatever the planner estimates for the unnested list.
  */
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
@@ -166,7 +169,7 @@ export const campaignsRepository = {
     if (!rows.length) return;
     await sql`update campaign_recipients r set state = 'pending', claimed_at = null, not_before = v.nb
       from unnest(${rows.map((x) => x.id)}::bigint[], ${rows.map((x) => x.notBefore)}::timestamptz[]) as v(id, nb)
-      where r.id = v.id and r.state = 'sending' and r.carrier_sid is null`.execute(db);
+      where r.id = v.id and r.id = any(${rows.map((x) => x.id)}::bigint[]) and r.state = 'sending' and r.carrier_sid is null`.execute(db);
   },
   /** Records carrier SIDs (and conversation items) of sent messages; a callback may already have moved the state on. */
   async recordSent(db: DbOrTx, rows: Array<{ id: number; sid: string; itemId: number | null }>, now: Date): Promise<void> {
@@ -174,13 +177,13 @@ export const campaignsRepository = {
     await sql`update campaign_recipients r set carrier_sid = coalesce(r.carrier_sid, v.sid), item_id = coalesce(r.item_id, v.item),
         state = case when r.state = 'sending' then 'sent' else r.state end, sent_at = coalesce(r.sent_at, ${now})
       from unnest(${rows.map((x) => x.id)}::bigint[], ${rows.map((x) => x.sid)}::text[], ${rows.map((x) => x.itemId)}::bigint[]) as v(id, sid, item)
-      where r.id = v.id`.execute(db);
+      where r.id = v.id and r.id = any(${rows.map((x) => x.id)}::bigint[])`.execute(db);
   },
   async recordFailed(db: DbOrTx, rows: Array<{ id: number; code: number | null; state: 'failed' | 'unknown' }>): Promise<void> {
     if (!rows.length) return;
     await sql`update campaign_recipients r set state = v.st, error_code = v.code
       from unnest(${rows.map((x) => x.id)}::bigint[], ${rows.map((x) => x.code)}::int[], ${rows.map((x) => x.state)}::text[]) as v(id, code, st)
-      where r.id = v.id and r.state = 'sending'`.execute(db);
+      where r.id = v.id and r.id = any(${rows.map((x) => x.id)}::bigint[]) and r.state = 'sending'`.execute(db);
   },
   /** Claims older than `before` whose outcome was never recorded (a worker died between claim and record). */
   async staleClaims(db: DbOrTx, campaignId: number, before: Date): Promise<RecipientRow[]> {

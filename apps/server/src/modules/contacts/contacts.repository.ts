@@ -147,14 +147,18 @@ export const contactsRepository = {
       returning id`.execute(db);
     return r.rows.map((x) => x.id);
   },
-  /** Merges records into existing contacts: a non-empty imported value replaces the stored one. */
+  /**
+   * Merges records into existing contacts: a non-empty imported value replaces the stored one.
+   * `c.id = any(ids)` keeps it a primary-key probe per row: inside an import's transaction the
+   * table's statistics lag behind and a join with the unnested list alone may scan the whole table.
+   */
   async mergeMany(db: DbOrTx, companyId: number, ids: number[], records: ImportRecord[]): Promise<void> {
     if (ids.length === 0) return;
     const cols = IMPORT_COLUMNS.map((c) => sql`${records.map((r) => r[c])}::text[]`);
     const sets = IMPORT_COLUMNS.filter((c) => c !== 'number').map((c) => sql`${sql.ref(c)} = coalesce(nullif(u.${sql.ref(c)}, ''), c.${sql.ref(c)})`);
     await sql`update contacts c set ${sql.join(sets)}, updated_at = now()
       from unnest(${ids}::bigint[], ${sql.join(cols)}) as u(id, ${sql.join(IMPORT_COLUMNS.map((c) => sql.ref(c)))})
-      where c.id = u.id and c.company_id = ${companyId}`.execute(db);
+      where c.id = u.id and c.id = any(${ids}::bigint[]) and c.company_id = ${companyId}`.execute(db);
   },
 
   // ---- imports ----
