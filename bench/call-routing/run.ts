@@ -22,7 +22,9 @@
  *
  * Usage: `cd bench && npm run bench:call-routing` (or `npx tsx call-routing/run.ts`).
  * Environment knobs: BENCH_CONNECTIONS (20), BENCH_DURATION_S (10), BENCH_WARMUP_S (3),
- * BENCH_NUMBERS (10000), BENCH_CALLS (1000000), BENCH_PIPELINING (1); DB_POOL_MAX (the server's pool, 10).
+ * BENCH_NUMBERS (10000), BENCH_CALLS (1000000), BENCH_PIPELINING (1), BENCH_LOW_CONNECTIONS (4: a second
+ * webhook run at that concurrency, 0 = skip), BENCH_PROFILE (1: SQL timings + CPU profile),
+ * BENCH_PROFILE_OUT (a path: also save the .cpuprofile there); DB_POOL_MAX (the server's pool, 10).
  */
 import { fork } from 'node:child_process';
 import fs from 'node:fs';

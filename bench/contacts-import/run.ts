@@ -38,6 +38,28 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const load = () => os.loadavg()[0]!.toFixed(2);
 
+/**
+ * CPU seconds (user + system) used so far by the embedded PostgreSQL: its postmaster and every
+ * live child (backends, checkpointer, WAL writer…), from /proc (Linux; 0 elsewhere).
+ */
+function pgCpuS(dataDir: string): number {
+  try {
+    const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    let ticks = 0;
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try { stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { continue; }
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pid) === postmaster || Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+    }
+    return ticks / 100;
+  } catch {
+    return 0;
+  }
+}
+const nodeCpuS = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
+
 const AREAS = ['212', '310', '312', '415', '617', '646', '702', '713', '305', '404'];
 const FIRST = ['James', 'Mary', 'John', 'Patricia', 'Robert', 'Jennifer', 'Michael', 'Linda', 'David', 'Elizabeth', 'William', 'Barbara', 'Richard', 'Susan', 'José', 'Zoë'];
 const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', "O'Brien", 'Martinez', 'Hernández', 'Lopez', 'Wilson', 'Anderson', 'Thomas', 'Taylor'];
@@ -124,6 +146,8 @@ async function main(): Promise<void> {
 
     // ---- import, end to end through the job ----
     const loadImport: string[] = [load()];
+    const pgDataDir = fs.existsSync(path.join(pgDir, 'postmaster.pid')) ? pgDir : (fs.readdirSync(pgDir).map((d) => path.join(pgDir, d)).find((d) => fs.existsSync(path.join(d, 'postmaster.pid'))) ?? pgDir);
+    const cpu0 = { node: nodeCpuS(), pg: pgCpuS(pgDataDir) };
     const t0 = performance.now();
     const data = await fs.promises.readFile(csv);
     const { batchId } = await contactsImport.startImport(server.ctx, userId, companyId, { file: { filename: 'contacts.csv', mimetype: 'text/csv', data }, groupIds: [] });
@@ -141,6 +165,7 @@ async function main(): Promise<void> {
       await sleep(50);
     }
     const importS = (performance.now() - t0) / 1000;
+    const importCpu = { node: nodeCpuS() - cpu0.node, pg: pgCpuS(pgDataDir) - cpu0.pg };
     loadImport.push(load());
     const stored = await client.query<{ n: number; invalid: number }>('select count(*)::int as n, count(*) filter (where is_invalid)::int as invalid from contacts where company_id = $1', [companyId]);
     const importRate = N / importS;
@@ -152,9 +177,11 @@ async function main(): Promise<void> {
     const loadCopy: string[] = [load()];
     const copyClient = new pg.Client({ connectionString: dbUrl });
     await copyClient.connect();
+    const cpu1 = { node: nodeCpuS(), pg: pgCpuS(pgDataDir) };
     const c0 = performance.now();
     await pipeline(fs.createReadStream(csv), copyClient.query(copyFrom('copy bench_copy (name, number, email) from stdin with (format csv, header true)')));
     const copyS = (performance.now() - c0) / 1000;
+    const copyCpu = { node: nodeCpuS() - cpu1.node, pg: pgCpuS(pgDataDir) - cpu1.pg };
     loadCopy.push(load());
     await copyClient.end();
     const copied = await client.query<{ n: number }>('select count(*)::int as n from bench_copy');
@@ -167,7 +194,10 @@ async function main(): Promise<void> {
     console.log(`  import end to end                   ${importS.toFixed(2)} s = ${fmt(importRate)} rows/s   (load ${loadImport.join(' → ')})`);
     console.log(`  COPY of the same rows               ${copyS.toFixed(2)} s = ${fmt(copyRate)} rows/s   (${fmt(copied.rows[0]!.n)} rows; load ${loadCopy.join(' → ')})`);
     console.log(`  ratio import ÷ COPY                 ${ratio.toFixed(3)}   (target ≥ 0.25: ${ratio >= 0.25 ? 'PASS' : 'MISS'})`);
+    console.log(`  CPU seconds, import                 node ${importCpu.node.toFixed(1)} + PostgreSQL ${importCpu.pg.toFixed(1)} = ${(importCpu.node + importCpu.pg).toFixed(1)} (wall ${importS.toFixed(1)})`);
+    console.log(`  CPU seconds, COPY                   node ${copyCpu.node.toFixed(1)} + PostgreSQL ${copyCpu.pg.toFixed(1)} = ${(copyCpu.node + copyCpu.pg).toFixed(1)} (wall ${copyS.toFixed(1)})`);
   } finally {
+    console.error = () => {}; // pg-boss reports the connections PostgreSQL closes while stopping
     await client.end().catch(() => {});
     await server.close().catch(() => {});
     await embedded.stop().catch(() => {});

@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
 import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
+import { webhookReceiptsRepository, type ReceiptRow } from '../../platform/http/webhook-receipts.repository.js';
 
 export type CallRow = Row<'calls'>;
 export type VoicemailRow = Row<'voicemails'>;
@@ -25,6 +26,36 @@ export const callsRepository = {
         sql`select c.id, v.status, v.detail from c cross join unnest(${statuses}::int[], ${details}::jsonb[]) with ordinality as v(status, detail, ord) order by v.ord`,
       ))
       .selectFrom('c').selectAll().executeTakeFirst() as Promise<CallRow | undefined>;
+  },
+  /**
+   * The voice webhook's fast path (issue 3 bench): in ONE statement (its own implicit transaction)
+   * claims the webhook delivery `receipt.key` with its answer and, only when this delivery claimed
+   * it, inserts the call (unless its carrier SID is stored) and its first events in order.
+   * @returns claimed: whether this delivery claimed the key (false: a receipt was already stored,
+   *   nothing was written); call: the inserted call (undefined when not claimed or the SID existed).
+   */
+  async insertWithEventsClaiming(db: DbOrTx, receipt: ReceiptRow, row: NewRow<'calls'>, events: Array<{ status: number; detail: Record<string, unknown> }>): Promise<{ claimed: boolean; call?: CallRow }> {
+    const cols = Object.keys(row).filter((k) => (row as Record<string, unknown>)[k] !== undefined);
+    const colList = sql.join(cols.map((c) => sql.ref(c)));
+    const statuses = events.map((e) => e.status);
+    const details = events.map((e) => JSON.stringify(e.detail));
+    const r = await sql<CallRow & { claimed: boolean }>`
+      with r as (${webhookReceiptsRepository.claimWithAnswerCte(receipt)}),
+      c as (
+        insert into calls (${colList})
+        select ${colList} from jsonb_populate_record(null::calls, ${JSON.stringify(row)}::jsonb)
+        where exists (select 1 from r)
+        on conflict (carrier_sid) do nothing returning *
+      ),
+      e as (
+        insert into call_events (call_id, status, detail)
+        select c.id, v.status, v.detail from c cross join unnest(${statuses}::int[], ${details}::jsonb[]) with ordinality as v(status, detail, ord) order by v.ord
+      )
+      select exists (select 1 from r) as claimed, c.* from (select 1) as one left join c on true`.execute(db);
+    const out = r.rows[0];
+    if (!out?.claimed) return { claimed: false };
+    const { claimed: _claimed, ...call } = out;
+    return { claimed: true, call: call.id == null ? undefined : (call as CallRow) };
   },
   async findBySid(db: DbOrTx, sid: string): Promise<CallRow | undefined> {
     return db.selectFrom('calls').selectAll().where('carrier_sid', '=', sid).executeTakeFirst();

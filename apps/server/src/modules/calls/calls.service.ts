@@ -28,6 +28,7 @@ import { activeInAppUserIds, endInAppRinging, ringInAppUsers } from '../in-app-c
 import type { Role } from '../companies/companies.service.js';
 import { events as domainEvents } from '../../platform/events.js';
 import { readCache } from '../../platform/db/read-cache.js';
+import type { ReceiptRow } from '../../platform/http/webhook-receipts.repository.js';
 import { callsRepository, type BlockRow, type CallRow } from './calls.repository.js';
 
 export const FETCH_RECORDING_JOB = 'calls.fetch-recording';
@@ -93,6 +94,63 @@ async function apply(ctx: AppContext, tx: DbOrTx, call: CallRow, d: Decision, de
   return { steps: d.steps };
 }
 
+type CallEvent = { status: number; detail: Record<string, unknown> };
+
+/**
+ * The inbound call decided but not stored: the call row, its first events in order, the steps to
+ * answer, and (in-app calling) whom to ring once the call is stored.
+ */
+export type InboundPlan = {
+  row: Parameters<typeof callsRepository.insert>[1];
+  events: CallEvent[];
+  steps: CallFlowStep[];
+  inApp?: { dialing: string[]; timeout: number };
+};
+
+/** E.164 of numbers as the carrier sends them, memoized (libphonenumber is costly per call; issue 3 bench). */
+const e164Memo = new Map<string, string | null>();
+function e164(raw: string): string {
+  let v = e164Memo.get(raw);
+  if (v === undefined) {
+    v = parsePhone(raw);
+    if (e164Memo.size >= 50_000) e164Memo.clear();
+    e164Memo.set(raw, v);
+  }
+  return v ?? raw;
+}
+
+/**
+ * Decides an inbound call from reads only, except that a round-robin entry about to ring takes
+ * the number's cursor when `mayWrite` (else: null, the caller needs the transactional path, as it
+ * does for in-app calling). undefined: reject (unknown `To`, no CallSid).
+ */
+async function planInbound(ctx: AppContext, db: DbOrTx, p: Params, now: Date, mayWrite: boolean): Promise<InboundPlan | undefined | null> {
+  const number = await findRoutingByE164Cached(ctx, e164(p.To ?? ''), db);
+  if (!number || !p.CallSid) return undefined;
+  const from = e164(p.From ?? '');
+  const fromState = p.FromState || null;
+  const blocked = await isCallerBlocked(ctx, db, number.company_id, number.id, from);
+  const row = {
+    company_id: number.company_id, number_id: number.id, carrier_sid: p.CallSid, from_number: from, to_number: number.number,
+    from_state: fromState, direction: 'inbound', status: blocked ? CALL_STATUS.BLOCKED : CALL_STATUS.STARTED,
+    contact_id: (await findContactByNumber(ctx, number.company_id, from, db))?.id ?? null,
+  };
+  const arrived: CallEvent = { status: row.status, detail: { from, to: number.number, from_state: fromState, from_city: p.FromCity || null } };
+  if (blocked) return { row, events: [arrived], steps: [{ kind: 'reject', reason: 'rejected' }] };
+  const only = number.routes.length === 1 ? number.routes[0] : undefined;
+  if (only?.round_robin && !mayWrite) return null;
+  const flow = await loadFlow(ctx, db, number, fromState, only);
+  const d = decideInboundStep(flow, now, urls(ctx, p.CallSid));
+  const ends = d.outcome === 'no-answer' ? { status: CALL_STATUS.NO_ANSWER, reason: 'no-answer' } : d.outcome === 'closed' ? { status: CALL_STATUS.MISSED, reason: 'closed' } : undefined;
+  const inApp = d.outcome === 'dial' && d.entry?.type === 'in-app-calling';
+  if (inApp && !mayWrite) return null;
+  const events: CallEvent[] = [arrived];
+  if (ends) events.push({ status: ends.status, detail: { reason: ends.reason } });
+  else if (d.outcome === 'dial' && !inApp) events.push({ status: row.status, detail: { dialing: d.dialing } });
+  else if (d.outcome === 'voicemail') events.push({ status: row.status, detail: { voicemail: 'prompted' } });
+  return { row: { ...row, status: ends?.status ?? row.status }, events, steps: d.steps, inApp: inApp ? { dialing: d.dialing ?? [], timeout: d.entry!.timeout } : undefined };
+}
+
 /**
  * POST /webhooks/twilio/voice: a call arrived. Unknown `To` → Reject; blocked caller → Reject
  * and status 13; otherwise the call is stored (status 1) and the engine answers. When the answer
@@ -101,38 +159,45 @@ async function apply(ctx: AppContext, tx: DbOrTx, call: CallRow, d: Decision, de
  * events take one statement (the issue 3 bench); in-app ringing needs the stored call and follows.
  */
 export async function routeInboundCall(ctx: AppContext, tx: DbOrTx, p: Params, now = new Date()): Promise<VoiceOutcome> {
-  const to = parsePhone(p.To ?? '') ?? p.To ?? '';
-  const number = await findRoutingByE164Cached(ctx, to, tx);
-  if (!number || !p.CallSid) return { steps: [{ kind: 'reject', reason: 'rejected' }] };
-  const from = parsePhone(p.From ?? '') ?? p.From ?? '';
-  const fromState = p.FromState || null;
-  const blocked = await isCallerBlocked(ctx, tx, number.company_id, number.id, from);
-  const row = {
-    company_id: number.company_id, number_id: number.id, carrier_sid: p.CallSid, from_number: from, to_number: number.number,
-    from_state: fromState, direction: 'inbound', status: blocked ? CALL_STATUS.BLOCKED : CALL_STATUS.STARTED,
-    contact_id: (await findContactByNumber(ctx, number.company_id, from, tx))?.id ?? null,
-  };
-  const arrived = { status: row.status, detail: { from, to: number.number, from_state: fromState, from_city: p.FromCity || null } };
-  if (blocked) {
-    const call = await insertCall(tx, row, [arrived]);
-    return { steps: [{ kind: 'reject', reason: 'rejected' }], changed: { companyId: number.company_id, id: call.id, status: call.status }, call };
+  const plan = await planInbound(ctx, tx, p, now, true);
+  if (!plan) return { steps: [{ kind: 'reject', reason: 'rejected' }] };
+  const call = await insertCall(tx, plan.row, plan.events);
+  const changed = { companyId: call.company_id, id: call.id, status: call.status };
+  if (plan.inApp) {
+    await callsRepository.insertEvent(tx, call.id, call.status, { dialing: plan.inApp.dialing });
+    return { steps: plan.steps, changed, call, after: await ringInAppUsers(ctx, tx, call, plan.inApp.dialing, plan.inApp.timeout) };
   }
-  const only = number.routes.length === 1 ? number.routes[0] : undefined;
-  const flow = await loadFlow(ctx, tx, number, fromState, only);
-  const d = decideInboundStep(flow, now, urls(ctx, p.CallSid));
-  const ends = d.outcome === 'no-answer' ? { status: CALL_STATUS.NO_ANSWER, reason: 'no-answer' } : d.outcome === 'closed' ? { status: CALL_STATUS.MISSED, reason: 'closed' } : undefined;
-  const inApp = d.outcome === 'dial' && d.entry?.type === 'in-app-calling';
-  const events: Array<{ status: number; detail: Record<string, unknown> }> = [arrived];
-  if (ends) events.push({ status: ends.status, detail: { reason: ends.reason } });
-  else if (d.outcome === 'dial' && !inApp) events.push({ status: row.status, detail: { dialing: d.dialing } });
-  else if (d.outcome === 'voicemail') events.push({ status: row.status, detail: { voicemail: 'prompted' } });
-  const call = await insertCall(tx, { ...row, status: ends?.status ?? row.status }, events);
-  const changed = { companyId: number.company_id, id: call.id, status: call.status };
-  if (inApp) {
-    await callsRepository.insertEvent(tx, call.id, call.status, { dialing: d.dialing });
-    return { steps: d.steps, changed, call, after: await ringInAppUsers(ctx, tx, call, d.dialing ?? [], d.entry!.timeout) };
+  return { steps: plan.steps, changed, call };
+}
+
+/**
+ * The voice webhook's fast path (issue 3 bench): decides an inbound call from reads only (through
+ * the pool, no transaction). undefined when the call needs `routeInboundCall` in a transaction:
+ * unknown number or no CallSid (reject), a round-robin entry (takes the cursor), in-app calling
+ * (rings users). Store the plan with `storeInboundCall`.
+ */
+export async function planInboundCall(ctx: AppContext, p: Params, now = new Date()): Promise<InboundPlan | undefined> {
+  return (await planInbound(ctx, ctx.db, p, now, false)) ?? undefined;
+}
+
+/**
+ * Stores a planned inbound call together with the webhook delivery's receipt `receipt` in ONE
+ * statement (callsRepository.insertWithEventsClaiming). undefined when the delivery was already
+ * claimed (nothing written). A call whose SID is already stored keeps its row; the events are
+ * added to it (as `routeInboundCall` does).
+ */
+export async function storeInboundCall(ctx: AppContext, plan: InboundPlan, receipt: ReceiptRow): Promise<{ call: CallRow; changed: NonNullable<VoiceOutcome['changed']> } | undefined> {
+  const r = await callsRepository.insertWithEventsClaiming(ctx.db, receipt, plan.row, plan.events);
+  if (!r.claimed) return undefined;
+  let call = r.call;
+  if (!call) {
+    call = await ctx.db.transaction().execute(async (tx) => {
+      const c = await callsRepository.insert(tx, plan.row);
+      for (const e of plan.events) await callsRepository.insertEvent(tx, c.id, e.status, e.detail);
+      return c;
+    });
   }
-  return { steps: d.steps, changed, call };
+  return { call, changed: { companyId: call.company_id, id: call.id, status: call.status } };
 }
 
 /** Most blocks of one company kept in memory; a company with more is checked with a query per call. */
@@ -169,7 +234,7 @@ async function isCallerBlocked(ctx: AppContext, tx: DbOrTx, companyId: number, n
  * (a carrier quirk: the start webhook itself is deduplicated by its receipt) keeps its row; the
  * events are added to it.
  */
-async function insertCall(tx: DbOrTx, row: Parameters<typeof callsRepository.insert>[1], events: Array<{ status: number; detail: Record<string, unknown> }>): Promise<CallRow> {
+async function insertCall(tx: DbOrTx, row: Parameters<typeof callsRepository.insert>[1], events: CallEvent[]): Promise<CallRow> {
   const inserted = await callsRepository.insertWithEvents(tx, row, events);
   if (inserted) return inserted;
   const call = await callsRepository.insert(tx, row);

@@ -95,6 +95,24 @@ describe('voice webhooks', () => {
     expect(receipt[0]!.body).toBe(answers[0]!.body);
   });
 
+  it('keeps the stored call when a delivery comes again after its receipt was cleaned up (events added, one call)', async () => {
+    const n = await buyNumber(owner);
+    await setRoutes(owner, n.id, { routes: [{ extension: 1, forwards: [{ number: '(646) 555-0101' }] }] });
+    const callSid = sid();
+    const a = await start(n.number, callSid);
+    expect(a.status).toBe(200);
+    await db().deleteFrom('webhook_receipts').where('key', '=', `voice:${callSid}:start`).execute();
+    const b = await start(n.number, callSid);
+    expect(b.status).toBe(200);
+    expect(b.body).toBe(a.body);
+    const rows = await db().selectFrom('calls').selectAll().where('carrier_sid', '=', callSid).execute();
+    expect(rows).toHaveLength(1);
+    const events = await db().selectFrom('call_events').select('status').where('call_id', '=', rows[0]!.id).execute();
+    expect(events).toHaveLength(4);
+    const receipt = await db().selectFrom('webhook_receipts').select(['status_code', 'body']).where('key', '=', `voice:${callSid}:start`).executeTakeFirst();
+    expect(receipt).toEqual({ status_code: 200, body: a.body });
+  });
+
   it('sees routing and block changes at once (the call-flow caches are invalidated on write)', async () => {
     const acct = await createAccount(s); // its own company: the block must not change other tests' block lists
     const n = await buyNumber(acct);

@@ -9,13 +9,15 @@
  *   POST /webhooks/twilio/voice/recording?ext=E         key voice:{CallSid}:recording
  *   POST /webhooks/twilio/voice/status                  key voice:{CallSid}:status:{CallStatus}
  */
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
-import { formParams, handleOnce, verifyCarrierSignature } from '../../platform/http/webhooks.js';
+import { formParams, handleOnce, handleOnceInOneStatement, verifyCarrierSignature } from '../../platform/http/webhooks.js';
 import {
-  announceCallChanged, confirmLeg, handleCallStatus, handleDialResult, handleMenuChoice, handleRecording, publishCallUpdated, routeInboundCall, whisperLeg, type VoiceOutcome,
+  announceCallChanged, confirmLeg, handleCallStatus, handleDialResult, handleMenuChoice, handleRecording, planInboundCall, publishCallUpdated, routeInboundCall, storeInboundCall,
+  whisperLeg, type VoiceOutcome,
 } from './calls.service.js';
 
 const Query = z.object({
@@ -32,10 +34,13 @@ export async function registerVoiceWebhooks(app: App, ctx: AppContext): Promise<
     path: string,
     key: (p: Record<string, string>, q: z.infer<typeof Query>) => string,
     handle: (tx: DbOrTx, p: Record<string, string>, q: z.infer<typeof Query>) => Promise<VoiceOutcome>,
+    fast?: (p: Record<string, string>, key: string, reply: FastifyReply) => Promise<boolean>,
   ) => {
     app.post(`/webhooks/twilio/voice${path}`, { preHandler, schema: { hide: true, querystring: Query } }, async (request, reply) => {
       const p = formParams(request);
       const q = request.query;
+      // `fast` answers (true) or leaves the delivery to the transactional path (false).
+      if (fast && (await fast(p, key(p, q), reply))) return reply;
       return handleOnce(ctx, reply, key(p, q), async (tx) => {
         const out = await handle(tx, p, q);
         return { response: ctx.carrier.renderVoice(out.steps), afterCommit: async () => { publishCallUpdated(ctx, out.changed); out.after?.(); await announceCallChanged(ctx, out.changed, out.call); } };
@@ -43,7 +48,19 @@ export async function registerVoiceWebhooks(app: App, ctx: AppContext): Promise<
     });
   };
 
-  route('', (p) => `voice:${p.CallSid ?? ''}:start`, (tx, p) => routeInboundCall(ctx, tx, p));
+  // A new call: decided from reads, then stored with its receipt in one statement (no transaction,
+  // issue 3 bench); round robin, in-app calling and rejects take the transactional path.
+  const inboundFast = async (p: Record<string, string>, key: string, reply: FastifyReply) => {
+    const plan = await planInboundCall(ctx, p);
+    if (!plan) return false;
+    await handleOnceInOneStatement(ctx, reply, key, ctx.carrier.renderVoice(plan.steps), async (receipt) => {
+      const stored = await storeInboundCall(ctx, plan, receipt);
+      if (!stored) return undefined;
+      return { afterCommit: async () => { publishCallUpdated(ctx, stored.changed); await announceCallChanged(ctx, stored.changed, stored.call); } };
+    });
+    return true;
+  };
+  route('', (p) => `voice:${p.CallSid ?? ''}:start`, (tx, p) => routeInboundCall(ctx, tx, p), inboundFast);
   route('/gather', (p, q) => `voice:${p.CallSid ?? ''}:gather:${q.attempt ?? 1}`, (tx, p, q) => handleMenuChoice(ctx, tx, p, q.attempt ?? 1));
   route('/dial', (p, q) => `voice:${p.CallSid ?? ''}:dial:${q.ext ?? 1}:${q.i ?? 0}`, (tx, p, q) => handleDialResult(ctx, tx, p, q.ext ?? 1, q.i ?? 0, new Date(), q.rr));
   route('/whisper', (p) => `voice:${p.CallSid ?? ''}:whisper`, (tx, p, q) => whisperLeg(ctx, tx, q.call ?? p.ParentCallSid ?? '', q.ext ?? 1));

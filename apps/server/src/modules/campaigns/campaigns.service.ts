@@ -428,11 +428,15 @@ export async function refreshCampaignCounters(ctx: AppContext, campaignId: numbe
 }
 
 const pendingRefresh = new WeakMap<AppContext, Map<number, { timer: NodeJS.Timeout; again: boolean }>>();
+/** How long the last counters refresh of a campaign took (ms): the next one waits at least 10× that. */
+const refreshCost = new Map<number, number>();
 
 /**
  * Throttled `refreshCampaignCounters`: at most one per campaign every `publishIntervalMs` (≤ 4/s) per
- * process. A call while a refresh is pending marks it to run once more afterwards, so a change
- * committed just after the pending refresh read the ledger is never left out of the counters.
+ * process, or every 10× the last refresh's duration when that is longer (a 100,000-recipient ledger
+ * is not recounted 4 times a second while it is being sent). A call while a refresh is pending marks
+ * it to run once more afterwards, so a change committed just after the pending refresh read the
+ * ledger is never left out of the counters.
  */
 export function scheduleCampaignRefresh(ctx: AppContext, campaignId: number): void {
   let timers = pendingRefresh.get(ctx);
@@ -440,12 +444,17 @@ export function scheduleCampaignRefresh(ctx: AppContext, campaignId: number): vo
   const pending = timers.get(campaignId);
   if (pending) { pending.again = true; return; }
   const entry = { timer: null as unknown as NodeJS.Timeout, again: false };
+  const wait = Math.max(campaignRuntime.publishIntervalMs, Math.min(5_000, 10 * (refreshCost.get(campaignId) ?? 0)));
   entry.timer = setTimeout(() => {
-    timers.delete(campaignId);
+    const started = performance.now();
     refreshCampaignCounters(ctx, campaignId)
       .catch((e) => ctx.log.warn({ err: e, campaignId }, 'campaign counters refresh failed'))
-      .finally(() => { if (entry.again) scheduleCampaignRefresh(ctx, campaignId); });
-  }, campaignRuntime.publishIntervalMs);
+      .finally(() => {
+        refreshCost.set(campaignId, performance.now() - started);
+        timers.delete(campaignId);
+        if (entry.again) scheduleCampaignRefresh(ctx, campaignId);
+      });
+  }, wait);
   entry.timer.unref();
   timers.set(campaignId, entry);
 }
@@ -455,6 +464,7 @@ export function scheduleCampaignRefresh(ctx: AppContext, campaignId: number): vo
 // ---------------------------------------------------------------------------------------------
 
 const RESOLVE_PAGE = 5_000;
+const E164 = /^\+[1-9]\d{6,14}$/;
 
 /**
  * Job `campaigns.start`: resolves recipients (idempotent) and starts dispatch. Ignores a job
@@ -481,7 +491,8 @@ export async function startCampaign(ctx: AppContext, data: { campaignId: number;
       const { contacts } = await listGroupRecipients(ctx, c.company_id, groups, { afterContactId: after, limit: RESOLVE_PAGE });
       if (!contacts.length) break;
       await repo.insertRecipients(ctx.db, contacts.map((k) => {
-        const e164 = k.number ? parsePhone(k.number) : null;
+        // A valid contact's number is stored in E.164 already (parsed when saved): not parsed again.
+        const e164 = !k.number ? null : !k.is_invalid && E164.test(k.number) ? k.number : parsePhone(k.number);
         const state = k.is_unsubscribed ? 'skipped_unsubscribed' : k.is_invalid || !e164 ? 'skipped_invalid' : 'pending';
         return {
           campaign_id: c.id, company_id: c.company_id, contact_id: k.id, number: e164 ?? k.number ?? '', state,

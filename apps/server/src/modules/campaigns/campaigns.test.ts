@@ -304,6 +304,33 @@ describe('sending', () => {
     expect(other.body.data[0]?.latestItem.details).toMatchObject({ isInbound: true, content: 'Hello?' });
   });
 
+  it('writes the inbox side in batches: one conversation per number (two contacts sharing a number), archived ones restored, contacts linked', async () => {
+    const { groupId, contacts } = await makeGroup(s, a, '310', 4, 'Batch');
+    // Two contacts with the same number, and an archived conversation with the first number.
+    const twin = await createContact(s.ctx, a.companyId, { name: 'Twin Contact', number: contacts[0]!.number });
+    await addContactsToGroups(s.ctx, [groupId], [twin.id]);
+    await s.ctx.db.insertInto('conversations').values({ company_id: a.companyId, number_id: number.id, recipient: contacts[0]!.number, contact_id: null, is_archived: true }).execute();
+    const r = await a.client.post('/api/campaigns', {
+      company_id: a.companyId, title: 'Batch', text: 'Hi %%firstname%%', unsubscribe_text: 'Reply STOP to stop', groups: [groupId], number_id: number.id, state: 'queued',
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    await eventually(async () => (await getCampaign(r.body.id)).state === 'sent', 15_000);
+    const numbers = contacts.map((c) => c.number);
+    const convs = await s.ctx.db.selectFrom('conversations').selectAll().where('number_id', '=', number.id).where('recipient', 'in', numbers).orderBy('recipient').execute();
+    expect(convs.map((c) => c.recipient)).toEqual([...numbers].sort());
+    const shared = convs.find((c) => c.recipient === contacts[0]!.number)!;
+    expect(shared.is_archived).toBe(false);
+    expect(shared.contact_id).not.toBeNull();
+    expect(convs.filter((c) => c.recipient !== shared.recipient).map((c) => c.contact_id).sort()).toEqual(contacts.slice(1).map((c) => c.id).sort());
+    const items = await s.ctx.db.selectFrom('conversation_items').select(['conversation_id', 'body', 'carrier_sid', 'is_inbound']).where('conversation_id', 'in', convs.map((c) => c.id)).execute();
+    expect(items).toHaveLength(5); // one message per recipient: the shared number's conversation holds two
+    expect(items.filter((i) => i.conversation_id === shared.id)).toHaveLength(2);
+    expect(items.every((i) => !i.is_inbound && i.carrier_sid)).toBe(true);
+    const ledger = await s.ctx.db.selectFrom('campaign_recipients').select(['item_id', 'carrier_sid']).where('campaign_id', '=', r.body.id).execute();
+    expect(ledger.every((l) => l.item_id !== null && l.carrier_sid !== null)).toBe(true);
+    expect(new Set(ledger.map((l) => l.item_id)).size).toBe(5);
+  });
+
   it('pauses within a second and resumes where it stopped', async () => {
     const { groupId, contacts } = await makeGroup(s, a, '310', 15, 'Pause');
     const r = await a.client.post('/api/campaigns', {

@@ -16,6 +16,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
 import {
   CONTACT_IMPORT_COMPLETED, CONTACT_IMPORT_PROGRESS, ImportMapping, type ContactImportCompletedEvent,
@@ -35,7 +36,11 @@ import { IMPORT_COLUMNS, contactsRepository, type ImportColumn, type ImportRecor
 
 export const IMPORT_JOB = 'contacts.import';
 /** Tunables (tests lower the chunk size to exercise several chunks). */
-export const importTuning = { chunkSize: 5000 };
+export const importTuning = {
+  chunkSize: 5000,
+  /** Parse phone numbers on a worker thread (falls back to the main thread when none can start). */
+  phoneWorker: true,
+};
 
 export type UploadedFile = { filename: string; mimetype: string; data: Buffer };
 type FileType = 'csv' | 'xlsx';
@@ -165,14 +170,14 @@ function pick<T extends string>(allowed: readonly T[], v: string | null): T | nu
   return allowed.find((a) => a.toLowerCase() === v.trim().toLowerCase()) ?? null;
 }
 
-/** One row → record, or null for a blank row. */
-function toRecord(row: string[], flat: Flat): ImportRecord | null {
-  if (row.every((c) => c === '')) return null;
-  const get = (c: ImportColumn): string | null => { const i = flat[c]; const v = i === undefined ? '' : (row[i] ?? '').trim(); return v === '' ? null : v; };
+/** One row → record, or null for a blank row. `parsed`: its number already parsed (PhoneParser), if so. */
+function toRecord(row: string[], flat: Flat, parsed?: string | null): ImportRecord | null {
+  if (row.every((c) => c === undefined || c === null || String(c).trim() === '')) return null;
+  const get = (c: ImportColumn): string | null => { const i = flat[c]; const v = i === undefined ? '' : String(row[i] ?? '').trim(); return v === '' ? null : v; };
   const rec = {} as ImportRecord;
   for (const c of IMPORT_COLUMNS) rec[c] = get(c);
   const raw = rec.number;
-  const e164 = raw ? parsePhone(raw) : null;
+  const e164 = !raw ? null : parsed !== undefined ? parsed : parsePhone(raw);
   rec.number = e164 ?? raw;
   rec.is_invalid = !e164;
   let name = deriveContactName({ name: rec.name ?? '', first_name: rec.first_name ?? '', last_name: rec.last_name ?? '' });
@@ -211,7 +216,8 @@ async function* streamRows(file: string, type: FileType): AsyncGenerator<{ rows:
     Papa.parse(input as unknown as File, {
       skipEmptyLines: 'greedy',
       chunk: (res: Papa.ParseResult<string[]>, parser: Papa.Parser) => {
-        const rows = res.data.map((raw) => raw.map((c, i) => (i === 0 ? String(c ?? '').replace(/^\uFEFF/, '') : String(c ?? '')).trim()));
+        // Cells are trimmed where they are read (toRecord); the header (with any BOM) is dropped.
+        const rows = res.data;
         if (first) { first = false; rows.shift(); }
         queue.push({ rows, fraction: Math.min(1, input.bytesRead / size) });
         if (queue.length >= 2) { parser.pause(); input.pause(); paused = parser; }
@@ -248,15 +254,78 @@ async function* streamRows(file: string, type: FileType): AsyncGenerator<{ rows:
   }
 }
 
+/** The raw (trimmed) number cell of each row, or null. */
+function rawNumbers(rows: string[][], flat: Flat): Array<string | null> {
+  const i = flat.number;
+  return rows.map((r) => { const v = i === undefined ? '' : String(r[i] ?? '').trim(); return v === '' ? null : v; });
+}
+
+/**
+ * Parses phone numbers with the domain's `parsePhone` on a worker thread (contacts.phone-worker.ts),
+ * so the import's main thread builds and writes the previous rows meanwhile (parsing is most of an
+ * import's CPU). Falls back to parsing inline when no worker can be started (or one fails), so the
+ * result is the same either way. One worker per import, ended with `close()`.
+ */
+class PhoneParser {
+  private worker: Worker | null = null;
+  private seq = 0;
+  private readonly pending = new Map<number, { resolve: (v: Array<string | null>) => void; reject: (e: unknown) => void }>();
+
+  constructor(enabled: boolean) {
+    if (!enabled) return;
+    try {
+      const w = new Worker(new URL('./contacts.phone-worker.ts', import.meta.url));
+      w.on('message', (m: { id: number; parsed: Array<string | null> }) => {
+        const p = this.pending.get(m.id);
+        this.pending.delete(m.id);
+        p?.resolve(m.parsed);
+      });
+      const fail = (e: unknown) => {
+        this.worker = null;
+        for (const p of this.pending.values()) p.reject(e);
+        this.pending.clear();
+      };
+      w.on('error', fail);
+      w.on('exit', (code) => { if (this.worker === w) fail(new Error(`phone worker exited (${code})`)); });
+      w.unref();
+      this.worker = w;
+    } catch {
+      this.worker = null;
+    }
+  }
+
+  /** E.164 or null per number, in order. */
+  async parse(numbers: Array<string | null>): Promise<Array<string | null>> {
+    const w = this.worker;
+    if (w) {
+      const id = ++this.seq;
+      try {
+        return await new Promise<Array<string | null>>((resolve, reject) => {
+          this.pending.set(id, { resolve, reject });
+          w.postMessage({ id, numbers });
+        });
+      } catch { /* the worker failed: parse here */ }
+    }
+    return numbers.map((n) => (n ? parsePhone(n) : null));
+  }
+
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = null;
+    if (w) await w.terminate();
+  }
+}
+
 type Counters = { inserted: number; merged: number; invalid: number; processed: number };
 
 /**
  * How a chunk finds the contacts its numbers already belong to. When the company had no contact with
- * a number when the import started, the only possible matches are this import's own earlier rows,
- * kept in `ids` (number → id), and the database is not asked (one index probe per row saved);
- * otherwise every chunk looks its numbers up in the database (which also sees this import's rows).
+ * a number when the import started, the only possible matches are this import's own earlier rows:
+ * their numbers are kept in `seen` and only numbers seen before are looked up in the database (about
+ * one row in a hundred instead of every row); otherwise every chunk looks all its numbers up (the
+ * database also sees this import's own rows, inside its transaction).
  */
-type Known = { lookup: boolean; ids: Map<string, number> };
+type Known = { lookup: boolean; seen: Set<string> };
 
 /** Writes one chunk: merges duplicates within it, then merges into / inserts beside existing contacts. */
 async function writeChunk(ctx: AppContext, tx: DbOrTx, companyId: number, groupIds: number[], chunk: ImportRecord[], c: Counters, known: Known): Promise<void> {
@@ -270,7 +339,8 @@ async function writeChunk(ctx: AppContext, tx: DbOrTx, companyId: number, groupI
       c.merged++;
     } else byKey.set(r.number, r);
   }
-  const existing = known.lookup ? await contactsRepository.idsByNumbers(tx, companyId, [...byKey.keys()]) : known.ids;
+  const candidates = known.lookup ? [...byKey.keys()] : [...byKey.keys()].filter((k) => known.seen.has(k));
+  const existing = await contactsRepository.idsByNumbers(tx, companyId, candidates);
   const toMerge: ImportRecord[] = [];
   const mergeIds: number[] = [];
   const toInsert: ImportRecord[] = [...keyless];
@@ -279,13 +349,13 @@ async function writeChunk(ctx: AppContext, tx: DbOrTx, companyId: number, groupI
     if (id !== undefined) { toMerge.push(r); mergeIds.push(id); } else toInsert.push(r);
   }
   await contactsRepository.mergeMany(tx, companyId, mergeIds, toMerge);
-  const inserted = await contactsRepository.insertMany(tx, companyId, 'Import', toInsert);
-  if (!known.lookup) toInsert.forEach((r, i) => { if (r.number) known.ids.set(r.number, inserted[i]!); });
+  const inserted = await contactsRepository.insertMany(tx, companyId, 'Import', toInsert, groupIds.length > 0);
+  if (!known.lookup) for (const r of toInsert) if (r.number) known.seen.add(r.number);
   c.merged += toMerge.length;
-  c.inserted += inserted.length;
+  c.inserted += toInsert.length;
   c.invalid += toInsert.filter((r) => r.is_invalid).length;
   c.processed += chunk.length;
-  await addContactsToGroups(ctx, groupIds, [...mergeIds, ...inserted], tx);
+  if (groupIds.length) await addContactsToGroups(ctx, groupIds, [...mergeIds, ...inserted], tx);
 }
 
 /** The `contacts.import` job. Never throws for a bad file: the batch is marked failed and the failure published. */
@@ -302,7 +372,7 @@ export async function runContactImport(ctx: AppContext, batchId: string): Promis
   try {
     counters = await ctx.db.transaction().execute(async (tx) => {
       const c: Counters = { inserted: 0, merged: 0, invalid: 0, processed: 0 };
-      const known: Known = { lookup: await contactsRepository.hasNumberedContacts(tx, companyId), ids: new Map() };
+      const known: Known = { lookup: await contactsRepository.hasNumberedContacts(tx, companyId), seen: new Set() };
       let chunk: ImportRecord[] = [];
       let lastPublish = 0;
       let fraction = 0;
@@ -324,13 +394,28 @@ export async function runContactImport(ctx: AppContext, batchId: string): Promis
         })();
         writing.catch(() => {}); // rethrown by the next await
       };
-      for await (const { rows, fraction: f } of streamRows(file, batch.file_type as FileType)) {
-        for (const row of rows) {
-          const rec = toRecord(row, flat);
+      // Batches of rows flow: read → numbers parsed on the worker (the next batch's while this one
+      // is built) → records → chunks written (one while the next is built).
+      const parser = new PhoneParser(importTuning.phoneWorker);
+      const consume = async (b: { rows: string[][]; fraction: number; parsed: Promise<Array<string | null>> }) => {
+        const parsed = await b.parsed;
+        for (let i = 0; i < b.rows.length; i++) {
+          const rec = toRecord(b.rows[i]!, flat, parsed[i]);
           if (rec) chunk.push(rec);
           if (chunk.length >= importTuning.chunkSize) await flush();
         }
-        fraction = f;
+        fraction = b.fraction;
+      };
+      try {
+        let ahead: { rows: string[][]; fraction: number; parsed: Promise<Array<string | null>> } | null = null;
+        for await (const { rows, fraction: f } of streamRows(file, batch.file_type as FileType)) {
+          const next = { rows, fraction: f, parsed: parser.parse(rawNumbers(rows, flat)) };
+          if (ahead) await consume(ahead);
+          ahead = next;
+        }
+        if (ahead) await consume(ahead);
+      } finally {
+        await parser.close();
       }
       if (chunk.length) await flush();
       if (writing) await writing;

@@ -134,15 +134,23 @@ export const contactsRepository = {
   /**
    * Multi-row insert through unnest (one statement per chunk). Columns that are empty in every
    * record are left out (they take their defaults), so a 3-column file sends 3 arrays, not 15.
-   * @returns ids in input order.
+   * @returns the new ids in input order when `returnIds` (else an empty list: nothing is returned).
    */
-  async insertMany(db: DbOrTx, companyId: number, source: string, records: ImportRecord[]): Promise<number[]> {
+  async insertMany(db: DbOrTx, companyId: number, source: string, records: ImportRecord[], returnIds = true): Promise<number[]> {
     if (records.length === 0) return [];
     const used = IMPORT_COLUMNS.filter((c) => c === 'name' || c === 'first_name' || c === 'last_name' || records.some((r) => r[c] !== null));
     const cols = used.map((c) => sql`${records.map((r) => r[c])}::text[]`);
-    const r = await sql<{ id: number }>`insert into contacts (company_id, source, is_invalid, ${sql.join(used.map((c) => sql.ref(c)))})
-      select ${companyId}::bigint, ${source}::text, u.is_invalid, ${sql.join(used.map((c) => sql.ref(`u.${c}`)))}
-      from unnest(${records.map((r) => r.is_invalid)}::boolean[], ${sql.join(cols)}) with ordinality as u(is_invalid, ${sql.join(used.map((c) => sql.ref(c)))}, ord)
+    const names = sql.join(used.map((c) => sql.ref(c)));
+    const values = sql.join(used.map((c) => sql.ref(`u.${c}`)));
+    const arrays = sql`${records.map((r) => r.is_invalid)}::boolean[], ${sql.join(cols)}`;
+    if (!returnIds) {
+      await sql`insert into contacts (company_id, source, is_invalid, ${names})
+        select ${companyId}::bigint, ${source}::text, u.is_invalid, ${values} from unnest(${arrays}) as u(is_invalid, ${names})`.execute(db);
+      return [];
+    }
+    const r = await sql<{ id: number }>`insert into contacts (company_id, source, is_invalid, ${names})
+      select ${companyId}::bigint, ${source}::text, u.is_invalid, ${values}
+      from unnest(${arrays}) with ordinality as u(is_invalid, ${names}, ord)
       order by u.ord
       returning id`.execute(db);
     return r.rows.map((x) => x.id);

@@ -1,5 +1,9 @@
 /** SQL for `webhook_receipts` (platform/http owns it). */
+import { sql, type RawBuilder } from 'kysely';
 import type { DbOrTx } from '../db/db.js';
+
+/** A delivery's stored answer. */
+export type ReceiptRow = { key: string; status_code: number; content_type: string; body: string };
 
 /** `status_code` of a receipt claimed by a delivery still in progress (never visible to others: the row commits with its answer). */
 const PENDING = 0;
@@ -18,6 +22,16 @@ export const webhookReceiptsRepository = {
   },
   async find(db: DbOrTx, key: string) {
     return db.selectFrom('webhook_receipts').select(['status_code', 'content_type', 'body']).where('key', '=', key).executeTakeFirst();
+  },
+  /**
+   * For a webhook whose writes fit in ONE statement (handleOnceInOneStatement): the body of a
+   * data-modifying CTE that claims `row.key` with its final answer (`insert … on conflict do
+   * nothing returning key`). The caller's other CTEs must write only `where exists (select 1 from
+   * <this CTE>)`, so a repeated delivery changes nothing; a concurrent repeat waits on the primary
+   * key until the first statement commits.
+   */
+  claimWithAnswerCte(row: ReceiptRow): RawBuilder<unknown> {
+    return sql`insert into webhook_receipts (key, status_code, content_type, body) values (${row.key}, ${row.status_code}, ${row.content_type}, ${row.body}) on conflict (key) do nothing returning key`;
   },
   /** Stores the answer of a claimed key (same transaction as the claim). */
   async complete(db: DbOrTx, row: { key: string; status_code: number; content_type: string; body: string }): Promise<void> {

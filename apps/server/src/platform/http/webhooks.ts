@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.js';
 import type { RenderedResponse } from '../../carriers/carrier.port.js';
 import type { DbOrTx } from '../db/db.js';
 import { AppError } from './errors.js';
-import { webhookReceiptsRepository } from './webhook-receipts.repository.js';
+import { webhookReceiptsRepository, type ReceiptRow } from './webhook-receipts.repository.js';
 
 /** Form parameters of a webhook as strings (Twilio posts application/x-www-form-urlencoded). */
 export function formParams(request: FastifyRequest): Record<string, string> {
@@ -59,7 +59,11 @@ export async function handleOnce(ctx: AppContext, reply: FastifyReply, key: stri
     after = outcome.afterCommit;
     return row;
   });
-  // Answer the carrier first; live events and reactions (afterCommit) must not delay the call flow.
+  return answer(ctx, reply, stored, after);
+}
+
+/** Answers the carrier first; live events and reactions (afterCommit) must not delay the call flow. */
+function answer(ctx: AppContext, reply: FastifyReply, stored: Omit<ReceiptRow, 'key'>, after: (() => void | Promise<void>) | undefined): FastifyReply {
   const sent = reply.status(stored.status_code).type(stored.content_type).send(stored.body);
   if (after) {
     const run = after;
@@ -68,4 +72,30 @@ export async function handleOnce(ctx: AppContext, reply: FastifyReply, key: stri
     });
   }
   return sent;
+}
+
+/**
+ * `handleOnce` for a delivery whose answer is known before anything is written and whose writes
+ * fit in one statement (the voice webhook's common case; issue 3 bench): no explicit transaction.
+ * `store(receipt)` must claim `receipt.key` WITH its answer and make its writes in the same
+ * statement, only when it claimed the key (`webhookReceiptsRepository.claimWithAnswerCte`); it
+ * returns undefined when the key was already claimed (nothing written), else the work to run after
+ * the answer. A repeated delivery gets the stored answer; a concurrent repeat waits on the receipt's
+ * primary key until the first statement commits; a failed statement leaves no claim behind.
+ */
+export async function handleOnceInOneStatement(
+  ctx: AppContext, reply: FastifyReply, key: string, response: RenderedResponse,
+  store: (receipt: ReceiptRow) => Promise<{ afterCommit?: () => void | Promise<void> } | undefined>,
+): Promise<void> {
+  // Resolves to nothing once the answer is sent: a FastifyReply is a thenable, so awaiting one
+  // would wait for the response to finish and yield undefined.
+  const row: ReceiptRow = { key, status_code: 200, content_type: response.contentType, body: response.body };
+  for (let attempt = 0; ; attempt++) {
+    const stored = await store(row);
+    if (stored) { answer(ctx, reply, row, stored.afterCommit); return; }
+    const existing = await webhookReceiptsRepository.find(ctx.db, key);
+    if (existing) { answer(ctx, reply, existing, undefined); return; }
+    // The receipt was removed between the two statements (retention clean-up): claim again.
+    if (attempt >= 2) throw new Error(`webhook receipt ${key} could not be claimed`);
+  }
 }
