@@ -17,6 +17,7 @@ import { registerCallsJobs } from './calls/calls.jobs.js';
 import { registerSandboxRoutes } from '../carriers/sandbox/sandbox.routes.js';
 // [telephony-module imports]
 import { registerInAppCallingRoutes } from './in-app-calling/in-app-calling.routes.js';
+import { registerInAppCallingWebhooks } from './in-app-calling/in-app-calling.webhooks.js';
 import { registerSchedulesRoutes } from './schedules/schedules.routes.js';
 import { registerGreetingsRoutes } from './greetings/greetings.routes.js';
 import { registerNotesRoutes } from './notes/notes.routes.js';
@@ -56,6 +57,7 @@ export const modules: ModuleEntry[] = [
   { name: 'simulator', routes: registerSandboxRoutes },
   // [telephony-module entries]
   { name: 'in-app-calling', routes: registerInAppCallingRoutes },
+  { name: 'in-app-calling-webhooks', routes: registerInAppCallingWebhooks },
   { name: 'schedules', routes: registerSchedulesRoutes },
   { name: 'greetings', routes: registerGreetingsRoutes },
   { name: 'notes', routes: registerNotesRoutes },

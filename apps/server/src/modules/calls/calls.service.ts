@@ -615,3 +615,38 @@ export async function announceCallChanged(ctx: AppContext, changed: VoiceOutcome
     voicemailId: vm?.id ?? null, durationS: call.duration_s, startedAt: call.started_at,
   });
 }
+
+/**
+ * A call placed from the browser (in-app calling, outbound): the carrier's first webhook for it.
+ * Binds the carrier's CallSid to our call row and answers with a Dial of the destination from the
+ * company number (`callerId`), whose result comes back to `/webhooks/twilio/voice/client/dial`.
+ * @returns null when the call is unknown, not outbound, or already bound to a carrier call
+ * (`tokenSid` is the SID recorded when the token was issued).
+ */
+export async function connectOutboundCall(ctx: AppContext, tx: DbOrTx, input: { callId: number; carrierSid: string; userId: number; tokenSid: string }): Promise<VoiceOutcome | null> {
+  const call = await callsRepository.find(tx, input.callId);
+  if (!call || call.direction !== 'outbound' || call.status !== CALL_STATUS.STARTED || call.carrier_sid !== input.tokenSid) return null;
+  await callsRepository.update(tx, call.id, { carrier_sid: input.carrierSid });
+  await callsRepository.insertEvent(tx, call.id, CALL_STATUS.STARTED, { carrier_sid: input.carrierSid, placed_by: input.userId });
+  const base = `${ctx.config.publicUrl}/webhooks/twilio/voice/client/dial?call=${call.id}`;
+  return {
+    steps: [{ kind: 'dial', numbers: [{ number: call.to_number }], timeoutS: 30, action: base, callerId: call.from_number }],
+    changed: { companyId: call.company_id, id: call.id, status: call.status },
+  };
+}
+
+/**
+ * The Dial result of a browser-placed call: completed → 12 Connected (answered, with its
+ * duration), anything else → 5 No Answer; then the call ends.
+ */
+export async function finishOutboundCall(ctx: AppContext, tx: DbOrTx, input: { callId: number; dialStatus: string; durationS: number }): Promise<VoiceOutcome> {
+  const call = await callsRepository.find(tx, input.callId);
+  if (!call || call.direction !== 'outbound') return { steps: [{ kind: 'hangup' }] };
+  const answered = input.dialStatus === 'completed' || input.dialStatus === 'answered';
+  const status = answered ? CALL_STATUS.CONNECTED : CALL_STATUS.NO_ANSWER;
+  const now = new Date();
+  const changed = await setStatus(tx, call, status, { dial_status: input.dialStatus }, {
+    duration_s: input.durationS, ended_at: now, ...(answered ? { answered_at: new Date(now.getTime() - input.durationS * 1000), forwarded_to: call.to_number } : {}),
+  });
+  return { steps: [{ kind: 'hangup' }], changed };
+}

@@ -7,7 +7,7 @@
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../../test/fixtures.js';
-import { eventually, startTestServer, type TestServer } from '../../../test/harness.js';
+import { eventually, postWebhook, startTestServer, type TestServer } from '../../../test/harness.js';
 import { addCompanyMember } from '../companies/companies.service.js';
 import { buyTestNumber, connectSocket, subscribe } from '../messaging/messaging.test-helpers.js';
 import { verifySandboxClientToken } from '../../carriers/sandbox/sandbox.token.js';
@@ -153,5 +153,27 @@ describe('in-app calling', () => {
     expect(call.body).toMatchObject({ direction: 'outbound', status: 1, to: '+13125550199' });
     expect((await outsider.client.post('/api/v1/calls/token', { number_id: n.id, destination: '3125550199' })).status).toBe(404);
     expect((await a.client.post('/api/v1/calls/token', { number_id: n.id, destination: 'abc' })).status).toBe(422);
+  });
+
+  it('a browser-placed call dials the destination from the company number and records the result', async () => {
+    const n = await buyTestNumber(a, '415', 3);
+    const t = await a.client.post('/api/v1/calls/token', { number_id: n.id, destination: '+13125550177' });
+    expect(t.status, JSON.stringify(t.body)).toBe(200);
+    const sid = 'CA' + 'b'.repeat(32);
+    const params = { CallSid: sid, AccountSid: s.ctx.config.twilioAccountSid, From: `client:user_${a.userId}`, To: '+13125550177', call_id: String(t.body.call_id), CallStatus: 'ringing', Direction: 'inbound' };
+    const forged = await postWebhook(s, '/webhooks/twilio/voice/client', params, { token: 'wrong-token' });
+    expect(forged.status).toBe(403);
+    const first = await postWebhook(s, '/webhooks/twilio/voice/client', params);
+    expect(first.status).toBe(200);
+    expect(first.body).toContain(`callerId="${n.number}"`);
+    expect(first.body).toMatch(/<Number>\+13125550177<\/Number>/);
+    expect((await postWebhook(s, '/webhooks/twilio/voice/client', params)).body).toBe(first.body);
+    // Someone else's client identity cannot use this call.
+    const other = await postWebhook(s, '/webhooks/twilio/voice/client', { ...params, CallSid: 'CA' + 'c'.repeat(32), From: `client:user_${outsider.userId}` });
+    expect(other.body).toContain('<Hangup');
+    const dial = await postWebhook(s, `/webhooks/twilio/voice/client/dial?call=${t.body.call_id}`, { CallSid: sid, DialCallStatus: 'completed', DialCallDuration: '42' });
+    expect(dial.status).toBe(200);
+    const call = await a.client.get(`/api/calls/${t.body.call_id}`);
+    expect(call.body).toMatchObject({ direction: 'outbound', status: 12, duration_s: 42, carrier_sid: sid });
   });
 });
