@@ -73,8 +73,8 @@ export function InboxPage({ numbers = [] }: { numbers?: InboxNumberOption[] }) {
           counts.data ? (
             <Group gap={6} data-testid="inbox-counts">
               {TYPES.map(({ label, countKey }) => (
-                <Badge key={countKey} variant={counts.data[countKey] ? 'filled' : 'light'} color={counts.data[countKey] ? 'red' : 'gray'} size="lg">
-                  {counts.data[countKey]} unread {label.toLowerCase()}
+                <Badge key={countKey} variant="light" color={counts.data[countKey] ? 'red' : 'gray'} size="lg" tt="none">
+                  {counts.data[countKey]} unread {counts.data[countKey] === 1 ? label.toLowerCase().replace(/s$/, '') : label.toLowerCase()}
                 </Badge>
               ))}
             </Group>
