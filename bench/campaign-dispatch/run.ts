@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
   try {
-    console.log(`campaign-dispatch: ${fmt(N)} recipients, skip_inbox=${skipInbox}, ${os.cpus().length} CPUs`);
+    console.log(`campaign-dispatch: ${fmt(N)} recipients, skip_inbox=${skipInbox}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
     const user = await client.query<{ id: number }>(`insert into users (email, first_name, last_name, password_hash, timezone) values ('bench@example.test', 'Bench', 'User', 'x', 'America/New_York') returning id`);
     const userId = Number(user.rows[0]!.id);
     const company = await client.query<{ id: number }>(`insert into companies (name, timezone, quiet_hours_start, quiet_hours_end) values ('Bench Co', 'America/New_York', '00:00', '00:00') returning id`);
@@ -105,7 +105,7 @@ async function main(): Promise<void> {
       if (performance.now() - lastLog > 5000) {
         lastLog = performance.now();
         const c = await client.query<{ n: number }>(`select count(*)::int as n from campaign_recipients where campaign_id = $1 and carrier_sid is not null`, [created.id]);
-        console.log(`  … ${fmt(c.rows[0]!.n)} handed to the carrier after ${((lastLog - start) / 1000).toFixed(1)} s`);
+        console.log(`  … ${fmt(c.rows[0]!.n)} handed to the carrier after ${((lastLog - start) / 1000).toFixed(1)} s (load ${os.loadavg()[0]!.toFixed(2)})`);
       }
       await sleep(50);
     }
@@ -122,6 +122,7 @@ async function main(): Promise<void> {
     console.log(`  dispatch only                       ${fmt(handed.rows[0]!.n / dispatchS)} messages/s`);
     console.log(`  baseline: plain INSERT of ${fmt(N)} rows ${fmt(baselineRate)} rows/s (${baselineS.toFixed(2)} s)`);
     console.log(`  ratio campaign ÷ baseline           ${(rate / baselineRate).toFixed(3)}`);
+    console.log(`  load average at the end             ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
     if (waitDelivered) {
       for (;;) {
         const r = await client.query<{ n: number }>(`select count(*)::int as n from campaign_recipients where campaign_id = $1 and state in ('delivered', 'undelivered')`, [created.id]);
@@ -132,6 +133,7 @@ async function main(): Promise<void> {
       console.log(`  all delivery callbacks applied      ${deliveredS.toFixed(1)} s (${fmt(handed.rows[0]!.n / deliveredS)} messages/s to delivered)`);
     }
   } finally {
+    console.error = () => {}; // pg-boss reports the connections PostgreSQL closes while stopping
     await client.end().catch(() => {});
     await server.close().catch(() => {});
     await embedded.stop().catch(() => {});

@@ -20,7 +20,8 @@
  *     file through pg-copy-streams into a table created `LIKE contacts INCLUDING ALL` (same columns,
  *     defaults and indexes), after a CHECKPOINT, on a fresh connection.
  *  5. Prints both rates, the ratio import ÷ COPY and PASS/MISS against 0.25, with the 1-minute
- *     load average of each phase (the machine may be shared).
+ *     load average of each phase (the machine may be shared), and the CPU seconds each phase cost
+ *     the Node process (all threads) and PostgreSQL (from /proc; a floor, see `pgCpuS`).
  *
  * Usage: `cd bench && npm run bench:contacts-import` (or `npx tsx contacts-import/run.ts`).
  * Knobs: BENCH_ROWS (1000000), BENCH_CHUNK (the import job's chunk size; default: the job's own).
@@ -39,24 +40,28 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const load = () => os.loadavg()[0]!.toFixed(2);
 
 /**
- * CPU seconds (user + system) used so far by the embedded PostgreSQL: its postmaster and every
- * live child (backends, checkpointer, WAL writer…), from /proc (Linux; 0 elsewhere).
+ * CPU ticks (user + system, 1/100 s) used so far by each live process of the embedded PostgreSQL:
+ * its postmaster and children (backends, checkpointer, WAL writer, autovacuum…), from /proc (Linux).
  */
-function pgCpuS(dataDir: string): number {
+function pgCpuTicks(dataDir: string): Map<number, number> {
+  const out = new Map<number, number>();
   try {
     const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    let ticks = 0;
     for (const pid of fs.readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
       let stat: string;
       try { stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { continue; }
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(pid) === postmaster || Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+      if (Number(pid) === postmaster || Number(f[1]) === postmaster) out.set(Number(pid), Number(f[11]) + Number(f[12]));
     }
-    return ticks / 100;
-  } catch {
-    return 0;
-  }
+  } catch { /* not Linux: no figure */ }
+  return out;
+}
+/** PostgreSQL CPU seconds between two snapshots (a process that exited meanwhile is not counted: a floor). */
+function pgCpuS(before: Map<number, number>, after: Map<number, number>): number {
+  let ticks = 0;
+  for (const [pid, t] of after) ticks += t - (before.get(pid) ?? 0);
+  return ticks / 100;
 }
 const nodeCpuS = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
 
@@ -147,7 +152,7 @@ async function main(): Promise<void> {
     // ---- import, end to end through the job ----
     const loadImport: string[] = [load()];
     const pgDataDir = fs.existsSync(path.join(pgDir, 'postmaster.pid')) ? pgDir : (fs.readdirSync(pgDir).map((d) => path.join(pgDir, d)).find((d) => fs.existsSync(path.join(d, 'postmaster.pid'))) ?? pgDir);
-    const cpu0 = { node: nodeCpuS(), pg: pgCpuS(pgDataDir) };
+    const cpu0 = { node: nodeCpuS(), pg: pgCpuTicks(pgDataDir) };
     const t0 = performance.now();
     const data = await fs.promises.readFile(csv);
     const { batchId } = await contactsImport.startImport(server.ctx, userId, companyId, { file: { filename: 'contacts.csv', mimetype: 'text/csv', data }, groupIds: [] });
@@ -165,7 +170,7 @@ async function main(): Promise<void> {
       await sleep(50);
     }
     const importS = (performance.now() - t0) / 1000;
-    const importCpu = { node: nodeCpuS() - cpu0.node, pg: pgCpuS(pgDataDir) - cpu0.pg };
+    const importCpu = { node: nodeCpuS() - cpu0.node, pg: pgCpuS(cpu0.pg, pgCpuTicks(pgDataDir)) };
     loadImport.push(load());
     const stored = await client.query<{ n: number; invalid: number }>('select count(*)::int as n, count(*) filter (where is_invalid)::int as invalid from contacts where company_id = $1', [companyId]);
     const importRate = N / importS;
@@ -177,11 +182,11 @@ async function main(): Promise<void> {
     const loadCopy: string[] = [load()];
     const copyClient = new pg.Client({ connectionString: dbUrl });
     await copyClient.connect();
-    const cpu1 = { node: nodeCpuS(), pg: pgCpuS(pgDataDir) };
+    const cpu1 = { node: nodeCpuS(), pg: pgCpuTicks(pgDataDir) };
     const c0 = performance.now();
     await pipeline(fs.createReadStream(csv), copyClient.query(copyFrom('copy bench_copy (name, number, email) from stdin with (format csv, header true)')));
     const copyS = (performance.now() - c0) / 1000;
-    const copyCpu = { node: nodeCpuS() - cpu1.node, pg: pgCpuS(pgDataDir) - cpu1.pg };
+    const copyCpu = { node: nodeCpuS() - cpu1.node, pg: pgCpuS(cpu1.pg, pgCpuTicks(pgDataDir)) };
     loadCopy.push(load());
     await copyClient.end();
     const copied = await client.query<{ n: number }>('select count(*)::int as n from bench_copy');

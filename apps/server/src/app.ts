@@ -1,7 +1,7 @@
 /**
  * Builds the Fastify instance: platform plugins (cookies, forms, multipart, OpenAPI at
- * /api/docs, the error handler, auth), every module's routes, the blob files at /files and the
- * built SPA at / (with client-side routing fallback).
+ * /api/docs, the error handler, auth), every module's routes, the blob files at /files (streamed
+ * from the configured blob store) and the built SPA at / (with client-side routing fallback).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,6 +17,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import qs from 'qs';
 import type { AppContext } from './context.js';
 import { registerAuth } from './platform/auth/auth.plugin.js';
+import { registerBlobFiles } from './platform/blob/serve.js';
 import { registerErrorHandler } from './platform/http/error-handler.js';
 import { registerMetrics } from './platform/metrics.js';
 import { modules } from './modules/registry.js';
@@ -60,7 +61,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     if (m.routes) await m.routes(app, ctx);
   }
 
-  await app.register(fastifyStatic, { root: ctx.blobs.directory, prefix: '/files/', decorateReply: false, index: false });
+  registerBlobFiles(app, ctx.blobs);
   const spa = fs.existsSync(path.join(WEB_DIST, 'index.html'));
   if (spa) await app.register(fastifyStatic, { root: WEB_DIST, prefix: '/', wildcard: false });
   app.setNotFoundHandler((request, reply) => {

@@ -2,14 +2,12 @@
  * Starts the whole product on an open database: migrations, context, app, HTTP listener,
  * realtime, queue workers. Used by `main.ts` and by the integration tests.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import pino from 'pino';
 import { buildApp, registerJobs, type App } from './app.js';
 import { createCarrier } from './carriers/carrier.factory.js';
 import type { AppContext } from './context.js';
 import { resolveSocketUser, canJoinChannel } from './modules/companies/companies.service.js';
-import { BlobStore } from './platform/blob.js';
+import { createBlobStore } from './platform/blob.js';
 import type { Config } from './platform/config.js';
 import { createDb, migrate } from './platform/db/db.js';
 import { Mailer } from './platform/mail/mailer.js';
@@ -28,9 +26,7 @@ export async function startServer(config: Config, databaseUrl: string, options: 
   await migrate(db);
   const queue = new Queue(databaseUrl, config.runWorkers);
   const realtime = new Realtime();
-  const blobDir = path.join(config.dataDir, 'blobs');
-  fs.mkdirSync(blobDir, { recursive: true });
-  const blobs = new BlobStore(blobDir, config.publicUrl);
+  const blobs = createBlobStore(config);
   const mailer = new Mailer(db, queue, config.smtpUrl, config.mailFrom);
   const ctx: AppContext = { config, db, pool, queue, realtime, blobs, mailer, carrier: createCarrier(config, db, queue), log };
   registerJobs(ctx);
@@ -40,7 +36,7 @@ export async function startServer(config: Config, databaseUrl: string, options: 
   const port = typeof address === 'object' && address ? address.port : config.port;
   if (options.publicUrlFromPort) {
     config.publicUrl = `http://127.0.0.1:${port}`;
-    (blobs as unknown as { publicUrl: string }).publicUrl = config.publicUrl;
+    blobs.publicUrl = config.publicUrl;
   }
   realtime.attach(app.server, pool, (session, bearer) => resolveSocketUser(ctx, session, bearer), (userId, channel) => canJoinChannel(ctx, userId, channel));
   await queue.start();
@@ -52,6 +48,7 @@ export async function startServer(config: Config, databaseUrl: string, options: 
       await realtime.close();
       await app.close();
       await db.destroy();
+      blobs.close();
     },
   };
 }

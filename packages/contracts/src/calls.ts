@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { Id, PageMeta } from './common.js';
 import { BlockSchema, CallSchema, ScheduleSchema } from './telephony.js';
+import { EavAttributeValue, EavAttributeValueOut } from './contacts.js';
 
 // ---------------------------------------------------------------- schedules
 
@@ -122,14 +123,15 @@ export const CallDetailSchema = CallSchema.extend({
   note: NoteSchema.nullable(),
   notes: z.array(NoteSchema),
   qualification: z.number().nullable(),
-  eavAttributeValues: z.record(z.string(), z.unknown()),
+  /** Custom-field values (entity type Call 6), as on contacts. */
+  eavAttributeValues: z.array(EavAttributeValueOut),
 });
 export const CallTagsInput = z.object({ tags: z.array(z.string().trim().min(1).max(50)).min(1).max(50) });
 export const CallTagsBody = z.object({ data: z.array(TagSchema) });
 /** PATCH /calls/{id}: qualification qualified 1, not qualified 2, lead 3 (null clears). */
 export const PatchCallInput = z.object({
   qualification: z.union([z.literal(1), z.literal(2), z.literal(3)]).nullable().optional(),
-  eavAttributeValues: z.record(z.string(), z.unknown()).optional(),
+  eavAttributeValues: z.array(EavAttributeValue).max(500).optional(),
   recalculateAiAttributes: z.unknown().optional(),
 });
 

@@ -8,6 +8,7 @@ export * from './auth.js';
 export * from './companies.js';
 export * from './telephony.js';
 // [telephony contracts]
+export * from './custom-field-values.js';
 export * from './in-app-calling.js';
 export * from './calls.js';
 export * from './numbers-admin.js';

@@ -1,35 +1,21 @@
 /**
- * Blob store for recordings and MMS media: a local folder (`${DATA_DIR}/blobs`) by default.
- * Keys are relative paths; `url(key)` is served by the app at `/files/{key}`.
+ * Blob store for recordings, greetings, MMS media, contact imports and exports (spec issue 3
+ * "Voicemail: recordings stored in the blob store"): a local folder (`${DATA_DIR}/blobs`) by
+ * default, an S3-compatible bucket when `S3_BUCKET` is set. Keys are relative paths; `url(key)`
+ * is `${PUBLIC_URL}/files/{key}` for both stores and is served by the app (blob/serve.ts).
  */
-import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Config } from './config.js';
+import { LocalBlobStore } from './blob/local.js';
+import { S3BlobStore } from './blob/s3.js';
+import type { BlobStore } from './blob/types.js';
 
-export class BlobStore {
-  constructor(private readonly root: string, private readonly publicUrl: string) {}
+export { LocalBlobStore } from './blob/local.js';
+export { S3BlobStore } from './blob/s3.js';
+export { blobUrl, contentTypeFor, InvalidBlobKeyError, isValidBlobKey, type BlobInfo, type BlobRange, type BlobStore, type LocalBlobFile } from './blob/types.js';
 
-  private resolve(key: string): string {
-    const p = path.resolve(this.root, key);
-    if (!p.startsWith(path.resolve(this.root) + path.sep)) throw new Error('invalid blob key');
-    return p;
-  }
-  /** Stores bytes under `key` (creating folders). */
-  async put(key: string, data: Buffer | Uint8Array): Promise<void> {
-    const p = this.resolve(key);
-    await fs.mkdir(path.dirname(p), { recursive: true });
-    await fs.writeFile(p, data);
-  }
-  /** Reads bytes, or null when missing. */
-  async get(key: string): Promise<Buffer | null> {
-    try { return await fs.readFile(this.resolve(key)); } catch { return null; }
-  }
-  /** Removes the blob under `key` (no error when missing). */
-  async delete(key: string): Promise<void> {
-    await fs.rm(this.resolve(key), { force: true });
-  }
-  /** Absolute URL where the blob is served. */
-  url(key: string): string {
-    return `${this.publicUrl}/files/${key}`;
-  }
-  get directory(): string { return this.root; }
+/** The configured store: S3 when `config.s3` is set, else the folder `${dataDir}/blobs` (created). */
+export function createBlobStore(config: Pick<Config, 's3' | 'dataDir' | 'publicUrl'>): BlobStore {
+  if (config.s3) return new S3BlobStore(config.s3, config.publicUrl);
+  return new LocalBlobStore(path.join(config.dataDir, 'blobs'), config.publicUrl);
 }

@@ -27,7 +27,28 @@ const schema = z.object({
   SEED_DEMO: z.enum(['0', '1']).default('1'),
   WORKERS: z.enum(['0', '1']).default('1'),
   NODE_ENV: z.string().default('development'),
+  // S3-compatible blob store (platform/blob.ts); unset S3_BUCKET = local folder DATA_DIR/blobs.
+  S3_BUCKET: z.string().default(''),
+  S3_ENDPOINT: z.string().default('').refine((v) => v === '' || /^https?:\/\/[^/]/i.test(v), 'must be an http(s) URL'),
+  S3_REGION: z.string().default(''),
+  S3_ACCESS_KEY_ID: z.string().default(''),
+  S3_SECRET_ACCESS_KEY: z.string().default(''),
+  S3_FORCE_PATH_STYLE: z.enum(['', '0', '1', 'true', 'false']).default(''),
 });
+
+/** S3-compatible blob store settings (README "Configuration", S3_*). */
+export type S3Config = {
+  bucket: string;
+  /** Service URL for non-AWS stores (MinIO, R2, …); undefined = AWS S3 for `region`. */
+  endpoint: string | undefined;
+  /** Default `us-east-1`. */
+  region: string;
+  /** Static credentials; both undefined = the SDK's default provider chain (env, profile, instance role). */
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  /** `https://endpoint/bucket/key` URLs instead of `https://bucket.endpoint/key`; default true when an endpoint is given. */
+  forcePathStyle: boolean;
+};
 
 export type Config = {
   port: number;
@@ -52,6 +73,8 @@ export type Config = {
   seedDemo: boolean;
   runWorkers: boolean;
   production: boolean;
+  /** Blob store in an S3-compatible bucket when S3_BUCKET is set; undefined = local folder `${dataDir}/blobs`. */
+  s3: S3Config | undefined;
 };
 
 /**
@@ -64,6 +87,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new Error(`Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
   const e = parsed.data;
+  if (e.S3_BUCKET && !e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
+    throw new Error('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  }
   const port = overrides.port ?? e.PORT;
   return {
     port,
@@ -85,6 +111,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     seedDemo: e.SEED_DEMO === '1',
     runWorkers: e.WORKERS === '1',
     production: e.NODE_ENV === 'production',
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT ? e.S3_ENDPOINT.replace(/\/+$/, '') : undefined,
+          region: e.S3_REGION || 'us-east-1',
+          accessKeyId: e.S3_ACCESS_KEY_ID || undefined,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY || undefined,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE === '' ? Boolean(e.S3_ENDPOINT) : e.S3_FORCE_PATH_STYLE === '1' || e.S3_FORCE_PATH_STYLE === 'true',
+        }
+      : undefined,
     ...overrides,
   };
 }

@@ -9,7 +9,6 @@ import { SignInPage } from '../features/auth/components/SignInPage';
 import { SignUpPage } from '../features/auth/components/SignUpPage';
 import { NumbersPage } from '../features/numbers/components/NumbersPage';
 import { OutboxPage } from '../features/outbox/components/OutboxPage';
-import { SettingsPage } from '../features/settings/components/SettingsPage';
 import { setAfterLogout } from '../lib/http';
 import { notify } from '../lib/notify';
 import { PublicOnly, RequireAuth } from './guards';
@@ -19,6 +18,7 @@ import { ContactsRoute } from './routes/ContactsRoute';
 import { GroupsRoute } from './routes/GroupsRoute';
 import { InboxRoute } from './routes/InboxRoute';
 import { NotFound } from './routes/NotFound';
+import { SettingsRoute } from './routes/SettingsRoute';
 import { SimulatorRoute } from './routes/SimulatorRoute';
 import { BlocksRoute, CallRoute, NumberEditorRoute, NumberTemplatesRoute } from './routes/TelephonyRoutes';
 import { GreetingsPage } from '../features/greetings/components/GreetingsPage';
@@ -68,7 +68,7 @@ export const router = createBrowserRouter([
           { path: '/ports', element: <PortsPage /> },
           { path: '/calls/:callId', element: <CallRoute /> },
           { path: '/simulator', element: <SimulatorRoute /> },
-          { path: '/settings', element: <SettingsPage /> },
+          { path: '/settings', element: <SettingsRoute /> },
           { path: '*', element: <NotFound /> },
         ],
       },

@@ -172,9 +172,18 @@ describe('call detail: tags, notes, qualification', () => {
     const edited = await owner.client.put(`/api/notes/${note.body.data.id}`, { body: 'Asked for a quote by Friday' });
     expect(edited.body.data.body).toBe('Asked for a quote by Friday');
 
-    const patched = await owner.client.patch(`/api/calls/${id}`, { qualification: 3, eavAttributeValues: { budget: '5k' } });
+    // Custom fields of calls live in the shared EAV store (entity type Call 6), validated by type.
+    const budget = (await owner.client.post('/api/eavEntityTypes/6/eavAttributes', { name: 'Budget', type: 'number', companyId: owner.companyId })).body.data;
+    const contactField = (await owner.client.post('/api/eavEntityTypes/7/eavAttributes', { name: 'Tier', type: 'text', companyId: owner.companyId })).body.data;
+    const patched = await owner.client.patch(`/api/calls/${id}`, { qualification: 3, eavAttributeValues: [{ attribute_id: budget.id, value: '5000' }] });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
-    expect(patched.body).toMatchObject({ qualification: 3, eavAttributeValues: { budget: '5k' }, isInbound: true });
+    expect(patched.body).toMatchObject({ qualification: 3, eavAttributeValues: [{ attribute_id: budget.id, value: 5000, name: 'Budget', type: 'number' }], isInbound: true });
+    const badValue = await owner.client.patch(`/api/calls/${id}`, { eavAttributeValues: [{ attribute_id: budget.id, value: 'lots' }] });
+    expect(badValue.status).toBe(422);
+    expect(badValue.body.errors['eavAttributeValues.0.value']).toEqual(['The Budget must be a number.']);
+    const wrongType = await owner.client.patch(`/api/calls/${id}`, { eavAttributeValues: [{ attribute_id: contactField.id, value: 'x' }] });
+    expect(wrongType.body.errors['eavAttributeValues.0.attribute_id']).toBeDefined();
+    expect((await owner.client.get(`/api/calls/${id}`)).body.eavAttributeValues).toEqual([{ attribute_id: budget.id, value: 5000, name: 'Budget', type: 'number' }]);
     expect((await owner.client.patch(`/api/calls/${id}`, { qualification: 4 })).status).toBe(422);
 
     const detail = (await owner.client.get(`/api/calls/${id}`)).body;
@@ -185,6 +194,7 @@ describe('call detail: tags, notes, qualification', () => {
     const other = await createAccount(s);
     expect((await other.client.get(`/api/calls/${id}`)).status).toBe(404);
     expect((await other.client.patch(`/api/calls/${id}`, { qualification: 1 })).status).toBe(404);
+    expect((await other.client.patch(`/api/calls/${id}`, { eavAttributeValues: [{ attribute_id: budget.id, value: 1 }] })).status).toBe(404);
     expect((await other.client.post(`/api/calls/${id}/tags/tags`, { tags: ['x'] })).status).toBe(404);
     expect((await other.client.post('/api/notes', { model_type: 'call', model_id: id, body: 'x' })).status).toBe(404);
     expect((await other.client.put(`/api/notes/${note.body.data.id}`, { body: 'x' })).status).toBe(404);

@@ -10,13 +10,14 @@
  * the schedule is closed and voicemail is off; 3 Hangup when the caller hangs up while the call is
  * still 1 or 2.
  */
-import { BLOCKED, CALL_STATUS, UNBLOCKED, callStatusLabel, parsePhone, type RouteEntry } from '@switchboard/domain';
+import { BLOCKED, CALL_STATUS, EAV_ENTITY_TYPES, UNBLOCKED, callStatusLabel, parsePhone, type RouteEntry } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import type { CallFlowStep } from '../../carriers/carrier.port.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { NotFoundError, fieldError } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { findContactByNumber } from '../contacts/contacts.service.js';
+import { getEavValues, setEavValues } from '../custom-fields/custom-fields.service.js';
 import { findRoutingByE164Cached, findRoutingById, getCompanyNumber, takeRoundRobinCursor } from '../numbers/numbers.service.js';
 import {
   afterRecordingSteps, clientIdentity, confirmSteps, decideAfterDial, decideInboundStep, decideMenuChoice, flowUrls, whisperSteps, type Decision, type RoutingNumber,
@@ -443,13 +444,13 @@ export async function callCompanyForUser(ctx: AppContext, userId: number, callId
  */
 export async function getCall(ctx: AppContext, userId: number, id: number) {
   const call = await callForUser(ctx, userId, id);
-  const [events, vm, tags, notes] = await Promise.all([
+  const [events, vm, tags, notes, eav] = await Promise.all([
     callsRepository.events(ctx.db, call.id), callsRepository.voicemailOfCall(ctx.db, call.id), callsRepository.tagsOfCall(ctx.db, call.id),
-    notesOf(ctx, call.company_id, 'call', call.id),
+    notesOf(ctx, call.company_id, 'call', call.id), getEavValues(ctx, EAV_ENTITY_TYPES.Call, call.id),
   ]);
   return {
     isInbound: call.direction !== 'outbound', tags, note: notes.at(-1) ?? null, notes, qualification: call.qualification,
-    eavAttributeValues: call.eav_attribute_values,
+    eavAttributeValues: eav,
     id: call.id, company_id: call.company_id, number_id: call.number_id, carrier_sid: call.carrier_sid, from: call.from_number, to: call.to_number,
     from_state: call.from_state, direction: call.direction, status: call.status, status_label: callStatusLabel(call.status), extension: call.extension,
     forwarded_to: call.forwarded_to, duration_s: call.duration_s, contact_id: call.contact_id, started_at: call.started_at.toISOString(),
@@ -546,15 +547,20 @@ export async function removeCallTags(ctx: AppContext, userId: number, id: number
 }
 
 /**
- * PATCH /api/calls/{id} {qualification?: 1|2|3|null, eavAttributeValues?}: answers the updated
- * call (the web app applies it optimistically and undoes it on failure with FAILED_TO_UPDATE_CALL).
+ * PATCH /api/calls/{id} {qualification?: 1|2|3|null, eavAttributeValues?: [{attribute_id, value}]}:
+ * answers the updated call (the web app applies it optimistically and undoes it on failure with
+ * FAILED_TO_UPDATE_CALL). Custom-field values (entity type Call 6) go to the shared EAV store; only
+ * the listed attributes change, null clears one.
+ * @throws NotFoundError 404, ValidationError 422 (`eavAttributeValues.{i}.attribute_id|value`).
  */
-export async function patchCall(ctx: AppContext, userId: number, id: number, input: { qualification?: 1 | 2 | 3 | null; eavAttributeValues?: Record<string, unknown> }) {
+export async function patchCall(ctx: AppContext, userId: number, id: number, input: { qualification?: 1 | 2 | 3 | null; eavAttributeValues?: Array<{ attribute_id: number; value: unknown }> }) {
   const call = await callForUser(ctx, userId, id, AGENT_ROLES);
   const patch: Parameters<typeof callsRepository.update>[2] = {};
   if (input.qualification !== undefined) patch.qualification = input.qualification;
-  if (input.eavAttributeValues !== undefined) patch.eav_attribute_values = JSON.stringify({ ...call.eav_attribute_values, ...input.eavAttributeValues });
-  if (Object.keys(patch).length) await callsRepository.update(ctx.db, call.id, patch);
+  await ctx.db.transaction().execute(async (tx) => {
+    if (Object.keys(patch).length) await callsRepository.update(tx, call.id, patch);
+    await setEavValues(ctx, EAV_ENTITY_TYPES.Call, call.id, call.company_id, input.eavAttributeValues ?? [], tx);
+  });
   publishCallUpdated(ctx, { companyId: call.company_id, id: call.id, status: call.status });
   return getCall(ctx, userId, id);
 }

@@ -811,7 +811,9 @@ export async function applyCampaignStatus(ctx: AppContext, tx: DbOrTx, p: Record
     if (!r.sent_at) patch.sent_at = now;
   }
   if (Object.keys(patch).length) await repo.updateRecipient(tx, r.id, patch);
-  if (r.item_id) {
+  // The item mirrors the ledger (it was created with the ledger's state under its row lock), so it
+  // changes only when the ledger's state moved: a 'sent' callback after the record costs no item work.
+  if (r.item_id && (patch.state || r.state === 'responded')) {
     const item = await getItemById(ctx, r.item_id, tx, true);
     if (item) await advanceDeliveryState(ctx, tx, item, { carrierSid: sid, state: state ?? undefined, errorCode: Number.isFinite(code) ? code : null });
   }

@@ -1,11 +1,16 @@
 /**
- * `GET /api/companies` (company switcher), `GET /api/companies/{companyId}` and the company's
- * messaging settings `GET|PUT /api/companies/{companyId}/settings` (issue 4), tenant-checked.
+ * `GET /api/companies` (company switcher), `GET /api/companies/{companyId}` (with
+ * eav_attribute_values), the company's messaging settings `GET|PUT /api/companies/{companyId}/settings`
+ * and its custom-field values `PUT /api/companies/{companyId}/custom-fields` (issue 4), tenant-checked.
  */
-import { CompanyList, CompanyParams, CompanySettingsBody, CompanySettingsSaved, CompanySummary, errorResponses, PutCompanySettingsInput } from '@switchboard/contracts';
+import {
+  CompanyList, CompanyParams, CompanySettingsBody, CompanySettingsSaved, CompanyWithEavBody, EavValuesSaved, errorResponses, PutCompanyCustomFieldsInput,
+  PutCompanySettingsInput,
+} from '@switchboard/contracts';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
-import { getCompanySettings, getCompanySummary, listCompanySummaries, updateCompanySettings } from './companies.service.js';
+import { getCompanySettings, listCompanySummaries, updateCompanySettings } from './companies.service.js';
+import { getCompanyWithEav, putCompanyEavValues } from './company-custom-fields.service.js';
 
 export function registerCompaniesRoutes(app: App, ctx: AppContext): void {
   app.get('/api/companies', {
@@ -13,8 +18,12 @@ export function registerCompaniesRoutes(app: App, ctx: AppContext): void {
   }, async (request) => ({ data: await listCompanySummaries(ctx, request.auth!.userId) }));
 
   app.get('/api/companies/:companyId', {
-    schema: { tags: ['companies'], summary: 'One company of the caller (403 when not a member)', params: CompanyParams, response: { 200: CompanySummary, ...errorResponses } },
-  }, async (request) => getCompanySummary(ctx, request.auth!.userId, request.params.companyId));
+    schema: { tags: ['companies'], summary: 'One company of the caller (403 when not a member)', params: CompanyParams, response: { 200: CompanyWithEavBody, ...errorResponses } },
+  }, async (request) => getCompanyWithEav(ctx, request.auth!.userId, request.params.companyId));
+
+  app.put('/api/companies/:companyId/custom-fields', {
+    schema: { tags: ['companies'], summary: "Save the company's custom-field values (owner or administrator)", params: CompanyParams, body: PutCompanyCustomFieldsInput, response: { 200: EavValuesSaved, ...errorResponses } },
+  }, async (request) => putCompanyEavValues(ctx, request.auth!.userId, request.params.companyId, request.body.eavAttributeValues ?? request.body.eav_attribute_values ?? []));
 
   app.get('/api/companies/:companyId/settings', {
     schema: { tags: ['companies'], summary: 'Messaging settings: HELP text, quiet hours, links, time zone (any member)', params: CompanyParams, response: { 200: CompanySettingsBody, ...errorResponses } },

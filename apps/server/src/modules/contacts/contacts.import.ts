@@ -5,17 +5,18 @@
  * - `previewImport`: headers, the first 10 rows and the suggested mapping (domain `detectImportColumns`).
  * - `startImport`: checks the mapping (422 `INVALID_CONTACT_FILE`), stores the file in the blob store,
  *   creates a `contact_imports` batch and enqueues `contacts.import` in the same transaction.
- * - `runContactImport` (the job): streams rows (CSV: papaparse over a file stream; XLSX: exceljs),
- *   parses numbers with `parsePhone` (invalid ones kept with `is_invalid`), merges duplicates by
- *   number (within the file and with existing contacts: non-empty values replace stored ones), writes
- *   chunks of `importTuning.chunkSize` rows with `INSERT ... SELECT FROM unnest(...)`, all inside ONE
- *   transaction so a failure leaves nothing behind. Progress goes to `company.{companyId}` as
+ * - `runContactImport` (the job): streams rows (CSV: papaparse in chunk mode over a file stream;
+ *   XLSX: exceljs), parses numbers with `parsePhone` on a worker thread (`PhoneParser`; invalid ones
+ *   kept with `is_invalid`), merges duplicates by number (within the file and with existing
+ *   contacts: non-empty values replace stored ones), writes chunks of `importTuning.chunkSize` rows
+ *   with `INSERT ... SELECT FROM unnest(...)` (a chunk is written while the next is built), all
+ *   inside ONE transaction so a failure leaves nothing behind. 1,000,000 rows take about 40 s on
+ *   2 shared vCPUs (bench/contacts-import). Progress goes to `company.{companyId}` as
  *   `contact import progress` {batchId, progress} (0-100, at most every 250 ms) and the end as
  *   `contact import completed` {batchId, finishedAt, inserted, merged, invalid, failed, error}.
  *   A redelivered job of a finished or failed batch does nothing.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
 import {
@@ -367,7 +368,8 @@ export async function runContactImport(ctx: AppContext, batchId: string): Promis
   await contactsRepository.updateImport(ctx.db, batchId, { status: 'running', processed: 0, progress: 0, inserted: 0, merged: 0, invalid: 0 });
   const flat = batch.mapping as Flat;
   const groupIds = batch.group_ids as number[];
-  const file = path.join(ctx.blobs.directory, batch.file_key);
+  const local = await ctx.blobs.localFile(batch.file_key);
+  const file = local.path;
   let counters: Counters;
   try {
     counters = await ctx.db.transaction().execute(async (tx) => {
@@ -420,7 +422,7 @@ export async function runContactImport(ctx: AppContext, batchId: string): Promis
       if (chunk.length) await flush();
       if (writing) await writing;
       return c;
-    });
+    }).finally(() => local.release());
   } catch (err) {
     ctx.log.warn({ err, batchId }, 'contact import failed');
     const finishedAt = new Date();

@@ -1,9 +1,12 @@
 /**
  * Numbers HTTP routes (spec 002 "Numbers"):
  * GET /api/numbers/search, POST /api/numbers, GET /api/companies/{companyId}/numbers,
- * GET /api/numbers/{id}, PUT /api/numbers/{id}.
+ * GET /api/numbers/{id}, PUT /api/numbers/{id} (both with eavAttributeValues, the number's custom fields).
  */
-import { BuyNumberInput, CompanyParams, IdParams, NumberBody, NumberListBody, NumberSearchBody, NumberSearchQuery, NumberUpdatedBody, UpdateNumberInput, errorResponses } from '@switchboard/contracts';
+import {
+  BuyNumberInput, CompanyParams, IdParams, NumberBody, NumberListBody, NumberSearchBody, NumberSearchQuery, NumberWithEavBody, NumberWithEavUpdatedBody, UpdateNumberWithEavInput,
+  errorResponses,
+} from '@switchboard/contracts';
 import { NUMBER_UPDATED, type Schedule } from '@switchboard/domain';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
@@ -23,14 +26,14 @@ export async function registerNumbersRoutes(app: App, ctx: AppContext): Promise<
   }, async (request) => ({ data: await listCompanyNumbers(ctx, request.auth!.userId, request.params.companyId) }));
 
   app.get('/api/numbers/:id', {
-    schema: { tags: ['numbers'], params: IdParams, response: { 200: NumberBody, ...errorResponses } },
+    schema: { tags: ['numbers'], params: IdParams, response: { 200: NumberWithEavBody, ...errorResponses } },
   }, async (request) => getNumber(ctx, request.auth!.userId, request.params.id));
 
   app.put('/api/numbers/:id', {
-    schema: { tags: ['numbers'], params: IdParams, body: UpdateNumberInput, response: { 200: NumberUpdatedBody, ...errorResponses } },
+    schema: { tags: ['numbers'], params: IdParams, body: UpdateNumberWithEavInput, response: { 200: NumberWithEavUpdatedBody, ...errorResponses } },
   }, async (request) => {
     const b = request.body;
-    const data = await updateNumber(ctx, request.auth!.userId, request.params.id, { label: b.label, routes: b.routes as never, schedule: b.schedule as Schedule | undefined });
+    const data = await updateNumber(ctx, request.auth!.userId, request.params.id, { label: b.label, routes: b.routes as never, schedule: b.schedule as Schedule | undefined, eavAttributeValues: b.eavAttributeValues });
     return { message: NUMBER_UPDATED, data };
   });
 }

@@ -4,15 +4,16 @@
  * routing setup and schedule.
  */
 import {
-  NUMBER_TYPES, SERVICE_TYPES, TOLL_FREE_SEARCH_PREFIXES, cleanRoutes, confirmKeyToDtmf, defaultSchedule, displayRouteType,
+  EAV_ENTITY_TYPES, NUMBER_TYPES, SERVICE_TYPES, TOLL_FREE_SEARCH_PREFIXES, cleanRoutes, confirmKeyToDtmf, defaultSchedule, displayRouteType,
   formatPhone, isTollFree, isValidTimeZone, newRouteEntry, parsePhone, scheduleLabel, vanityToDigits,
   type RouteEntry, type Schedule,
 } from '@switchboard/domain';
-import type { NumberDto } from '@switchboard/contracts';
+import type { EavAttributeValueOut, NumberDto } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import { ValidationError, fieldError, NotFoundError, CarrierError, type FieldErrors } from '../../platform/http/errors.js';
 import { readCache } from '../../platform/db/read-cache.js';
 import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies } from '../companies/companies.service.js';
+import { getEavValues, setEavValues } from '../custom-fields/custom-fields.service.js';
 import { numbersAdminRepository, numbersRepository, type NumberRow } from './numbers.repository.js';
 
 const CATEGORY_VOICE_SMS = 1;
@@ -176,8 +177,16 @@ async function numberForUser(ctx: AppContext, userId: number, id: number, roles?
   return row;
 }
 
-export async function getNumber(ctx: AppContext, userId: number, id: number): Promise<NumberDto> {
-  return toNumberDto(await numberForUser(ctx, userId, id));
+/** A number with its custom-field values (entity type Number 1). */
+export type NumberWithEav = NumberDto & { eavAttributeValues: EavAttributeValueOut[] };
+
+/**
+ * GET /api/numbers/{id} (any member of its company): the number with its custom-field values.
+ * @throws NotFoundError 404 for a missing, released or another company's number.
+ */
+export async function getNumber(ctx: AppContext, userId: number, id: number): Promise<NumberWithEav> {
+  const row = await numberForUser(ctx, userId, id);
+  return { ...toNumberDto(row), eavAttributeValues: await getEavValues(ctx, EAV_ENTITY_TYPES.Number, row.id) };
 }
 
 /** For the messaging module: the active number with this E.164, if any. */
@@ -244,10 +253,12 @@ export function validateRoutes(input: RouteInput[], timezone: string): RouteEntr
 }
 
 /**
- * Saves a number's label, routes and schedule (owner/administrator of its company).
- * @throws NotFoundError 404 (not the user's company's number), ValidationError 422.
+ * Saves a number's label, routes, schedule and custom-field values (owner/administrator of its
+ * company), in one transaction. `eavAttributeValues`: only the listed attributes change; null clears.
+ * @throws NotFoundError 404 (not the user's company's number), ValidationError 422 (including
+ * `eavAttributeValues.{i}.attribute_id|value` from the custom-fields service).
  */
-export async function updateNumber(ctx: AppContext, userId: number, id: number, input: { label?: string; routes?: RouteInput[]; schedule?: Schedule }): Promise<NumberDto> {
+export async function updateNumber(ctx: AppContext, userId: number, id: number, input: { label?: string; routes?: RouteInput[]; schedule?: Schedule; eavAttributeValues?: Array<{ attribute_id: number; value: unknown }> }): Promise<NumberWithEav> {
   const row = await numberForUser(ctx, userId, id);
   await assertCompanyAccess(ctx, userId, row.company_id, MANAGER_ROLES);
   const patch: { label?: string; routes?: string; schedule?: string } = {};
@@ -260,9 +271,14 @@ export async function updateNumber(ctx: AppContext, userId: number, id: number, 
     const tz = (input.schedule ?? (row.schedule as Schedule)).timezone;
     patch.routes = JSON.stringify(validateRoutes(input.routes, tz));
   }
-  const updated = Object.keys(patch).length ? await numbersRepository.update(ctx.db, id, patch) : row;
+  const values = input.eavAttributeValues ?? [];
+  const updated = await ctx.db.transaction().execute(async (tx) => {
+    const saved = Object.keys(patch).length ? await numbersRepository.update(tx, id, patch) : row;
+    await setEavValues(ctx, EAV_ENTITY_TYPES.Number, row.id, row.company_id, values, tx);
+    return saved;
+  });
   invalidateRoutingCache(ctx);
-  return toNumberDto(updated);
+  return { ...toNumberDto(updated), eavAttributeValues: await getEavValues(ctx, EAV_ENTITY_TYPES.Number, row.id) };
 }
 
 /**

@@ -1,17 +1,17 @@
 /**
  * Schedule HTTP routes (spec 002 "Schedule"; issue 3):
  * GET/PUT /api/companies/{companyId}/schedule; GET/PUT /api/user/schedule;
- * PUT /api/numbers/{id}/override {mode: auto|open|closed, until?}.
+ * GET /api/numbers/{id}/override (the override in force now); PUT /api/numbers/{id}/override {mode: auto|open|closed, until?}.
  */
 import {
-  CompanyParams, CompanyScheduleBody, IdParams, NumberOverrideBody, NumberOverrideInput, PutCompanyScheduleInput, PutUserScheduleInput,
+  CompanyParams, CompanyScheduleBody, IdParams, NumberOverrideBody, NumberOverrideInput, NumberOverrideStateBody, PutCompanyScheduleInput, PutUserScheduleInput,
   UserScheduleBody, errorResponses,
 } from '@switchboard/contracts';
 import type { Schedule } from '@switchboard/domain';
 import { z } from 'zod';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
-import { getCompanySchedule, getUserSchedule, putCompanySchedule, putUserSchedule, setNumberOverride } from './schedules.service.js';
+import { getCompanySchedule, getNumberOverride, getUserSchedule, putCompanySchedule, putUserSchedule, setNumberOverride } from './schedules.service.js';
 
 const Saved = <T extends z.ZodObject>(body: T) => body.extend({ message: z.string() });
 
@@ -31,6 +31,10 @@ export function registerSchedulesRoutes(app: App, ctx: AppContext): void {
   app.put('/api/user/schedule', {
     schema: { tags: ['schedule'], body: PutUserScheduleInput, response: { 200: Saved(UserScheduleBody), ...errorResponses } },
   }, async (req) => putUserSchedule(ctx, req.auth!.userId, req.body.schedule as Schedule));
+
+  app.get('/api/numbers/:id/override', {
+    schema: { tags: ['schedule'], params: IdParams, response: { 200: NumberOverrideStateBody, ...errorResponses } },
+  }, async (req) => getNumberOverride(ctx, req.auth!.userId, req.params.id));
 
   app.put('/api/numbers/:id/override', {
     schema: { tags: ['schedule'], params: IdParams, body: NumberOverrideInput, response: { 200: NumberOverrideBody, ...errorResponses } },

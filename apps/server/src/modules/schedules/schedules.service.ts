@@ -120,6 +120,22 @@ export async function setNumberOverride(ctx: AppContext, userId: number, numberI
 }
 
 /**
+ * GET /api/numbers/{id}/override (any member of the number's company): the manual override as it
+ * applies now: mode 'auto' with until null when none is stored or its `until` has passed; and
+ * whether the number is open now (override → holidays → schedule).
+ * @throws NotFoundError 404 for a missing number or another company's number.
+ */
+export async function getNumberOverride(ctx: AppContext, userId: number, numberId: number, now = new Date()) {
+  const routing = await findRoutingById(ctx, numberId);
+  if (!routing) throw new NotFoundError('Number');
+  try { await assertCompanyAccess(ctx, userId, routing.company_id); } catch { throw new NotFoundError('Number'); }
+  const [stored, holidays] = await Promise.all([numberOverride(ctx, numberId), companyHolidays(ctx, routing.company_id)]);
+  const active = stored && stored.mode !== 'auto' && (!stored.until || stored.until.getTime() > now.getTime()) ? stored : null;
+  const isOpen = isNumberOpen({ ...routing, extras: { holidays, override: active } }, now);
+  return { data: { number_id: numberId, mode: active ? active.mode : 'auto' as const, until: active?.until ? active.until.toISOString() : null, is_open: isOpen } };
+}
+
+/**
  * A number's routing data for a company owner/administrator of its company.
  * @throws NotFoundError for a missing number or another company's number (never 403, to not reveal it).
  */

@@ -1,13 +1,14 @@
 /**
  * Compositions for the telephony pages (features don't import each other): the routing editor gets
- * the company's greetings; blocks and number templates get the company's numbers; the call detail
- * drawer opens over Activity at /calls/:callId.
+ * the company's greetings and Number custom fields; blocks and number templates get the company's
+ * numbers; the call detail drawer (with the Call custom fields) opens over Activity at /calls/:callId.
  */
-import { formatPhone } from '@switchboard/domain';
+import { EAV_ENTITY_TYPES, formatPhone } from '@switchboard/domain';
 import { useNavigate, useParams } from 'react-router';
 import { ActivityPage } from '../../features/activity/components/ActivityPage';
 import { BlocksPage } from '../../features/blocks/components/BlocksPage';
 import { CallDrawer } from '../../features/calls/components/CallDrawer';
+import { useAttributes } from '../../features/custom-fields/api/get-attributes';
 import { useGreetings } from '../../features/greetings/api/get-greetings';
 import { NumberTemplatesPage } from '../../features/number-templates/components/NumberTemplatesPage';
 import { useCompanyNumbers } from '../../features/numbers/api/get-numbers';
@@ -20,7 +21,8 @@ function useNumberChoices() {
 
 export function NumberEditorRoute() {
   const greetings = useGreetings();
-  return <NumberEditorPage greetings={(greetings.data?.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))} />;
+  const attributes = useAttributes(EAV_ENTITY_TYPES.Number);
+  return <NumberEditorPage greetings={(greetings.data?.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))} attributes={attributes.data?.data ?? []} />;
 }
 
 export function BlocksRoute() {
@@ -35,10 +37,11 @@ export function CallRoute() {
   const { callId } = useParams();
   const navigate = useNavigate();
   const id = Number(callId);
+  const attributes = useAttributes(EAV_ENTITY_TYPES.Call);
   return (
     <>
       <ActivityPage />
-      <CallDrawer callId={Number.isInteger(id) && id > 0 ? id : null} onClose={() => void navigate('/activity')} />
+      <CallDrawer callId={Number.isInteger(id) && id > 0 ? id : null} onClose={() => void navigate('/activity')} attributes={attributes.data?.data ?? []} />
     </>
   );
 }

@@ -46,5 +46,6 @@ export interface CallDetail {
   notes: Note[];
   /** Qualified 1, not qualified 2, lead 3 (spec 001 §3); null = not set. */
   qualification: 1 | 2 | 3 | null;
-  eavAttributeValues: Record<string, unknown>;
+  /** Custom-field values (entity type Call 6). */
+  eavAttributeValues: Array<{ attribute_id: number; value: unknown; name: string; type: string }>;
 }

@@ -18,6 +18,11 @@ export interface PhoneNumber {
   created_at?: string;
 }
 
+/** GET /api/numbers/{id}: the number with its custom-field values (entity type Number 1). */
+export interface NumberWithValues extends PhoneNumber {
+  eavAttributeValues: Array<{ attribute_id: number; value: unknown; name: string; type: string }>;
+}
+
 /** A forward as the routing editor keeps it: geo forwards carry the two-letter states they serve. */
 export type EditorForward = Forward & { states?: string[] | null };
 

@@ -2,6 +2,7 @@ import { Anchor, Badge, Button, Drawer, Group, Select, Skeleton, Stack, TagsInpu
 import { CALL_STATUS, formatPhone } from '@switchboard/domain';
 import { IconArrowDownLeft, IconArrowUpRight, IconPhone } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
+import { CustomFieldValuesEditor, type CustomFieldAttribute } from '../../../components/CustomFieldValuesEditor';
 import { formatDateTime } from '../../../lib/format';
 import { useCall } from '../api/get-call';
 import { useCallUpdate } from '../hooks/use-call-update';
@@ -51,7 +52,7 @@ function NoteEditor({ call, onSave, saving }: { call: CallDetail; onSave: (body:
   );
 }
 
-function CallBody({ call }: { call: CallDetail }) {
+function CallBody({ call, attributes }: { call: CallDetail; attributes: CustomFieldAttribute[] }) {
   const update = useCallUpdate(call.id);
   const tagNames = call.tags.map((t) => t.name);
   const onTags = (next: string[]) => {
@@ -90,6 +91,14 @@ function CallBody({ call }: { call: CallDetail }) {
       />
       <TagsInput label="Tags" placeholder="Type a tag and press Enter" value={tagNames} onChange={onTags} clearable={false} />
       <NoteEditor call={call} saving={update.isPending && update.variables?.kind === 'note'} onSave={(body) => update.mutate({ kind: 'note', body })} />
+      {attributes.length > 0 ? (
+        <div>
+          <Text size="sm" fw={500} mb="xs">
+            Custom fields
+          </Text>
+          <CustomFieldValuesEditor attributes={attributes} values={call.eavAttributeValues} onSave={(values) => update.mutateAsync({ kind: 'custom-fields', values })} />
+        </div>
+      ) : null}
       <div>
         <Text size="sm" fw={500} mb="xs">
           History
@@ -115,8 +124,11 @@ function CallBody({ call }: { call: CallDetail }) {
   );
 }
 
-/** The call detail drawer: status, history timeline, qualification, tags and note (optimistic). */
-export function CallDrawer({ callId, onClose }: { callId: number | null; onClose: () => void }) {
+/**
+ * The call detail drawer: status, history timeline, qualification, tags and note (optimistic), and
+ * the call's custom-field values. `attributes`: the company's Call custom fields, handed in by the app.
+ */
+export function CallDrawer({ callId, onClose, attributes = [] }: { callId: number | null; onClose: () => void; attributes?: CustomFieldAttribute[] }) {
   const call = useCall(callId);
   return (
     <Drawer opened={callId !== null} onClose={onClose} position="right" size="md" title="Call details" closeButtonProps={{ 'aria-label': 'Close' }}>
@@ -129,7 +141,7 @@ export function CallDrawer({ callId, onClose }: { callId: number | null; onClose
           <Skeleton height={120} />
         </Stack>
       ) : call.data ? (
-        <CallBody call={call.data} />
+        <CallBody call={call.data} attributes={attributes} />
       ) : (
         <Stack>
           <Text size="sm">This call could not be loaded. It may belong to another company.</Text>

@@ -17,7 +17,9 @@ export type CallChange =
   | { kind: 'qualification'; value: CallDetail['qualification'] }
   | { kind: 'add-tag'; name: string }
   | { kind: 'remove-tag'; name: string }
-  | { kind: 'note'; body: string };
+  | { kind: 'note'; body: string }
+  /** Not applied ahead: a refused value (422) keeps the person's input and shows the field errors. */
+  | { kind: 'custom-fields'; values: Array<{ attribute_id: number; value: unknown }> };
 
 function applyLocally(call: CallDetail, change: CallChange): CallDetail {
   switch (change.kind) {
@@ -32,6 +34,8 @@ function applyLocally(call: CallDetail, change: CallChange): CallDetail {
       const note = call.note ? { ...call.note, body: change.body, updated_at: now } : { id: -1, model_type: 'call', model_id: call.id, body: change.body, user_id: null, created_at: now, updated_at: now };
       return { ...call, note };
     }
+    case 'custom-fields':
+      return call;
   }
 }
 
@@ -47,6 +51,8 @@ async function send(call: CallDetail, change: CallChange): Promise<Partial<CallD
       const saved = call.note && call.note.id > 0 ? await updateNote(call.note.id, change.body) : await createCallNote(call.id, change.body);
       return { note: saved.data };
     }
+    case 'custom-fields':
+      return { eavAttributeValues: (await patchCall(call.id, { eavAttributeValues: change.values })).eavAttributeValues };
   }
 }
 

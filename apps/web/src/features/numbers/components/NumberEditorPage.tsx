@@ -3,6 +3,7 @@ import { formatPhone } from '@switchboard/domain';
 import { IconArrowLeft, IconHash, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import type { CustomFieldAttribute } from '../../../components/CustomFieldValuesEditor';
 import { EmptyBlock } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { notify } from '../../../lib/notify';
@@ -12,6 +13,7 @@ import { useReleaseNumbers } from '../api/release-numbers';
 import { useRotateNumber } from '../api/rotate-number';
 import { trackJob } from '../realtime/number-jobs';
 import type { GreetingOption, PhoneNumber } from '../types';
+import { NumberCustomFieldsCard } from './NumberCustomFieldsCard';
 import { NumberDetailsCard } from './NumberDetailsCard';
 import { NumberEditor } from './NumberEditor';
 import { OverrideCard } from './OverrideCard';
@@ -76,10 +78,10 @@ function NumberActions({ number }: { number: PhoneNumber }) {
 
 /**
  * Number page `/numbers/:numberId`: the routing editor, with the number's details, manual
- * open/closed override, triggers, rotate and release. `greetings` (the company's greetings) are
- * handed in by the app.
+ * open/closed override, custom fields, triggers, rotate and release. `greetings` (the company's
+ * greetings) and `attributes` (its Number custom fields) are handed in by the app.
  */
-export function NumberEditorPage({ greetings = [] }: { greetings?: GreetingOption[] }) {
+export function NumberEditorPage({ greetings = [], attributes = [] }: { greetings?: GreetingOption[]; attributes?: CustomFieldAttribute[] }) {
   const { numberId } = useParams();
   const numbers = useCompanyNumbers();
   const number = numbers.data?.data.find((n) => String(n.id) === numberId);
@@ -113,6 +115,7 @@ export function NumberEditorPage({ greetings = [] }: { greetings?: GreetingOptio
               <Stack gap="md">
                 <OverrideCard number={number} />
                 <NumberDetailsCard numberId={number.id} />
+                <NumberCustomFieldsCard numberId={number.id} attributes={attributes} />
                 <TriggersCard numberId={number.id} />
               </Stack>
             </Grid.Col>

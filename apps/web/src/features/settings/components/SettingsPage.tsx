@@ -2,17 +2,23 @@ import { Badge, Button, Card, Group, Skeleton, Stack, Text, Title } from '@manti
 import { SETTINGS_UPDATED } from '@switchboard/domain';
 import { IconShieldLock } from '@tabler/icons-react';
 import { useState } from 'react';
+import type { CustomFieldAttribute } from '../../../components/CustomFieldValuesEditor';
 import { PageHeader } from '../../../components/PageHeader';
 import { notify } from '../../../lib/notify';
 import { useSession } from '../../../lib/session';
 import { useDeleteMfa } from '../api/delete-mfa';
 import { useMfaStatus } from '../api/get-mfa-status';
+import { CustomFieldsSettingsCard } from './CustomFieldsSettingsCard';
 import { MfaCodeForm } from './MfaCodeForm';
 import { MessagingSettingsCard } from './MessagingSettingsCard';
 import { MfaEnrolment } from './MfaEnrolment';
 
-/** Settings: the signed-in profile, multi-factor sign-in enrolment and the company's messaging settings. */
-export function SettingsPage() {
+/**
+ * Settings: the signed-in profile, multi-factor sign-in enrolment, the company's messaging settings
+ * and the custom-field values of the company and the user. `companyAttributes` / `userAttributes`
+ * (the company's Company and User custom fields) are handed in by the app.
+ */
+export function SettingsPage({ companyAttributes = [], userAttributes = [] }: { companyAttributes?: CustomFieldAttribute[]; userAttributes?: CustomFieldAttribute[] }) {
   const { user } = useSession();
   const status = useMfaStatus();
   const remove = useDeleteMfa();
@@ -67,6 +73,7 @@ export function SettingsPage() {
           )}
         </Card>
         <MessagingSettingsCard />
+        <CustomFieldsSettingsCard companyAttributes={companyAttributes} userAttributes={userAttributes} />
       </Stack>
     </>
   );

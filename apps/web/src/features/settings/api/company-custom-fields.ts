@@ -1,0 +1,47 @@
+/**
+ * The selected company's custom-field values (issue 4): read from GET /api/companies/{companyId}
+ * (`eav_attribute_values`), saved with PUT /api/companies/{companyId}/custom-fields
+ * {eavAttributeValues} (owner or administrator; 422 with `eavAttributeValues.{i}.value` errors).
+ */
+import { CACHE_MS } from '@switchboard/domain';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { http } from '../../../lib/http';
+import { companyKey } from '../../../lib/query-client';
+import { useCompanyId } from '../../../lib/session';
+
+export interface EavValue {
+  attribute_id: number;
+  value: unknown;
+  name: string;
+  type: string;
+}
+
+export function getCompanyWithValues(companyId: number): Promise<{ id: number; name: string; eav_attribute_values: EavValue[] }> {
+  return http.get(`/api/companies/${companyId}`);
+}
+
+export function putCompanyCustomFields(companyId: number, values: Array<{ attribute_id: number; value: unknown }>): Promise<{ message: string; data: EavValue[] }> {
+  return http.put(`/api/companies/${companyId}/custom-fields`, { eavAttributeValues: values });
+}
+
+export function companyValuesQueryOptions(companyId: number | null) {
+  return queryOptions({
+    queryKey: companyKey(companyId, 'company-custom-field-values'),
+    queryFn: async () => (await getCompanyWithValues(companyId!)).eav_attribute_values,
+    enabled: companyId !== null,
+    staleTime: CACHE_MS.company,
+  });
+}
+
+export function useCompanyCustomFieldValues() {
+  return useQuery(companyValuesQueryOptions(useCompanyId()));
+}
+
+export function useSaveCompanyCustomFields() {
+  const queryClient = useQueryClient();
+  const companyId = useCompanyId();
+  return useMutation({
+    mutationFn: (values: Array<{ attribute_id: number; value: unknown }>) => putCompanyCustomFields(companyId!, values),
+    onSuccess: (result) => queryClient.setQueryData(companyValuesQueryOptions(companyId).queryKey, result.data),
+  });
+}
