@@ -15,10 +15,15 @@ export class Queue {
   private readonly created = new Set<string>();
   private readonly handlers = new Map<string, { handler: JobHandler<any>; concurrency: number }>();
   private started = false;
+  private stopping = false;
 
   constructor(url: string, private readonly runWorkers: boolean) {
     this.boss = new PgBoss({ connectionString: url, max: 4, schedule: false, supervise: runWorkers });
-    this.boss.on('error', (err) => console.error('[queue]', err));
+    this.boss.on('error', (err: Error & { code?: string }) => {
+      // 57P01: PostgreSQL is shutting down (Ctrl-C stops the embedded server): not worth a stack trace.
+      if (err.code === '57P01' || this.stopping) return;
+      console.error('[queue]', err.message);
+    });
   }
 
   /** Declares a job kind and, when this process runs workers, its handler (`concurrency` parallel jobs). */
@@ -61,6 +66,7 @@ export class Queue {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     if (this.started) await this.boss.stop({ graceful: true, timeout: 5000 });
     this.started = false;
   }
