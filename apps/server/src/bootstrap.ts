@@ -10,6 +10,7 @@ import { resolveSocketUser, canJoinChannel } from './modules/companies/companies
 import { createBlobStore } from './platform/blob.js';
 import type { Config } from './platform/config.js';
 import { createDb, migrate } from './platform/db/db.js';
+import { drainGroupCommits } from './platform/db/group-commit.js';
 import { Mailer } from './platform/mail/mailer.js';
 import { Queue } from './platform/queue.js';
 import { Realtime } from './platform/realtime.js';
@@ -47,6 +48,8 @@ export async function startServer(config: Config, databaseUrl: string, options: 
       await queue.stop();
       await realtime.close();
       await app.close();
+      // Batched writes still queued (group commit, the inbox's coalesced call items) land before the pool closes.
+      await drainGroupCommits(ctx);
       await db.destroy();
       blobs.close();
     },

@@ -27,6 +27,8 @@ export type CallChangedEvent = {
   voicemailId?: number | null;
   /** Call length in seconds, when known. */
   durationS?: number | null;
+  /** The company's contact of the outside party as the calls module matched it (undefined: the subscriber looks it up). */
+  contactId?: number | null;
   /** When the call started (defaults to now on first sight). */
   startedAt?: Date | string | null;
 };

@@ -28,34 +28,52 @@ export const callsRepository = {
       .selectFrom('c').selectAll().executeTakeFirst() as Promise<CallRow | undefined>;
   },
   /**
-   * The voice webhook's fast path (issue 3 bench): in ONE statement (its own implicit transaction)
-   * claims the webhook delivery `receipt.key` with its answer and, only when this delivery claimed
-   * it, inserts the call (unless its carrier SID is stored) and its first events in order.
-   * @returns claimed: whether this delivery claimed the key (false: a receipt was already stored,
-   *   nothing was written); call: the inserted call (undefined when not claimed or the SID existed).
+   * The voice webhook's fast path with group commit (issue 3 bench): in ONE statement (its own
+   * implicit transaction) claims the webhook receipt of every item with its answer and, for the
+   * items whose key this statement claimed, inserts the call (unless its carrier SID is stored)
+   * and its first events in order. Items must be distinct by receipt key and carrier SID, with
+   * calls of the same columns (the columns of the first item are written).
+   * @returns per item, in input order: claimed (false: a receipt was already stored, nothing was
+   *   written for it); call: the inserted call (undefined when not claimed or the SID existed).
    */
-  async insertWithEventsClaiming(db: DbOrTx, receipt: ReceiptRow, row: NewRow<'calls'>, events: Array<{ status: number; detail: Record<string, unknown> }>): Promise<{ claimed: boolean; call?: CallRow }> {
-    const cols = Object.keys(row).filter((k) => (row as Record<string, unknown>)[k] !== undefined);
+  async insertManyWithEventsClaiming(db: DbOrTx, items: Array<{ receipt: ReceiptRow; row: NewRow<'calls'>; events: Array<{ status: number; detail: Record<string, unknown> }> }>): Promise<Array<{ claimed: boolean; call?: CallRow }>> {
+    if (items.length === 0) return [];
+    const first = items[0]!.row as Record<string, unknown>;
+    const cols = Object.keys(first).filter((k) => first[k] !== undefined);
     const colList = sql.join(cols.map((c) => sql.ref(c)));
-    const statuses = events.map((e) => e.status);
-    const details = events.map((e) => JSON.stringify(e.detail));
-    const r = await sql<CallRow & { claimed: boolean }>`
-      with r as (${webhookReceiptsRepository.claimWithAnswerCte(receipt)}),
+    const pColList = sql.join(cols.map((c) => sql.ref(`p.${c}`)));
+    const keys = items.map((i) => i.receipt.key);
+    const rows = items.map((i) => JSON.stringify(i.row));
+    const evItem: number[] = [];
+    const evStatus: number[] = [];
+    const evDetail: string[] = [];
+    items.forEach((it, idx) => {
+      for (const e of it.events) { evItem.push(idx + 1); evStatus.push(e.status); evDetail.push(JSON.stringify(e.detail)); }
+    });
+    const r = await sql<CallRow & { ord: number; claimed: boolean }>`
+      with i as (select * from unnest(${keys}::text[], ${rows}::jsonb[]) with ordinality as i(key, row, ord)),
+      r as (${webhookReceiptsRepository.claimManyWithAnswersCte(items.map((x) => x.receipt))}),
       c as (
         insert into calls (${colList})
-        select ${colList} from jsonb_populate_record(null::calls, ${JSON.stringify(row)}::jsonb)
-        where exists (select 1 from r)
+        select ${pColList} from i join r on r.key = i.key cross join lateral jsonb_populate_record(null::calls, i.row) as p
+        order by p.carrier_sid
         on conflict (carrier_sid) do nothing returning *
       ),
       e as (
         insert into call_events (call_id, status, detail)
-        select c.id, v.status, v.detail from c cross join unnest(${statuses}::int[], ${details}::jsonb[]) with ordinality as v(status, detail, ord) order by v.ord
+        select c.id, v.status, v.detail
+        from unnest(${evItem}::int[], ${evStatus}::int[], ${evDetail}::jsonb[]) with ordinality as v(item, status, detail, ord)
+        join i on i.ord = v.item join c on c.carrier_sid = i.row->>'carrier_sid'
+        order by v.ord
       )
-      select exists (select 1 from r) as claimed, c.* from (select 1) as one left join c on true`.execute(db);
-    const out = r.rows[0];
-    if (!out?.claimed) return { claimed: false };
-    const { claimed: _claimed, ...call } = out;
-    return { claimed: true, call: call.id == null ? undefined : (call as CallRow) };
+      select i.ord, (r.key is not null) as claimed, c.*
+      from i left join r on r.key = i.key left join c on c.carrier_sid = i.row->>'carrier_sid'
+      order by i.ord`.execute(db);
+    return r.rows.map((out) => {
+      const { ord: _ord, claimed, ...call } = out;
+      if (!claimed) return { claimed: false };
+      return { claimed: true, call: call.id == null ? undefined : (call as CallRow) };
+    });
   },
   async findBySid(db: DbOrTx, sid: string): Promise<CallRow | undefined> {
     return db.selectFrom('calls').selectAll().where('carrier_sid', '=', sid).executeTakeFirst();

@@ -34,6 +34,12 @@ export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** A raw `returning *` row of conversation_items with its id columns as numbers (int8 parses to number already; kept explicit). */
+function itemFromRaw(x: ItemRow): ItemRow {
+  const n = (v: number | null) => (v === null ? null : Number(v));
+  return { ...x, id: Number(x.id), company_id: Number(x.company_id), conversation_id: Number(x.conversation_id), call_id: n(x.call_id), voicemail_id: n(x.voicemail_id), user_id: n(x.user_id) };
+}
+
 export const conversationsRepository = {
   /**
    * Finds the conversation of (number, recipient) or creates it; either way bumps
@@ -239,6 +245,48 @@ export const conversationsRepository = {
     let q = db.selectFrom('conversation_items').selectAll().where('call_id', '=', callId);
     if (lock) q = q.forUpdate();
     return q.executeTakeFirst();
+  },
+  /** The items of these calls (one index probe per call), locked for update in id order when `lock`. */
+  async findItemsByCalls(db: DbOrTx, callIds: number[], lock = false): Promise<ItemRow[]> {
+    if (callIds.length === 0) return [];
+    let q = db.selectFrom('conversation_items').selectAll().where('call_id', '=', sql<number>`any(${sql.val(callIds)}::bigint[])`).orderBy('id');
+    if (lock) q = q.forUpdate();
+    return q.execute();
+  },
+  /**
+   * Batch form of `insertCallItem` (one statement, `unnest`): inserts the items of calls that have
+   * none; a call whose item another transaction inserted first is skipped (not returned).
+   * `created_at` null takes now(). Rows must be distinct by call_id.
+   */
+  async insertCallItemsMany(db: DbOrTx, rows: Array<{ company_id: number; conversation_id: number; type: string; is_inbound: boolean; is_read: boolean; call_id: number; voicemail_id: number | null; call_status: number; duration_s: number | null; created_at: Date | null }>): Promise<ItemRow[]> {
+    if (rows.length === 0) return [];
+    const sorted = [...rows].sort((a, b) => a.call_id - b.call_id);
+    const col = <K extends keyof (typeof rows)[number]>(k: K) => sorted.map((x) => x[k]);
+    const r = await sql<ItemRow>`
+      insert into conversation_items (company_id, conversation_id, type, is_inbound, is_read, body, media, call_id, voicemail_id, call_status, duration_s, created_at)
+      select u.company_id, u.conversation_id, u.type, u.is_inbound, u.is_read, null, '[]'::jsonb, u.call_id, u.voicemail_id, u.call_status, u.duration_s, coalesce(u.created_at, now())
+      from unnest(${col('company_id')}::bigint[], ${col('conversation_id')}::bigint[], ${col('type')}::text[], ${col('is_inbound')}::boolean[], ${col('is_read')}::boolean[],
+        ${col('call_id')}::bigint[], ${col('voicemail_id')}::bigint[], ${col('call_status')}::int[], ${col('duration_s')}::int[], ${col('created_at')}::timestamptz[])
+        with ordinality as u(company_id, conversation_id, type, is_inbound, is_read, call_id, voicemail_id, call_status, duration_s, created_at, ord)
+      order by u.ord
+      on conflict (call_id) where call_id is not null do nothing
+      returning *`.execute(db);
+    return r.rows.map(itemFromRaw);
+  },
+  /**
+   * Sets the call fields of many call items (one statement; rows distinct by id, already locked by
+   * the caller). @returns the updated rows.
+   */
+  async updateCallItemsMany(db: DbOrTx, rows: Array<{ id: number; type: string; is_read: boolean; voicemail_id: number | null; call_status: number | null; duration_s: number | null }>): Promise<ItemRow[]> {
+    if (rows.length === 0) return [];
+    const col = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((x) => x[k]);
+    const r = await sql<ItemRow>`
+      update conversation_items i set type = u.type, is_read = u.is_read, voicemail_id = u.voicemail_id, call_status = u.call_status, duration_s = u.duration_s
+      from unnest(${col('id')}::bigint[], ${col('type')}::text[], ${col('is_read')}::boolean[], ${col('voicemail_id')}::bigint[], ${col('call_status')}::int[], ${col('duration_s')}::int[])
+        as u(id, type, is_read, voicemail_id, call_status, duration_s)
+      where i.id = u.id and i.id = any(${col('id')}::bigint[])
+      returning i.*`.execute(db);
+    return r.rows.map(itemFromRaw);
   },
   /** Inserts the item of a call, or returns undefined when another transaction inserted it first. */
   async insertCallItem(db: DbOrTx, row: NewRow<'conversation_items'>): Promise<ItemRow | undefined> {

@@ -33,6 +33,21 @@ export const webhookReceiptsRepository = {
   claimWithAnswerCte(row: ReceiptRow): RawBuilder<unknown> {
     return sql`insert into webhook_receipts (key, status_code, content_type, body) values (${row.key}, ${row.status_code}, ${row.content_type}, ${row.body}) on conflict (key) do nothing returning key`;
   },
+  /**
+   * Batch form of `claimWithAnswerCte` (group commit, issue 3 bench): the body of a data-modifying
+   * CTE that claims every key of `rows` with its answer and returns the keys this statement
+   * claimed. `rows` must be distinct by key (a duplicate would look claimed twice); keys are
+   * claimed in key order, so two concurrent batches wait on each other's keys without a deadlock.
+   */
+  claimManyWithAnswersCte(rows: ReceiptRow[]): RawBuilder<unknown> {
+    const sorted = [...rows].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const col = <K extends keyof ReceiptRow>(k: K) => sorted.map((r) => r[k]);
+    return sql`insert into webhook_receipts (key, status_code, content_type, body)
+      select u.key, u.status_code, u.content_type, u.body
+      from unnest(${col('key')}::text[], ${col('status_code')}::int[], ${col('content_type')}::text[], ${col('body')}::text[]) with ordinality as u(key, status_code, content_type, body, ord)
+      order by u.ord
+      on conflict (key) do nothing returning key`;
+  },
   /** Stores the answer of a claimed key (same transaction as the claim). */
   async complete(db: DbOrTx, row: { key: string; status_code: number; content_type: string; body: string }): Promise<void> {
     await db.updateTable('webhook_receipts').set({ status_code: row.status_code, content_type: row.content_type, body: row.body }).where('key', '=', row.key).execute();

@@ -78,7 +78,8 @@ function answer(ctx: AppContext, reply: FastifyReply, stored: Omit<ReceiptRow, '
  * `handleOnce` for a delivery whose answer is known before anything is written and whose writes
  * fit in one statement (the voice webhook's common case; issue 3 bench): no explicit transaction.
  * `store(receipt)` must claim `receipt.key` WITH its answer and make its writes in the same
- * statement, only when it claimed the key (`webhookReceiptsRepository.claimWithAnswerCte`); it
+ * statement, only when it claimed the key (`webhookReceiptsRepository.claimWithAnswerCte`, or
+ * `claimManyWithAnswersCte` for a group commit of many deliveries); it
  * returns undefined when the key was already claimed (nothing written), else the work to run after
  * the answer. A repeated delivery gets the stored answer; a concurrent repeat waits on the receipt's
  * primary key until the first statement commits; a failed statement leaves no claim behind.
