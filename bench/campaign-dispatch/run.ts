@@ -21,45 +21,24 @@
  * Usage: `cd bench && npm run bench:campaign-dispatch` (or `npx tsx campaign-dispatch/run.ts`).
  * Knobs: BENCH_RECIPIENTS (100000), BENCH_SKIP_INBOX (0), BENCH_WAIT_DELIVERED (0).
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
+import { fmt, sleep, startBenchServer, tempDir } from '../lib/bench-server.js';
 
 const env = (name: string, fallback: number): number => {
   const v = Number(process.env[name]);
   return Number.isFinite(v) && v >= 0 && process.env[name] !== undefined && process.env[name] !== '' ? v : fallback;
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function main(): Promise<void> {
   const N = env('BENCH_RECIPIENTS', 100_000);
   const skipInbox = env('BENCH_SKIP_INBOX', 0) === 1;
   const waitDelivered = env('BENCH_WAIT_DELIVERED', 0) === 1;
-  const [{ startEmbeddedPostgres }, { loadConfig }, { startServer }, { default: pg }, campaigns, numbers] = await Promise.all([
-    import('../../apps/server/src/platform/db/database.js'),
-    import('../../apps/server/src/platform/config.js'),
-    import('../../apps/server/src/bootstrap.js'),
-    import('pg'),
+  const [campaigns, numbers] = await Promise.all([
     import('../../apps/server/src/modules/campaigns/campaigns.service.js'),
     import('../../apps/server/src/modules/numbers/numbers.service.js'),
   ]);
 
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-campaign-'));
-  const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-campaign-pg-'));
-  const embedded = await startEmbeddedPostgres(pgDir, false);
-  const admin = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${embedded.port}/postgres` });
-  await admin.connect();
-  await admin.query('create database bench');
-  await admin.end();
-  const dbUrl = `postgres://postgres:postgres@127.0.0.1:${embedded.port}/bench`;
-  const config = loadConfig({
-    ...process.env, DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox',
-    TWILIO_AUTH_TOKEN: 'bench-auth-token', SMTP_URL: '', PUBLIC_URL: '', WORKERS: '1', SEED_DEMO: '0',
-  });
-  const server = await startServer(config, dbUrl, { publicUrlFromPort: true });
-  const client = new pg.Client({ connectionString: dbUrl });
-  await client.connect();
+  const { server, client, stop } = await startBenchServer(tempDir('bench-campaign-'), tempDir('bench-campaign-pg-'));
   try {
     console.log(`campaign-dispatch: ${fmt(N)} recipients, skip_inbox=${skipInbox}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
     const user = await client.query<{ id: number }>(`insert into users (email, first_name, last_name, password_hash, timezone) values ('bench@example.test', 'Bench', 'User', 'x', 'America/New_York') returning id`);
@@ -133,12 +112,7 @@ async function main(): Promise<void> {
       console.log(`  all delivery callbacks applied      ${deliveredS.toFixed(1)} s (${fmt(handed.rows[0]!.n / deliveredS)} messages/s to delivered)`);
     }
   } finally {
-    console.error = () => {}; // pg-boss reports the connections PostgreSQL closes while stopping
-    await client.end().catch(() => {});
-    await server.close().catch(() => {});
-    await embedded.stop().catch(() => {});
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.rmSync(pgDir, { recursive: true, force: true });
+    await stop();
   }
   process.exit(0);
 }

@@ -30,13 +30,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { fmt, sleep, startBenchServer, tempDir } from '../lib/bench-server.js';
 
 const env = (name: string, fallback: number): number => {
   const v = Number(process.env[name]);
   return process.env[name] !== undefined && process.env[name] !== '' && Number.isFinite(v) && v > 0 ? v : fallback;
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const load = () => os.loadavg()[0]!.toFixed(2);
 
 /**
@@ -109,18 +108,15 @@ async function generateCsv(file: string, rows: number): Promise<{ invalid: numbe
 
 async function main(): Promise<void> {
   const N = env('BENCH_ROWS', 1_000_000);
-  const [{ startEmbeddedPostgres }, { loadConfig }, { startServer }, { default: pg }, { from: copyFrom }, contactsImport] = await Promise.all([
-    import('../../apps/server/src/platform/db/database.js'),
-    import('../../apps/server/src/platform/config.js'),
-    import('../../apps/server/src/bootstrap.js'),
+  const [{ default: pg }, { from: copyFrom }, contactsImport] = await Promise.all([
     import('pg'),
     import('pg-copy-streams'),
     import('../../apps/server/src/modules/contacts/contacts.import.js'),
   ]);
   if (process.env.BENCH_CHUNK) contactsImport.importTuning.chunkSize = env('BENCH_CHUNK', contactsImport.importTuning.chunkSize);
 
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-contacts-'));
-  const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-contacts-pg-'));
+  const dir = tempDir('bench-contacts-');
+  const pgDir = tempDir('bench-contacts-pg-');
   const csv = path.join(dir, 'contacts.csv');
   console.log(`contacts-import: ${fmt(N)} rows, ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   const g0 = performance.now();
@@ -128,19 +124,7 @@ async function main(): Promise<void> {
   const size = fs.statSync(csv).size;
   console.log(`  generated ${(size / 1e6).toFixed(1)} MB in ${((performance.now() - g0) / 1000).toFixed(1)} s: ${fmt(gen.invalid)} invalid numbers, ${fmt(gen.duplicates)} repeated numbers`);
 
-  const embedded = await startEmbeddedPostgres(pgDir, false);
-  const admin = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${embedded.port}/postgres` });
-  await admin.connect();
-  await admin.query('create database bench');
-  await admin.end();
-  const dbUrl = `postgres://postgres:postgres@127.0.0.1:${embedded.port}/bench`;
-  const config = loadConfig({
-    ...process.env, DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox',
-    TWILIO_AUTH_TOKEN: 'bench-auth-token', SMTP_URL: '', PUBLIC_URL: '', WORKERS: '1', SEED_DEMO: '0',
-  });
-  const server = await startServer(config, dbUrl, { publicUrlFromPort: true });
-  const client = new pg.Client({ connectionString: dbUrl });
-  await client.connect();
+  const { server, client, dbUrl, stop } = await startBenchServer(dir, pgDir);
   try {
     const user = await client.query<{ id: number }>(`insert into users (email, first_name, last_name, password_hash, timezone) values ('bench@example.test', 'Bench', 'User', 'x', 'America/New_York') returning id`);
     const userId = Number(user.rows[0]!.id);
@@ -202,12 +186,7 @@ async function main(): Promise<void> {
     console.log(`  CPU seconds, import                 node ${importCpu.node.toFixed(1)} + PostgreSQL ${importCpu.pg.toFixed(1)} = ${(importCpu.node + importCpu.pg).toFixed(1)} (wall ${importS.toFixed(1)})`);
     console.log(`  CPU seconds, COPY                   node ${copyCpu.node.toFixed(1)} + PostgreSQL ${copyCpu.pg.toFixed(1)} = ${(copyCpu.node + copyCpu.pg).toFixed(1)} (wall ${copyS.toFixed(1)})`);
   } finally {
-    console.error = () => {}; // pg-boss reports the connections PostgreSQL closes while stopping
-    await client.end().catch(() => {});
-    await server.close().catch(() => {});
-    await embedded.stop().catch(() => {});
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.rmSync(pgDir, { recursive: true, force: true });
+    await stop();
   }
   process.exit(0);
 }

@@ -141,19 +141,19 @@ export const CampaignEventList = z.object({ data: z.array(CampaignEvent), meta: 
 export const CampaignIncludeQuery = z.object({ include: z.string().optional() });
 
 /** Live event `campaigns updated` on `campaigns.{companyId}`: the campaign's state and counters. */
-export const CampaignsUpdatedEvent = z.object({
-  id: z.number().int(),
-  company_id: z.number().int(),
-  state: z.string(),
-  status: z.string(),
-  sent_count: z.number().int(),
-  delivered_count: z.number().int(),
-  undelivered_count: z.number().int(),
-  responded_count: z.number().int(),
-  unsubscriber_count: z.number().int(),
-  skipped_unsubscribed_count: z.number().int(),
-  skipped_invalid_count: z.number().int(),
-  recipients_count: z.number().int(),
+export const CampaignsUpdatedEvent = Campaign.pick({
+  id: true,
+  company_id: true,
+  state: true,
+  status: true,
+  sent_count: true,
+  delivered_count: true,
+  undelivered_count: true,
+  responded_count: true,
+  unsubscriber_count: true,
+  skipped_unsubscribed_count: true,
+  skipped_invalid_count: true,
+  recipients_count: true,
 });
 export type CampaignsUpdatedEvent = z.infer<typeof CampaignsUpdatedEvent>;
 

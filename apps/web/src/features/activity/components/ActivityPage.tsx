@@ -1,9 +1,10 @@
-import { Card, Group, Pagination, Table, Text } from '@mantine/core';
+import { Card, Group, Table, Text } from '@mantine/core';
 import { IconActivity } from '@tabler/icons-react';
 import { useState } from 'react';
 import { EmptyBlock } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
+import { TablePager } from '../../../components/TablePager';
 import { useActivity } from '../api/get-activity';
 import { useActivityLive } from '../realtime/use-activity-live';
 import type { ActivityFilter } from '../types';
@@ -62,11 +63,7 @@ export function ActivityPage() {
           </Table.ScrollContainer>
         )}
       </Card>
-      {meta && meta.last_page > 1 ? (
-        <Group justify="center" mt="md">
-          <Pagination value={page} onChange={setPage} total={meta.last_page} />
-        </Group>
-      ) : null}
+      <TablePager mt="md" page={page} onChange={setPage} totalPages={meta?.last_page} />
     </>
   );
 }

@@ -2,7 +2,7 @@ import { ActionIcon, Badge, Button, Card, Group, SegmentedControl, Select, Stack
 import { formatPhone } from '@switchboard/domain';
 import { IconBan, IconTrash } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
-import { EmptyBlock } from '../../../components/EmptyBlock';
+import { EmptyCard } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
 import { formatDateTime } from '../../../lib/format';
@@ -86,9 +86,7 @@ export function BlocksPage({ numbers = [] }: { numbers?: NumberChoice[] }) {
       {blocks.isPending ? (
         <ListSkeleton rows={3} height={44} />
       ) : list.length === 0 ? (
-        <Card withBorder radius="md">
-          <EmptyBlock icon={<IconBan />} title="Nobody is blocked" description="Enter a caller's number above to stop their calls." />
-        </Card>
+        <EmptyCard icon={<IconBan />} title="Nobody is blocked" description="Enter a caller's number above to stop their calls." />
       ) : (
         <Card withBorder radius="md" p={0}>
           <Table.ScrollContainer minWidth={560}>

@@ -5,24 +5,15 @@
  * and URLs of stored media to keep). 422 field errors are shown on the editor's fields (silent).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { MergeField } from '@switchboard/domain';
+import type { CampaignDraft } from '@switchboard/domain';
 import { request } from '../../../lib/http';
 import { useCompanyId } from '../../../lib/session';
 import type { Campaign } from '../types';
 import { campaignsKey } from './get-campaigns';
 
-export interface CampaignFormValues {
-  title: string;
-  text: string;
-  unsubscribe_text: string;
-  skip_inbox: boolean;
-  groups: number[];
-  number_id: number | null;
-  should_be_sent_at: string | null;
+/** The editor's values: a campaign draft (`media` = stored media URLs to keep) that may also be queued. */
+export interface CampaignFormValues extends Omit<CampaignDraft, 'type' | 'state'> {
   state: 'draft' | 'queued';
-  dynamic_fields: MergeField[];
-  /** Stored media URLs to keep. */
-  media: string[];
   /** New files to attach (MMS). */
   files: File[];
 }

@@ -1,11 +1,13 @@
-import { Badge, Button, Card, Group, Image, Modal, Pagination, Paper, Progress, Select, SimpleGrid, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Image, Paper, Progress, Select, SimpleGrid, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { campaignDisplayStatus, formatPhone } from '@switchboard/domain';
 import { IconArrowLeft, IconPencil, IconPlayerPause, IconPlayerPlay, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 import { EmptyBlock } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
+import { TablePager } from '../../../components/TablePager';
 import { formatDateTime } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { useDeleteCampaign } from '../api/delete-campaign';
@@ -216,34 +218,22 @@ export function CampaignDetail({ campaignId, groupName, numberLabel }: { campaig
             </Table>
           </Table.ScrollContainer>
         )}
-        {events.data && events.data.meta.last_page > 1 ? (
-          <Group justify="center" p="sm">
-            <Pagination size="sm" value={page} onChange={setPage} total={events.data.meta.last_page} />
-          </Group>
-        ) : null}
+        <TablePager p="sm" size="sm" page={page} onChange={setPage} totalPages={events.data?.meta.last_page} />
       </Card>
 
-      <Modal opened={confirm} onClose={() => setConfirm(false)} title="Delete campaign">
-        <Stack>
-          <Text size="sm">Delete “{c.title}”? Its results go with it.</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirm(false)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={async () => {
-                await remove.mutateAsync(c.id);
-                notify.success('Campaign deleted');
-                navigate('/campaigns');
-              }}
-            >
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmModal
+        opened={confirm}
+        onClose={() => setConfirm(false)}
+        title="Delete campaign"
+        loading={remove.isPending}
+        onConfirm={async () => {
+          await remove.mutateAsync(c.id);
+          notify.success('Campaign deleted');
+          navigate('/campaigns');
+        }}
+      >
+        Delete “{c.title}”? Its results go with it.
+      </ConfirmModal>
     </Stack>
   );
 }

@@ -1,12 +1,13 @@
-import { Button, Card, Group, Pagination, Progress, SegmentedControl, Select, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Button, Card, Group, Progress, SegmentedControl, Select, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { CAMPAIGN_FILTER_LABELS, showsDeliveryTime } from '@switchboard/domain';
 import { IconArrowDown, IconArrowUp, IconPlus, IconSearch, IconSpeakerphone } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { EmptyBlock } from '../../../components/EmptyBlock';
+import { EmptyBlock, LoadError } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
+import { TablePager } from '../../../components/TablePager';
 import { formatDateTime } from '../../../lib/format';
 import { useCampaigns, type CampaignListParams } from '../api/get-campaigns';
 import { useCampaignsLive } from '../realtime/use-campaigns-live';
@@ -65,7 +66,7 @@ export function CampaignsPage() {
         {list.isPending ? (
           <ListSkeleton rows={6} height={48} />
         ) : list.isError ? (
-          <EmptyBlock title="Error loading campaigns" description="Please try again later" action={<Button onClick={() => void list.refetch()}>Retry</Button>} />
+          <LoadError what="campaigns" onRetry={() => void list.refetch()} />
         ) : rows.length === 0 ? (
           filtered ? (
             <EmptyBlock icon={<IconSearch />} title="No campaigns match" description="Try another status or search." />
@@ -140,11 +141,7 @@ export function CampaignsPage() {
           </Table.ScrollContainer>
         )}
       </Card>
-      {meta && meta.last_page > 1 ? (
-        <Group justify="center" mt="md">
-          <Pagination value={page} onChange={setPage} total={meta.last_page} />
-        </Group>
-      ) : null}
+      <TablePager mt="md" page={page} onChange={setPage} totalPages={meta?.last_page} />
     </>
   );
 }

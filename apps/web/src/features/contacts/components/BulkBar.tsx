@@ -1,6 +1,7 @@
-import { Button, Group, Menu, Modal, Paper, Stack, Text } from '@mantine/core';
+import { Button, Group, Menu, Paper, Text } from '@mantine/core';
 import { IconDownload, IconTag, IconTagOff, IconTrash, IconUsersPlus } from '@tabler/icons-react';
 import { useState } from 'react';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 import { notify } from '../../../lib/notify';
 import { useAddToGroup } from '../api/add-to-group';
 import { useBulkDestroy } from '../api/bulk-destroy';
@@ -95,29 +96,20 @@ export function BulkBar({ selection, count, groups, onDone }: BulkBarProps) {
           </Button>
         </Group>
       </Group>
-      <Modal opened={confirm} onClose={() => setConfirm(false)} title="Delete contacts">
-        <Stack>
-          <Text size="sm">
-            Delete {count} {count === 1 ? 'contact' : 'contacts'}? This cannot be undone.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirm(false)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={destroy.isPending}
-              onClick={async () => {
-                const result = await destroy.mutateAsync(selection);
-                setConfirm(false);
-                done(result.message);
-              }}
-            >
-              Delete {count}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmModal
+        opened={confirm}
+        onClose={() => setConfirm(false)}
+        title="Delete contacts"
+        confirmLabel={`Delete ${count}`}
+        loading={destroy.isPending}
+        onConfirm={async () => {
+          const result = await destroy.mutateAsync(selection);
+          setConfirm(false);
+          done(result.message);
+        }}
+      >
+        Delete {count} {count === 1 ? 'contact' : 'contacts'}? This cannot be undone.
+      </ConfirmModal>
     </Paper>
   );
 }

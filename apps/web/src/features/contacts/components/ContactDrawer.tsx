@@ -1,7 +1,8 @@
-import { Badge, Button, Drawer, Group, Modal, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Drawer, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { formatPhone } from '@switchboard/domain';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 import { formatDateTime } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { useContact } from '../api/get-contact';
@@ -120,28 +121,20 @@ export function ContactDrawer({ contactId, onClose, groups, attributes }: Contac
           </Table>
         </Stack>
       )}
-      <Modal opened={confirm} onClose={() => setConfirm(false)} title="Delete contact">
-        <Stack>
-          <Text size="sm">Delete {c?.name}? Their conversations stay in the inbox.</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirm(false)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={async () => {
-                await remove.mutateAsync(c!.id);
-                notify.success('Contact deleted');
-                setConfirm(false);
-                close();
-              }}
-            >
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmModal
+        opened={confirm}
+        onClose={() => setConfirm(false)}
+        title="Delete contact"
+        loading={remove.isPending}
+        onConfirm={async () => {
+          await remove.mutateAsync(c!.id);
+          notify.success('Contact deleted');
+          setConfirm(false);
+          close();
+        }}
+      >
+        Delete {c?.name}? Their conversations stay in the inbox.
+      </ConfirmModal>
     </Drawer>
   );
 }

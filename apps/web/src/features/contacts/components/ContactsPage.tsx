@@ -1,12 +1,13 @@
-import { Anchor, Badge, Button, Card, Checkbox, Chip, Group, Pagination, Select, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Checkbox, Chip, Group, Select, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { formatPhone } from '@switchboard/domain';
 import { IconAddressBook, IconFileImport, IconPlus, IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { EmptyBlock } from '../../../components/EmptyBlock';
+import { EmptyBlock, LoadError } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
+import { TablePager } from '../../../components/TablePager';
 import { useContacts } from '../api/get-contacts';
 import { useLabels } from '../api/get-labels';
 import type { BulkSelection, ContactAttribute, ContactFilters, Ref } from '../types';
@@ -144,7 +145,7 @@ export function ContactsPage({ groups, attributes }: ContactsPageProps) {
         {list.isPending ? (
           <ListSkeleton rows={6} height={44} />
         ) : list.isError ? (
-          <EmptyBlock title="Error loading contacts" description="Please try again later" action={<Button onClick={() => void list.refetch()}>Retry</Button>} />
+          <LoadError what="contacts" onRetry={() => void list.refetch()} />
         ) : rows.length === 0 ? (
           filtered ? (
             <EmptyBlock icon={<IconSearch />} title="No contacts match" description="Clear a filter or search for something else." />
@@ -238,11 +239,7 @@ export function ContactsPage({ groups, attributes }: ContactsPageProps) {
           </Table.ScrollContainer>
         )}
       </Card>
-      {pagination && pagination.total_pages > 1 ? (
-        <Group justify="center" mt="md">
-          <Pagination value={page} onChange={setPage} total={pagination.total_pages} />
-        </Group>
-      ) : null}
+      <TablePager mt="md" page={page} onChange={setPage} totalPages={pagination?.total_pages} />
       <ContactDrawer contactId={open} onClose={() => setOpen(null)} groups={groups} attributes={attributes} />
       <ImportWizard opened={importing} onClose={() => setImporting(false)} groups={groups} />
     </>

@@ -1,6 +1,7 @@
-import { ActionIcon, Badge, Button, Card, Group, Modal, Stack, Table, Tabs, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Group, Table, Tabs, Text, Tooltip } from '@mantine/core';
 import { IconForms, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 import { EmptyBlock } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
@@ -133,27 +134,19 @@ export function CustomFieldsPage() {
         )}
       </Card>
       {editing ? <AttributeForm entityType={Number(tab)} attribute={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete custom field">
-        <Stack>
-          <Text size="sm">Delete {deleting?.name}? Every value stored in it goes too.</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDeleting(null)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={async () => {
-                const result = await remove.mutateAsync(deleting!.id);
-                notify.success(result.message);
-                setDeleting(null);
-              }}
-            >
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmModal
+        opened={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title="Delete custom field"
+        loading={remove.isPending}
+        onConfirm={async () => {
+          const result = await remove.mutateAsync(deleting!.id);
+          notify.success(result.message);
+          setDeleting(null);
+        }}
+      >
+        Delete {deleting?.name}? Every value stored in it goes too.
+      </ConfirmModal>
     </>
   );
 }

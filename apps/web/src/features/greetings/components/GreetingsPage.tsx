@@ -1,7 +1,8 @@
-import { ActionIcon, Badge, Button, Card, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconEdit, IconMicrophone, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { EmptyBlock } from '../../../components/EmptyBlock';
+import { ConfirmModal } from '../../../components/ConfirmModal';
+import { EmptyCard } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
 import { formatDateTime } from '../../../lib/format';
@@ -38,14 +39,12 @@ export function GreetingsPage() {
       {greetings.isPending ? (
         <ListSkeleton rows={3} height={72} />
       ) : list.length === 0 ? (
-        <Card withBorder radius="md">
-          <EmptyBlock
-            icon={<IconMicrophone />}
-            title="No greetings yet"
-            description="Type what callers should hear and pick a voice, or upload a recording."
-            action={<Button onClick={() => open(null)}>Create a greeting</Button>}
-          />
-        </Card>
+        <EmptyCard
+          icon={<IconMicrophone />}
+          title="No greetings yet"
+          description="Type what callers should hear and pick a voice, or upload a recording."
+          action={<Button onClick={() => open(null)}>Create a greeting</Button>}
+        />
       ) : (
         <Stack gap="sm">
           {list.map((g) => (
@@ -86,31 +85,23 @@ export function GreetingsPage() {
         </Stack>
       )}
       <GreetingFormModal opened={formOpen} greeting={editing} onClose={() => setFormOpen(false)} />
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={`Delete ${deleting?.name ?? 'greeting'}?`}>
-        <Stack>
-          <Text size="sm">Numbers using this greeting fall back to the spoken default.</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDeleting(null)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={() =>
-                deleting &&
-                remove.mutate(deleting.id, {
-                  onSuccess: (r) => {
-                    notify.success(r.message);
-                    setDeleting(null);
-                  },
-                })
-              }
-            >
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmModal
+        opened={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title={`Delete ${deleting?.name ?? 'greeting'}?`}
+        loading={remove.isPending}
+        onConfirm={() =>
+          deleting &&
+          remove.mutate(deleting.id, {
+            onSuccess: (r) => {
+              notify.success(r.message);
+              setDeleting(null);
+            },
+          })
+        }
+      >
+        Numbers using this greeting fall back to the spoken default.
+      </ConfirmModal>
     </>
   );
 }

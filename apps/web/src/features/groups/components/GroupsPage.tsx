@@ -3,7 +3,8 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconPencil, IconPlus, IconTrash, IconUsersGroup } from '@tabler/icons-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { EmptyBlock } from '../../../components/EmptyBlock';
+import { ConfirmModal } from '../../../components/ConfirmModal';
+import { EmptyBlock, LoadError } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
 import { HttpError } from '../../../lib/http';
@@ -87,7 +88,7 @@ export function GroupsPage({ extra }: { extra?: ReactNode }) {
         {groups.isPending ? (
           <ListSkeleton rows={4} height={44} />
         ) : groups.isError ? (
-          <EmptyBlock title="Error loading groups" description="Please try again later" />
+          <LoadError what="groups" />
         ) : list.length === 0 ? (
           <EmptyBlock
             icon={<IconUsersGroup />}
@@ -168,29 +169,19 @@ export function GroupsPage({ extra }: { extra?: ReactNode }) {
           }}
         />
       ) : null}
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete group">
-        <Stack>
-          <Text size="sm">
-            Delete <b>{deleting?.name}</b>? Its {deleting?.contact_count ?? 0} contacts stay in your contact book.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDeleting(null)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={async () => {
-                await remove.mutateAsync(deleting!.id);
-                notify.success('Group deleted');
-                setDeleting(null);
-              }}
-            >
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmModal
+        opened={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title="Delete group"
+        loading={remove.isPending}
+        onConfirm={async () => {
+          await remove.mutateAsync(deleting!.id);
+          notify.success('Group deleted');
+          setDeleting(null);
+        }}
+      >
+        Delete <b>{deleting?.name}</b>? Its {deleting?.contact_count ?? 0} contacts stay in your contact book.
+      </ConfirmModal>
     </>
   );
 }

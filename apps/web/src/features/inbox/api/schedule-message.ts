@@ -9,17 +9,10 @@ import { request } from '../../../lib/http';
 import { useCompanyId } from '../../../lib/session';
 import type { ConversationItem } from '../types';
 import { conversationItemsQueryOptions } from './get-conversation-items';
-import type { SendMessageInput } from './send-message';
+import { messageForm, type SendMessageInput } from './send-message';
 
 export async function scheduleMessage(companyId: number, input: SendMessageInput & { shouldBeSentAt: string }): Promise<ConversationItem> {
-  const form = new FormData();
-  form.append('company_id', String(companyId));
-  form.append('number_id', String(input.number_id));
-  if (input.conversation_id !== undefined) form.append('conversation_id', String(input.conversation_id));
-  if (input.to) form.append('to', input.to);
-  form.append('content', input.content);
-  form.append('shouldBeSentAt', input.shouldBeSentAt);
-  for (const file of input.media ?? []) form.append('media[]', file);
+  const form = messageForm(companyId, input, { shouldBeSentAt: input.shouldBeSentAt });
   return (await request<ConversationItem>('/api/inbox/message/schedule', { method: 'POST', data: form, silent: true })).data;
 }
 

@@ -21,15 +21,21 @@ export interface SendMessageInput {
 
 type Items = InfiniteData<CursorPage<ConversationItem>>;
 
-export function sendMessage(companyId: number, input: SendMessageInput): Promise<ConversationItem> {
+/** The multipart body of a message: company_id, number_id, conversation_id?, to?, content, `extra` fields, media[]. */
+export function messageForm(companyId: number, input: SendMessageInput, extra: Record<string, string> = {}): FormData {
   const form = new FormData();
   form.append('company_id', String(companyId));
   form.append('number_id', String(input.number_id));
   if (input.conversation_id !== undefined) form.append('conversation_id', String(input.conversation_id));
   if (input.to) form.append('to', input.to);
   form.append('content', input.content);
+  for (const [name, value] of Object.entries(extra)) form.append(name, value);
   for (const file of input.media ?? []) form.append('media[]', file);
-  return http.post<ConversationItem>('/api/message', form);
+  return form;
+}
+
+export function sendMessage(companyId: number, input: SendMessageInput): Promise<ConversationItem> {
+  return http.post<ConversationItem>('/api/message', messageForm(companyId, input));
 }
 
 let tempCounter = 0;

@@ -1,6 +1,7 @@
-import { ActionIcon, Button, Checkbox, Group, Menu, Modal, SegmentedControl, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Checkbox, Group, Menu, SegmentedControl, Stack, TextInput, Tooltip } from '@mantine/core';
 import { IconArchive, IconArrowBackUp, IconChecks, IconListCheck, IconMail, IconMessages, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 import { EmptyBlock } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { notify } from '../../../lib/notify';
@@ -178,19 +179,9 @@ export function ConversationList({ list, search, onSearch, view, onView, activeI
           ) : null}
         </Stack>
       )}
-      <Modal opened={confirmDelete} onClose={() => setConfirmDelete(false)} title="Delete conversations">
-        <Stack>
-          <Text size="sm">Delete {selected.size} conversations with all their messages? Calls and voicemails stay in Activity.</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirmDelete(false)}>
-              Cancel
-            </Button>
-            <Button color="red" loading={bulk.isPending} onClick={() => void run('delete')}>
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmModal opened={confirmDelete} onClose={() => setConfirmDelete(false)} title="Delete conversations" loading={bulk.isPending} onConfirm={() => run('delete')}>
+        Delete {selected.size} conversations with all their messages? Calls and voicemails stay in Activity.
+      </ConfirmModal>
     </Stack>
   );
 }

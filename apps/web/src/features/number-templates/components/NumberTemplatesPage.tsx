@@ -2,7 +2,8 @@ import { ActionIcon, Badge, Button, Card, Group, Modal, MultiSelect, Select, Sim
 import { defaultSchedule, displayRouteType, localTimeZone, scheduleLabel, type RouteEntry, type Schedule } from '@switchboard/domain';
 import { IconCopy, IconEdit, IconPlus, IconTemplate, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { EmptyBlock } from '../../../components/EmptyBlock';
+import { ConfirmModal } from '../../../components/ConfirmModal';
+import { EmptyCard } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
 import { ScheduleEditor } from '../../../components/schedule/ScheduleEditor';
@@ -139,9 +140,7 @@ export function NumberTemplatesPage({ numbers = [] }: { numbers?: TemplateNumber
       {templates.isPending ? (
         <ListSkeleton rows={3} height={90} />
       ) : list.length === 0 ? (
-        <Card withBorder radius="md">
-          <EmptyBlock icon={<IconTemplate />} title="No templates yet" description="Create one from a number you have already set up." action={<Button onClick={() => setEditing('new')}>Create a template</Button>} />
-        </Card>
+        <EmptyCard icon={<IconTemplate />} title="No templates yet" description="Create one from a number you have already set up." action={<Button onClick={() => setEditing('new')}>Create a template</Button>} />
       ) : (
         <SimpleGrid cols={{ base: 1, md: 2 }}>
           {list.map((t) => (
@@ -187,19 +186,15 @@ export function NumberTemplatesPage({ numbers = [] }: { numbers?: TemplateNumber
       <Modal opened={applying !== null} onClose={() => setApplying(null)} title={`Apply ${applying?.name ?? 'template'}`}>
         {applying ? <ApplyForm template={applying} numbers={numbers} onClose={() => setApplying(null)} /> : null}
       </Modal>
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={`Delete ${deleting?.name ?? 'template'}?`}>
-        <Stack>
-          <Text size="sm">Numbers that used it keep their current routing.</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDeleting(null)}>
-              Cancel
-            </Button>
-            <Button color="red" loading={remove.isPending} onClick={() => deleting && remove.mutate(deleting.id, { onSuccess: (r) => { notify.success(r.message); setDeleting(null); } })}>
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmModal
+        opened={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title={`Delete ${deleting?.name ?? 'template'}?`}
+        loading={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: (r) => { notify.success(r.message); setDeleting(null); } })}
+      >
+        Numbers that used it keep their current routing.
+      </ConfirmModal>
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { Button, Card, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { IconTag, IconTrash, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 import { notify } from '../../../lib/notify';
 import { useBulkUpdateNumbers } from '../api/bulk-update-numbers';
 import { useReleaseNumbers } from '../api/release-numbers';
@@ -59,19 +60,9 @@ export function BulkActionsBar({ selected, onClear }: { selected: number[]; onCl
           </Group>
         </Group>
       </Card>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Release ${count}?`}>
-        <Stack>
-          <Text size="sm">Released numbers go back to the carrier and stop receiving calls and texts. Their history stays in Activity. This cannot be undone.</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-            <Button color="red" onClick={doRelease} loading={release.isPending}>
-              Release {count}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmModal opened={confirming} onClose={() => setConfirming(false)} title={`Release ${count}?`} confirmLabel={`Release ${count}`} loading={release.isPending} onConfirm={doRelease}>
+        Released numbers go back to the carrier and stop receiving calls and texts. Their history stays in Activity. This cannot be undone.
+      </ConfirmModal>
       <Modal opened={labeling} onClose={() => setLabeling(false)} title={`Label ${count}`}>
         <form
           onSubmit={(e) => {

@@ -1,10 +1,11 @@
-import { Anchor, Button, Card, Grid, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import { formatPhone } from '@switchboard/domain';
 import { IconArrowLeft, IconHash, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 import type { CustomFieldAttribute } from '../../../components/CustomFieldValuesEditor';
-import { EmptyBlock } from '../../../components/EmptyBlock';
+import { EmptyCard } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { notify } from '../../../lib/notify';
 import { useCompanyId } from '../../../lib/session';
@@ -55,23 +56,19 @@ function NumberActions({ number }: { number: PhoneNumber }) {
           Release
         </Button>
       </Group>
-      <Modal opened={confirm !== null} onClose={() => setConfirm(null)} title={confirm === 'rotate' ? `Rotate ${shown}?` : `Release ${shown}?`}>
-        <Stack>
-          <Text size="sm">
-            {confirm === 'rotate'
-              ? 'You get another number in the same area code; this one goes back to the carrier. Routing, schedule, triggers and history move to the new number.'
-              : 'The number goes back to the carrier and stops receiving calls and texts. Its history stays in Activity. This cannot be undone.'}
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirm(null)}>
-              Cancel
-            </Button>
-            <Button color={confirm === 'release' ? 'red' : undefined} onClick={run} loading={rotate.isPending || release.isPending}>
-              {confirm === 'rotate' ? 'Rotate number' : 'Release number'}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmModal
+        opened={confirm !== null}
+        onClose={() => setConfirm(null)}
+        title={confirm === 'rotate' ? `Rotate ${shown}?` : `Release ${shown}?`}
+        confirmLabel={confirm === 'rotate' ? 'Rotate number' : 'Release number'}
+        danger={confirm === 'release'}
+        loading={rotate.isPending || release.isPending}
+        onConfirm={run}
+      >
+        {confirm === 'rotate'
+          ? 'You get another number in the same area code; this one goes back to the carrier. Routing, schedule, triggers and history move to the new number.'
+          : 'The number goes back to the carrier and stops receiving calls and texts. Its history stays in Activity. This cannot be undone.'}
+      </ConfirmModal>
     </>
   );
 }
@@ -122,18 +119,16 @@ export function NumberEditorPage({ greetings = [], attributes = [] }: { greeting
           </Grid>
         </Stack>
       ) : (
-        <Card withBorder radius="md">
-          <EmptyBlock
-            icon={<IconHash />}
-            title="Number not found"
-            description="It may have been released or belong to another company. Pick it from your numbers list."
-            action={
-              <Button component={Link} to="/numbers">
-                Back to numbers
-              </Button>
-            }
-          />
-        </Card>
+        <EmptyCard
+          icon={<IconHash />}
+          title="Number not found"
+          description="It may have been released or belong to another company. Pick it from your numbers list."
+          action={
+            <Button component={Link} to="/numbers">
+              Back to numbers
+            </Button>
+          }
+        />
       )}
     </>
   );

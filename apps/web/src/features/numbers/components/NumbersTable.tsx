@@ -4,7 +4,7 @@ import { formatPhone, NUMBER_TYPES } from '@switchboard/domain';
 import { IconChevronDown, IconChevronUp, IconDownload, IconHash, IconSearch, IconSelector } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { EmptyBlock } from '../../../components/EmptyBlock';
+import { EmptyBlock, EmptyCard } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { formatDateTime } from '../../../lib/format';
 import { useCompanyId } from '../../../lib/session';
@@ -74,14 +74,12 @@ export function NumbersTable({ onBuy }: { onBuy: () => void }) {
   if (numbers.isPending) return <ListSkeleton rows={4} height={48} />;
   if (rows.length === 0 && !filtered && page === 1) {
     return (
-      <Card withBorder radius="md">
-        <EmptyBlock
-          icon={<IconHash />}
-          title="No numbers yet"
-          description="Buy a local or toll-free number, then choose where its calls ring."
-          action={<Button onClick={onBuy}>Buy a number</Button>}
-        />
-      </Card>
+      <EmptyCard
+        icon={<IconHash />}
+        title="No numbers yet"
+        description="Buy a local or toll-free number, then choose where its calls ring."
+        action={<Button onClick={onBuy}>Buy a number</Button>}
+      />
     );
   }
 

@@ -2,7 +2,7 @@ import { Badge, Button, Card, FileInput, Group, Modal, Progress, SimpleGrid, Sta
 import { formatPhone, parsePhone } from '@switchboard/domain';
 import { IconArrowsTransferDown, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { EmptyBlock } from '../../../components/EmptyBlock';
+import { EmptyCard } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
 import { formatDateTime } from '../../../lib/format';
@@ -145,9 +145,7 @@ export function PortsPage() {
       {ports.isPending ? (
         <ListSkeleton rows={3} height={90} />
       ) : list.length === 0 ? (
-        <Card withBorder radius="md">
-          <EmptyBlock icon={<IconArrowsTransferDown />} title="No port requests" description="Have your current carrier account details ready: account number, PIN and the name on the account." action={<Button onClick={() => setCreating(true)}>Start a port request</Button>} />
-        </Card>
+        <EmptyCard icon={<IconArrowsTransferDown />} title="No port requests" description="Have your current carrier account details ready: account number, PIN and the name on the account." action={<Button onClick={() => setCreating(true)}>Start a port request</Button>} />
       ) : (
         <Stack gap="sm">
           {list.map((p) => (

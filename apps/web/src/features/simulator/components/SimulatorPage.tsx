@@ -3,7 +3,7 @@ import { formatPhone, parsePhone } from '@switchboard/domain';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { EmptyBlock } from '../../../components/EmptyBlock';
+import { EmptyCard } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
 import type { SimulatorNumber } from '../types';
@@ -35,17 +35,15 @@ export function SimulatorPage({ numbers, loading }: SimulatorPageProps) {
       {loading ? (
         <ListSkeleton rows={2} height={120} />
       ) : list.length === 0 ? (
-        <Card withBorder radius="md">
-          <EmptyBlock
-            title="No company numbers to call"
-            description="Buy a number first, then come back to call or text it."
-            action={
-              <Button component={Link} to="/numbers">
-                Go to Numbers
-              </Button>
-            }
-          />
-        </Card>
+        <EmptyCard
+          title="No company numbers to call"
+          description="Buy a number first, then come back to call or text it."
+          action={
+            <Button component={Link} to="/numbers">
+              Go to Numbers
+            </Button>
+          }
+        />
       ) : (
         <Grid gap="md">
           <Grid.Col span={12}>

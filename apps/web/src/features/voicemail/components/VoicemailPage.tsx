@@ -1,9 +1,10 @@
-import { ActionIcon, Anchor, Badge, Button, Card, Group, Modal, Pagination, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Card, Group, Pagination, Stack, Text, Tooltip } from '@mantine/core';
 import { formatPhone } from '@switchboard/domain';
 import { IconMail, IconMailOpened, IconTrash, IconPhoneIncoming } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { EmptyBlock } from '../../../components/EmptyBlock';
+import { ConfirmModal } from '../../../components/ConfirmModal';
+import { EmptyCard } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
 import { formatDateTime } from '../../../lib/format';
@@ -34,18 +35,16 @@ export function VoicemailPage() {
       {voicemails.isPending ? (
         <ListSkeleton rows={4} height={72} />
       ) : list.length === 0 ? (
-        <Card withBorder radius="md">
-          <EmptyBlock
-            icon={<IconPhoneIncoming />}
-            title="No voicemail"
-            description="Turn on voicemail in a number's routing; messages left after hours or when nobody answers show up here."
-            action={
-              <Button component={Link} to="/numbers">
-                Set up routing
-              </Button>
-            }
-          />
-        </Card>
+        <EmptyCard
+          icon={<IconPhoneIncoming />}
+          title="No voicemail"
+          description="Turn on voicemail in a number's routing; messages left after hours or when nobody answers show up here."
+          action={
+            <Button component={Link} to="/numbers">
+              Set up routing
+            </Button>
+          }
+        />
       ) : (
         <Stack gap="sm">
           {list.map((v) => (
@@ -95,31 +94,23 @@ export function VoicemailPage() {
           {meta && meta.last_page > 1 ? <Pagination total={meta.last_page} value={meta.current_page} onChange={setPage} size="sm" /> : null}
         </Stack>
       )}
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete this voicemail?">
-        <Stack>
-          <Text size="sm">The recording from {deleting ? formatPhone(deleting.from) : ''} is removed for everyone. The call stays in Activity.</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDeleting(null)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={() =>
-                deleting &&
-                remove.mutate(deleting.id, {
-                  onSuccess: (r) => {
-                    notify.success(r.message);
-                    setDeleting(null);
-                  },
-                })
-              }
-            >
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmModal
+        opened={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title="Delete this voicemail?"
+        loading={remove.isPending}
+        onConfirm={() =>
+          deleting &&
+          remove.mutate(deleting.id, {
+            onSuccess: (r) => {
+              notify.success(r.message);
+              setDeleting(null);
+            },
+          })
+        }
+      >
+        The recording from {deleting ? formatPhone(deleting.from) : ''} is removed for everyone. The call stays in Activity.
+      </ConfirmModal>
     </>
   );
 }

