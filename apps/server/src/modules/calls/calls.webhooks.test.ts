@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XMLParser } from 'fast-xml-parser';
 import { createAccount, type Account } from '../../../test/fixtures.js';
-import { listCallActivity } from './calls.service.js';
+import { listCallActivity, planInboundCall, storeInboundCall } from './calls.service.js';
 import { eventually, postWebhook, startTestServer, type TestServer } from '../../../test/harness.js';
 
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, isArray: (name) => ['Number', 'Say'].includes(name) });
@@ -93,6 +93,54 @@ describe('voice webhooks', () => {
     expect(receipt).toHaveLength(1);
     expect(receipt[0]!.status_code).toBe(200);
     expect(receipt[0]!.body).toBe(answers[0]!.body);
+  });
+
+  it('stores a burst of new calls by group commit: each call, its events and receipt once; repeats in the burst answer the same TwiML', async () => {
+    const n = await buyNumber(owner);
+    await setRoutes(owner, n.id, { routes: [{ extension: 1, forwards: [{ number: '(646) 555-0101' }] }] });
+    const sids = Array.from({ length: 12 }, () => sid());
+    const answers = await Promise.all(sids.flatMap((callSid, i) => [start(n.number, callSid, `+1312555${String(7000 + i)}`), start(n.number, callSid, `+1312555${String(7000 + i)}`)]));
+    for (const [i, r] of answers.entries()) {
+      expect(r.status).toBe(200);
+      expect(r.body).toBe(answers[i - (i % 2)]!.body);
+    }
+    const rows = await db().selectFrom('calls').select(['id', 'carrier_sid', 'from_number', 'status']).where('carrier_sid', 'in', sids).execute();
+    expect(rows.map((r) => r.carrier_sid).sort()).toEqual([...sids].sort());
+    for (const [i, callSid] of sids.entries()) expect(rows.find((r) => r.carrier_sid === callSid)!.from_number).toBe(`+1312555${7000 + i}`);
+    const events = await db().selectFrom('call_events').select(['call_id', 'status']).where('call_id', 'in', rows.map((r) => r.id)).orderBy('id').execute();
+    for (const r of rows) expect(events.filter((e) => e.call_id === r.id).map((e) => e.status)).toEqual([1, 1]);
+    const receipts = await db().selectFrom('webhook_receipts').select(['key', 'body']).where('key', 'in', sids.map((x) => `voice:${x}:start`)).execute();
+    expect(receipts).toHaveLength(12);
+    // The inbox thread follows (coalesced after the answers): one call item per call.
+    await eventually(async () => (await db().selectFrom('conversation_items').select('id').where('call_id', 'in', rows.map((r) => r.id)).execute()).length === 12);
+  });
+
+  it('one group-commit statement: a key twice in a batch, an already stored key and a stored SID without receipt each behave as alone', async () => {
+    const n = await buyNumber(owner);
+    await setRoutes(owner, n.id, { routes: [{ extension: 1, forwards: [{ number: '(646) 555-0101' }] }] });
+    const [fresh, twice, stored, orphan] = [sid(), sid(), sid(), sid()];
+    await start(n.number, stored);
+    await start(n.number, orphan);
+    await db().deleteFrom('webhook_receipts').where('key', '=', `voice:${orphan}:start`).execute();
+    const params = (callSid: string) => ({ CallSid: callSid, From: CALLER, To: n.number, FromState: 'IL' });
+    const plans = await Promise.all([fresh, twice, twice, stored, orphan].map((x) => planInboundCall(s.ctx, params(x))));
+    const receipt = (callSid: string) => ({ key: `voice:${callSid}:start`, status_code: 200, content_type: 'text/xml', body: `<Response>${callSid}</Response>` });
+    // Submitted in the same tick: one batch, one statement.
+    const out = await Promise.all([fresh, twice, twice, stored, orphan].map((x, i) => storeInboundCall(s.ctx, plans[i]!, receipt(x))));
+    expect(out[0]!.call.carrier_sid).toBe(fresh);
+    expect(out[1]!.call.carrier_sid).toBe(twice);
+    expect(out[2]).toBeUndefined();
+    expect(out[3]).toBeUndefined();
+    const orphanRows = await db().selectFrom('calls').selectAll().where('carrier_sid', '=', orphan).execute();
+    expect(orphanRows).toHaveLength(1);
+    expect(out[4]!.call.id).toBe(orphanRows[0]!.id);
+    expect(await db().selectFrom('calls').select('id').where('carrier_sid', '=', twice).execute()).toHaveLength(1);
+    const receipts = await db().selectFrom('webhook_receipts').select(['key', 'body']).where('key', 'in', [fresh, twice, stored, orphan].map((x) => `voice:${x}:start`)).orderBy('key').execute();
+    expect(receipts).toHaveLength(4);
+    expect(receipts.find((r) => r.key === `voice:${stored}:start`)!.body).not.toBe(`<Response>${stored}</Response>`);
+    expect(receipts.find((r) => r.key === `voice:${twice}:start`)!.body).toBe(`<Response>${twice}</Response>`);
+    const orphanEvents = await db().selectFrom('call_events').select('status').where('call_id', '=', orphanRows[0]!.id).execute();
+    expect(orphanEvents).toHaveLength(4);
   });
 
   it('keeps the stored call when a delivery comes again after its receipt was cleaned up (events added, one call)', async () => {

@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../../test/fixtures.js';
-import { eventually, postWebhook, startTestServer, type TestServer } from '../../../test/harness.js';
+import { eventually, postWebhook, startSecondNode, startTestServer, type TestServer } from '../../../test/harness.js';
 import { events } from '../../platform/events.js';
 import { buyTestNumber } from '../messaging/messaging.test-helpers.js';
 
@@ -194,6 +194,79 @@ describe('calls and voicemails in the thread', () => {
     await a.client.put(`${base()}/read-all-by-type`, { type: 'voicemail', numbers: [n1.id] });
     items = (await a.client.get(`${base()}/${conv.id}/items`)).body.data;
     expect(items[0].isRead).toBe(true);
+  });
+
+  it('coalesces a burst of call events into one write: latest state per call, one publish per changed item', async () => {
+    const caller = '+13125550279';
+    const newCall = async (carrierSid: string) => s.ctx.db.insertInto('calls').values({
+      company_id: a.companyId, number_id: n1.id, carrier_sid: carrierSid, from_number: caller, to_number: n1.number, direction: 'inbound', status: 1,
+    }).returningAll().executeTakeFirstOrThrow();
+    const [c1, c2] = [await newCall('CAcoalesce1'), await newCall('CAcoalesce2')];
+    const vm = await s.ctx.db.insertInto('voicemails').values({ company_id: a.companyId, call_id: c1.id, number_id: n1.id, recording_url: 'http://x/vm1.wav', duration_s: 7 }).returningAll().executeTakeFirstOrThrow();
+    const published: any[] = [];
+    const publish = s.ctx.realtime.publish.bind(s.ctx.realtime);
+    s.ctx.realtime.publish = (channel, event, payload) => { if (channel === `conversations.${a.companyId}`) published.push(payload); publish(channel, event, payload); };
+    try {
+      const ev = { companyId: a.companyId, numberId: n1.id, from: caller, direction: 'inbound' as const };
+      // Not awaited one by one: the events land in the same flush.
+      const settled = await Promise.allSettled([
+        events.emitAfterCommit(s.ctx, 'call.changed', { ...ev, callId: c1.id, status: 1, startedAt: c1.started_at }),
+        events.emitAfterCommit(s.ctx, 'call.changed', { ...ev, callId: c2.id, status: 1, startedAt: c2.started_at, contactId: null }),
+        events.emitAfterCommit(s.ctx, 'call.changed', { ...ev, callId: c1.id, status: 12, durationS: 3 }),
+        events.emitAfterCommit(s.ctx, 'call.changed', { ...ev, callId: c1.id, status: 4, voicemailId: vm.id, durationS: 7 }),
+        events.emitAfterCommit(s.ctx, 'call.changed', { ...ev, callId: c2.id, status: 12, durationS: 5 }),
+      ]);
+      expect(settled.every((x) => x.status === 'fulfilled')).toBe(true);
+    } finally {
+      s.ctx.realtime.publish = publish;
+    }
+    const items = await s.ctx.db.selectFrom('conversation_items').selectAll().where('call_id', 'in', [c1.id, c2.id]).orderBy('call_id').execute();
+    expect(items).toHaveLength(2);
+    expect(items[0]).toMatchObject({ call_id: c1.id, type: 'voicemail', voicemail_id: vm.id, call_status: 4, duration_s: 7, is_read: false, is_inbound: true });
+    // Inserted unread (status 1 first), then connected: stays unread, as one event at a time would leave it.
+    expect(items[1]).toMatchObject({ call_id: c2.id, type: 'call', voicemail_id: null, call_status: 12, duration_s: 5, is_read: false });
+    expect(items[0]!.conversation_id).toBe(items[1]!.conversation_id);
+    expect(items[0]!.created_at.getTime()).toBe(c1.started_at.getTime());
+    expect(published.map((p) => p.item?.details.callId).sort()).toEqual([c1.id, c2.id].sort());
+    expect(published[0].id).toBe(items[0]!.conversation_id);
+    expect(published.find((p) => p.item.details.callId === c1.id).item.details).toMatchObject({ type: 'voicemail', callStatus: 4 });
+
+    // A later event that changes nothing writes and publishes nothing.
+    published.length = 0;
+    s.ctx.realtime.publish = (channel, event, payload) => { if (channel === `conversations.${a.companyId}`) published.push(payload); publish(channel, event, payload); };
+    try {
+      await events.emitAfterCommit(s.ctx, 'call.changed', { companyId: a.companyId, numberId: n1.id, from: caller, callId: c2.id, status: 12, durationS: 5 });
+    } finally {
+      s.ctx.realtime.publish = publish;
+    }
+    expect(published).toHaveLength(0);
+  });
+
+  it('a bad event in a burst fails alone; the others of its flush are written', async () => {
+    const caller = '+13125550281';
+    const call = await s.ctx.db.insertInto('calls').values({
+      company_id: a.companyId, number_id: n1.id, carrier_sid: 'CAcoalesce3', from_number: caller, to_number: n1.number, direction: 'inbound', status: 1,
+    }).returningAll().executeTakeFirstOrThrow();
+    const ev = { companyId: a.companyId, numberId: n1.id, from: caller, direction: 'inbound' as const, status: 1 };
+    await Promise.all([
+      events.emitAfterCommit(s.ctx, 'call.changed', { ...ev, callId: 99999998 }), // no such call: the item's insert fails
+      events.emitAfterCommit(s.ctx, 'call.changed', { ...ev, callId: call.id }),
+    ]);
+    const items = await s.ctx.db.selectFrom('conversation_items').select(['call_id', 'call_status']).where('call_id', 'in', [call.id, 99999998]).execute();
+    expect(items).toEqual([{ call_id: call.id, call_status: 1 }]);
+  });
+
+  it('a closing server writes the call events still queued', async () => {
+    const node = await startSecondNode(s);
+    const caller = '+13125550280';
+    const call = await s.ctx.db.insertInto('calls').values({
+      company_id: a.companyId, number_id: n1.id, carrier_sid: 'CAclosing1', from_number: caller, to_number: n1.number, direction: 'inbound', status: 1,
+    }).returningAll().executeTakeFirstOrThrow();
+    const pending = events.emitAfterCommit(node.ctx, 'call.changed', { callId: call.id, companyId: a.companyId, numberId: n1.id, from: caller, status: 10, direction: 'inbound' });
+    await node.close();
+    await pending;
+    const item = await s.ctx.db.selectFrom('conversation_items').selectAll().where('call_id', '=', call.id).executeTakeFirst();
+    expect(item).toMatchObject({ type: 'call', call_status: 10, is_read: false });
   });
 
   it('a handler error does not reach the emitter', async () => {

@@ -71,29 +71,31 @@ export class GroupCommit<I, R> {
     }
   }
 
-  /** Starts batches that are due; otherwise arms the timer for the oldest waiting item. */
-  private schedule(): void {
+  /**
+   * Starts full batches; otherwise arms the timer for the oldest waiting item (so items submitted
+   * in one burst stay together). `afterBatch`: a slot was just freed, so items that already
+   * waited their time start at once.
+   */
+  private schedule(afterBatch = false): void {
     this.start(false);
     if (this.queue.length === 0 || this.running >= this.concurrency || this.timer) return;
     const wait = Math.max(0, this.options.maxWaitMs - (Date.now() - this.queue[0]!.at));
+    if (wait === 0 && afterBatch) { this.start(true); return; }
     this.timer = setTimeout(() => { this.timer = null; this.start(true); this.schedule(); }, wait);
   }
 
+  /** Starts batches while a slot is free: all waiting items when `force`, else only full batches. */
   private start(force: boolean): void {
     while (this.running < this.concurrency && this.queue.length > 0) {
-      const due = force || this.queue.length >= this.options.maxItems || Date.now() - this.queue[0]!.at >= this.options.maxWaitMs;
-      if (!due) return;
+      if (!force && this.queue.length < this.options.maxItems) return;
       if (this.timer) { clearTimeout(this.timer); this.timer = null; }
       const batch = this.queue.splice(0, this.options.maxItems);
       this.running++;
       void this.runBatch(batch).finally(() => {
         this.running--;
-        if (this.busy === 0) for (const w of this.idleWaiters.splice(0)) w();
-        else {
-          this.schedule();
-          // flush() waiters re-check on every batch end.
-          for (const w of this.idleWaiters.splice(0)) w();
-        }
+        if (this.busy > 0) this.schedule(true);
+        // flush() waiters re-check on every batch end.
+        for (const w of this.idleWaiters.splice(0)) w();
       });
     }
   }
