@@ -435,6 +435,11 @@ describe('crash safety', () => {
       const acc = await createAccount(sA);
       const num = await buyTestNumber(acc, '312');
       await setCompanyCampaignRate(sA.ctx, acc.companyId, 0);
+      // The real clock runs here: quiet hours off, so the test does not depend on the time of day.
+      const settings = await acc.client.put(`/api/companies/${acc.companyId}/settings`, {
+        help_text: '', quiet_hours_enabled: false, quiet_hours_start: '08:00', quiet_hours_end: '21:00', links_enabled: false, timezone: 'America/New_York',
+      });
+      expect(settings.status, JSON.stringify(settings.body)).toBe(200);
       const { groupId, contacts } = await makeGroup(sA, acc, '312', 60, 'Crash');
       // Node A's workers freeze forever (a dead process): one right after claiming its 2nd batch,
       // another right after the carrier accepted its 2nd batch, before the SIDs were recorded.
