@@ -5,22 +5,13 @@
  * reply, and see the reply arrive at the simulator's handset as delivered.
  */
 import { expect, test } from '@playwright/test';
-import { choose, signIn, zoneInBusinessHours } from './helpers';
+import { buyLocalNumber, choose, signIn, zoneInBusinessHours } from './helpers';
 
 test('buy a number, route a call to it, and text with it, live', async ({ page, context }) => {
   await signIn(page);
 
   // Buy a local number in area code 415.
-  await page.getByRole('link', { name: 'Numbers' }).click();
-  await page.getByRole('button', { name: 'Buy a number' }).first().click();
-  await page.getByLabel('Area code').fill('415');
-  await page.getByRole('button', { name: 'Search' }).click();
-  const result = page.getByTestId('number-result').first();
-  await expect(result).toBeVisible();
-  const bought = (await result.innerText()).match(/\(415\) \d{3}-\d{4}/)![0];
-  await result.getByRole('button', { name: 'Buy', exact: true }).click();
-  const row = page.getByTestId('number-row').filter({ hasText: bought });
-  await expect(row).toBeVisible();
+  const { bought, row } = await buyLocalNumber(page, '415');
 
   // Route it: one extension with two forwards, a Custom business-hours schedule open now.
   await row.getByRole('link', { name: 'Edit routing' }).click();

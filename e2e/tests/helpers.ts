@@ -35,3 +35,21 @@ export function zoneInBusinessHours(now = new Date()): { zone: string; dayName: 
   }
   throw new Error('no candidate zone is in business hours now');
 }
+
+/**
+ * Numbers → Buy a number: searches local numbers in `areaCode`, buys the first result and waits
+ * for its row. @returns the bought number as displayed, e.g. "(415) 555-0123", and its row.
+ */
+export async function buyLocalNumber(page: Page, areaCode: string) {
+  await page.getByRole('link', { name: 'Numbers' }).click();
+  await page.getByRole('button', { name: 'Buy a number' }).first().click();
+  await page.getByLabel('Area code').fill(areaCode);
+  await page.getByRole('button', { name: 'Search' }).click();
+  const result = page.getByTestId('number-result').first();
+  await expect(result).toBeVisible();
+  const bought = (await result.innerText()).match(new RegExp(`\\(${areaCode}\\) \\d{3}-\\d{4}`))![0];
+  await result.getByRole('button', { name: 'Buy', exact: true }).click();
+  const row = page.getByTestId('number-row').filter({ hasText: bought });
+  await expect(row).toBeVisible();
+  return { bought, row };
+}

@@ -6,7 +6,7 @@
  */
 import { expect, type Page } from '@playwright/test';
 import { test } from '@playwright/test';
-import { choose, signIn, zoneInBusinessHours } from './helpers';
+import { buyLocalNumber, choose, signIn, zoneInBusinessHours } from './helpers';
 
 const SALES = '+13125550111';
 const SUPPORT = '+13125550122';
@@ -24,16 +24,7 @@ test('two-extension menu with business hours: answered at extension 2 inside hou
   await signIn(page);
 
   // Buy a local number in area code 312.
-  await page.getByRole('link', { name: 'Numbers' }).click();
-  await page.getByRole('button', { name: 'Buy a number' }).first().click();
-  await page.getByLabel('Area code').fill('312');
-  await page.getByRole('button', { name: 'Search' }).click();
-  const result = page.getByTestId('number-result').first();
-  await expect(result).toBeVisible();
-  const bought = (await result.innerText()).match(/\(312\) \d{3}-\d{4}/)![0];
-  await result.getByRole('button', { name: 'Buy', exact: true }).click();
-  const row = page.getByTestId('number-row').filter({ hasText: bought });
-  await expect(row).toBeVisible();
+  const { bought, row } = await buyLocalNumber(page, '312');
 
   // Routing editor: extension 1 Sales and extension 2 Support, voicemail on, Custom hours open now.
   await row.getByRole('link', { name: 'Edit routing' }).click();

@@ -11,8 +11,7 @@ import type { Db } from '../../platform/db/db.js';
 import type { Queue } from '../../platform/queue.js';
 import { createSandboxClientToken } from './sandbox.token.js';
 import type { AvailableNumber, CallFlowStep, CarrierPort, ClientToken, NumberSearch, OutboundMessage, PurchasedNumber, RenderedResponse } from '../carrier.port.js';
-import { validateSignature } from '../twilio/signature.js';
-import { renderMessagingTwiml, renderVoiceTwiml } from '../twilio/twiml.js';
+import { TwilioDialect } from '../twilio/dialect.js';
 import { newSid, postSigned } from './sandbox.http.js';
 import { generateInventory } from './sandbox.inventory.js';
 import { sandboxRepository } from './sandbox.repository.js';
@@ -27,10 +26,11 @@ type StatusJob = { sid: string; status: 'sent' | 'delivered' | 'undelivered' };
 export const MESSAGE_STATUS_BATCH_JOB = 'sandbox.message-status-batch';
 type BatchStatusJob = { sids: string[]; status: 'sent' | 'final' };
 
-export class SandboxCarrier implements CarrierPort {
+export class SandboxCarrier extends TwilioDialect implements CarrierPort {
   readonly name = 'sandbox' as const;
 
-  constructor(private readonly config: Config, private readonly db: Db, private readonly queue: Queue) {
+  constructor(config: Config, private readonly db: Db, private readonly queue: Queue) {
+    super(config);
     queue.define<StatusJob>(MESSAGE_STATUS_JOB, (data) => this.advanceMessage(data));
     queue.define<BatchStatusJob>(MESSAGE_STATUS_BATCH_JOB, (data) => this.advanceBatch(data), 2);
   }
@@ -135,18 +135,6 @@ export class SandboxCarrier implements CarrierPort {
   /** A signed sandbox softphone token (see sandbox.token.ts). */
   createClientToken(identity: string, options?: { outgoing?: boolean; ttlS?: number; params?: Record<string, string> }): ClientToken {
     return createSandboxClientToken(this.config, identity, options);
-  }
-
-  renderVoice(steps: CallFlowStep[]): RenderedResponse {
-    return renderVoiceTwiml(steps);
-  }
-
-  renderMessaging(reply?: string): RenderedResponse {
-    return renderMessagingTwiml(reply);
-  }
-
-  verifyWebhook(url: string, params: Record<string, string>, signature: string | undefined): boolean {
-    return validateSignature(this.config.twilioAuthToken, url, params, signature);
   }
 
   async fetchRecording(url: string): Promise<{ data: Buffer; contentType: string }> {

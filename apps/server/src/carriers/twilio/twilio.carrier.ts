@@ -7,8 +7,7 @@ import type { Config } from '../../platform/config.js';
 import { CarrierError } from '../../platform/http/errors.js';
 import { createTwilioClientToken } from './client-token.js';
 import type { AvailableNumber, CallFlowStep, CarrierPort, ClientToken, NumberSearch, OutboundMessage, PurchasedNumber, RenderedResponse } from '../carrier.port.js';
-import { validateSignature } from './signature.js';
-import { renderMessagingTwiml, renderVoiceTwiml } from './twiml.js';
+import { TwilioDialect } from './dialect.js';
 
 /** Provider ids (spec 002 provider labels): 1 the carrier for local numbers, 2 the toll-free registry. */
 const LOCAL_PROVIDER = 1;
@@ -19,11 +18,12 @@ function carrierError(e: unknown): CarrierError {
   return new CarrierError(err.message ?? 'The carrier refused the request.', typeof err.code === 'number' ? err.code : undefined);
 }
 
-export class TwilioCarrier implements CarrierPort {
+export class TwilioCarrier extends TwilioDialect implements CarrierPort {
   readonly name = 'twilio' as const;
   private readonly client: twilio.Twilio;
 
-  constructor(private readonly config: Config) {
+  constructor(config: Config) {
+    super(config);
     this.client = twilio(config.twilioAccountSid, config.twilioAuthToken);
   }
 
@@ -98,18 +98,6 @@ export class TwilioCarrier implements CarrierPort {
   /** A Voice SDK access token (see client-token.ts). */
   createClientToken(identity: string, options?: { outgoing?: boolean; ttlS?: number; params?: Record<string, string> }): ClientToken {
     return createTwilioClientToken(this.config, identity, options);
-  }
-
-  renderVoice(steps: CallFlowStep[]): RenderedResponse {
-    return renderVoiceTwiml(steps);
-  }
-
-  renderMessaging(reply?: string): RenderedResponse {
-    return renderMessagingTwiml(reply);
-  }
-
-  verifyWebhook(url: string, params: Record<string, string>, signature: string | undefined): boolean {
-    return validateSignature(this.config.twilioAuthToken, url, params, signature);
   }
 
   /** Downloads `RecordingUrl` as WAV (Twilio's default format) with account credentials. */
