@@ -1,4 +1,4 @@
-import { AppShell, Burger, Button, Group, Text, ThemeIcon } from '@mantine/core';
+import { AppShell, Burger, Button, Group, ScrollArea, Text, ThemeIcon } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconLogout, IconPhoneCall } from '@tabler/icons-react';
 import { Link, Outlet } from 'react-router';
@@ -37,7 +37,7 @@ export function AppLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm">
-        <AppShell.Section grow>
+        <AppShell.Section grow component={ScrollArea} type="scroll">
           <NavItems onNavigate={close} />
         </AppShell.Section>
         <AppShell.Section>
