@@ -11,6 +11,7 @@ import { createBlobStore } from './platform/blob.js';
 import type { Config } from './platform/config.js';
 import { createDb, migrate } from './platform/db/db.js';
 import { drainGroupCommits } from './platform/db/group-commit.js';
+import { closeInvalidationFeeds } from './platform/db/invalidation-feed.js';
 import { Mailer } from './platform/mail/mailer.js';
 import { Queue } from './platform/queue.js';
 import { Realtime } from './platform/realtime.js';
@@ -50,6 +51,7 @@ export async function startServer(config: Config, databaseUrl: string, options: 
       await app.close();
       // Batched writes still queued (group commit, the inbox's coalesced call items) land before the pool closes.
       await drainGroupCommits(ctx);
+      await closeInvalidationFeeds(ctx);
       await db.destroy();
       blobs.close();
     },

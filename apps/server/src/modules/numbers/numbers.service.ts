@@ -11,7 +11,8 @@ import {
 import type { EavAttributeValueOut, NumberDto } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import { ValidationError, fieldError, NotFoundError, CarrierError, type FieldErrors } from '../../platform/http/errors.js';
-import { readCache } from '../../platform/db/read-cache.js';
+import { invalidationFeed, notifyInvalidation } from '../../platform/db/invalidation-feed.js';
+import { CALL_FLOW_CACHE_TTL_MS, readCache, type ReadCache } from '../../platform/db/read-cache.js';
 import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies } from '../companies/companies.service.js';
 import { getEavValues, setEavValues } from '../custom-fields/custom-fields.service.js';
 import { numbersAdminRepository, numbersRepository, type NumberRow } from './numbers.repository.js';
@@ -204,21 +205,42 @@ export async function findRoutingByE164(ctx: AppContext, e164: string, db = ctx.
 /** A number's routing data as the call flow reads it. */
 export type RoutingData = { id: number; company_id: number; number: string; routes: RouteEntry[]; schedule: Schedule };
 
-const routingCache = (ctx: AppContext) => readCache<string, RoutingData | undefined>(ctx.db, 'numbers.routingByE164');
+/** Cross-process channel telling every server on the database that some number's routing changed. */
+export const ROUTING_INVALIDATE_CHANNEL = 'routing_invalidate';
+/** TTL of the routing cache (ms) while the invalidation feed is live (another process's change arrives by NOTIFY). */
+const ROUTING_CACHE_TTL_MS = 60_000;
+
+const routingCaches = new WeakMap<object, ReadCache<string, RoutingData | undefined>>();
+function routingCache(ctx: AppContext): ReadCache<string, RoutingData | undefined> {
+  let cache = routingCaches.get(ctx.db);
+  if (!cache) {
+    let live = () => false;
+    const c = readCache<string, RoutingData | undefined>(ctx.db, 'numbers.routingByE164', () => (live() ? ROUTING_CACHE_TTL_MS : CALL_FLOW_CACHE_TTL_MS));
+    live = invalidationFeed(ctx, ROUTING_INVALIDATE_CHANNEL, () => c.invalidate()).live;
+    routingCaches.set(ctx.db, (cache = c));
+  }
+  return cache;
+}
 
 /**
- * For the voice webhook (issue 3 bench): `findRoutingByE164` through a short-lived in-process
- * cache (platform/db/read-cache.ts, a few seconds). Every write of a number in this module calls
- * `invalidateRoutingCache` after it commits. Misses read through `db`: pass the webhook's
- * transaction (it must not have written `numbers`). Treat the result as read-only.
+ * For the voice webhook (issue 3 bench): `findRoutingByE164` through an in-process cache
+ * (platform/db/read-cache.ts). Entries live 60 s while this process LISTENs on
+ * `routing_invalidate` (platform/db/invalidation-feed.ts), else 3 s. Every write of a number in
+ * this module calls `invalidateRoutingCache` after it commits: this process drops its entries at
+ * once (the very next call sees the change) and the others on NOTIFY. Misses read through `db`:
+ * pass the webhook's transaction (it must not have written `numbers`). Treat the result as read-only.
  */
 export async function findRoutingByE164Cached(ctx: AppContext, e164: string, db = ctx.db): Promise<RoutingData | undefined> {
   return routingCache(ctx).get(e164, () => findRoutingByE164(ctx, e164, db));
 }
 
-/** Drops the cached routing data of every number (call after a committed write of `numbers`). */
+/**
+ * Drops the cached routing data of every number in this process and NOTIFYs `routing_invalidate`
+ * so other server processes drop theirs (call after a committed write of `numbers`).
+ */
 export function invalidateRoutingCache(ctx: AppContext): void {
   routingCache(ctx).invalidate();
+  notifyInvalidation(ctx, ROUTING_INVALIDATE_CHANNEL);
 }
 
 /** For the call flow: a number's routing data by id (any company; webhooks are not user-scoped). */

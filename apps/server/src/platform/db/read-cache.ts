@@ -5,9 +5,11 @@
  *
  * - One cache per database handle (`ctx.db`) and name, so several servers in one process (the
  *   integration tests) never share entries.
- * - Entries live `ttlMs` at most. The owning module's service calls `invalidate()` after every
- *   write (after commit), so this process sees a change at once; other server processes see it
- *   within `ttlMs`.
+ * - Entries live `ttlMs` at most (a number, or a function read when an entry is stored, e.g. a long
+ *   TTL only while a cross-process invalidation feed is live: platform/db/invalidation-feed.ts).
+ *   The owning module's service calls `invalidate()` after every write (after commit), so this
+ *   process sees a change at once; other server processes see it within `ttlMs`, or at once
+ *   through the feed.
  * - A load that started before an invalidation is not stored (generation check), so a read racing
  *   with a write cannot put the old value back.
  * - `undefined` results (e.g. an unknown number) are never cached: a new number works at once.
@@ -17,7 +19,7 @@ export class ReadCache<K, V> {
   private readonly entries = new Map<K, { value: V; expiresAt: number }>();
   private generation = 0;
 
-  constructor(private readonly ttlMs: number, private readonly maxEntries = 50_000) {}
+  constructor(private readonly ttlMs: number | (() => number), private readonly maxEntries = 50_000) {}
 
   /** The cached value of `key`, or `load()`'s result (stored unless undefined or invalidated meanwhile). */
   async get(key: K, load: () => Promise<V>): Promise<V> {
@@ -28,7 +30,8 @@ export class ReadCache<K, V> {
     const value = await load();
     if (value !== undefined && generation === this.generation) {
       if (this.entries.size >= this.maxEntries) this.entries.clear();
-      this.entries.set(key, { value, expiresAt: now + this.ttlMs });
+      const ttl = typeof this.ttlMs === 'number' ? this.ttlMs : this.ttlMs();
+      this.entries.set(key, { value, expiresAt: now + ttl });
     }
     return value;
   }
@@ -46,7 +49,7 @@ export const CALL_FLOW_CACHE_TTL_MS = 3_000;
 const caches = new WeakMap<object, Map<string, ReadCache<unknown, unknown>>>();
 
 /** The cache `name` of the database handle `db` (create on first use). */
-export function readCache<K, V>(db: object, name: string, ttlMs = CALL_FLOW_CACHE_TTL_MS): ReadCache<K, V> {
+export function readCache<K, V>(db: object, name: string, ttlMs: number | (() => number) = CALL_FLOW_CACHE_TTL_MS): ReadCache<K, V> {
   let byName = caches.get(db);
   if (!byName) caches.set(db, (byName = new Map()));
   let cache = byName.get(name);
