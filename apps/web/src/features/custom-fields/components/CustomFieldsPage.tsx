@@ -1,5 +1,5 @@
-import { ActionIcon, Badge, Button, Card, Group, Table, Tabs, Text, Tooltip } from '@mantine/core';
-import { IconForms, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Badge, Button, Card, Group, Table, Tabs, Text, Tooltip } from '@mantine/core';
+import { IconForms, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { EmptyBlock } from '../../../components/EmptyBlock';
@@ -12,6 +12,7 @@ import { useDeleteAttribute } from '../api/delete-attribute';
 import { useEntityTypes } from '../api/get-entity-types';
 import type { Attribute } from '../types';
 import { AttributeForm } from './AttributeForm';
+import { EditDeleteActions } from '../../../components/EditDeleteActions';
 
 /** Entity types people fill custom fields on in this app (TrackingPool and Organization have no screens). */
 const SHOWN_TYPES = [7, 6, 1, 2, 5];
@@ -81,14 +82,7 @@ function AttributeTable({ entityType, onEdit, onDelete }: { entityType: number; 
               <Usage id={a.id} />
             </Table.Td>
             <Table.Td>
-              <Group gap={4} wrap="nowrap">
-                <ActionIcon variant="subtle" aria-label={`Edit ${a.name}`} onClick={() => onEdit(a)}>
-                  <IconPencil size={16} />
-                </ActionIcon>
-                <ActionIcon variant="subtle" color="red" aria-label={`Delete ${a.name}`} onClick={() => onDelete(a)}>
-                  <IconTrash size={16} />
-                </ActionIcon>
-              </Group>
+              <EditDeleteActions name={a.name} onEdit={() => onEdit(a)} onDelete={() => onDelete(a)} />
             </Table.Td>
           </Table.Tr>
         ))}

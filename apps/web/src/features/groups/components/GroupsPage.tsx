@@ -1,6 +1,6 @@
-import { ActionIcon, Badge, Button, Card, Group, Modal, Progress, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { Badge, Button, Card, Group, Modal, Progress, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconPencil, IconPlus, IconTrash, IconUsersGroup } from '@tabler/icons-react';
+import { IconPlus, IconUsersGroup } from '@tabler/icons-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ConfirmModal } from '../../../components/ConfirmModal';
@@ -14,6 +14,7 @@ import { useDeleteGroup } from '../api/delete-group';
 import { useGroups } from '../api/get-groups';
 import { useUpdateGroup } from '../api/update-group';
 import type { ContactGroup } from '../types';
+import { EditDeleteActions } from '../../../components/EditDeleteActions';
 
 /** A stacked bar: active, unsubscribed and invalid members of a group. */
 function MemberBar({ group }: { group: ContactGroup }) {
@@ -126,14 +127,7 @@ export function GroupsPage({ extra }: { extra?: ReactNode }) {
                       <MemberBar group={g} />
                     </Table.Td>
                     <Table.Td>
-                      <Group gap={4} wrap="nowrap">
-                        <ActionIcon variant="subtle" aria-label={`Rename ${g.name}`} onClick={() => setEditing(g)}>
-                          <IconPencil size={16} />
-                        </ActionIcon>
-                        <ActionIcon variant="subtle" color="red" aria-label={`Delete ${g.name}`} onClick={() => setDeleting(g)}>
-                          <IconTrash size={16} />
-                        </ActionIcon>
-                      </Group>
+                      <EditDeleteActions name={g.name} editVerb="Rename" onEdit={() => setEditing(g)} onDelete={() => setDeleting(g)} />
                     </Table.Td>
                   </Table.Tr>
                 ))}
