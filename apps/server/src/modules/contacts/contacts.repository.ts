@@ -59,6 +59,20 @@ export const contactsRepository = {
     return db.selectFrom('contacts').selectAll().where('company_id', '=', companyId).where('number', '=', e164)
       .orderBy('id').limit(1).executeTakeFirst();
   },
+  /**
+   * Batch form of `findByNumber`: for each `(companyId, number)` key, the company's oldest contact
+   * with that exact E.164 number, in ONE statement (`unnest` joined on contacts_company_number).
+   * @returns rows keyed by `${companyId}:${number}`; keys without a contact are absent.
+   */
+  async findByNumbers(db: DbOrTx, keys: Array<{ companyId: number; number: string }>): Promise<Map<string, ContactRow>> {
+    if (keys.length === 0) return new Map();
+    const r = await sql<ContactRow>`
+      select distinct on (c.company_id, c.number) c.*
+      from unnest(${keys.map((k) => k.companyId)}::bigint[], ${keys.map((k) => k.number)}::text[]) as k(company_id, number)
+      join contacts c on c.company_id = k.company_id and c.number = k.number
+      order by c.company_id, c.number, c.id`.execute(db);
+    return new Map(r.rows.map((c) => [`${c.company_id}:${c.number}`, c]));
+  },
   async findByIds(db: DbOrTx, companyId: number, ids: number[]): Promise<ContactRow[]> {
     if (ids.length === 0) return [];
     return db.selectFrom('contacts').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).execute();

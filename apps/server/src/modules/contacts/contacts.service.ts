@@ -11,6 +11,7 @@ import { EAV_ENTITY_TYPES, deriveContactName, parsePhone } from '@switchboard/do
 import Papa from 'papaparse';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
+import { GroupCommit } from '../../platform/db/group-commit.js';
 import type { RowUpdate } from '../../platform/db/schema.js';
 import { NotFoundError, ValidationError, fieldError } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess, listUserCompanies, type Role } from '../companies/companies.service.js';
@@ -46,7 +47,29 @@ export function contactIdsQuery(db: DbOrTx, companyId: number, selection: Contac
  * @returns the contact row, or undefined.
  */
 export async function findContactByNumber(ctx: AppContext, companyId: number, e164: string, db: DbOrTx = ctx.db): Promise<Contact | undefined> {
+  if (db === ctx.db) return contactsByNumber(ctx).submit({ companyId, number: e164 });
   return contactsRepository.findByNumber(db, companyId, e164);
+}
+
+const contactReaders = new WeakMap<AppContext, GroupCommit<{ companyId: number; number: string }, Contact | undefined>>();
+/**
+ * Lookups by number made through the pool (not a transaction) in the same turn of the event loop
+ * share ONE statement (`contactsRepository.findByNumbers`; the voice webhook looks up every
+ * caller: issue 3 bench). Up to 4 statements at once, 256 keys each.
+ */
+function contactsByNumber(ctx: AppContext): GroupCommit<{ companyId: number; number: string }, Contact | undefined> {
+  let g = contactReaders.get(ctx);
+  if (!g) {
+    g = new GroupCommit({
+      maxWaitMs: 0, maxItems: 256, concurrency: 4, owner: ctx,
+      run: async (keys) => {
+        const found = await contactsRepository.findByNumbers(ctx.db, keys);
+        return keys.map((k) => found.get(`${k.companyId}:${k.number}`));
+      },
+    });
+    contactReaders.set(ctx, g);
+  }
+  return g;
 }
 
 /** The company's contacts among `ids` (others' ids are ignored), keyed by id. */

@@ -21,7 +21,7 @@ import { GroupCommit } from '../../platform/db/group-commit.js';
 import { ForbiddenError, NotFoundError, ValidationError, fieldError } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { findContactByNumber, findContactIdsByName, getContactsByIds } from '../contacts/contacts.service.js';
-import { getCompanyNumber } from '../numbers/numbers.service.js';
+import { getCompanyNumber, getCompanyNumbers } from '../numbers/numbers.service.js';
 import { containsPattern, conversationsRepository, type ConversationRow, type ItemRow, type Keyset } from './conversations.repository.js';
 
 export type { ConversationRow, ItemRow };
@@ -80,19 +80,10 @@ export function toConversationItem(row: ItemRow): ConversationItem {
   };
 }
 
-/** Business numbers by id for one company, memoized per call (released numbers show their id with an empty number). */
+/** Business numbers by id for one company, in one statement (released numbers show their id with an empty number). */
 async function numbersById(ctx: AppContext, companyId: number, ids: number[]): Promise<Map<number, { id: number; number: string }>> {
-  const out = new Map<number, { id: number; number: string }>();
-  for (const id of new Set(ids)) {
-    try {
-      const n = await getCompanyNumber(ctx, companyId, id);
-      out.set(id, { id: n.id, number: n.number });
-    } catch (e) {
-      if (!(e instanceof NotFoundError)) throw e;
-      out.set(id, { id, number: '' });
-    }
-  }
-  return out;
+  const found = new Map((await getCompanyNumbers(ctx, companyId, ids)).map((n) => [n.id, { id: n.id, number: n.number }]));
+  return new Map(ids.map((id) => [id, found.get(id) ?? { id, number: '' }]));
 }
 
 /**

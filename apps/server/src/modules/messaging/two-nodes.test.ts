@@ -3,8 +3,9 @@
  * node B sees `conversation updated` for a message that the carrier delivered to node A
  * (Socket.IO PostgreSQL adapter), and node B's API serves what node A stored.
  */
+import pg from 'pg';
 import type { Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccount, type Account } from '../../../test/fixtures.js';
 import { ApiClient, eventually, postWebhook, startSecondNode, startTestServer, type TestServer } from '../../../test/harness.js';
 import { buyTestNumber, connectSocket, subscribe } from './messaging.test-helpers.js';
@@ -44,5 +45,44 @@ describe('two server nodes', () => {
     expect(ev).toMatchObject({ recipient: '+13125551101', number: { id: number.id }, numUnreadItems: 1 });
     const list = await onB.get(`/api/companies/${a.companyId}/conversations`);
     expect(list.body.data[0].id).toBe(ev.id);
+  });
+
+  it('events published on node A in one burst reach node B in order, through one NOTIFY statement', async () => {
+    expect(socket).toBeDefined();
+    const seen: number[] = [];
+    socket!.on('burst', (e: { i: number }) => seen.push(e.i));
+    const query = vi.spyOn(pg.Client.prototype, 'query');
+    for (let i = 0; i < 25; i++) nodeA.ctx.realtime.publish(`conversations.${a.companyId}`, 'burst', { i });
+    await eventually(async () => seen.length === 25, 10_000, 20);
+    const notifies = query.mock.calls.filter(([q]) => /pg_notify/i.test(typeof q === 'string' ? q : String((q as { text?: string })?.text)));
+    query.mockRestore();
+    expect(seen).toEqual([...Array(25).keys()]);
+    expect(notifies).toHaveLength(1);
+  });
+
+  it('a node alone publishes to its own sockets without NOTIFY', async () => {
+    const solo = await startTestServer();
+    const soloSocket = await (async () => {
+      const acc = await createAccount(solo);
+      const c = await connectSocket(solo, acc.client);
+      expect(await subscribe(c, `company.${acc.companyId}`)).toEqual({ ok: true });
+      return { c, acc };
+    })();
+    try {
+      const got: string[] = [];
+      soloSocket.c.on('call updated', (e: { id: string }) => got.push(e.id));
+      const query = vi.spyOn(pg.Client.prototype, 'query');
+      solo.ctx.realtime.publish(`company.${soloSocket.acc.companyId}`, 'call updated', { id: 'x1' });
+      solo.ctx.realtime.publish(`company.${soloSocket.acc.companyId + 1}`, 'call updated', { id: 'other company' });
+      await eventually(async () => got.length === 1, 5_000, 20);
+      await new Promise((r) => setTimeout(r, 100));
+      const notifies = query.mock.calls.filter(([q]) => /pg_notify/i.test(typeof q === 'string' ? q : String((q as { text?: string })?.text)));
+      query.mockRestore();
+      expect(got).toEqual(['x1']);
+      expect(notifies).toHaveLength(0);
+    } finally {
+      soloSocket.c.close();
+      await solo.close();
+    }
   });
 });

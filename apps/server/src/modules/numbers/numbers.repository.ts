@@ -21,6 +21,17 @@ export const numbersRepository = {
       .where('id', '=', id).where('released_at', 'is', null).returning((eb) => eb('round_robin_cursor', '-', 1).as('cursor')).executeTakeFirst();
     return r ? Number(r.cursor) : undefined;
   },
+  /** The active numbers among `e164s` (one statement, index numbers_active_number), keyed by E.164. */
+  async findActiveByNumbers(db: DbOrTx, e164s: string[]): Promise<Map<string, NumberRow>> {
+    if (e164s.length === 0) return new Map();
+    const rows = await db.selectFrom('numbers').selectAll().where('number', '=', (eb) => eb.fn.any(eb.val(e164s))).where('released_at', 'is', null).execute();
+    return new Map(rows.map((r) => [r.number, r]));
+  },
+  /** Id and E.164 of the company's active numbers among `ids` (one statement). */
+  async findManyForCompany(db: DbOrTx, companyId: number, ids: number[]): Promise<Array<{ id: number; number: string }>> {
+    if (ids.length === 0) return [];
+    return db.selectFrom('numbers').select(['id', 'number']).where('company_id', '=', companyId).where('id', '=', (eb) => eb.fn.any(eb.val(ids))).where('released_at', 'is', null).execute();
+  },
   async findForCompany(db: DbOrTx, companyId: number, id: number): Promise<NumberRow | undefined> {
     return db.selectFrom('numbers').selectAll().where('id', '=', id).where('company_id', '=', companyId).where('released_at', 'is', null).executeTakeFirst();
   },

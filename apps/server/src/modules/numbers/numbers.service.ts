@@ -11,6 +11,7 @@ import {
 import type { EavAttributeValueOut, NumberDto } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import { ValidationError, fieldError, NotFoundError, CarrierError, type FieldErrors } from '../../platform/http/errors.js';
+import { GroupCommit } from '../../platform/db/group-commit.js';
 import { invalidationFeed, notifyInvalidation } from '../../platform/db/invalidation-feed.js';
 import { CALL_FLOW_CACHE_TTL_MS, readCache, type ReadCache } from '../../platform/db/read-cache.js';
 import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies } from '../companies/companies.service.js';
@@ -166,6 +167,11 @@ export async function getCompanyNumber(ctx: AppContext, companyId: number, numbe
   return row;
 }
 
+/** Id and E.164 of the company's active numbers among `ids` (one statement; ids of other companies or released numbers are absent). */
+export async function getCompanyNumbers(ctx: AppContext, companyId: number, ids: number[]): Promise<Array<{ id: number; number: string }>> {
+  return numbersRepository.findManyForCompany(ctx.db, companyId, [...new Set(ids)]);
+}
+
 /** Loads a number the user may read (`roles`), else 404 (never revealing another company's number). */
 async function numberForUser(ctx: AppContext, userId: number, id: number, roles?: Parameters<typeof assertCompanyAccess>[3]): Promise<NumberRow> {
   const row = await numbersRepository.find(ctx.db, id);
@@ -198,8 +204,29 @@ export async function findNumberByE164(ctx: AppContext, e164: string): Promise<{
 
 /** For the call flow: the active number with its routing data. */
 export async function findRoutingByE164(ctx: AppContext, e164: string, db = ctx.db): Promise<RoutingData | undefined> {
-  const row = await numbersRepository.findActiveByNumber(db, e164);
+  const row = db === ctx.db ? await routingReader(ctx).submit(e164) : await numbersRepository.findActiveByNumber(db, e164);
   return row ? { id: row.id, company_id: row.company_id, number: row.number, routes: row.routes as RouteEntry[], schedule: row.schedule as Schedule } : undefined;
+}
+
+const routingReaders = new WeakMap<AppContext, GroupCommit<string, NumberRow | undefined>>();
+/**
+ * Lookups by E.164 made through the pool (not a transaction) in the same turn of the event loop
+ * share ONE statement (`numbersRepository.findActiveByNumbers`): the voice webhook's routing-cache
+ * misses (issue 3 bench). Up to 4 statements at once, 256 numbers each.
+ */
+function routingReader(ctx: AppContext): GroupCommit<string, NumberRow | undefined> {
+  let g = routingReaders.get(ctx);
+  if (!g) {
+    g = new GroupCommit<string, NumberRow | undefined>({
+      maxWaitMs: 0, maxItems: 256, concurrency: 4, owner: ctx,
+      run: async (e164s) => {
+        const found = await numbersRepository.findActiveByNumbers(ctx.db, [...new Set(e164s)]);
+        return e164s.map((n) => found.get(n));
+      },
+    });
+    routingReaders.set(ctx, g);
+  }
+  return g;
 }
 
 /** A number's routing data as the call flow reads it. */

@@ -32,8 +32,9 @@ export async function freePort(): Promise<number> {
  * Starts (initialising on first use) an embedded PostgreSQL under `dir`.
  * @param dir folder for the cluster files; created when missing.
  * @param persistent when false the folder is removed on stop (tests).
+ * @param flags extra `postgres` server flags, e.g. `['-c', 'shared_preload_libraries=pg_stat_statements']` (benches).
  */
-export async function startEmbeddedPostgres(dir: string, persistent = true): Promise<{ pg: EmbeddedPostgres; port: number; stop: () => Promise<void> }> {
+export async function startEmbeddedPostgres(dir: string, persistent = true, flags: string[] = []): Promise<{ pg: EmbeddedPostgres; port: number; stop: () => Promise<void> }> {
   const port = await freePort();
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
@@ -42,6 +43,7 @@ export async function startEmbeddedPostgres(dir: string, persistent = true): Pro
     port,
     persistent,
     createPostgresUser: true,
+    postgresFlags: flags,
     onLog: () => {},
     onError: (e: unknown) => {
       const text = String(e);

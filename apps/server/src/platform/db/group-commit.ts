@@ -20,7 +20,11 @@ type Waiting<I, R> = { item: I; at: number; resolve: (r: R) => void; reject: (e:
 export type GroupCommitOptions<I, R> = {
   /** Handles a batch; returns one result per item, in input order. */
   run: (items: I[]) => Promise<R[]>;
-  /** Longest time (ms) an item waits for companions before its batch starts (a free slot provided). */
+  /**
+   * Longest time (ms) an item waits for companions before its batch starts (a free slot provided).
+   * 0: the batch starts after the current turn of the event loop (`setImmediate`), so it holds what
+   * was submitted by the same burst of I/O callbacks (a read batcher adds no timer delay).
+   */
   maxWaitMs: number;
   /** Largest batch; a full batch starts at once. */
   maxItems: number;
@@ -37,7 +41,7 @@ const byOwner = new WeakMap<object, Set<GroupCommit<any, any>>>();
 export class GroupCommit<I, R> {
   private queue: Waiting<I, R>[] = [];
   private running = 0;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: { cancel: () => void } | null = null;
   private idleWaiters: Array<() => void> = [];
   private readonly concurrency: number;
 
@@ -81,14 +85,21 @@ export class GroupCommit<I, R> {
     if (this.queue.length === 0 || this.running >= this.concurrency || this.timer) return;
     const wait = Math.max(0, this.options.maxWaitMs - (Date.now() - this.queue[0]!.at));
     if (wait === 0 && afterBatch) { this.start(true); return; }
-    this.timer = setTimeout(() => { this.timer = null; this.start(true); this.schedule(); }, wait);
+    const fire = () => { this.timer = null; this.start(true); this.schedule(); };
+    if (wait === 0) {
+      const h = setImmediate(fire);
+      this.timer = { cancel: () => clearImmediate(h) };
+    } else {
+      const h = setTimeout(fire, wait);
+      this.timer = { cancel: () => clearTimeout(h) };
+    }
   }
 
   /** Starts batches while a slot is free: all waiting items when `force`, else only full batches. */
   private start(force: boolean): void {
     while (this.running < this.concurrency && this.queue.length > 0) {
       if (!force && this.queue.length < this.options.maxItems) return;
-      if (this.timer) { clearTimeout(this.timer); this.timer = null; }
+      if (this.timer) { this.timer.cancel(); this.timer = null; }
       const batch = this.queue.splice(0, this.options.maxItems);
       this.running++;
       void this.runBatch(batch).finally(() => {
