@@ -31,7 +31,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { postgresCpuMs, startBenchDatabase, tempDir } from '../lib/bench-server.js';
+import { fmt, postgresCpuMs, startBenchDatabase, tempDir } from '../lib/bench-server.js';
 
 const CHILD_ROLE = 'BENCH_CALL_ROUTING_LOAD';
 const AUTH_TOKEN = 'bench-auth-token';
@@ -246,7 +246,7 @@ async function main(): Promise<void> {
     // Its own temp dir (as the test harness does; see startBenchDatabase).
     const pgDir = tempDir('switchboard-bench-pg-');
     // BENCH_PROFILE=1: pg_stat_statements shows where PostgreSQL spends its time per call.
-    const { embedded, dbUrl } = await startBenchDatabase(pgDir, profile ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all'] : []);
+    const { embedded, dbUrl } = await startBenchDatabase(pgDir, profile ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all', '-c', 'pg_stat_statements.track_planning=on'] : []);
     cleanup.push(() => embedded.stop());
     log(`embedded PostgreSQL on port ${embedded.port}`);
 
@@ -343,11 +343,20 @@ async function main(): Promise<void> {
     await client.query(`insert into webhook_receipts (key, status_code, content_type, body, created_at)
       select 'voice:' || carrier_sid || ':start', 200, 'text/xml', '<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>', started_at from calls`);
     log(`loaded ${callCount} webhook receipts`);
+    // The inbox a production database holds for those calls: one conversation per (number, caller)
+    // with one item per call (as the calls module's `call.changed` handler writes them).
+    await client.query(`insert into conversations (company_id, number_id, recipient, last_activity_at, created_at)
+      select $1, number_id, from_number, max(started_at), min(started_at) from calls group by number_id, from_number`, [companyId]);
+    await client.query(`insert into conversation_items (company_id, conversation_id, type, is_inbound, is_read, body, call_id, call_status, duration_s, created_at)
+      select $1, v.id, 'call', true, c.status not in (4, 5, 10), null, c.id, c.status, c.duration_s, c.started_at
+      from calls c join conversations v on v.number_id = c.number_id and v.recipient = c.from_number`, [companyId]);
+    const conversationCount = Number((await client.query(`select count(*) c from conversations`)).rows[0].c);
+    log(`loaded ${fmt(conversationCount)} conversations, ${fmt(callCount)} call items`);
     await client.query('vacuum analyze');
     await client.query('checkpoint');
     const sizes = await client.query<{ rel: string; rows: string; size: string }>(`
       select c.relname rel, c.reltuples::bigint::text rows, pg_size_pretty(pg_total_relation_size(c.oid)) size
-      from pg_class c where c.relname in ('numbers','calls','call_events','webhook_receipts','contacts') order by c.relname`);
+      from pg_class c where c.relname in ('numbers','calls','call_events','webhook_receipts','contacts','conversations','conversation_items') order by c.relname`);
     log(`vacuum analyze + checkpoint done: ${sizes.rows.map((r) => `${r.rel} ${r.rows} rows ${r.size}`).join('; ')}`);
 
     // 3. baseline app (same process as the server)
@@ -393,9 +402,9 @@ async function main(): Promise<void> {
     const hook = await run('voice', server.url, VOICE_PATH, config.publicUrl, durationS);
     const cpuHook = process.cpuUsage(cpuHook0);
     const pgHook = postgresCpuMs(pgDir) - pgHook0;
-    const pgStatements = profile ? (await client.query<{ calls: string; total: number; mean: number; rows: string; query: string }>(
-      `select calls::text, total_exec_time total, mean_exec_time mean, rows::text, query from pg_stat_statements
-       where query not ilike '%pg_stat_statements%' order by total_exec_time desc limit 20`)).rows : [];
+    const pgStatements = profile ? (await client.query<{ calls: string; total: number; mean: number; plan: number; rows: string; query: string }>(
+      `select calls::text, total_exec_time + total_plan_time total, mean_exec_time mean, total_plan_time / greatest(calls, 1) plan, rows::text, query from pg_stat_statements
+       where query not ilike '%pg_stat_statements%' order by total_exec_time + total_plan_time desc limit 20`)).rows : [];
     const cpuProfile = inspector ? await inspector.stop() : undefined;
     profiling = false;
     const callsAfter = Number((await client.query(`select count(*) c from calls`)).rows[0].c);
@@ -458,10 +467,10 @@ async function main(): Promise<void> {
     }
     if (pgStatements.length) {
       const perRequest = hook.requests || 1;
-      console.log(`\nPostgreSQL time during the webhook run (pg_stat_statements, execution only; per request: calls, ms; mean ms; rows per call):`);
+      console.log(`\nPostgreSQL time during the webhook run (pg_stat_statements; per request: calls, ms planning + execution; mean ms planning, execution; rows per call):`);
       for (const r of pgStatements) {
         const calls = Number(r.calls);
-        console.log(`  ${(calls / perRequest).toFixed(2).padStart(5)}×  ${(r.total / perRequest).toFixed(3).padStart(6)} ms  mean ${r.mean.toFixed(3).padStart(6)} ms  rows ${(Number(r.rows) / Math.max(calls, 1)).toFixed(1).padStart(5)}  ${r.query.replace(/\s+/g, ' ').slice(0, 120)}`);
+        console.log(`  ${(calls / perRequest).toFixed(2).padStart(5)}×  ${(r.total / perRequest).toFixed(3).padStart(6)} ms  plan ${r.plan.toFixed(3).padStart(6)} exec ${r.mean.toFixed(3).padStart(6)} ms  rows ${(Number(r.rows) / Math.max(calls, 1)).toFixed(1).padStart(5)}  ${r.query.replace(/\s+/g, ' ').slice(0, 120)}`);
       }
     }
     console.log(`\nsetup: ${numberCount} numbers, ${callCount} calls, ${connections} connections${low ? ` (webhook also at ${lowConnections})` : ''}, pipelining ${pipelining}, ${durationS} s per measured run (${warmupS} s warm-up), ${os.cpus().length} CPU(s); total ${elapsed()}`);

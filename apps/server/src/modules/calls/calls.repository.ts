@@ -1,5 +1,5 @@
 /** SQL for `calls`, `call_events`, `voicemails`, `blocks`, `tags` and `call_tags`. */
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
 import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
 import { webhookReceiptsRepository, type ReceiptRow } from '../../platform/http/webhook-receipts.repository.js';
@@ -33,15 +33,23 @@ export const callsRepository = {
    * items whose key this statement claimed, inserts the call (unless its carrier SID is stored)
    * and its first events in order. Items must be distinct by receipt key and carrier SID, with
    * calls of the same columns (the columns of the first item are written).
+   * `matchContact` (the contacts module's `contactIdForNumberSql`): a call without `contact_id`
+   * gets the id of the company's contact with its `from_number`, looked up by this statement.
    * @returns per item, in input order: claimed (false: a receipt was already stored, nothing was
    *   written for it); call: the inserted call (undefined when not claimed or the SID existed).
    */
-  async insertManyWithEventsClaiming(db: DbOrTx, items: Array<{ receipt: ReceiptRow; row: NewRow<'calls'>; events: Array<{ status: number; detail: Record<string, unknown> }> }>): Promise<Array<{ claimed: boolean; call?: CallRow }>> {
+  async insertManyWithEventsClaiming(
+    db: DbOrTx, items: Array<{ receipt: ReceiptRow; row: NewRow<'calls'>; events: Array<{ status: number; detail: Record<string, unknown> }> }>,
+    matchContact?: (companyId: RawBuilder<unknown>, number: RawBuilder<unknown>) => RawBuilder<number | null>,
+  ): Promise<Array<{ claimed: boolean; call?: CallRow }>> {
     if (items.length === 0) return [];
     const first = items[0]!.row as Record<string, unknown>;
-    const cols = Object.keys(first).filter((k) => first[k] !== undefined);
-    const colList = sql.join(cols.map((c) => sql.ref(c)));
-    const pColList = sql.join(cols.map((c) => sql.ref(`p.${c}`)));
+    const cols = Object.keys(first).filter((k) => first[k] !== undefined && k !== 'contact_id');
+    const colList = sql.join([...cols.map((c) => sql.ref(c)), sql.ref('contact_id')]);
+    const contact = matchContact
+      ? sql`coalesce(p.contact_id, ${matchContact(sql.ref('p.company_id'), sql.ref('p.from_number'))})`
+      : sql.ref('p.contact_id');
+    const pColList = sql.join([...cols.map((c) => sql.ref(`p.${c}`)), contact]);
     const keys = items.map((i) => i.receipt.key);
     const rows = items.map((i) => JSON.stringify(i.row));
     const evItem: number[] = [];

@@ -16,7 +16,7 @@ import type { CallFlowStep } from '../../carriers/carrier.port.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { NotFoundError, fieldError } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
-import { findContactByNumber } from '../contacts/contacts.service.js';
+import { contactIdForNumberSql, findContactByNumber } from '../contacts/contacts.service.js';
 import { getEavValues, setEavValues } from '../custom-fields/custom-fields.service.js';
 import { findRoutingByE164Cached, findRoutingById, getCompanyNumber, takeRoundRobinCursor } from '../numbers/numbers.service.js';
 import {
@@ -141,7 +141,8 @@ async function planInbound(ctx: AppContext, db: DbOrTx, p: Params, now: Date, ma
   const row = {
     company_id: number.company_id, number_id: number.id, carrier_sid: p.CallSid, from_number: from, to_number: number.number,
     from_state: fromState, direction: 'inbound', status: blocked ? CALL_STATUS.BLOCKED : CALL_STATUS.STARTED,
-    contact_id: (await findContactByNumber(ctx, number.company_id, from, db))?.id ?? null,
+    // The fast path (no transaction) leaves the contact to the group-commit insert (`storeInboundCall`).
+    contact_id: mayWrite ? (await findContactByNumber(ctx, number.company_id, from, db))?.id ?? null : undefined,
   };
   const arrived: CallEvent = { status: row.status, detail: { from, to: number.number, from_state: fromState, from_city: p.FromCity || null } };
   if (blocked) return { row, events: [arrived], steps: [{ kind: 'reject', reason: 'rejected' }] };
@@ -210,7 +211,7 @@ function inboundStore(ctx: AppContext): GroupCommit<InboundStore, InboundStored>
           if (at === undefined) { firstOf.set(it.receipt.key, (at = unique.length)); unique.push(it); return at; }
           return -1;
         });
-        const stored = await callsRepository.insertManyWithEventsClaiming(ctx.db, unique);
+        const stored = await callsRepository.insertManyWithEventsClaiming(ctx.db, unique, contactIdForNumberSql);
         return slot.map((at) => (at < 0 ? { claimed: false } : stored[at]!));
       },
     });
@@ -232,7 +233,8 @@ export async function storeInboundCall(ctx: AppContext, plan: InboundPlan, recei
   let call = r.call;
   if (!call) {
     call = await ctx.db.transaction().execute(async (tx) => {
-      const c = await callsRepository.insert(tx, plan.row);
+      const contactId = plan.row.contact_id ?? (await findContactByNumber(ctx, plan.row.company_id, plan.row.from_number, tx))?.id ?? null;
+      const c = await callsRepository.insert(tx, { ...plan.row, contact_id: contactId });
       for (const e of plan.events) await callsRepository.insertEvent(tx, c.id, e.status, e.detail);
       return c;
     });

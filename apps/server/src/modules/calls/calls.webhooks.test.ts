@@ -115,6 +115,29 @@ describe('voice webhooks', () => {
     await eventually(async () => (await db().selectFrom('conversation_items').select('id').where('call_id', 'in', rows.map((r) => r.id)).execute()).length === 12);
   });
 
+  it('links a new call to the company\'s contact with the caller\'s number (oldest), on both paths, never another company\'s', async () => {
+    const other = await createAccount(s);
+    const n = await buyNumber(owner);
+    await setRoutes(owner, n.id, { routes: [{ extension: 1, forwards: [{ number: '(646) 555-0101' }] }] });
+    const rr = await buyNumber(owner, '312');
+    await setRoutes(owner, rr.id, { routes: [{ extension: 1, round_robin: 'round_robin', type: 'sequential', forwards: [{ number: '(646) 555-0101' }, { number: '(646) 555-0102' }] }] });
+    const add = (companyId: number, name: string, number: string) => db().insertInto('contacts').values({ company_id: companyId, name, number }).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
+    const theirs = await add(other.companyId, 'Theirs', '+13125557101');
+    const oldest = await add(owner.companyId, 'Known caller', '+13125557101');
+    await add(owner.companyId, 'Same number, newer', '+13125557101');
+    await add(other.companyId, 'Only theirs', '+13125557102');
+
+    const known = sid(), onlyTheirs = sid(), viaTransaction = sid();
+    await Promise.all([start(n.number, known, '+13125557101'), start(n.number, onlyTheirs, '+13125557102'), start(rr.number, viaTransaction, '+13125557101')]);
+    expect((await callRow(known))?.contact_id).toBe(oldest);
+    expect((await callRow(onlyTheirs))?.contact_id).toBeNull();
+    expect((await callRow(viaTransaction))?.contact_id).toBe(oldest); // round robin: the transactional path
+    expect(theirs).not.toBe(oldest);
+    const item = await eventually(async () => db().selectFrom('conversation_items').innerJoin('conversations', 'conversations.id', 'conversation_items.conversation_id')
+      .select(['conversations.contact_id']).where('conversation_items.call_id', '=', (await callRow(known))!.id).executeTakeFirst());
+    expect(item.contact_id).toBe(oldest);
+  });
+
   it('one group-commit statement: a key twice in a batch, an already stored key and a stored SID without receipt each behave as alone', async () => {
     const n = await buyNumber(owner);
     await setRoutes(owner, n.id, { routes: [{ extension: 1, forwards: [{ number: '(646) 555-0101' }] }] });

@@ -2,7 +2,7 @@
  * SQL for `contacts` and `contact_imports` (modules/contacts owns them). Filters read the
  * membership tables of modules/groups (same team) so a filtered bulk action stays one statement.
  */
-import { type SelectQueryBuilder, sql } from 'kysely';
+import { type Expression, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
 import type { DB, NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
 
@@ -58,6 +58,14 @@ export const contactsRepository = {
   async findByNumber(db: DbOrTx, companyId: number, e164: string): Promise<ContactRow | undefined> {
     return db.selectFrom('contacts').selectAll().where('company_id', '=', companyId).where('number', '=', e164)
       .orderBy('id').limit(1).executeTakeFirst();
+  },
+  /**
+   * SQL (a scalar subquery) for the id of the company's oldest contact whose number is `number`
+   * (null when none), for another module's statement to embed: `companyId` and `number` are SQL
+   * expressions of that statement (e.g. `sql.ref('p.company_id')`). Uses contacts_company_number.
+   */
+  contactIdByNumberSql(companyId: RawBuilder<unknown> | Expression<unknown>, number: RawBuilder<unknown> | Expression<unknown>): RawBuilder<number | null> {
+    return sql<number | null>`(select ct.id from contacts ct where ct.company_id = ${companyId} and ct.number = ${number} order by ct.id limit 1)`;
   },
   /**
    * Batch form of `findByNumber`: for each `(companyId, number)` key, the company's oldest contact

@@ -51,6 +51,13 @@ export async function findContactByNumber(ctx: AppContext, companyId: number, e1
   return contactsRepository.findByNumber(db, companyId, e164);
 }
 
+/**
+ * For another module's statement (the voice webhook's group-commit insert, issue 3 bench): a SQL
+ * scalar subquery giving the id of the company's oldest contact with that exact E.164 number, or
+ * null. `companyId` and `number` are SQL expressions of the embedding statement.
+ */
+export const contactIdForNumberSql = contactsRepository.contactIdByNumberSql;
+
 const contactReaders = new WeakMap<AppContext, GroupCommit<{ companyId: number; number: string }, Contact | undefined>>();
 /**
  * Lookups by number made through the pool (not a transaction) in the same turn of the event loop
