@@ -31,6 +31,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fmt, postgresCpuMs, startBenchDatabase, tempDir } from '../lib/bench-server.js';
 
 const CHILD_ROLE = 'BENCH_CALL_ROUTING_LOAD';
@@ -399,7 +400,10 @@ async function main(): Promise<void> {
     const inspector = profile ? await startCpuProfile() : undefined;
     const cpuHook0 = process.cpuUsage();
     const pgHook0 = postgresCpuMs(pgDir);
+    const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+    loopDelay.enable();
     const hook = await run('voice', server.url, VOICE_PATH, config.publicUrl, durationS);
+    loopDelay.disable();
     const cpuHook = process.cpuUsage(cpuHook0);
     const pgHook = postgresCpuMs(pgDir) - pgHook0;
     const pgStatements = profile ? (await client.query<{ calls: string; total: number; mean: number; plan: number; rows: string; query: string }>(
@@ -440,6 +444,8 @@ async function main(): Promise<void> {
       const cores = (ms: number) => (ms / 1000 / r.durationS).toFixed(2);
       console.log(`  ${name.padEnd(22)} server Node ${per(nodeMs)} ms/req (${cores(nodeMs)} cores), PostgreSQL ${per(pgMs)} ms/req (${cores(pgMs)} cores), load generator ${per(r.clientCpuMs)} ms/req (${cores(r.clientCpuMs)} cores)`);
     };
+    const ms = (ns: number) => (ns / 1e6).toFixed(1);
+    console.log(`server event-loop delay during the ${connections}-connection webhook run: p50 ${ms(loopDelay.percentile(50))} ms, p99 ${ms(loopDelay.percentile(99))} ms, max ${ms(loopDelay.max)} ms`);
     console.log(`CPU per request and cores used, by process:`);
     split('static', cpuBase, pgBase, base);
     split(`webhook, ${connections} connections`, cpuHook, pgHook, hook);
