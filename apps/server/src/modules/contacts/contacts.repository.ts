@@ -83,7 +83,7 @@ export const contactsRepository = {
   },
   async findByIds(db: DbOrTx, companyId: number, ids: number[]): Promise<ContactRow[]> {
     if (ids.length === 0) return [];
-    return db.selectFrom('contacts').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).execute();
+    return db.selectFrom('contacts').selectAll().where('company_id', '=', companyId).where('id', '=', (eb) => eb.fn.any(eb.val(ids))).execute();
   },
   async findById(db: DbOrTx, companyId: number, id: number): Promise<ContactRow | undefined> {
     return db.selectFrom('contacts').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();

@@ -128,7 +128,7 @@ export const conversationsRepository = {
   async unreadCounts(db: DbOrTx, conversationIds: number[]): Promise<Map<number, number>> {
     if (conversationIds.length === 0) return new Map();
     const rows = await db.selectFrom('conversation_items').select(['conversation_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('conversation_id', 'in', conversationIds).where('is_read', '=', false).groupBy('conversation_id').execute();
+      .where('conversation_id', '=', (eb) => eb.fn.any(eb.val(conversationIds))).where('is_read', '=', false).groupBy('conversation_id').execute();
     return new Map(rows.map((r) => [r.conversation_id, Number(r.n)]));
   },
 
@@ -188,7 +188,7 @@ export const conversationsRepository = {
   /** The company's conversations among `ids` (others' ids are left out). */
   async findMany(db: DbOrTx, companyId: number, ids: number[]): Promise<ConversationRow[]> {
     if (ids.length === 0) return [];
-    return db.selectFrom('conversations').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).orderBy('last_activity_at', 'desc').orderBy('id', 'desc').execute();
+    return db.selectFrom('conversations').selectAll().where('company_id', '=', companyId).where('id', '=', (eb) => eb.fn.any(eb.val(ids))).orderBy('last_activity_at', 'desc').orderBy('id', 'desc').execute();
   },
   async setArchivedMany(db: DbOrTx, companyId: number, ids: number[], archived: boolean): Promise<void> {
     await db.updateTable('conversations').set({ is_archived: archived }).where('company_id', '=', companyId).where('id', 'in', ids).execute();

@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import pg from 'pg';
 import type { DB } from './schema.js';
+import { usePreparedStatements } from './prepared.js';
 import * as m0001 from '../migrations/0001_init.js';
 import * as m0002 from '../migrations/0002_numbers_complete.js';
 import * as m0003 from '../migrations/0003_calls_complete.js';
@@ -21,10 +22,14 @@ export type Db = Kysely<DB>;
 /** A database handle or an open transaction; repositories take either so the caller owns the transaction. */
 export type DbOrTx = Kysely<DB> | Transaction<DB>;
 
-/** Opens a pool of `max` connections (config DB_POOL_MAX, default 10) and a Kysely instance over it. */
+/**
+ * Opens a pool of `max` connections (config DB_POOL_MAX, default 10) and a Kysely instance over it.
+ * Repeated parameterised statements run as prepared statements (./prepared.ts).
+ */
 export function createDb(url: string, max = 10): { db: Db; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: url, max });
   pool.on('error', () => {}); // idle client errors are reported by the next query
+  usePreparedStatements(pool);
   return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), pool };
 }
 

@@ -1,0 +1,89 @@
+/**
+ * Automatic prepared statements for the server's pool (issue 3 `bench/call-routing`).
+ *
+ * Kysely sends every statement unnamed, so PostgreSQL parses, analyses and plans it on every
+ * execution. For the voice webhook's hot statements (the group-commit insert, the batched reads)
+ * that was most of PostgreSQL's CPU per call. Here a parameterised statement whose exact text this
+ * process has sent before is sent as a named prepared statement instead (node-postgres prepares a
+ * name once per connection, then only binds and executes it; PostgreSQL keeps its plan per
+ * connection and may switch to a generic plan after five executions, as for any prepared statement).
+ *
+ * Rules:
+ * - Only statements with parameters and a single SQL command starting with SELECT, WITH, INSERT,
+ *   UPDATE or DELETE; a text is prepared from its second execution on (one-off statements stay
+ *   unnamed). At most `MAX_PREPARED_TEXTS` distinct texts per process are prepared (statements
+ *   with `IN ($1, $2, …)` lists of many lengths would otherwise grow the cache without bound).
+ * - A schema change made by another process (a migration during a rolling deploy) can make
+ *   PostgreSQL reject a prepared statement with "cached plan must not change result type"
+ *   (SQLSTATE 0A000). That text is then never prepared again; outside a transaction the statement
+ *   is retried at once unnamed, inside one the error reaches the caller (its transaction is
+ *   already aborted, as for any failed statement).
+ *
+ * Apply with `usePreparedStatements(pool)` before the pool hands out clients.
+ */
+import type pg from 'pg';
+
+/** Most distinct statement texts this process prepares. */
+export const MAX_PREPARED_TEXTS = 500;
+
+const PREPARABLE = /^\s*(select|with|insert|update|delete)\b/i;
+/** text → its name once prepared; texts seen once are kept in `seenOnce`. */
+const names = new Map<string, string>();
+const seenOnce = new Set<string>();
+/** Texts PostgreSQL refused as prepared statements (result type changed): always unnamed. */
+const refused = new Set<string>();
+let counter = 0;
+
+/** The name to prepare `text` under, or undefined to send it unnamed. */
+function nameFor(text: string): string | undefined {
+  const known = names.get(text);
+  if (known) return known;
+  if (refused.has(text) || names.size >= MAX_PREPARED_TEXTS || !PREPARABLE.test(text) || text.includes(';')) return undefined;
+  if (!seenOnce.has(text)) {
+    if (seenOnce.size >= MAX_PREPARED_TEXTS * 4) seenOnce.clear();
+    seenOnce.add(text);
+    return undefined;
+  }
+  seenOnce.delete(text);
+  const name = `sb_${++counter}`;
+  names.set(text, name);
+  return name;
+}
+
+const isResultTypeChange = (e: unknown) =>
+  (e as { code?: string })?.code === '0A000' && /cached plan must not change result type/i.test(String((e as Error)?.message));
+
+type QueryFn = (...args: unknown[]) => unknown;
+
+/**
+ * Makes every client of `pool` send repeated parameterised statements as named prepared
+ * statements (see the module comment). Only the promise form `query(text, values)` is changed
+ * (Kysely's); callbacks, query objects and text-only statements pass through untouched.
+ */
+export function usePreparedStatements(pool: pg.Pool): void {
+  pool.on('connect', (client: pg.PoolClient) => {
+    // Looked up at each call, so wrappers installed on the prototype later (test spies, the bench's
+    // SQL timer) still see every statement.
+    const proto = Object.getPrototypeOf(client) as { query: QueryFn };
+    const original: QueryFn = (...args) => proto.query.apply(client, args);
+    let inTransaction = false;
+    (client as unknown as { query: QueryFn }).query = (...args: unknown[]) => {
+      const [text, values] = args;
+      if (typeof text !== 'string') return original(...args);
+      const command = text.trim().slice(0, 9).toLowerCase();
+      if (command.startsWith('begin') || command.startsWith('start')) inTransaction = true;
+      else if (command.startsWith('commit') || command.startsWith('rollback') || command.startsWith('end')) inTransaction = false;
+      if (!Array.isArray(values) || values.length === 0 || typeof args[2] === 'function') return original(...args);
+      const name = nameFor(text);
+      if (!name) return original(...args);
+      const inTx = inTransaction;
+      return (original({ name, text, values }) as Promise<unknown>).catch((e: unknown) => {
+        if (!isResultTypeChange(e)) throw e;
+        names.delete(text);
+        refused.add(text);
+        if (inTx) throw e;
+        return original(text, values);
+      });
+    };
+  });
+}
