@@ -31,8 +31,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { fmt, postgresCpuMs, startBenchDatabase, tempDir } from '../lib/bench-server.js';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { fmt, postgresCpuDelta, postgresCpuMs, startBenchDatabase, tempDir } from '../lib/bench-server.js';
 
 const CHILD_ROLE = 'BENCH_CALL_ROUTING_LOAD';
 const AUTH_TOKEN = 'bench-auth-token';
@@ -394,7 +394,7 @@ async function main(): Promise<void> {
     const pgBase0 = postgresCpuMs(pgDir);
     const base = await run('static', baselineUrl, STATIC_PATH, baselineUrl, durationS);
     const cpuBase = process.cpuUsage(cpuBase0);
-    const pgBase = postgresCpuMs(pgDir) - pgBase0;
+    const pgBase = postgresCpuDelta(pgBase0, postgresCpuMs(pgDir));
     profiling = profile;
     if (profile) await client.query('create extension if not exists pg_stat_statements; select pg_stat_statements_reset()');
     const inspector = profile ? await startCpuProfile() : undefined;
@@ -402,10 +402,21 @@ async function main(): Promise<void> {
     const pgHook0 = postgresCpuMs(pgDir);
     const loopDelay = monitorEventLoopDelay({ resolution: 1 });
     loopDelay.enable();
+    const gcPauses = new Map<string, { n: number; ms: number; max: number }>();
+    const gcObserver = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        const kind = ({ 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak callbacks' } as Record<number, string>)[(e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0] ?? 'other';
+        const g = gcPauses.get(kind) ?? { n: 0, ms: 0, max: 0 };
+        g.n++; g.ms += e.duration; g.max = Math.max(g.max, e.duration);
+        gcPauses.set(kind, g);
+      }
+    });
+    gcObserver.observe({ entryTypes: ['gc'] });
     const hook = await run('voice', server.url, VOICE_PATH, config.publicUrl, durationS);
+    gcObserver.disconnect();
     loopDelay.disable();
     const cpuHook = process.cpuUsage(cpuHook0);
-    const pgHook = postgresCpuMs(pgDir) - pgHook0;
+    const pgHook = postgresCpuDelta(pgHook0, postgresCpuMs(pgDir));
     const pgStatements = profile ? (await client.query<{ calls: string; total: number; mean: number; plan: number; rows: string; query: string }>(
       `select calls::text, total_exec_time + total_plan_time total, mean_exec_time mean, total_plan_time / greatest(calls, 1) plan, rows::text, query from pg_stat_statements
        where query not ilike '%pg_stat_statements%' order by total_exec_time + total_plan_time desc limit 20`)).rows : [];
@@ -420,7 +431,7 @@ async function main(): Promise<void> {
     const pgLow0 = postgresCpuMs(pgDir);
     const low = lowConnections > 0 ? await run('voicelow', server.url, VOICE_PATH, config.publicUrl, durationS, lowConnections) : undefined;
     const cpuLow = process.cpuUsage(cpuLow0);
-    const pgLow = postgresCpuMs(pgDir) - pgLow0;
+    const pgLow = postgresCpuDelta(pgLow0, postgresCpuMs(pgDir));
 
     // 5. report
     const ratio = hook.rps / base.rps;
@@ -446,6 +457,7 @@ async function main(): Promise<void> {
     };
     const ms = (ns: number) => (ns / 1e6).toFixed(1);
     console.log(`server event-loop delay during the ${connections}-connection webhook run: p50 ${ms(loopDelay.percentile(50))} ms, p99 ${ms(loopDelay.percentile(99))} ms, max ${ms(loopDelay.max)} ms`);
+    console.log(`server GC pauses during that run: ${[...gcPauses].map(([k, g]) => `${k} ${g.n}× (${g.ms.toFixed(0)} ms, max ${g.max.toFixed(1)} ms)`).join(', ') || 'none'}; heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
     console.log(`CPU per request and cores used, by process:`);
     split('static', cpuBase, pgBase, base);
     split(`webhook, ${connections} connections`, cpuHook, pgHook, hook);

@@ -77,24 +77,34 @@ export async function startBenchServer(dir: string, pgDir: string): Promise<Benc
 }
 
 /**
- * CPU time (ms, user + system) used so far by the PostgreSQL cluster in `pgDir`: the postmaster
- * (first line of `postmaster.pid`) and all its children, from /proc (Linux; 0 elsewhere).
+ * CPU time (ms, user + system) used so far by each process of the PostgreSQL cluster in `pgDir`:
+ * the postmaster (first line of `postmaster.pid`) and its children, from /proc (Linux; empty
+ * elsewhere). Subtract two snapshots with `postgresCpuDelta`.
  */
-export function postgresCpuMs(pgDir: string): number {
+export function postgresCpuMs(pgDir: string): Map<number, number> {
+  const out = new Map<number, number>();
   try {
     const master = Number(fs.readFileSync(path.join(pgDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
     const tick = 1000 / 100; // USER_HZ
-    let total = 0;
     for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
       try {
         const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
         const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         // f[1] = ppid, f[11] = utime, f[12] = stime (fields 4, 14, 15 of proc(5))
-        if (Number(pid) === master || Number(f[1]) === master) total += (Number(f[11]) + Number(f[12])) * tick;
+        if (Number(pid) === master || Number(f[1]) === master) out.set(Number(pid), (Number(f[11]) + Number(f[12])) * tick);
       } catch { /* the process ended */ }
     }
-    return total;
-  } catch {
-    return 0;
-  }
+  } catch { /* not Linux, or no cluster */ }
+  return out;
+}
+
+/**
+ * CPU ms the cluster used between two `postgresCpuMs` snapshots: per process alive at the end, its
+ * time minus its time at the start (0 for a process started since). A process that ended in
+ * between is not counted (an undercount of its last moments, never a negative figure).
+ */
+export function postgresCpuDelta(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+  return total;
 }

@@ -12,8 +12,27 @@ import type { CallFlowStep, RenderedResponse } from '../carrier.port.js';
 const { VoiceResponse, MessagingResponse } = twilio.twiml;
 const XML = 'text/xml';
 
-/** Renders `steps` as a TwiML `<Response>` document. */
+/** Rendered documents by their steps (JSON): the same routing decision recurs on every call to a number. */
+const rendered = new Map<string, RenderedResponse>();
+const MAX_RENDERED = 5_000;
+
+/**
+ * Renders `steps` as a TwiML `<Response>` document. The answer for the same steps is remembered
+ * (up to 5,000 documents, then forgotten all at once): building one with the `twilio` package's
+ * XML builder was a fifth of the voice webhook's memory churn (issue 3 bench).
+ */
 export function renderVoiceTwiml(steps: CallFlowStep[]): RenderedResponse {
+  const key = JSON.stringify(steps);
+  let out = rendered.get(key);
+  if (!out) {
+    out = buildVoiceTwiml(steps);
+    if (rendered.size >= MAX_RENDERED) rendered.clear();
+    rendered.set(key, out);
+  }
+  return { contentType: out.contentType, body: out.body };
+}
+
+function buildVoiceTwiml(steps: CallFlowStep[]): RenderedResponse {
   const response = new VoiceResponse();
   for (const step of steps) {
     switch (step.kind) {
