@@ -32,6 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { fmt, postgresCpuDelta, postgresCpuMs, startBenchDatabase, tempDir } from '../lib/bench-server.js';
 
 const CHILD_ROLE = 'BENCH_CALL_ROUTING_LOAD';
@@ -457,7 +458,7 @@ async function main(): Promise<void> {
     };
     const ms = (ns: number) => (ns / 1e6).toFixed(1);
     console.log(`server event-loop delay during the ${connections}-connection webhook run: p50 ${ms(loopDelay.percentile(50))} ms, p99 ${ms(loopDelay.percentile(99))} ms, max ${ms(loopDelay.max)} ms`);
-    console.log(`server GC pauses during that run: ${[...gcPauses].map(([k, g]) => `${k} ${g.n}× (${g.ms.toFixed(0)} ms, max ${g.max.toFixed(1)} ms)`).join(', ') || 'none'}; heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
+    console.log(`server GC pauses during that run: ${[...gcPauses].map(([k, g]) => `${k} ${g.n}× (${g.ms.toFixed(0)} ms, max ${g.max.toFixed(1)} ms)`).join(', ') || 'none'}; heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB, new space ${((getHeapSpaceStatistics().find((sp) => sp.space_name === 'new_space')?.space_size ?? 0) / 2 ** 20).toFixed(0)} MiB`);
     console.log(`CPU per request and cores used, by process:`);
     split('static', cpuBase, pgBase, base);
     split(`webhook, ${connections} connections`, cpuHook, pgHook, hook);

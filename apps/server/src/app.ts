@@ -19,6 +19,7 @@ import type { AppContext } from './context.js';
 import { registerAuth } from './platform/auth/auth.plugin.js';
 import { registerBlobFiles } from './platform/blob/serve.js';
 import { registerErrorHandler } from './platform/http/error-handler.js';
+import { parseFormBody } from './platform/http/form-body.js';
 import { registerMetrics } from './platform/metrics.js';
 import { modules } from './modules/registry.js';
 
@@ -45,7 +46,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     if (route.url.startsWith('/api/docs')) route.config = { ...(route.config ?? {}), public: true };
   });
   await app.register(cookie);
-  await app.register(formbody, { parser: (body: string) => qs.parse(body, { arrayLimit: 1000, depth: 5 }) });
+  await app.register(formbody, { parser: parseFormBody });
   await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 10 }, attachFieldsToBody: false });
   await app.register(swagger, {
     openapi: { info: { title: 'Switchboard API', version: '0.1.0', description: 'Business phone and messaging platform. Paths follow the product specification below /api.' } },
