@@ -63,6 +63,20 @@ export class Realtime {
     else io.to(channel).emit(event, payload);
   }
 
+  /**
+   * Whether an event on `channel` could reach anyone: false only when this node is alone (no
+   * other node has announced itself) and none of its sockets joined the channel. Lets a publisher
+   * skip building a payload nobody receives (e.g. the inbox's `conversation updated` while no one
+   * has that company's inbox open).
+   */
+  mayHaveSubscribers(channel: string): boolean {
+    const io = this.io;
+    if (!io) return false;
+    const adapter = io.of('/').adapter as unknown as { nodesMap?: Map<string, number>; rooms: Map<string, Set<string>> };
+    if (!adapter.nodesMap || adapter.nodesMap.size > 0) return true;
+    return (adapter.rooms.get(channel)?.size ?? 0) > 0;
+  }
+
   async close(): Promise<void> {
     await new Promise<void>((resolve) => (this.io ? this.io.close(() => resolve()) : resolve()));
     this.io = null;

@@ -123,9 +123,11 @@ export async function toConversations(ctx: AppContext, companyId: number, rows: 
 
 /**
  * Publishes `conversation updated` on `conversations.{companyId}` with the conversation (list
- * item shape) and the changed item, if any. Call after commit; failures are logged, not thrown.
+ * item shape) and the changed item, if any; nothing (not even the reads) while no one can receive
+ * it (`Realtime.mayHaveSubscribers`). Call after commit; failures are logged, not thrown.
  */
 export async function publishConversationUpdated(ctx: AppContext, companyId: number, conversationId: number, item?: ItemRow | null): Promise<void> {
+  if (!ctx.realtime.mayHaveSubscribers(`conversations.${companyId}`)) return; // nobody has this inbox open
   try {
     const row = await conversationsRepository.find(ctx.db, companyId, conversationId);
     if (!row) return;
@@ -191,11 +193,11 @@ export async function addConversationItemsBatch(ctx: AppContext, tx: DbOrTx, row
 
 /**
  * Publishes `conversation updated` for several conversations of a company with one bulk read (a
- * batch of campaign messages): the conversations as list items, each with its newest item.
- * Call after commit; failures are logged, not thrown.
+ * batch of campaign messages): the conversations as list items, each with its newest item;
+ * nothing while no one can receive it. Call after commit; failures are logged, not thrown.
  */
 export async function publishConversationsUpdated(ctx: AppContext, companyId: number, conversationIds: number[]): Promise<void> {
-  if (conversationIds.length === 0) return;
+  if (conversationIds.length === 0 || !ctx.realtime.mayHaveSubscribers(`conversations.${companyId}`)) return;
   try {
     const rows = await conversationsRepository.findMany(ctx.db, companyId, [...new Set(conversationIds)]);
     const [conversations, latest] = await Promise.all([toConversations(ctx, companyId, rows), conversationsRepository.latestItems(ctx.db, rows.map((r) => r.id))]);
@@ -642,6 +644,7 @@ async function publishItemsChanged(ctx: AppContext, items: ItemRow[]): Promise<v
     if (l) l.push(i); else byCompany.set(i.company_id, [i]);
   }
   for (const [companyId, list] of byCompany) {
+    if (!ctx.realtime.mayHaveSubscribers(`conversations.${companyId}`)) continue; // nobody has this inbox open
     try {
       const rows = await conversationsRepository.findMany(ctx.db, companyId, [...new Set(list.map((i) => i.conversation_id))]);
       const conversations = new Map((await toConversations(ctx, companyId, rows)).map((c) => [c.id, c]));

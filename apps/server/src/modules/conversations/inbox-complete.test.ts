@@ -206,6 +206,8 @@ describe('calls and voicemails in the thread', () => {
     const published: any[] = [];
     const publish = s.ctx.realtime.publish.bind(s.ctx.realtime);
     s.ctx.realtime.publish = (channel, event, payload) => { if (channel === `conversations.${a.companyId}`) published.push(payload); publish(channel, event, payload); };
+    const listening = s.ctx.realtime.mayHaveSubscribers.bind(s.ctx.realtime);
+    s.ctx.realtime.mayHaveSubscribers = () => true; // as if the inbox were open
     try {
       const ev = { companyId: a.companyId, numberId: n1.id, from: caller, direction: 'inbound' as const };
       // Not awaited one by one: the events land in the same flush.
@@ -219,6 +221,7 @@ describe('calls and voicemails in the thread', () => {
       expect(settled.every((x) => x.status === 'fulfilled')).toBe(true);
     } finally {
       s.ctx.realtime.publish = publish;
+      s.ctx.realtime.mayHaveSubscribers = listening;
     }
     const items = await s.ctx.db.selectFrom('conversation_items').selectAll().where('call_id', 'in', [c1.id, c2.id]).orderBy('call_id').execute();
     expect(items).toHaveLength(2);
@@ -234,10 +237,12 @@ describe('calls and voicemails in the thread', () => {
     // A later event that changes nothing writes and publishes nothing.
     published.length = 0;
     s.ctx.realtime.publish = (channel, event, payload) => { if (channel === `conversations.${a.companyId}`) published.push(payload); publish(channel, event, payload); };
+    s.ctx.realtime.mayHaveSubscribers = () => true;
     try {
       await events.emitAfterCommit(s.ctx, 'call.changed', { companyId: a.companyId, numberId: n1.id, from: caller, callId: c2.id, status: 12, durationS: 5 });
     } finally {
       s.ctx.realtime.publish = publish;
+      s.ctx.realtime.mayHaveSubscribers = listening;
     }
     expect(published).toHaveLength(0);
   });

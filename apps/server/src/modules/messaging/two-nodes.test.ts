@@ -80,6 +80,17 @@ describe('two server nodes', () => {
       query.mockRestore();
       expect(got).toEqual(['x1']);
       expect(notifies).toHaveLength(0);
+      // Payloads nobody can receive are not built: a lone node, no socket on the channel.
+      expect(solo.ctx.realtime.mayHaveSubscribers(`company.${soloSocket.acc.companyId}`)).toBe(true);
+      expect(solo.ctx.realtime.mayHaveSubscribers(`conversations.${soloSocket.acc.companyId}`)).toBe(false);
+      const n = await buyTestNumber(soloSocket.acc, '312');
+      const reads = vi.spyOn(pg.Client.prototype, 'query');
+      const r = await postWebhook(solo, '/webhooks/twilio/messaging', { MessageSid: 'SMsolo00000000000000000000000000001', From: '+13125551102', To: n.number, Body: 'nobody watching', NumMedia: '0' });
+      expect(r.status).toBe(200);
+      await eventually(async () => (await solo.ctx.db.selectFrom('conversation_items').select('id').where('body', '=', 'nobody watching').execute()).length === 1);
+      const conversationReads = reads.mock.calls.filter(([q]) => /from "conversations" where "company_id"/i.test(typeof q === 'string' ? q : String((q as { text?: string })?.text)));
+      reads.mockRestore();
+      expect(conversationReads).toHaveLength(0);
     } finally {
       soloSocket.c.close();
       await solo.close();
