@@ -75,7 +75,7 @@ export {
 } from './schedule.js';
 export type { SchedulePreset, Weekday, DayHours, WeekHours, Schedule, ScheduleBlock, TimeChoice } from './schedule.js';
 
-export { DEFAULT_TIME_ZONE, isValidTimeZone, resolveTimeZone, localTimeZone, zonedDateTime } from './timezone.js';
+export { DEFAULT_TIME_ZONE, currentZoneName, isValidTimeZone, resolveTimeZone, localTimeZone, timeZoneNames, zonedDateTime } from './timezone.js';
 export type { ZonedDateTime } from './timezone.js';
 
 export {

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { DEFAULT_TIME_ZONE, isValidTimeZone, localTimeZone, resolveTimeZone, zonedDateTime } from './timezone.js';
+import { DEFAULT_TIME_ZONE, currentZoneName, isValidTimeZone, localTimeZone, resolveTimeZone, timeZoneNames, zonedDateTime } from './timezone.js';
 
 describe('isValidTimeZone', () => {
   it('accepts known IANA zones', () => {
@@ -83,5 +83,22 @@ describe('zonedDateTime', () => {
 
   it('uses UTC for an unknown zone', () => {
     expect(zonedDateTime(new Date('2026-07-04T16:05:00Z'), 'Nowhere/Land').time).toBe('16:05');
+  });
+});
+
+describe('time-zone names', () => {
+  it('uses today\'s IANA names where ICU still reports old ones', () => {
+    expect(currentZoneName('Asia/Calcutta')).toBe('Asia/Kolkata');
+    expect(currentZoneName('Europe/Kiev')).toBe('Europe/Kyiv');
+    expect(currentZoneName('America/New_York')).toBe('America/New_York');
+    const names = timeZoneNames();
+    expect(names[0]).toBe('UTC');
+    expect(names).toContain('Asia/Kolkata');
+    expect(names).toContain('Asia/Ho_Chi_Minh');
+    expect(names).not.toContain('Asia/Calcutta');
+    expect(new Set(names).size).toBe(names.length);
+    expect(names.length).toBeGreaterThan(300);
+    expect(names.every(isValidTimeZone)).toBe(true);
+    expect(names.slice(1)).toEqual([...names.slice(1)].sort());
   });
 });

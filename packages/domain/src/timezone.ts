@@ -62,7 +62,52 @@ export function localTimeZone(): string {
   } catch {
     zone = undefined;
   }
-  return resolveTimeZone(zone);
+  return currentZoneName(resolveTimeZone(zone));
+}
+
+/**
+ * Old IANA names that ICU (so browsers and Node) still reports as canonical, with the names the
+ * IANA database uses today: a person in India looks for "Kolkata", not "Calcutta".
+ */
+const CURRENT_ZONE_NAMES: Readonly<Record<string, string>> = {
+  'Africa/Asmera': 'Africa/Asmara',
+  'America/Buenos_Aires': 'America/Argentina/Buenos_Aires',
+  'America/Catamarca': 'America/Argentina/Catamarca',
+  'America/Coral_Harbour': 'America/Atikokan',
+  'America/Cordoba': 'America/Argentina/Cordoba',
+  'America/Godthab': 'America/Nuuk',
+  'America/Indianapolis': 'America/Indiana/Indianapolis',
+  'America/Jujuy': 'America/Argentina/Jujuy',
+  'America/Louisville': 'America/Kentucky/Louisville',
+  'America/Mendoza': 'America/Argentina/Mendoza',
+  'Asia/Calcutta': 'Asia/Kolkata',
+  'Asia/Katmandu': 'Asia/Kathmandu',
+  'Asia/Rangoon': 'Asia/Yangon',
+  'Asia/Saigon': 'Asia/Ho_Chi_Minh',
+  'Atlantic/Faeroe': 'Atlantic/Faroe',
+  'Europe/Kiev': 'Europe/Kyiv',
+  'Pacific/Enderbury': 'Pacific/Kanton',
+  'Pacific/Ponape': 'Pacific/Pohnpei',
+  'Pacific/Truk': 'Pacific/Chuuk',
+};
+
+/**
+ * The name the IANA time-zone database uses today for `zone` (e.g. "Asia/Calcutta" →
+ * "Asia/Kolkata"); any other name is returned as given. Both names denote the same zone.
+ */
+export function currentZoneName(zone: string): string {
+  return CURRENT_ZONE_NAMES[zone] ?? zone;
+}
+
+/**
+ * Every IANA zone this runtime knows, under today's names: "UTC" first, then the others sorted.
+ * The list a time-zone picker offers (foundation §9 "Timezones").
+ */
+export function timeZoneNames(): string[] {
+  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  const names = new Set(known.map(currentZoneName));
+  names.delete('UTC');
+  return ['UTC', ...[...names].sort()];
 }
 
 /** Wall-clock reading of an instant in a zone. */

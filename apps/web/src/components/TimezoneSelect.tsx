@@ -1,4 +1,5 @@
 import { Select, type SelectProps } from '@mantine/core';
+import { timeZoneNames } from '@switchboard/domain';
 import { useMemo } from 'react';
 
 function zoneLabel(zone: string): string {
@@ -12,11 +13,13 @@ function zoneLabel(zone: string): string {
   }
 }
 
-/** IANA zones with friendly labels (foundation §9 "Timezones"), from the browser's own list. */
+/**
+ * IANA zones with friendly labels (foundation §9 "Timezones"): the browser's own list under
+ * today's names ("Asia/Kolkata", "Europe/Kyiv"), plus the current value if it is not among them.
+ */
 export function TimezoneSelect(props: Omit<SelectProps, 'data'>) {
   const data = useMemo(() => {
-    const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-    const all = zones.includes('UTC') ? zones : ['UTC', ...zones];
+    const all = timeZoneNames();
     if (props.value && !all.includes(props.value)) all.unshift(props.value);
     return all.map((zone) => ({ value: zone, label: zoneLabel(zone) }));
   }, [props.value]);
