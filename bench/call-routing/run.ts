@@ -386,9 +386,23 @@ async function main(): Promise<void> {
     if (probeRes.status !== 200 || !stored.rows[0] || !/<Response>/.test(probeBody)) throw new Error('the voice webhook did not answer the probe call; not benchmarking');
 
     // 4. load
-    const run = (label: string, url: string, p: string, publicUrl: string, seconds: number, conns = connections, rate?: number) => {
+    // PostgreSQL's background work (checkpoints, autovacuum and autoanalyze runs) during each run:
+    // it competes with the requests for the same 2 cores and the disk.
+    const background = async () => (await client.query<{ checkpoints: string; vacuums: string; analyzes: string }>(
+      `select (select num_timed + num_requested from pg_stat_checkpointer)::text checkpoints,
+              (select sum(autovacuum_count) from pg_stat_all_tables)::text vacuums,
+              (select sum(autoanalyze_count) from pg_stat_all_tables)::text analyzes`)).rows[0]!;
+    const backgroundLog: string[] = [];
+    const run = async (label: string, url: string, p: string, publicUrl: string, seconds: number, conns = connections, rate?: number) => {
       log(`${label}: ${conns} connections${rate ? ` at ${rate} req/s` : ''} × ${seconds} s … (load average ${load1()})`);
-      return runLoad({ url, path: p, publicUrl, numbers, connections: conns, pipelining, durationS: seconds, rate, sidPrefix: `${label.replace(/[^a-z]/gi, '').slice(0, 6)}${Date.now().toString(16).slice(-6)}` });
+      const before = await background().catch(() => undefined);
+      const result = await runLoad({ url, path: p, publicUrl, numbers, connections: conns, pipelining, durationS: seconds, rate, sidPrefix: `${label.replace(/[^a-z]/gi, '').slice(0, 6)}${Date.now().toString(16).slice(-6)}` });
+      const after = await background().catch(() => undefined);
+      if (before && after && !label.startsWith('warmup')) {
+        const d = (k: keyof typeof before) => Number(after[k]) - Number(before[k]);
+        backgroundLog.push(`${label}: ${d('checkpoints')} checkpoint(s), ${d('vacuums')} autovacuum and ${d('analyzes')} autoanalyze run(s)`);
+      }
+      return result;
     };
     const callsBefore = Number((await client.query(`select count(*) c from calls`)).rows[0].c);
     await run('warmup-static', baselineUrl, STATIC_PATH, baselineUrl, warmupS);
@@ -467,6 +481,7 @@ async function main(): Promise<void> {
     const ms = (ns: number) => (ns / 1e6).toFixed(1);
     console.log(`server event-loop delay during the ${connections}-connection webhook run: p50 ${ms(loopDelay.percentile(50))} ms, p99 ${ms(loopDelay.percentile(99))} ms, max ${ms(loopDelay.max)} ms`);
     console.log(`server GC pauses during that run: ${[...gcPauses].map(([k, g]) => `${k} ${g.n}× (${g.ms.toFixed(0)} ms, max ${g.max.toFixed(1)} ms)`).join(', ') || 'none'}; heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB, new space ${((getHeapSpaceStatistics().find((sp) => sp.space_name === 'new_space')?.space_size ?? 0) / 2 ** 20).toFixed(0)} MiB`);
+    console.log(`PostgreSQL background work during the runs: ${backgroundLog.join('; ')}`);
     console.log(`CPU per request and cores used, by process:`);
     split('static', cpuBase, pgBase, base);
     split(`webhook, ${connections} connections`, cpuHook, pgHook, hook);
