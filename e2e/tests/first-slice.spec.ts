@@ -5,7 +5,7 @@
  * reply, and see the reply arrive at the simulator's handset as delivered.
  */
 import { expect, test } from '@playwright/test';
-import { buyLocalNumber, choose, signIn, zoneInBusinessHours } from './helpers';
+import { buyLocalNumber, choose, chooseHoursOpenNow, signIn } from './helpers';
 
 test('buy a number, route a call to it, and text with it, live', async ({ page, context }) => {
   await signIn(page);
@@ -22,12 +22,7 @@ test('buy a number, route a call to it, and text with it, live', async ({ page, 
   await entry.getByLabel('Forward number 1').fill('+14155550181');
   await entry.getByRole('button', { name: 'Add forward' }).click();
   await entry.getByLabel('Forward number 2').fill('+14155550182');
-  const { zone, dayName } = zoneInBusinessHours();
-  await choose(page, 'Schedule', 'Custom');
-  await page.getByRole('textbox', { name: 'Timezone' }).or(page.getByRole('combobox', { name: 'Timezone' })).first().fill(zone);
-  await page.getByRole('option', { name: new RegExp(zone.replace('/', '\\/')) }).first().click();
-  await choose(page, `${dayName} open`, '8:00am');
-  await choose(page, `${dayName} close`, '6:00pm');
+  await chooseHoursOpenNow(page);
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('The number has been updated')).toBeVisible();
 

@@ -37,6 +37,20 @@ export function zoneInBusinessHours(now = new Date()): { zone: string; dayName: 
 }
 
 /**
+ * In the routing editor's Business hours: a Custom schedule in a zone where it is business hours
+ * now (`zoneInBusinessHours`), open 8:00am–6:00pm on today's weekday there. @returns that weekday's name.
+ */
+export async function chooseHoursOpenNow(page: Page): Promise<string> {
+  const { zone, dayName } = zoneInBusinessHours();
+  await choose(page, 'Schedule', 'Custom');
+  await page.getByRole('textbox', { name: 'Timezone' }).or(page.getByRole('combobox', { name: 'Timezone' })).first().fill(zone);
+  await page.getByRole('option', { name: new RegExp(zone.replace('/', '\\/')) }).first().click();
+  await choose(page, `${dayName} open`, '8:00am');
+  await choose(page, `${dayName} close`, '6:00pm');
+  return dayName;
+}
+
+/**
  * Numbers → Buy a number: searches local numbers in `areaCode`, buys the first result and waits
  * for its row. @returns the bought number as displayed, e.g. "(415) 555-0123", and its row.
  */

@@ -6,7 +6,7 @@
  */
 import { expect, type Page } from '@playwright/test';
 import { test } from '@playwright/test';
-import { buyLocalNumber, choose, signIn, zoneInBusinessHours } from './helpers';
+import { buyLocalNumber, choose, chooseHoursOpenNow, signIn } from './helpers';
 
 const SALES = '+13125550111';
 const SUPPORT = '+13125550122';
@@ -44,12 +44,7 @@ test('two-extension menu with business hours: answered at extension 2 inside hou
   await support.getByLabel('Forward number 1').fill(SUPPORT);
   await support.getByLabel('Voicemail', { exact: true }).check();
 
-  const { zone, dayName } = zoneInBusinessHours();
-  await choose(page, 'Schedule', 'Custom');
-  await page.getByRole('textbox', { name: 'Timezone' }).or(page.getByRole('combobox', { name: 'Timezone' })).first().fill(zone);
-  await page.getByRole('option', { name: new RegExp(zone.replace('/', '\\/')) }).first().click();
-  await choose(page, `${dayName} open`, '8:00am');
-  await choose(page, `${dayName} close`, '6:00pm');
+  const dayName = await chooseHoursOpenNow(page);
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('The number has been updated')).toBeVisible();
   await expect(page.getByText('Callers hear a menu')).toContainText('for Support, press 2');

@@ -55,11 +55,9 @@ export class Realtime {
   publish(channel: string, event: string, payload: unknown): void {
     const io = this.io;
     if (!io) return;
-    // While no other node has announced itself (the adapter's heartbeats: a starting node announces
-    // itself before it accepts connections), the event goes to this node's sockets only, without a
-    // NOTIFY round trip through PostgreSQL. Otherwise through the adapter to every node.
-    const others = (io.of('/').adapter as unknown as { nodesMap?: Map<string, number> }).nodesMap;
-    if (others && others.size === 0) io.local.to(channel).emit(event, payload);
+    // While no other node has announced itself, the event goes to this node's sockets only, without
+    // a NOTIFY round trip through PostgreSQL. Otherwise through the adapter to every node.
+    if (this.alone(io)) io.local.to(channel).emit(event, payload);
     else io.to(channel).emit(event, payload);
   }
 
@@ -72,9 +70,16 @@ export class Realtime {
   mayHaveSubscribers(channel: string): boolean {
     const io = this.io;
     if (!io) return false;
-    const adapter = io.of('/').adapter as unknown as { nodesMap?: Map<string, number>; rooms: Map<string, Set<string>> };
-    if (!adapter.nodesMap || adapter.nodesMap.size > 0) return true;
-    return (adapter.rooms.get(channel)?.size ?? 0) > 0;
+    return !this.alone(io) || (io.of('/').adapter.rooms.get(channel)?.size ?? 0) > 0;
+  }
+
+  /**
+   * No other node has announced itself through the adapter's heartbeats (a starting node announces
+   * itself before it accepts connections). False when the adapter does not say.
+   */
+  private alone(io: Server): boolean {
+    const others = (io.of('/').adapter as unknown as { nodesMap?: Map<string, number> }).nodesMap;
+    return others !== undefined && others.size === 0;
   }
 
   async close(): Promise<void> {
