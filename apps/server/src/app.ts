@@ -6,7 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -33,7 +35,8 @@ export const WEB_DIST = path.resolve(here, '../../web/dist');
 export async function buildApp(ctx: AppContext): Promise<App> {
   const app = Fastify({
     loggerInstance: ctx.log,
-    trustProxy: true,
+    // Forwarding headers count only from configured proxies (TRUST_PROXY; default none).
+    trustProxy: trustProxySetting(ctx.config.trustProxy),
     bodyLimit: 25 * 1024 * 1024,
     // Bracket arrays and nested objects in query strings (foundation §7 shared conventions).
     routerOptions: { querystringParser: (str: string) => qs.parse(str, { arrayLimit: 1000, depth: 5 }) as Record<string, unknown> },
@@ -45,6 +48,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/docs')) route.config = { ...(route.config ?? {}), public: true };
   });
+  await registerSecurityHeaders(app, ctx);
+  // brotli or gzip for compressible answers (JSON, HTML, JS, CSS); audio and images are sent as they are.
+  await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
   await app.register(cookie);
   await app.register(formbody, { parser: parseFormBody });
   await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 10 }, attachFieldsToBody: false });
@@ -52,7 +58,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     openapi: { info: { title: 'Switchboard API', version: '0.1.0', description: 'Business phone and messaging platform. Paths follow the product specification below /api.' } },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
 
   registerErrorHandler(app);
   registerMetrics(app);
@@ -64,16 +70,71 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   registerBlobFiles(app, ctx.blobs);
   const spa = fs.existsSync(path.join(WEB_DIST, 'index.html'));
-  if (spa) await app.register(fastifyStatic, { root: WEB_DIST, prefix: '/', wildcard: false });
+  if (spa) {
+    await app.register(fastifyStatic, {
+      root: WEB_DIST, prefix: '/', wildcard: false, preCompressed: true, cacheControl: false,
+      // Vite's hashed assets never change under their name: a year, immutable. Anything else (index.html) is revalidated.
+      setHeaders: (res, file) => res.header('Cache-Control', /[\\/]assets[\\/]/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+    });
+  }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     // Client-side routes of the SPA get index.html; everything else a JSON 404 in the error shape.
     if (spa && request.method === 'GET' && !/^\/(api|webhooks|files|socket\.io)(\/|$)/.test(url) && !path.extname(url)) {
-      return reply.type('text/html').sendFile('index.html', WEB_DIST);
+      return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html', WEB_DIST);
     }
     return reply.status(404).send({ message: `Route ${request.method} ${url} not found.` });
   });
   return app;
+}
+
+/**
+ * Fastify's `trustProxy` from TRUST_PROXY: '' → false (no forwarding header is believed), a number
+ * → that many hops, 'true' → every peer (only behind a proxy that overwrites the headers), else a
+ * comma-separated list of addresses or CIDRs.
+ */
+export function trustProxySetting(value: string): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) { const hops = Number(value); return (_address, hop) => hop < hops; }
+  return value.split(',').map((v) => v.trim()).filter(Boolean);
+}
+
+/**
+ * Security headers on every answer (@fastify/helmet): a Content-Security-Policy that allows only
+ * the app's own scripts (and Twilio's Voice SDK endpoints with CARRIER=twilio), `frame-ancestors
+ * 'none'` and `X-Frame-Options: DENY`, `nosniff`, `strict-origin-when-cross-origin`; HSTS only on
+ * requests that arrived over TLS (directly or through a trusted proxy).
+ */
+async function registerSecurityHeaders(app: App, ctx: AppContext): Promise<void> {
+  const twilio = ctx.config.carrier === 'twilio' ? ['https://*.twilio.com', 'wss://*.twilio.com'] : [];
+  await app.register(helmet, {
+    global: true,
+    hsts: false,
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:', 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", 'ws:', 'wss:', ...twilio],
+        workerSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol === 'https') reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  });
 }
 
 /** Registers every module's job handlers on the queue (before `queue.start()`). */

@@ -16,6 +16,8 @@ import { loadConfig, type Config } from '../src/platform/config.js';
 export type TestServer = Running & { dbUrl: string };
 
 /** Creates a fresh database and starts the server on it. Call `close()` in afterAll. */
+// Tests act as if a proxy on loopback sat in front (TRUST_PROXY=127.0.0.1) so X-Forwarded-For gives
+// each simulated client its own address; the default (no proxy trusted) is tested in auth.test.ts.
 export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
   const admin = inject('pgAdminUrl');
   const name = `test_${crypto.randomBytes(6).toString('hex')}`;
@@ -25,7 +27,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   await client.end();
   const dbUrl = admin.replace(/\/postgres$/, `/${name}`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-test-data-'));
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox', TWILIO_AUTH_TOKEN: 'test-auth-token', SMTP_URL: '', PUBLIC_URL: '' }, { ...overrides });
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox', TWILIO_AUTH_TOKEN: 'test-auth-token', SMTP_URL: '', PUBLIC_URL: '', TRUST_PROXY: '127.0.0.1' }, { ...overrides });
   const running = await startServer(config, dbUrl, { publicUrlFromPort: true });
   return {
     ...running,
@@ -43,7 +45,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
  * PostgreSQL adapter). Close it before `server`.
  */
 export async function startSecondNode(server: TestServer, overrides: Partial<Config> = {}): Promise<TestServer> {
-  const config = loadConfig({ ...process.env, DATA_DIR: server.ctx.config.dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox', TWILIO_AUTH_TOKEN: 'test-auth-token', SMTP_URL: '', PUBLIC_URL: '' }, { ...overrides });
+  const config = loadConfig({ ...process.env, DATA_DIR: server.ctx.config.dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox', TWILIO_AUTH_TOKEN: 'test-auth-token', SMTP_URL: '', PUBLIC_URL: '', TRUST_PROXY: '127.0.0.1' }, { ...overrides });
   const running = await startServer(config, server.dbUrl, { publicUrlFromPort: true });
   return { ...running, dbUrl: server.dbUrl };
 }

@@ -34,6 +34,13 @@ const schema = z.object({
   S3_ACCESS_KEY_ID: z.string().default(''),
   S3_SECRET_ACCESS_KEY: z.string().default(''),
   S3_FORCE_PATH_STYLE: z.enum(['', '0', '1', 'true', 'false']).default(''),
+  // Safe-by-default settings (docs/operations.md "Security settings").
+  TRUST_PROXY: z.string().default(''),
+  METRICS_TOKEN: z.string().default(''),
+  DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(3000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  SECRET_KEY: z.string().default(''),
+  LOG_FORMAT: z.enum(['', 'json', 'pretty']).default(''),
 });
 
 /** S3-compatible blob store settings (README "Configuration", S3_*). */
@@ -75,6 +82,25 @@ export type Config = {
   production: boolean;
   /** Blob store in an S3-compatible bucket when S3_BUCKET is set; undefined = local folder `${dataDir}/blobs`. */
   s3: S3Config | undefined;
+  /**
+   * Which peers may set X-Forwarded-For/-Proto (TRUST_PROXY): '' = none (default; the socket's
+   * address counts), or a comma-separated list of addresses/CIDRs, or a hop count, as Fastify's
+   * `trustProxy` takes them.
+   */
+  trustProxy: string;
+  /** Bearer token that `/metrics` requires (METRICS_TOKEN); '' = /metrics answers only loopback peers. */
+  metricsToken: string;
+  /** Longest wait for a PostgreSQL connection from the pool, ms (DB_ACQUIRE_TIMEOUT_MS, default 3000); then 503. */
+  dbAcquireTimeoutMs: number;
+  /** Longest graceful shutdown, ms (SHUTDOWN_TIMEOUT_MS, default 10000); then the process exits anyway. */
+  shutdownTimeoutMs: number;
+  /**
+   * Server secret for signed file URLs and similar (SECRET_KEY); '' = a random key generated once
+   * and kept in the database, so every node on one database shares it.
+   */
+  secretKey: string;
+  /** Console log format (LOG_FORMAT): 'pretty' in a terminal, 'json' otherwise, unless set. */
+  logFormat: 'json' | 'pretty';
 };
 
 /**
@@ -121,6 +147,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
           forcePathStyle: e.S3_FORCE_PATH_STYLE === '' ? Boolean(e.S3_ENDPOINT) : e.S3_FORCE_PATH_STYLE === '1' || e.S3_FORCE_PATH_STYLE === 'true',
         }
       : undefined,
+    trustProxy: e.TRUST_PROXY.trim(),
+    metricsToken: e.METRICS_TOKEN,
+    dbAcquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    secretKey: e.SECRET_KEY,
+    logFormat: e.LOG_FORMAT === '' ? (process.stdout.isTTY && e.NODE_ENV !== 'production' ? 'pretty' : 'json') : e.LOG_FORMAT,
     ...overrides,
   };
 }
