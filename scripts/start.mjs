@@ -21,7 +21,7 @@ function newest(dir) {
   return t;
 }
 
-const built = path.join(root, 'apps/web/dist/index.html');
+const built = path.join(process.env.WEB_DIST ? path.resolve(process.env.WEB_DIST) : path.join(root, 'apps/web/dist'), 'index.html');
 const sourcesAt = Math.max(newest(path.join(root, 'apps/web')), newest(path.join(root, 'packages')));
 if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < sourcesAt) {
   console.log('Building the web app…');

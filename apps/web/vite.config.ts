@@ -9,7 +9,8 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
   build: {
-    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+    // WEB_DIST: build somewhere else (parallel checkouts, tests); the server reads the same variable.
+    outDir: process.env.WEB_DIST ?? fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
   },

@@ -28,8 +28,8 @@ import { modules } from './modules/registry.js';
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-/** Where `vite build` puts the SPA. */
-export const WEB_DIST = path.resolve(here, '../../web/dist');
+/** Where `vite build` puts the SPA (`WEB_DIST` overrides, for the build and the server alike). */
+export const WEB_DIST = process.env.WEB_DIST ? path.resolve(process.env.WEB_DIST) : path.resolve(here, '../../web/dist');
 
 /** Builds the app (routes registered, not listening). */
 export async function buildApp(ctx: AppContext): Promise<App> {
