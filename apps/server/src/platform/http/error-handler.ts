@@ -5,7 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError, type FieldErrors } from './errors.js';
+import { AppError, ServiceUnavailableError, isPoolTimeout, type FieldErrors } from './errors.js';
 
 function fieldName(instancePath: string, context?: string): string {
   const p = instancePath.replace(/^\//, '').replace(/\//g, '.');
@@ -15,6 +15,10 @@ function fieldName(instancePath: string, context?: string): string {
 /** Registers the error handler on the instance (the not-found handler is app.ts's, as it knows about the SPA). */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
+    if (isPoolTimeout(error)) {
+      request.log.warn({ url: request.url }, 'no database connection within the deadline: 503');
+      error = new ServiceUnavailableError(1);
+    }
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
       return reply.status(error.status).send(error.errors ? { message: error.message, errors: error.errors } : { message: error.message });

@@ -55,3 +55,19 @@ export class CsrfError extends AppError {
 export class CarrierError extends AppError {
   constructor(message: string, readonly code?: number) { super(502, message); }
 }
+/**
+ * 503 with `Retry-After` in whole seconds: the server cannot take the request now (no database
+ * connection within DB_ACQUIRE_TIMEOUT_MS, shutting down). Carriers retry webhooks answered so.
+ */
+export class ServiceUnavailableError extends AppError {
+  constructor(retryAfterSeconds = 1, message = 'The service is busy. Please try again in a moment.') {
+    super(503, message, undefined, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+}
+/**
+ * True for node-postgres' pool wait running past its `connectionTimeoutMillis` (DB_ACQUIRE_TIMEOUT_MS):
+ * the pool had no free connection in time. Mapped to 503 by the error handler.
+ */
+export function isPoolTimeout(error: unknown): boolean {
+  return error instanceof Error && /timeout exceeded when trying to connect/i.test(error.message);
+}
