@@ -4,9 +4,9 @@
  * by index conversations_inbox. Threads: keyset on (created_at desc, id desc) by
  * conversation_items_thread. Cursor timestamps are carried as PostgreSQL text so no microseconds are lost.
  */
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
-import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
+import type { DB, NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
 
 export type ConversationRow = Row<'conversations'>;
 export type ItemRow = Row<'conversation_items'>;
@@ -28,6 +28,16 @@ export type ListFilter = {
   /** Only conversations active since this instant. */
   since?: Date;
 };
+
+/**
+ * A marker that keeps a statement out of the automatic prepared statements
+ * (platform/db/prepared.ts): searches are planned for their actual term each time.
+ */
+const CUSTOM_PLAN = sql`/* custom plan */`;
+
+/** An inbox row with its keyset position: the timestamp as PostgreSQL text, and in µs since the epoch (for merging pages). */
+export type InboxRow = ConversationRow & { cursor_ts: string; activity_us: number };
+type InboxQuery = SelectQueryBuilder<DB & { c: DB['conversations'] }, 'c', InboxRow>;
 
 /** Escapes LIKE wildcards and wraps in %...%. */
 export function containsPattern(text: string): string {
@@ -87,10 +97,38 @@ export const conversationsRepository = {
     await db.updateTable('conversations').set({ contact_id: contactId }).where('id', '=', id).where('contact_id', 'is', null).execute();
   },
 
-  /** One page of the inbox, newest activity first, with each row's keyset position. */
-  async list(db: DbOrTx, f: ListFilter): Promise<Array<ConversationRow & { cursor_ts: string }>> {
-    let q = db.selectFrom('conversations as c').selectAll('c').select(sql<string>`c.last_activity_at::text`.as('cursor_ts'))
+  /**
+   * One page of the inbox, newest activity first, with each row's keyset position.
+   * Searches (docs/messaging.md "Search"): `recipientDigits` is a `%digits%` match on the E.164
+   * recipient and `text` a match on the contact (ids found by name) or on a message body; both are
+   * served by the trigram indexes of migration 0015 when the term is rare, and by walking
+   * `conversations_inbox` when it is common. The text search runs as two queries (contact, body),
+   * each planned for its own term, merged here. Search statements are never prepared
+   * (`CUSTOM_PLAN`), so PostgreSQL plans each for its actual term instead of a generic plan.
+   */
+  async list(db: DbOrTx, f: ListFilter): Promise<InboxRow[]> {
+    if (f.text) {
+      const { contactIds, pattern } = f.text;
+      const [byContact, byBody] = await Promise.all([
+        contactIds.length ? this.page(db, f, (q) => q.where('c.contact_id', '=', (eb) => eb.fn.any(eb.val(contactIds)))) : Promise.resolve([]),
+        this.page(db, f, (q) => q.where(({ exists, selectFrom }) => exists(selectFrom('conversation_items as b').select(sql`1`.as('one'))
+          .whereRef('b.conversation_id', '=', 'c.id').where('b.company_id', '=', f.companyId).where('b.body', 'ilike', pattern)))),
+      ]);
+      const seen = new Set<number>();
+      return [...byContact, ...byBody]
+        .sort((a, b) => (b.activity_us - a.activity_us) || (b.id - a.id))
+        .filter((r) => (seen.has(r.id) ? false : (seen.add(r.id), true)))
+        .slice(0, f.limit);
+    }
+    const digits = f.recipientDigits;
+    return this.page(db, f, digits ? (q) => q.where('c.recipient', 'like', containsPattern(digits)) : (q) => q);
+  },
+  /** `list` with one more condition (`narrow`) on top of the filter's own. */
+  async page(db: DbOrTx, f: ListFilter, narrow: (q: InboxQuery) => InboxQuery): Promise<InboxRow[]> {
+    let q: InboxQuery = db.selectFrom('conversations as c').selectAll('c').select(sql<string>`c.last_activity_at::text`.as('cursor_ts'))
+      .select(sql<number>`(extract(epoch from c.last_activity_at) * 1000000)::int8`.as('activity_us'))
       .where('c.company_id', '=', f.companyId).where('c.is_archived', '=', f.isArchived);
+    if (f.recipientDigits || f.text) q = q.modifyFront(CUSTOM_PLAN);
     if (f.after) q = q.where(sql<SqlBool>`(c.last_activity_at, c.id) < (${f.after.ts}::timestamptz, ${f.after.id})`);
     if (f.numberIds?.length) q = q.where('c.number_id', 'in', f.numberIds);
     if (f.updatedAfter) q = q.where('c.last_activity_at', '>', f.updatedAfter);
@@ -99,18 +137,7 @@ export const conversationsRepository = {
       const types = f.types;
       q = q.where(({ exists, selectFrom }) => exists(selectFrom('conversation_items as t').select(sql`1`.as('one')).whereRef('t.conversation_id', '=', 'c.id').where('t.type', 'in', types)));
     }
-    if (f.recipientDigits) q = q.where('c.recipient', 'like', containsPattern(f.recipientDigits));
-    if (f.text) {
-      const { contactIds, pattern } = f.text;
-      q = q.where(({ or, exists, selectFrom, eb }) => {
-        const ors: Expression<SqlBool>[] = [
-          exists(selectFrom('conversation_items as b').select(sql`1`.as('one')).whereRef('b.conversation_id', '=', 'c.id').where('b.body', 'ilike', pattern)),
-        ];
-        if (contactIds.length) ors.push(eb('c.contact_id', 'in', contactIds));
-        return or(ors);
-      });
-    }
-    return q.orderBy('c.last_activity_at', 'desc').orderBy('c.id', 'desc').limit(f.limit).execute();
+    return narrow(q).orderBy('c.last_activity_at', 'desc').orderBy('c.id', 'desc').limit(f.limit).execute();
   },
 
   /** The newest item of each conversation (one index probe per conversation). */

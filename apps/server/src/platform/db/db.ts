@@ -15,6 +15,10 @@ import * as m0005 from '../migrations/0005_contacts_complete.js';
 import * as m0006 from '../migrations/0006_campaigns.js';
 import * as m0007 from '../migrations/0007_in_app_calling.js';
 import * as m0008 from '../migrations/0008_company_quiet_hours_toggle.js';
+import * as m0013 from '../migrations/0013_menu_replays.js';
+import * as m0009 from '../migrations/0009_auth_hardening.js';
+import * as m0011 from '../migrations/0011_import_choices_and_job_recovery.js';
+import * as m0015 from '../migrations/0015_search_indexes.js';
 
 pg.types.setTypeParser(20, (v) => Number(v)); // int8 → number
 
@@ -42,6 +46,10 @@ const migrations: Record<string, Migration> = {
   '0006_campaigns': m0006,
   '0007_in_app_calling': m0007,
   '0008_company_quiet_hours_toggle': m0008,
+  '0013_menu_replays': m0013,
+  '0009_auth_hardening': m0009,
+  '0011_import_choices_and_job_recovery': m0011,
+  '0015_search_indexes': m0015,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -23,6 +23,12 @@
  */
 import type pg from 'pg';
 
+/**
+ * A statement whose text contains this comment is always sent unnamed, so PostgreSQL plans it
+ * for its actual parameters every time (searches whose best plan depends on the term).
+ */
+export const CUSTOM_PLAN_MARK = '/* custom plan */';
+
 /** Most distinct statement texts this process prepares. */
 export const MAX_PREPARED_TEXTS = 500;
 
@@ -38,7 +44,7 @@ let counter = 0;
 function nameFor(text: string): string | undefined {
   const known = names.get(text);
   if (known) return known;
-  if (refused.has(text) || names.size >= MAX_PREPARED_TEXTS || !PREPARABLE.test(text) || text.includes(';')) return undefined;
+  if (refused.has(text) || names.size >= MAX_PREPARED_TEXTS || !PREPARABLE.test(text) || text.includes(';') || text.includes(CUSTOM_PLAN_MARK)) return undefined;
   if (!seenOnce.has(text)) {
     if (seenOnce.size >= MAX_PREPARED_TEXTS * 4) seenOnce.clear();
     seenOnce.add(text);
