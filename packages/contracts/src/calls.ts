@@ -100,7 +100,12 @@ export const VoicemailItemSchema = z.object({
   duration_s: z.number(),
   is_read: z.boolean(),
   created_at: z.string(),
+  /** The caller's contact, when known. */
+  contact: z.object({ id: z.number(), name: z.string() }).nullable().optional(),
+  /** The business number's label ('' when none). */
+  number_label: z.string().optional(),
 });
+export type VoicemailItem = z.infer<typeof VoicemailItemSchema>;
 export const VoicemailListBody = z.object({ data: z.array(VoicemailItemSchema), meta: PageMeta });
 export const VoicemailBody = z.object({ message: z.string(), data: VoicemailItemSchema });
 
@@ -116,6 +121,18 @@ export const NoteSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+/**
+ * A forward of a call: the destination rung (E.164 or an in-app identity `user_{id}`), what came of
+ * it (`ringing` while undecided, `no-answer`, `busy`, `declined` (did not press the confirm key),
+ * `failed`, `answered`, or `unknown` when several rang together and the carrier did not say which
+ * one answered) and when it started ringing.
+ */
+export const CallForwardSchema = z.object({
+  number: z.string(),
+  outcome: z.enum(['ringing', 'no-answer', 'busy', 'declined', 'failed', 'answered', 'unknown']),
+  rang_at: z.string(),
+});
+export type CallForward = z.infer<typeof CallForwardSchema>;
 /** GET /calls/{id}: the call with history, tags, note (latest), notes, qualification, eavAttributeValues. */
 export const CallDetailSchema = CallSchema.extend({
   isInbound: z.boolean(),
@@ -125,7 +142,18 @@ export const CallDetailSchema = CallSchema.extend({
   qualification: z.number().nullable(),
   /** Custom-field values (entity type Call 6), as on contacts. */
   eavAttributeValues: z.array(EavAttributeValueOut),
+  /** The known caller (outside party's contact), else null. */
+  contact: z.object({ id: z.number(), name: z.string() }).nullable().optional(),
+  /** The business number's label ('' when none). */
+  number_label: z.string().optional(),
+  /** The inbox conversation holding this call, when there is one (call back by text). */
+  conversation_id: z.number().nullable().optional(),
+  /** Whether the outside party is blocked now (globally or on this number). */
+  caller_blocked: z.boolean().optional(),
+  /** Every forward the call rang, in order, with its outcome (docs/telephony.md "Forwards"). */
+  forwards: z.array(CallForwardSchema).optional(),
 });
+export type CallDetail = z.infer<typeof CallDetailSchema>;
 export const CallTagsInput = z.object({ tags: z.array(z.string().trim().min(1).max(50)).min(1).max(50) });
 export const CallTagsBody = z.object({ data: z.array(TagSchema) });
 /** PATCH /calls/{id}: qualification qualified 1, not qualified 2, lead 3 (null clears). */

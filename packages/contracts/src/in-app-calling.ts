@@ -68,6 +68,8 @@ export const InAppCallingEvent = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('ringing'), callId: z.number().int(), companyId: z.number().int(), from: z.string(), to: z.string(),
     numberLabel: z.string(), joinToken: z.string(), timeoutS: z.number().int(),
+    /** The caller's contact name when the caller is a known contact. */
+    contactName: z.string().nullable().optional(),
   }),
   z.object({ type: z.literal('answered'), callId: z.number().int(), byUserId: z.number().int() }),
   z.object({ type: z.literal('ended'), callId: z.number().int(), reason: z.string() }),

@@ -152,7 +152,7 @@ export const ConversationListQuery = z.object({
   isArchived: flag(false),
   search: z.string().max(200).optional(),
   types: z.preprocess(toArray, z.array(z.string()).optional()),
-  numberIds: z.preprocess(toArray, z.array(z.coerce.number().int().positive()).optional()),
+  numberIds: z.preprocess(toArray, z.array(Id).optional()),
   updatedAfter: z.coerce.date().optional(),
 });
 export type ConversationListQuery = z.infer<typeof ConversationListQuery>;
@@ -175,10 +175,10 @@ export const ConversationItemList = z.object({ data: z.array(ConversationItem), 
  * Length and emptiness rules are checked by the server (422 on `content`).
  */
 export const SendMessageBody = z.object({
-  company_id: z.coerce.number().int().positive(),
-  number_id: z.coerce.number().int().positive().optional(),
+  company_id: Id,
+  number_id: Id.optional(),
   to: z.string().max(40).optional(),
-  conversation_id: z.coerce.number().int().positive().optional(),
+  conversation_id: Id.optional(),
   content: z.string().optional().default(''),
 });
 export type SendMessageBody = z.infer<typeof SendMessageBody>;
@@ -204,7 +204,7 @@ export const SendScheduledMessageJob = z.object({ itemId: z.number().int() });
 export const BULK_UPDATE_TYPES = ['read', 'unread', 'archive', 'restore', 'delete'] as const;
 /** `PUT /companies/{id}/conversations/bulk-update`: every id must be one of the company's conversations (else 404). */
 export const BulkUpdateBody = z.object({
-  ids: z.array(z.coerce.number().int().positive()).min(1, 'The ids field is required.').max(500),
+  ids: z.array(Id).min(1, 'The ids field is required.').max(500),
   type: z.enum(BULK_UPDATE_TYPES, { error: 'The selected type is invalid.' }),
 });
 export type BulkUpdateBody = z.infer<typeof BulkUpdateBody>;
@@ -217,13 +217,13 @@ export const CountedItemType = z.enum(COUNTED_ITEM_TYPES, { error: 'The selected
 /** `PUT /companies/{id}/conversations/read-all-by-type`: `numbers` are number ids (default: every number of the company). */
 export const ReadAllByTypeBody = z.object({
   type: CountedItemType,
-  numbers: z.array(z.coerce.number().int().positive()).max(500).optional(),
+  numbers: z.array(Id).max(500).optional(),
 });
 export const ReadAllByTypeResult = z.object({ updated: z.number().int(), conversationIds: z.array(z.number().int()) });
 
 /** `GET /api/inbox/conversations/items`: items of every conversation of the company, newest first. */
 export const CompanyItemsQuery = z.object({
-  company_id: z.coerce.number().int().positive(),
+  company_id: Id,
   types: z.preprocess(toArray, z.array(z.string().max(32)).max(10).optional()),
   cursor: z.string().optional(),
   perPage: z.coerce.number().int().min(1).max(100).default(20),
@@ -245,8 +245,8 @@ export const NOTIFICATION_CHANNEL_TYPES = ['sms', 'call', 'voicemail', 'fax'] as
 export const NotificationChannelType = z.enum(NOTIFICATION_CHANNEL_TYPES, { error: 'The selected channel type is invalid.' });
 /** `POST` / `DELETE /companies/{companyId}/notificationBlocks`: `number_id` or `number_ids[]`, and `channel_types[]`. */
 export const NotificationBlocksBody = z.object({
-  number_id: z.coerce.number().int().positive().optional(),
-  number_ids: z.array(z.coerce.number().int().positive()).max(500).optional(),
+  number_id: Id.optional(),
+  number_ids: z.array(Id).max(500).optional(),
   channel_types: z.array(NotificationChannelType).min(1, 'The channel types field is required.'),
 });
 export type NotificationBlocksBody = z.infer<typeof NotificationBlocksBody>;
@@ -274,7 +274,7 @@ export type ActivityFilter = z.infer<typeof ActivityFilter>;
 
 /** `GET /activity` query: `filter` is a JSON-encoded object or a bracket object (`filter[calls]=0`). */
 export const ActivityQuery = z.object({
-  company: z.coerce.number().int().positive(),
+  company: Id,
   page: z.coerce.number().int().min(1).default(1),
   per_page: z.coerce.number().int().min(1).max(100).default(10),
   tz: z.string().max(64).optional(),
@@ -293,7 +293,10 @@ export const ActivityItem = z.object({
   id: z.string(),
   kind: z.enum(['call', 'voicemail', 'message']),
   created_at: Timestamp,
-  number: z.object({ id: z.number().int(), number: z.string() }),
+  /** The business number; `label` its label ('' when none). */
+  number: z.object({ id: z.number().int(), number: z.string(), label: z.string().optional() }),
+  /** Calls and voicemails: the call's id (its detail at /calls/{id}). */
+  call_id: z.number().int().optional(),
   from: z.string(),
   to: z.string(),
   direction: z.enum(['inbound', 'outbound']),

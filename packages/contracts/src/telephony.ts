@@ -3,7 +3,7 @@
  * spec 001 "Blocks", and the sandbox carrier's simulator). Times are ISO-8601 strings (UTC).
  */
 import { z } from 'zod';
-import { PageMeta } from './common.js';
+import { Id, PageMeta } from './common.js';
 
 // ---------------------------------------------------------------- schedule and routes
 
@@ -75,6 +75,15 @@ export const RouteEntrySchema = z.object({
 
 // ---------------------------------------------------------------- numbers
 
+/**
+ * The number's menu after an invalid or missing choice (docs/telephony.md "Menu replays and
+ * fallback"): replayed `menu_replays` times (0 to 5, default 2), then `menu_fallback`:
+ * first (connect the first extension), voicemail (the first extension's voicemail) or hangup.
+ */
+export const MENU_REPLAYS_MAX = 5;
+export const MenuFallbackSchema = z.enum(['first', 'voicemail', 'hangup']);
+export type MenuFallback = z.infer<typeof MenuFallbackSchema>;
+
 /** A company's number (spec 002 "Number", first cut). */
 export const NumberSchema = z.object({
   id: z.number(),
@@ -90,6 +99,8 @@ export const NumberSchema = z.object({
   schedule: ScheduleSchema,
   route_type: z.string(),
   schedule_label: z.string(),
+  menu_replays: z.number(),
+  menu_fallback: MenuFallbackSchema,
   created_at: z.string(),
 });
 export type NumberDto = z.infer<typeof NumberSchema>;
@@ -118,7 +129,7 @@ export const AvailableNumberSchema = z.object({
 export const NumberSearchBody = z.object({ data: z.array(AvailableNumberSchema) });
 
 export const BuyNumberInput = z.object({
-  company_id: z.coerce.number().int().positive(),
+  company_id: Id,
   provider_id: z.coerce.number().int().min(1).max(4),
   number: z.string().min(1),
 });
@@ -127,11 +138,20 @@ export const UpdateNumberInput = z.object({
   label: z.string().max(100).optional(),
   routes: z.array(RouteEntryInput).max(100).optional(),
   schedule: ScheduleSchema.optional(),
+  menu_replays: z.number().int().min(0).max(MENU_REPLAYS_MAX).optional(),
+  menu_fallback: MenuFallbackSchema.optional(),
 });
 
 // ---------------------------------------------------------------- calls
 
-export const CallEventSchema = z.object({ id: z.number(), status: z.number(), status_label: z.string(), detail: z.record(z.string(), z.unknown()), created_at: z.string() });
+/**
+ * One step of a call's history. `status`/`status_label`: the call's status when the step was
+ * recorded; `title`/`text`: what the step was, in words (docs/telephony.md "Call history").
+ */
+export const CallEventSchema = z.object({
+  id: z.number(), status: z.number(), status_label: z.string(), detail: z.record(z.string(), z.unknown()), created_at: z.string(),
+  title: z.string().optional(), text: z.string().optional(),
+});
 export const VoicemailSchema = z.object({ id: z.number(), recording_url: z.string(), duration_s: z.number(), is_read: z.boolean(), created_at: z.string() });
 export const CallSchema = z.object({
   id: z.number(),
@@ -172,9 +192,9 @@ export const BlockListQuery = z.object({
 });
 export const BlockListBody = z.object({ data: z.array(BlockSchema), meta: PageMeta });
 export const CreateBlockInput = z.object({
-  company_id: z.coerce.number().int().positive(),
+  company_id: Id,
   target: z.string().min(1).max(40),
-  number_id: z.coerce.number().int().positive().nullish(),
+  number_id: Id.nullish(),
   global: z.boolean().default(true),
   action: z.string().max(40).default('reject'),
 });

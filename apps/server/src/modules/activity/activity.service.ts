@@ -10,12 +10,10 @@
  */
 import type { ActivityItem, ActivityQuery } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
-import { NotFoundError } from '../../platform/http/errors.js';
-import { listCallActivity } from '../calls/calls.service.js';
+import { knownParties, listCallActivity } from '../calls/calls.service.js';
 import { assertCompanyAccess } from '../companies/companies.service.js';
-import { getContactsByIds } from '../contacts/contacts.service.js';
 import { listMessageActivity } from '../conversations/conversations.service.js';
-import { getCompanyNumber } from '../numbers/numbers.service.js';
+import { getCompanyNumbers } from '../numbers/numbers.service.js';
 
 type Sortable = { at: Date; item: ActivityItem };
 
@@ -34,19 +32,18 @@ export async function listActivity(ctx: AppContext, userId: number, q: ActivityQ
     f.messages ? listMessageActivity(ctx, companyId, window) : Promise.resolve({ rows: [], total: 0 }),
   ]);
 
-  const contactIds = [...calls.items.map((c) => c.contact_id), ...messages.rows.map((m) => m.contact_id)].filter((x): x is number => typeof x === 'number');
-  const contacts = await getContactsByIds(ctx, companyId, contactIds);
-  const contactOf = (id: number | null | undefined) => {
-    const c = typeof id === 'number' ? contacts.get(id) : undefined;
-    return c ? { id: c.id, name: c.name } : null;
-  };
-  const numbers = new Map<number, string>();
-  for (const id of new Set(messages.rows.map((m) => m.number_id))) {
-    try { numbers.set(id, (await getCompanyNumber(ctx, companyId, id)).number); } catch (e) { if (!(e instanceof NotFoundError)) throw e; numbers.set(id, ''); }
-  }
+  // Known callers by name: the contact a call or conversation was matched to, else the contact
+  // with that number now (created later); one statement each for ids and numbers.
+  const contacts = await knownParties(ctx, companyId, [
+    ...calls.items.map((c) => ({ contactId: c.contact_id, party: c.direction === 'outbound' ? c.to : c.from })),
+    ...messages.rows.map((m) => ({ contactId: m.contact_id, party: m.recipient })),
+  ]);
+  const callContact = (i: number) => contacts[i] ?? null;
+  const messageContact = (i: number) => contacts[calls.items.length + i] ?? null;
+  const numbers = new Map((await getCompanyNumbers(ctx, companyId, messages.rows.map((m) => m.number_id))).map((n) => [n.id, n]));
 
   const merged: Sortable[] = [];
-  for (const c of calls.items) {
+  for (const [i, c] of calls.items.entries()) {
     const isVoicemail = c.kind === 'voicemail';
     merged.push({
       at: new Date(c.created_at),
@@ -54,7 +51,8 @@ export async function listActivity(ctx: AppContext, userId: number, q: ActivityQ
         id: `${c.kind}-${isVoicemail ? (c.voicemail?.id ?? c.id) : c.id}`,
         kind: c.kind,
         created_at: new Date(c.created_at).toISOString(),
-        number: { id: c.number_id, number: c.number },
+        number: { id: c.number_id, number: c.number, label: c.number_label },
+        call_id: c.id,
         from: c.from,
         to: c.to,
         direction: c.direction === 'outbound' ? 'outbound' : 'inbound',
@@ -62,19 +60,19 @@ export async function listActivity(ctx: AppContext, userId: number, q: ActivityQ
         duration_s: isVoicemail ? (c.voicemail?.duration_s ?? c.duration_s) : c.duration_s,
         recording_url: c.voicemail?.recording_url ?? null,
         ...(isVoicemail && c.voicemail ? { is_read: c.voicemail.is_read } : {}),
-        contact: contactOf(c.contact_id),
+        contact: callContact(i),
       },
     });
   }
-  for (const m of messages.rows) {
-    const business = numbers.get(m.number_id) ?? '';
+  for (const [i, m] of messages.rows.entries()) {
+    const business = numbers.get(m.number_id)?.number ?? '';
     merged.push({
       at: m.created_at,
       item: {
         id: `message-${m.id}`,
         kind: 'message',
         created_at: m.created_at.toISOString(),
-        number: { id: m.number_id, number: business },
+        number: { id: m.number_id, number: business, label: numbers.get(m.number_id)?.label ?? '' },
         from: m.is_inbound ? m.recipient : business,
         to: m.is_inbound ? business : m.recipient,
         direction: m.is_inbound ? 'inbound' : 'outbound',
@@ -83,7 +81,7 @@ export async function listActivity(ctx: AppContext, userId: number, q: ActivityQ
         error_code: m.error_code,
         media: m.media ?? [],
         is_read: m.is_read,
-        contact: contactOf(m.contact_id),
+        contact: messageContact(i),
         conversation_id: m.conversation_id,
       },
     });

@@ -110,7 +110,7 @@ describe('routing through signed webhooks', () => {
     expect(call.status).toBe(4);
     const mail = await s.ctx.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', 'alerts@example.test').executeTakeFirstOrThrow();
     expect(mail.subject).toBe('New voicemail from +13125550142');
-    expect(mail.text_body).toContain(`${s.ctx.config.publicUrl}/activity?call=${call.id}`);
+    expect(mail.text_body).toContain(`${s.ctx.config.publicUrl}/calls/${call.id}`);
     expect(mail.text_body).toContain('(Sales)');
 
     const vmId = await eventually(async () => {

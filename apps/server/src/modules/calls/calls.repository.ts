@@ -150,22 +150,22 @@ export const callsRepository = {
     if (!opts.voicemails) q = q.where('voicemails.id', 'is', null);
     if (!opts.calls && !opts.voicemails) q = q.where(sql<boolean>`false`);
     const rows = await q.selectAll('calls')
-      .select(['numbers.number as business_number', 'voicemails.id as vm_id', 'voicemails.recording_url as vm_url', 'voicemails.duration_s as vm_duration', 'voicemails.is_read as vm_read'])
+      .select(['numbers.number as business_number', 'numbers.label as number_label', 'voicemails.id as vm_id', 'voicemails.recording_url as vm_url', 'voicemails.duration_s as vm_duration', 'voicemails.is_read as vm_read'])
       .orderBy('calls.started_at', 'desc').orderBy('calls.id', 'desc').limit(opts.limit).offset(opts.offset).execute();
     const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { rows, total: Number(n) };
   },
   /** The company's voicemails with their call's parties, newest first. */
   async listVoicemails(db: DbOrTx, companyId: number, limit: number, offset: number) {
-    const rows = await db.selectFrom('voicemails').innerJoin('calls', 'calls.id', 'voicemails.call_id')
-      .selectAll('voicemails').select(['calls.from_number', 'calls.to_number'])
+    const rows = await db.selectFrom('voicemails').innerJoin('calls', 'calls.id', 'voicemails.call_id').leftJoin('numbers', 'numbers.id', 'voicemails.number_id')
+      .selectAll('voicemails').select(['calls.from_number', 'calls.to_number', 'calls.contact_id', 'numbers.label as number_label'])
       .where('voicemails.company_id', '=', companyId).orderBy('voicemails.created_at', 'desc').orderBy('voicemails.id', 'desc').limit(limit).offset(offset).execute();
     const { n } = await db.selectFrom('voicemails').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
     return { rows, total: Number(n) };
   },
   async voicemailWithCall(db: DbOrTx, id: number) {
-    return db.selectFrom('voicemails').innerJoin('calls', 'calls.id', 'voicemails.call_id')
-      .selectAll('voicemails').select(['calls.from_number', 'calls.to_number']).where('voicemails.id', '=', id).executeTakeFirst();
+    return db.selectFrom('voicemails').innerJoin('calls', 'calls.id', 'voicemails.call_id').leftJoin('numbers', 'numbers.id', 'voicemails.number_id')
+      .selectAll('voicemails').select(['calls.from_number', 'calls.to_number', 'calls.contact_id', 'numbers.label as number_label']).where('voicemails.id', '=', id).executeTakeFirst();
   },
   async setVoicemailRead(db: DbOrTx, id: number, isRead: boolean): Promise<void> {
     await db.updateTable('voicemails').set({ is_read: isRead }).where('id', '=', id).execute();

@@ -14,11 +14,14 @@ import { BLOCKED, CALL_STATUS, EAV_ENTITY_TYPES, UNBLOCKED, callStatusLabel, par
 import type { AppContext } from '../../context.js';
 import type { CallFlowStep } from '../../carriers/carrier.port.js';
 import type { DbOrTx } from '../../platform/db/db.js';
+import { EMAIL_URL_TTL_MS, ownerOfKey } from '../../platform/blob/access.js';
 import { NotFoundError, fieldError } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
-import { contactIdForNumberSql, findContactByNumber } from '../contacts/contacts.service.js';
+import { contactIdForNumberSql, findContactByNumber, getContactsByIds } from '../contacts/contacts.service.js';
+import { conversationIdOfCall } from '../conversations/conversations.service.js';
+import { describeCallEvent, forwardOutcomes } from './calls.views.js';
 import { getEavValues, setEavValues } from '../custom-fields/custom-fields.service.js';
-import { findRoutingByE164Cached, findRoutingById, getCompanyNumber, takeRoundRobinCursor } from '../numbers/numbers.service.js';
+import { findRoutingByE164Cached, findRoutingById, getCompanyNumber, getCompanyNumbers, takeRoundRobinCursor } from '../numbers/numbers.service.js';
 import {
   afterRecordingSteps, clientIdentity, confirmSteps, decideAfterDial, decideInboundStep, decideMenuChoice, flowUrls, whisperSteps, type Decision, type RoutingNumber,
 } from '../routing/routing.service.js';
@@ -300,12 +303,13 @@ export async function handleMenuChoice(ctx: AppContext, tx: DbOrTx, p: Params, a
   if (!found) return { steps: HANGUP };
   const { call, number } = found;
   const d = decideMenuChoice(number, digits, attempt, now, urls(ctx, call.carrier_sid));
+  // An invalid or missing choice is recorded with what followed (`next`: replay, or the menu's fallback).
+  if (d.menuNext) await callsRepository.insertEvent(tx, call.id, call.status, { digits, attempt, invalid: true, next: d.menuNext });
   if (d.entry) {
     const changed = await setStatus(tx, call, CALL_STATUS.EXTENSION_SELECTED, { extension: d.entry.extension, label: d.entry.label }, { extension: d.entry.extension });
     const out = await apply(ctx, tx, { ...call, status: CALL_STATUS.EXTENSION_SELECTED, extension: d.entry.extension }, d);
     return { steps: out.steps, changed: out.changed ?? changed, after: out.after };
   }
-  await callsRepository.insertEvent(tx, call.id, call.status, { digits, attempt, invalid: true });
   return { steps: d.steps };
 }
 
@@ -385,8 +389,9 @@ async function sendVoicemailAlert(ctx: AppContext, tx: DbOrTx, call: CallRow, vo
   const entry = number?.routes.find((e) => e.extension === (ext ?? call.extension)) ?? number?.routes[0];
   const to = entry?.email_alert_address.trim();
   if (!number || !entry || !to) return;
-  const link = `${ctx.config.publicUrl}/activity?call=${call.id}`;
-  const audio = ctx.blobs.url(recordingKey(call.company_id, voicemailId));
+  const link = `${ctx.config.publicUrl}/calls/${call.id}`; // the web app's call detail route
+  // A signed link (docs/operations.md "Files"): the mail's reader may not be signed in.
+  const audio = ctx.blobs.signedUrl(recordingKey(ctx, call.company_id, voicemailId), EMAIL_URL_TTL_MS);
   const label = entry.label.trim() || `extension ${entry.extension}`;
   await ctx.mailer.send({
     to,
@@ -400,9 +405,9 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** Blob key of a voicemail's recording. */
-function recordingKey(companyId: number, voicemailId: number): string {
-  return `recordings/${companyId}/${voicemailId}.wav`;
+/** Blob key of a voicemail's recording: recomputable from its id, unguessable without the server secret. */
+function recordingKey(ctx: AppContext, companyId: number, voicemailId: number): string {
+  return ctx.blobs.derivedKey(companyId, 'recordings', String(voicemailId), '.wav');
 }
 
 /** POST /voice/status: the call ended. Stores ended_at and duration; 1/2 → 3 Hangup. */
@@ -449,14 +454,15 @@ export async function recordOutboundCall(ctx: AppContext, tx: DbOrTx, input: { c
 
 /**
  * Job `calls.fetch-recording`: copies a voicemail's recording from the carrier into the blob store
- * (`recordings/{companyId}/{voicemailId}.wav`) and points `recording_url` at it. Idempotent.
+ * (`recordingKey`) and points `recording_url` at it. Idempotent: a URL already ours is kept.
  */
 export async function fetchRecording(ctx: AppContext, voicemailId: number): Promise<void> {
   const vm = await callsRepository.findVoicemail(ctx.db, voicemailId);
   if (!vm) return;
-  const key = recordingKey(vm.company_id, vm.id);
+  const current = ctx.blobs.keyOf(vm.recording_url);
+  if (current && ownerOfKey(current) === vm.company_id) return;
+  const key = recordingKey(ctx, vm.company_id, vm.id);
   const ours = ctx.blobs.url(key);
-  if (vm.recording_url === ours) return;
   const { data } = await ctx.carrier.fetchRecording(vm.recording_url);
   await ctx.blobs.put(key, data);
   await callsRepository.setVoicemailUrl(ctx.db, vm.id, ours);
@@ -485,23 +491,50 @@ export async function callCompanyForUser(ctx: AppContext, userId: number, callId
  */
 export async function getCall(ctx: AppContext, userId: number, id: number) {
   const call = await callForUser(ctx, userId, id);
-  const [events, vm, tags, notes, eav] = await Promise.all([
+  const party = call.direction === 'outbound' ? call.to_number : call.from_number;
+  const [events, vm, tags, notes, eav, contact, numbers, conversationId, blocked] = await Promise.all([
     callsRepository.events(ctx.db, call.id), callsRepository.voicemailOfCall(ctx.db, call.id), callsRepository.tagsOfCall(ctx.db, call.id),
     notesOf(ctx, call.company_id, 'call', call.id), getEavValues(ctx, EAV_ENTITY_TYPES.Call, call.id),
+    knownParty(ctx, call.company_id, call.contact_id, party), getCompanyNumbers(ctx, call.company_id, [call.number_id]),
+    conversationIdOfCall(ctx, call.id), isCallerBlocked(ctx, ctx.db, call.company_id, call.number_id, party),
   ]);
   return {
+    contact, number_label: numbers[0]?.label ?? '', conversation_id: conversationId, caller_blocked: blocked,
+    forwards: forwardOutcomes(events, call.ended_at !== null || call.status === CALL_STATUS.VOICEMAIL),
     isInbound: call.direction !== 'outbound', tags, note: notes.at(-1) ?? null, notes, qualification: call.qualification,
     eavAttributeValues: eav,
     id: call.id, company_id: call.company_id, number_id: call.number_id, carrier_sid: call.carrier_sid, from: call.from_number, to: call.to_number,
     from_state: call.from_state, direction: call.direction, status: call.status, status_label: callStatusLabel(call.status), extension: call.extension,
     forwarded_to: call.forwarded_to, duration_s: call.duration_s, contact_id: call.contact_id, started_at: call.started_at.toISOString(),
     answered_at: iso(call.answered_at), ended_at: iso(call.ended_at),
-    history: events.map((e) => ({ id: e.id, status: e.status, status_label: callStatusLabel(e.status), detail: e.detail, created_at: e.created_at.toISOString() })),
+    history: events.map((e) => ({ id: e.id, status: e.status, status_label: callStatusLabel(e.status), detail: e.detail, created_at: e.created_at.toISOString(), ...describeCallEvent(e.status, e.detail as Record<string, unknown>) })),
     voicemail: vm ? { id: vm.id, recording_url: vm.recording_url, duration_s: vm.duration_s, is_read: vm.is_read, created_at: vm.created_at.toISOString() } : null,
   };
 }
 
-export type CallActivity = { id: number; kind: 'call' | 'voicemail'; created_at: Date; number_id: number; number: string; from: string; to: string; direction: 'inbound' | 'outbound'; status: number; status_label: string; duration_s: number; extension: number | null; forwarded_to: string | null; voicemail: null | { id: number; recording_url: string; duration_s: number; is_read: boolean }; contact_id: number | null };
+/**
+ * The outside parties' contacts `{id, name}`, in input order: the contact a call was matched to,
+ * else the company's contact with that number now (a contact created after the call), else null.
+ * One statement for the ids; the number lookups made together share one statement.
+ */
+export async function knownParties(ctx: AppContext, companyId: number, list: Array<{ contactId: number | null; party: string }>): Promise<Array<{ id: number; name: string } | null>> {
+  const byId = await getContactsByIds(ctx, companyId, list.map((x) => x.contactId).filter((x): x is number => x !== null));
+  const found = await Promise.all(list.map(async (x) => (x.contactId !== null ? byId.get(x.contactId) : await findContactByNumber(ctx, companyId, x.party))));
+  return found.map((c) => (c ? { id: c.id, name: c.name } : null));
+}
+async function knownParty(ctx: AppContext, companyId: number, contactId: number | null, party: string): Promise<{ id: number; name: string } | null> {
+  return (await knownParties(ctx, companyId, [{ contactId, party }]))[0] ?? null;
+}
+
+/**
+ * Whether `party` (E.164) is blocked for the company globally or on `numberId` (the blocks cache;
+ * for the inbox: a blocked caller's texts arrive read). `db`: the caller's transaction, if any.
+ */
+export async function isPartyBlocked(ctx: AppContext, companyId: number, numberId: number, party: string, db: DbOrTx = ctx.db): Promise<boolean> {
+  return isCallerBlocked(ctx, db, companyId, numberId, party);
+}
+
+export type CallActivity = { id: number; kind: 'call' | 'voicemail'; created_at: Date; number_id: number; number: string; number_label: string; from: string; to: string; direction: 'inbound' | 'outbound'; status: number; status_label: string; duration_s: number; extension: number | null; forwarded_to: string | null; voicemail: null | { id: number; recording_url: string; duration_s: number; is_read: boolean }; contact_id: number | null };
 
 /**
  * The company's calls for the Activity feed, newest first. A call with a voicemail is kind
@@ -513,7 +546,7 @@ export async function listCallActivity(ctx: AppContext, companyId: number, opts:
   return {
     total,
     items: rows.map((r) => ({
-      id: r.id, kind: r.vm_id ? 'voicemail' : 'call', created_at: r.started_at, number_id: r.number_id, number: r.business_number,
+      id: r.id, kind: r.vm_id ? 'voicemail' : 'call', created_at: r.started_at, number_id: r.number_id, number: r.business_number, number_label: r.number_label,
       from: r.from_number, to: r.to_number, direction: r.direction === 'outbound' ? 'outbound' : 'inbound', status: r.status,
       status_label: callStatusLabel(r.status), duration_s: r.duration_s, extension: r.extension, forwarded_to: r.forwarded_to,
       voicemail: r.vm_id ? { id: r.vm_id, recording_url: r.vm_url!, duration_s: r.vm_duration!, is_read: r.vm_read! } : null,
@@ -610,8 +643,11 @@ export async function patchCall(ctx: AppContext, userId: number, id: number, inp
 
 type VoicemailWithCall = NonNullable<Awaited<ReturnType<typeof callsRepository.voicemailWithCall>>>;
 
-function voicemailDto(v: VoicemailWithCall) {
-  return { id: v.id, call_id: v.call_id, number_id: v.number_id, from: v.from_number, to: v.to_number, recording_url: v.recording_url, duration_s: v.duration_s, is_read: v.is_read, created_at: v.created_at.toISOString() };
+function voicemailDto(v: VoicemailWithCall, contact: { id: number; name: string } | null = null) {
+  return {
+    id: v.id, call_id: v.call_id, number_id: v.number_id, from: v.from_number, to: v.to_number, recording_url: v.recording_url, duration_s: v.duration_s, is_read: v.is_read, created_at: v.created_at.toISOString(),
+    contact, number_label: v.number_label ?? '',
+  };
 }
 
 async function voicemailForUser(ctx: AppContext, userId: number, id: number): Promise<VoicemailWithCall> {
@@ -625,7 +661,8 @@ async function voicemailForUser(ctx: AppContext, userId: number, id: number): Pr
 export async function listVoicemails(ctx: AppContext, userId: number, companyId: number, page: number, perPage: number) {
   await assertCompanyAccess(ctx, userId, companyId);
   const { rows, total } = await callsRepository.listVoicemails(ctx.db, companyId, perPage, (page - 1) * perPage);
-  return { data: rows.map(voicemailDto), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } };
+  const contacts = await knownParties(ctx, companyId, rows.map((r) => ({ contactId: r.contact_id, party: r.from_number })));
+  return { data: rows.map((r, i) => voicemailDto(r, contacts[i])), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } };
 }
 
 /** PUT /api/voicemails/{id}/read and /unread. @throws NotFoundError */
@@ -633,14 +670,16 @@ export async function markVoicemail(ctx: AppContext, userId: number, id: number,
   const v = await voicemailForUser(ctx, userId, id);
   await callsRepository.setVoicemailRead(ctx.db, v.id, isRead);
   publishCallUpdated(ctx, { companyId: v.company_id, id: v.call_id, status: CALL_STATUS.VOICEMAIL });
-  return { message: isRead ? 'Voicemail marked as read' : 'Voicemail marked as unread', data: voicemailDto({ ...v, is_read: isRead }) };
+  return { message: isRead ? 'Voicemail marked as read' : 'Voicemail marked as unread', data: voicemailDto({ ...v, is_read: isRead }, await knownParty(ctx, v.company_id, v.contact_id, v.from_number)) };
 }
 
 /** DELETE /api/voicemails/{id}: removes the voicemail and its recording blob (the call stays). */
 export async function deleteVoicemail(ctx: AppContext, userId: number, id: number) {
   const v = await voicemailForUser(ctx, userId, id);
   await callsRepository.deleteVoicemail(ctx.db, v.id);
-  await ctx.blobs.delete(recordingKey(v.company_id, v.id));
+  // The stored URL names the blob (also for recordings kept under an older key).
+  const key = ctx.blobs.keyOf(v.recording_url);
+  if (key && ownerOfKey(key) === v.company_id) await ctx.blobs.delete(key);
   publishCallUpdated(ctx, { companyId: v.company_id, id: v.call_id, status: CALL_STATUS.VOICEMAIL });
   return { message: 'Voicemail deleted successfully' };
 }
@@ -659,7 +698,8 @@ export async function announceCallChanged(ctx: AppContext, changed: VoiceOutcome
     callId: call.id, companyId: call.company_id, numberId: call.number_id,
     from: call.direction === 'outbound' ? call.to_number : call.from_number,
     status: call.status, direction: call.direction === 'outbound' ? 'outbound' : 'inbound',
-    voicemailId: vm?.id ?? null, durationS: call.duration_s, startedAt: call.started_at, contactId: call.contact_id,
+    // A voicemail's length is its recording's (as in Activity and Voicemail), not the call's.
+    voicemailId: vm?.id ?? null, durationS: vm ? vm.duration_s : call.duration_s, startedAt: call.started_at, contactId: call.contact_id,
   });
 }
 

@@ -9,6 +9,7 @@
  * Live `conversation updated` events go out after commit through `publishConversationUpdated`.
  */
 import {
+  isRealTimestampText,
   CONVERSATION_UPDATED, COUNTED_ITEM_TYPES, carrierErrorText,
   type BulkUpdateBody, type CompanyItemsQuery, type Conversation, type ConversationItem, type ConversationListQuery,
 } from '@switchboard/contracts';
@@ -22,6 +23,7 @@ import { ForbiddenError, NotFoundError, ValidationError, fieldError } from '../.
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { findContactByNumber, findContactIdsByName, getContactsByIds } from '../contacts/contacts.service.js';
 import { getCompanyNumber, getCompanyNumbers } from '../numbers/numbers.service.js';
+import { isPartyBlocked } from '../calls/calls.service.js';
 import { containsPattern, conversationsRepository, type ConversationRow, type ItemRow, type Keyset } from './conversations.repository.js';
 
 export type { ConversationRow, ItemRow };
@@ -39,7 +41,8 @@ export function decodeCursor(cursor: string | undefined): Keyset | undefined {
   if (!cursor) return undefined;
   try {
     const [ts, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
-    if (typeof ts === 'string' && /^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d{1,6})?([+-]\d\d(:\d\d)?|Z)?$/.test(ts) && Number.isSafeInteger(id)) return { ts, id: id as number };
+    // A real date (not only its shape): PostgreSQL refuses e.g. month 13 or 25 o'clock.
+    if (typeof ts === 'string' && /^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d/.test(ts) && isRealTimestampText(ts) && Number.isSafeInteger(id)) return { ts, id: id as number };
   } catch { /* fall through */ }
   throw new ValidationError({ cursor: ['The cursor is invalid.'] });
 }
@@ -93,13 +96,14 @@ async function numbersById(ctx: AppContext, companyId: number, ids: number[]): P
 export async function toConversations(ctx: AppContext, companyId: number, rows: ConversationRow[]): Promise<Conversation[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [latest, unread, contacts, numbers] = await Promise.all([
+  const [latest, unread, contacts, numbers, blocked] = await Promise.all([
     conversationsRepository.latestItems(ctx.db, ids),
     conversationsRepository.unreadCounts(ctx.db, ids),
     getContactsByIds(ctx, companyId, rows.map((r) => r.contact_id).filter((x): x is number => x !== null)),
     numbersById(ctx, companyId, rows.map((r) => r.number_id)),
+    Promise.all(rows.map((r) => isPartyBlocked(ctx, companyId, r.number_id, r.recipient))),
   ]);
-  return rows.map((r) => {
+  return rows.map((r, i) => {
     const li = latest.get(r.id);
     const contact = r.contact_id !== null ? contacts.get(r.contact_id) : undefined;
     return {
@@ -114,8 +118,8 @@ export async function toConversations(ctx: AppContext, companyId: number, rows: 
         : null,
       numUnreadItems: unread.get(r.id) ?? 0,
       isArchived: r.is_archived,
-      // Blocked callers belong to the calls module; the inbox shows no block state yet.
-      isBlocked: false,
+      // The outside party is blocked (calls module's blocks, globally or on this number).
+      isBlocked: blocked[i] ?? false,
       enhancedCallerId: null,
     };
   });
@@ -506,6 +510,11 @@ export async function addConversationNote(ctx: AppContext, userId: number, compa
   return toConversationItem(item);
 }
 
+/** The conversation holding the thread item of call `callId`, or null (a blocked caller's call has none). */
+export async function conversationIdOfCall(ctx: AppContext, callId: number): Promise<number | null> {
+  return (await conversationsRepository.findItemByCall(ctx.db, callId))?.conversation_id ?? null;
+}
+
 /** Unread item counts of the company per business number and type (message, call, voicemail, fax). For notifications. */
 export async function unreadCountsByNumber(ctx: AppContext, companyId: number): Promise<Array<{ number_id: number; type: string; n: number }>> {
   return conversationsRepository.unreadCountsByNumber(ctx.db, companyId, COUNTED_ITEM_TYPES);
@@ -584,7 +593,9 @@ export async function applyCallChanges(ctx: AppContext, list: CallChangedEvent[]
   const changed = await ctx.db.transaction().execute(async (tx) => {
     const out: ItemRow[] = [];
     const existing = new Map((await conversationsRepository.findItemsByCalls(tx, [...byCall.keys()], true)).map((i) => [i.call_id!, i]));
-    const fresh = [...byCall].filter(([callId]) => !existing.has(callId));
+    // A blocked caller's rejected call stays in the call log (Activity, status 13 Blocked) and
+    // never starts or bumps a conversation nor counts as unread (docs/messaging.md "Blocked callers").
+    const fresh = [...byCall].filter(([callId, events]) => !existing.has(callId) && !events.every((e) => e.status === CALL_STATUS.BLOCKED));
     let raced: number[] = [];
     if (fresh.length > 0) {
       // Conversations of the calls seen first, one upsert; the contact the calls module matched, else a lookup.

@@ -25,6 +25,7 @@ import type { DbOrTx } from '../../platform/db/db.js';
 import { ConflictError, ForbiddenError, NotFoundError, fieldError } from '../../platform/http/errors.js';
 import { markAnsweredInApp, publishCallUpdated, recordOutboundCall } from '../calls/calls.service.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
+import { findContactByNumber } from '../contacts/contacts.service.js';
 import { findNumberByE164, findRoutingById } from '../numbers/numbers.service.js';
 import { clientIdentity } from '../routing/routing.service.js';
 import { inAppCallingRepository, type InAppCallRow, type InAppUserRow } from './in-app-calling.repository.js';
@@ -164,9 +165,11 @@ export async function ringInAppUsers(ctx: AppContext, tx: DbOrTx, call: { id: nu
   const row = await inAppCallingRepository.upsertCall(tx, {
     call_id: call.id, company_id: call.company_id, carrier_sid: call.carrier_sid, join_token: crypto.randomBytes(16).toString('base64url'), rung_user_ids: userIds,
   });
-  const label = (await findNumberByE164(ctx, call.to_number))?.label ?? '';
+  const label = (await findNumberByE164(ctx, call.to_number, tx))?.label ?? '';
+  // The ringing card names a known caller (contacts module's lookup, inside this transaction).
+  const contactName = (await findContactByNumber(ctx, call.company_id, call.from_number, tx))?.name ?? null;
   return () => publish(ctx, userIds, {
-    type: 'ringing', callId: call.id, companyId: call.company_id, from: call.from_number, to: call.to_number, numberLabel: label, joinToken: row.join_token, timeoutS,
+    type: 'ringing', callId: call.id, companyId: call.company_id, from: call.from_number, to: call.to_number, numberLabel: label, joinToken: row.join_token, timeoutS, contactName,
   });
 }
 

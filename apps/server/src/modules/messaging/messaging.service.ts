@@ -11,7 +11,6 @@
  *   delivery state forward only (queued → sent → delivered | undelivered | failed).
  * Live `conversation updated` events are published after each commit.
  */
-import { randomUUID } from 'node:crypto';
 import { type ConversationItem, type ScheduleMessageBody, type SendMessageBody } from '@switchboard/contracts';
 import {
   DEFAULT_HELP_TEXT, MMS_MAX_LENGTH, MMS_TOO_LONG, OPT_IN_CONFIRMATION, OPT_OUT_CONFIRMATION, RECIPIENT_UNSUBSCRIBED, SMS_MAX_LENGTH, SMS_TOO_LONG,
@@ -19,10 +18,13 @@ import {
 } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
+import { ownerOfKey } from '../../platform/blob/access.js';
+import { ResponseTooLargeError, safeFetch, UnsafeUrlError } from '../../platform/http/safe-fetch.js';
 import { CarrierError, ConflictError, ForbiddenError, NotFoundError, ValidationError, fieldError } from '../../platform/http/errors.js';
 import type { WebhookOutcome } from '../../platform/http/webhooks.js';
 import { AGENT_ROLES, assertCompanyAccess, getCompanyMessagingSettings } from '../companies/companies.service.js';
 import { createContact, findContactByNumber, setContactUnsubscribed } from '../contacts/contacts.service.js';
+import { isPartyBlocked } from '../calls/calls.service.js';
 import {
   addConversationItem, advanceDeliveryState, bumpConversation, deleteItemRow, getCompanyConversationRow, getConversationRow, getItemByCarrierSid, getItemById,
   linkConversationContact, publishConversationUpdated, setItemMedia, startConversation, toConversationItem, updateItemRow, type ConversationRow, type ItemRow,
@@ -73,7 +75,7 @@ function intOrNull(v: string | undefined): number | null {
  */
 export async function receiveInboundMessage(ctx: AppContext, tx: DbOrTx, p: Record<string, string>): Promise<WebhookOutcome> {
   const response = ctx.carrier.renderMessaging();
-  const number = p.To ? await findNumberByE164(ctx, parsePhone(p.To) ?? p.To) : undefined;
+  const number = p.To ? await findNumberByE164(ctx, parsePhone(p.To) ?? p.To, tx) : undefined;
   if (!number || !p.MessageSid) {
     ctx.log.warn({ to: p.To, sid: p.MessageSid }, 'inbound message for an unknown number ignored');
     return { response };
@@ -103,7 +105,8 @@ export async function receiveInboundMessage(ctx: AppContext, tx: DbOrTx, p: Reco
       conversation_id: c.id,
       type: 'message',
       is_inbound: true,
-      is_read: false,
+      // A blocked caller's text is kept but arrives read: no unread count (docs/messaging.md "Blocked callers").
+      is_read: await isPartyBlocked(ctx, number.company_id, number.id, from, tx),
       body: p.Body ?? '',
       media,
       delivery_state: 'received',
@@ -182,27 +185,37 @@ function extensionFor(contentType: string, url: string): string {
 
 /**
  * Job `messages.fetch-media` {itemId}: copies an inbound item's media into our blob store
- * (`mms/{companyId}/in-{itemId}-{i}{ext}`) and points the item at our copies. Idempotent: media
- * already under our `/files/` URL are skipped and keys are deterministic.
- * @throws when a download fails (the queue retries).
+ * (`derivedKey(companyId, 'mms', in-{itemId}-{i})`) and points the item at our copies. Idempotent:
+ * media already under the company's own `/files/` URL are skipped and keys are deterministic.
+ * Downloads go through the server-side fetch guard (platform/http/safe-fetch.ts); a URL it
+ * refuses (private address, other scheme, too large) is dropped from the item, not retried.
+ * @throws when a download fails otherwise (the queue retries).
  */
 export async function fetchInboundMedia(ctx: AppContext, data: { itemId: number }): Promise<void> {
   const item = await getItemById(ctx, data.itemId);
   if (!item || item.media.length === 0) return;
-  const ours = `${ctx.config.publicUrl}/files/`;
   let changed = false;
   const media = [];
   for (const [i, m] of item.media.entries()) {
-    if (m.url.startsWith(ours)) { media.push(m); continue; }
+    const ownKey = ctx.blobs.keyOf(m.url);
+    if (ownKey && ownerOfKey(ownKey) === item.company_id) { media.push(m); continue; }
     const headers: Record<string, string> = {};
     if (ctx.config.carrier === 'twilio' && /(^|\.)twilio\.com$/.test(new URL(m.url).hostname)) {
       headers.authorization = `Basic ${Buffer.from(`${ctx.config.twilioAccountSid}:${ctx.config.twilioAuthToken}`).toString('base64')}`;
     }
-    const res = await fetch(m.url, { headers, redirect: 'follow', signal: AbortSignal.timeout(30_000) });
+    let res;
+    try {
+      res = await safeFetch(m.url, { headers, timeoutMs: 30_000 });
+    } catch (e) {
+      if (!(e instanceof UnsafeUrlError || e instanceof ResponseTooLargeError)) throw e;
+      ctx.log.warn({ err: e, itemId: item.id }, 'inbound media refused');
+      changed = true;
+      continue;
+    }
     if (!res.ok) throw new Error(`media download failed: ${res.status} ${m.url}`);
-    const key = `mms/${item.company_id}/in-${item.id}-${i}${extensionFor(m.contentType, m.url)}`;
-    await ctx.blobs.put(key, Buffer.from(await res.arrayBuffer()));
-    media.push({ url: ctx.blobs.url(key), contentType: res.headers.get('content-type')?.split(';')[0] || m.contentType });
+    const key = ctx.blobs.derivedKey(item.company_id, 'mms', `in-${item.id}-${i}`, extensionFor(m.contentType, m.url));
+    await ctx.blobs.put(key, res.body);
+    media.push({ url: ctx.blobs.url(key), contentType: res.contentType || m.contentType });
     changed = true;
   }
   if (!changed) return;
@@ -264,7 +277,7 @@ async function prepareOutbound(ctx: AppContext, userId: number, input: SendMessa
 
   const media: { url: string; contentType: string }[] = [];
   for (const f of files) {
-    const key = `mms/${companyId}/${randomUUID()}-${safeName(f.filename)}`;
+    const key = ctx.blobs.newKey(companyId, 'mms', `-${safeName(f.filename)}`);
     await ctx.blobs.put(key, f.data);
     media.push({ url: ctx.blobs.url(key), contentType: f.mimetype || 'application/octet-stream' });
   }
@@ -425,7 +438,7 @@ export async function deliverMessage(ctx: AppContext, data: { itemId: number }):
       from,
       to: conversation.recipient,
       body: item.body ?? '',
-      mediaUrls: item.media.map((m) => m.url),
+      mediaUrls: item.media.map((m) => ctx.blobs.carrierUrl(m.url)), // signed: the carrier has no session
       statusCallback: `${ctx.config.publicUrl}${STATUS_CALLBACK_PATH}?item=${item.id}`,
     });
     await updateDelivery(ctx, item.id, { carrierSid: res.sid, state: mapCarrierStatus(res.status) ?? 'queued' });

@@ -1,0 +1,172 @@
+/**
+ * Read-side wording of a call's history for the call detail (spec 001 §7 "GET /calls/{id}",
+ * docs/telephony.md "Call history" and "Forwards"). Pure functions over stored `call_events`
+ * (status at the time + a detail object whose keys say what happened); no I/O.
+ *
+ * - `describeCallEvent`: a title and a sentence per step, for every kind of step the call flow
+ *   records; an unknown detail is worded generically ("key: value", lists joined), never as JSON.
+ * - `forwardOutcomes`: every forward the call rang, in order, with its real outcome.
+ */
+import { CALL_STATUS, formatPhone } from '@switchboard/domain';
+import type { CallForward } from '@switchboard/contracts';
+
+type Detail = Record<string, unknown>;
+export type StoredEvent = { status: number; detail: unknown; created_at: Date };
+
+/** "m:ss" of whole seconds. */
+export function formatSeconds(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** A forward as a person reads it: a phone number formatted, an in-app identity `user_12` as "the app (user 12)". */
+export function forwardName(target: string): string {
+  const m = /^user_(\d+)$/.exec(target);
+  if (m) return `the app (user ${m[1]})`;
+  return /^\+?\d{6,}$/.test(target) ? formatPhone(target) : target;
+}
+
+const DIAL_WORDS: Record<string, string> = {
+  'no-answer': 'no answer', busy: 'busy', failed: 'failed', canceled: 'cancelled', completed: 'answered', answered: 'answered',
+};
+const CALL_END_WORDS: Record<string, string> = {
+  completed: 'completed', busy: 'busy', 'no-answer': 'not answered', failed: 'failed', canceled: 'cancelled by the caller',
+};
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' && v.trim() ? v : null;
+}
+function num(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+/** Any value as words: lists joined with ", ", objects as "key: value" pairs, phone numbers formatted. */
+function valueText(v: unknown): string {
+  if (Array.isArray(v)) return v.map(valueText).join(', ');
+  if (v && typeof v === 'object') return Object.entries(v as Detail).map(([k, x]) => `${k.replaceAll('_', ' ')}: ${valueText(x)}`).join(', ');
+  if (typeof v === 'string') return forwardName(v);
+  return String(v);
+}
+
+/**
+ * What one stored step of a call was, in words. `status`: the call's status code when the step was
+ * recorded (a step that is not a status change carries the call's status of that moment).
+ * @returns `{title, text}`; `text` may be '' when the title says it all.
+ */
+export function describeCallEvent(status: number, detail: Detail): { title: string; text: string } {
+  const d = detail ?? {};
+  if ('from' in d && 'to' in d && !('dial_status' in d)) {
+    const where = [str(d.from_city), str(d.from_state)].filter(Boolean).join(', ');
+    const text = `From ${formatPhone(String(d.from))} to ${formatPhone(String(d.to))}${where ? ` · caller in ${where}` : ''}`;
+    return status === CALL_STATUS.BLOCKED ? { title: 'Blocked caller rejected', text } : { title: 'Call received', text };
+  }
+  if (Array.isArray(d.dialing)) {
+    const list = (d.dialing as unknown[]).map((x) => forwardName(String(x)));
+    return { title: list.length > 1 ? 'Ringing forwards' : 'Ringing forward', text: list.length ? `Ringing ${list.join(', ')}` : 'Ringing' };
+  }
+  if (d.reason === 'no-answer') return { title: 'No answer', text: 'Nobody answered and voicemail is off.' };
+  if (d.reason === 'closed') return { title: 'Missed (closed)', text: 'The call came outside business hours and voicemail is off.' };
+  if (d.voicemail === 'prompted') return { title: 'Voicemail greeting', text: 'The caller was asked to leave a message.' };
+  if (num(d.voicemail_id) !== null) {
+    const s = num(d.duration_s);
+    return { title: 'Voicemail left', text: s !== null ? `A ${formatSeconds(s)} message was recorded.` : 'A message was recorded.' };
+  }
+  if (d.invalid === true || (str(d.digits) !== null && 'attempt' in d && !('declined_by' in d))) {
+    const digits = str(d.digits) ?? '';
+    const attempt = num(d.attempt);
+    return { title: 'Invalid menu choice', text: `${digits ? `The caller pressed ${digits}` : 'The caller pressed nothing'}${attempt !== null ? ` (attempt ${attempt})` : ''}, which is not a menu option.` };
+  }
+  if (num(d.extension) !== null && status === CALL_STATUS.EXTENSION_SELECTED) {
+    const label = str(d.label);
+    return { title: 'Menu choice', text: `The caller pressed ${String(d.extension)}${label ? ` (${label})` : ''}.` };
+  }
+  if ('answered_by' in d) {
+    return { title: 'Answered in the app', text: `Answered in the browser${str(d.confirmed_by) ? ` by ${forwardName(String(d.confirmed_by))}` : ''}.` };
+  }
+  if (str(d.confirmed_by) !== null) return { title: 'Forward accepted', text: `${forwardName(String(d.confirmed_by))} answered and accepted the call.` };
+  if (str(d.declined_by) !== null) return { title: 'Forward declined', text: `${forwardName(String(d.declined_by))} answered but did not accept the call${str(d.digits) ? ` (pressed ${String(d.digits)})` : ''}.` };
+  if (str(d.dial_status) !== null) {
+    const ds = String(d.dial_status);
+    if (ds === 'completed' || ds === 'answered') {
+      const to = str(d.forwarded_to);
+      const talk = num(d.dial_duration_s);
+      return { title: 'Connected', text: `${to ? `Answered by ${to.split(', ').map(forwardName).join(' or ')}` : 'Answered'}${talk ? ` · talked ${formatSeconds(talk)}` : ''}.` };
+    }
+    const idx = num(d.forward_index);
+    return { title: ds === 'busy' ? 'Forward busy' : 'Forward not answered', text: `The forward${idx !== null ? ` (step ${idx + 1})` : ''} was ${DIAL_WORDS[ds] ?? ds}.` };
+  }
+  if (str(d.call_status) !== null) {
+    const s = num(d.duration_s);
+    const how = CALL_END_WORDS[String(d.call_status)] ?? String(d.call_status);
+    const title = status === CALL_STATUS.HANGUP ? 'Caller hung up' : 'Call ended';
+    return { title, text: `The call ${how === 'completed' ? 'ended' : `ended: ${how}`}${s !== null ? ` after ${formatSeconds(s)}` : ''}.` };
+  }
+  if ('placed_by' in d) {
+    return { title: 'Call placed', text: `Placed from the app${str(d.to) ? ` to ${formatPhone(String(d.to))}` : ''}.` };
+  }
+  const entries = Object.entries(d).filter(([, v]) => v !== null && v !== undefined && v !== '');
+  return { title: 'Call step', text: entries.map(([k, v]) => `${k.replaceAll('_', ' ')}: ${valueText(v)}`).join(' · ') };
+}
+
+/**
+ * Every forward the call rang, in order, with its outcome, from the stored steps: a `dialing`
+ * step starts a round (each target `ringing`); `declined_by`/`confirmed_by` settle one target; a
+ * failed Dial result settles the round's undecided targets (`busy`, `no-answer`, `failed`); a
+ * connected result makes the accepted target (or the only one) `answered` and the others
+ * `no-answer`. When several rang together, none confirmed and the carrier did not say which
+ * answered, they are `unknown` (the call's `forwarded_to` then lists them all). A round still
+ * undecided when the call ended (the caller hung up) becomes `no-answer`.
+ */
+export function forwardOutcomes(events: StoredEvent[], ended: boolean): CallForward[] {
+  const out: CallForward[] = [];
+  let round: CallForward[] = [];
+  const settleRound = (outcome: CallForward['outcome']) => {
+    for (const f of round) if (f.outcome === 'ringing') f.outcome = outcome;
+  };
+  for (const e of events) {
+    const d = (e.detail ?? {}) as Detail;
+    if (Array.isArray(d.dialing)) {
+      settleRound('no-answer');
+      round = (d.dialing as unknown[]).map((x) => ({ number: String(x), outcome: 'ringing' as const, rang_at: e.created_at.toISOString() }));
+      out.push(...round);
+      continue;
+    }
+    const declined = str(d.declined_by);
+    if (declined) {
+      const f = round.find((x) => x.number === declined && x.outcome === 'ringing');
+      if (f) f.outcome = 'declined';
+      continue;
+    }
+    const ds = str(d.dial_status);
+    const confirmed = str(d.confirmed_by);
+    if (ds === 'completed' || ds === 'answered' || (confirmed && 'answered_by' in d)) {
+      const who = confirmed ?? ([...round].reverse().find((x) => x.outcome === 'answered')?.number) ?? (round.length === 1 ? round[0]!.number : null);
+      if (who) {
+        let f = round.find((x) => x.number === who);
+        if (!f) {
+          f = { number: who, outcome: 'answered', rang_at: e.created_at.toISOString() };
+          out.push(f);
+          round.push(f);
+        }
+        f.outcome = 'answered';
+        settleRound('no-answer');
+      } else {
+        settleRound('unknown');
+      }
+      continue;
+    }
+    if (confirmed) {
+      // Accepted with the confirm key: answered once the Dial reports completed (kept until then).
+      const f = round.find((x) => x.number === confirmed);
+      if (f) f.outcome = 'answered';
+      continue;
+    }
+    if (ds) {
+      for (const f of round) if (f.outcome === 'answered') f.outcome = 'no-answer';
+      settleRound(ds === 'busy' ? 'busy' : ds === 'failed' ? 'failed' : 'no-answer');
+      round = [];
+    }
+  }
+  if (ended) settleRound('no-answer');
+  return out;
+}
