@@ -72,6 +72,8 @@ export {
   toBlocks,
   fromBlocks,
   isOpenAt,
+  SCHEDULE_HOURS_MESSAGES,
+  scheduleHoursErrors,
 } from './schedule.js';
 export type { SchedulePreset, Weekday, DayHours, WeekHours, Schedule, ScheduleBlock, TimeChoice } from './schedule.js';
 

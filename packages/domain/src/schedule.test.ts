@@ -3,6 +3,7 @@ import {
   ALL_DAY,
   CLOSED,
   PRESET_TEMPLATES,
+  SCHEDULE_HOURS_MESSAGES,
   SCHEDULE_PRESETS,
   TIME_CHOICES,
   WEEKDAYS,
@@ -16,6 +17,7 @@ import {
   isOpenAt,
   isSchedulePreset,
   minutesToTime,
+  scheduleHoursErrors,
   scheduleLabel,
   timeToMinutes,
   to12h,
@@ -373,5 +375,38 @@ describe('isOpenAt', () => {
     const schedule = everyDay('09:00', '17:00', 'Not/AZone');
     expect(isOpenAt(schedule, new Date('2026-05-06T09:30:00Z'))).toBe(true);
     expect(isOpenAt(schedule, new Date('2026-05-06T17:30:00Z'))).toBe(false);
+  });
+});
+
+describe('scheduleHoursErrors (foundation §3: close after open, both sides)', () => {
+  it('accepts closed days, All Day and a close after the open', () => {
+    expect(scheduleHoursErrors(custom({ mon: { open: '09:00', close: '17:00' }, tue: ALL_DAY, wed: CLOSED, thu: { open: '23:45', close: '24:00' } }))).toEqual({});
+  });
+
+  it('refuses a close before or equal to the open, on the close field', () => {
+    const errors = scheduleHoursErrors(custom({ mon: { open: '17:00', close: '09:00' }, fri: { open: '09:00', close: '09:00' } }));
+    expect(errors).toEqual({
+      'hours.mon.close': [SCHEDULE_HOURS_MESSAGES.closeNotAfterOpen],
+      'hours.fri.close': [SCHEDULE_HOURS_MESSAGES.closeNotAfterOpen],
+    });
+  });
+
+  it('refuses a day with only one hour, and unreadable or impossible times', () => {
+    expect(scheduleHoursErrors(custom({ mon: { open: '09:00', close: null }, tue: { open: null, close: '17:00' } }))).toEqual({
+      'hours.mon.close': [SCHEDULE_HOURS_MESSAGES.missingClose],
+      'hours.tue.open': [SCHEDULE_HOURS_MESSAGES.missingOpen],
+    });
+    expect(scheduleHoursErrors(custom({ mon: { open: '24:00', close: '24:00' }, tue: { open: '9:00', close: '25:00' } }))).toEqual({
+      'hours.mon.open': [SCHEDULE_HOURS_MESSAGES.invalidTime],
+      'hours.tue.open': [SCHEDULE_HOURS_MESSAGES.invalidTime],
+      'hours.tue.close': [SCHEDULE_HOURS_MESSAGES.invalidTime],
+    });
+  });
+
+  it('checks only the hours that count: fixed and empty presets are not checked', () => {
+    const backwards = { ...emptyHours(), mon: { open: '17:00', close: '09:00' } };
+    for (const preset of [1, 2, 3, 5, 6] as const) expect(scheduleHoursErrors({ preset, timezone: NY, hours: backwards })).toEqual({});
+    expect(Object.keys(scheduleHoursErrors({ preset: 4, timezone: NY, hours: backwards }))).toEqual(['hours.mon.close']);
+    expect(scheduleHoursErrors({ preset: 4, hours: null })).toEqual({});
   });
 });

@@ -8,9 +8,11 @@
  * - What the hours mean depends on the preset: 1 (24/7) is always open and keeps its hours empty;
  *   5 (Direct Voicemail) is never open (calls go to voicemail) and keeps its hours empty; 2, 3 and 6
  *   are fixed templates (see {@link PRESET_TEMPLATES}); 4 (Custom) uses the hours as stored.
- * - A day is open from `open` (inclusive) to `close` (exclusive). A close earlier than the open
- *   runs past midnight into the next day; equal open and close means closed; a day with only one of
- *   the two hours is incomplete and counts as closed.
+ * - A day is open from `open` (inclusive) to `close` (exclusive). Saving requires, for the hours
+ *   that count (preset 4), a close after the open ({@link scheduleHoursErrors}, checked by the web
+ *   form and by the server). Hours stored before that rule are still read tolerantly: a close
+ *   earlier than the open runs past midnight into the next day; equal open and close means closed;
+ *   a day with only one of the two hours is incomplete and counts as closed.
  */
 import { SCHEDULE_STEP_MINUTES } from './constants.js';
 import { DEFAULT_TIME_ZONE, resolveTimeZone, zonedDateTime } from './timezone.js';
@@ -384,4 +386,43 @@ export function isOpenAt(schedule: Schedule, instant: Date, holidays: readonly s
   }
   const yesterday = interval(hours[WEEKDAY_BY_DAY_OF_WEEK[(local.dayOfWeek + 6) % 7]!]);
   return yesterday !== null && yesterday.close < yesterday.open && now < yesterday.close;
+}
+
+/** Messages of the schedule hour rules ({@link scheduleHoursErrors}). */
+export const SCHEDULE_HOURS_MESSAGES = {
+  closeNotAfterOpen: 'The close time must be after the open time.',
+  missingOpen: 'Choose an open time, or Closed for the whole day.',
+  missingClose: 'Choose a close time, or Closed for the whole day.',
+  invalidTime: 'Use a 24-hour HH:mm time.',
+} as const;
+
+/**
+ * The rule for saving business hours (foundation §3 "Schedule"), shared by the web form and the
+ * server: for the hours that count (preset 4 Custom, or an unknown preset; the other presets use
+ * fixed or no hours, see {@link effectiveHours}) every weekday is either Closed (both hours empty)
+ * or open with a valid open and close hour where the close is after the open ("24:00" = end of the
+ * day, so "All Day" is 00:00–24:00). A close before or equal to the open is refused, as is a day
+ * with only one of its two hours.
+ *
+ * @param schedule the schedule being saved (missing days count as Closed)
+ * @returns field errors keyed `hours.{day}.open` / `hours.{day}.close` (one message each); `{}` when valid
+ */
+export function scheduleHoursErrors(schedule: { preset?: number | null; hours?: Partial<Record<Weekday, Partial<DayHours> | null>> | null }): Record<string, string[]> {
+  const preset = Number(schedule.preset);
+  if (isSchedulePreset(preset) && preset !== SCHEDULE_PRESET.CUSTOM) return {};
+  const errors: Record<string, string[]> = {};
+  for (const day of WEEKDAYS) {
+    const hours = schedule.hours?.[day];
+    const openText = hours?.open ?? null;
+    const closeText = hours?.close ?? null;
+    if (openText === null && closeText === null) continue;
+    const open = openText === null ? null : timeToMinutes(openText);
+    const close = closeText === null ? null : timeToMinutes(closeText);
+    if (openText === null) errors[`hours.${day}.open`] = [SCHEDULE_HOURS_MESSAGES.missingOpen];
+    else if (open === null || open === MINUTES_PER_DAY) errors[`hours.${day}.open`] = [SCHEDULE_HOURS_MESSAGES.invalidTime];
+    if (closeText === null) errors[`hours.${day}.close`] = [SCHEDULE_HOURS_MESSAGES.missingClose];
+    else if (close === null) errors[`hours.${day}.close`] = [SCHEDULE_HOURS_MESSAGES.invalidTime];
+    else if (open !== null && open !== MINUTES_PER_DAY && close <= open) errors[`hours.${day}.close`] = [SCHEDULE_HOURS_MESSAGES.closeNotAfterOpen];
+  }
+  return errors;
 }

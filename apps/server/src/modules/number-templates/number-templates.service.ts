@@ -6,11 +6,11 @@
  * The §5 rule on the server: when a create or update carries `ai_eav_enabled: true`, any `record`
  * and `call_transcription_enabled` in the same payload are ignored (the stored values stay).
  */
-import { defaultSchedule, isValidTimeZone, newRouteEntry, type RouteEntry, type Schedule } from '@switchboard/domain';
+import { defaultSchedule, newRouteEntry, type RouteEntry, type Schedule } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
-import { NotFoundError, fieldError } from '../../platform/http/errors.js';
+import { NotFoundError } from '../../platform/http/errors.js';
 import { MANAGER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
-import { applyRoutingToNumbers, companyTimezone, validateRoutes, type RouteInput } from '../numbers/numbers.service.js';
+import { applyRoutingToNumbers, assertValidSchedule, companyTimezone, validateRoutes, type RouteInput } from '../numbers/numbers.service.js';
 import { numberTemplatesRepository, type TemplateRow } from './number-templates.repository.js';
 
 export type TemplateInput = {
@@ -35,7 +35,7 @@ function columns(input: TemplateInput, timezone: string) {
   const out: { name?: string; routes?: string; schedule?: string; record?: boolean; call_transcription_enabled?: boolean; ai_eav_enabled?: boolean } = {};
   if (input.name !== undefined) out.name = input.name.trim();
   if (input.schedule !== undefined) {
-    if (!isValidTimeZone(input.schedule.timezone)) throw fieldError('schedule.timezone', 'The time zone is not valid.');
+    assertValidSchedule(input.schedule);
     out.schedule = JSON.stringify(input.schedule);
   }
   if (input.routes !== undefined) out.routes = JSON.stringify(validateRoutes(input.routes, input.schedule?.timezone ?? timezone));

@@ -14,7 +14,7 @@ import type { AppContext } from '../../context.js';
 import { CarrierError, NotFoundError, ValidationError, fieldError, type FieldErrors } from '../../platform/http/errors.js';
 import { MANAGER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { numbersAdminRepository, numbersRepository, type BatchRow } from './numbers.repository.js';
-import { assertWithinNumberLimit, companyTimezone, invalidateRoutingCache, purchaseIntoCompany, validateRoutes, type RouteInput } from './numbers.service.js';
+import { assertValidSchedule, assertWithinNumberLimit, companyTimezone, invalidateRoutingCache, purchaseIntoCompany, validateRoutes, type RouteInput } from './numbers.service.js';
 import { toNumberDetail } from './numbers-admin.service.js';
 
 /** The job that works through a batch: data `{ batchId }`. */
@@ -88,7 +88,10 @@ export async function startBulkUpdate(ctx: AppContext, userId: number, input: { 
   }
   const params: Record<string, unknown> = {};
   if (input.label !== undefined) params.label = input.label.trim();
-  if (input.schedule !== undefined) params.schedule = input.schedule;
+  if (input.schedule !== undefined) {
+    assertValidSchedule(input.schedule);
+    params.schedule = input.schedule;
+  }
   if (input.routes !== undefined) params.routes = validateRoutes(input.routes, (input.schedule ?? (rows[0]!.schedule as Schedule)).timezone);
   return startBatch(ctx, companyId, userId, 'update', rows.map((r) => ({ key: String(r.id), number_id: r.id, status: 'pending' })), params);
 }
@@ -143,7 +146,7 @@ async function processItem(ctx: AppContext, batch: BatchRow, item: BatchItem): P
     const existing = await numbersRepository.findActiveByNumber(ctx.db, item.key);
     if (existing && existing.company_id === batch.company_id) { item.number_id = existing.id; return; } // bought by an earlier run
     await assertWithinNumberLimit(ctx, batch.company_id, 1);
-    const tz = batch.user_id ? await companyTimezone(ctx, batch.user_id, batch.company_id) : 'UTC';
+    const tz = await companyTimezone(ctx, batch.user_id, batch.company_id);
     const row = await purchaseIntoCompany(ctx, batch.company_id, tz, item.key, item.provider_id ?? 1);
     item.number_id = row.id;
   }

@@ -33,7 +33,8 @@ export async function registerNumbersRoutes(app: App, ctx: AppContext): Promise<
     schema: { tags: ['numbers'], params: IdParams, body: UpdateNumberWithEavInput, response: { 200: NumberWithEavUpdatedBody, ...errorResponses } },
   }, async (request) => {
     const b = request.body;
-    const data = await updateNumber(ctx, request.auth!.userId, request.params.id, { label: b.label, routes: b.routes as never, schedule: b.schedule as Schedule | undefined, eavAttributeValues: b.eavAttributeValues });
+    const data = await updateNumber(ctx, request.auth!.userId, request.params.id, { label: b.label, routes: b.routes as never, schedule: b.schedule as Schedule | undefined,
+      menu_replays: b.menu_replays, menu_fallback: b.menu_fallback, eavAttributeValues: b.eavAttributeValues });
     return { message: NUMBER_UPDATED, data };
   });
 }

@@ -5,16 +5,18 @@
  */
 import {
   EAV_ENTITY_TYPES, NUMBER_TYPES, SERVICE_TYPES, TOLL_FREE_SEARCH_PREFIXES, cleanRoutes, confirmKeyToDtmf, defaultSchedule, displayRouteType,
-  formatPhone, isTollFree, isValidTimeZone, newRouteEntry, parsePhone, scheduleLabel, vanityToDigits,
+  formatPhone, isTollFree, isValidTimeZone, newRouteEntry, parsePhone, scheduleHoursErrors, scheduleLabel, vanityToDigits,
   type RouteEntry, type Schedule,
 } from '@switchboard/domain';
-import type { EavAttributeValueOut, NumberDto } from '@switchboard/contracts';
+import type { EavAttributeValueOut, MenuFallback, NumberDto } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import { ValidationError, fieldError, NotFoundError, CarrierError, type FieldErrors } from '../../platform/http/errors.js';
 import { GroupCommit } from '../../platform/db/group-commit.js';
+import type { DbOrTx } from '../../platform/db/db.js';
 import { invalidationFeed, notifyInvalidation } from '../../platform/db/invalidation-feed.js';
 import { CALL_FLOW_CACHE_TTL_MS, readCache, type ReadCache } from '../../platform/db/read-cache.js';
-import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies } from '../companies/companies.service.js';
+import { MANAGER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
+import { companyZone } from '../schedules/schedules.service.js';
 import { getEavValues, setEavValues } from '../custom-fields/custom-fields.service.js';
 import { numbersAdminRepository, numbersRepository, type NumberRow } from './numbers.repository.js';
 
@@ -44,6 +46,8 @@ export function toNumberDto(row: NumberRow): NumberDto {
     schedule,
     route_type: routes[0] ? displayRouteType(routes[0]) : 'Standard',
     schedule_label: scheduleLabel(schedule, routes[0]?.type === 'voicemail'),
+    menu_replays: row.menu_replays,
+    menu_fallback: row.menu_fallback as MenuFallback,
     created_at: row.created_at.toISOString(),
   };
 }
@@ -76,9 +80,13 @@ export async function searchNumbers(ctx: AppContext, q: SearchInput) {
   return found.map((n) => ({ number: n.number, national_number: formatPhone(n.number), type: n.kind, region: n.region, locality: n.locality, provider_id: n.provider_id }));
 }
 
-/** The company's time zone as seen by a member (UTC when the user is no longer a member). */
-export async function companyTimezone(ctx: AppContext, userId: number, companyId: number): Promise<string> {
-  return (await listUserCompanies(ctx, userId)).find((c) => c.id === companyId)?.timezone ?? 'UTC';
+/**
+ * The company's time zone for a new number's schedule and routes (schedules `companyZone`: the
+ * company schedule's zone, else the company settings' zone; never a fixed default like New York).
+ * `userId` (who acts) is not needed: the zone is the company's.
+ */
+export async function companyTimezone(ctx: AppContext, userId: number | null, companyId: number): Promise<string> {
+  return companyZone(ctx, companyId);
 }
 
 /** Default number limit of a company (issue 3 "Number limit"; the spec does not show one). */
@@ -167,8 +175,8 @@ export async function getCompanyNumber(ctx: AppContext, companyId: number, numbe
   return row;
 }
 
-/** Id and E.164 of the company's active numbers among `ids` (one statement; ids of other companies or released numbers are absent). */
-export async function getCompanyNumbers(ctx: AppContext, companyId: number, ids: number[]): Promise<Array<{ id: number; number: string }>> {
+/** Id, E.164 and label of the company's active numbers among `ids` (one statement; ids of other companies or released numbers are absent). */
+export async function getCompanyNumbers(ctx: AppContext, companyId: number, ids: number[]): Promise<Array<{ id: number; number: string; label: string }>> {
   return numbersRepository.findManyForCompany(ctx.db, companyId, [...new Set(ids)]);
 }
 
@@ -196,16 +204,23 @@ export async function getNumber(ctx: AppContext, userId: number, id: number): Pr
   return { ...toNumberDto(row), eavAttributeValues: await getEavValues(ctx, EAV_ENTITY_TYPES.Number, row.id) };
 }
 
-/** For the messaging module: the active number with this E.164, if any. */
-export async function findNumberByE164(ctx: AppContext, e164: string): Promise<{ id: number; company_id: number; number: string; label: string } | undefined> {
-  const row = await numbersRepository.findActiveByNumber(ctx.db, e164);
+/** For the messaging module: the active number with this E.164, if any. `db`: the caller's transaction, if any (a transaction never waits on the pool). */
+export async function findNumberByE164(ctx: AppContext, e164: string, db: DbOrTx = ctx.db): Promise<{ id: number; company_id: number; number: string; label: string } | undefined> {
+  const row = await numbersRepository.findActiveByNumber(db, e164);
   return row ? { id: row.id, company_id: row.company_id, number: row.number, label: row.label } : undefined;
 }
 
 /** For the call flow: the active number with its routing data. */
 export async function findRoutingByE164(ctx: AppContext, e164: string, db = ctx.db): Promise<RoutingData | undefined> {
   const row = db === ctx.db ? await routingReader(ctx).submit(e164) : await numbersRepository.findActiveByNumber(db, e164);
-  return row ? { id: row.id, company_id: row.company_id, number: row.number, routes: row.routes as RouteEntry[], schedule: row.schedule as Schedule } : undefined;
+  return row ? toRoutingData(row) : undefined;
+}
+
+function toRoutingData(row: NumberRow): RoutingData {
+  return {
+    id: row.id, company_id: row.company_id, number: row.number, routes: row.routes as RouteEntry[], schedule: row.schedule as Schedule,
+    menu: { replays: row.menu_replays, fallback: row.menu_fallback as MenuFallback },
+  };
 }
 
 const routingReaders = new WeakMap<AppContext, GroupCommit<string, NumberRow | undefined>>();
@@ -229,8 +244,8 @@ function routingReader(ctx: AppContext): GroupCommit<string, NumberRow | undefin
   return g;
 }
 
-/** A number's routing data as the call flow reads it. */
-export type RoutingData = { id: number; company_id: number; number: string; routes: RouteEntry[]; schedule: Schedule };
+/** A number's routing data as the call flow reads it; `menu`: its menu replays and fallback (migration 0013). */
+export type RoutingData = { id: number; company_id: number; number: string; routes: RouteEntry[]; schedule: Schedule; menu: { replays: number; fallback: MenuFallback } };
 
 /** Cross-process channel telling every server on the database that some number's routing changed. */
 export const ROUTING_INVALIDATE_CHANNEL = 'routing_invalidate';
@@ -273,7 +288,28 @@ export function invalidateRoutingCache(ctx: AppContext): void {
 /** For the call flow: a number's routing data by id (any company; webhooks are not user-scoped). */
 export async function findRoutingById(ctx: AppContext, id: number, db = ctx.db) {
   const row = await numbersRepository.find(db, id);
-  return row ? { id: row.id, company_id: row.company_id, number: row.number, routes: row.routes as RouteEntry[], schedule: row.schedule as Schedule } : undefined;
+  return row ? toRoutingData(row) : undefined;
+}
+
+/**
+ * Field errors of a schedule being saved, under `prefix` (e.g. `schedule.`, `routes.0.schedule.`):
+ * an unknown time zone (`{prefix}timezone`) and the domain's hour rule `scheduleHoursErrors`
+ * (`{prefix}hours.{day}.open|close`: close after open, both hours or Closed; foundation §3).
+ */
+export function scheduleErrors(schedule: Schedule, prefix: string): FieldErrors {
+  const errors: FieldErrors = {};
+  if (!isValidTimeZone(schedule.timezone)) errors[`${prefix}timezone`] = ['The time zone is not valid.'];
+  for (const [field, messages] of Object.entries(scheduleHoursErrors(schedule))) errors[`${prefix}${field}`] = messages;
+  return errors;
+}
+
+/**
+ * Refuses a schedule that breaks {@link scheduleErrors}.
+ * @throws ValidationError 422 with the field errors under `prefix`.
+ */
+export function assertValidSchedule(schedule: Schedule, prefix = 'schedule.'): void {
+  const errors = scheduleErrors(schedule, prefix);
+  if (Object.keys(errors).length) throw new ValidationError(errors);
 }
 
 export type RouteInput = Partial<Omit<RouteEntry, 'extension' | 'forwards'>> & { extension?: number | string | null; forwards?: Array<{ number?: string | null }> };
@@ -281,7 +317,7 @@ export type RouteInput = Partial<Omit<RouteEntry, 'extension' | 'forwards'>> & {
 /**
  * Validates and cleans edited routes (foundation §3): forwards must parse as phone numbers
  * (field `routes.{i}.forwards.{j}.number`), extensions must be distinct (`routes.{i}.extension`),
- * confirm keys one of CONFIRM_KEY_CHOICES, schedules' time zones known. Forwards are stored E.164.
+ * confirm keys one of CONFIRM_KEY_CHOICES, schedules valid ({@link scheduleErrors}). Forwards are stored E.164.
  */
 export function validateRoutes(input: RouteInput[], timezone: string): RouteEntry[] {
   const errors: FieldErrors = {};
@@ -295,25 +331,30 @@ export function validateRoutes(input: RouteInput[], timezone: string): RouteEntr
     if (seen.has(ext)) errors[`routes.${i}.extension`] = ['The extension has already been taken.'];
     else seen.set(ext, i);
     if (entry.confirm_key !== undefined && entry.confirm_key !== null && confirmKeyToDtmf(entry.confirm_key) === null) errors[`routes.${i}.confirm_key`] = ['The confirm key is not valid.'];
-    if (entry.schedule && !isValidTimeZone(entry.schedule.timezone)) errors[`routes.${i}.schedule.timezone`] = ['The time zone is not valid.'];
+    if (entry.schedule) Object.assign(errors, scheduleErrors(entry.schedule, `routes.${i}.schedule.`));
   });
   if (Object.keys(errors).length) throw new ValidationError(errors);
   return cleanRoutes(input as Partial<RouteEntry>[], timezone).map((e) => ({ ...e, forwards: e.forwards.map((f) => ({ number: parsePhone(f.number)! })) }));
 }
 
 /**
- * Saves a number's label, routes, schedule and custom-field values (owner/administrator of its
+ * Saves a number's label, routes, schedule, menu replays and fallback, and custom-field values (owner/administrator of its
  * company), in one transaction. `eavAttributeValues`: only the listed attributes change; null clears.
  * @throws NotFoundError 404 (not the user's company's number), ValidationError 422 (including
  * `eavAttributeValues.{i}.attribute_id|value` from the custom-fields service).
  */
-export async function updateNumber(ctx: AppContext, userId: number, id: number, input: { label?: string; routes?: RouteInput[]; schedule?: Schedule; eavAttributeValues?: Array<{ attribute_id: number; value: unknown }> }): Promise<NumberWithEav> {
+export async function updateNumber(
+  ctx: AppContext, userId: number, id: number,
+  input: { label?: string; routes?: RouteInput[]; schedule?: Schedule; menu_replays?: number; menu_fallback?: MenuFallback; eavAttributeValues?: Array<{ attribute_id: number; value: unknown }> },
+): Promise<NumberWithEav> {
   const row = await numberForUser(ctx, userId, id);
   await assertCompanyAccess(ctx, userId, row.company_id, MANAGER_ROLES);
-  const patch: { label?: string; routes?: string; schedule?: string } = {};
+  const patch: { label?: string; routes?: string; schedule?: string; menu_replays?: number; menu_fallback?: MenuFallback } = {};
   if (input.label !== undefined) patch.label = input.label.trim();
+  if (input.menu_replays !== undefined) patch.menu_replays = input.menu_replays;
+  if (input.menu_fallback !== undefined) patch.menu_fallback = input.menu_fallback;
   if (input.schedule !== undefined) {
-    if (!isValidTimeZone(input.schedule.timezone)) throw fieldError('schedule.timezone', 'The time zone is not valid.');
+    assertValidSchedule(input.schedule);
     patch.schedule = JSON.stringify(input.schedule);
   }
   if (input.routes !== undefined) {

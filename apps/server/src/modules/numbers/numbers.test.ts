@@ -101,4 +101,39 @@ describe('numbers', () => {
     const type = await owner.client.put(`/api/numbers/${n.id}`, { routes: [{ type: 'nope' }] });
     expect(type.status).toBe(422);
   });
+
+  it('refuses business hours that close before (or when) they open, on the number and on an extension', async () => {
+    const pick = (await owner.client.get('/api/numbers/search?type=local&areaCode=718&limit=1')).body.data[0];
+    const n = (await owner.client.post('/api/numbers', { company_id: owner.companyId, provider_id: 1, number: pick.number })).body;
+    const week = (mon: { open: string | null; close: string | null }) => ({ ...Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, { open: null, close: null }])), mon });
+    const bad = await owner.client.put(`/api/numbers/${n.id}`, { label: 'Changed', schedule: { preset: 4, timezone: 'America/Chicago', hours: week({ open: '18:00', close: '08:00' }) } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual({ 'schedule.hours.mon.close': ['The close time must be after the open time.'] });
+    const entry = await owner.client.put(`/api/numbers/${n.id}`, { routes: [{ extension: 1, schedule: { preset: 4, timezone: 'UTC', hours: week({ open: '09:00', close: '09:00' }) } }] });
+    expect(entry.status).toBe(422);
+    expect(Object.keys(entry.body.errors)).toEqual(['routes.0.schedule.hours.mon.close']);
+    const stored = (await owner.client.get(`/api/numbers/${n.id}`)).body;
+    expect(stored.label).not.toBe('Changed');
+    expect(stored.schedule.preset).toBe(1);
+    const good = await owner.client.put(`/api/numbers/${n.id}`, { schedule: { preset: 4, timezone: 'America/Chicago', hours: week({ open: '08:00', close: '18:00' }) } });
+    expect(good.status, JSON.stringify(good.body)).toBe(200);
+  });
+
+  it('gives a new number the company\'s time zone: the company schedule\'s zone, else the zone chosen at sign-up', async () => {
+    const london = await createAccount(s, { timezone: 'Europe/London' });
+    const buy = async (areaCode: string) => {
+      const pick = (await london.client.get(`/api/numbers/search?type=local&areaCode=${areaCode}&limit=1`)).body.data[0];
+      const r = await london.client.post('/api/numbers', { company_id: london.companyId, provider_id: 1, number: pick.number });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      return r.body;
+    };
+    const first = await buy('213');
+    expect(first.schedule.timezone).toBe('Europe/London');
+    expect(first.routes[0].schedule.timezone).toBe('Europe/London');
+    const saved = await london.client.put(`/api/companies/${london.companyId}/schedule`, { schedule: { preset: 6, timezone: 'Asia/Tokyo', hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, { open: null, close: null }])) } });
+    expect(saved.status).toBe(200);
+    const second = await buy('214');
+    expect(second.schedule.timezone).toBe('Asia/Tokyo');
+    expect(second.routes[0].schedule.timezone).toBe('Asia/Tokyo');
+  });
 });

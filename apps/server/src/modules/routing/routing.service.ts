@@ -24,6 +24,8 @@ export const TEXT = {
   closed: 'We are currently closed. Please call again during business hours. Goodbye.',
   noAnswer: 'Sorry, no one is available to take your call. Please try again later. Goodbye.',
   invalidChoice: 'Sorry, that is not a valid choice.',
+  noChoice: 'Sorry, we did not get your choice.',
+  fallbackConnect: 'Please hold while we connect your call.',
   goodbye: 'Goodbye.',
   thanks: 'Thank you for your message. Goodbye.',
   acceptPrompt: (key: string) => `Press ${key} to accept the call.`,
@@ -71,8 +73,21 @@ export type RoutingExtras = {
   activeClients?: readonly string[];
 };
 
-/** The routing data of a number the engine reads. */
-export type RoutingNumber = { number: string; routes: RouteEntry[]; schedule: Schedule; extras?: RoutingExtras };
+/** Where a menu sends the caller once its replays are used up (docs/telephony.md "Menu replays and fallback"). */
+export type MenuFallback = 'first' | 'voicemail' | 'hangup';
+
+/**
+ * A number's menu settings (migration 0013): `replays` how many times the menu is played again
+ * after an invalid or missing choice (0 to 5), then `fallback`: 'first' connects the first
+ * extension, 'voicemail' takes a message for the first extension, 'hangup' says goodbye.
+ */
+export type MenuSettings = { replays: number; fallback: MenuFallback };
+
+/** Menu settings of a number that has none stored: two replays, then the first extension (as PBXs do). */
+export const DEFAULT_MENU: Readonly<MenuSettings> = Object.freeze({ replays: 2, fallback: 'first' });
+
+/** The routing data of a number the engine reads. `menu`: DEFAULT_MENU when absent. */
+export type RoutingNumber = { number: string; routes: RouteEntry[]; schedule: Schedule; menu?: MenuSettings; extras?: RoutingExtras };
 
 /** The in-app-calling identity of a user (`<Client>` name). */
 export function clientIdentity(userId: number): string {
@@ -108,6 +123,8 @@ export type Decision = {
   entry?: RouteEntry;
   /** Forwards being rung by this step (dial). */
   dialing?: string[];
+  /** Menu choices only: the choice was invalid or missing and the menu was played again ('replay') or its fallback taken. */
+  menuNext?: 'replay' | MenuFallback;
 };
 
 function voicemail(entry: RouteEntry, urls: FlowUrls, number?: RoutingNumber): Decision {
@@ -249,14 +266,26 @@ export function decideInboundStep(number: RoutingNumber, now: Date, urls: FlowUr
 }
 
 /**
- * The caller's menu choice. Valid digits → that entry's step; no or invalid input → the menu
- * once more (attempt 2), then "Goodbye" and hang up.
+ * The caller's menu choice at menu play `attempt` (1 = the first play). A valid extension → that
+ * entry's step. No input (timeout) or an invalid digit → the menu again, prefixed with "Sorry, ..."
+ * while replays are left (`menu.replays`, DEFAULT_MENU when unset: played 1 + replays times in
+ * all), then the fallback: 'first' → the first extension's step ("Please hold..."), 'voicemail' →
+ * the first extension's voicemail, 'hangup' → "Goodbye" and hang up. `menuNext` says which.
  */
 export function decideMenuChoice(number: RoutingNumber, digits: string, attempt: number, now: Date, urls: FlowUrls): Decision {
   const entry = digits ? number.routes.find((e) => String(e.extension) === digits.replace(/#$/, '')) : undefined;
   if (entry) return entryStep(entry, { businessNumber: number.number, now, urls, number });
-  if (attempt < 2) return menu(number, attempt + 1, urls, TEXT.invalidChoice);
-  return { outcome: 'hangup', steps: [{ kind: 'say', text: TEXT.goodbye }, { kind: 'hangup' }] };
+  const settings = number.menu ?? DEFAULT_MENU;
+  const sorry = digits ? TEXT.invalidChoice : TEXT.noChoice;
+  if (attempt <= settings.replays) return { ...menu(number, attempt + 1, urls, sorry), menuNext: 'replay' };
+  const first = number.routes[0];
+  if (settings.fallback === 'hangup' || !first) return { outcome: 'hangup', menuNext: 'hangup', steps: [{ kind: 'say', text: `${sorry} ${TEXT.goodbye}` }, { kind: 'hangup' }] };
+  if (settings.fallback === 'voicemail') {
+    const d = voicemail(first, urls, number);
+    return { ...d, menuNext: 'voicemail', steps: [{ kind: 'say', text: sorry }, ...d.steps] };
+  }
+  const d = entryStep(first, { businessNumber: number.number, now, urls, number });
+  return { ...d, menuNext: 'first', steps: [{ kind: 'say', text: `${sorry} ${TEXT.fallbackConnect}` }, ...d.steps] };
 }
 
 /**

@@ -26,10 +26,32 @@ describe('call-flow engine', () => {
     expect(decideInboundStep(number([entry({ forwards: [{ number: '+16465550101' }] })], 5), monday10, urls).outcome).toBe('voicemail');
   });
 
-  it('repeats an invalid menu choice once, then hangs up', () => {
-    const n = number([entry({ extension: 1 }), entry({ extension: 2 })]);
-    expect(decideMenuChoice(n, '7', 1, monday10, urls).outcome).toBe('menu');
-    expect(decideMenuChoice(n, '', 2, monday10, urls).outcome).toBe('hangup');
+  it('replays the menu after an invalid or missing choice (two replays by default), then connects the first extension', () => {
+    const n = number([entry({ extension: 1, forwards: [{ number: '+16465550101' }] }), entry({ extension: 2 })]);
+    const invalid = decideMenuChoice(n, '7', 1, monday10, urls);
+    expect(invalid).toMatchObject({ outcome: 'menu', menuNext: 'replay' });
+    expect(invalid.steps[0]).toMatchObject({ kind: 'gather', action: urls.gather(2) });
+    expect((invalid.steps[0] as { prompt: Array<{ text?: string }> }).prompt[0]!.text).toBe('Sorry, that is not a valid choice.');
+    const silent = decideMenuChoice(n, '', 2, monday10, urls);
+    expect(silent).toMatchObject({ outcome: 'menu', menuNext: 'replay' });
+    expect((silent.steps[0] as { prompt: Array<{ text?: string }> }).prompt[0]!.text).toBe('Sorry, we did not get your choice.');
+    const fallback = decideMenuChoice(n, '9', 3, monday10, urls);
+    expect(fallback).toMatchObject({ outcome: 'dial', menuNext: 'first', dialing: ['+16465550101'] });
+    expect(fallback.entry?.extension).toBe(1);
+    expect(fallback.steps[0]).toEqual({ kind: 'say', text: 'Sorry, that is not a valid choice. Please hold while we connect your call.' });
+  });
+
+  it('honours the number\'s menu settings: replays 0 to 5, fallback voicemail or hang up', () => {
+    const routes = [entry({ extension: 1, label: 'Sales' }), entry({ extension: 2 })];
+    const none = { ...number(routes), menu: { replays: 0, fallback: 'voicemail' as const } };
+    const vm = decideMenuChoice(none, '', 1, monday10, urls);
+    expect(vm).toMatchObject({ outcome: 'voicemail', menuNext: 'voicemail' });
+    expect(vm.entry?.extension).toBe(1);
+    expect(vm.steps.map((x) => x.kind)).toEqual(['say', 'say', 'record', 'say', 'hangup']);
+    const five = { ...number(routes), menu: { replays: 5, fallback: 'hangup' as const } };
+    for (let attempt = 1; attempt <= 5; attempt++) expect(decideMenuChoice(five, '8', attempt, monday10, urls).menuNext).toBe('replay');
+    expect(decideMenuChoice(five, '8', 6, monday10, urls)).toMatchObject({ outcome: 'hangup', menuNext: 'hangup' });
+    expect(decideMenuChoice(five, '2', 6, monday10, urls).entry?.extension).toBe(2);
   });
 
   it('sequential dials one forward at a time, then voicemail when enabled', () => {

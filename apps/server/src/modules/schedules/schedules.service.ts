@@ -14,9 +14,9 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { readCache } from '../../platform/db/read-cache.js';
 import { NotFoundError, fieldError } from '../../platform/http/errors.js';
-import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies } from '../companies/companies.service.js';
+import { MANAGER_ROLES, assertCompanyAccess, getCompanyMessagingSettings, listUserCompanies } from '../companies/companies.service.js';
 import { findUser } from '../users/users.service.js';
-import { findRoutingById } from '../numbers/numbers.service.js';
+import { assertValidSchedule, findRoutingById } from '../numbers/numbers.service.js';
 import type { NumberOverride } from '../routing/routing.service.js';
 import { isNumberOpen } from '../routing/routing.service.js';
 import { schedulesRepository } from './schedules.repository.js';
@@ -25,8 +25,10 @@ function view(schedule: Schedule) {
   return { schedule, blocks: toBlocks(schedule), label: scheduleLabel(schedule, false) };
 }
 
+/** Unknown zone (422 `schedule.timezone`) and the domain's hour rule (422 `schedule.hours.{day}.open|close`). */
 function checkZone(schedule: Schedule | undefined): void {
   if (schedule && !isValidTimeZone(schedule.timezone)) throw fieldError('schedule.timezone', 'The time zone is not a valid IANA time zone.');
+  if (schedule) assertValidSchedule(schedule);
 }
 
 /** GET /api/companies/{companyId}/schedule. @throws ForbiddenError when not a member. */
@@ -51,6 +53,19 @@ export async function putCompanySchedule(ctx: AppContext, userId: number, compan
   await schedulesRepository.upsertCompany(ctx.db, companyId, schedule, holidays);
   holidaysCache(ctx).invalidate();
   return { message: SETTINGS_UPDATED, ...(await getCompanySchedule(ctx, userId, companyId)) };
+}
+
+/**
+ * The company's time zone for new numbers and templates (docs/numbers.md "Time zone of a new
+ * number"): the zone of its saved company schedule, else the zone of the company's settings
+ * (chosen at sign-up), else "UTC". No access check: callers have checked the tenant.
+ */
+export async function companyZone(ctx: AppContext, companyId: number): Promise<string> {
+  const row = await schedulesRepository.company(ctx.db, companyId);
+  const saved = (row?.schedule as Schedule | undefined)?.timezone;
+  if (saved && isValidTimeZone(saved)) return saved;
+  const settings = await getCompanyMessagingSettings(ctx, companyId).catch(() => undefined);
+  return settings && isValidTimeZone(settings.timezone) ? settings.timezone : 'UTC';
 }
 
 /** GET /api/user/schedule: the signed-in user's schedule (default preset 1 in their zone). */

@@ -40,6 +40,25 @@ describe('schedules', () => {
     expect((await other.client.get(`/api/companies/${owner.companyId}/schedule`)).status).toBe(403);
   });
 
+  it('refuses hours where the close is not after the open (the domain rule of the web form), with field errors', async () => {
+    const before = (await owner.client.get(`/api/companies/${owner.companyId}/schedule`)).body.data.schedule;
+    const backwards = { preset: 4, timezone: 'UTC', hours: { ...hours(null, null), mon: { open: '17:00', close: '09:00' }, tue: { open: '09:00', close: '09:00' }, wed: { open: '10:00', close: null } } };
+    const r = await owner.client.put(`/api/companies/${owner.companyId}/schedule`, { schedule: backwards });
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toEqual({
+      'schedule.hours.mon.close': ['The close time must be after the open time.'],
+      'schedule.hours.tue.close': ['The close time must be after the open time.'],
+      'schedule.hours.wed.close': ['Choose a close time, or Closed for the whole day.'],
+    });
+    expect((await owner.client.get(`/api/companies/${owner.companyId}/schedule`)).body.data.schedule).toEqual(before);
+    const someone = await createAccount(s);
+    const user = await someone.client.put('/api/user/schedule', { schedule: backwards });
+    expect(user.status).toBe(422);
+    expect(user.body.errors['schedule.hours.mon.close']).toBeDefined();
+    // Fixed presets ignore the hours sent with them.
+    expect((await someone.client.put('/api/user/schedule', { schedule: { ...backwards, preset: 2 } })).status).toBe(200);
+  });
+
   it('user schedule: defaults to the user zone, then saves', async () => {
     const first = await owner.client.get('/api/user/schedule');
     expect(first.status).toBe(200);

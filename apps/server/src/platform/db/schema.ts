@@ -110,6 +110,9 @@ export interface NumbersTable {
   schedule: Json<unknown>;
   round_robin_cursor: Generated<number>;
   sms_enabled: Generated<boolean>;
+  /** 0013: menu replays after an invalid or missing choice (0-5) and then the fallback: first | voicemail | hangup. */
+  menu_replays: Generated<number>;
+  menu_fallback: Generated<string>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
   released_at: NullableTimestamp;
