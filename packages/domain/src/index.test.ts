@@ -18,6 +18,10 @@ import * as geo from './geo.js';
 import * as optOut from './opt-out.js';
 import * as quietHours from './quiet-hours.js';
 import * as vanitySearch from './vanity-search.js';
+import * as areaCodeZones from './area-code-zones.js';
+import * as holidays from './holidays.js';
+import * as quietHoursLaw from './quiet-hours-law.js';
+import * as smsSegments from './sms-segments.js';
 
 const modules = {
   constants,
@@ -38,6 +42,10 @@ const modules = {
   optOut,
   quietHours,
   vanitySearch,
+  areaCodeZones,
+  holidays,
+  quietHoursLaw,
+  smsSegments,
 };
 
 describe('package entry point', () => {

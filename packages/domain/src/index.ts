@@ -221,8 +221,19 @@ export {
 } from './area-codes.js';
 export type { AreaCodeCountry, AreaCodeInfo } from './area-codes.js';
 
-export { DEFAULT_QUIET_HOURS, recipientTimeZone, isWithinSendingWindow, nextAllowedSendTime } from './quiet-hours.js';
+export { DEFAULT_QUIET_HOURS, recipientTimeZone, isWithinSendingWindow, nextAllowedSendTime, zonedToInstant } from './quiet-hours.js';
 export type { SendingWindow } from './quiet-hours.js';
+
+export { EXTRA_AREA_CODE_ZONES, areaCodeTimeZones, timeZonesOfNumber } from './area-code-zones.js';
+
+export { HOLIDAY_CALENDARS, easterSunday, holidaysOf, isHoliday } from './holidays.js';
+export type { HolidayCalendar } from './holidays.js';
+
+export { LEGAL_QUIET_HOURS, recipientJurisdiction, legalWindowsOn, isSendAllowed, nextSendTime } from './quiet-hours-law.js';
+export type { DayWindows, LegalQuietHoursRule, RecipientJurisdiction, QuietHoursOptions } from './quiet-hours-law.js';
+
+export { SEGMENT_CAPACITY, smsSegments, campaignSegments } from './sms-segments.js';
+export type { SmsEncoding, SmsSegmentInfo } from './sms-segments.js';
 
 export {
   OPT_OUT_KEYWORDS,

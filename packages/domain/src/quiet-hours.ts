@@ -67,7 +67,7 @@ function offsetAt(ms: number, timeZone: string): number {
  * daylight-saving gap this resolves to an instant just before the gap (the caller steps forward);
  * in a repeated hour it resolves to the earlier occurrence.
  */
-function zonedToInstant(year: number, month: number, day: number, minutes: number, timeZone: string): number {
+export function zonedToInstant(year: number, month: number, day: number, minutes: number, timeZone: string): number {
   const naive = Date.UTC(year, month - 1, day, 0, minutes);
   const first = naive - offsetAt(naive, timeZone);
   return naive - offsetAt(first, timeZone);
