@@ -22,6 +22,8 @@ export const ContactImportProgressEvent = z.object({ batchId: z.string(), progre
 export const ContactImportCompletedEvent = z.object({
   batchId: z.string(), finishedAt: Timestamp, inserted: z.number().int(), merged: z.number().int(), invalid: z.number().int(),
   failed: z.boolean(), error: z.string().nullable(),
+  /** Duplicates skipped and rows read: `inserted + merged + skipped + invalid = total`. */
+  skipped: z.number().int(), total: z.number().int(),
 });
 export type ContactImportCompletedEvent = z.infer<typeof ContactImportCompletedEvent>;
 
@@ -174,16 +176,31 @@ export const BatchProgress = z.object({
   merged: z.number().int(),
   invalid: z.number().int(),
   error: z.string().nullable(),
+  /** Duplicates skipped; `inserted + merged + skipped + invalid = total` rows (docs/contacts.md "Import"). */
+  skipped: z.number().int(),
+  total: z.number().int(),
+  duplicates: z.string(),
+  /** The per-row report (CSV) once finished, else null. */
+  report_url: z.string().nullable(),
 });
 export const ContactBatchParams = z.object({ companyId: Id, batchId: z.uuid() });
+/** What an imported row with the number of an existing contact does (default skip). */
+export const IMPORT_DUPLICATE_CHOICES = ['skip', 'fill', 'overwrite'] as const;
+export type ImportDuplicateChoice = (typeof IMPORT_DUPLICATE_CHOICES)[number];
 
-/** Import column mapping: 0-based column index per contact field. */
+const ColumnIndex = z.number().int().min(0).max(10_000);
+const ColumnIndexes = z.union([ColumnIndex, z.array(ColumnIndex).max(100)]);
+/**
+ * Import column mapping: 0-based column index per contact field. `number`, `email` and `labels` take
+ * one column or several (the first valid number wins, a mobile one first; see docs/contacts.md).
+ */
 export const ImportMapping = z.object({
   name: z.union([z.number().int().min(0), z.object({ first: z.number().int().min(0).optional(), last: z.number().int().min(0).optional() })]).optional(),
   first_name: z.number().int().min(0).optional(),
   last_name: z.number().int().min(0).optional(),
-  number: z.number().int().min(0).optional(),
-  email: z.number().int().min(0).optional(),
+  number: ColumnIndexes.optional(),
+  email: ColumnIndexes.optional(),
+  labels: ColumnIndexes.optional(),
   company_name: z.number().int().min(0).optional(),
   address1: z.number().int().min(0).optional(),
   address2: z.number().int().min(0).optional(),

@@ -286,6 +286,16 @@ export {
   importColumnsError,
 } from './contacts.js';
 export type { ContactGender, ContactType, AgeRange, EavEntityType, ContactColumnField, ImportColumns } from './contacts.js';
+export {
+  IMPORT_SINGLE_FIELDS,
+  MULTI_VALUE_SEPARATOR,
+  detectContactImportMapping,
+  phoneLabelColumn,
+  splitMultiValue,
+  isMobileLabel,
+  pickRowNumber,
+} from './contact-import.js';
+export type { ContactImportMapping, ImportSingleField, RowPhone } from './contact-import.js';
 
 export { normalizeGeoStates, matchGeoForward, nextRoundRobin } from './geo.js';
 export type { GeoForward, RoundRobinTurn } from './geo.js';

@@ -2,20 +2,51 @@
  * Background jobs on pg-boss (in the same PostgreSQL). Handlers must be idempotent:
  * the queue delivers at least once. `enqueue` can join the caller's Kysely transaction so a
  * job exists if and only if the rows that asked for it were committed.
+ *
+ * Crash recovery (docs/operations.md "Crash recovery"): pg-boss 12 has no heartbeat, so a job that
+ * was active in a process that died (killed, out of memory) would wait for its expiry (15 min)
+ * before it ran again. Every process with workers registers itself in `queue_workers` and refreshes
+ * its heartbeat every `queueTuning.heartbeatMs`; a *resumable* job kind (`define(..., {resumable})`)
+ * records which worker runs each job in `queue_active_jobs`. Every `sweepMs`, each process with
+ * workers removes the workers that are dead (no heartbeat for `staleMs`, or a previous process of
+ * this host whose pid is gone or is now ours) and fails their jobs through pg-boss (`fail`), which
+ * retries them after the job's retry delay: an interrupted job runs again within a minute. Handlers
+ * of resumable jobs must tolerate a second run meeting a first one that is still alive (a worker
+ * whose event loop stalled past `staleMs`): see the import's advisory lock and campaign claims.
  */
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { CompiledQuery } from 'kysely';
 import { PgBoss, type Job } from 'pg-boss';
 import type { DbOrTx } from './db/db.js';
 
 export type JobHandler<T> = (data: T, job: Job<T>) => Promise<void>;
 export type EnqueueOptions = { startAfter?: Date | number; singletonKey?: string; retryLimit?: number; retryDelay?: number };
+/** `resumable`: recorded per worker so a dead process's job is retried within a minute (see the module doc). */
+export type DefineOptions = { resumable?: boolean };
+
+/** Crash-recovery timings in ms (tests may lower them). */
+export const queueTuning = {
+  heartbeatMs: 5_000,
+  sweepMs: 5_000,
+  /** A worker whose heartbeat is older than this is dead. */
+  staleMs: 20_000,
+};
+
+/** Whether a process with this pid exists on this host (EPERM: it exists but is not ours). */
+function pidAlive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+}
 
 export class Queue {
   private readonly boss: PgBoss;
   private readonly created = new Set<string>();
-  private readonly handlers = new Map<string, { handler: JobHandler<any>; concurrency: number }>();
+  private readonly handlers = new Map<string, { handler: JobHandler<any>; concurrency: number; resumable: boolean }>();
   private started = false;
   private stopping = false;
+  private timers: NodeJS.Timeout[] = [];
+  /** This process's worker id (uuid), recorded on resumable jobs and campaign claims. */
+  readonly workerId = randomUUID();
 
   constructor(url: string, private readonly runWorkers: boolean) {
     this.boss = new PgBoss({ connectionString: url, max: 4, schedule: false, supervise: runWorkers });
@@ -27,23 +58,85 @@ export class Queue {
   }
 
   /** Declares a job kind and, when this process runs workers, its handler (`concurrency` parallel jobs). */
-  define<T extends object>(name: string, handler: JobHandler<T>, concurrency = 2): void {
-    this.handlers.set(name, { handler, concurrency });
+  define<T extends object>(name: string, handler: JobHandler<T>, concurrency = 2, options: DefineOptions = {}): void {
+    this.handlers.set(name, { handler, concurrency, resumable: options.resumable === true });
+  }
+
+  private async sql<R = Record<string, unknown>>(text: string, values: unknown[] = []): Promise<R[]> {
+    const r = (await this.boss.getDb().executeSql(text, values)) as { rows?: R[] };
+    return r.rows ?? [];
   }
 
   /** Starts pg-boss (creating its schema on first use), the queues and the workers. */
   async start(): Promise<void> {
     await this.boss.start();
     this.started = true;
-    for (const [name, { handler, concurrency }] of this.handlers) {
+    if (this.runWorkers) {
+      await this.heartbeat();
+      await this.sweep();
+      this.timers.push(setInterval(() => { void this.heartbeat().catch((e) => this.report(e)); }, queueTuning.heartbeatMs));
+      this.timers.push(setInterval(() => { void this.sweep().catch((e) => this.report(e)); }, queueTuning.sweepMs));
+      for (const t of this.timers) t.unref();
+    }
+    for (const [name, { handler, concurrency, resumable }] of this.handlers) {
       await this.ensureQueue(name);
       if (!this.runWorkers) continue;
       for (let i = 0; i < concurrency; i++) {
         await this.boss.work<any>(name, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
-          for (const job of jobs) await handler(job.data, job);
+          for (const job of jobs) {
+            if (!resumable) { await handler(job.data, job); continue; }
+            await this.sql(`insert into queue_active_jobs (job_id, queue, worker_id) values ($1, $2, $3)
+              on conflict (job_id) do update set worker_id = excluded.worker_id, queue = excluded.queue, started_at = now()`, [job.id, name, this.workerId]);
+            try {
+              await handler(job.data, job);
+            } finally {
+              await this.sql('delete from queue_active_jobs where job_id = $1 and worker_id = $2', [job.id, this.workerId]).catch((e) => this.report(e));
+            }
+          }
         });
       }
     }
+  }
+
+  private report(e: unknown): void {
+    const err = e as Error & { code?: string };
+    if (this.stopping || err.code === '57P01') return;
+    console.error('[queue]', err.message);
+  }
+
+  /** Upserts this process's heartbeat (recreated if a sweep removed it during a long stall). */
+  private async heartbeat(): Promise<void> {
+    await this.sql(`insert into queue_workers (id, pid, host) values ($1, $2, $3)
+      on conflict (id) do update set heartbeat_at = now()`, [this.workerId, process.pid, os.hostname()]);
+  }
+
+  /**
+   * Removes dead workers and fails (→ retry) the resumable jobs they held.
+   * @returns how many jobs were handed back.
+   */
+  async sweep(): Promise<number> {
+    const host = os.hostname();
+    const workers = await this.sql<{ id: string; pid: number; host: string; stale: boolean; started_at: Date }>(
+      `select id, pid, host, started_at, heartbeat_at < now() - make_interval(secs => $1::float8 / 1000) as stale from queue_workers where id <> $2`,
+      [queueTuning.staleMs, this.workerId]);
+    // Our own pid with an earlier start: a previous process (a container's pid 1 after a restart).
+    const processStart = Date.now() - process.uptime() * 1000 - 1000;
+    const previous = (w: { pid: number; started_at: Date }) => (w.pid === process.pid ? new Date(w.started_at).getTime() < processStart : !pidAlive(w.pid));
+    const dead = workers.filter((w) => w.stale || (w.host === host && previous(w))).map((w) => w.id);
+    if (dead.length) await this.sql('delete from queue_workers where id = any($1::uuid[])', [dead]);
+    const orphans = await this.sql<{ job_id: string; queue: string }>(`delete from queue_active_jobs j
+      where not exists (select 1 from queue_workers w where w.id = j.worker_id) returning job_id, queue`);
+    for (const o of orphans) {
+      await this.boss.fail(o.queue, o.job_id, { message: 'worker stopped; retried' });
+    }
+    if (orphans.length) console.warn(`[queue] retrying ${orphans.length} job(s) of a stopped worker`);
+    return orphans.length;
+  }
+
+  /** Ids of the workers that are alive (heartbeat younger than `staleMs`), this one included. */
+  async liveWorkerIds(): Promise<string[]> {
+    const rows = await this.sql<{ id: string }>(`select id from queue_workers where heartbeat_at >= now() - make_interval(secs => $1::float8 / 1000)`, [queueTuning.staleMs]);
+    return [...new Set([this.workerId, ...rows.map((r) => r.id)])];
   }
 
   private async ensureQueue(name: string): Promise<void> {
@@ -67,6 +160,10 @@ export class Queue {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    // The worker row stays: jobs still active after the graceful timeout are handed back by the
+    // next sweep (of another node once the row is stale, or of this host's next process at once).
     if (this.started) await this.boss.stop({ graceful: true, timeout: 5000 });
     this.started = false;
   }

@@ -1,9 +1,13 @@
-/** Campaign job handlers: `campaigns.start` (resolve recipients) and `campaigns.dispatch` (send a chunk). */
+/**
+ * Campaign job handlers: `campaigns.start` (resolve recipients) and `campaigns.dispatch` (send a chunk).
+ * Both are resumable (platform/queue): a job active in a process that died runs again within a
+ * minute; claims make each send happen once (campaigns.service "reconcileStaleClaims").
+ */
 import { CampaignDispatchJob, CampaignStartJob } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import { CAMPAIGN_DISPATCH_JOB, CAMPAIGN_START_JOB, dispatchChunk, startCampaign } from './campaigns.service.js';
 
 export function registerCampaignJobs(ctx: AppContext): void {
-  ctx.queue.define(CAMPAIGN_START_JOB, async (data) => startCampaign(ctx, CampaignStartJob.parse(data)), 2);
-  ctx.queue.define(CAMPAIGN_DISPATCH_JOB, async (data) => dispatchChunk(ctx, CampaignDispatchJob.parse(data)), 4);
+  ctx.queue.define(CAMPAIGN_START_JOB, async (data) => startCampaign(ctx, CampaignStartJob.parse(data)), 2, { resumable: true });
+  ctx.queue.define(CAMPAIGN_DISPATCH_JOB, async (data) => dispatchChunk(ctx, CampaignDispatchJob.parse(data)), 4, { resumable: true });
 }

@@ -153,9 +153,9 @@ export const campaignsRepository = {
    * `state := 'sending', claimed_at := now` in one statement, skipping rows another worker holds.
    * A claimed row is never claimed again; this is what makes each send happen at most once.
    */
-  async claim(db: DbOrTx, campaignId: number, range: { from: number; to: number | null }, now: Date, limit: number): Promise<RecipientRow[]> {
+  async claim(db: DbOrTx, campaignId: number, range: { from: number; to: number | null }, now: Date, limit: number, claimedBy: string | null = null): Promise<RecipientRow[]> {
     const r = await sql<RecipientRow>`
-      update campaign_recipients r set state = 'sending', claimed_at = ${now}
+      update campaign_recipients r set state = 'sending', claimed_at = ${now}, claimed_by = ${claimedBy}::uuid
       where r.id in (
         select id from campaign_recipients
         where campaign_id = ${campaignId} and state = 'pending' and id >= ${range.from} ${range.to === null ? sql`` : sql`and id < ${range.to}`}
@@ -185,10 +185,18 @@ export const campaignsRepository = {
       from unnest(${rows.map((x) => x.id)}::bigint[], ${rows.map((x) => x.code)}::int[], ${rows.map((x) => x.state)}::text[]) as v(id, code, st)
       where r.id = v.id and r.id = any(${rows.map((x) => x.id)}::bigint[]) and r.state = 'sending'`.execute(db);
   },
-  /** Claims older than `before` whose outcome was never recorded (a worker died between claim and record). */
-  async staleClaims(db: DbOrTx, campaignId: number, before: Date): Promise<RecipientRow[]> {
+  /**
+   * Claims whose outcome was never recorded (a worker died between claim and record): older than
+   * `before`, or claimed by a worker not in `liveWorkers` (platform/queue `liveWorkerIds`) when given.
+   */
+  async staleClaims(db: DbOrTx, campaignId: number, before: Date, liveWorkers?: string[]): Promise<RecipientRow[]> {
     return db.selectFrom('campaign_recipients').selectAll().where('campaign_id', '=', campaignId).where('state', '=', 'sending')
-      .where('carrier_sid', 'is', null).where('claimed_at', '<', before).orderBy('id').limit(1000).execute();
+      .where('carrier_sid', 'is', null)
+      .where((eb) => eb.or([
+        eb('claimed_at', '<', before),
+        ...(liveWorkers ? [eb.and([eb('claimed_by', 'is not', null), sql<boolean>`not (claimed_by = any(${liveWorkers}::uuid[]))`])] : []),
+      ]))
+      .orderBy('id').limit(1000).execute();
   },
   /** What is left to do: pending count, the earliest `not_before` of pending rows, and the oldest open claim. */
   async remaining(db: DbOrTx, campaignId: number): Promise<{ pending: number; next_at: Date | null; open_claims: number; oldest_claim: Date | null }> {

@@ -576,7 +576,8 @@ function statusCallbackFor(ctx: AppContext, recipientId: number): string {
  * → `unknown`, never re-sent.
  */
 async function reconcileStaleClaims(ctx: AppContext, c: CampaignRow): Promise<void> {
-  const stale = await repo.staleClaims(ctx.db, c.id, new Date(campaignRuntime.now().getTime() - campaignRuntime.claimLeaseMs));
+  // A dead worker's claims (platform/queue heartbeats) are stale at once; others after the lease.
+  const stale = await repo.staleClaims(ctx.db, c.id, new Date(campaignRuntime.now().getTime() - campaignRuntime.claimLeaseMs), await ctx.queue.liveWorkerIds());
   if (!stale.length) return;
   const lookup = ctx.carrier.findMessageByStatusCallback?.bind(ctx.carrier);
   const found: Array<{ id: number; sid: string; itemId: number | null }> = [];
@@ -716,7 +717,7 @@ export async function dispatchChunk(ctx: AppContext, job: { campaignId: number; 
     const rate = await effectiveRate(ctx, c);
     const limit = rate > 0 ? Math.max(1, Math.min(campaignRuntime.batchSize, Math.floor(rate))) : campaignRuntime.batchSize;
     const now = campaignRuntime.now();
-    const claimed = await repo.claim(ctx.db, c.id, { from, to }, now, limit);
+    const claimed = await repo.claim(ctx.db, c.id, { from, to }, now, limit, ctx.queue.workerId);
     if (!claimed.length) break;
     from = claimed[claimed.length - 1]!.id + 1;
 

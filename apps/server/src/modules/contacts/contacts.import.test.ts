@@ -1,8 +1,9 @@
 /**
- * Contact import on a real server: CSV and XLSX (built with exceljs), invalid numbers kept and
- * marked, duplicates merged within the file and with existing contacts, groups applied, progress
- * and completion over socket.io, a malformed file (422 with the spec's message) and an import that
- * fails midway leaving zero contacts.
+ * Contact import on a real server: CSV and XLSX (built with exceljs), invalid rows reported and not
+ * imported, duplicates overwritten within the file and with existing contacts, groups applied,
+ * progress and completion over socket.io, a malformed file (422 with the spec's message) and an
+ * import that fails midway leaving zero contacts. Formats, duplicate choices and the report:
+ * contacts.import-formats.test.ts.
  */
 import ExcelJS from 'exceljs';
 import pg from 'pg';
@@ -57,7 +58,7 @@ describe('contact import', () => {
     expect(r.body.errors.file).toEqual(['The file must have valid name and number columns.']);
   });
 
-  it('imports a CSV: invalid numbers kept invalid, duplicates merged, groups applied, progress events', async () => {
+  it('imports a CSV: invalid rows not imported, duplicates overwritten, groups applied, progress events', async () => {
     await a.client.post('/api/contacts', { company_id: a.companyId, name: 'Existing', number: '2125550310', email: 'old@x.io' });
     const group = await a.client.post('/api/groups', { company_id: a.companyId, name: 'Imported' });
     const csv = ['Phone,Full Name,Email,Gender',
@@ -69,27 +70,27 @@ describe('contact import', () => {
       ',,,',
     ].join('\n');
     importTuning.chunkSize = 2;
-    const r = await a.client.request('POST', `/api/companies/${a.companyId}/contacts/import`, form(csvBlob(csv), 'contacts.csv', {}, [group.body.id]));
+    const r = await a.client.request('POST', `/api/companies/${a.companyId}/contacts/import`, form(csvBlob(csv), 'contacts.csv', { duplicates: 'overwrite' }, [group.body.id]));
     expect(r.status, JSON.stringify(r.body)).toBe(202);
     const batchId = r.body.batchId;
     const done = await finished(batchId);
     importTuning.chunkSize = 1000;
-    expect(done).toMatchObject({ progress: 100, status: 'finished', inserted: 3, merged: 2, invalid: 1, error: null });
+    expect(done).toMatchObject({ progress: 100, status: 'finished', inserted: 2, merged: 2, skipped: 0, invalid: 1, total: 5, duplicates: 'overwrite', error: null });
     const list = await a.client.get(`/api/contacts?company_id=${a.companyId}&group_id=${group.body.id}&per_page=50`);
     const byName = Object.fromEntries(list.body.data.map((c: any) => [c.name, c]));
-    expect(Object.keys(byName).sort()).toEqual(['Alice Again', 'Broken', 'Carol', 'Existing Updated']);
-    expect(byName['Broken']).toMatchObject({ number: '12345', is_invalid: true, source: 'Import' });
+    expect(Object.keys(byName).sort()).toEqual(['Alice Again', 'Carol', 'Existing Updated']);
+    expect((await a.client.get(`/api/contacts?company_id=${a.companyId}&search=Broken`)).body.data).toHaveLength(0);
     expect(byName['Alice Again']).toMatchObject({ number: '+12125550311', email: 'alice2@x.io', is_invalid: false });
     const existing = await a.client.get(`/api/contacts/${byName['Existing Updated'].id}`);
     expect(existing.body).toMatchObject({ email: 'old@x.io', source: 'Manual' });
     const alice = await a.client.get(`/api/contacts/${byName['Alice Again'].id}`);
     expect(alice.body.gender).toBe('Female');
     await eventually(async () => events.some((e) => e.event === 'contact import completed' && e.payload.batchId === batchId));
-    expect(events.find((e) => e.event === 'contact import completed' && e.payload.batchId === batchId)!.payload).toMatchObject({ inserted: 3, merged: 2, invalid: 1, failed: false });
+    expect(events.find((e) => e.event === 'contact import completed' && e.payload.batchId === batchId)!.payload).toMatchObject({ inserted: 2, merged: 2, skipped: 0, invalid: 1, total: 5, failed: false });
     expect(events.some((e) => e.event === 'contact import progress' && e.payload.batchId === batchId)).toBe(true);
   });
 
-  it('a company with no contacts yet: a number repeated several chunks later is merged, not doubled', async () => {
+  it('a company with no contacts yet: a number repeated several chunks later updates, not doubles', async () => {
     const fresh = await createAccount(s);
     const rows = ['Name,Number,Email'];
     for (let i = 0; i < 30; i++) rows.push(`Person ${i},(212) 555-${String(400 + i).padStart(4, '0')},p${i}@x.io`);
@@ -97,13 +98,13 @@ describe('contact import', () => {
     rows.push('Nobody,12345,');
     importTuning.chunkSize = 4;
     try {
-      const r = await fresh.client.request('POST', `/api/companies/${fresh.companyId}/contacts/import`, form(csvBlob(rows.join('\n')), 'many.csv'));
+      const r = await fresh.client.request('POST', `/api/companies/${fresh.companyId}/contacts/import`, form(csvBlob(rows.join('\n')), 'many.csv', { duplicates: 'overwrite' }));
       expect(r.status, JSON.stringify(r.body)).toBe(202);
       const done = await eventually(async () => {
         const p = await fresh.client.get(`/api/companies/${fresh.companyId}/contacts/progress/${r.body.batchId}`);
         return p.body.finishedAt ? p.body : null;
       }, 15_000);
-      expect(done).toMatchObject({ status: 'finished', inserted: 31, merged: 1, invalid: 1 });
+      expect(done).toMatchObject({ status: 'finished', inserted: 30, merged: 1, skipped: 0, invalid: 1, total: 32 });
     } finally {
       importTuning.chunkSize = 1000;
     }
@@ -111,7 +112,7 @@ describe('contact import', () => {
     const again = list.body.data.filter((c: any) => c.number === '+12125550403');
     expect(again).toHaveLength(1);
     expect(again[0]).toMatchObject({ name: 'Person 3 Again', email: 'again@x.io' });
-    expect((await fresh.client.get(`/api/contacts?company_id=${fresh.companyId}`)).body.meta.pagination.total).toBe(31);
+    expect((await fresh.client.get(`/api/contacts?company_id=${fresh.companyId}`)).body.meta.pagination.total).toBe(30);
   });
 
   it('imports an XLSX with a given mapping', async () => {
@@ -124,10 +125,10 @@ describe('contact import', () => {
     const buf = Buffer.from(await wb.xlsx.writeBuffer());
     const mapping = JSON.stringify({ first_name: 0, last_name: 1, number: 2, city: 3 });
     const r = await a.client.request('POST', `/api/companies/${a.companyId}/contacts/import`,
-      form(new Blob([buf], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), 'c.xlsx', { mapping }));
+      form(new Blob([buf], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), 'c.xlsx', { mapping, duplicates: 'overwrite' }));
     expect(r.status, JSON.stringify(r.body)).toBe(202);
     const done = await finished(r.body.batchId);
-    expect(done).toMatchObject({ status: 'finished', inserted: 2, merged: 1, invalid: 1 });
+    expect(done).toMatchObject({ status: 'finished', inserted: 1, merged: 1, invalid: 1, total: 3 });
     const list = await a.client.get(`/api/contacts?company_id=${a.companyId}&search=Xena`);
     expect(list.body.data).toHaveLength(1);
     const x = await a.client.get(`/api/contacts/${list.body.data[0].id}`);

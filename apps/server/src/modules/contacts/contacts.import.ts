@@ -1,39 +1,46 @@
 /**
- * Contact import from CSV and XLSX (spec 001 §5 "A contact import file (CSV or XLSX) must have valid
- * name and number columns", §3 "Batch progress", §4 "Batch jobs", §8 import failure).
+ * Contact import from CSV, XLSX and vCard (spec 001 §5 "A contact import file (CSV or XLSX) must have
+ * valid name and number columns", §3 "Batch progress", §4 "Batch jobs", §8 import failure;
+ * docs/contacts.md "Import").
  *
- * - `previewImport`: headers, the first 10 rows and the suggested mapping (domain `detectImportColumns`).
- * - `startImport`: checks the mapping (422 `INVALID_CONTACT_FILE`), stores the file in the blob store,
- *   creates a `contact_imports` batch and enqueues `contacts.import` in the same transaction.
+ * - `previewImport`: headers, the first 10 rows and the suggested mapping (domain
+ *   `detectContactImportMapping`: Google Contacts, Outlook, vCard and plain headers).
+ * - `startImport`: checks the mapping (422 `INVALID_CONTACT_FILE`) and the duplicates choice
+ *   (skip | fill | overwrite, default skip), stores the file in the blob store, creates a
+ *   `contact_imports` batch and enqueues `contacts.import` in the same transaction.
  * - `runContactImport` (the job): streams rows (CSV: papaparse in chunk mode over a file stream;
- *   XLSX: exceljs), parses numbers with `parsePhone` on a worker thread (`PhoneParser`; invalid ones
- *   kept with `is_invalid`), merges duplicates by number (within the file and with existing
- *   contacts: non-empty values replace stored ones), writes chunks of `importTuning.chunkSize` rows
- *   with `INSERT ... SELECT FROM unnest(...)` (a chunk is written while the next is built), all
- *   inside ONE transaction so a failure leaves nothing behind. 1,000,000 rows take about 40 s on
- *   2 shared vCPUs (bench/contacts-import). Progress goes to `company.{companyId}` as
- *   `contact import progress` {batchId, progress} (0-100, at most every 250 ms) and the end as
- *   `contact import completed` {batchId, finishedAt, inserted, merged, invalid, failed, error}.
- *   A redelivered job of a finished or failed batch does nothing.
+ *   XLSX: exceljs; vCard: ical.js, turned into rows with Google's headers), parses numbers with
+ *   `parsePhone` on a worker thread (`PhoneParser`). Each row has exactly one outcome: added,
+ *   updated (a duplicate that filled or overwrote something), skipped (a duplicate left as it was)
+ *   or invalid (no valid number: NOT imported); so `inserted + merged + skipped + invalid = total`.
+ *   Rows that did not simply add a contact go to `contact_import_rows` (the downloadable report).
+ *   Chunks of `importTuning.chunkSize` rows are written with `INSERT ... SELECT FROM unnest(...)`
+ *   (a chunk is written while the next is built), all inside ONE transaction, so a failure or a
+ *   crash leaves nothing behind and a redelivered job redoes the batch from the start: exactly once.
+ *   A transaction-scoped advisory lock on the batch keeps two deliveries from running it at once.
+ *   Progress goes to `company.{companyId}` as `contact import progress` {batchId, progress} (0-100,
+ *   at most every 250 ms) and the end as `contact import completed`.
  */
 import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
 import {
-  CONTACT_IMPORT_COMPLETED, CONTACT_IMPORT_PROGRESS, ImportMapping, type ContactImportCompletedEvent,
+  CONTACT_IMPORT_COMPLETED, CONTACT_IMPORT_PROGRESS, IMPORT_DUPLICATE_CHOICES, ImportMapping, type ContactImportCompletedEvent, type ImportDuplicateChoice,
 } from '@switchboard/contracts';
 import {
-  AGE_RANGES, CONTACT_GENDERS, CONTACT_TYPES, IMPORT_FAILURE, deriveContactName, detectImportColumns, importColumnsError, parsePhone,
-  type ImportColumns,
+  AGE_RANGES, CONTACT_GENDERS, CONTACT_TYPES, IMPORT_FAILURE, IMPORT_SINGLE_FIELDS, deriveContactName, detectContactImportMapping, importColumnsError,
+  parsePhone, phoneLabelColumn, pickRowNumber, splitMultiValue, type ContactImportMapping, type ImportSingleField, type RowPhone,
 } from '@switchboard/domain';
 import ExcelJS from 'exceljs';
+import ICAL from 'ical.js';
 import Papa from 'papaparse';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
+import { outsideTransaction } from '../../platform/db/tx-guard.js';
 import { NotFoundError, ValidationError, fieldError } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { addContactsToGroups, assertGroupIds } from '../groups/groups.service.js';
-import { IMPORT_COLUMNS, contactsRepository, type ImportColumn, type ImportRecord } from './contacts.repository.js';
+import { IMPORT_COLUMNS, contactsRepository, type ImportColumn, type ImportRecord, type ImportReportRow, type ImportValues } from './contacts.repository.js';
 
 export const IMPORT_JOB = 'contacts.import';
 /** Tunables (tests lower the chunk size to exercise several chunks). */
@@ -44,15 +51,29 @@ export const importTuning = {
 };
 
 export type UploadedFile = { filename: string; mimetype: string; data: Buffer };
-type FileType = 'csv' | 'xlsx';
-type Flat = Partial<Record<ImportColumn, number>>;
+type FileType = 'csv' | 'xlsx' | 'vcf';
 
-/** CSV or XLSX from the name, the MIME type or the zip signature. @throws 422 on `file` otherwise. */
+/**
+ * What the job reads from a row (stored as the batch's `mapping`): the name columns, the phone
+ * columns with their label column (Google) or header (Outlook), e-mail columns and single fields.
+ */
+type Plan = {
+  v: 2;
+  name?: number;
+  first_name?: number;
+  last_name?: number;
+  numbers: Array<{ column: number; labelColumn?: number; header: string }>;
+  emails: number[];
+  single: Partial<Record<ImportSingleField, number>>;
+};
+
+/** CSV, XLSX or vCard from the name, the MIME type or the content. @throws 422 on `file` otherwise. */
 function fileTypeOf(f: UploadedFile): FileType {
   const name = f.filename.toLowerCase();
+  if (name.endsWith('.vcf') || name.endsWith('.vcard') || /vcard/.test(f.mimetype) || /^\uFEFF?\s*BEGIN:VCARD/i.test(f.data.subarray(0, 64).toString('utf8'))) return 'vcf';
   if (name.endsWith('.xlsx') || f.mimetype.includes('spreadsheetml') || (f.data[0] === 0x50 && f.data[1] === 0x4b)) return 'xlsx';
   if (name.endsWith('.csv') || name.endsWith('.txt') || f.mimetype.includes('csv') || f.mimetype.startsWith('text/')) return 'csv';
-  throw fieldError('file', 'The file must be a file of type: csv, xlsx.');
+  throw fieldError('file', 'The file must be a file of type: csv, xlsx, vcf.');
 }
 
 /** A cell of exceljs as text (rich text, hyperlinks, formulas and dates included). */
@@ -76,8 +97,63 @@ function xlsxRowValues(row: ExcelJS.Row): string[] {
   return out;
 }
 
+/** The text of a vCard property value (structured values joined; `tel:` URIs of vCard 4 unwrapped). */
+function vcardText(v: unknown): string {
+  if (Array.isArray(v)) return v.map(vcardText).filter((x) => x !== '').join(', ');
+  if (v === null || v === undefined) return '';
+  return String(v).replace(/^tel:/i, '').trim();
+}
+
+/**
+ * vCard 3.0/4.0 cards (ical.js; folded lines and several cards handled) as rows with Google's newer
+ * headers: Name, First Name, Last Name, Organization Name, Notes, E-mail N - Value, Phone N - Label,
+ * Phone N - Value. @throws 422 on `file` when the text is not a vCard.
+ */
+function vcardRows(text: string): string[][] {
+  let parsed: unknown;
+  try { parsed = ICAL.parse(text.replace(/^\uFEFF/, '')); } catch { throw fieldError('file', 'The file could not be read.'); }
+  const list = (Array.isArray(parsed) && Array.isArray(parsed[0]) ? parsed : [parsed]) as unknown[];
+  const cards: Array<{ fn: string; first: string; last: string; org: string; note: string; emails: string[]; phones: Array<{ label: string; value: string }> }> = [];
+  for (const jcard of list) {
+    const comp = new ICAL.Component(jcard as never);
+    if (comp.name !== 'vcard') continue;
+    const n = comp.getFirstPropertyValue('n') as unknown;
+    const nParts = Array.isArray(n) ? n.map(vcardText) : [vcardText(n)];
+    const types = (p: ICAL.Property) => { const t = p.getParameter('type'); return (Array.isArray(t) ? t : t ? [t] : []).map(String); };
+    cards.push({
+      fn: vcardText(comp.getFirstPropertyValue('fn')),
+      last: nParts[0] ?? '',
+      first: nParts[1] ?? '',
+      org: vcardText(comp.getFirstPropertyValue('org')),
+      note: vcardText(comp.getFirstPropertyValue('note')),
+      emails: comp.getAllProperties('email').map((p) => vcardText(p.getFirstValue())).filter((x) => x !== ''),
+      phones: comp.getAllProperties('tel').map((p) => ({
+        label: types(p).filter((t) => !/^(voice|pref|internet)$/i.test(t)).join(' '),
+        value: vcardText(p.getFirstValue()),
+      })).filter((x) => x.value !== ''),
+    });
+  }
+  const maxEmails = Math.max(0, ...cards.map((c) => c.emails.length));
+  const maxPhones = Math.max(0, ...cards.map((c) => c.phones.length));
+  const header = ['Name', 'First Name', 'Last Name', 'Organization Name', 'Notes'];
+  for (let i = 1; i <= maxEmails; i++) header.push(`E-mail ${i} - Value`);
+  for (let i = 1; i <= maxPhones; i++) header.push(`Phone ${i} - Label`, `Phone ${i} - Value`);
+  const rows = [header];
+  for (const c of cards) {
+    const row = [c.fn, c.first, c.last, c.org, c.note];
+    for (let i = 0; i < maxEmails; i++) row.push(c.emails[i] ?? '');
+    for (let i = 0; i < maxPhones; i++) row.push(c.phones[i]?.label ?? '', c.phones[i]?.value ?? '');
+    rows.push(row);
+  }
+  return rows;
+}
+
 /** Rows (header first) of a file, optionally at most `limit`. */
 async function readRows(data: Buffer, type: FileType, limit?: number): Promise<string[][]> {
+  if (type === 'vcf') {
+    const rows = vcardRows(data.toString('utf8'));
+    return limit ? rows.slice(0, limit) : rows;
+  }
   if (type === 'csv') {
     const r = Papa.parse<string[]>(data.toString('utf8').replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy', ...(limit ? { preview: limit } : {}) });
     return r.data.map((row) => row.map((c) => String(c ?? '').trim()));
@@ -90,27 +166,76 @@ async function readRows(data: Buffer, type: FileType, limit?: number): Promise<s
   return rows;
 }
 
-/** Mapping as flat field → column index (name may be one column or first/last columns). */
-function flatten(m: ImportColumns | ImportMapping): Flat {
-  const out: Flat = {};
-  for (const [k, v] of Object.entries(m)) {
-    if (k === 'name' && v !== null && typeof v === 'object') {
-      const nv = v as { first?: number; last?: number };
-      if (nv.first !== undefined) out.first_name = nv.first;
-      if (nv.last !== undefined) out.last_name = nv.last;
-    } else if (typeof v === 'number' && (IMPORT_COLUMNS as readonly string[]).includes(k)) out[k as ImportColumn] = v;
+const list = (v: number | number[] | undefined): number[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+/** An API mapping (old or new shape) → the domain mapping. */
+function fromApi(m: ImportMapping): ContactImportMapping {
+  const out: ContactImportMapping = {};
+  if (typeof m.name === 'number') out.name = m.name;
+  else if (m.name) {
+    if (m.name.first !== undefined) out.first_name = m.name.first;
+    if (m.name.last !== undefined) out.last_name = m.name.last;
   }
+  if (m.first_name !== undefined) out.first_name = m.first_name;
+  if (m.last_name !== undefined) out.last_name = m.last_name;
+  if (m.number !== undefined) out.number = list(m.number);
+  if (m.email !== undefined) out.email = list(m.email);
+  if (m.labels !== undefined) out.labels = list(m.labels);
+  for (const f of IMPORT_SINGLE_FIELDS) if (m[f] !== undefined) out[f] = m[f];
   return out;
 }
 
-/** The file rule of spec 001 §5 on a flat mapping and the header count. @throws ValidationError (422) `INVALID_CONTACT_FILE`. */
-function assertMapping(flat: Flat, headerCount: number): void {
-  const columns: ImportColumns = {};
-  if (flat.name !== undefined) columns.name = flat.name;
-  else if (flat.first_name !== undefined || flat.last_name !== undefined) columns.name = { first: flat.first_name, last: flat.last_name };
-  if (flat.number !== undefined) columns.number = flat.number;
-  const error = importColumnsError(columns) ?? (Object.values(flat).some((i) => i! >= headerCount) ? importColumnsError({}) : null);
-  if (error) throw new ValidationError({ file: [error] }, error);
+/**
+ * The domain mapping in the API's shape (`ImportMapping`): as before for simple files (`name` a
+ * column or `{first, last}`, `number`/`email` one column), lists where several columns apply.
+ */
+function toApi(m: ContactImportMapping): ImportMapping {
+  const out: ImportMapping = {};
+  if (m.name !== undefined) {
+    out.name = m.name;
+    if (m.first_name !== undefined) out.first_name = m.first_name;
+    if (m.last_name !== undefined) out.last_name = m.last_name;
+  } else if (m.first_name !== undefined || m.last_name !== undefined) {
+    out.name = { ...(m.first_name !== undefined ? { first: m.first_name } : {}), ...(m.last_name !== undefined ? { last: m.last_name } : {}) };
+  }
+  const one = (v: number[] | undefined) => (v === undefined || v.length === 0 ? undefined : v.length === 1 ? v[0] : v);
+  if (one(m.number) !== undefined) out.number = one(m.number);
+  if (one(m.email) !== undefined) out.email = one(m.email);
+  if (one(m.labels) !== undefined) out.labels = one(m.labels);
+  for (const f of IMPORT_SINGLE_FIELDS) if (m[f] !== undefined) out[f] = m[f];
+  return out;
+}
+
+/** The spec 001 §5 rule on a mapping and the header count. */
+function mappingError(m: ContactImportMapping, headerCount: number): string | null {
+  const hasName = m.name !== undefined || m.first_name !== undefined || m.last_name !== undefined;
+  const error = importColumnsError({ ...(hasName ? { name: 0 } : {}), ...(m.number?.length ? { number: 0 } : {}) });
+  if (error) return error;
+  const all = [m.name, m.first_name, m.last_name, ...(m.number ?? []), ...(m.email ?? []), ...(m.labels ?? []), ...IMPORT_SINGLE_FIELDS.map((f) => m[f])];
+  return all.some((i) => i !== undefined && i >= headerCount) ? importColumnsError({}) : null;
+}
+
+/** The job's plan from a checked mapping and the header row. */
+function planOf(m: ContactImportMapping, headers: string[]): Plan {
+  const single: Plan['single'] = {};
+  for (const f of IMPORT_SINGLE_FIELDS) if (m[f] !== undefined) single[f] = m[f];
+  return {
+    v: 2, name: m.name, first_name: m.first_name, last_name: m.last_name,
+    numbers: (m.number ?? []).map((column) => ({ column, labelColumn: phoneLabelColumn(headers, column), header: headers[column] ?? '' })),
+    emails: m.email ?? [], single,
+  };
+}
+
+/** A stored plan; batches of the first version stored a flat field → column map. */
+function loadPlan(stored: Record<string, unknown>): Plan {
+  if (stored.v === 2) return stored as unknown as Plan;
+  const flat = stored as Partial<Record<ImportColumn, number>>;
+  const single: Plan['single'] = {};
+  for (const f of IMPORT_SINGLE_FIELDS) if (flat[f] !== undefined) single[f] = flat[f];
+  return {
+    v: 2, name: flat.name, first_name: flat.first_name, last_name: flat.last_name,
+    numbers: flat.number === undefined ? [] : [{ column: flat.number, header: '' }], emails: flat.email === undefined ? [] : [flat.email], single,
+  };
 }
 
 /** `POST /companies/{companyId}/contacts/import/preview`. */
@@ -119,40 +244,51 @@ export async function previewImport(ctx: AppContext, userId: number, companyId: 
   if (!file || file.data.length === 0) throw fieldError('file', 'The file field is required.');
   const rows = await readRows(file.data, fileTypeOf(file), 11);
   const headers = rows[0] ?? [];
-  const detected = detectImportColumns(headers);
-  const mapping = ImportMapping.parse(detected);
-  const columns = detected;
-  return { headers, rows: rows.slice(1), mapping, error: importColumnsError(columns) };
+  const detected = detectContactImportMapping(headers);
+  return { headers, rows: rows.slice(1), mapping: toApi(detected), error: mappingError(detected, headers.length) };
 }
 
 /**
- * `POST /companies/{companyId}/contacts/import`. `mapping` omitted → detected from the headers.
- * @returns `{batchId}`. @throws ValidationError (422) with `INVALID_CONTACT_FILE` when the file has no name and number columns.
+ * `POST /companies/{companyId}/contacts/import`. `mapping` omitted → detected from the headers;
+ * `duplicates` skip (default) | fill | overwrite.
+ * @returns `{batchId}`. @throws ValidationError (422) with `INVALID_CONTACT_FILE` when the file has no
+ *   name and number columns, on `mapping` when it is malformed, on `duplicates` when unknown.
  */
-export async function startImport(ctx: AppContext, userId: number, companyId: number, input: { file?: UploadedFile; mapping?: unknown; groupIds: number[] }): Promise<{ batchId: string }> {
+export async function startImport(ctx: AppContext, userId: number, companyId: number, input: { file?: UploadedFile; mapping?: unknown; duplicates?: unknown; groupIds: number[] }): Promise<{ batchId: string }> {
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
   const file = input.file;
   if (!file || file.data.length === 0) throw fieldError('file', 'The file field is required.');
+  const duplicates = (input.duplicates === undefined || input.duplicates === '' ? 'skip' : input.duplicates) as ImportDuplicateChoice;
+  if (!IMPORT_DUPLICATE_CHOICES.includes(duplicates)) throw fieldError('duplicates', 'The selected duplicates is invalid.');
   const type = fileTypeOf(file);
   const headers = (await readRows(file.data, type, 1))[0] ?? [];
-  let flat: Flat;
+  let mapping: ContactImportMapping;
   if (input.mapping !== undefined && input.mapping !== null && input.mapping !== '') {
     let raw = input.mapping;
     if (typeof raw === 'string') { try { raw = JSON.parse(raw); } catch { throw fieldError('mapping', 'The mapping must be valid JSON.'); } }
     const parsed = ImportMapping.safeParse(raw);
     if (!parsed.success) throw fieldError('mapping', 'The mapping is invalid.');
-    flat = flatten(parsed.data);
-  } else flat = flatten(detectImportColumns(headers));
-  assertMapping(flat, headers.length);
+    mapping = fromApi(parsed.data);
+  } else mapping = detectContactImportMapping(headers);
+  const error = mappingError(mapping, headers.length);
+  if (error) throw new ValidationError({ file: [error] }, error);
   const groupIds = await assertGroupIds(ctx, companyId, input.groupIds, 'group_ids');
   const batchId = randomUUID();
   const key = `imports/contacts/${companyId}/${batchId}.${type}`;
   await ctx.blobs.put(key, file.data);
   await ctx.db.transaction().execute(async (tx) => {
-    await contactsRepository.insertImport(tx, { id: batchId, company_id: companyId, user_id: userId, file_key: key, file_type: type, mapping: JSON.stringify(flat), group_ids: JSON.stringify(groupIds) });
+    await contactsRepository.insertImport(tx, {
+      id: batchId, company_id: companyId, user_id: userId, file_key: key, file_type: type, duplicates,
+      mapping: JSON.stringify(planOf(mapping, headers)), group_ids: JSON.stringify(groupIds),
+    });
     await ctx.queue.enqueue(IMPORT_JOB, { batchId }, { singletonKey: batchId }, tx);
   });
   return { batchId };
+}
+
+/** Where the report of a batch is downloaded (`GET`, signed-in users of the company). */
+function reportUrl(companyId: number, batchId: string): string {
+  return `/api/companies/${companyId}/contacts/import/${batchId}/report`;
 }
 
 /** `GET /companies/{companyId}/contacts/progress/{batchId}`. @throws NotFoundError for another company's batch. */
@@ -163,7 +299,32 @@ export async function getImportProgress(ctx: AppContext, userId: number, company
   return {
     progress: b.status === 'finished' ? 100 : Math.round(b.progress * 10) / 10, finishedAt: b.finished_at?.toISOString() ?? null,
     status: b.status, inserted: b.inserted, merged: b.merged, invalid: b.invalid, error: b.error,
+    skipped: b.skipped, total: b.total, duplicates: b.duplicates, report_url: b.status === 'finished' ? reportUrl(companyId, batchId) : null,
   };
+}
+
+/**
+ * A cell that a spreadsheet would run as a formula gets a leading quote (OWASP "CSV injection");
+ * a plain phone number ("+12125550100", "-" and digits only) is left as it is.
+ */
+function safeCell(v: string | number | null): string | number {
+  if (v === null) return '';
+  if (typeof v === 'number' || /^[+-]?\d+$/.test(v)) return v;
+  return /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+}
+
+/**
+ * `GET /companies/{companyId}/contacts/import/{batchId}/report`: the per-row report as CSV
+ * (Row, Outcome, Reason, Name, Number), rows in file order; only rows that did not simply add a contact.
+ * @throws NotFoundError for another company's batch, or one not finished.
+ */
+export async function importReportCsv(ctx: AppContext, userId: number, companyId: number, batchId: string): Promise<string> {
+  await assertCompanyAccess(ctx, userId, companyId);
+  const b = await contactsRepository.findImport(ctx.db, batchId);
+  if (!b || b.company_id !== companyId || b.status !== 'finished') throw new NotFoundError('Batch');
+  const rows = await contactsRepository.importReport(ctx.db, batchId);
+  const data = rows.map((r) => [r.row_number, r.outcome, r.reason, r.name, r.number].map(safeCell));
+  return `\uFEFF${Papa.unparse({ fields: ['Row', 'Outcome', 'Reason', 'Name', 'Number'], data })}\r\n`;
 }
 
 function pick<T extends string>(allowed: readonly T[], v: string | null): T | null {
@@ -171,21 +332,56 @@ function pick<T extends string>(allowed: readonly T[], v: string | null): T | nu
   return allowed.find((a) => a.toLowerCase() === v.trim().toLowerCase()) ?? null;
 }
 
-/** One row → record, or null for a blank row. `parsed`: its number already parsed (PhoneParser), if so. */
-function toRecord(row: string[], flat: Flat, parsed?: string | null): ImportRecord | null {
+/** One row read: a record, an invalid row (with its reason), or null for a blank row. */
+type RowResult =
+  | { kind: 'record'; row: number; rec: ImportRecord; nameFromNumber: boolean }
+  | { kind: 'invalid'; row: number; reason: string; name: string | null; number: string | null };
+
+/** The phones of a row in column order (Google multi-value cells split), with their labels. */
+function rowPhones(row: string[], plan: Plan): RowPhone[] {
+  const out: RowPhone[] = [];
+  for (const p of plan.numbers) {
+    const values = splitMultiValue(row[p.column]);
+    const label = p.labelColumn !== undefined ? (splitMultiValue(row[p.labelColumn])[0] ?? '') : p.header;
+    for (const value of values) out.push({ value, label });
+  }
+  return out;
+}
+
+/** Every raw phone of a batch of rows (for the parser). */
+function rawNumbers(rows: string[][], plan: Plan): string[] {
+  const out: string[] = [];
+  for (const r of rows) for (const p of rowPhones(r, plan)) out.push(p.value);
+  return out;
+}
+
+/** One row → record / invalid / null (blank). `parsed`: raw number → E.164 or null. */
+function toRecord(row: string[], rowNumber: number, plan: Plan, parsed: Map<string, string | null>): RowResult | null {
   if (row.every((c) => c === undefined || c === null || String(c).trim() === '')) return null;
-  const get = (c: ImportColumn): string | null => { const i = flat[c]; const v = i === undefined ? '' : String(row[i] ?? '').trim(); return v === '' ? null : v; };
+  const cell = (i: number | undefined): string | null => { const v = i === undefined ? '' : String(row[i] ?? '').trim(); return v === '' ? null : v; };
+  const derived = deriveContactName({ name: cell(plan.name) ?? '', first_name: cell(plan.first_name) ?? '', last_name: cell(plan.last_name) ?? '' });
+  const phones = rowPhones(row, plan);
+  if (phones.length === 0) return { kind: 'invalid', row: rowNumber, reason: 'No phone number', name: derived || null, number: null };
+  const pickd = pickRowNumber(phones, (raw) => parsed.get(raw) ?? parsePhone(raw));
+  if (!pickd.chosen) return { kind: 'invalid', row: rowNumber, reason: `Invalid phone number: ${phones[0]!.value}`, name: derived || null, number: phones[0]!.value };
   const rec = {} as ImportRecord;
-  for (const c of IMPORT_COLUMNS) rec[c] = get(c);
-  const raw = rec.number;
-  const e164 = !raw ? null : parsed !== undefined ? parsed : parsePhone(raw);
-  rec.number = e164 ?? raw;
-  rec.is_invalid = !e164;
-  let name = deriveContactName({ name: rec.name ?? '', first_name: rec.first_name ?? '', last_name: rec.last_name ?? '' });
-  if (!name) name = raw ?? '';
-  rec.name = name.slice(0, 255);
-  if (rec.first_name === null && rec.last_name === null && rec.name) {
-    const [first = '', ...rest] = rec.name.split(/\s+/);
+  for (const c of IMPORT_COLUMNS) rec[c] = null;
+  for (const f of IMPORT_SINGLE_FIELDS) rec[f] = cell(plan.single[f]);
+  rec.number = pickd.chosen;
+  rec.is_invalid = false;
+  rec.email = plan.emails.map((i) => splitMultiValue(row[i])[0]).find((e) => e !== undefined) ?? null;
+  if (pickd.others.length) {
+    // Other numbers are kept in the notes ("Other phones: Work +1 ..., Home ...").
+    const others = `Other phones: ${pickd.others.map((p) => `${p.label ? `${p.label} ` : ''}${p.value}`).join(', ')}`;
+    rec.notes = rec.notes ? `${rec.notes}\n${others}` : others;
+  }
+  const nameFromNumber = !derived;
+  const name = (derived || phones[pickd.chosenIndex]!.value).slice(0, 255);
+  rec.name = name;
+  rec.first_name = cell(plan.first_name);
+  rec.last_name = cell(plan.last_name);
+  if (rec.first_name === null && rec.last_name === null && !nameFromNumber) {
+    const [first = '', ...rest] = name.split(/\s+/);
     rec.first_name = first; rec.last_name = rest.join(' ');
   }
   rec.first_name ??= '';
@@ -193,34 +389,42 @@ function toRecord(row: string[], flat: Flat, parsed?: string | null): ImportReco
   rec.gender = pick(CONTACT_GENDERS, rec.gender);
   rec.age_range = pick(AGE_RANGES, rec.age_range);
   rec.type = pick(CONTACT_TYPES, rec.type);
-  return rec;
+  return { kind: 'record', row: rowNumber, rec, nameFromNumber };
 }
-
 /**
- * Rows of the stored file after the header, in batches, with the progress fraction (0-1) reached.
- * CSV: papaparse over a file stream in `chunk` mode (one parse per 1 MB read; the reader pauses
- * while two batches wait, so memory stays bounded). Its row-by-row stream mode pauses the parser
- * every few rows and re-parses the rest of the chunk each time, which is quadratic on big files.
+ * Rows of the stored file after the header, in batches, with the file row number of the batch's
+ * first row (CSV/XLSX: the spreadsheet row, header = 1; vCard: the card's position, first = 1) and
+ * the progress fraction (0-1) reached. CSV: papaparse over a file stream in `chunk` mode (one parse
+ * per 1 MB read; the reader pauses while two batches wait, so memory stays bounded). Its row-by-row
+ * stream mode pauses the parser every few rows and re-parses the rest of the chunk each time, which
+ * is quadratic on big files. Blank lines are kept (and skipped later) so row numbers stay true.
  */
-async function* streamRows(file: string, type: FileType): AsyncGenerator<{ rows: string[][]; fraction: number }> {
+async function* streamRows(file: string, type: FileType): AsyncGenerator<{ rows: string[][]; firstRow: number; fraction: number }> {
+  if (type === 'vcf') {
+    const rows = vcardRows(fs.readFileSync(file, 'utf8')).slice(1);
+    for (let i = 0; i < rows.length; i += 1000) yield { rows: rows.slice(i, i + 1000), firstRow: i + 1, fraction: Math.min(1, (i + 1000) / rows.length) };
+    return;
+  }
   if (type === 'csv') {
     const size = fs.statSync(file).size || 1;
     const input = fs.createReadStream(file, { highWaterMark: 1 << 20 });
-    const queue: Array<{ rows: string[][]; fraction: number }> = [];
+    const queue: Array<{ rows: string[][]; firstRow: number; fraction: number }> = [];
     let done = false;
     let failure: unknown = null;
     let paused: Papa.Parser | null = null;
     let wake: (() => void) | null = null;
     const signal = () => { const w = wake; wake = null; w?.(); };
     let first = true;
+    let nextRow = 2;
     input.on('error', (e) => { failure = e; signal(); });
     Papa.parse(input as unknown as File, {
-      skipEmptyLines: 'greedy',
+      skipEmptyLines: false,
       chunk: (res: Papa.ParseResult<string[]>, parser: Papa.Parser) => {
         // Cells are trimmed where they are read (toRecord); the header (with any BOM) is dropped.
         const rows = res.data;
         if (first) { first = false; rows.shift(); }
-        queue.push({ rows, fraction: Math.min(1, input.bytesRead / size) });
+        queue.push({ rows, firstRow: nextRow, fraction: Math.min(1, input.bytesRead / size) });
+        nextRow += rows.length;
         if (queue.length >= 2) { parser.pause(); input.pause(); paused = parser; }
         signal();
       },
@@ -246,19 +450,15 @@ async function* streamRows(file: string, type: FileType): AsyncGenerator<{ rows:
   if (!ws) return;
   const total = Math.max(1, ws.rowCount - 1);
   let rows: string[][] = [];
+  let firstRow = 2;
   for (let r = 2; r <= ws.rowCount; r++) {
     rows.push(xlsxRowValues(ws.getRow(r)));
     if (rows.length >= 1000 || r === ws.rowCount) {
-      yield { rows, fraction: (r - 1) / total };
+      yield { rows, firstRow, fraction: (r - 1) / total };
       rows = [];
+      firstRow = r + 1;
     }
   }
-}
-
-/** The raw (trimmed) number cell of each row, or null. */
-function rawNumbers(rows: string[][], flat: Flat): Array<string | null> {
-  const i = flat.number;
-  return rows.map((r) => { const v = i === undefined ? '' : String(r[i] ?? '').trim(); return v === '' ? null : v; });
 }
 
 /**
@@ -296,7 +496,7 @@ class PhoneParser {
   }
 
   /** E.164 or null per number, in order. */
-  async parse(numbers: Array<string | null>): Promise<Array<string | null>> {
+  async parse(numbers: string[]): Promise<Array<string | null>> {
     const w = this.worker;
     if (w) {
       const id = ++this.seq;
@@ -307,7 +507,7 @@ class PhoneParser {
         });
       } catch { /* the worker failed: parse here */ }
     }
-    return numbers.map((n) => (n ? parsePhone(n) : null));
+    return numbers.map((n) => parsePhone(n));
   }
 
   async close(): Promise<void> {
@@ -317,80 +517,137 @@ class PhoneParser {
   }
 }
 
-type Counters = { inserted: number; merged: number; invalid: number; processed: number };
+type Counters = { inserted: number; merged: number; skipped: number; invalid: number; processed: number };
 
 /**
- * How a chunk finds the contacts its numbers already belong to. When the company had no contact with
- * a number when the import started, the only possible matches are this import's own earlier rows:
- * their numbers are kept in `seen` and only numbers seen before are looked up in the database (about
- * one row in a hundred instead of every row); otherwise every chunk looks all its numbers up (the
- * database also sees this import's own rows, inside its transaction).
+ * What this import knows across chunks: `added` maps each number it added to the row that added it
+ * (a later duplicate says "Duplicate of row N"). When the company had no contact with a number when
+ * the import started (`lookup` false), the only possible matches are this import's own earlier rows,
+ * so only numbers in `added` are looked up in the database (about one row in a hundred instead of
+ * every row); otherwise every chunk looks all its numbers up (the database also sees this import's
+ * own rows, inside its transaction).
  */
-type Known = { lookup: boolean; seen: Set<string> };
+type Known = { lookup: boolean; added: Map<string, number> };
 
-/** Writes one chunk: merges duplicates within it, then merges into / inserts beside existing contacts. */
-async function writeChunk(ctx: AppContext, tx: DbOrTx, companyId: number, groupIds: number[], chunk: ImportRecord[], c: Counters, known: Known): Promise<void> {
-  const byKey = new Map<string, ImportRecord>();
-  const keyless: ImportRecord[] = [];
-  for (const r of chunk) {
-    if (!r.number) { keyless.push(r); continue; }
-    const prev = byKey.get(r.number);
-    if (prev) {
-      for (const col of IMPORT_COLUMNS) if (r[col]) prev[col] = r[col];
-      c.merged++;
-    } else byKey.set(r.number, r);
+/** Fields a duplicate may fill or overwrite (the number is the key; it never changes). */
+const MERGE_FIELDS = IMPORT_COLUMNS.filter((c) => c !== 'number');
+const NAME_FIELDS: ReadonlySet<ImportColumn> = new Set(['name', 'first_name', 'last_name']);
+const blank = (v: string | null | undefined) => v === null || v === undefined || v === '';
+
+/**
+ * Applies a duplicate row to the values of its contact (in place) as the person chose.
+ * fill: only the contact's empty fields take the row's values; overwrite: every non-empty value of
+ * the row replaces the contact's (a name made up from the number never counts as a value).
+ * @returns the fields that changed
+ */
+function applyDuplicate(mode: ImportDuplicateChoice, target: ImportValues, r: { rec: ImportRecord; nameFromNumber: boolean }): ImportColumn[] {
+  const changed: ImportColumn[] = [];
+  if (mode === 'skip') return changed;
+  for (const f of MERGE_FIELDS) {
+    const v = r.rec[f];
+    if (blank(v) || (r.nameFromNumber && NAME_FIELDS.has(f))) continue;
+    if (mode === 'fill' ? blank(target[f]) : target[f] !== v) { target[f] = v; changed.push(f); }
   }
-  const candidates = known.lookup ? [...byKey.keys()] : [...byKey.keys()].filter((k) => known.seen.has(k));
-  const existing = await contactsRepository.idsByNumbers(tx, companyId, candidates);
-  const toMerge: ImportRecord[] = [];
-  const mergeIds: number[] = [];
-  const toInsert: ImportRecord[] = [...keyless];
-  for (const [k, r] of byKey) {
-    const id = existing.get(k);
-    if (id !== undefined) { toMerge.push(r); mergeIds.push(id); } else toInsert.push(r);
-  }
-  await contactsRepository.mergeMany(tx, companyId, mergeIds, toMerge);
-  const inserted = await contactsRepository.insertMany(tx, companyId, 'Import', toInsert, groupIds.length > 0);
-  if (!known.lookup) for (const r of toInsert) if (r.number) known.seen.add(r.number);
-  c.merged += toMerge.length;
-  c.inserted += toInsert.length;
-  c.invalid += toInsert.filter((r) => r.is_invalid).length;
-  c.processed += chunk.length;
-  if (groupIds.length) await addContactsToGroups(ctx, groupIds, [...mergeIds, ...inserted], tx);
+  return changed;
 }
 
-/** The `contacts.import` job. Never throws for a bad file: the batch is marked failed and the failure published. */
+/**
+ * Writes one chunk: every row gets one outcome (added, updated, skipped, invalid), in file order, so
+ * several rows with one number act one after the other on the same contact.
+ */
+async function writeChunk(ctx: AppContext, tx: DbOrTx, batch: { id: string; companyId: number; groupIds: number[]; mode: ImportDuplicateChoice }, chunk: RowResult[], c: Counters, known: Known): Promise<void> {
+  const { companyId, mode } = batch;
+  const numbers = [...new Set(chunk.flatMap((r) => (r.kind === 'record' ? [r.rec.number!] : [])))];
+  const candidates = known.lookup ? numbers : numbers.filter((k) => known.added.has(k));
+  const existing = await contactsRepository.importValuesByNumbers(tx, companyId, candidates);
+  type Target = { kind: 'new'; values: ImportRecord; row: number } | { kind: 'existing'; id: number; values: ImportValues; changed: boolean };
+  const targets = new Map<string, Target>();
+  const report: ImportReportRow[] = [];
+  const toInsert: ImportRecord[] = [];
+  for (const r of chunk) {
+    if (r.kind === 'invalid') {
+      c.invalid++;
+      report.push({ import_id: batch.id, row_number: r.row, outcome: 'invalid', reason: r.reason, name: r.name, number: r.number });
+      continue;
+    }
+    const key = r.rec.number!;
+    let t = targets.get(key);
+    if (!t) {
+      const ex = existing.get(key);
+      if (ex) targets.set(key, (t = { kind: 'existing', id: ex.id, values: ex, changed: false }));
+    }
+    if (!t) {
+      targets.set(key, { kind: 'new', values: r.rec, row: r.row });
+      toInsert.push(r.rec);
+      c.inserted++;
+      continue;
+    }
+    const firstRow = t.kind === 'new' ? t.row : known.added.get(key);
+    const of = firstRow !== undefined ? `row ${firstRow}` : 'an existing contact';
+    const changed = applyDuplicate(mode, t.values as ImportValues, r);
+    const base = { import_id: batch.id, row_number: r.row, name: r.rec.name, number: key };
+    if (changed.length) {
+      if (t.kind === 'existing') t.changed = true;
+      c.merged++;
+      report.push({ ...base, outcome: 'updated', reason: `Duplicate of ${of}: ${mode === 'fill' ? 'filled' : 'overwrote'} ${changed.join(', ')}` });
+    } else {
+      c.skipped++;
+      const why = mode === 'skip' ? '' : mode === 'fill' ? ': no empty field to fill' : ': nothing new';
+      report.push({ ...base, outcome: 'skipped', reason: `Duplicate of ${of}${why}` });
+    }
+  }
+  const updates = [...targets.values()].filter((t): t is Extract<Target, { kind: 'existing' }> => t.kind === 'existing' && t.changed);
+  await contactsRepository.updateImportValues(tx, companyId, updates.map((t) => t.id), updates.map((t) => t.values));
+  const inserted = await contactsRepository.insertMany(tx, companyId, 'Import', toInsert, batch.groupIds.length > 0);
+  await contactsRepository.insertImportRows(tx, report);
+  for (const t of targets.values()) if (t.kind === 'new') known.added.set(t.values.number!, t.row);
+  c.processed += chunk.length;
+  // Duplicates join the chosen groups too (skip leaves a contact's fields, not the person's grouping).
+  const existingIds = [...targets.values()].flatMap((t) => (t.kind === 'existing' ? [t.id] : []));
+  if (batch.groupIds.length) await addContactsToGroups(ctx, batch.groupIds, [...existingIds, ...inserted], tx);
+}
+
+/**
+ * The `contacts.import` job. Never throws for a bad file: the batch is marked failed and the failure
+ * published. Runs the whole batch in one transaction under a transaction-scoped advisory lock on the
+ * batch id; a delivery that finds the batch finished or failed (after the lock) does nothing.
+ */
 export async function runContactImport(ctx: AppContext, batchId: string): Promise<void> {
   const batch = await contactsRepository.findImport(ctx.db, batchId);
   if (!batch || batch.status === 'finished' || batch.status === 'failed') return;
   const companyId = batch.company_id;
   const channel = `company.${companyId}`;
-  await contactsRepository.updateImport(ctx.db, batchId, { status: 'running', processed: 0, progress: 0, inserted: 0, merged: 0, invalid: 0 });
-  const flat = batch.mapping as Flat;
+  await contactsRepository.markImportRunning(ctx.db, batchId);
+  const plan = loadPlan(batch.mapping as Record<string, unknown>);
   const groupIds = batch.group_ids as number[];
+  const mode = (IMPORT_DUPLICATE_CHOICES as readonly string[]).includes(batch.duplicates) ? (batch.duplicates as ImportDuplicateChoice) : 'skip';
   const local = await ctx.blobs.localFile(batch.file_key);
   const file = local.path;
-  let counters: Counters;
+  let outcome: { counters: Counters; finishedAt: Date } | null;
   try {
-    counters = await ctx.db.transaction().execute(async (tx) => {
-      const c: Counters = { inserted: 0, merged: 0, invalid: 0, processed: 0 };
-      const known: Known = { lookup: await contactsRepository.hasNumberedContacts(tx, companyId), seen: new Set() };
-      let chunk: ImportRecord[] = [];
+    outcome = await ctx.db.transaction().execute(async (tx) => {
+      await contactsRepository.lockImport(tx, batchId);
+      const fresh = await contactsRepository.findImport(tx, batchId);
+      if (!fresh || fresh.status === 'finished' || fresh.status === 'failed') return null;
+      const c: Counters = { inserted: 0, merged: 0, skipped: 0, invalid: 0, processed: 0 };
+      const known: Known = { lookup: await contactsRepository.hasNumberedContacts(tx, companyId), added: new Map() };
+      let chunk: RowResult[] = [];
       let lastPublish = 0;
       let fraction = 0;
       // One chunk is written while the next is parsed (one statement at a time on the transaction;
-      // a chunk starts only after the previous one finished, so duplicates across chunks are merged).
+      // a chunk starts only after the previous one finished, so duplicates across chunks are seen).
       let writing: Promise<void> | null = null;
       const flush = async () => {
         const rows = chunk;
         chunk = [];
         if (writing) await writing;
         writing = (async () => {
-          await writeChunk(ctx, tx, companyId, groupIds, rows, c, known);
+          await writeChunk(ctx, tx, { id: batchId, companyId, groupIds, mode }, rows, c, known);
           if (Date.now() - lastPublish >= 250) {
             lastPublish = Date.now();
             const progress = Math.min(99, Math.round(fraction * 1000) / 10);
-            await contactsRepository.updateImport(ctx.db, batchId, { processed: c.processed, progress });
+            // Not awaited: the transaction never waits for another pool connection (docs/architecture.md).
+            void outsideTransaction(() => contactsRepository.updateImportProgress(ctx.db, batchId, c.processed, progress)).catch((err) => ctx.log.warn({ err, batchId }, 'import progress not saved'));
             ctx.realtime.publish(channel, CONTACT_IMPORT_PROGRESS, { batchId, progress });
           }
         })();
@@ -399,19 +656,23 @@ export async function runContactImport(ctx: AppContext, batchId: string): Promis
       // Batches of rows flow: read → numbers parsed on the worker (the next batch's while this one
       // is built) → records → chunks written (one while the next is built).
       const parser = new PhoneParser(importTuning.phoneWorker);
-      const consume = async (b: { rows: string[][]; fraction: number; parsed: Promise<Array<string | null>> }) => {
-        const parsed = await b.parsed;
+      type Ahead = { rows: string[][]; firstRow: number; fraction: number; raw: string[]; parsed: Promise<Array<string | null>> };
+      const consume = async (b: Ahead) => {
+        const values = await b.parsed;
+        const parsed = new Map<string, string | null>();
+        b.raw.forEach((raw, i) => parsed.set(raw, values[i] ?? null));
         for (let i = 0; i < b.rows.length; i++) {
-          const rec = toRecord(b.rows[i]!, flat, parsed[i]);
+          const rec = toRecord(b.rows[i]!, b.firstRow + i, plan, parsed);
           if (rec) chunk.push(rec);
           if (chunk.length >= importTuning.chunkSize) await flush();
         }
         fraction = b.fraction;
       };
       try {
-        let ahead: { rows: string[][]; fraction: number; parsed: Promise<Array<string | null>> } | null = null;
-        for await (const { rows, fraction: f } of streamRows(file, batch.file_type as FileType)) {
-          const next = { rows, fraction: f, parsed: parser.parse(rawNumbers(rows, flat)) };
+        let ahead: Ahead | null = null;
+        for await (const { rows, firstRow, fraction: f } of streamRows(file, batch.file_type as FileType)) {
+          const raw = rawNumbers(rows, plan);
+          const next: Ahead = { rows, firstRow, fraction: f, raw, parsed: parser.parse(raw) };
           if (ahead) await consume(ahead);
           ahead = next;
         }
@@ -421,19 +682,27 @@ export async function runContactImport(ctx: AppContext, batchId: string): Promis
       }
       if (chunk.length) await flush();
       if (writing) await writing;
-      return c;
+      const finishedAt = new Date();
+      await contactsRepository.updateImport(tx, batchId, {
+        status: 'finished', progress: 100, finished_at: finishedAt, total: c.processed,
+        processed: c.processed, inserted: c.inserted, merged: c.merged, skipped: c.skipped, invalid: c.invalid,
+      });
+      return { counters: c, finishedAt };
     }).finally(() => local.release());
   } catch (err) {
     ctx.log.warn({ err, batchId }, 'contact import failed');
     const finishedAt = new Date();
-    await contactsRepository.updateImport(ctx.db, batchId, { status: 'failed', error: IMPORT_FAILURE, finished_at: finishedAt, inserted: 0, merged: 0, invalid: 0 });
-    const ev: ContactImportCompletedEvent = { batchId, finishedAt: finishedAt.toISOString(), inserted: 0, merged: 0, invalid: 0, failed: true, error: IMPORT_FAILURE };
+    await contactsRepository.updateImport(ctx.db, batchId, { status: 'failed', error: IMPORT_FAILURE, finished_at: finishedAt, inserted: 0, merged: 0, skipped: 0, invalid: 0 });
+    const ev: ContactImportCompletedEvent = { batchId, finishedAt: finishedAt.toISOString(), inserted: 0, merged: 0, skipped: 0, invalid: 0, total: 0, failed: true, error: IMPORT_FAILURE };
     ctx.realtime.publish(channel, CONTACT_IMPORT_COMPLETED, ev);
     return;
   }
-  const finishedAt = new Date();
-  await contactsRepository.updateImport(ctx.db, batchId, { status: 'finished', progress: 100, finished_at: finishedAt, ...counters, total: counters.processed });
+  if (!outcome) return;
+  const { counters, finishedAt } = outcome;
   ctx.realtime.publish(channel, CONTACT_IMPORT_PROGRESS, { batchId, progress: 100 });
-  const ev: ContactImportCompletedEvent = { batchId, finishedAt: finishedAt.toISOString(), inserted: counters.inserted, merged: counters.merged, invalid: counters.invalid, failed: false, error: null };
+  const ev: ContactImportCompletedEvent = {
+    batchId, finishedAt: finishedAt.toISOString(), inserted: counters.inserted, merged: counters.merged, skipped: counters.skipped,
+    invalid: counters.invalid, total: counters.processed, failed: false, error: null,
+  };
   ctx.realtime.publish(channel, CONTACT_IMPORT_COMPLETED, ev);
 }

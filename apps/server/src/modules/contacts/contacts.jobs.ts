@@ -3,5 +3,5 @@ import type { AppContext } from '../../context.js';
 import { IMPORT_JOB, runContactImport } from './contacts.import.js';
 
 export function registerContactsJobs(ctx: AppContext): void {
-  ctx.queue.define<{ batchId: string }>(IMPORT_JOB, async (data) => runContactImport(ctx, data.batchId), 1);
+  ctx.queue.define<{ batchId: string }>(IMPORT_JOB, async (data) => runContactImport(ctx, data.batchId), 1, { resumable: true });
 }

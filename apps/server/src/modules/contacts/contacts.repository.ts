@@ -1,5 +1,5 @@
 /**
- * SQL for `contacts` and `contact_imports` (modules/contacts owns them). Filters read the
+ * SQL for `contacts`, `contact_imports` and `contact_import_rows` (modules/contacts owns them). Filters read the
  * membership tables of modules/groups (same team) so a filtered bulk action stays one statement.
  */
 import { type Expression, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
@@ -52,6 +52,10 @@ function applyFilters<O>(db: DbOrTx, q: SelectQueryBuilder<DB & { c: DB['contact
 export const IMPORT_COLUMNS = ['name', 'first_name', 'last_name', 'number', 'email', 'company_name', 'address1', 'address2', 'city', 'state', 'zip', 'notes', 'gender', 'age_range', 'type'] as const;
 export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
 export type ImportRecord = Record<ImportColumn, string | null> & { is_invalid: boolean };
+/** A contact's import columns (what a duplicate row may fill or overwrite) and its id. */
+export type ImportValues = Record<ImportColumn, string | null> & { id: number };
+/** One row of an import's report (`contact_import_rows`). */
+export type ImportReportRow = { import_id: string; row_number: number; outcome: 'updated' | 'skipped' | 'invalid'; reason: string; name: string | null; number: string | null };
 
 export const contactsRepository = {
   /** The company's oldest contact with exactly this E.164 number (index contacts_company_number). */
@@ -177,21 +181,64 @@ export const contactsRepository = {
       returning id`.execute(db);
     return r.rows.map((x) => x.id);
   },
+
   /**
-   * Merges records into existing contacts: a non-empty imported value replaces the stored one.
-   * `c.id = any(ids)` keeps it a primary-key probe per row: inside an import's transaction the
-   * table's statistics lag behind and a join with the unnested list alone may scan the whole table.
+   * For each of `numbers`, the company's oldest contact with that exact number: its id and import
+   * columns (a scalar probe of contacts_company_number per number, then primary-key reads).
    */
-  async mergeMany(db: DbOrTx, companyId: number, ids: number[], records: ImportRecord[]): Promise<void> {
+  async importValuesByNumbers(db: DbOrTx, companyId: number, numbers: string[]): Promise<Map<string, ImportValues>> {
+    const out = new Map<string, ImportValues>();
+    if (numbers.length === 0) return out;
+    const ids = await contactsRepository.idsByNumbers(db, companyId, numbers);
+    if (ids.size === 0) return out;
+    const rows = await db.selectFrom('contacts').select(['id', ...IMPORT_COLUMNS]).where('company_id', '=', companyId)
+      .where('id', '=', (eb) => eb.fn.any(eb.val([...ids.values()]))).execute();
+    const byId = new Map(rows.map((r) => [Number(r.id), r]));
+    for (const [n, id] of ids) {
+      const r = byId.get(id);
+      if (r) out.set(n, { ...(r as unknown as ImportValues), id });
+    }
+    return out;
+  },
+  /** Sets the import columns (all but the number) of contacts `ids` to `values` (same order), one statement. */
+  async updateImportValues(db: DbOrTx, companyId: number, ids: number[], values: Array<Record<ImportColumn, string | null>>): Promise<void> {
     if (ids.length === 0) return;
-    const cols = IMPORT_COLUMNS.map((c) => sql`${records.map((r) => r[c])}::text[]`);
-    const sets = IMPORT_COLUMNS.filter((c) => c !== 'number').map((c) => sql`${sql.ref(c)} = coalesce(nullif(u.${sql.ref(c)}, ''), c.${sql.ref(c)})`);
+    const cols = IMPORT_COLUMNS.filter((c) => c !== 'number');
+    const arrays = cols.map((c) => sql`${values.map((v) => v[c] ?? null)}::text[]`);
+    const sets = cols.map((c) => sql`${sql.ref(c)} = u.${sql.ref(c)}`);
     await sql`update contacts c set ${sql.join(sets)}, updated_at = now()
-      from unnest(${ids}::bigint[], ${sql.join(cols)}) as u(id, ${sql.join(IMPORT_COLUMNS.map((c) => sql.ref(c)))})
+      from unnest(${ids}::bigint[], ${sql.join(arrays)}) as u(id, ${sql.join(cols.map((c) => sql.ref(c)))})
       where c.id = u.id and c.id = any(${ids}::bigint[]) and c.company_id = ${companyId}`.execute(db);
+  },
+  /** Stores report rows (idempotent per import and row). */
+  async insertImportRows(db: DbOrTx, rows: ImportReportRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await sql`insert into contact_import_rows (import_id, row_number, outcome, reason, name, number)
+      select u.import_id, u.row_number, u.outcome, u.reason, u.name, u.number
+      from unnest(${rows.map((r) => r.import_id)}::uuid[], ${rows.map((r) => r.row_number)}::int[], ${rows.map((r) => r.outcome)}::text[],
+        ${rows.map((r) => r.reason)}::text[], ${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.number)}::text[])
+        as u(import_id, row_number, outcome, reason, name, number)
+      on conflict (import_id, row_number) do nothing`.execute(db);
+  },
+  /** The report of an import, in row order. */
+  async importReport(db: DbOrTx, importId: string): Promise<ImportReportRow[]> {
+    return db.selectFrom('contact_import_rows').selectAll().where('import_id', '=', importId).orderBy('row_number').execute() as Promise<ImportReportRow[]>;
   },
 
   // ---- imports ----
+  /** Waits for the transaction-scoped lock of an import batch (two deliveries never run one batch at once). */
+  async lockImport(tx: DbOrTx, id: string): Promise<void> {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`contacts.import:${id}`}, 0))`.execute(tx);
+  },
+  /** Marks a batch running with its counters reset, unless it finished or failed meanwhile. */
+  async markImportRunning(db: DbOrTx, id: string): Promise<void> {
+    await db.updateTable('contact_imports').set({ status: 'running', processed: 0, progress: 0, inserted: 0, merged: 0, skipped: 0, invalid: 0 })
+      .where('id', '=', id).where('status', 'in', ['queued', 'running']).execute();
+  },
+  /** Progress of a running batch (ignored once it finished: a late write never lowers a finished batch). */
+  async updateImportProgress(db: DbOrTx, id: string, processed: number, progress: number): Promise<void> {
+    await db.updateTable('contact_imports').set({ processed, progress }).where('id', '=', id).where('status', '=', 'running').execute();
+  },
   async insertImport(db: DbOrTx, row: NewRow<'contact_imports'>): Promise<ImportRow> {
     return db.insertInto('contact_imports').values(row).returningAll().executeTakeFirstOrThrow();
   },

@@ -12,7 +12,7 @@ import type { AppContext } from '../../context.js';
 import {
   bulkDestroyContacts, bulkExportContacts, createContactFromApi, deleteContact, getContact, listContacts, updateContact, upsertContacts,
 } from './contacts.service.js';
-import { getImportProgress, previewImport, startImport, type UploadedFile } from './contacts.import.js';
+import { getImportProgress, importReportCsv, previewImport, startImport, type UploadedFile } from './contacts.import.js';
 
 const tags = ['contacts'];
 
@@ -73,16 +73,23 @@ export function registerContactsRoutes(app: App, ctx: AppContext): void {
   }, async (req) => getImportProgress(ctx, req.auth!.userId, req.params.companyId, req.params.batchId));
 
   app.post('/api/companies/:companyId/contacts/import/preview', {
-    schema: { tags, summary: 'Headers, first 10 rows and suggested column mapping of a CSV/XLSX file (multipart: file)', params: CompanyParams, response: { 200: ImportPreview, ...errorResponses } },
+    schema: { tags, summary: 'Headers, first 10 rows and suggested column mapping of a CSV/XLSX/vCard file (multipart: file)', params: CompanyParams, response: { 200: ImportPreview, ...errorResponses } },
   }, async (req) => {
     const { file } = await readMultipart(req);
     return previewImport(ctx, req.auth!.userId, req.params.companyId, file);
   });
 
   app.post('/api/companies/:companyId/contacts/import', {
-    schema: { tags, summary: 'Start a contact import (multipart: file, mapping JSON, group_ids[]); answers the batch id', params: CompanyParams, response: { 202: ImportStarted, ...errorResponses } },
+    schema: { tags, summary: 'Start a contact import (multipart: file (csv, xlsx, vcf), mapping JSON, duplicates skip|fill|overwrite, group_ids[]); answers the batch id', params: CompanyParams, response: { 202: ImportStarted, ...errorResponses } },
   }, async (req, reply) => {
     const { file, fields, groupIds } = await readMultipart(req);
-    return reply.status(202).send(await startImport(ctx, req.auth!.userId, req.params.companyId, { file, mapping: fields.mapping, groupIds }));
+    return reply.status(202).send(await startImport(ctx, req.auth!.userId, req.params.companyId, { file, mapping: fields.mapping, duplicates: fields.duplicates, groupIds }));
+  });
+
+  app.get('/api/companies/:companyId/contacts/import/:batchId/report', {
+    schema: { tags, summary: 'The per-row report of a finished import as CSV (Row, Outcome, Reason, Name, Number)', params: ContactBatchParams, response: { ...errorResponses } },
+  }, async (req, reply) => {
+    const csv = await importReportCsv(ctx, req.auth!.userId, req.params.companyId, req.params.batchId);
+    return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="import-report-${req.params.batchId}.csv"`).send(csv as never);
   });
 }

