@@ -1,13 +1,17 @@
 /**
  * Notices (foundation §4 "Notifications"): types neutral, success, warn, danger and loading; a
  * notice can be shown, updated, hidden or cleared. The standard notice replaces the ones on screen,
- * hides itself after NOTICE_AUTO_HIDE_MS (5000 ms) and appears at the top centre.
- * Built on @mantine/notifications (the <Notifications position="top-center"/> host is mounted in
- * app/providers).
+ * hides itself after NOTICE_AUTO_HIDE_MS (5000 ms) and appears centred at the bottom
+ * (NOTICE_POSITION): at the top it covered the page's title and header actions.
+ * Built on @mantine/notifications (the <Notifications position={NOTICE_POSITION}/> host is mounted
+ * in app/providers).
  */
 import { notifications } from '@mantine/notifications';
 import { ERROR_TITLE, NOTICE_AUTO_HIDE_MS, type NotificationType } from '@switchboard/domain';
 import type { ReactNode } from 'react';
+
+/** Where notices appear: centred (foundation §4), at the bottom so they never cover a page's title. */
+export const NOTICE_POSITION = 'bottom-center' as const;
 
 export interface Notice {
   type?: NotificationType;

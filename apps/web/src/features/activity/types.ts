@@ -6,7 +6,10 @@ export interface ActivityItem {
   id: number | string;
   kind: ActivityKindShown;
   created_at: string;
-  number: { id: number; number: string } | null;
+  /** The business number and its label. */
+  number: { id: number; number: string; label?: string } | null;
+  /** Calls and voicemails: the call's id (its detail at /calls/{id}). */
+  call_id?: number;
   from: string;
   to: string;
   direction: 'inbound' | 'outbound' | string;

@@ -1,10 +1,17 @@
 /** The call detail (GET /api/calls/{id}; spec 001 "Call (analysis view)", issue 3). */
+import type { CallForward } from '@switchboard/contracts';
+
+export type { CallForward };
+
+/** One step of the call's history: the status at the time, and what the step was in words. */
 export interface CallEvent {
   id: number;
   status: number;
   status_label: string;
   detail: Record<string, unknown>;
   created_at: string;
+  title?: string;
+  text?: string;
 }
 
 export interface Tag {
@@ -48,4 +55,14 @@ export interface CallDetail {
   qualification: 1 | 2 | 3 | null;
   /** Custom-field values (entity type Call 6). */
   eavAttributeValues: Array<{ attribute_id: number; value: unknown; name: string; type: string }>;
+  /** The known caller, else null. */
+  contact?: { id: number; name: string } | null;
+  /** The business number's label ('' when none). */
+  number_label?: string;
+  /** The inbox conversation holding the call (null: none, e.g. a blocked caller). */
+  conversation_id?: number | null;
+  /** Whether the outside party is blocked now. */
+  caller_blocked?: boolean;
+  /** Every forward rung, in order, with its outcome. */
+  forwards?: CallForward[];
 }

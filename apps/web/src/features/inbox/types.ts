@@ -19,6 +19,8 @@ export interface Conversation {
   latestItem: { type: string; details: ConversationItemDetails } | null;
   numUnreadItems: number;
   isArchived: boolean;
+  /** The outside party is blocked (their texts arrive read; their calls start no conversation). */
+  isBlocked?: boolean;
   /** Set on the live event of a deleted conversation. */
   deleted?: boolean;
 }

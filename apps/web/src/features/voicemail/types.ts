@@ -9,6 +9,10 @@ export interface Voicemail {
   duration_s: number;
   is_read: boolean;
   created_at: string;
+  /** The caller's contact, when known. */
+  contact?: { id: number; name: string } | null;
+  /** The business number's label ('' when none). */
+  number_label?: string;
 }
 
 export interface PageMeta {

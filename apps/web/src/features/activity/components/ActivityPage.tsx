@@ -1,6 +1,7 @@
 import { Card, Group, Table, Text } from '@mantine/core';
 import { IconActivity } from '@tabler/icons-react';
 import { useState } from 'react';
+import { Navigate, useSearchParams } from 'react-router';
 import { EmptyBlock } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
@@ -11,15 +12,21 @@ import type { ActivityFilter } from '../types';
 import { ActivityFilters } from './ActivityFilters';
 import { ActivityRow } from './ActivityRow';
 
-/** Activity: calls, voicemails (with a player) and messages, paged, filtered by type, live. */
+/**
+ * Activity: calls, voicemails (with a player) and messages, paged, filtered by type, live.
+ * `/activity?call={id}` (links in voicemail e-mails sent before they pointed at the call) opens the call.
+ */
 export function ActivityPage() {
   useActivityLive();
+  const [params] = useSearchParams();
+  const linkedCall = Number(params.get('call'));
   const [page, setPage] = useState(1);
   const [filter, setFilter] = useState<ActivityFilter>({ calls: true, voicemails: true, messages: true });
   const activity = useActivity(page, filter);
   const items = activity.data?.data ?? [];
   const meta = activity.data?.meta;
 
+  if (Number.isInteger(linkedCall) && linkedCall > 0) return <Navigate to={`/calls/${linkedCall}`} replace />;
   return (
     <>
       <PageHeader title="Activity" description="Every call, voicemail and message across your numbers, as it happens." />

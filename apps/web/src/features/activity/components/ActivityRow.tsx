@@ -49,13 +49,14 @@ function Details({ item }: { item: ActivityItem }) {
   );
 }
 
-/** One call, voicemail or message of the feed. */
-/** The call id of a call row ('call-12' → 12); voicemail rows carry the voicemail's id instead. */
+/** The call of a call or voicemail row (`call_id`; older answers: 'call-12' → 12). */
 function callIdOf(item: ActivityItem): number | null {
+  if (typeof item.call_id === 'number') return item.call_id;
   const match = item.kind === 'call' ? /^call-(\d+)$/.exec(String(item.id)) : null;
   return match ? Number(match[1]) : null;
 }
 
+/** One call, voicemail or message of the feed: a known caller by name, the number by its label. */
 export function ActivityRow({ item }: { item: ActivityItem }) {
   const outside = item.direction === 'outbound' ? item.to : item.from;
   const callId = callIdOf(item);
@@ -79,7 +80,18 @@ export function ActivityRow({ item }: { item: ActivityItem }) {
         </Text>
       </Table.Td>
       <Table.Td>
-        <Text size="sm">{item.number ? formatPhone(item.number.number) : ''}</Text>
+        {item.number?.label ? (
+          <>
+            <Text size="sm" data-testid="activity-number-label">
+              {item.number.label}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {formatPhone(item.number.number)}
+            </Text>
+          </>
+        ) : (
+          <Text size="sm">{item.number ? formatPhone(item.number.number) : ''}</Text>
+        )}
       </Table.Td>
       <Table.Td>
         <Details item={item} />

@@ -1,12 +1,16 @@
 import { Anchor, Badge, Button, Drawer, Group, Select, Skeleton, Stack, TagsInput, Text, Textarea, Timeline, Title } from '@mantine/core';
-import { CALL_STATUS, formatPhone } from '@switchboard/domain';
-import { IconArrowDownLeft, IconArrowUpRight, IconPhone } from '@tabler/icons-react';
+import { CALL_STATUS, formatPhone, formatTime } from '@switchboard/domain';
+import { IconArrowDownLeft, IconArrowUpRight, IconBan, IconMessage, IconPhone, IconPhoneCall } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 import { CustomFieldValuesEditor, type CustomFieldAttribute } from '../../../components/CustomFieldValuesEditor';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatDuration } from '../../../lib/format';
+import { notify } from '../../../lib/notify';
+import { useBlockCaller } from '../api/block-caller';
 import { useCall } from '../api/get-call';
 import { useCallUpdate } from '../hooks/use-call-update';
-import type { CallDetail } from '../types';
+import type { CallDetail, CallForward } from '../types';
 
 /** Qualification labels (spec 001 §3: qualified 1, not qualified 2, lead 3). */
 const QUALIFICATIONS = [
@@ -25,15 +29,109 @@ const STATUS_COLORS: Partial<Record<number, string>> = {
   [CALL_STATUS.REJECTED]: 'red',
 };
 
-function duration(seconds: number): string {
-  return seconds >= 60 ? `${Math.floor(seconds / 60)} min ${seconds % 60} s` : `${seconds} s`;
+/** Any stored value in words (a history step from an older server without `text`): lists joined, never JSON. */
+function valueText(v: unknown): string {
+  if (Array.isArray(v)) return v.map(valueText).join(', ');
+  if (v && typeof v === 'object') return Object.entries(v).map(([k, x]) => `${k.replaceAll('_', ' ')}: ${valueText(x)}`).join(', ');
+  return String(v);
 }
-
 function detailText(detail: Record<string, unknown>): string {
   return Object.entries(detail)
     .filter(([, v]) => v !== null && v !== undefined && v !== '')
-    .map(([k, v]) => `${k.replaceAll('_', ' ')}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+    .map(([k, v]) => `${k.replaceAll('_', ' ')}: ${valueText(v)}`)
     .join(' · ');
+}
+
+/** A forward as a person reads it: a phone number formatted; an in-app identity as the app. */
+function forwardName(target: string): string {
+  const m = /^user_(\d+)$/.exec(target);
+  return m ? `the app (user ${m[1]})` : formatPhone(target);
+}
+
+const FORWARD_OUTCOMES: Record<CallForward['outcome'], { label: string; color: string }> = {
+  ringing: { label: 'Ringing', color: 'blue' },
+  'no-answer': { label: 'No answer', color: 'orange' },
+  busy: { label: 'Busy', color: 'orange' },
+  declined: { label: 'Declined', color: 'gray' },
+  failed: { label: 'Failed', color: 'red' },
+  answered: { label: 'Answered', color: 'teal' },
+  unknown: { label: 'Rang (answered by one of these)', color: 'gray' },
+};
+
+/** Every forward the call rang, with its real outcome; only the one that answered reads "answered". */
+function Forwards({ forwards }: { forwards: CallForward[] }) {
+  if (forwards.length === 0) return null;
+  return (
+    <div>
+      <Text size="sm" fw={500} mb={4}>
+        Forwards
+      </Text>
+      <Stack gap={4} data-testid="call-forwards">
+        {forwards.map((f, i) => (
+          <Group key={`${f.number}-${i}`} gap="xs" justify="space-between" wrap="nowrap" data-testid="call-forward" data-outcome={f.outcome}>
+            <Text size="sm" ff="monospace">
+              {forwardName(f.number)}
+            </Text>
+            <Group gap={6} wrap="nowrap">
+              <Badge size="sm" variant="light" color={FORWARD_OUTCOMES[f.outcome].color}>
+                {FORWARD_OUTCOMES[f.outcome].label}
+              </Badge>
+              <Text size="xs" c="dimmed">
+                {formatTime(f.rang_at)}
+              </Text>
+            </Group>
+          </Group>
+        ))}
+      </Stack>
+    </div>
+  );
+}
+
+/**
+ * Call back (the device's dialer through a `tel:` link: the softphone has no dial pad), Text (the
+ * call's conversation in the inbox) and Block (confirmed; POST /api/blocks, global).
+ */
+function CallActions({ call, party, who }: { call: CallDetail; party: string; who: string }) {
+  const [confirming, setConfirming] = useState(false);
+  const block = useBlockCaller(call.id);
+  return (
+    <Group gap="xs" data-testid="call-actions">
+      <Button size="xs" variant="light" component="a" href={`tel:${party}`} leftSection={<IconPhoneCall size={14} />}>
+        Call back
+      </Button>
+      {call.conversation_id ? (
+        <Button size="xs" variant="light" component={Link} to={`/inbox/${call.conversation_id}`} leftSection={<IconMessage size={14} />}>
+          Text
+        </Button>
+      ) : null}
+      {call.caller_blocked ? (
+        <Badge color="red" variant="light" size="lg" tt="none" data-testid="caller-blocked">
+          Blocked
+        </Badge>
+      ) : (
+        <Button size="xs" variant="light" color="red" leftSection={<IconBan size={14} />} onClick={() => setConfirming(true)}>
+          Block
+        </Button>
+      )}
+      <ConfirmModal
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        title={`Block ${who}?`}
+        confirmLabel="Block"
+        loading={block.isPending}
+        onConfirm={() =>
+          block.mutate(party, {
+            onSuccess: (r) => {
+              notify.success(r.message);
+              setConfirming(false);
+            },
+          })
+        }
+      >
+        Calls from {formatPhone(party)} will be rejected on every number of this company, and their texts will arrive already read. You can unblock them under Blocked callers.
+      </ConfirmModal>
+    </Group>
+  );
 }
 
 function NoteEditor({ call, onSave, saving }: { call: CallDetail; onSave: (body: string) => void; saving: boolean }) {
@@ -61,26 +159,46 @@ function CallBody({ call, attributes }: { call: CallDetail; attributes: CustomFi
     added.forEach((name) => update.mutate({ kind: 'add-tag', name }));
     removed.forEach((name) => update.mutate({ kind: 'remove-tag', name }));
   };
+  const party = call.isInbound ? call.from : call.to;
+  const business = call.isInbound ? call.to : call.from;
+  const who = call.contact?.name || formatPhone(party);
+  const answeredBy = call.forwards?.find((f) => f.outcome === 'answered');
   return (
     <Stack gap="md">
-      <Group gap="xs">
-        {call.isInbound ? <IconArrowDownLeft size={18} /> : <IconArrowUpRight size={18} />}
-        <Title order={4} ff="monospace">
-          {formatPhone(call.from)}
-        </Title>
-        <Badge color={STATUS_COLORS[call.status] ?? 'gray'} variant="light" data-testid="call-status">
+      <Group gap="xs" wrap="nowrap" align="flex-start">
+        {call.isInbound ? <IconArrowDownLeft size={18} style={{ marginTop: 4 }} /> : <IconArrowUpRight size={18} style={{ marginTop: 4 }} />}
+        <Stack gap={0} style={{ minWidth: 0 }}>
+          <Title order={4} ff={call.contact ? undefined : 'monospace'} data-testid="call-party">
+            {who}
+          </Title>
+          {call.contact ? (
+            <Text size="sm" ff="monospace" c="dimmed">
+              {formatPhone(party)}
+            </Text>
+          ) : null}
+        </Stack>
+        <Badge color={STATUS_COLORS[call.status] ?? 'gray'} variant="light" data-testid="call-status" style={{ flexShrink: 0 }}>
           {call.status_label}
         </Badge>
       </Group>
-      <Text size="sm" c="dimmed">
-        {call.isInbound ? 'Called' : 'From'} {formatPhone(call.to)}
+      <Text size="sm" c="dimmed" data-testid="call-summary">
+        {call.isInbound ? 'Called' : 'From'} {call.number_label ? `${call.number_label} (${formatPhone(business)})` : formatPhone(business)}
         {call.extension !== null ? ` · extension ${call.extension}` : ''}
-        {call.forwarded_to ? ` · answered at ${call.forwarded_to}` : ''}
+        {answeredBy ? ` · answered at ${forwardName(answeredBy.number)}` : ''}
         {call.from_state ? ` · caller in ${call.from_state}` : ''}
         {' · '}
-        {formatDateTime(call.started_at)} · {duration(call.duration_s)}
+        {formatDateTime(call.started_at)} · {formatDuration(call.duration_s)}
       </Text>
-      {call.voicemail ? <audio controls preload="none" src={call.voicemail.recording_url} style={{ width: '100%' }} aria-label="Voicemail recording" /> : null}
+      <CallActions call={call} party={party} who={who} />
+      {call.voicemail ? (
+        <Stack gap={4}>
+          <Text size="sm" fw={500}>
+            Voicemail · {formatDuration(call.voicemail.duration_s)}
+          </Text>
+          <audio controls preload="none" src={call.voicemail.recording_url} style={{ width: '100%' }} aria-label="Voicemail recording" />
+        </Stack>
+      ) : null}
+      <Forwards forwards={call.forwards ?? []} />
       <Select
         label="Qualification"
         placeholder="Not set"
@@ -110,11 +228,11 @@ function CallBody({ call, attributes }: { call: CallDetail; attributes: CustomFi
         ) : (
           <Timeline active={call.history.length - 1} bulletSize={18} lineWidth={2} data-testid="call-history">
             {call.history.map((e) => (
-              <Timeline.Item key={e.id} title={e.status_label} bullet={<IconPhone size={10} />} color={STATUS_COLORS[e.status] ?? 'blue'}>
+              <Timeline.Item key={e.id} title={e.title ?? e.status_label} bullet={<IconPhone size={10} />} color={STATUS_COLORS[e.status] ?? 'blue'} data-testid="call-history-item">
                 <Text size="xs" c="dimmed">
                   {formatDateTime(e.created_at)}
                 </Text>
-                {detailText(e.detail) ? <Text size="xs">{detailText(e.detail)}</Text> : null}
+                {(e.text ?? detailText(e.detail)) ? <Text size="xs">{e.text ?? detailText(e.detail)}</Text> : null}
               </Timeline.Item>
             ))}
           </Timeline>

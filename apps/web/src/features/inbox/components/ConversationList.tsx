@@ -1,6 +1,7 @@
-import { ActionIcon, Button, Checkbox, Group, Menu, SegmentedControl, Stack, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Checkbox, Group, Loader, Menu, SegmentedControl, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { useIntersection } from '@mantine/hooks';
 import { IconArchive, IconArrowBackUp, IconChecks, IconListCheck, IconMail, IconMessages, IconSearch, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { EmptyBlock } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
@@ -26,7 +27,44 @@ interface ConversationListProps {
 
 const BULK_DONE: Record<BulkType, string> = { read: 'Marked as read', unread: 'Marked as unread', archive: 'Archived', restore: 'Restored', delete: 'Deleted' };
 
-/** Conversation list with search, the archived toggle, bulk selection and cursor paging ('Load more'). */
+/**
+ * The end of the list: a sentinel that loads the next cursor page while it is on screen (again and
+ * again until the list fills the card or the pages run out), a loading line while a page is on
+ * its way, "Load more" for keyboards, and "No more conversations" at the end.
+ */
+function ListEnd({ list }: { list: ReturnType<typeof useConversations> }) {
+  const { ref, entry } = useIntersection<HTMLDivElement>({ rootMargin: '0px 0px 200px 0px' });
+  const visible = entry?.isIntersecting ?? false;
+  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = list;
+  useEffect(() => {
+    if (visible && hasNextPage && !isFetchingNextPage && !isFetchNextPageError) void fetchNextPage();
+  }, [visible, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage]);
+  const pages = list.data?.pages.length ?? 0;
+  return (
+    <div ref={ref} data-testid="conversation-list-end">
+      {isFetchingNextPage ? (
+        <Group justify="center" gap="xs" py="xs" data-testid="conversation-list-loading">
+          <Loader size="xs" />
+          <Text size="xs" c="dimmed">
+            Loading more conversations…
+          </Text>
+        </Group>
+      ) : hasNextPage ? (
+        <Group justify="center">
+          <Button variant="subtle" size="xs" onClick={() => void fetchNextPage()}>
+            {isFetchNextPageError ? 'Could not load more. Retry' : 'Load more'}
+          </Button>
+        </Group>
+      ) : pages > 1 ? (
+        <Text size="xs" c="dimmed" ta="center" py="xs" data-testid="conversation-list-done">
+          No more conversations
+        </Text>
+      ) : null}
+    </div>
+  );
+}
+
+/** Conversation list with search, the archived toggle, bulk selection and an endless list (cursor pages load as it scrolls). */
 export function ConversationList({ list, search, onSearch, view, onView, activeId, onOpen, narrowed }: ConversationListProps) {
   const debounced = search.trim();
   const conversations = list.data?.pages.flatMap((p) => p.data) ?? [];
@@ -172,11 +210,7 @@ export function ConversationList({ list, search, onSearch, view, onView, activeI
               }
             />
           ))}
-          {list.hasNextPage ? (
-            <Button variant="subtle" onClick={() => void list.fetchNextPage()} loading={list.isFetchingNextPage}>
-              Load more
-            </Button>
-          ) : null}
+          <ListEnd list={list} />
         </Stack>
       )}
       <ConfirmModal opened={confirmDelete} onClose={() => setConfirmDelete(false)} title="Delete conversations" loading={bulk.isPending} onConfirm={() => run('delete')}>

@@ -1,18 +1,39 @@
 import { Badge, Checkbox, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { formatPhone } from '@switchboard/domain';
+import { IconNote, IconPhone, IconRecordMail } from '@tabler/icons-react';
 import { formatStamp } from '../../../lib/format';
 import type { Conversation } from '../types';
 
-function preview(conversation: Conversation): string {
+/**
+ * The list's one-line preview of the latest item: a note reads as a note ("Note: …", never as a
+ * text sent to the customer), an outbound text as "You: …", calls and voicemails by kind.
+ */
+export function previewOf(conversation: Conversation): { icon: 'note' | 'call' | 'voicemail' | null; text: string } {
   const item = conversation.latestItem;
-  if (!item) return 'No messages yet';
-  if (item.details.content) return `${item.details.isInbound ? '' : 'You: '}${item.details.content}`;
-  return item.type === 'call' ? 'Call' : item.type === 'voicemail' ? 'Voicemail' : item.type === 'note' ? 'Note' : 'Message';
+  if (!item) return { icon: null, text: 'No messages yet' };
+  const content = item.details.content;
+  switch (item.type) {
+    case 'note':
+      return { icon: 'note', text: content ? `Note: ${content}` : 'Note' };
+    case 'call':
+      return { icon: 'call', text: item.details.isInbound ? 'Incoming call' : 'Outgoing call' };
+    case 'voicemail':
+      return { icon: 'voicemail', text: 'Voicemail' };
+    case 'scheduledmessage':
+      return { icon: null, text: content ? `Scheduled: ${content}` : 'Scheduled message' };
+    default:
+      if (content) return { icon: null, text: `${item.details.isInbound ? '' : 'You: '}${content}` };
+      return { icon: null, text: item.details.isInbound ? 'Message' : 'You: Message' };
+  }
 }
+
+const PREVIEW_ICONS = { note: IconNote, call: IconPhone, voicemail: IconRecordMail } as const;
 
 /** One conversation in the list: who, the latest item, when, and the unread count. */
 export function ConversationRow({ conversation, active, onOpen, selected, onSelect }: { conversation: Conversation; active: boolean; onOpen: () => void; selected?: boolean; onSelect?: (selected: boolean) => void }) {
   const unread = conversation.numUnreadItems > 0;
+  const preview = previewOf(conversation);
+  const PreviewIcon = preview.icon ? PREVIEW_ICONS[preview.icon] : null;
   const row = (
     <UnstyledButton
       onClick={onOpen}
@@ -38,10 +59,18 @@ export function ConversationRow({ conversation, active, onOpen, selected, onSele
                 Unsubscribed
               </Badge>
             ) : null}
+            {conversation.isBlocked ? (
+              <Badge size="xs" color="red" variant="light" data-testid="conversation-blocked">
+                Blocked
+              </Badge>
+            ) : null}
           </Group>
-          <Text size="sm" c={unread ? undefined : 'dimmed'} fw={unread ? 600 : 400} truncate>
-            {preview(conversation)}
-          </Text>
+          <Group gap={4} wrap="nowrap" data-testid="conversation-preview" data-kind={preview.icon ?? 'message'}>
+            {PreviewIcon ? <PreviewIcon size={14} aria-hidden style={{ flexShrink: 0, color: preview.icon === 'note' ? 'var(--mantine-color-yellow-8)' : 'var(--mantine-color-dimmed)' }} /> : null}
+            <Text size="sm" c={unread ? undefined : 'dimmed'} fw={unread ? 600 : 400} fs={preview.icon === 'note' ? 'italic' : undefined} truncate>
+              {preview.text}
+            </Text>
+          </Group>
           <Text size="xs" c="dimmed" truncate>
             via {formatPhone(conversation.number.number)}
           </Text>

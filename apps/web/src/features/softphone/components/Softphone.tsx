@@ -4,6 +4,7 @@
  * a running timer and Hang up. Mounted once in the app layout header.
  */
 import { Affix, Badge, Button, Group, Paper, Stack, Switch, Text, Tooltip } from '@mantine/core';
+import { formatPhone } from '@switchboard/domain';
 import { IconPhone, IconPhoneIncoming, IconPhoneOff } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useSoftphone, type SoftphoneCall } from '../hooks/use-softphone';
@@ -21,8 +22,8 @@ function Timer({ since }: { since: number }) {
 function CallCard({ current, answer, decline, hangup }: { current: SoftphoneCall; answer: () => void; decline: () => void; hangup: () => void }) {
   const { call } = current;
   return (
-    <Affix position={{ top: 72, right: 20 }} zIndex={300}>
-      <Paper withBorder shadow="lg" p="md" radius="md" w={300} data-testid="softphone-card" aria-live="assertive"
+    <Affix position={{ top: 72, right: 12 }} zIndex={300}>
+      <Paper withBorder shadow="lg" p="md" radius="md" w={300} maw="calc(100vw - 24px)" data-testid="softphone-card" aria-live="assertive"
         style={current.phase === 'ringing' ? { animation: 'softphone-pulse 1s ease-in-out infinite alternate' } : undefined}>
         <style>{'@keyframes softphone-pulse { from { box-shadow: 0 0 0 0 rgba(34,139,230,.5) } to { box-shadow: 0 0 0 10px rgba(34,139,230,0) } }'}</style>
         <Stack gap="xs">
@@ -31,8 +32,9 @@ function CallCard({ current, answer, decline, hangup }: { current: SoftphoneCall
             <Text fw={600}>{current.phase === 'ringing' ? 'Incoming call' : current.phase === 'connected' ? 'Connected' : current.message}</Text>
             {current.phase === 'connected' && <Badge color="teal" variant="light"><Timer since={current.since} /></Badge>}
           </Group>
-          <Text size="lg" data-testid="softphone-from">{call.from}</Text>
-          <Text size="sm" c="dimmed">to {call.numberLabel ? `${call.numberLabel} (${call.to})` : call.to}</Text>
+          <Text size="lg" fw={call.contactName ? 600 : undefined} data-testid="softphone-from">{call.contactName || formatPhone(call.from)}</Text>
+          {call.contactName ? <Text size="sm" ff="monospace" data-testid="softphone-number">{formatPhone(call.from)}</Text> : null}
+          <Text size="sm" c="dimmed" data-testid="softphone-to">to {call.numberLabel ? `${call.numberLabel} (${formatPhone(call.to)})` : formatPhone(call.to)}</Text>
           {current.phase === 'ringing' && (
             <Group grow>
               <Button color="teal" leftSection={<IconPhone size={16} />} onClick={answer} loading={current.busy}>Answer</Button>

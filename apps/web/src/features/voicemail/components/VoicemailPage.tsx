@@ -7,16 +7,12 @@ import { ConfirmModal } from '../../../components/ConfirmModal';
 import { EmptyCard } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatDuration } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { useDeleteVoicemail } from '../api/delete-voicemail';
 import { useVoicemails } from '../api/get-voicemails';
 import { useMarkVoicemail } from '../api/mark-voicemail';
 import type { Voicemail } from '../types';
-
-function duration(seconds: number): string {
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-}
 
 /** Voicemail: every message left on the company's numbers, to play, mark heard or new, and delete. */
 export function VoicemailPage() {
@@ -52,9 +48,14 @@ export function VoicemailPage() {
               <Group justify="space-between" wrap="wrap" gap="sm">
                 <Stack gap={2} miw={200}>
                   <Group gap="xs">
-                    <Text fw={v.is_read ? 400 : 700} ff="monospace">
-                      {formatPhone(v.from)}
+                    <Text fw={v.is_read ? 400 : 700} ff={v.contact ? undefined : 'monospace'} data-testid="voicemail-caller">
+                      {v.contact?.name || formatPhone(v.from)}
                     </Text>
+                    {v.contact ? (
+                      <Text size="sm" c="dimmed" ff="monospace">
+                        {formatPhone(v.from)}
+                      </Text>
+                    ) : null}
                     {!v.is_read ? (
                       <Badge size="xs" color="blue">
                         New
@@ -62,7 +63,7 @@ export function VoicemailPage() {
                     ) : null}
                   </Group>
                   <Text size="xs" c="dimmed">
-                    to {formatPhone(v.to)} · {formatDateTime(v.created_at)} · {duration(v.duration_s)} ·{' '}
+                    to {v.number_label ? `${v.number_label} (${formatPhone(v.to)})` : formatPhone(v.to)} · {formatDateTime(v.created_at)} · {formatDuration(v.duration_s)} ·{' '}
                     <Anchor component={Link} to={`/calls/${v.call_id}`} size="xs">
                       Call details
                     </Anchor>
@@ -74,7 +75,7 @@ export function VoicemailPage() {
                     preload="none"
                     src={v.recording_url}
                     style={{ height: 36, maxWidth: 300 }}
-                    aria-label={`Voicemail from ${formatPhone(v.from)}`}
+                    aria-label={`Voicemail from ${v.contact?.name || formatPhone(v.from)}`}
                     onPlay={() => !v.is_read && mark.mutate({ id: v.id, read: true })}
                   />
                   <Tooltip label={v.is_read ? 'Mark as new' : 'Mark as heard'}>
@@ -109,7 +110,7 @@ export function VoicemailPage() {
           })
         }
       >
-        The recording from {deleting ? formatPhone(deleting.from) : ''} is removed for everyone. The call stays in Activity.
+        The recording from {deleting ? deleting.contact?.name || formatPhone(deleting.from) : ''} is removed for everyone. The call stays in Activity.
       </ConfirmModal>
     </>
   );
