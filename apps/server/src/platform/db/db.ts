@@ -7,6 +7,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import pg from 'pg';
 import type { DB } from './schema.js';
 import { usePreparedStatements } from './prepared.js';
+import { guardTransactions, type PoolWaitInTransactionError, type TxGuardMode } from './tx-guard.js';
 import * as m0001 from '../migrations/0001_init.js';
 import * as m0002 from '../migrations/0002_numbers_complete.js';
 import * as m0003 from '../migrations/0003_calls_complete.js';
@@ -17,6 +18,7 @@ import * as m0007 from '../migrations/0007_in_app_calling.js';
 import * as m0008 from '../migrations/0008_company_quiet_hours_toggle.js';
 import * as m0013 from '../migrations/0013_menu_replays.js';
 import * as m0009 from '../migrations/0009_auth_hardening.js';
+import * as m0010 from '../migrations/0010_app_secrets.js';
 import * as m0011 from '../migrations/0011_import_choices_and_job_recovery.js';
 import * as m0015 from '../migrations/0015_search_indexes.js';
 
@@ -26,15 +28,32 @@ export type Db = Kysely<DB>;
 /** A database handle or an open transaction; repositories take either so the caller owns the transaction. */
 export type DbOrTx = Kysely<DB> | Transaction<DB>;
 
+export type DbOptions = {
+  /** Connections in the pool (config DB_POOL_MAX, default 10). */
+  max?: number;
+  /**
+   * Longest wait for a connection, ms (config DB_ACQUIRE_TIMEOUT_MS, default 3000); then the query
+   * fails with node-postgres' "timeout exceeded when trying to connect" (answered 503 by
+   * platform/http/error-handler.ts). Also bounds opening a new connection.
+   */
+  acquireTimeoutMs?: number;
+  /** What a request for a connection from inside an open transaction does (./tx-guard.ts); default 'warn'. */
+  txGuard?: TxGuardMode;
+  /** Receives the guard's reports in mode 'warn'. */
+  onTxGuardViolation?: (error: PoolWaitInTransactionError) => void;
+};
+
 /**
- * Opens a pool of `max` connections (config DB_POOL_MAX, default 10) and a Kysely instance over it.
- * Repeated parameterised statements run as prepared statements (./prepared.ts).
+ * Opens a pool and a Kysely instance over it. Repeated parameterised statements run as prepared
+ * statements (./prepared.ts); transactions are guarded against waiting on the pool (./tx-guard.ts).
  */
-export function createDb(url: string, max = 10): { db: Db; pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString: url, max });
+export function createDb(url: string, options: DbOptions = {}): { db: Db; pool: pg.Pool } {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: options.acquireTimeoutMs ?? 3000 });
   pool.on('error', () => {}); // idle client errors are reported by the next query
   usePreparedStatements(pool);
-  return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), pool };
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  guardTransactions(db, pool, options.txGuard ?? 'warn', options.onTxGuardViolation);
+  return { db, pool };
 }
 
 const migrations: Record<string, Migration> = {
@@ -48,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '0008_company_quiet_hours_toggle': m0008,
   '0013_menu_replays': m0013,
   '0009_auth_hardening': m0009,
+  '0010_app_secrets': m0010,
   '0011_import_choices_and_job_recovery': m0011,
   '0015_search_indexes': m0015,
 };

@@ -9,11 +9,21 @@
  *   never starts before an earlier one has finished). Items submitted while every slot is busy
  *   wait for the next free slot (group commit: the busier the database, the larger the batch).
  * - When a batch of more than one item fails, each of its items is run again alone (in order), so
- *   one bad item fails only its own promise (`isolateFailures`, default true).
+ *   one bad item fails only its own promise (`isolateFailures`, default true). A failure that is
+ *   no item's fault (no pool connection within DB_ACQUIRE_TIMEOUT_MS) fails every item at once:
+ *   rerunning them one by one would make the last one wait once per item.
  * - `owner` (e.g. the AppContext): `drainGroupCommits(owner)` runs everything pending at once and
  *   waits until every batcher of that owner is idle; call it when the server closes, before the
  *   database pool is destroyed.
+ * - A batch runs on its own pool connection, so `submit` from inside an open transaction is a wait
+ *   on the pool while holding a transaction (docs/architecture.md "Transactions never wait on the
+ *   pool"): refused by the transaction guard (./tx-guard.ts) unless the batcher is `detached`
+ *   (its callers never await it inside a transaction, e.g. live-event notifications). Batches run
+ *   outside every submitter's context.
  */
+
+import { isPoolTimeout } from '../http/errors.js';
+import { assertNoOpenTransaction, outsideTransaction } from './tx-guard.js';
 
 type Waiting<I, R> = { item: I; at: number; resolve: (r: R) => void; reject: (e: unknown) => void };
 
@@ -34,6 +44,8 @@ export type GroupCommitOptions<I, R> = {
   isolateFailures?: boolean;
   /** Registers the batcher for `drainGroupCommits(owner)`. */
   owner?: object;
+  /** Submits are fire-and-forget work that may be queued from inside a transaction (default false: refused there). */
+  detached?: boolean;
 };
 
 const byOwner = new WeakMap<object, Set<GroupCommit<any, any>>>();
@@ -62,6 +74,7 @@ export class GroupCommit<I, R> {
   /** Queues `item`; resolves with its result once its batch finished, rejects with its batch's (or, isolated, its own) error. */
   submit(item: I): Promise<R> {
     return new Promise<R>((resolve, reject) => {
+      if (!this.options.detached) assertNoOpenTransaction('a batched statement (GroupCommit)');
       this.queue.push({ item, at: Date.now(), resolve, reject });
       this.schedule();
     });
@@ -87,10 +100,10 @@ export class GroupCommit<I, R> {
     if (wait === 0 && afterBatch) { this.start(true); return; }
     const fire = () => { this.timer = null; this.start(true); this.schedule(); };
     if (wait === 0) {
-      const h = setImmediate(fire);
+      const h = outsideTransaction(() => setImmediate(fire));
       this.timer = { cancel: () => clearImmediate(h) };
     } else {
-      const h = setTimeout(fire, wait);
+      const h = outsideTransaction(() => setTimeout(fire, wait));
       this.timer = { cancel: () => clearTimeout(h) };
     }
   }
@@ -102,7 +115,8 @@ export class GroupCommit<I, R> {
       if (this.timer) { this.timer.cancel(); this.timer = null; }
       const batch = this.queue.splice(0, this.options.maxItems);
       this.running++;
-      void this.runBatch(batch).finally(() => {
+      // The batch is shared work of many submitters: it runs in none of their contexts.
+      void outsideTransaction(() => this.runBatch(batch)).finally(() => {
         this.running--;
         if (this.busy > 0) this.schedule(true);
         // flush() waiters re-check on every batch end.
@@ -117,7 +131,7 @@ export class GroupCommit<I, R> {
       if (results.length !== batch.length) throw new Error(`group commit: ${results.length} results for ${batch.length} items`);
       batch.forEach((w, i) => w.resolve(results[i] as R));
     } catch (e) {
-      if (batch.length === 1 || this.options.isolateFailures === false) {
+      if (batch.length === 1 || this.options.isolateFailures === false || isPoolTimeout(e)) {
         for (const w of batch) w.reject(e);
         return;
       }
