@@ -2,8 +2,9 @@
  * Issue 4 "Proof" (browser): import a CSV of contacts with a progress bar, make a group with them,
  * send a campaign with a merge field and an image to it from the editor, watch the counters move
  * to delivered, reply STOP from the Phone simulator, and see the contact unsubscribed in Contacts.
- * Quiet hours are turned off for the demo company first (Settings → Messaging), so the campaign is
- * sent at once whatever the time of day.
+ * Quiet hours are turned off for the demo company first (Settings → Messaging): only the law's window
+ * applies then (docs/quiet-hours.md), so the recipients are picked where it is daytime now. The editor
+ * shows the segment count and warns about characters that force UCS-2; sending asks for a confirmation.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +15,22 @@ import { choose, signIn } from './helpers';
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
+/**
+ * Recipients where the law allows texts for the next hour whatever the time of day: New York,
+ * Honolulu, London or Tokyo (none of them has a weekday or holiday rule), with an hour of margin.
+ */
+function daytimeNumbers(): string[] {
+  const places = [
+    { zone: 'America/New_York', prefix: '+1212555019', from: 9, to: 19 },
+    { zone: 'Pacific/Honolulu', prefix: '+1808555019', from: 9, to: 19 },
+    { zone: 'Europe/London', prefix: '+44207946019', from: 9, to: 18 },
+    { zone: 'Asia/Tokyo', prefix: '+8131234567', from: 9, to: 18 },
+  ];
+  const hourIn = (zone: string) => Number(new Date().toLocaleString('en-US', { timeZone: zone, hourCycle: 'h23', hour: '2-digit' }));
+  const place = places.find((p) => hourIn(p.zone) >= p.from && hourIn(p.zone) < p.to)!;
+  return [1, 2, 3].map((i) => `${place.prefix}${i}`);
+}
+
 async function openNav(page: Page, name: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
 }
@@ -21,7 +38,7 @@ async function openNav(page: Page, name: string): Promise<void> {
 test('import contacts, send them an MMS campaign, and see a STOP reply unsubscribe one', async ({ page }, testInfo) => {
   test.setTimeout(150_000);
   const stamp = Date.now();
-  const numbers = [1, 2, 3].map((i) => `+1212555019${i}`);
+  const numbers = daytimeNumbers();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `campaign-e2e-${testInfo.workerIndex}-`));
   const csvPath = path.join(dir, 'contacts.csv');
   const imagePath = path.join(dir, 'promo.png');
@@ -30,7 +47,7 @@ test('import contacts, send them an MMS campaign, and see a STOP reply unsubscri
 
   await signIn(page);
 
-  // Quiet hours off for the demo company, so the campaign goes out at any hour.
+  // Quiet hours off for the demo company: only the law's window applies (daytime where the recipients are).
   await openNav(page, 'Settings');
   const messaging = page.getByTestId('messaging-settings');
   const quietHours = messaging.getByRole('switch', { name: 'Quiet hours for campaigns' });
@@ -80,6 +97,19 @@ test('import contacts, send them an MMS campaign, and see a STOP reply unsubscri
   await expect(message).toHaveValue('Hi %%firstname%%, our spring menu is here!');
   await expect(page.getByLabel('Unsubscribe text')).toHaveValue('Reply STOP to stop');
   await expect(page.getByTestId('campaign-preview')).toContainText('Hi Jamie, our spring menu is here!');
+  // Segments, live: GSM-7 text in one segment; a curly apostrophe forces UCS-2 and is named.
+  await expect(page.getByTestId('segment-counter')).toHaveText('1 segment · GSM-7');
+  await expect(page.getByTestId('ucs2-warning')).toBeHidden();
+  await message.press('End');
+  await message.pressSequentially(' Don\u2019t miss it.');
+  await expect(page.getByTestId('segment-counter')).toHaveText('1 segment · UCS-2');
+  await expect(page.getByTestId('ucs2-warning')).toBeVisible();
+  await expect(page.getByTestId('ucs2-char')).toHaveText(['\u2019']);
+  await message.pressSequentially(' '.concat('x'.repeat(40)));
+  await expect(page.getByTestId('segment-counter')).toHaveText('2 segments · UCS-2');
+  await message.fill('Hi %%firstname%%, our spring menu is here!');
+  await expect(page.getByTestId('ucs2-warning')).toBeHidden();
+  await expect(page.getByTestId('segment-counter')).toHaveText('1 segment · GSM-7');
   await page.locator('input[type=file]').setInputFiles(imagePath);
   await expect(page.getByTestId('campaign-media').getByRole('img', { name: 'promo.png' })).toBeVisible();
   await expect(page.getByTestId('char-counter')).toContainText('MMS');
@@ -91,6 +121,18 @@ test('import contacts, send them an MMS campaign, and see a STOP reply unsubscri
   const companyNumber = (await numberOption.innerText()).trim();
   await numberOption.click();
   await page.getByRole('button', { name: 'Send', exact: true }).click();
+
+  // Sending asks first: how many recipients, when, and what each message is.
+  const confirm = page.getByRole('dialog', { name: 'Send this campaign?' });
+  await expect(confirm).toBeVisible();
+  await expect(confirm.getByTestId('send-recipients')).toHaveText('up to 3 recipients');
+  await expect(confirm.getByTestId('send-when')).toHaveText('starting now');
+  await expect(confirm.getByTestId('send-summary')).toContainText('Each message is an MMS.');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page).toHaveURL(/\/campaigns\/new$/);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Send this campaign?' }).getByRole('button', { name: 'Send campaign' }).click();
 
   // The detail page: counters move live until all three are delivered.
   await expect(page.getByTestId('campaign-counters')).toBeVisible();

@@ -21,6 +21,7 @@ import type { AppContext } from './context.js';
 import { registerAuth } from './platform/auth/auth.plugin.js';
 import { registerBlobFiles } from './platform/blob/serve.js';
 import { registerErrorHandler } from './platform/http/error-handler.js';
+import { registerInputHygiene } from './platform/http/input-hygiene.js';
 import { parseFormBody } from './platform/http/form-body.js';
 import { registerMetrics } from './platform/metrics.js';
 import { modules } from './modules/registry.js';
@@ -61,14 +62,19 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
 
   registerErrorHandler(app);
-  registerMetrics(app);
+  registerInputHygiene(app);
+  registerMetrics(app, ctx.config);
   registerAuth(app, ctx.db);
 
   for (const m of modules) {
     if (m.routes) await m.routes(app, ctx);
   }
 
-  registerBlobFiles(app, ctx.blobs);
+  // Files go to the owning company's signed-in users, or through a signed URL (platform/blob/access.ts).
+  registerBlobFiles(app, ctx, {
+    userOf: (session, bearer) => resolveSocketUser(ctx, session, bearer),
+    canRead: (userId, companyId) => canJoinChannel(ctx, userId, `company.${companyId}`),
+  });
   const spa = fs.existsSync(path.join(WEB_DIST, 'index.html'));
   if (spa) {
     await app.register(fastifyStatic, {

@@ -41,3 +41,26 @@ export const BoolFlag = z.union([z.boolean(), z.enum(['1', '0', 'true', 'false']
 
 /** ISO-8601 timestamp in UTC (output). */
 export const Timestamp = z.string();
+
+const TIMESTAMP_TEXT = /^(\d{4})-(\d\d)-(\d\d)(?:[ T](\d\d):(\d\d)(?::(\d\d)(?:\.\d{1,6})?)?)?(?:Z|[+-](\d\d)(?::?(\d\d))?)?$/;
+
+/**
+ * Whether `text` is a date or timestamp PostgreSQL accepts as written (`YYYY-MM-DD`, optional
+ * `HH:MM[:SS[.ffffff]]` and zone): a real calendar day (leap years included), hours 0-23, minutes
+ * and seconds 0-59, zone offset up to ±15:59, year 1-9999. Used before such text reaches a query
+ * (an impossible date is a 422, not a database error).
+ */
+export function isRealTimestampText(text: string): boolean {
+  const m = TIMESTAMP_TEXT.exec(text);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const daysInMonth = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) ? 1 : 0);
+  if (day > daysInMonth) return false;
+  if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59)) return false;
+  if (m[7] !== undefined && (Number(m[7]) > 15 || Number(m[8] ?? 0) > 59)) return false;
+  return true;
+}
+
+/** A date or timestamp text that {@link isRealTimestampText} accepts (422 "The date is not a real date." otherwise). */
+export const TimestampText = z.string().max(40).refine(isRealTimestampText, 'The date is not a real date.');

@@ -29,9 +29,11 @@
  * second of sending at the configured rate, so a pause takes effect within a second. Resume
  * enqueues dispatch again from the lowest pending recipient.
  *
- * Quiet hours: a claimed recipient outside the company's window (default 8:00–21:00) in the local
- * time of its area code is returned to pending with `not_before = nextAllowedSendTime`, and a
- * dispatch job is enqueued for then. A company with `quiet_hours_enabled` false sends at any hour.
+ * Quiet hours (docs/quiet-hours.md): a claimed recipient outside the legal window of its country
+ * and state (domain `nextSendTime`: by day of week and holiday, in every zone the number may be in),
+ * narrowed by the company's own window when its quiet hours are on, is returned to pending with
+ * `not_before` = the next allowed time, and a dispatch job is enqueued for then. A company with
+ * `quiet_hours_enabled` false drops only its own narrowing: the law's window still applies.
  * The window, zone and links switch come from `getCompanyMessagingSettings` (modules/companies).
  *
  * Counters are recomputed from the ledger (no hot-row increments) and published as
@@ -44,7 +46,7 @@ import {
 } from '@switchboard/contracts';
 import {
   CAMPAIGN_VALIDATION_MESSAGES, DEFAULT_QUIET_HOURS, MERGE_FIELDS, campaignDisplayStatus, classifyKeyword, composeCampaignMessage,
-  isWithinSendingWindow, newCampaignDefaults, nextAllowedSendTime, parsePhone, renderMergeFields, validateCampaign, type MergeField,
+  newCampaignDefaults, nextSendTime, parsePhone, recipientJurisdiction, renderMergeFields, validateCampaign, type MergeField,
 } from '@switchboard/domain';
 import { z } from 'zod';
 import type { OutboundMessage } from '../../carriers/carrier.port.js';
@@ -697,9 +699,10 @@ export async function dispatchChunk(ctx: AppContext, job: { campaignId: number; 
     return;
   }
   const settings = await getCompanyMessagingSettings(ctx, c.company_id);
-  // Quiet hours off for the company: send at any hour (issue 4 "configurable per company").
-  const quietHours = settings.quiet_hours_enabled;
-  const window = { start: settings.quiet_hours_start || DEFAULT_QUIET_HOURS.start, end: settings.quiet_hours_end || DEFAULT_QUIET_HOURS.end };
+  // The company's window narrows the law's (docs/quiet-hours.md); off, only the law's applies.
+  const companyWindow = settings.quiet_hours_enabled
+    ? { start: settings.quiet_hours_start || DEFAULT_QUIET_HOURS.start, end: settings.quiet_hours_end || DEFAULT_QUIET_HOURS.end }
+    : null;
   const tz = settings.timezone || 'UTC';
   const mediaUrls = ((await repo.mediaOf(ctx.db, [c.id])).get(c.id) ?? []).map((m) => m.url);
   let from = job.fromRecipientId;
@@ -721,16 +724,18 @@ export async function dispatchChunk(ctx: AppContext, job: { campaignId: number; 
     if (!claimed.length) break;
     from = claimed[claimed.length - 1]!.id + 1;
 
-    // Quiet hours in the recipient's local time (area code), company window.
+    // Quiet hours in the recipient's local time: the law of its country/state, narrowed by the company.
+    // Numbers of one jurisdiction (same rules and zones) share the answer. No allowed time at all
+    // (a company window outside the law's) is looked at again a day later.
     const allowed: RecipientRow[] = [];
     const deferred: Array<{ id: number; notBefore: Date }> = [];
-    const windowCache = new Map<string, boolean>();
+    const windowCache = new Map<string, Date | null>();
     for (const r of claimed) {
-      const key = r.number.slice(0, 5);
-      let ok = quietHours ? windowCache.get(key) : true;
-      if (ok === undefined) windowCache.set(key, (ok = isWithinSendingWindow(r.number, now, window, tz)));
-      if (ok) allowed.push(r);
-      else deferred.push({ id: r.id, notBefore: nextAllowedSendTime(r.number, now, window, tz) });
+      const key = recipientJurisdiction(r.number, tz).key;
+      let nextAt = windowCache.get(key);
+      if (nextAt === undefined) windowCache.set(key, (nextAt = nextSendTime(r.number, now, { companyWindow, fallbackTz: tz })));
+      if (nextAt !== null && nextAt.getTime() <= now.getTime()) allowed.push(r);
+      else deferred.push({ id: r.id, notBefore: nextAt ?? new Date(now.getTime() + 24 * 3_600_000) });
     }
     if (deferred.length) {
       await repo.unclaim(ctx.db, deferred);

@@ -65,6 +65,13 @@ async function sandboxCount(server: Pick<TestServer, 'ctx'>, to: string[]): Prom
   return m;
 }
 
+/** A clock that runs at real speed but reads about 12:00 today in Chicago (inside the law's window there, any day). */
+function middayInChicago(): () => Date {
+  const [h, m] = new Date().toLocaleTimeString('en-US', { timeZone: 'America/Chicago', hourCycle: 'h23', hour: '2-digit', minute: '2-digit' }).split(':').map(Number) as [number, number];
+  const shift = (12 * 60 - (h * 60 + m)) * 60_000;
+  return () => new Date(Date.now() + shift);
+}
+
 let smsSeq = 0;
 /** Twilio form fields of an inbound SMS from `from` to our number `to`. */
 function inboundSms(from: string, to: string, body: string): Record<string, string> {
@@ -383,7 +390,7 @@ describe('sending', () => {
 });
 
 describe('company messaging settings (issue 4, from modules/companies)', () => {
-  it('a company with quiet hours turned off sends at once even when the clock is at night everywhere', async () => {
+  it('a company with quiet hours turned off drops only its own window: the law still holds texts at night', async () => {
     const c = await createAccount(s);
     const cNumber = await buyTestNumber(c, '212');
     await setCompanyCampaignRate(s.ctx, c.companyId, 0);
@@ -391,7 +398,7 @@ describe('company messaging settings (issue 4, from modules/companies)', () => {
       help_text: '', quiet_hours_enabled: false, quiet_hours_start: '08:00', quiet_hours_end: '21:00', links_enabled: false, timezone: 'America/New_York',
     });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
-    // 07:30 UTC: New York 03:30, Los Angeles 00:30 — outside the window for both.
+    // Monday 07:30 UTC: New York 03:30, Los Angeles 00:30 — outside the law's window for both.
     campaignRuntime.now = () => new Date('2030-06-03T07:30:00Z');
     const ny = await makeGroup(s, c, '212', 2, 'Night NY');
     const la = await makeGroup(s, c, '310', 2, 'Night LA');
@@ -399,11 +406,48 @@ describe('company messaging settings (issue 4, from modules/companies)', () => {
       company_id: c.companyId, title: 'Midnight', text: 'Night owl offer', unsubscribe_text: 'Reply STOP to stop', groups: [ny.groupId, la.groupId], number_id: cNumber.id, state: 'queued',
     });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
-    await eventually(async () => (await getCampaign(r.body.id, c)).state === 'sent', 10_000);
     const all = [...ny.contacts, ...la.contacts].map((x) => x.number);
+    await eventually(async () => (await s.ctx.db.selectFrom('campaign_recipients').select('id').where('campaign_id', '=', r.body.id).where('not_before', 'is not', null).execute()).length === 4, 10_000);
+    const rows = await s.ctx.db.selectFrom('campaign_recipients').select(['number', 'not_before']).where('campaign_id', '=', r.body.id).orderBy('number').execute();
+    expect(rows.map((x) => [x.number.slice(0, 5), x.not_before?.toISOString()])).toEqual([
+      ['+1212', '2030-06-03T12:00:00.000Z'], ['+1212', '2030-06-03T12:00:00.000Z'],
+      // California's window starts at 9:00 (Cal. Pub. Util. Code § 2872): 09:00 PDT.
+      ['+1310', '2030-06-03T16:00:00.000Z'], ['+1310', '2030-06-03T16:00:00.000Z'],
+    ]);
+    expect((await sandboxCount(s, all)).size).toBe(0);
+    campaignRuntime.now = () => new Date('2030-06-03T16:00:30Z');
+    await kickCampaign(s.ctx, r.body.id);
+    await eventually(async () => (await getCampaign(r.body.id, c)).state === 'sent', 10_000);
     expect([...(await sandboxCount(s, all)).values()]).toEqual(Array(4).fill(1));
-    const deferred = await s.ctx.db.selectFrom('campaign_recipients').select('not_before').where('campaign_id', '=', r.body.id).where('not_before', 'is not', null).execute();
-    expect(deferred).toEqual([]);
+  });
+
+  it('the law of the recipient\'s country and state: a UK number at 00:12 London time and a Florida number at 20:30 wait, New York at 20:30 is sent', async () => {
+    const c = await createAccount(s);
+    const cNumber = await buyTestNumber(c, '212');
+    await setCompanyCampaignRate(s.ctx, c.companyId, 0);
+    const group = await createGroup(s.ctx, c.userId, { company_id: c.companyId, name: 'Abroad' });
+    const uk = await createContact(s.ctx, c.companyId, { name: 'London Caller', number: '+442079460123' });
+    const ny = await makeGroup(s, c, '212', 1, 'Evening NY');
+    const fl = await makeGroup(s, c, '305', 1, 'Evening FL');
+    await addContactsToGroups(s.ctx, [group.id], [uk.id]);
+    // Monday 23:12 UTC = Tuesday 00:12 in London (BST).
+    campaignRuntime.now = () => new Date('2030-06-03T23:12:00Z');
+    const night = await c.client.post('/api/campaigns', {
+      company_id: c.companyId, title: 'UK night', text: 'Hello', unsubscribe_text: 'Reply STOP to stop', groups: [group.id], number_id: cNumber.id, state: 'queued',
+    });
+    expect(night.status, JSON.stringify(night.body)).toBe(201);
+    await eventually(async () => (await s.ctx.db.selectFrom('campaign_recipients').select('not_before').where('campaign_id', '=', night.body.id).executeTakeFirst())?.not_before?.toISOString() === '2030-06-04T07:00:00.000Z', 10_000);
+    expect((await sandboxCount(s, [uk.number!])).size).toBe(0);
+    // Tuesday 00:30 UTC = Monday 20:30 in New York and Miami: Florida's window ends at 20:00.
+    campaignRuntime.now = () => new Date('2030-06-04T00:30:00Z');
+    const evening = await c.client.post('/api/campaigns', {
+      company_id: c.companyId, title: 'Evening', text: 'Hello', unsubscribe_text: 'Reply STOP to stop', groups: [ny.groupId, fl.groupId], number_id: cNumber.id, state: 'queued',
+    });
+    expect(evening.status, JSON.stringify(evening.body)).toBe(201);
+    await eventually(async () => (await sandboxCount(s, [ny.contacts[0]!.number])).size === 1, 10_000);
+    const florida = await s.ctx.db.selectFrom('campaign_recipients').select(['state', 'not_before']).where('campaign_id', '=', evening.body.id).where('number', '=', fl.contacts[0]!.number).executeTakeFirstOrThrow();
+    expect([florida.state, florida.not_before?.toISOString()]).toEqual(['pending', '2030-06-04T12:00:00.000Z']);
+    expect((await sandboxCount(s, [fl.contacts[0]!.number])).size).toBe(0);
   });
 
   it('links are refused until the company allows them in its settings', async () => {
@@ -435,7 +479,9 @@ describe('crash safety', () => {
       const acc = await createAccount(sA);
       const num = await buyTestNumber(acc, '312');
       await setCompanyCampaignRate(sA.ctx, acc.companyId, 0);
-      // The real clock runs here: quiet hours off, so the test does not depend on the time of day.
+      // The real clock runs here, moved to about noon in Chicago (the law's quiet hours always
+      // apply, docs/quiet-hours.md), so the test does not depend on the time of day.
+      campaignRuntime.now = middayInChicago();
       const settings = await acc.client.put(`/api/companies/${acc.companyId}/settings`, {
         help_text: '', quiet_hours_enabled: false, quiet_hours_start: '08:00', quiet_hours_end: '21:00', links_enabled: false, timezone: 'America/New_York',
       });

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
 import { ValidationError, type FieldErrors } from '../../platform/http/errors.js';
+import { assertCleanFields } from '../../platform/http/input-hygiene.js';
 import {
   deleteGreeting, getGreeting, getNumberGreetings, listGreetings, listVoices, putNumberGreetings, saveGreeting, speak, type UploadedAudio,
 } from './greetings.service.js';
@@ -62,6 +63,7 @@ export function registerGreetingsRoutes(app: App, ctx: AppContext): void {
           if (data.length > 0) file = { filename: part.filename, mimetype: part.mimetype, data };
         } else raw[part.fieldname] = part.value;
       }
+      assertCleanFields(raw, file ? [file] : []);
       fields = raw;
     }
     const parsed = GreetingFormFields.safeParse(fields ?? {});

@@ -14,7 +14,7 @@ import type { GreetingDto } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { readCache } from '../../platform/db/read-cache.js';
-import { NotFoundError, ValidationError, fieldError } from '../../platform/http/errors.js';
+import { NotFoundError, ValidationError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { numberForManager } from '../schedules/schedules.service.js';
 import { greetingsRepository, type GreetingRow } from './greetings.repository.js';
@@ -37,7 +37,7 @@ function dto(ctx: AppContext, g: GreetingRow): GreetingDto {
 async function greetingForUser(ctx: AppContext, userId: number, id: number, roles = AGENT_ROLES.concat('billing', 'reporting')): Promise<GreetingRow> {
   const g = await greetingsRepository.find(ctx.db, id);
   if (!g) throw new NotFoundError('Greeting');
-  try { await assertCompanyAccess(ctx, userId, g.company_id, roles); } catch { throw new NotFoundError('Greeting'); }
+  await deniedAsNotFound(assertCompanyAccess(ctx, userId, g.company_id, roles), 'Greeting');
   return g;
 }
 
@@ -152,13 +152,14 @@ export async function putNumberGreetings(ctx: AppContext, userId: number, number
 
 /**
  * For the call flow: audio URLs of the number's assigned greetings by `${extension}:${kind}`,
- * and of the company greetings named in `holdIds` (entries' onhold_music_id) by id.
+ * and of the company greetings named in `holdIds` (entries' onhold_music_id) by id. The URLs are
+ * signed for the carrier (`<Play>`), valid CARRIER_URL_TTL_MS.
  */
 export async function flowGreetings(ctx: AppContext, number: { id: number; company_id: number }, holdIds: number[], db: DbOrTx = ctx.db) {
   const byKey: Record<string, string> = {};
   for (const a of await greetingsRepository.assignmentsWithAudio(db, number.id)) byKey[`${a.extension}:${a.kind}`] = ctx.blobs.url(a.audio_key);
   const byId: Record<number, string> = {};
-  for (const g of await greetingsRepository.findMany(db, number.company_id, [...new Set(holdIds)])) byId[g.id] = ctx.blobs.url(g.audio_key);
+  for (const g of await greetingsRepository.findMany(db, number.company_id, [...new Set(holdIds)])) byId[g.id] = ctx.blobs.signedUrl(g.audio_key, CARRIER_URL_TTL_MS);
   return { byKey, byId };
 }
 
@@ -180,13 +181,14 @@ export async function flowGreetingsCached(ctx: AppContext, number: { id: number;
       if (!m) byNumber.set(a.number_id, (m = {}));
       m[`${a.extension}:${a.kind}`] = ctx.blobs.url(a.audio_key);
     }
-    const byId = new Map((await greetingsRepository.list(db, number.company_id)).map((g) => [g.id, ctx.blobs.url(g.audio_key)]));
+    const byId = new Map((await greetingsRepository.list(db, number.company_id)).map((g) => [g.id, g.audio_key]));
     return { byNumber, byId };
   });
   const byId: Record<number, string> = {};
   for (const id of holdIds) {
-    const url = company.byId.get(id);
-    if (url) byId[id] = url;
+    const key = company.byId.get(id);
+    if (key) byId[id] = play(key);
   }
-  return { byKey: company.byNumber.get(number.id) ?? {}, byId };
+  const byKey = Object.fromEntries(Object.entries(company.byNumber.get(number.id) ?? {}).map(([k, key]) => [k, play(key)]));
+  return { byKey, byId };
 }

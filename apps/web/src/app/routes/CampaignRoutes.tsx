@@ -12,7 +12,7 @@ function useCampaignOptions() {
   const numbers = useCompanyNumbers();
   return {
     loading: groups.isPending || numbers.isPending,
-    groups: (groups.data?.data ?? []).map((g) => ({ value: String(g.id), label: `${g.name} (${g.active_count} active)`, name: g.name })),
+    groups: (groups.data?.data ?? []).map((g) => ({ value: String(g.id), label: `${g.name} (${g.active_count} active)`, name: g.name, count: g.active_count })),
     numbers: (numbers.data?.data ?? []).map((n) => ({ value: String(n.id), label: `${formatPhone(n.number)}${n.label ? ` · ${n.label}` : ''}` })),
   };
 }
@@ -26,7 +26,7 @@ export function CampaignEditorRoute() {
     <CampaignEditor
       key={campaignId ?? 'new'}
       campaignId={campaignId ? Number(campaignId) : null}
-      groups={options.groups.map(({ value, label }) => ({ value, label }))}
+      groups={options.groups.map(({ value, label, count }) => ({ value, label, count }))}
       numbers={options.numbers}
       loadingOptions={options.loading}
       linksEnabled={settings.data?.data.links_enabled ?? false}

@@ -13,4 +13,6 @@ export interface PageMeta {
 export interface Option {
   value: string;
   label: string;
+  /** Active contacts of a group (for the send confirmation's recipient count). */
+  count?: number;
 }

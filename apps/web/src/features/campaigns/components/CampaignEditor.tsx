@@ -1,9 +1,10 @@
 import { Alert, Badge, Button, Card, Checkbox, CloseButton, FileButton, Grid, Group, Image, MultiSelect, SegmentedControl, Select, Skeleton, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { MERGE_FIELDS, MMS_MAX_LENGTH, SMS_MAX_LENGTH, campaignStateForSave, composeCampaignMessage, messageLengthError, newCampaignDefaults, renderMergeFields, validateCampaign, type CampaignErrors, type MergeField } from '@switchboard/domain';
+import { MERGE_FIELDS, MMS_MAX_LENGTH, SEGMENT_CAPACITY, SMS_MAX_LENGTH, campaignSegments, campaignStateForSave, composeCampaignMessage, messageLengthError, newCampaignDefaults, renderMergeFields, validateCampaign, type CampaignErrors, type MergeField } from '@switchboard/domain';
 import { IconAlertCircle, IconPhoto, IconSend } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { ConfirmModal } from '../../../components/ConfirmModal';
 import { PageHeader } from '../../../components/PageHeader';
 import { HttpError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
@@ -74,6 +75,7 @@ function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }:
   const [v, setV] = useState<EditorState>(() => fromCampaign(campaign));
   const [attempted, setAttempted] = useState<'draft' | 'send' | null>(null);
   const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
+  const [confirming, setConfirming] = useState(false);
   const textRef = useRef<HTMLTextAreaElement>(null);
   const set = <K extends keyof EditorState>(key: K, value: EditorState[K]) => {
     setV((s) => ({ ...s, [key]: value }));
@@ -90,6 +92,10 @@ function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }:
   const fieldError = (key: keyof CampaignErrors) => serverErrors[key]?.[0] ?? errors[key]?.[0] ?? (key === 'text' ? (lengthError ?? undefined) : undefined);
   const length = [...v.text].length + [...v.unsubscribe_text].length;
   const limit = hasMedia ? MMS_MAX_LENGTH : SMS_MAX_LENGTH;
+  // Segments as sent (docs/campaigns.md "Segments and UCS-2"): merge fields at full length, then the unsubscribe text.
+  const segments = useMemo(() => campaignSegments(v.text, v.unsubscribe_text, v.dynamic_fields), [v.text, v.unsubscribe_text, v.dynamic_fields]);
+  const selectedGroups = groups.filter((g) => v.groups.includes(g.value));
+  const recipients = selectedGroups.reduce((sum, g) => sum + (g.count ?? 0), 0);
 
   const insertTag = (tag: string) => {
     const el = textRef.current;
@@ -102,11 +108,16 @@ function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }:
     });
   };
 
-  const submit = async (action: 'draft' | 'send') => {
+  /** Sending is costly: a valid send first asks for a confirmation ({@link ConfirmModal}); `confirmed` skips it. */
+  const submit = async (action: 'draft' | 'send', confirmed = false) => {
     setAttempted(action);
     setServerErrors({});
     const problems = validateCampaign(input, { linksEnabled, draft: action === 'draft' });
     if (Object.keys(problems).length > 0 || (action === 'send' && lengthError)) return;
+    if (action === 'send' && !confirmed) {
+      setConfirming(true);
+      return;
+    }
     const values: CampaignFormValues = {
       title: v.title.trim(),
       text: v.text,
@@ -122,6 +133,7 @@ function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }:
     };
     try {
       const saved = await save.mutateAsync({ id: campaign?.id ?? null, values });
+      setConfirming(false);
       if (action === 'draft') {
         notify.success('Campaign saved as a draft');
         navigate('/campaigns');
@@ -130,6 +142,7 @@ function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }:
         navigate(`/campaigns/${saved.id}`);
       }
     } catch (error) {
+      setConfirming(false);
       if (error instanceof HttpError && error.status === 422) setServerErrors(error.fieldErrors);
       else if (error instanceof HttpError && error.status !== 0) notify.danger(error.message, 10_000);
     }
@@ -138,8 +151,35 @@ function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }:
   const sample = renderMergeFields(composeCampaignMessage(v.text, v.unsubscribe_text), { name: 'Jamie Rivera', first_name: 'Jamie', last_name: 'Rivera', number: '+13125550100', email: 'jamie@example.com' }, v.dynamic_fields);
   const otherErrors = Object.entries(serverErrors).filter(([k, m]) => !['title', 'text', 'unsubscribe_text', 'groups', 'number_id', 'should_be_sent_at'].includes(k) && m.length);
 
+  const when = sendAtIso && sendAtIso !== 'invalid' ? dayjs(sendAtIso).format('ddd, MMM D [at] h:mm A') : 'now';
+  const numberLabel = numbers.find((n) => n.value === v.number_id)?.label ?? 'your number';
+
   return (
     <>
+      <ConfirmModal
+        opened={confirming}
+        title={v.when === 'later' ? 'Schedule this campaign?' : 'Send this campaign?'}
+        confirmLabel={v.when === 'later' ? 'Schedule campaign' : 'Send campaign'}
+        danger={false}
+        loading={save.isPending}
+        onConfirm={() => submit('send', true)}
+        onClose={() => setConfirming(false)}
+      >
+        <span data-testid="send-summary">
+          <strong>{v.title.trim()}</strong> goes to <strong data-testid="send-recipients">up to {recipients.toLocaleString()} {recipients === 1 ? 'recipient' : 'recipients'}</strong> in{' '}
+          {selectedGroups.length} {selectedGroups.length === 1 ? 'group' : 'groups'} from {numberLabel},{' '}
+          <strong data-testid="send-when">{when === 'now' ? 'starting now' : when}</strong>.{' '}
+          {hasMedia ? (
+            <>Each message is an MMS.</>
+          ) : (
+            <>
+              Each message is <strong data-testid="send-segments">{segments.segments} {segments.segments === 1 ? 'segment' : 'segments'}</strong> ({segments.encoding}), up to{' '}
+              {(recipients * segments.segments).toLocaleString()} segments in all.
+            </>
+          )}{' '}
+          Recipients outside their allowed hours get it when those hours begin.
+        </span>
+      </ConfirmModal>
       <PageHeader title={campaign ? 'Edit campaign' : 'New campaign'} description="Write the message, pick who gets it, and send it now or later." />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 7 }}>
@@ -169,10 +209,31 @@ function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }:
                       </Button>
                     ))}
                   </Group>
-                  <Text size="xs" c={length > limit ? 'red' : 'dimmed'} data-testid="char-counter">
-                    {length}/{limit} {hasMedia ? 'MMS' : 'SMS'}
-                  </Text>
+                  <Group gap="xs">
+                    {!hasMedia && segments.segments > 0 ? (
+                      <Text size="xs" c="dimmed" data-testid="segment-counter" aria-live="polite">
+                        {segments.segments} {segments.segments === 1 ? 'segment' : 'segments'} · {segments.encoding}
+                      </Text>
+                    ) : null}
+                    <Text size="xs" c={length > limit ? 'red' : 'dimmed'} data-testid="char-counter">
+                      {length}/{limit} {hasMedia ? 'MMS' : 'SMS'}
+                    </Text>
+                  </Group>
                 </Group>
+                {!hasMedia && segments.ucs2Characters.length ? (
+                  <Alert color="yellow" variant="light" p="xs" data-testid="ucs2-warning" title="Special characters make this message longer">
+                    <Text size="xs">
+                      These characters switch the message to UCS-2, which fits {SEGMENT_CAPACITY['UCS-2'].single} characters per segment instead of{' '}
+                      {SEGMENT_CAPACITY['GSM-7'].single}:{' '}
+                      {segments.ucs2Characters.map((ch) => (
+                        <Badge key={ch} variant="outline" color="yellow" size="sm" mx={2} tt="none" data-testid="ucs2-char">
+                          {ch}
+                        </Badge>
+                      ))}
+                      . Replace them (for example curly quotes with straight ones) to send fewer segments.
+                    </Text>
+                  </Alert>
+                ) : null}
               </Stack>
               <TextInput label="Unsubscribe text" description="Added on a new line at the end of every message." required value={v.unsubscribe_text} onChange={(e) => set('unsubscribe_text', e.currentTarget.value)} error={fieldError('unsubscribe_text')} />
               <Stack gap={6}>
@@ -232,7 +293,7 @@ function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }:
                   </Text>
                 ) : null}
                 <Text size="xs" c="dimmed">
-                  Messages wait for the recipient&apos;s allowed hours (8:00 to 21:00 local time by default).
+                  Messages wait for the hours the law allows where each recipient lives (8:00 to 21:00 in most US states, shorter in some states and countries), narrowed by your company&apos;s quiet hours.
                 </Text>
               </Stack>
               <Checkbox label="Skip inbox (replies don't open conversations)" checked={v.skip_inbox} onChange={(e) => set('skip_inbox', e.currentTarget.checked)} />
