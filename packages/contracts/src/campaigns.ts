@@ -4,7 +4,7 @@
  * form (multipart or JSON; `_method=PATCH` for edits), the events list and the live event.
  */
 import { z } from 'zod';
-import { BoolFlag, PageMeta } from './common.js';
+import { BoolFlag, Id, PageMeta } from './common.js';
 
 const intLike = z.union([z.number(), z.string().trim().regex(/^\d+$/)]).transform((v) => Number(v));
 
@@ -71,7 +71,7 @@ export const CampaignSort = z.enum(['id', 'title', 'created_at', 'updated_at', '
 
 /** `GET /api/campaigns` query: company_id, page, size (13), include (groups), filter[search|status], sort, dir. */
 export const CampaignListQuery = z.object({
-  company_id: z.coerce.number().int().positive(),
+  company_id: Id,
   page: z.coerce.number().int().min(1).default(1),
   size: z.coerce.number().int().min(1).max(100).default(13),
   include: z.string().optional(),

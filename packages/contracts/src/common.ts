@@ -19,7 +19,11 @@ export const errorResponses = {
   429: ErrorBody,
 } as const;
 
-/** A positive integer id taken from a path or query string. */
+/**
+ * A positive integer id taken from a path, query or body (a number or its decimal text): every
+ * route takes ids through this one schema, so 1.5, -1, 0, 1e308, 2^63 or text answer 422 (zod's
+ * `int()` is limited to the safe integers, 2^53 - 1; ids are bigint in the database).
+ */
 export const Id = z.coerce.number().int().positive();
 export const IdParams = z.object({ id: Id });
 export const CompanyParams = z.object({ companyId: Id });

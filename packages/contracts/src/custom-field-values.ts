@@ -32,9 +32,9 @@ export const EavValuesBody = z.object({ data: z.array(EavAttributeValueOut) });
 export const EavValuesSaved = z.object({ message: z.string(), data: z.array(EavAttributeValueOut) });
 
 /** GET /user/custom-fields?company_id: the signed-in user's values for one company's User fields. */
-export const UserCustomFieldsQuery = z.object({ company_id: z.coerce.number().int().positive() });
+export const UserCustomFieldsQuery = z.object({ company_id: Id });
 /** PUT /user/custom-fields. */
-export const PutUserCustomFieldsInput = z.object({ company_id: z.coerce.number().int().positive(), eavAttributeValues: EavValuesInput });
+export const PutUserCustomFieldsInput = z.object({ company_id: Id, eavAttributeValues: EavValuesInput });
 /** PUT /companies/{companyId}/users/{userId}/custom-fields. */
 export const PutMemberCustomFieldsInput = z.object({ eavAttributeValues: EavValuesInput });
 export const CompanyUserParams = z.object({ companyId: Id, userId: Id });

@@ -15,7 +15,7 @@ import type { AppContext } from '../../context.js';
 import type { CallFlowStep } from '../../carriers/carrier.port.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { EMAIL_URL_TTL_MS, ownerOfKey } from '../../platform/blob/access.js';
-import { NotFoundError, fieldError } from '../../platform/http/errors.js';
+import { NotFoundError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { contactIdForNumberSql, findContactByNumber, getContactsByIds } from '../contacts/contacts.service.js';
 import { conversationIdOfCall } from '../conversations/conversations.service.js';
@@ -476,7 +476,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 async function callForUser(ctx: AppContext, userId: number, id: number, roles?: Role[]): Promise<CallRow> {
   const call = await callsRepository.find(ctx.db, id);
   if (!call) throw new NotFoundError('Call');
-  try { await assertCompanyAccess(ctx, userId, call.company_id, roles); } catch { throw new NotFoundError('Call'); }
+  await deniedAsNotFound(assertCompanyAccess(ctx, userId, call.company_id, roles), 'Call');
   return call;
 }
 
@@ -587,7 +587,7 @@ export async function createBlock(ctx: AppContext, userId: number, input: { comp
 export async function deleteBlock(ctx: AppContext, userId: number, id: number) {
   const b = await callsRepository.findBlock(ctx.db, id);
   if (!b) throw new NotFoundError('Block');
-  try { await assertCompanyAccess(ctx, userId, b.company_id, AGENT_ROLES); } catch { throw new NotFoundError('Block'); }
+  await deniedAsNotFound(assertCompanyAccess(ctx, userId, b.company_id, AGENT_ROLES), 'Block');
   await callsRepository.deleteBlock(ctx.db, id);
   blocksCache(ctx).invalidate();
   return { message: UNBLOCKED(b.target) };
@@ -653,7 +653,7 @@ function voicemailDto(v: VoicemailWithCall, contact: { id: number; name: string 
 async function voicemailForUser(ctx: AppContext, userId: number, id: number): Promise<VoicemailWithCall> {
   const v = await callsRepository.voicemailWithCall(ctx.db, id);
   if (!v) throw new NotFoundError('Voicemail');
-  try { await assertCompanyAccess(ctx, userId, v.company_id, AGENT_ROLES); } catch { throw new NotFoundError('Voicemail'); }
+  await deniedAsNotFound(assertCompanyAccess(ctx, userId, v.company_id, AGENT_ROLES), 'Voicemail');
   return v;
 }
 

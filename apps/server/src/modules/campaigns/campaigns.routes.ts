@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
 import { ValidationError, type FieldErrors } from '../../platform/http/errors.js';
+import { assertCleanFields } from '../../platform/http/input-hygiene.js';
 import { formParams, handleOnce, verifyCarrierSignature } from '../../platform/http/webhooks.js';
 import {
   CAMPAIGN_STATUS_PATH, applyCampaignStatus, createCampaign, deleteCampaign, getCampaign, listCampaignEvents, listCampaigns, togglePause,
@@ -45,6 +46,7 @@ async function readForm(req: FastifyRequest): Promise<{ form: CampaignForm; file
         fields[name] = part.value;
       }
     }
+    assertCleanFields(fields, files);
     raw = fields;
   }
   const parsed = CampaignForm.safeParse(raw);

@@ -52,7 +52,7 @@ import { z } from 'zod';
 import type { OutboundMessage } from '../../carriers/carrier.port.js';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
-import { CarrierError, NotFoundError, ValidationError, type FieldErrors } from '../../platform/http/errors.js';
+import { CarrierError, NotFoundError, ValidationError, type FieldErrors, deniedAsNotFound } from '../../platform/http/errors.js';
 import type { WebhookOutcome } from '../../platform/http/webhooks.js';
 import { AGENT_ROLES, READER_ROLES, assertCompanyAccess, getCompanyMessagingSettings } from '../companies/companies.service.js';
 import { findContactIdsByName, getContactsByIds } from '../contacts/contacts.service.js';
@@ -149,11 +149,7 @@ const wantsGroups = (include?: string) => (include ?? '').split(',').map((s) => 
 async function campaignForUser(ctx: AppContext, userId: number, id: number, roles = READER_ROLES): Promise<CampaignRow> {
   const row = await repo.findById(ctx.db, id);
   if (!row) throw new NotFoundError('Campaign');
-  try {
-    await assertCompanyAccess(ctx, userId, row.company_id, roles);
-  } catch {
-    throw new NotFoundError('Campaign');
-  }
+  await deniedAsNotFound(assertCompanyAccess(ctx, userId, row.company_id, roles), 'Campaign');
   return row;
 }
 

@@ -9,6 +9,8 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
+import { fieldError } from '../../platform/http/errors.js';
+import { assertCleanFields } from '../../platform/http/input-hygiene.js';
 import {
   bulkDestroyContacts, bulkExportContacts, createContactFromApi, deleteContact, getContact, listContacts, updateContact, upsertContacts,
 } from './contacts.service.js';
@@ -28,11 +30,14 @@ async function readMultipart(req: FastifyRequest): Promise<{ file?: UploadedFile
       if (part.fieldname === 'file') file = { filename: part.filename, mimetype: part.mimetype, data };
     } else if (/^group_ids(\[\d*\])?$/.test(part.fieldname)) {
       const v = String(part.value);
-      const list = v.trim().startsWith('[') ? (JSON.parse(v) as unknown[]) : v.split(',');
+      let list: unknown;
+      try { list = v.trim().startsWith('[') ? JSON.parse(v) : v.split(','); } catch { throw fieldError('group_ids', 'The group ids must be a JSON array or a comma-separated list.'); }
+      if (!Array.isArray(list)) throw fieldError('group_ids', 'The group ids must be a JSON array or a comma-separated list.');
       for (const x of list) if (String(x).trim() !== '') groupIds.push(Number(x));
     } else fields[part.fieldname] = String(part.value);
   }
-  return { file, fields, groupIds: groupIds.filter((n) => Number.isInteger(n) && n > 0) };
+  assertCleanFields(fields, file ? [file] : []);
+  return { file, fields, groupIds: groupIds.filter((n) => Number.isSafeInteger(n) && n > 0) };
 }
 
 export function registerContactsRoutes(app: App, ctx: AppContext): void {

@@ -13,7 +13,7 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { GroupCommit } from '../../platform/db/group-commit.js';
 import type { RowUpdate } from '../../platform/db/schema.js';
-import { NotFoundError, ValidationError, fieldError } from '../../platform/http/errors.js';
+import { NotFoundError, ValidationError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess, listUserCompanies, type Role } from '../companies/companies.service.js';
 import { deleteEavValuesOf, getEavValuesMany, setEavValues } from '../custom-fields/custom-fields.service.js';
 import { assertGroupIds, assertLabelIds, addContactsToGroups, membershipsOfContacts, setContactMemberships } from '../groups/groups.service.js';
@@ -205,7 +205,7 @@ export async function listContacts(ctx: AppContext, userId: number, q: ContactLi
 async function loadContact(ctx: AppContext, userId: number, id: number, roles?: Role[]): Promise<ContactRow> {
   const companyId = await contactsRepository.companyOf(ctx.db, id);
   if (companyId === undefined) throw new NotFoundError('Contact');
-  try { await assertCompanyAccess(ctx, userId, companyId, roles); } catch { throw new NotFoundError('Contact'); }
+  await deniedAsNotFound(assertCompanyAccess(ctx, userId, companyId, roles), 'Contact');
   return (await contactsRepository.findById(ctx.db, companyId, id))!;
 }
 

@@ -141,8 +141,9 @@ export const groupsRepository = {
     if (ids.length === 0) return [];
     return (await db.selectFrom('contact_labels').select('id').where('company_id', '=', companyId).where('id', 'in', ids).execute()).map((r) => r.id);
   },
-  async insertLabel(db: DbOrTx, companyId: number, label: string): Promise<LabelRow> {
-    return db.insertInto('contact_labels').values({ company_id: companyId, label }).returningAll().executeTakeFirstOrThrow();
+  /** Undefined when the company already has the label (case-insensitive; a concurrent insert included). */
+  async insertLabel(db: DbOrTx, companyId: number, label: string): Promise<LabelRow | undefined> {
+    return db.insertInto('contact_labels').values({ company_id: companyId, label }).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
   },
   async deleteLabel(db: DbOrTx, companyId: number, id: number): Promise<void> {
     await db.deleteFrom('contact_labels').where('company_id', '=', companyId).where('id', '=', id).execute();

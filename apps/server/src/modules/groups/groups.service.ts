@@ -113,8 +113,8 @@ export async function listLabels(ctx: AppContext, userId: number, companyId: num
 /** @throws ValidationError (422) on `label` when the company already has it (case-insensitive). */
 export async function createLabel(ctx: AppContext, userId: number, companyId: number, label: string): Promise<{ id: number; label: string }> {
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
-  if (await groupsRepository.findLabelByText(ctx.db, companyId, label.trim())) throw new ValidationError({ label: ['The label has already been taken.'] });
   const l = await groupsRepository.insertLabel(ctx.db, companyId, label.trim());
+  if (!l) throw new ValidationError({ label: ['The label has already been taken.'] });
   return { id: l.id, label: l.label };
 }
 

@@ -22,7 +22,7 @@ import { IN_APP_CALLING_EVENT, type CanAnswerBody, type InAppCallingEvent, type 
 import { parsePhone } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
-import { ConflictError, ForbiddenError, NotFoundError, fieldError } from '../../platform/http/errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
 import { markAnsweredInApp, publishCallUpdated, recordOutboundCall } from '../calls/calls.service.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { findContactByNumber } from '../contacts/contacts.service.js';
@@ -137,7 +137,7 @@ export async function createInAppToken(ctx: AppContext, userId: number, companyI
 export async function createOutboundToken(ctx: AppContext, userId: number, input: { number_id: number; destination: string }) {
   const number = await findRoutingById(ctx, input.number_id);
   if (!number) throw new NotFoundError('Number');
-  try { await assertCompanyAccess(ctx, userId, number.company_id, AGENT_ROLES); } catch { throw new NotFoundError('Number'); }
+  await deniedAsNotFound(assertCompanyAccess(ctx, userId, number.company_id, AGENT_ROLES), 'Number');
   const to = parsePhone(input.destination);
   if (!to) throw fieldError('destination', 'The number is not a valid phone number.');
   if (!hasSip(await sipUser(ctx, userId))) throw fieldError('sip_address', MISSING_SIP);

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
 import { ValidationError, type FieldErrors } from '../../platform/http/errors.js';
+import { assertCleanFields } from '../../platform/http/input-hygiene.js';
 import { formParams, handleOnce, verifyCarrierSignature } from '../../platform/http/webhooks.js';
 import {
   STATUS_CALLBACK_PATH, applyMessageStatus, cancelScheduledMessage, receiveInboundMessage, scheduleMessage, sendMessage, type UploadedFile,
@@ -39,6 +40,7 @@ async function readMessageRequest<S extends z.ZodType>(req: FastifyRequest, sche
         fields[part.fieldname] = part.value;
       }
     }
+    assertCleanFields(fields, files);
     const parsed = schema.safeParse(fields);
     if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
     return { body: parsed.data, files };

@@ -4,7 +4,7 @@
  * call's company, and only its members see or change it (another company's → 404).
  */
 import type { AppContext } from '../../context.js';
-import { NotFoundError } from '../../platform/http/errors.js';
+import { NotFoundError, deniedAsNotFound } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { callCompanyForUser } from '../calls/calls.service.js';
 import { notesRepository, type NoteRow } from './notes.repository.js';
@@ -20,7 +20,7 @@ export function noteDto(n: NoteRow) {
 async function noteForUser(ctx: AppContext, userId: number, id: number): Promise<NoteRow> {
   const n = await notesRepository.find(ctx.db, id);
   if (!n) throw new NotFoundError('Note');
-  try { await assertCompanyAccess(ctx, userId, n.company_id, AGENT_ROLES); } catch { throw new NotFoundError('Note'); }
+  await deniedAsNotFound(assertCompanyAccess(ctx, userId, n.company_id, AGENT_ROLES), 'Note');
   return n;
 }
 

@@ -11,7 +11,7 @@
  */
 import { areaCodeOf, formatPhone, isTollFree, parsePhone, type RouteEntry, type Schedule } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
-import { CarrierError, NotFoundError, ValidationError, fieldError, type FieldErrors } from '../../platform/http/errors.js';
+import { CarrierError, NotFoundError, ValidationError, fieldError, type FieldErrors, deniedAsNotFound } from '../../platform/http/errors.js';
 import { MANAGER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { numbersAdminRepository, numbersRepository, type BatchRow } from './numbers.repository.js';
 import { assertValidSchedule, assertWithinNumberLimit, companyTimezone, invalidateRoutingCache, purchaseIntoCompany, validateRoutes, type RouteInput } from './numbers.service.js';
@@ -62,11 +62,7 @@ async function numbersOfOneCompany(ctx: AppContext, userId: number, ids: number[
   const companies = new Set(rows.map((r) => r.company_id));
   if (companies.size > 1) throw fieldError('ids', 'The numbers must belong to one company.');
   const companyId = rows[0]!.company_id;
-  try {
-    await assertCompanyAccess(ctx, userId, companyId, MANAGER_ROLES);
-  } catch {
-    throw new NotFoundError('Number');
-  }
+  await deniedAsNotFound(assertCompanyAccess(ctx, userId, companyId, MANAGER_ROLES), 'Number');
   return { companyId, rows };
 }
 
@@ -196,7 +192,7 @@ export async function runBatch(ctx: AppContext, batchId: string): Promise<void> 
 export async function rotateNumber(ctx: AppContext, userId: number, id: number) {
   const row = await numbersRepository.find(ctx.db, id);
   if (!row) throw new NotFoundError('Number');
-  try { await assertCompanyAccess(ctx, userId, row.company_id, MANAGER_ROLES); } catch { throw new NotFoundError('Number'); }
+  await deniedAsNotFound(assertCompanyAccess(ctx, userId, row.company_id, MANAGER_ROLES), 'Number');
   const area = areaCodeOf(row.number);
   if (!area) throw fieldError('number', 'The number cannot be rotated.');
   const offered = await ctx.carrier.searchNumbers({ kind: isTollFree(row.number) ? 'toll_free' : 'local', areaCode: area, limit: 20 });

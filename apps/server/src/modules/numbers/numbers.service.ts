@@ -10,7 +10,7 @@ import {
 } from '@switchboard/domain';
 import type { EavAttributeValueOut, MenuFallback, NumberDto } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
-import { ValidationError, fieldError, NotFoundError, CarrierError, type FieldErrors } from '../../platform/http/errors.js';
+import { ValidationError, fieldError, NotFoundError, CarrierError, type FieldErrors, deniedAsNotFound } from '../../platform/http/errors.js';
 import { GroupCommit } from '../../platform/db/group-commit.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { invalidationFeed, notifyInvalidation } from '../../platform/db/invalidation-feed.js';
@@ -184,11 +184,7 @@ export async function getCompanyNumbers(ctx: AppContext, companyId: number, ids:
 async function numberForUser(ctx: AppContext, userId: number, id: number, roles?: Parameters<typeof assertCompanyAccess>[3]): Promise<NumberRow> {
   const row = await numbersRepository.find(ctx.db, id);
   if (!row) throw new NotFoundError('Number');
-  try {
-    await assertCompanyAccess(ctx, userId, row.company_id, roles);
-  } catch {
-    throw new NotFoundError('Number');
-  }
+  await deniedAsNotFound(assertCompanyAccess(ctx, userId, row.company_id, roles), 'Number');
   return row;
 }
 

@@ -13,7 +13,7 @@ import { SETTINGS_UPDATED, defaultSchedule, isValidTimeZone, scheduleLabel, toBl
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { readCache } from '../../platform/db/read-cache.js';
-import { NotFoundError, fieldError } from '../../platform/http/errors.js';
+import { NotFoundError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
 import { MANAGER_ROLES, assertCompanyAccess, getCompanyMessagingSettings, listUserCompanies } from '../companies/companies.service.js';
 import { findUser } from '../users/users.service.js';
 import { assertValidSchedule, findRoutingById } from '../numbers/numbers.service.js';
@@ -143,7 +143,7 @@ export async function setNumberOverride(ctx: AppContext, userId: number, numberI
 export async function getNumberOverride(ctx: AppContext, userId: number, numberId: number, now = new Date()) {
   const routing = await findRoutingById(ctx, numberId);
   if (!routing) throw new NotFoundError('Number');
-  try { await assertCompanyAccess(ctx, userId, routing.company_id); } catch { throw new NotFoundError('Number'); }
+  await deniedAsNotFound(assertCompanyAccess(ctx, userId, routing.company_id), 'Number');
   const [stored, holidays] = await Promise.all([numberOverride(ctx, numberId), companyHolidays(ctx, routing.company_id)]);
   const active = stored && stored.mode !== 'auto' && (!stored.until || stored.until.getTime() > now.getTime()) ? stored : null;
   const isOpen = isNumberOpen({ ...routing, extras: { holidays, override: active } }, now);
@@ -157,6 +157,6 @@ export async function getNumberOverride(ctx: AppContext, userId: number, numberI
 export async function numberForManager(ctx: AppContext, userId: number, numberId: number) {
   const routing = await findRoutingById(ctx, numberId);
   if (!routing) throw new NotFoundError('Number');
-  try { await assertCompanyAccess(ctx, userId, routing.company_id, MANAGER_ROLES); } catch { throw new NotFoundError('Number'); }
+  await deniedAsNotFound(assertCompanyAccess(ctx, userId, routing.company_id, MANAGER_ROLES), 'Number');
   return routing;
 }

@@ -6,6 +6,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, ServiceUnavailableError, isPoolTimeout, type FieldErrors } from './errors.js';
+import { isMalformedMultipart } from './input-hygiene.js';
 
 function fieldName(instancePath: string, context?: string): string {
   const p = instancePath.replace(/^\//, '').replace(/\//g, '.');
@@ -35,6 +36,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause }, 'response did not match its schema');
       return reply.status(500).send({ message: 'Internal server error' });
+    }
+    if (isMalformedMultipart(error, request)) {
+      return reply.status(422).send({ message: 'The multipart body is malformed.', errors: { body: [`The multipart body is malformed: ${error.message}`] } });
     }
     const fe = error as FastifyError;
     if (fe.validation) {

@@ -71,3 +71,16 @@ export class ServiceUnavailableError extends AppError {
 export function isPoolTimeout(error: unknown): boolean {
   return error instanceof Error && /timeout exceeded when trying to connect/i.test(error.message);
 }
+/**
+ * Awaits an access check and turns only a refusal (ForbiddenError, NotFoundError) into
+ * NotFoundError(`what`), so another company's object looks absent; any other failure (database,
+ * pool deadline) passes through unchanged and is answered as what it is.
+ */
+export async function deniedAsNotFound(check: Promise<unknown>, what: string): Promise<void> {
+  try {
+    await check;
+  } catch (e) {
+    if (e instanceof ForbiddenError || e instanceof NotFoundError) throw new NotFoundError(what);
+    throw e;
+  }
+}
