@@ -3,7 +3,7 @@
  * "Contact label", "Custom field (EAV attribute)", "Batch progress"; §5 bulk selections and the
  * import file rule; §7 "Contacts", "Groups and labels", "Custom fields").
  */
-import { AGE_RANGES, CONTACT_GENDERS, CONTACT_TYPES } from '@switchboard/domain';
+import { AGE_RANGES, CONTACT_GENDERS, CONTACT_TYPES, deriveContactName, parsePhone } from '@switchboard/domain';
 import { z } from 'zod';
 import { BoolFlag, Id, Timestamp } from './common.js';
 
@@ -68,6 +68,26 @@ export const ContactFields = z.looseObject({
   eav_attribute_values: z.array(EavAttributeValue).optional(),
 });
 export type ContactFields = z.infer<typeof ContactFields>;
+
+/** Messages of the contact rules the server checks (contacts.service `toColumns`) and the form shows. */
+export const CONTACT_MESSAGES = {
+  nameRequired: 'The name field is required.',
+  numberRequired: 'The number field is required.',
+  numberInvalid: 'The number must be a valid phone number.',
+} as const;
+
+/**
+ * The contact create/edit form's rules, checked in the browser before sending and by the server
+ * with the same messages: a name (`name`, or first and/or last name: `deriveContactName`) and a
+ * valid phone number (`parsePhone`), plus every field rule of `ContactFields`. Errors are keyed by
+ * field (`name`, `number`, `email`, `secondary_emails.0`, ...).
+ */
+export const ContactFormSchema = ContactFields.superRefine((body, ctx) => {
+  if (!deriveContactName(body as Record<string, unknown>)) ctx.addIssue({ code: 'custom', path: ['name'], message: CONTACT_MESSAGES.nameRequired });
+  const number = typeof body.number === 'string' ? body.number.trim() : '';
+  if (!number) ctx.addIssue({ code: 'custom', path: ['number'], message: CONTACT_MESSAGES.numberRequired });
+  else if (!parsePhone(number)) ctx.addIssue({ code: 'custom', path: ['number'], message: CONTACT_MESSAGES.numberInvalid });
+});
 /** `POST /contacts` body: the fields plus `company_id` (the caller's company when omitted and they have one). */
 export const CreateContactBody = ContactFields.extend({ company_id: Id.optional() });
 export type CreateContactBody = z.infer<typeof CreateContactBody>;

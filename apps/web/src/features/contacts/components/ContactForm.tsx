@@ -1,4 +1,5 @@
 import { Button, Checkbox, Divider, Group, MultiSelect, NumberInput, Select, SimpleGrid, Stack, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
+import { ContactFormSchema } from '@switchboard/contracts';
 import { AGE_RANGES, CONTACT_GENDERS, CONTACT_TYPES } from '@switchboard/domain';
 import { useState, type FormEvent } from 'react';
 import { HttpError } from '../../../lib/http';
@@ -74,7 +75,11 @@ interface ContactFormProps {
   onCancel: () => void;
 }
 
-/** Create or edit a contact: every field of the spec, groups, labels and custom-field values. */
+/**
+ * Create or edit a contact: every field of the spec, groups, labels and custom-field values. The
+ * required marks follow the rule (a phone number; a full name unless a first or last name is given)
+ * and the form is checked in the browser with the server's schema and messages before it is sent.
+ */
 export function ContactForm({ contact, groups, attributes, onDone, onCancel }: ContactFormProps) {
   const labels = useLabels();
   const save = useSaveContact();
@@ -106,6 +111,14 @@ export function ContactForm({ contact, groups, attributes, onDone, onCancel }: C
     input.groups = groupIds.map(Number);
     input.labels = labelIds.map(Number);
     input.eavAttributeValues = attributes.map((a) => ({ attribute_id: a.id, value: eav[a.id] ?? null }));
+    // The server's rules and messages, checked here first (packages/contracts ContactFormSchema).
+    const checked = ContactFormSchema.safeParse(input);
+    if (!checked.success) {
+      const found: Record<string, string[]> = {};
+      for (const issue of checked.error.issues) (found[issue.path.join('.')] ??= []).push(issue.message);
+      setErrors(found);
+      return;
+    }
     try {
       const saved = await save.mutateAsync({ id: contact?.id ?? null, input });
       notify.success(contact ? 'Contact updated' : 'Contact created');
@@ -126,8 +139,8 @@ export function ContactForm({ contact, groups, attributes, onDone, onCancel }: C
             <TextInput
               key={key}
               label={label}
-              required={key === 'number'}
-              description={key === 'name' ? 'Left empty: first name + last name' : undefined}
+              required={key === 'number' || (key === 'name' && !values.first_name!.trim() && !values.last_name!.trim())}
+              description={key === 'name' ? 'Or fill in first and/or last name' : undefined}
               value={values[key]}
               onChange={(e) => set(key)(e.currentTarget.value)}
               error={err(key)}
