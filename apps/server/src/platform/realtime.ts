@@ -3,13 +3,70 @@
  * the PostgreSQL adapter. Channels are private: `conversations.{companyId}`, `company.{companyId}`,
  * `campaigns.{companyId}`, `user.{userId}`; a socket may join only its own user's channel and
  * channels of companies it belongs to (checked by `canJoin`, supplied by the companies module).
+ *
+ * Safe by default (docs/auth.md "Live connection"):
+ * - a handshake from a browser page of another origin is refused: the `Origin` header, when
+ *   present, must be PUBLIC_URL's origin or name the same host as the request's `Host`;
+ * - a socket lives only as long as the session or bearer token it signed in with: revoking one
+ *   (`revoke`: logout, password reset, token revoke) disconnects its sockets on every node at once,
+ *   and every node re-checks its sockets' credentials every REVALIDATE_EVERY_MS as a backstop
+ *   (expiry, rows deleted by any other path, a node that missed the broadcast).
  */
-import type { Server as HttpServer } from 'node:http';
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/postgres-adapter';
 import type pg from 'pg';
-import { Server } from 'socket.io';
+import { Server, type Socket } from 'socket.io';
 import { SESSION_COOKIE } from './auth/auth.plugin.js';
+import { sessionsRepository } from './auth/sessions.repository.js';
+import { hashToken } from './auth/tokens.js';
+import type { Config } from './config.js';
+import type { Db } from './db/db.js';
 import { GroupCommit } from './db/group-commit.js';
+
+/** How often each node re-checks the credentials of its sockets (ms). */
+export const REVALIDATE_EVERY_MS = 10_000;
+
+/** What a socket signed in with (kept on `socket.data`). */
+type SocketCredential = { userId: number; sessionId?: string; tokenHash?: string };
+
+/** What to disconnect: the sockets of one session, of one bearer token, of every token of a user, or every socket of a user. */
+export type RevokeTarget = { sessionId: string } | { tokenHash: string } | { tokensOfUser: number } | { user: number };
+
+/** Internal rooms used to find a credential's sockets; `#` keeps them out of CHANNEL_PATTERN (clients cannot join or leave them). */
+function revokeRoom(target: RevokeTarget): string {
+  if ('sessionId' in target) return `#session:${target.sessionId}`;
+  if ('tokenHash' in target) return `#token:${target.tokenHash}`;
+  if ('tokensOfUser' in target) return `#user-tokens:${target.tokensOfUser}`;
+  return `#user:${target.user}`;
+}
+
+/**
+ * Whether a Socket.IO handshake may proceed: requests without `Origin` (non-browser clients; a
+ * browser always sends it cross-origin) and those whose `Origin` is `publicUrl`'s origin or names
+ * the request's own `Host`.
+ */
+export function originAllowed(req: Pick<IncomingMessage, 'headers'>, publicUrl: string | undefined): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  let url: URL;
+  try { url = new URL(origin); } catch { return false; }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  if (publicUrl) {
+    try { if (new URL(publicUrl).origin === url.origin) return true; } catch { /* no usable PUBLIC_URL */ }
+  }
+  const host = req.headers.host;
+  return typeof host === 'string' && host.toLowerCase() === url.host.toLowerCase();
+}
+
+function cookiesOf(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i <= 0) continue;
+    try { out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim()); } catch { /* malformed value: ignored */ }
+  }
+  return out;
+}
 
 export type ResolveUser = (sessionToken: string | undefined, bearer: string | undefined) => Promise<number | null>;
 export type CanJoin = (userId: number, channel: string) => Promise<boolean>;
@@ -20,35 +77,105 @@ export const CHANNEL_PATTERN = /^(conversations|company|campaigns|user|bulk-purc
 export class Realtime {
   private io: Server | null = null;
   private notifies: GroupCommit<[string, string], void> | null = null;
+  private revalidateTimer: NodeJS.Timeout | null = null;
+  private revalidating: Promise<void> | null = null;
+
+  /**
+   * @param options.config PUBLIC_URL (read at each handshake) for the origin check.
+   * @param options.db where sessions and tokens are re-checked; without it only `revoke` disconnects.
+   */
+  constructor(private readonly options: { config?: Pick<Config, 'publicUrl'>; db?: Db } = {}) {}
 
   /** Attaches Socket.IO to the HTTP server. */
   attach(server: HttpServer, pool: pg.Pool, resolveUser: ResolveUser, canJoin: CanJoin): void {
-    const io = new Server(server, { path: '/socket.io', serveClient: false, cors: { origin: true, credentials: true } });
+    const io = new Server(server, {
+      path: '/socket.io', serveClient: false,
+      // Same-origin only: no CORS headers, and a handshake from another origin's page is refused.
+      allowRequest: (req, callback) => {
+        const ok = originAllowed(req, this.options.config?.publicUrl);
+        callback(ok ? null : 'Origin not allowed', ok);
+      },
+    });
     const shared = batchedNotifyPool(pool);
     this.notifies = shared.notifies;
     io.adapter(createAdapter(shared.pool, { tableName: 'socket_io_attachments', errorHandler: () => {} }));
     io.use(async (socket, next) => {
-      const cookies = Object.fromEntries((socket.handshake.headers.cookie ?? '').split(';').map((c) => {
-        const i = c.indexOf('=');
-        return [c.slice(0, i).trim(), decodeURIComponent(c.slice(i + 1).trim())];
-      }));
-      const auth = socket.handshake.auth as { token?: string } | undefined;
-      const userId = await resolveUser(cookies[SESSION_COOKIE], auth?.token).catch(() => null);
-      if (!userId) return next(new Error('Unauthenticated.'));
-      socket.data.userId = userId;
+      const sessionToken = cookiesOf(socket.handshake.headers.cookie)[SESSION_COOKIE];
+      const auth = socket.handshake.auth as { token?: unknown } | undefined;
+      const bearer = typeof auth?.token === 'string' && auth.token ? auth.token : undefined;
+      // The same precedence as the HTTP API (platform/auth): a valid bearer token, else the session cookie.
+      let credential: SocketCredential | null = null;
+      const byToken = bearer ? await resolveUser(undefined, bearer).catch(() => null) : null;
+      if (byToken) credential = { userId: byToken, tokenHash: hashToken(bearer!) };
+      else if (sessionToken) {
+        const bySession = await resolveUser(sessionToken, undefined).catch(() => null);
+        if (bySession) credential = { userId: bySession, sessionId: hashToken(sessionToken) };
+      }
+      if (!credential) return next(new Error('Unauthenticated.'));
+      socket.data.userId = credential.userId;
+      socket.data.credential = credential;
       next();
     });
     io.on('connection', (socket) => {
+      const credential = socket.data.credential as SocketCredential;
+      const rooms = [revokeRoom({ user: credential.userId })];
+      if (credential.sessionId) rooms.push(revokeRoom({ sessionId: credential.sessionId }));
+      if (credential.tokenHash) rooms.push(revokeRoom({ tokenHash: credential.tokenHash }), revokeRoom({ tokensOfUser: credential.userId }));
+      void socket.join(rooms);
       socket.on('subscribe', async (channel: unknown, ack?: (r: { ok: boolean; message?: string }) => void) => {
         const ok = typeof channel === 'string' && CHANNEL_PATTERN.test(channel) && (await canJoin(socket.data.userId as number, channel).catch(() => false));
         if (ok) await socket.join(channel);
         if (typeof ack === 'function') ack(ok ? { ok } : { ok, message: "You're not authorized to perform this action" });
       });
       socket.on('unsubscribe', async (channel: unknown) => {
-        if (typeof channel === 'string') await socket.leave(channel);
+        if (typeof channel === 'string' && CHANNEL_PATTERN.test(channel)) await socket.leave(channel);
       });
     });
     this.io = io;
+    if (this.options.db) {
+      this.revalidateTimer = setInterval(() => void this.revalidate().catch(() => {}), REVALIDATE_EVERY_MS);
+      this.revalidateTimer.unref();
+    }
+  }
+
+  /**
+   * Disconnects, on every node, the sockets signed in with `target` (call after the session or
+   * token rows are gone and the transaction committed). Unknown targets are a no-op.
+   */
+  revoke(target: RevokeTarget): void {
+    const io = this.io;
+    if (!io) return;
+    const room = revokeRoom(target);
+    if (this.alone(io)) io.local.in(room).disconnectSockets(true);
+    else io.in(room).disconnectSockets(true);
+  }
+
+  /**
+   * Re-checks this node's sockets against the database (one query for sessions, one for tokens)
+   * and disconnects those whose session or token has ended. Runs every REVALIDATE_EVERY_MS; one
+   * run at a time (a call during a run waits for it).
+   */
+  async revalidate(): Promise<void> {
+    if (this.revalidating) return this.revalidating;
+    this.revalidating = (async () => {
+      const io = this.io;
+      const db = this.options.db;
+      if (!io || !db) return;
+      const sockets = [...io.of('/').sockets.values()] as Socket[];
+      const credentialOf = (s: Socket) => s.data.credential as SocketCredential | undefined;
+      const sessionIds = [...new Set(sockets.map((s) => credentialOf(s)?.sessionId).filter((v): v is string => Boolean(v)))];
+      const tokenHashes = [...new Set(sockets.map((s) => credentialOf(s)?.tokenHash).filter((v): v is string => Boolean(v)))];
+      const [liveSessions, liveTokens] = await Promise.all([
+        sessionsRepository.liveSessionIds(db, sessionIds),
+        sessionsRepository.liveTokenHashes(db, tokenHashes),
+      ]);
+      for (const socket of sockets) {
+        const c = credentialOf(socket);
+        const live = c?.sessionId ? liveSessions.has(c.sessionId) : c?.tokenHash ? liveTokens.has(c.tokenHash) : false;
+        if (!live) socket.disconnect(true);
+      }
+    })().finally(() => { this.revalidating = null; });
+    return this.revalidating;
   }
 
   /** Sends `event` with `payload` to every socket in `channel`, on every node. Call after commit. */
@@ -83,6 +210,9 @@ export class Realtime {
   }
 
   async close(): Promise<void> {
+    if (this.revalidateTimer) clearInterval(this.revalidateTimer);
+    this.revalidateTimer = null;
+    await this.revalidating?.catch(() => {});
     await new Promise<void>((resolve) => (this.io ? this.io.close(() => resolve()) : resolve()));
     this.io = null;
     await this.notifies?.flush();
@@ -101,7 +231,7 @@ const ADAPTER_NOTIFY = 'SELECT pg_notify($1, $2)';
  */
 function batchedNotifyPool(pool: pg.Pool): { pool: pg.Pool; notifies: GroupCommit<[string, string], void> } {
   const notifies = new GroupCommit<[string, string], void>({
-    maxWaitMs: 0, maxItems: 500, concurrency: 1,
+    maxWaitMs: 0, maxItems: 500, concurrency: 1, detached: true, // publishing never holds up a transaction
     run: async (items) => {
       await pool.query('select pg_notify(n.channel, n.payload) from unnest($1::text[], $2::text[]) as n(channel, payload)', [items.map((i) => i[0]), items.map((i) => i[1])]);
       return items.map(() => undefined);

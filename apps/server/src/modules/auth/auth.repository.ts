@@ -1,4 +1,4 @@
-/** SQL for `password_resets` and `auth_throttle` (modules/auth owns them). */
+/** SQL for `password_resets`, `auth_throttle` and `auth_totp_steps` (modules/auth owns them). */
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
 
@@ -18,8 +18,18 @@ export const authRepository = {
     await db.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
   },
 
-  async findThrottle(db: DbOrTx, key: string): Promise<ThrottleRow | undefined> {
-    return db.selectFrom('auth_throttle').selectAll().where('key', '=', key).executeTakeFirst();
+  /**
+   * Records that the TOTP time step `step` (RFC 6238 counter) was used by `userId`, unless that
+   * step or a later one already was. Atomic (one upsert).
+   * @returns true when the step was claimed now; false for a replay.
+   */
+  async claimTotpStep(db: DbOrTx, userId: number, step: number): Promise<boolean> {
+    const r = await sql<{ user_id: number }>`
+      insert into auth_totp_steps (user_id, last_step) values (${userId}, ${step})
+      on conflict (user_id) do update set last_step = excluded.last_step, updated_at = now()
+        where auth_totp_steps.last_step < excluded.last_step
+      returning user_id`.execute(db);
+    return r.rows.length === 1;
   },
   /**
    * Counts one attempt on `key` in a fixed window of `windowMs` starting at the first attempt
@@ -41,6 +51,15 @@ export const authRepository = {
           else null end
       returning key, failures, window_started_at, locked_until`.execute(db);
     return r.rows[0]!;
+  },
+  /** Takes one attempt back from `key` (not below 0), unlocking it when it falls under `max`. */
+  async refundThrottle(db: DbOrTx, key: string, max: number): Promise<void> {
+    await db.updateTable('auth_throttle')
+      .set((eb) => ({
+        failures: sql<number>`greatest(${eb.ref('failures')} - 1, 0)`,
+        locked_until: sql<Date | null>`case when ${eb.ref('failures')} - 1 >= ${max}::int then ${eb.ref('locked_until')} else null end`,
+      }))
+      .where('key', '=', key).execute();
   },
   async clearThrottle(db: DbOrTx, key: string): Promise<void> {
     await db.deleteFrom('auth_throttle').where('key', '=', key).execute();

@@ -25,9 +25,12 @@ const withErrors = { ...errorResponses, 419: ErrorBody };
 export function registerAuthRoutes(app: App, ctx: AppContext): void {
   const secure = ctx.config.publicUrl.startsWith('https://');
 
-  /** Rotation: the request's current session (if any) ends before a new one starts. */
+  /** Rotation: the request's current session (if any) ends before a new one starts (its live connections too). */
   async function dropCurrentSession(request: FastifyRequest): Promise<void> {
-    if (request.auth?.sessionId) await sessionsRepository.delete(ctx.db, request.auth.sessionId);
+    const id = request.auth?.sessionId;
+    if (!id) return;
+    await sessionsRepository.delete(ctx.db, id);
+    ctx.realtime.revoke({ sessionId: id });
   }
 
   app.get('/api/csrf-cookie', {
@@ -47,7 +50,8 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   }, async (request, reply) => {
     const outcome = await checkCredentials(ctx, request.body.email, request.body.password, request.ip);
     await dropCurrentSession(request);
-    await startSession(ctx.db, request, reply, outcome.userId, outcome.mfaRequired, secure);
+    // `remember` (docs/auth.md "Remember me"): a 14-day cookie; otherwise a browser-session cookie.
+    await startSession(ctx.db, request, reply, outcome.userId, outcome.mfaRequired, secure, request.body.remember === true);
     issueXsrfCookie(reply, secure);
     if (outcome.mfaRequired) return { mfa_required: true as const };
     return { user: await getCurrentUser(ctx, outcome.userId) };
@@ -61,19 +65,27 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
     if (auth.mfaPending) {
       await verifySignInCode(ctx, auth.userId, request.body.code, request.ip);
       await dropCurrentSession(request);
-      await startSession(ctx.db, request, reply, auth.userId, false, secure);
+      await startSession(ctx.db, request, reply, auth.userId, false, secure, auth.remember === true);
       issueXsrfCookie(reply, secure);
     }
     return { user: await getCurrentUser(ctx, auth.userId) };
   });
 
-  app.get('/api/sanctum/logout', {
+  // Logout is a POST (the spec lists GET): a state change behind the anti-forgery check, so another
+  // site cannot sign a person out with a link or an image (docs/auth.md "Logout").
+  app.post('/api/sanctum/logout', {
     config: { public: true },
-    schema: { tags: ['session'], summary: 'Ends the session and clears its cookie (204; works signed out)' },
+    schema: { tags: ['session'], summary: 'Ends the session, clears its cookie and disconnects its live connections (204; works signed out)' },
   }, async (request, reply) => {
-    await endSession(ctx.db, request, reply);
+    const ended = await endSession(ctx.db, request, reply);
+    if (ended) ctx.realtime.revoke({ sessionId: ended });
     return reply.code(204).send();
   });
+
+  app.get('/api/sanctum/logout', {
+    config: { public: true },
+    schema: { tags: ['session'], summary: 'Refused (405): logout is POST /api/sanctum/logout', response: { 405: ErrorBody } },
+  }, async (_request, reply) => reply.code(405).header('Allow', 'POST').send({ message: 'Sign out with POST /api/sanctum/logout.' }));
 
   app.post('/api/sanctum/createTokenSession', {
     config: { public: true },
@@ -138,7 +150,8 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   }, async (request, reply) => {
     const r = await signup(ctx, request.body);
     await dropCurrentSession(request);
-    await startSession(ctx.db, request, reply, r.userId, false, secure);
+    // A new account stays signed in like a remembered sign-in (docs/auth.md "Remember me").
+    await startSession(ctx.db, request, reply, r.userId, false, secure, true);
     issueXsrfCookie(reply, secure);
     return reply.code(201).send({ user: await getCurrentUser(ctx, r.userId), company: r.company });
   });

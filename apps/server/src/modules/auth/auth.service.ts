@@ -16,7 +16,7 @@ import { ConflictError, fieldError, ValidationError, type FieldErrors } from '..
 import { createCompany, isDeactivatedEverywhere } from '../companies/companies.service.js';
 import { createUser, findUser, findUserByEmail, setPassword, setTotp, verifyPassword, type UserRow } from '../users/users.service.js';
 import { authRepository } from './auth.repository.js';
-import { assertNotThrottled, clearThrottle, LIMITS, recordAttempt, throttleKeys } from './throttle.js';
+import { clearThrottle, consumeAttempt, LIMITS, refundAttempt, throttleKeys } from './throttle.js';
 
 /** Field message for wrong credentials (Laravel's `auth.failed`). */
 export const MSG_BAD_CREDENTIALS = 'These credentials do not match our records.';
@@ -46,54 +46,62 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export type PasswordOutcome = { userId: number; mfaRequired: boolean; user: UserRow };
 
 /**
- * Checks e-mail and password under the throttle (5 failures per account and 20 per address per
- * 15 minutes); success clears the account counter.
- * @throws RateLimitedError (429 + Retry-After) while locked;
+ * Checks e-mail and password under the throttle (5 attempts per account and 20 failures per
+ * address per 15 minutes, counted before the password is checked: ./throttle.ts); success clears
+ * the account counter and gives the address its attempt back.
+ * @throws RateLimitedError (429 + Retry-After) once the limit is reached, whatever the password;
  *   ValidationError (422, `email`) on wrong credentials or when every membership is deactivated.
  */
 export async function checkCredentials(ctx: AppContext, email: string, password: string, ip: string): Promise<PasswordOutcome> {
   const accountKey = throttleKeys.account(email);
-  const ipKey = throttleKeys.ip(ip);
-  await assertNotThrottled(ctx, [accountKey, ipKey]);
+  const ipKey = { key: throttleKeys.ip(ip), limit: LIMITS.ip };
+  await consumeAttempt(ctx, [{ key: accountKey, limit: LIMITS.account }, ipKey]);
   const user = await findUserByEmail(ctx, email);
   const ok = await verifyPassword(user, password);
-  if (!user || !ok) {
-    await recordAttempt(ctx, accountKey, LIMITS.account);
-    await recordAttempt(ctx, ipKey, LIMITS.ip);
-    throw fieldError('email', MSG_BAD_CREDENTIALS);
-  }
+  if (!user || !ok) throw fieldError('email', MSG_BAD_CREDENTIALS);
   await clearThrottle(ctx, accountKey);
+  await refundAttempt(ctx, ipKey);
   if (await isDeactivatedEverywhere(ctx, user.id)) throw fieldError('email', MSG_DEACTIVATED);
   return { userId: user.id, mfaRequired: user.totp_enabled && Boolean(user.totp_secret), user };
 }
 
 // ---------------------------------------------------------------- TOTP
 
-async function totpMatches(secret: string, code: string): Promise<boolean> {
+/**
+ * Whether `code` is the TOTP code of `secret` (±1 step) that `userId` has not used yet: a match
+ * claims its RFC 6238 time step atomically (`auth_totp_steps`), so the same code (or an earlier
+ * one) is refused afterwards, also when sent twice at once (docs/auth.md "One use per TOTP code").
+ */
+async function totpAcceptOnce(ctx: AppContext, userId: number, secret: string, code: string): Promise<boolean> {
+  let step: number;
   try {
-    return (await verifyTotp({ secret, token: code, epochTolerance: TOTP_TOLERANCE_S })).valid;
+    const r = await verifyTotp({ secret, token: code, epochTolerance: TOTP_TOLERANCE_S });
+    if (!r.valid || !('timeStep' in r)) return false;
+    step = r.timeStep;
   } catch {
     return false;
   }
+  return authRepository.claimTotpStep(ctx.db, userId, step);
+}
+
+/** The MFA throttle keys of a code attempt: 5 per user and 20 failures per address per 15 minutes. */
+function codeKeys(userId: number, ip: string) {
+  return { mfa: { key: throttleKeys.mfa(userId), limit: LIMITS.mfa }, ip: { key: throttleKeys.ip(ip), limit: LIMITS.ip } };
 }
 
 /**
- * The second step: checks `code` against the user's active TOTP secret (±1 step) under the
- * throttle (5 wrong codes per user, 20 per address, per 15 minutes).
- * @throws RateLimitedError (429) while locked; ValidationError (422, `code`) when wrong.
+ * The second step: checks `code` against the user's active TOTP secret (±1 step, each code once)
+ * under the throttle (5 code attempts per user, 20 failures per address, per 15 minutes).
+ * @throws RateLimitedError (429) once the limit is reached; ValidationError (422, `code`) when wrong or already used.
  */
 export async function verifySignInCode(ctx: AppContext, userId: number, code: string, ip: string): Promise<void> {
-  const mfaKey = throttleKeys.mfa(userId);
-  const ipKey = throttleKeys.ip(ip);
-  await assertNotThrottled(ctx, [mfaKey, ipKey]);
+  const keys = codeKeys(userId, ip);
+  await consumeAttempt(ctx, [keys.mfa, keys.ip]);
   const user = await findUser(ctx, userId);
-  const ok = Boolean(user?.totp_enabled && user.totp_secret && (await totpMatches(user.totp_secret, code)));
-  if (!ok) {
-    await recordAttempt(ctx, mfaKey, LIMITS.mfa);
-    await recordAttempt(ctx, ipKey, LIMITS.ip);
-    throw fieldError('code', MSG_BAD_CODE);
-  }
-  await clearThrottle(ctx, mfaKey);
+  const ok = Boolean(user?.totp_enabled && user.totp_secret && (await totpAcceptOnce(ctx, userId, user.totp_secret, code)));
+  if (!ok) throw fieldError('code', MSG_BAD_CODE);
+  await clearThrottle(ctx, keys.mfa.key);
+  await refundAttempt(ctx, keys.ip);
 }
 
 /** `GET /api/user/mfa`: whether TOTP is active for the user. */
@@ -123,16 +131,13 @@ export async function startMfaEnrolment(ctx: AppContext, userId: number): Promis
  * @throws ValidationError (422, `code`) when there is no pending secret or the code is wrong; 429 when throttled.
  */
 export async function confirmMfaEnrolment(ctx: AppContext, userId: number, code: string, ip: string): Promise<{ enabled: boolean }> {
-  const key = throttleKeys.mfa(userId);
-  await assertNotThrottled(ctx, [key]);
+  const keys = codeKeys(userId, ip);
+  await consumeAttempt(ctx, [keys.mfa, keys.ip]);
   const u = await findUser(ctx, userId);
   if (u?.totp_enabled) return { enabled: true };
-  if (!u?.totp_secret || !(await totpMatches(u.totp_secret, code))) {
-    await recordAttempt(ctx, key, LIMITS.mfa);
-    await recordAttempt(ctx, throttleKeys.ip(ip), LIMITS.ip);
-    throw fieldError('code', MSG_BAD_CODE);
-  }
-  await clearThrottle(ctx, key);
+  if (!u?.totp_secret || !(await totpAcceptOnce(ctx, userId, u.totp_secret, code))) throw fieldError('code', MSG_BAD_CODE);
+  await clearThrottle(ctx, keys.mfa.key);
+  await refundAttempt(ctx, keys.ip);
   await setTotp(ctx, userId, u.totp_secret, true);
   return { enabled: true };
 }
@@ -142,8 +147,8 @@ export async function confirmMfaEnrolment(ctx: AppContext, userId: number, code:
  * @throws ValidationError (422 on `code` or `password`); 429 when throttled.
  */
 export async function disableMfa(ctx: AppContext, userId: number, proof: { code?: string; password?: string }, ip: string): Promise<{ enabled: boolean }> {
-  const key = throttleKeys.mfa(userId);
-  await assertNotThrottled(ctx, [key]);
+  const keys = codeKeys(userId, ip);
+  await consumeAttempt(ctx, [keys.mfa, keys.ip]);
   const u = await findUser(ctx, userId);
   if (!u) throw fieldError('password', MSG_BAD_CREDENTIALS);
   if (!u.totp_enabled) {
@@ -151,13 +156,10 @@ export async function disableMfa(ctx: AppContext, userId: number, proof: { code?
     return { enabled: false };
   }
   if (!proof.code && !proof.password) throw new ValidationError({ code: ['Enter a code from your authenticator app or your password.'] });
-  const ok = proof.code ? await totpMatches(u.totp_secret ?? '', proof.code) : await verifyPassword(u, proof.password ?? '');
-  if (!ok) {
-    await recordAttempt(ctx, key, LIMITS.mfa);
-    await recordAttempt(ctx, throttleKeys.ip(ip), LIMITS.ip);
-    throw proof.code ? fieldError('code', MSG_BAD_CODE) : fieldError('password', 'The provided password is incorrect.');
-  }
-  await clearThrottle(ctx, key);
+  const ok = proof.code ? await totpAcceptOnce(ctx, userId, u.totp_secret ?? '', proof.code) : await verifyPassword(u, proof.password ?? '');
+  if (!ok) throw proof.code ? fieldError('code', MSG_BAD_CODE) : fieldError('password', 'The provided password is incorrect.');
+  await clearThrottle(ctx, keys.mfa.key);
+  await refundAttempt(ctx, keys.ip);
   await setTotp(ctx, userId, null, false);
   return { enabled: false };
 }
@@ -222,9 +224,10 @@ export async function completeTokenMfa(ctx: AppContext, body: { mfa_token: strin
   return issueToken(ctx, t.user.id, t.deviceName);
 }
 
-/** `POST /api/sanctum/clearTokenSessions`: deletes every bearer token of the user. */
+/** `POST /api/sanctum/clearTokenSessions`: deletes every bearer token of the user and disconnects the live connections signed in with them. */
 export async function clearTokenSessions(ctx: AppContext, userId: number): Promise<void> {
   await sessionsRepository.deleteTokensForUser(ctx.db, userId);
+  ctx.realtime.revoke({ tokensOfUser: userId });
 }
 
 // ---------------------------------------------------------------- password reset
@@ -236,9 +239,7 @@ export async function clearTokenSessions(ctx: AppContext, userId: number): Promi
  * @throws RateLimitedError (429) after 3 requests per e-mail per 15 minutes.
  */
 export async function forgotPassword(ctx: AppContext, email: string): Promise<{ message: string }> {
-  const key = throttleKeys.forgot(email);
-  await assertNotThrottled(ctx, [key]);
-  await recordAttempt(ctx, key, LIMITS.forgot);
+  await consumeAttempt(ctx, [{ key: throttleKeys.forgot(email), limit: LIMITS.forgot }]);
   const user = await findUserByEmail(ctx, email);
   if (user) {
     const token = randomToken(32);
@@ -271,7 +272,8 @@ export function passwordErrors(password: string | undefined, confirmation?: stri
 
 /**
  * `POST /api/password/reset`: sets the new password (argon2id) with a valid link, marks the link
- * (and any other outstanding link of the user) used, and ends every session and token of the user.
+ * (and any other outstanding link of the user) used, and ends every session and token of the user
+ * (their live connections too).
  * @throws ValidationError (422): password rules on `password`; an unknown, used or expired link on `token`.
  */
 export async function resetPassword(ctx: AppContext, body: { token: string; email: string; password: string; password_confirmation?: string }): Promise<{ message: string }> {
@@ -290,6 +292,7 @@ export async function resetPassword(ctx: AppContext, body: { token: string; emai
     await sessionsRepository.deleteTokensForUser(tx, user.id);
     return user.id;
   });
+  ctx.realtime.revoke({ user: userId });
   const user = await findUser(ctx, userId);
   if (user) await clearThrottle(ctx, throttleKeys.account(user.email));
   return { message: MSG_PASSWORD_CHANGED };

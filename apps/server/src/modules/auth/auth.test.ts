@@ -21,10 +21,16 @@ class IpClient extends ApiClient {
   }
 }
 
-async function outboxFor(email: string): Promise<{ text: string; subject: string }[]> {
-  const r = await new ApiClient(s.url).get('/api/dev/outbox');
+/** The development outbox as `reader` (signed in) sees it, narrowed to mail addressed to `email`. */
+async function outboxFor(reader: ApiClient, email: string): Promise<{ text: string; subject: string }[]> {
+  const r = await reader.get('/api/dev/outbox');
   expect(r.status).toBe(200);
   return r.body.data.filter((m: { to: string }) => m.to === email);
+}
+
+/** The TOTP code of `secret` `steps` 30-second steps from now (each code is accepted once). */
+function codeAt(secret: string, steps: number): Promise<string> {
+  return generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
 }
 
 function resetLinkParams(text: string): { token: string; email: string } {
@@ -121,7 +127,7 @@ describe('login', () => {
     const r = await c.post('/api/sanctum/login', { email: acc.email, password: acc.password });
     expect(r.status).toBe(429);
     expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
-  });
+  }, 120_000); // 20 password hashes in a row: slow on a shared machine
 
   it('a user whose every membership is deactivated cannot sign in', async () => {
     const acc = await createAccount(s);
@@ -148,7 +154,8 @@ describe('MFA', () => {
     expect(qr.body.otpauth_url).toContain(`secret=${qr.body.secret}`);
     const secret: string = qr.body.secret;
     expect((await c.post('/api/user/mfa/verify', { code: '000000' === (await generate({ secret })) ? '111111' : '000000' })).status).toBe(422);
-    const ok = await c.post('/api/user/mfa/verify', { code: await generate({ secret }) });
+    // Each code is accepted once, so the steps below use the previous, the current and the next 30-s code in turn.
+    const ok = await c.post('/api/user/mfa/verify', { code: await codeAt(secret, -1) });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ enabled: true });
     expect((await c.get('/api/user/mfa/qr')).status).toBe(409);
@@ -162,7 +169,7 @@ describe('MFA', () => {
     const wrong = await b.post('/api/sanctum/mfa', { code: (await generate({ secret })) === '123456' ? '654321' : '123456' });
     expect(wrong.status).toBe(422);
     expect(wrong.body.errors.code).toBeDefined();
-    const step2 = await b.post('/api/sanctum/mfa', { code: await generate({ secret }) });
+    const step2 = await b.post('/api/sanctum/mfa', { code: await codeAt(secret, 0) });
     expect(step2.status).toBe(200);
     expect(step2.body.user.id).toBe(acc.userId);
     expect((await b.get('/api/user')).status).toBe(200);
@@ -171,7 +178,7 @@ describe('MFA', () => {
     const m = new IpClient(s.url);
     const t1 = await m.post('/api/sanctum/createTokenSession', { email: acc.email, password: acc.password });
     expect(t1.body.mfa_required).toBe(true);
-    const t2 = await m.post('/api/sanctum/mfaToken', { mfa_token: t1.body.mfa_token, code: await generate({ secret }) });
+    const t2 = await m.post('/api/sanctum/mfaToken', { mfa_token: t1.body.mfa_token, code: await codeAt(secret, 1) });
     expect(t2.status).toBe(200);
     expect(t2.body.token_type).toBe('Bearer');
     const tampered = await m.post('/api/sanctum/mfaToken', { mfa_token: `${t1.body.mfa_token}x`, code: await generate({ secret }) });
@@ -194,14 +201,25 @@ describe('logout', () => {
     const acc = await createAccount(s);
     expect((await acc.client.get('/api/user')).status).toBe(200);
     const sessionCookie = acc.client.cookie('switchboard_session')!;
-    const r = await acc.client.get('/api/sanctum/logout');
+    const r = await acc.client.post('/api/sanctum/logout');
     expect(r.status).toBe(204);
     expect(acc.client.cookie('switchboard_session')).toBeUndefined();
     expect((await acc.client.get('/api/user')).status).toBe(401);
     // The old cookie value no longer works either (the session row is gone).
     const replay = await new ApiClient(s.url).request('GET', '/api/user', undefined, { cookie: `switchboard_session=${sessionCookie}` });
     expect(replay.status).toBe(401);
-    expect((await new ApiClient(s.url).get('/api/sanctum/logout')).status).toBe(204);
+    expect((await new ApiClient(s.url).post('/api/sanctum/logout')).status).toBe(204);
+  });
+
+  it('is a POST: GET answers 405 and leaves the session; a cross-site POST without the XSRF header answers 419', async () => {
+    const acc = await createAccount(s);
+    const get = await acc.client.get('/api/sanctum/logout');
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect((await acc.client.get('/api/user')).status).toBe(200);
+    const forged = await acc.client.request('POST', '/api/sanctum/logout', {}, { 'x-xsrf-token': '' });
+    expect(forged.status).toBe(419);
+    expect((await acc.client.get('/api/user')).status).toBe(200);
   });
 });
 
@@ -215,7 +233,7 @@ describe('password reset', () => {
     expect(unknown.body).toEqual({ message: 'We have e-mailed your password reset link.' });
     const f = await c.post('/api/password/forgot', { email: acc.email });
     expect(f.body).toEqual(unknown.body);
-    const mails = await outboxFor(acc.email);
+    const mails = await outboxFor(acc.client, acc.email);
     expect(mails).toHaveLength(1);
     const { token, email } = resetLinkParams(mails[0]!.text);
     expect(email).toBe(acc.email);
@@ -248,7 +266,7 @@ describe('password reset', () => {
 
     // Expired link.
     await c.post('/api/password/forgot', { email: acc.email });
-    const latest = (await outboxFor(acc.email))[0]!;
+    const latest = (await outboxFor(login, acc.email))[0]!;
     const p = resetLinkParams(latest.text);
     await s.ctx.db.updateTable('password_resets').set({ expires_at: new Date(Date.now() - 1000) }).where('user_id', '=', acc.userId).where('used_at', 'is', null).execute();
     const expired = await c.post('/api/password/reset', { ...p, password: 'new-password-3', password_confirmation: 'new-password-3' });
@@ -349,10 +367,11 @@ describe('tenant isolation', () => {
   });
 
   it('dev outbox answers 404 when SMTP is configured', async () => {
+    const acc = await createAccount(s);
     const saved = s.ctx.config.smtpUrl;
     s.ctx.config.smtpUrl = 'smtp://localhost:2525';
     try {
-      expect((await new ApiClient(s.url).get('/api/dev/outbox')).status).toBe(404);
+      expect((await acc.client.get('/api/dev/outbox')).status).toBe(404);
     } finally {
       s.ctx.config.smtpUrl = saved;
     }

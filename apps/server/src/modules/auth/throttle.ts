@@ -1,7 +1,13 @@
 /**
- * Failed-attempt throttling for sign-in, MFA and password-reset mail (issue 2 "repeated failures
- * for one account or address answer 429 with Retry-After"). Fixed windows counted in
- * `auth_throttle`; limits documented in docs/auth.md.
+ * Attempt throttling for sign-in, MFA and password-reset mail (foundation §7 "Session and account
+ * calls"; limits in docs/auth.md "Throttling"). Fixed windows counted in `auth_throttle`.
+ *
+ * An attempt is counted BEFORE the credential is checked, with one atomic upsert per key, and
+ * refused (429) when that count is over the limit: N concurrent attempts on one account can never
+ * have more than the limit's worth of passwords evaluated, and an attempt that arrives once the
+ * limit is reached is refused even with the right password. A success then clears the per-account
+ * (or per-user) counter and gives the per-address attempt back, so the address counter stays a
+ * count of failures.
  */
 import type { AppContext } from '../../context.js';
 import { RateLimitedError } from '../../platform/http/errors.js';
@@ -12,11 +18,11 @@ const FIFTEEN_MINUTES = 15 * 60 * 1000;
 
 /** Limits per key kind. */
 export const LIMITS = {
-  /** Wrong passwords per account (e-mail). */
+  /** Password attempts per account (e-mail). */
   account: { max: 5, windowMs: FIFTEEN_MINUTES },
-  /** Wrong passwords or codes per client address. */
+  /** Failed password or code attempts per client address. */
   ip: { max: 20, windowMs: FIFTEEN_MINUTES },
-  /** Wrong MFA codes per user. */
+  /** MFA code attempts per user. */
   mfa: { max: 5, windowMs: FIFTEEN_MINUTES },
   /** Reset e-mails requested per address (e-mail). */
   forgot: { max: 3, windowMs: FIFTEEN_MINUTES },
@@ -29,25 +35,30 @@ export const throttleKeys = {
   forgot: (email: string) => `forgot:email:${email.trim().toLowerCase()}`,
 };
 
+/** One counter an attempt is counted on. */
+export type ThrottleKey = { key: string; limit: Limit };
+
 /**
- * @throws RateLimitedError (429, Retry-After = seconds until the longest lock ends) when any key is locked.
+ * Counts one attempt on every key (atomically per key) before the caller checks anything.
+ * @throws RateLimitedError (429, Retry-After = seconds until the longest lock ends) when this
+ *   attempt is over the limit of any key; the caller must then not evaluate the credential.
  */
-export async function assertNotThrottled(ctx: AppContext, keys: string[]): Promise<void> {
-  const now = Date.now();
+export async function consumeAttempt(ctx: AppContext, keys: ThrottleKey[]): Promise<void> {
+  const now = new Date();
   let wait = 0;
-  for (const key of keys) {
-    const row = await authRepository.findThrottle(ctx.db, key);
-    if (row?.locked_until && row.locked_until.getTime() > now) wait = Math.max(wait, (row.locked_until.getTime() - now) / 1000);
+  for (const { key, limit } of keys) {
+    const row = await authRepository.hitThrottle(ctx.db, key, limit.max, limit.windowMs, now);
+    if (row.failures > limit.max && row.locked_until) wait = Math.max(wait, (row.locked_until.getTime() - now.getTime()) / 1000);
   }
   if (wait > 0) throw new RateLimitedError(wait);
 }
 
-/** Counts one attempt on `key` under `limit`. */
-export async function recordAttempt(ctx: AppContext, key: string, limit: Limit): Promise<void> {
-  await authRepository.hitThrottle(ctx.db, key, limit.max, limit.windowMs, new Date());
+/** Gives back one attempt counted on `key` (a success on a per-address counter). */
+export async function refundAttempt(ctx: AppContext, { key, limit }: ThrottleKey): Promise<void> {
+  await authRepository.refundThrottle(ctx.db, key, limit.max);
 }
 
-/** Forgets the counter of `key` (after a successful sign-in). */
+/** Forgets the counter of `key` (after a successful sign-in or code). */
 export async function clearThrottle(ctx: AppContext, key: string): Promise<void> {
   await authRepository.clearThrottle(ctx.db, key);
 }

@@ -12,8 +12,18 @@ import { hashToken, randomToken, safeEqual } from './tokens.js';
 
 export const SESSION_COOKIE = 'switchboard_session';
 export const XSRF_COOKIE = 'XSRF-TOKEN';
-/** Sessions slide: each use extends them to this lifetime (ms). */
+/** Remembered sessions slide: each use extends them to this lifetime (ms); their cookie persists as long. */
 export const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
+/**
+ * Sessions signed in without `remember` (docs/auth.md "Remember me"): a browser-session cookie
+ * (no Max-Age, gone when the browser closes) and this idle lifetime on the server (ms), also sliding.
+ */
+export const SESSION_IDLE_TTL_MS = 12 * 3600 * 1000;
+
+/** The server-side lifetime of a session (ms), by whether it is remembered. */
+export function sessionTtlMs(remember: boolean): number {
+  return remember ? SESSION_TTL_MS : SESSION_IDLE_TTL_MS;
+}
 
 export type AuthContext = {
   userId: number;
@@ -22,6 +32,8 @@ export type AuthContext = {
   tokenId?: number;
   /** True between the password step and the MFA step; only the MFA routes accept it. */
   mfaPending: boolean;
+  /** Session sign-ins: whether the person asked to be remembered (carried over the MFA step). */
+  remember?: boolean;
 };
 
 declare module 'fastify' {
@@ -47,22 +59,30 @@ export function issueXsrfCookie(reply: FastifyReply, secure: boolean): string {
   return value;
 }
 
-/** Starts a session for the user and sets its httpOnly cookie. */
-export async function startSession(db: Db, request: FastifyRequest, reply: FastifyReply, userId: number, mfaPending: boolean, secure: boolean): Promise<string> {
+/**
+ * Starts a session for the user and sets its httpOnly cookie: with `remember`, a cookie that
+ * persists 14 days (SESSION_TTL_MS); without, a browser-session cookie and a 12-hour idle
+ * lifetime (SESSION_IDLE_TTL_MS). Returns the session id (the hash of the cookie value).
+ */
+export async function startSession(
+  db: Db, request: FastifyRequest, reply: FastifyReply, userId: number, mfaPending: boolean, secure: boolean, remember: boolean,
+): Promise<string> {
   const token = randomToken();
   const id = hashToken(token);
   await sessionsRepository.create(db, {
-    id, user_id: userId, mfa_pending: mfaPending, expires_at: new Date(Date.now() + SESSION_TTL_MS),
+    id, user_id: userId, mfa_pending: mfaPending, expires_at: new Date(Date.now() + sessionTtlMs(remember)), remember,
     user_agent: request.headers['user-agent']?.slice(0, 300) ?? null, ip: request.ip,
   });
-  reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure, maxAge: SESSION_TTL_MS / 1000 });
+  reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure, ...(remember ? { maxAge: SESSION_TTL_MS / 1000 } : {}) });
   return id;
 }
 
-/** Ends the current session (if any) and clears the cookie. */
-export async function endSession(db: Db, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (request.auth?.sessionId) await sessionsRepository.delete(db, request.auth.sessionId);
+/** Ends the current session (if any) and clears the cookie; returns the ended session's id. */
+export async function endSession(db: Db, request: FastifyRequest, reply: FastifyReply): Promise<string | undefined> {
+  const id = request.auth?.sessionId;
+  if (id) await sessionsRepository.delete(db, id);
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  return id;
 }
 
 /** Throws 401 unless a fully signed-in user is calling; returns the auth context. */
@@ -100,9 +120,10 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
     if (!request.auth && cookieToken) {
       const session = await sessionsRepository.find(db, hashToken(cookieToken));
       if (session) {
-        request.auth = { userId: session.user_id, via: 'session', sessionId: session.id, mfaPending: session.mfa_pending };
-        if (Date.now() - (session.expires_at.getTime() - SESSION_TTL_MS) > 60_000) {
-          void sessionsRepository.touch(db, session.id, new Date(Date.now() + SESSION_TTL_MS)).catch(() => {});
+        request.auth = { userId: session.user_id, via: 'session', sessionId: session.id, mfaPending: session.mfa_pending, remember: session.remember };
+        const ttl = sessionTtlMs(session.remember);
+        if (Date.now() - (session.expires_at.getTime() - ttl) > 60_000) {
+          void sessionsRepository.touch(db, session.id, new Date(Date.now() + ttl)).catch(() => {});
         }
       }
     }

@@ -48,6 +48,8 @@ export interface UsersTable {
   totp_enabled: Generated<boolean>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** Migration 0009: the deployment's operator (docs/auth.md "Operators"). */
+  is_operator: Generated<boolean>;
 }
 
 /** platform/auth */
@@ -60,6 +62,8 @@ export interface SessionsTable {
   expires_at: Timestamp;
   user_agent: string | null;
   ip: string | null;
+  /** Migration 0009: persistent cookie and 14 days (true) or browser-session cookie and 12 h idle (false). */
+  remember: Generated<boolean>;
 }
 /** platform/auth: bearer tokens (stored hashed). */
 export interface ApiTokensTable {
@@ -82,6 +86,8 @@ export interface PasswordResetsTable {
 }
 /** modules/auth: failed sign-in counters per account and per address. */
 export interface AuthThrottleTable { key: string; failures: number; window_started_at: Timestamp; locked_until: NullableTimestamp }
+/** modules/auth (0009): the last TOTP time step accepted per user (a code is accepted once). */
+export interface AuthTotpStepsTable { user_id: number; last_step: number; updated_at: Generated<Date> }
 
 /** platform/mail: development outbox and delivery log. */
 export interface MailOutboxTable {
@@ -531,6 +537,7 @@ export interface DB {
   password_resets: PasswordResetsTable;
   auth_throttle: AuthThrottleTable;
   mail_outbox: MailOutboxTable;
+  auth_totp_steps: AuthTotpStepsTable;
   numbers: NumbersTable;
   contacts: ContactsTable;
   contact_groups: ContactGroupsTable;
@@ -575,7 +582,11 @@ export interface DB {
   campaign_settings: CampaignSettingsTable;
   campaign_recipients: CampaignRecipientsTable;
   in_app_calls: InAppCallsTable;
+  app_secrets: AppSecretsTable;
 }
+
+/** platform/blob (0010): server secrets generated once and shared by every node. */
+export interface AppSecretsTable { name: string; value: string; created_at: Generated<Date> }
 
 /** modules/in-app-calling (0007): a call that rang in-app users or was placed from the browser. */
 export interface InAppCallsTable {

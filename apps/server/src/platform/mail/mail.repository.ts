@@ -13,8 +13,10 @@ export const mailRepository = {
   async markDelivered(db: DbOrTx, id: number): Promise<void> {
     await db.updateTable('mail_outbox').set({ delivered_at: new Date() }).where('id', '=', id).execute();
   },
-  /** Newest first; `limit` rows. */
-  async list(db: DbOrTx, limit = 50): Promise<OutboxRow[]> {
-    return db.selectFrom('mail_outbox').selectAll().orderBy('id', 'desc').limit(limit).execute();
+  /** Newest first; `limit` rows; only those addressed to `to` (case-insensitive) when given. */
+  async list(db: DbOrTx, limit = 50, to?: string): Promise<OutboxRow[]> {
+    let q = db.selectFrom('mail_outbox').selectAll();
+    if (to !== undefined) q = q.where((eb) => eb(eb.fn('lower', ['to_address']), '=', to.trim().toLowerCase()));
+    return q.orderBy('id', 'desc').limit(limit).execute();
   },
 };

@@ -37,8 +37,8 @@ export class Mailer {
     await mailRepository.markDelivered(this.db, id);
   }
 
-  /** The development outbox, newest first. */
-  async outbox(limit = 50): Promise<OutboxRow[]> {
-    return mailRepository.list(this.db, limit);
+  /** The development outbox, newest first; only the mail addressed to `to` when given. */
+  async outbox(limit = 50, to?: string): Promise<OutboxRow[]> {
+    return mailRepository.list(this.db, limit, to);
   }
 }
