@@ -6,6 +6,8 @@ import type { SessionUser } from '../../../lib/session';
 export interface LoginInput {
   email: string;
   password: string;
+  /** Keep me signed in: a 14-day cookie; otherwise the session ends with the browser (docs/auth.md "Remember me"). */
+  remember?: boolean;
 }
 
 /** Either the signed-in user, or the request for a second (MFA) step. */

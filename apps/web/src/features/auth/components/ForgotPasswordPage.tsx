@@ -24,14 +24,9 @@ export function ForgotPasswordPage() {
       }
     >
       {forgot.isSuccess ? (
-        <Stack gap="sm">
-          <Alert color="teal" icon={<IconMailCheck size={18} />} data-testid="forgot-sent">
-            {forgot.data.message}
-          </Alert>
-          <Anchor component={Link} to="/outbox" size="sm">
-            Open the development mail outbox
-          </Anchor>
-        </Stack>
+        <Alert color="teal" icon={<IconMailCheck size={18} />} data-testid="forgot-sent">
+          {forgot.data.message}
+        </Alert>
       ) : (
         <form onSubmit={form.onSubmit((v) => forgot.mutate(v.email.trim()))} noValidate>
           <Stack gap="sm">

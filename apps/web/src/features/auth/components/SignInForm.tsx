@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, Stack, TextInput } from '@mantine/core';
 import { PasswordField } from '../../../components/PasswordField';
 import { useForm } from '@mantine/form';
 import { Link } from 'react-router';
@@ -9,11 +9,14 @@ interface SignInFormProps {
   onResult: (result: LoginResult) => void;
 }
 
-/** First sign-in step: e-mail and password. A 422 shows its field errors under the inputs. */
+/**
+ * First sign-in step: e-mail, password and "Remember me" (a 14-day cookie; unticked, the session
+ * ends with the browser). A 422 shows its field errors under the inputs.
+ */
 export function SignInForm({ onResult }: SignInFormProps) {
   const login = useLogin();
   const form = useForm({
-    initialValues: { email: '', password: '' },
+    initialValues: { email: '', password: '', remember: false },
     validate: {
       email: (v) => (/^\S+@\S+\.\S+$/.test(v.trim()) ? null : 'Enter a valid e-mail address'),
       password: (v) => (v ? null : 'Enter your password'),
@@ -22,7 +25,7 @@ export function SignInForm({ onResult }: SignInFormProps) {
 
   const submit = form.onSubmit((values) => {
     login.mutate(
-      { email: values.email.trim(), password: values.password },
+      { email: values.email.trim(), password: values.password, remember: values.remember },
       {
         onSuccess: onResult,
         onError: (error) => {
@@ -37,7 +40,8 @@ export function SignInForm({ onResult }: SignInFormProps) {
       <Stack gap="sm">
         <TextInput label="Email" type="email" autoComplete="username" required {...form.getInputProps('email')} />
         <PasswordField label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
-        <Group justify="flex-end">
+        <Group justify="space-between">
+          <Checkbox label="Remember me" size="sm" {...form.getInputProps('remember', { type: 'checkbox' })} />
           <Anchor component={Link} to="/forgot-password" size="sm">
             Forgot password?
           </Anchor>

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Text } from '@mantine/core';
 import { LINK_EXPIRED } from '@switchboard/domain';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -24,17 +24,12 @@ export function SignInPage() {
       title={step === 'mfa' ? 'Two-step verification' : 'Sign in to Switchboard'}
       subtitle={step === 'mfa' ? undefined : 'Business numbers, call routing and a shared inbox.'}
       footer={
-        <Stack gap={4}>
-          <Text size="sm" c="dimmed">
-            New here?{' '}
-            <Anchor component={Link} to="/signup" size="sm">
-              Create an account
-            </Anchor>
-          </Text>
-          <Anchor component={Link} to="/outbox" size="sm">
-            Open the development mail outbox
+        <Text size="sm" c="dimmed">
+          New here?{' '}
+          <Anchor component={Link} to="/signup" size="sm">
+            Create an account
           </Anchor>
-        </Stack>
+        </Text>
       }
     >
       {params.get('expired') ? (

@@ -1,4 +1,7 @@
-/** GET /api/dev/outbox: the development mail outbox (mails kept in the database when SMTP_URL is unset). */
+/**
+ * GET /api/dev/outbox: the development mail outbox (mails kept in the database when SMTP_URL is
+ * unset), signed-in only: the caller's own mail, or every mail for an operator.
+ */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
 
@@ -11,7 +14,7 @@ export interface OutboxMail {
 }
 
 export function getOutbox(): Promise<{ data: OutboxMail[] }> {
-  return http.get<{ data: OutboxMail[] }>('/api/dev/outbox', { skipAuthHandling: true });
+  return http.get<{ data: OutboxMail[] }>('/api/dev/outbox');
 }
 
 export function outboxQueryOptions() {

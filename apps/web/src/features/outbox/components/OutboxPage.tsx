@@ -6,6 +6,7 @@ import { CenteredCard } from '../../../components/CenteredCard';
 import { EmptyBlock } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { formatDateTime } from '../../../lib/format';
+import { useSession } from '../../../lib/session';
 import { useOutbox } from '../api/get-outbox';
 
 /** Turns the links of a plain-text mail into anchors (reset links point into this app). */
@@ -21,18 +22,22 @@ function linkify(text: string): ReactNode[] {
   );
 }
 
-/** The development mail outbox: every mail the product "sent" while no SMTP server is configured. */
+/**
+ * The development mail outbox (signed-in only): the mail the product "sent" to the signed-in
+ * person while no SMTP server is configured; an operator sees every mail (docs/auth.md).
+ */
 export function OutboxPage() {
   const outbox = useOutbox();
+  const { user } = useSession();
   const mails = outbox.data?.data ?? [];
   return (
     <CenteredCard
       title="Development mail outbox"
-      subtitle="Mails are kept here while no SMTP server is configured (SMTP_URL)."
+      subtitle={`Mail sent to ${user?.email ?? 'you'} is kept here while no SMTP server is configured (SMTP_URL).`}
       width={720}
       footer={
-        <Anchor component={Link} to="/login" size="sm">
-          Back to sign in
+        <Anchor component={Link} to="/inbox" size="sm">
+          Back to the app
         </Anchor>
       }
     >
@@ -44,7 +49,7 @@ export function OutboxPage() {
       {outbox.isPending ? (
         <ListSkeleton rows={3} height={90} />
       ) : mails.length === 0 ? (
-        <EmptyBlock icon={<IconMail />} title="No mail yet" description="Ask for a password reset link and it will appear here." />
+        <EmptyBlock icon={<IconMail />} title="No mail yet" description="Mail the product sends you (password reset, notifications) appears here." />
       ) : (
         <Stack gap="sm">
           {mails.map((mail) => (
