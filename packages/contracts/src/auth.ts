@@ -44,7 +44,7 @@ const password = z.string({ error: 'The password field is required.' }).min(1, '
 /** A 6-digit TOTP code. */
 export const MfaCode = z.string({ error: 'The code field is required.' }).trim().regex(/^\d{6}$/, 'The code must be 6 digits.');
 
-/** `POST /api/sanctum/login`. `remember` is accepted for compatibility (sessions always slide 14 days). */
+/** `POST /api/sanctum/login`. `remember: true` = a 14-day persistent cookie; otherwise a browser-session cookie (docs/auth.md). */
 export const LoginBody = z.object({ email, password, remember: z.boolean().optional() });
 export type LoginBody = z.infer<typeof LoginBody>;
 /** MFA required: the session exists but only `POST /api/sanctum/mfa` accepts it. */
