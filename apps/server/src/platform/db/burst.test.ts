@@ -10,8 +10,16 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../../test/fixtures.js';
 import { eventually, postWebhook, startTestServer, type HttpResult, type TestServer } from '../../../test/harness.js';
-import { buyTestNumber } from '../../modules/messaging/messaging.test-helpers.js';
 import { PoolWaitInTransactionError } from './tx-guard.js';
+
+/** Buys the first sandbox number of `areaCode` into the account's company through the API. */
+async function buyTestNumber(account: Account, areaCode: string): Promise<{ id: number; number: string }> {
+  const search = await account.client.get(`/api/numbers/search?type=local&areaCode=${areaCode}`);
+  const candidate = search.body.data[0];
+  const bought = await account.client.post('/api/numbers', { company_id: account.companyId, provider_id: candidate.provider_id, number: candidate.number });
+  if (bought.status !== 201) throw new Error(`number purchase failed: ${bought.status} ${JSON.stringify(bought.body)}`);
+  return { id: bought.body.id, number: bought.body.number };
+}
 
 const POOL = 4;
 const BURST = 5 * POOL;

@@ -1,0 +1,354 @@
+/**
+ * bench/soak (docs/architecture.md "Transactions never wait on the pool"): two server nodes on one
+ * database under a paced, open-loop mix of carrier webhooks, inbox reads and live subscribers.
+ *
+ * What it does, in one run (about 1½ minutes at the defaults):
+ *  1. Starts a throwaway embedded PostgreSQL and TWO real servers on it (`startServer`, each with
+ *     its own port, pool of DB_POOL_MAX connections, queue workers and Socket.IO fanned out through
+ *     PostgreSQL), sandbox carrier, LOG_LEVEL silent; plus, in the same process, a plain Fastify
+ *     app whose `POST /static` answers a fixed TwiML string (the baseline).
+ *  2. Signs a company up through the API of node A, buys BENCH_NUMBERS numbers through it, and
+ *     loads by SQL the outbound messages (state `sent`, one carrier SID each) that the status
+ *     callbacks of the run will move to `delivered`.
+ *  3. In a CHILD process (the load generator does not share the servers' event loop):
+ *     - BENCH_SUBSCRIBERS Socket.IO clients signed in with the session, half on each node,
+ *       subscribed to the company's inbox channel;
+ *     - baseline: `POST /static` paced at BENCH_RATE for BENCH_BASELINE_S seconds;
+ *     - the soak: BENCH_RATE requests per second for BENCH_SECONDS, open loop (each request
+ *       starts at its scheduled time whether or not earlier ones were answered; latency counts
+ *       from that time), alternating nodes: 35 % signed inbound SMS (every 20th delivered twice at
+ *       once, to both nodes, as a carrier retry), 20 % SMS status callbacks, 25 % voice webhooks
+ *       (new calls), 20 % inbox reads (`GET /api/companies/{id}/conversations`).
+ *  4. Prints errors (anything but 2xx, 503 included), p50/p99 per kind and overall with the ratio
+ *     to the baseline's, messages stored vs sent (lost, doubled), status callbacks and calls
+ *     stored, and live `conversation updated` events delivered to each subscriber, across nodes.
+ *     Targets: no error, nothing lost or doubled, p99 < 100 ms. Nothing is asserted.
+ *
+ * Usage: `npm run bench:soak` (repository root). Knobs: BENCH_RATE (200 requests/s), BENCH_SECONDS
+ * (60), BENCH_BASELINE_S (10), BENCH_SUBSCRIBERS (20), BENCH_NUMBERS (5); DB_POOL_MAX (10, the
+ * servers' own setting).
+ */
+import { fork } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { fmt, sleep, startBenchDatabase, tempDir } from '../lib/bench-server.js';
+
+const CHILD_ROLE = 'BENCH_SOAK_LOAD';
+const AUTH_TOKEN = 'bench-auth-token';
+const STATIC_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response><Say>Thanks for calling.</Say></Response>';
+
+const env = (name: string, fallback: number): number => {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+};
+
+type Node = { name: 'A' | 'B'; url: string; publicUrl: string };
+type LoadJob = {
+  nodes: Node[]; staticUrl: string; cookie: string; session: string; companyId: number; numbers: string[];
+  statusSids: string[]; rate: number; seconds: number; baselineS: number; subscribers: number;
+};
+type Kind = 'sms' | 'status' | 'voice' | 'inbox';
+type KindResult = { sent: number; ok: number; errors: number; busy: number; byStatus: Record<string, number>; p50: number; p99: number; max: number };
+type LoadResult = {
+  baseline: { sent: number; errors: number; p50: number; p99: number; max: number };
+  kinds: Record<Kind, KindResult>;
+  all: { sent: number; errors: number; p50: number; p99: number; max: number };
+  /** Inbound SMS answered 2xx, by node that answered the first delivery: MessageSid → node. */
+  smsAnswered: Record<string, 'A' | 'B'>;
+  smsDuplicated: number;
+  callsAnswered: number;
+  statusAnswered: number;
+  /** Per subscriber: its node and the distinct inbound message SIDs it saw `conversation updated` for. */
+  live: Array<{ node: 'A' | 'B'; seen: string[] }>;
+  achievedRate: number;
+};
+
+const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0);
+
+// ───────────────────────────── load child ─────────────────────────────
+
+async function runLoadChild(): Promise<void> {
+  const job = await new Promise<LoadJob>((resolve) => process.once('message', (m) => resolve(m as LoadJob)));
+  const { default: twilio } = await import('twilio');
+  const { io } = await import('socket.io-client');
+
+  const post = async (node: Node, pathname: string, params: Record<string, string>) => {
+    const signature = twilio.getExpectedTwilioSignature(AUTH_TOKEN, node.publicUrl + pathname, params);
+    const res = await fetch(node.url + pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature }, body: new URLSearchParams(params) });
+    await res.arrayBuffer();
+    return res.status;
+  };
+
+  // Live subscribers, half on each node.
+  const live: Array<{ node: 'A' | 'B'; seen: Set<string> }> = [];
+  const sockets = [];
+  for (let i = 0; i < job.subscribers; i++) {
+    const node = job.nodes[i % 2]!;
+    const seen = new Set<string>();
+    const socket = io(node.url, { path: '/socket.io', transports: ['websocket'], extraHeaders: { cookie: `switchboard_session=${job.session}` }, reconnection: false });
+    await new Promise<void>((resolve, reject) => { socket.once('connect', () => resolve()); socket.once('connect_error', reject); });
+    const ack = await socket.timeout(5000).emitWithAck('subscribe', `conversations.${job.companyId}`);
+    if (!ack?.ok) throw new Error(`subscribe refused: ${JSON.stringify(ack)}`);
+    socket.on('conversation updated', (e: { item?: { details?: { content?: string } } }) => {
+      const m = /^soak ([AB]) (\d+)$/.exec(e.item?.details?.content ?? '');
+      if (m) seen.add(`${m[1]}${m[2]}`);
+    });
+    sockets.push(socket);
+    live.push({ node: node.name, seen });
+  }
+
+  /** Fires `fire(i)` at `rate`/s for `seconds`, open loop; latency from each request's scheduled time. */
+  async function paced(seconds: number, fire: (i: number) => Promise<void>): Promise<number> {
+    const interval = 1000 / job.rate;
+    const total = Math.floor(seconds * job.rate);
+    const inFlight: Promise<void>[] = [];
+    const t0 = performance.now();
+    let next = 0;
+    while (next < total) {
+      const due = Math.min(total, Math.floor((performance.now() - t0) / interval) + 1);
+      while (next < due) inFlight.push(fire(next++));
+      await sleep(1);
+    }
+    const achieved = total / ((performance.now() - t0) / 1000);
+    await Promise.all(inFlight);
+    return achieved;
+  }
+  const timed = async (scheduled: number, send: () => Promise<number>): Promise<{ status: number; ms: number }> => {
+    let status = 0;
+    try { status = await send(); } catch { status = 0; }
+    return { status, ms: performance.now() - scheduled };
+  };
+
+  // Baseline: the same pacing against a static answer.
+  const baseLat: number[] = [];
+  let baseErrors = 0;
+  const interval = 1000 / job.rate;
+  let t0 = performance.now();
+  await paced(job.baselineS, async (i) => {
+    const r = await timed(t0 + i * interval, () => post({ name: 'A', url: job.staticUrl, publicUrl: job.staticUrl }, '/static', { CallSid: `CAbase${i}`, From: '+13125550100', To: job.numbers[0]! }));
+    baseLat.push(r.ms);
+    if (r.status < 200 || r.status > 299) baseErrors++;
+  });
+
+  // The soak.
+  const lat: Record<Kind, number[]> = { sms: [], status: [], voice: [], inbox: [] };
+  const kinds = Object.fromEntries((['sms', 'status', 'voice', 'inbox'] as Kind[]).map((k) => [k, { sent: 0, ok: 0, errors: 0, busy: 0, byStatus: {} as Record<string, number> }])) as Record<Kind, Omit<KindResult, 'p50' | 'p99' | 'max'>>;
+  const smsAnswered: Record<string, 'A' | 'B'> = {};
+  let smsDuplicated = 0;
+  let statusNext = 0;
+  const record = (kind: Kind, r: { status: number; ms: number }) => {
+    const k = kinds[kind];
+    k.sent++;
+    lat[kind].push(r.ms);
+    k.byStatus[r.status] = (k.byStatus[r.status] ?? 0) + 1;
+    if (r.status >= 200 && r.status < 300) k.ok++;
+    else { k.errors++; if (r.status === 503) k.busy++; }
+  };
+  t0 = performance.now();
+  const achievedRate = await paced(job.seconds, async (i) => {
+    const scheduled = t0 + i * interval;
+    const node = job.nodes[i % 2]!;
+    const other = job.nodes[(i + 1) % 2]!;
+    const slot = (i * 37) % 20; // 7 sms, 4 status, 5 voice, 4 inbox out of 20
+    const to = job.numbers[i % job.numbers.length]!;
+    const from = `+1312${String(2000000 + ((i * 7919) % 7999999))}`;
+    if (slot < 7) {
+      const sid = `SMsoak${node.name}${String(i).padStart(26, '0')}`;
+      const params = { MessageSid: sid, From: from, To: to, Body: `soak ${node.name} ${i}`, NumMedia: '0' };
+      const deliveries = [timed(scheduled, () => post(node, '/webhooks/twilio/messaging', params))];
+      if (i % 20 === 0) { smsDuplicated++; deliveries.push(timed(scheduled, () => post(other, '/webhooks/twilio/messaging', params))); }
+      const rs = await Promise.all(deliveries);
+      for (const r of rs) record('sms', r);
+      if (rs.some((r) => r.status >= 200 && r.status < 300)) smsAnswered[sid] = node.name;
+    } else if (slot < 11 && statusNext < job.statusSids.length) {
+      const sid = job.statusSids[statusNext++]!;
+      record('status', await timed(scheduled, () => post(node, '/webhooks/twilio/messaging/status', { MessageSid: sid, MessageStatus: 'delivered' })));
+    } else if (slot < 16) {
+      record('voice', await timed(scheduled, () => post(node, '/webhooks/twilio/voice', { CallSid: `CAsoak${String(i).padStart(28, '0')}`, From: from, To: to, CallStatus: 'ringing', Direction: 'inbound' })));
+    } else {
+      record('inbox', await timed(scheduled, async () => {
+        const res = await fetch(`${node.url}/api/companies/${job.companyId}/conversations`, { headers: { accept: 'application/json', cookie: job.cookie } });
+        await res.arrayBuffer();
+        return res.status;
+      }));
+    }
+  });
+  await sleep(3000); // live events still on their way
+  for (const s of sockets) s.close();
+
+  const summary = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return { p50: pct(s, 50), p99: pct(s, 99), max: s[s.length - 1] ?? 0 }; };
+  const allLat = Object.values(lat).flat();
+  const out: LoadResult = {
+    baseline: { sent: baseLat.length, errors: baseErrors, ...summary(baseLat) },
+    kinds: Object.fromEntries(Object.entries(kinds).map(([k, v]) => [k, { ...v, ...summary(lat[k as Kind]) }])) as Record<Kind, KindResult>,
+    all: { sent: allLat.length, errors: Object.values(kinds).reduce((n, k) => n + k.errors, 0), ...summary(allLat) },
+    smsAnswered, smsDuplicated,
+    callsAnswered: kinds.voice.ok,
+    statusAnswered: kinds.status.ok,
+    live: live.map((l) => ({ node: l.node, seen: [...l.seen] })),
+    achievedRate,
+  };
+  process.send!(out);
+}
+
+// ───────────────────────────── parent ─────────────────────────────
+
+function runLoad(job: LoadJob): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, [CHILD_ROLE]: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let result: LoadResult | undefined;
+    child.on('message', (m) => { result = m as LoadResult; });
+    child.send(job);
+    child.on('error', reject);
+    child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`load child exited ${code} without a result`))));
+  });
+}
+
+const started = Date.now();
+const log = (msg: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${msg}`);
+const load1 = () => os.loadavg()[0]!.toFixed(2);
+
+/** A tiny cookie-keeping client for the setup (sign-up, number purchase) through node A's API. */
+function apiClient(base: string) {
+  const cookies = new Map<string, string>();
+  const request = async (method: string, url: string, body?: unknown) => {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (cookies.size) headers.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const xsrf = cookies.get('XSRF-TOKEN');
+    if (xsrf) headers['x-xsrf-token'] = decodeURIComponent(xsrf);
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(base + url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const at = pair!.indexOf('=');
+      cookies.set(pair!.slice(0, at).trim(), pair!.slice(at + 1).trim());
+    }
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+  return { request, cookies };
+}
+
+async function main(): Promise<void> {
+  const rate = env('BENCH_RATE', 200);
+  const seconds = env('BENCH_SECONDS', 60);
+  const baselineS = env('BENCH_BASELINE_S', 10);
+  const subscribers = env('BENCH_SUBSCRIBERS', 20);
+  const numberCount = env('BENCH_NUMBERS', 5);
+  const [{ loadConfig }, { startServer }, { default: Fastify }, { default: formbody }, { default: pg }] = await Promise.all([
+    import('../../apps/server/src/platform/config.js'),
+    import('../../apps/server/src/bootstrap.js'),
+    import('fastify'),
+    import('@fastify/formbody'),
+    import('pg'),
+  ]);
+
+  const dir = tempDir('switchboard-soak-');
+  const pgDir = tempDir('switchboard-soak-pg-');
+  const { embedded, dbUrl } = await startBenchDatabase(pgDir);
+  const configFor = () => loadConfig({
+    ...process.env, DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox',
+    TWILIO_AUTH_TOKEN: AUTH_TOKEN, SMTP_URL: '', PUBLIC_URL: '', WORKERS: '1', SEED_DEMO: '0', LOG_FORMAT: 'json',
+  });
+  const nodeA = await startServer(configFor(), dbUrl, { publicUrlFromPort: true });
+  const nodeB = await startServer(configFor(), dbUrl, { publicUrlFromPort: true });
+  const baseline = Fastify();
+  await baseline.register(formbody);
+  baseline.post('/static', async (_req, reply) => reply.type('text/xml').send(STATIC_TWIML));
+  const staticUrl = await baseline.listen({ port: 0, host: '127.0.0.1' });
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  log(`two nodes up: A ${nodeA.url}, B ${nodeB.url}; pool ${nodeA.ctx.config.dbPoolMax} each`);
+
+  // Setup through the API of node A.
+  const api = apiClient(nodeA.url);
+  await api.request('GET', '/api/csrf-cookie');
+  const signup = await api.request('POST', '/api/client/signup/create', { first_name: 'Soak', last_name: 'Bench', email: 'soak@example.test', password: 'correct-horse-battery', company_name: 'Soak Co' });
+  if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${JSON.stringify(signup.body)}`);
+  const companyId: number = signup.body.company.id;
+  const numbers: Array<{ id: number; number: string }> = [];
+  const search = await api.request('GET', '/api/numbers/search?type=local&areaCode=212');
+  for (const candidate of (search.body?.data ?? []).slice(0, numberCount)) {
+    const bought = await api.request('POST', '/api/numbers', { company_id: companyId, provider_id: candidate.provider_id, number: candidate.number });
+    if (bought.status !== 201) throw new Error(`number purchase failed: ${bought.status} ${JSON.stringify(bought.body)}`);
+    numbers.push({ id: bought.body.id, number: bought.body.number });
+  }
+  // Outbound messages whose status callbacks the run sends (one per status slot, with a margin).
+  const statusCount = Math.ceil(rate * seconds * 0.25);
+  const { rows: statusRows } = await client.query<{ carrier_sid: string }>(`
+    with conv as (
+      insert into conversations (company_id, number_id, recipient) values ($1, $2, '+13125559999') returning id
+    )
+    insert into conversation_items (company_id, conversation_id, type, is_inbound, is_read, body, media, delivery_state, carrier_sid)
+    select $1, conv.id, 'message', false, true, 'outbound ' || g, '[]', 'sent', 'SMsoakout' || lpad(g::text, 23, '0')
+    from conv, generate_series(1, $3) g
+    returning carrier_sid`, [companyId, numbers[0]!.id, statusCount]);
+  const session = api.cookies.get('switchboard_session') ?? '';
+  const cookie = [...api.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  log(`setup: company ${companyId}, ${numbers.length} numbers, ${fmt(statusRows.length)} outbound messages awaiting status callbacks`);
+
+  log(`load: baseline ${baselineS} s, then soak ${seconds} s at ${rate} requests/s, ${subscribers} live subscribers (load avg ${load1()})`);
+  const r = await runLoad({
+    nodes: [{ name: 'A', url: nodeA.url, publicUrl: nodeA.ctx.config.publicUrl }, { name: 'B', url: nodeB.url, publicUrl: nodeB.ctx.config.publicUrl }],
+    staticUrl, cookie, session, companyId, numbers: numbers.map((n) => n.number), statusSids: statusRows.map((x) => x.carrier_sid),
+    rate, seconds, baselineS, subscribers,
+  });
+  log(`load done (load avg ${load1()}); waiting for batched writes`);
+  await sleep(2000);
+
+  // What the database holds.
+  const q = async <T>(text: string, values: unknown[] = []) => (await client.query(text, values)).rows as T[];
+  const sms = await q<{ carrier_sid: string; n: number }>(`select carrier_sid, count(*)::int as n from conversation_items where carrier_sid like 'SMsoak%' and carrier_sid not like 'SMsoakout%' group by carrier_sid`);
+  const storedSids = new Set(sms.map((x) => x.carrier_sid));
+  const answered = Object.keys(r.smsAnswered);
+  const lost = answered.filter((sid) => !storedSids.has(sid)).length;
+  const doubled = sms.filter((x) => x.n > 1).length;
+  const [delivered] = await q<{ n: number }>(`select count(*)::int as n from conversation_items where carrier_sid like 'SMsoakout%' and delivery_state = 'delivered'`);
+  const calls = await q<{ carrier_sid: string; n: number }>(`select carrier_sid, count(*)::int as n from calls where carrier_sid like 'CAsoak%' group by carrier_sid`);
+  const stuck = await q<{ n: number }>(`select count(*)::int as n from pg_stat_activity where state like 'idle in transaction%' and state_change < now() - interval '2 seconds'`);
+
+  const ms = (x: number) => x.toFixed(1);
+  console.log('\nbaseline POST /static (same pacing):', `${r.baseline.sent} requests, errors ${r.baseline.errors}, p50 ${ms(r.baseline.p50)} ms, p99 ${ms(r.baseline.p99)} ms`);
+  console.log(`soak: ${fmt(r.all.sent)} requests over ${seconds} s (${r.achievedRate.toFixed(0)} requests/s scheduled)\n`);
+  console.log('| kind | requests | errors (503) | p50 ms | p99 ms | max ms | p99 ÷ baseline p99 |');
+  console.log('| --- | --: | --: | --: | --: | --: | --: |');
+  const row = (name: string, k: { sent: number; errors: number; busy?: number; p50: number; p99: number; max: number }) =>
+    console.log(`| ${name} | ${fmt(k.sent)} | ${k.errors} (${k.busy ?? 0}) | ${ms(k.p50)} | ${ms(k.p99)} | ${ms(k.max)} | ${(k.p99 / Math.max(0.1, r.baseline.p99)).toFixed(1)} |`);
+  row('inbound SMS', r.kinds.sms);
+  row('SMS status callback', r.kinds.status);
+  row('voice webhook', r.kinds.voice);
+  row('inbox read', r.kinds.inbox);
+  row('all', { ...r.all, busy: Object.values(r.kinds).reduce((n, k) => n + k.busy, 0) });
+  for (const [k, v] of Object.entries(r.kinds)) if (v.errors) console.log(`  ${k} answers: ${JSON.stringify(v.byStatus)}`);
+
+  console.log(`\nmessages: ${fmt(answered.length)} distinct inbound SMS answered (${r.smsDuplicated} of them delivered twice), ${fmt(storedSids.size)} stored, lost ${lost}, doubled ${doubled}`);
+  console.log(`status callbacks: ${fmt(r.statusAnswered)} answered, ${fmt(delivered!.n)} messages delivered`);
+  console.log(`calls: ${fmt(r.callsAnswered)} answered, ${fmt(calls.length)} stored, doubled ${calls.filter((c) => c.n > 1).length}`);
+  for (const name of ['A', 'B'] as const) {
+    const subs = r.live.filter((l) => l.node === name);
+    const otherNode = name === 'A' ? 'B' : 'A';
+    const expectedAll = answered.length;
+    const expectedCross = answered.filter((sid) => r.smsAnswered[sid] === otherNode).length;
+    const gotAll = subs.reduce((n, l) => n + l.seen.length, 0);
+    const gotCross = subs.reduce((n, l) => n + l.seen.filter((k) => k.startsWith(otherNode)).length, 0);
+    console.log(`live, ${subs.length} subscribers on node ${name}: ${fmt(gotAll)} of ${fmt(expectedAll * subs.length)} events (${(100 * gotAll / Math.max(1, expectedAll * subs.length)).toFixed(1)} %), from node ${otherNode}: ${fmt(gotCross)} of ${fmt(expectedCross * subs.length)}`);
+  }
+  console.log(`sessions idle in a transaction for over 2 s after the run: ${stuck[0]!.n}`);
+  const pass = r.all.errors === 0 && lost === 0 && doubled === 0 && r.all.p99 < 100;
+  console.log(`\ntargets: no error ${r.all.errors === 0 ? 'PASS' : 'MISS'}; nothing lost or doubled ${lost === 0 && doubled === 0 ? 'PASS' : 'MISS'}; p99 < 100 ms ${r.all.p99 < 100 ? 'PASS' : 'MISS'} (${ms(r.all.p99)} ms, ${(r.all.p99 / Math.max(0.1, r.baseline.p99)).toFixed(1)} × baseline) → ${pass ? 'PASS' : 'MISS'}; load avg ${load1()}`);
+
+  console.error = () => {}; // pg-boss reports the connections PostgreSQL closes while stopping
+  await client.end().catch(() => {});
+  await nodeB.close().catch(() => {});
+  await nodeA.close().catch(() => {});
+  await baseline.close();
+  await embedded.stop().catch(() => {});
+  const fs = await import('node:fs');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(pgDir, { recursive: true, force: true });
+}
+
+if (process.env[CHILD_ROLE]) await runLoadChild();
+else await main();
