@@ -24,6 +24,7 @@ import { registerErrorHandler } from './platform/http/error-handler.js';
 import { registerInputHygiene } from './platform/http/input-hygiene.js';
 import { parseFormBody } from './platform/http/form-body.js';
 import { registerMetrics } from './platform/metrics.js';
+import { canJoinChannel, resolveSocketUser } from './modules/companies/companies.service.js';
 import { modules } from './modules/registry.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;

@@ -28,6 +28,7 @@ type BatchStatusJob = { sids: string[]; status: 'sent' | 'final' };
 
 export class SandboxCarrier extends TwilioDialect implements CarrierPort {
   readonly name = 'sandbox' as const;
+  readonly displayName = 'Sandbox';
 
   constructor(config: Config, private readonly db: Db, private readonly queue: Queue) {
     super(config);
@@ -137,8 +138,14 @@ export class SandboxCarrier extends TwilioDialect implements CarrierPort {
     return createSandboxClientToken(this.config, identity, options);
   }
 
+  /**
+   * Reads a recording the simulator stored (a signed URL of our own `/files/`); any other URL is
+   * refused, so a forged RecordingUrl cannot make the server fetch elsewhere.
+   * @throws CarrierError
+   */
   async fetchRecording(url: string): Promise<{ data: Buffer; contentType: string }> {
-    const res = await fetch(url);
+    if (!url.startsWith(`${this.config.publicUrl}/files/`)) throw new CarrierError('Recording download refused: not a sandbox recording URL.');
+    const res = await fetch(url, { signal: AbortSignal.timeout(15_000) });
     if (!res.ok) throw new CarrierError(`Recording download failed (${res.status}).`);
     return { data: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type') ?? 'audio/wav' };
   }

@@ -1,6 +1,9 @@
 /**
  * The Phone simulator's API (sandbox carrier only; absent, hence 404, when CARRIER is not
- * sandbox). Any signed-in user may use it: it plays outside callers and texters.
+ * sandbox). It plays outside callers and texters, for the signed-in user's own companies only
+ * (docs/telephony.md "Simulator and tenants"): calls and texts go only to a number of a company
+ * the user belongs to, and a handset shows only the messages exchanged with such numbers. An
+ * operator (modules/auth/operators.ts) may reach every sandbox number.
  *
  * - POST /api/simulator/calls     {from, to, digits?, forwards?, confirm?, voicemail_seconds?, talk_seconds?} → {sid, status, log}
  * - POST /api/simulator/messages  {from, to, body, media_urls?} → {data: HandsetMessage, webhook_status}
@@ -10,12 +13,58 @@ import { HandsetMessagesBody, HandsetParams, SimulateCallBody, SimulateCallInput
 import { parsePhone } from '@switchboard/domain';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
-import { fieldError } from '../../platform/http/errors.js';
+import { requireAuth } from '../../platform/auth/auth.plugin.js';
+import { fieldError, ValidationError } from '../../platform/http/errors.js';
+import { assertFetchableUrl, UnsafeUrlError } from '../../platform/http/safe-fetch.js';
+import { isOperator } from '../../modules/auth/operators.js';
+import { listUserCompanies } from '../../modules/companies/companies.service.js';
+import { findNumberByE164 } from '../../modules/numbers/numbers.service.js';
 import type { SandboxMessageRow } from './sandbox.repository.js';
 import { sandboxRepository } from './sandbox.repository.js';
 import { simulateCall, simulateMessage } from './sandbox.simulator.js';
 
 const NOT_SANDBOX_NUMBER = 'This number is not served by the sandbox carrier.';
+/** Same answer for another company's number as for an unknown one: nothing is revealed. */
+const NOT_YOUR_NUMBER = NOT_SANDBOX_NUMBER;
+
+/**
+ * Which business numbers the user may simulate against: `'all'` for an operator, else a
+ * predicate over E.164 numbers (active numbers of the user's companies; looked up once each).
+ */
+async function numberScope(ctx: AppContext, userId: number): Promise<'all' | ((e164: string) => Promise<boolean>)> {
+  if (await isOperator(ctx, userId)) return 'all';
+  const companies = new Set((await listUserCompanies(ctx, userId)).map((c) => c.id));
+  const seen = new Map<string, boolean>();
+  return async (e164) => {
+    let ok = seen.get(e164);
+    if (ok === undefined) {
+      const n = await findNumberByE164(ctx, e164);
+      seen.set(e164, (ok = Boolean(n && companies.has(n.company_id))));
+    }
+    return ok;
+  };
+}
+
+/** @throws ValidationError on `to` unless the user may simulate against that number. */
+async function assertOwnNumber(ctx: AppContext, userId: number, to: string): Promise<void> {
+  const scope = await numberScope(ctx, userId);
+  if (scope !== 'all' && !(await scope(to))) throw fieldError('to', NOT_YOUR_NUMBER);
+}
+
+/**
+ * Media URLs must be http(s) and not name a non-public address literally (the download itself
+ * is guarded again at connect time, platform/http/safe-fetch.ts). @throws ValidationError
+ */
+function checkMediaUrls(urls: string[] | undefined): void {
+  const errors: Record<string, string[]> = {};
+  (urls ?? []).forEach((u, i) => {
+    try { assertFetchableUrl(u); } catch (e) {
+      if (!(e instanceof UnsafeUrlError)) throw e;
+      errors[`media_urls.${i}`] = ['The media URL must be a public http or https address.'];
+    }
+  });
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+}
 
 function phone(field: string, value: string): string {
   const e164 = parsePhone(value);
@@ -38,9 +87,11 @@ export async function registerSandboxRoutes(app: App, ctx: AppContext): Promise<
   app.post('/api/simulator/calls', {
     schema: { tags: ['simulator'], body: SimulateCallInput, response: { 200: SimulateCallBody, ...errorResponses } },
   }, async (request) => {
+    const { userId } = requireAuth(request);
     const b = request.body;
     const from = phone('from', b.from);
     const to = phone('to', b.to);
+    await assertOwnNumber(ctx, userId, to);
     const forwards = b.forwards ? Object.fromEntries(Object.entries(b.forwards).map(([k, v]) => [parsePhone(k) ?? k, v])) : undefined;
     const result = await simulateCall(ctx, { ...b, from, to, forwards });
     if (!result) throw fieldError('to', NOT_SANDBOX_NUMBER);
@@ -50,8 +101,13 @@ export async function registerSandboxRoutes(app: App, ctx: AppContext): Promise<
   app.post('/api/simulator/messages', {
     schema: { tags: ['simulator'], body: SimulateMessageInput, response: { 200: SimulateMessageBody, ...errorResponses } },
   }, async (request) => {
+    const { userId } = requireAuth(request);
     const b = request.body;
-    const result = await simulateMessage(ctx, { from: phone('from', b.from), to: phone('to', b.to), body: b.body, media_urls: b.media_urls });
+    const from = phone('from', b.from);
+    const to = phone('to', b.to);
+    checkMediaUrls(b.media_urls);
+    await assertOwnNumber(ctx, userId, to);
+    const result = await simulateMessage(ctx, { from, to, body: b.body, media_urls: b.media_urls });
     if (!result) throw fieldError('to', NOT_SANDBOX_NUMBER);
     return { data: handsetMessage(result.row), webhook_status: result.webhookStatus };
   });
@@ -59,7 +115,15 @@ export async function registerSandboxRoutes(app: App, ctx: AppContext): Promise<
   app.get('/api/simulator/handsets/:number/messages', {
     schema: { tags: ['simulator'], params: HandsetParams, response: { 200: HandsetMessagesBody, ...errorResponses } },
   }, async (request) => {
+    const { userId } = requireAuth(request);
     const number = phone('number', request.params.number);
-    return { data: (await sandboxRepository.handsetMessages(ctx.db, number)).map(handsetMessage) };
+    const scope = await numberScope(ctx, userId);
+    const rows = await sandboxRepository.handsetMessages(ctx.db, number);
+    // Only the messages exchanged with the user's own business numbers.
+    const visible = [];
+    for (const m of rows) {
+      if (scope === 'all' || (await scope(m.direction === 'inbound' ? m.to_number : m.from_number))) visible.push(m);
+    }
+    return { data: visible.map(handsetMessage) };
   });
 }

@@ -6,6 +6,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { areaCodeOf } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
+import { CARRIER_URL_TTL_MS } from '../../platform/blob/access.js';
 import { newSid, postSigned } from './sandbox.http.js';
 import { AREA_CODES } from './sandbox.inventory.js';
 import { sandboxRepository } from './sandbox.repository.js';
@@ -152,7 +153,8 @@ class CallRun {
         await this.ctx.blobs.put(key, sineWav(seconds));
         this.note('record', `caller left a ${seconds} s message`, seconds);
         if (verb.attrs.action) {
-          await this.post(verb.attrs.action, this.params({ RecordingUrl: this.ctx.blobs.url(key), RecordingDuration: String(seconds), RecordingSid: recordingSid, Digits: 'hangup' }), 'recording');
+          // Signed like a carrier's recording URL: the product fetches it without a session.
+          await this.post(verb.attrs.action, this.params({ RecordingUrl: this.ctx.blobs.signedUrl(key, CARRIER_URL_TTL_MS), RecordingDuration: String(seconds), RecordingSid: recordingSid, Digits: 'hangup' }), 'recording');
         }
         return { kind: 'end', status: 'completed' };
       }

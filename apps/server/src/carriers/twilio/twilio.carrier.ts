@@ -5,6 +5,7 @@
 import twilio from 'twilio';
 import type { Config } from '../../platform/config.js';
 import { CarrierError } from '../../platform/http/errors.js';
+import { safeFetch } from '../../platform/http/safe-fetch.js';
 import { createTwilioClientToken } from './client-token.js';
 import type { AvailableNumber, CallFlowStep, CarrierPort, ClientToken, NumberSearch, OutboundMessage, PurchasedNumber, RenderedResponse } from '../carrier.port.js';
 import { TwilioDialect } from './dialect.js';
@@ -103,8 +104,10 @@ export class TwilioCarrier extends TwilioDialect implements CarrierPort {
   /** Downloads `RecordingUrl` as WAV (Twilio's default format) with account credentials. */
   async fetchRecording(url: string): Promise<{ data: Buffer; contentType: string }> {
     const auth = Buffer.from(`${this.config.twilioAccountSid}:${this.config.twilioAuthToken}`).toString('base64');
-    const res = await fetch(url, { headers: { authorization: `Basic ${auth}` } });
+    // Through the server-side fetch guard (public addresses only, size cap, deadline; the
+    // credentials are dropped if Twilio redirects to another origin).
+    const res = await safeFetch(url, { headers: { authorization: `Basic ${auth}` }, maxBytes: 200 * 1024 * 1024, timeoutMs: 120_000 }).catch((e: Error) => { throw new CarrierError(`Recording download failed (${e.message}).`); });
     if (!res.ok) throw new CarrierError(`Recording download failed (${res.status}).`);
-    return { data: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type') ?? 'audio/wav' };
+    return { data: res.body, contentType: res.contentType ?? 'audio/wav' };
   }
 }

@@ -105,7 +105,7 @@ describe('routing through signed webhooks', () => {
     const rec = twiml((await postWebhook(s, pathOf(dial.action), { CallSid: c, DialCallStatus: 'no-answer' })).body).Record;
     expect(rec.action).toContain('/voice/recording?ext=1');
     await s.ctx.blobs.put('sandbox/recordings/REalert.wav', Buffer.from('RIFF0000WAVE'));
-    await postWebhook(s, pathOf(rec.action), { CallSid: c, RecordingUrl: s.ctx.blobs.url('sandbox/recordings/REalert.wav'), RecordingDuration: '6', RecordingSid: 'REalert' });
+    await postWebhook(s, pathOf(rec.action), { CallSid: c, RecordingUrl: s.ctx.blobs.signedUrl('sandbox/recordings/REalert.wav', 60_000), RecordingDuration: '6', RecordingSid: 'REalert' });
     const call = await callRow(c);
     expect(call.status).toBe(4);
     const mail = await s.ctx.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', 'alerts@example.test').executeTakeFirstOrThrow();
@@ -116,13 +116,17 @@ describe('routing through signed webhooks', () => {
     const vmId = await eventually(async () => {
       const r = await owner.client.get(`/api/voicemails?company_id=${owner.companyId}`);
       const item = r.body.data.find((v: any) => v.call_id === call.id);
-      return item?.recording_url.includes('/files/recordings/') ? item.id as number : undefined;
+      return item?.recording_url.includes(`/files/c/${owner.companyId}/recordings/`) ? item.id as number : undefined;
     });
+    // The mail's recording link is signed: it opens without a session (platform/blob/access.ts).
+    const link = /Recording: (\S+)/.exec(mail.text_body)![1]!;
+    expect(link).toMatch(/\?expires=\d+&signature=/);
+    expect(await (await fetch(link)).text()).toBe('RIFF0000WAVE');
     const list = await owner.client.get(`/api/voicemails?company_id=${owner.companyId}&page=1`);
     expect(list.body.meta).toMatchObject({ current_page: 1, total: 1 });
     expect((await owner.client.put(`/api/voicemails/${vmId}/read`)).body.data.is_read).toBe(true);
     expect((await owner.client.put(`/api/voicemails/${vmId}/unread`)).body.data.is_read).toBe(false);
-    const key = `recordings/${owner.companyId}/${vmId}.wav`;
+    const key = s.ctx.blobs.derivedKey(owner.companyId, 'recordings', String(vmId), '.wav');
     expect(await s.ctx.blobs.get(key)).not.toBeNull();
     const other = await createAccount(s);
     expect((await other.client.delete(`/api/voicemails/${vmId}`)).status).toBe(404);

@@ -231,15 +231,15 @@ describe('voice webhooks', () => {
     expect(r.Say[0]).toBe('Please leave a message after the tone.');
     expect(r.Record.action).toContain('/webhooks/twilio/voice/recording');
     expect(r.Dial).toBeUndefined();
-    // The recording lives at a URL the fetch job downloads from (the sandbox serves /files).
+    // The recording lives at a URL the fetch job downloads from (the sandbox serves /files, signed).
     await s.ctx.blobs.put('sandbox/recordings/REtest.wav', Buffer.from('RIFF....WAVE'));
-    const rec = await postWebhook(s, new URL(r.Record.action).pathname + new URL(r.Record.action).search, { CallSid: callSid, RecordingUrl: s.ctx.blobs.url('sandbox/recordings/REtest.wav'), RecordingDuration: '7', RecordingSid: 'REtest' });
+    const rec = await postWebhook(s, new URL(r.Record.action).pathname + new URL(r.Record.action).search, { CallSid: callSid, RecordingUrl: s.ctx.blobs.signedUrl('sandbox/recordings/REtest.wav', 60_000), RecordingDuration: '7', RecordingSid: 'REtest' });
     expect(rec.status).toBe(200);
     const call = (await callRow(callSid))!;
     expect(call.status).toBe(4);
     const vm = await db().selectFrom('voicemails').selectAll().where('call_id', '=', call.id).executeTakeFirstOrThrow();
     expect(vm.duration_s).toBe(7);
-    await eventually(async () => (await db().selectFrom('voicemails').select('recording_url').where('id', '=', vm.id).executeTakeFirst())?.recording_url.includes(`/files/recordings/${owner.companyId}/`));
+    await eventually(async () => (await db().selectFrom('voicemails').select('recording_url').where('id', '=', vm.id).executeTakeFirst())?.recording_url.includes(`/files/c/${owner.companyId}/recordings/`));
     const detail = await owner.client.get(`/api/calls/${call.id}`);
     expect(detail.status).toBe(200);
     expect(detail.body.status_label).toBe('Voicemail');

@@ -597,7 +597,9 @@ type Prepared = { row: RecipientRow; message: OutboundMessage };
 
 async function sendBatch(ctx: AppContext, prepared: Prepared[]): Promise<Array<{ sid: string } | { error: { message: string; code: number | null } }>> {
   const carrier = ctx.carrier;
-  if (carrier.sendMessages) return carrier.sendMessages(prepared.map((p) => p.message));
+  // Our media URLs are signed for the carrier, which has no session (platform/blob/access.ts).
+  const messages = prepared.map((p) => (p.message.mediaUrls.length ? { ...p.message, mediaUrls: p.message.mediaUrls.map((u) => ctx.blobs.carrierUrl(u)) } : p.message));
+  if (carrier.sendMessages) return carrier.sendMessages(messages);
   const results: Array<{ sid: string } | { error: { message: string; code: number | null } }> = new Array(prepared.length);
   let next = 0;
   let fatal: unknown = null;
@@ -605,7 +607,7 @@ async function sendBatch(ctx: AppContext, prepared: Prepared[]): Promise<Array<{
     while (next < prepared.length && !fatal) {
       const i = next++;
       try {
-        results[i] = await carrier.sendMessage(prepared[i]!.message);
+        results[i] = await carrier.sendMessage(messages[i]!);
       } catch (e) {
         if (e instanceof CarrierError) results[i] = { error: { message: e.message, code: (e as CarrierError & { code?: number }).code ?? null } };
         else fatal = e;

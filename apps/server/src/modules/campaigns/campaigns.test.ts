@@ -149,7 +149,7 @@ describe('campaign calls', () => {
     expect(r.body.dynamic_fields).toEqual([{ name: 'First Name', tag: '%%firstname%%', key: 'firstname', length: 5, enabled: true }]);
     expect(r.body.media).toHaveLength(1);
     expect(r.body.media[0]).toMatch(new RegExp(`/files/campaigns/${a.companyId}/[0-9a-f-]+-cat\\.png$`));
-    expect(await (await fetch(r.body.media[0])).text()).toBe('png-bytes');
+    expect((await a.client.get(new URL(r.body.media[0]).pathname)).body).toBe('png-bytes'); // the company's users only
 
     const edit = new FormData();
     edit.set('_method', 'PATCH');

@@ -9,9 +9,9 @@
  * greeting) and `whisper` (played to the answering forward before the confirm key). An entry's
  * `onhold_music_id` names a greeting played while the call is put through.
  */
-import crypto from 'node:crypto';
 import type { GreetingDto } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
+import { CARRIER_URL_TTL_MS } from '../../platform/blob/access.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { readCache } from '../../platform/db/read-cache.js';
 import { NotFoundError, ValidationError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
@@ -97,7 +97,7 @@ export async function saveGreeting(
   if (regenerate) {
     const data = file ? file.data : synthesize(content, voice);
     const type = file ? (ext === 'mp3' ? 'audio/mpeg' : 'audio/wav') : 'audio/wav';
-    const key = `greetings/${fields.company_id}/${crypto.randomBytes(8).toString('hex')}.${file ? ext : 'wav'}`;
+    const key = ctx.blobs.newKey(fields.company_id, 'greetings', `.${file ? ext : 'wav'}`);
     await ctx.blobs.put(key, data);
     audio = { key, type, source: file ? 'upload' : 'tts' };
   }
@@ -157,7 +157,7 @@ export async function putNumberGreetings(ctx: AppContext, userId: number, number
  */
 export async function flowGreetings(ctx: AppContext, number: { id: number; company_id: number }, holdIds: number[], db: DbOrTx = ctx.db) {
   const byKey: Record<string, string> = {};
-  for (const a of await greetingsRepository.assignmentsWithAudio(db, number.id)) byKey[`${a.extension}:${a.kind}`] = ctx.blobs.url(a.audio_key);
+  for (const a of await greetingsRepository.assignmentsWithAudio(db, number.id)) byKey[`${a.extension}:${a.kind}`] = ctx.blobs.signedUrl(a.audio_key, CARRIER_URL_TTL_MS);
   const byId: Record<number, string> = {};
   for (const g of await greetingsRepository.findMany(db, number.company_id, [...new Set(holdIds)])) byId[g.id] = ctx.blobs.signedUrl(g.audio_key, CARRIER_URL_TTL_MS);
   return { byKey, byId };
@@ -179,11 +179,12 @@ export async function flowGreetingsCached(ctx: AppContext, number: { id: number;
     for (const a of await greetingsRepository.companyAssignmentsWithAudio(db, number.company_id)) {
       let m = byNumber.get(a.number_id);
       if (!m) byNumber.set(a.number_id, (m = {}));
-      m[`${a.extension}:${a.kind}`] = ctx.blobs.url(a.audio_key);
+      m[`${a.extension}:${a.kind}`] = a.audio_key; // blob keys: signed below, per answer
     }
     const byId = new Map((await greetingsRepository.list(db, number.company_id)).map((g) => [g.id, g.audio_key]));
     return { byNumber, byId };
   });
+  const play = (key: string) => ctx.blobs.signedUrl(key, CARRIER_URL_TTL_MS);
   const byId: Record<number, string> = {};
   for (const id of holdIds) {
     const key = company.byId.get(id);

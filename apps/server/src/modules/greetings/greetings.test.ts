@@ -52,7 +52,8 @@ describe('greetings', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const g = created.body.data;
     expect(g).toMatchObject({ name: 'Main menu', source: 'tts', voice: 'en/en-us' });
-    const audio = await fetch(g.url);
+    expect((await fetch(g.url)).status).toBe(401); // files are the company's (platform/blob/access.ts)
+    const audio = await fetch(g.url, { headers: { cookie: sessionCookie() } });
     expect(audio.status).toBe(200);
     expect(Buffer.from(await audio.arrayBuffer()).subarray(0, 4).toString('latin1')).toBe('RIFF');
 
@@ -62,7 +63,7 @@ describe('greetings', () => {
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     expect(updated.body.data.content).toBe('For support press two.');
     expect(updated.body.data.url).not.toBe(g.url);
-    expect((await fetch(g.url)).status).toBe(404);
+    expect((await fetch(g.url, { headers: { cookie: sessionCookie() } })).status).toBe(404);
 
     const up = new FormData();
     up.set('company_id', String(owner.companyId)); up.set('name', 'Hold music');
@@ -113,17 +114,20 @@ describe('greetings', () => {
     const call = (digits?: string) => 'CA' + crypto.randomBytes(16).toString('hex') + (digits ?? '');
     const sid = call();
     const first = xml.parse((await postWebhook(s, '/webhooks/twilio/voice', { CallSid: sid, From: '+13125550142', To: n.number, CallStatus: 'ringing' })).body).Response;
-    expect(first.Gather.Play).toEqual([menu.url]);
+    // The carrier gets signed URLs of the greetings' audio, which it fetches without a session.
+    const signed = (url: string) => expect.stringMatching(new RegExp(`^${url.replace(/[.?*+^$()[\]{}|\\]/g, '\\$&')}\\?expires=\\d+&signature=[\\w-]{43}$`));
+    expect(first.Gather.Play).toEqual([signed(menu.url)]);
+    expect((await fetch(first.Gather.Play[0])).status).toBe(200);
     const g = new URL(first.Gather.action);
     const one = xml.parse((await postWebhook(s, g.pathname + g.search, { CallSid: sid, Digits: '1' })).body).Response;
-    expect(one.Play).toEqual([vm.url]);
+    expect(one.Play).toEqual([signed(vm.url)]);
     const sid2 = call();
     await postWebhook(s, '/webhooks/twilio/voice', { CallSid: sid2, From: '+13125550142', To: n.number, CallStatus: 'ringing' });
     const two = xml.parse((await postWebhook(s, g.pathname + g.search, { CallSid: sid2, Digits: '2' })).body).Response;
-    expect(two.Play).toEqual([hold.url]);
+    expect(two.Play).toEqual([signed(hold.url)]);
     const w = new URL(two.Dial.Number.url);
     const leg = xml.parse((await postWebhook(s, w.pathname + w.search, { CallSid: call(), ParentCallSid: sid2, To: '+16465550101' })).body).Response;
-    expect(leg.Gather.Play).toEqual([whisper.url]);
+    expect(leg.Gather.Play).toEqual([signed(whisper.url)]);
     expect(leg.Gather.Say).toEqual(['Press 1 to accept the call.']);
   });
 });

@@ -9,6 +9,7 @@ import { io, type Socket } from 'socket.io-client';
 import { createAccount, type Account } from '../../../test/fixtures.js';
 import { eventually, postWebhook, startTestServer, type TestServer } from '../../../test/harness.js';
 import { buyTestNumber, connectSocket, subscribe } from './messaging.test-helpers.js';
+import { setDefaultAddressPolicy } from '../../platform/http/safe-fetch.js';
 
 let s: TestServer;
 let a: Account;
@@ -29,10 +30,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => mediaServer.listen(0, '127.0.0.1', () => r()));
   mediaUrl = `http://127.0.0.1:${(mediaServer.address() as AddressInfo).port}/cat.png`;
+  // The "outside" media server listens on loopback, which the download guard refuses (safe-fetch.ts).
+  setDefaultAddressPolicy({ allowHosts: ['127.0.0.1'] });
 });
 afterAll(async () => {
   for (const so of sockets) so.close();
   if (mediaServer) await new Promise((r) => mediaServer.close(r));
+  setDefaultAddressPolicy({});
   await s?.close();
 });
 
@@ -109,12 +113,12 @@ describe('inbound messages', () => {
     const conv = await eventually(async () => {
       const l = await a.client.get(`/api/companies/${a.companyId}/conversations?search=3125550111`);
       const c = l.body.data[0];
-      return c && c.latestItem.details.media[0]?.url.startsWith(`${s.ctx.config.publicUrl}/files/mms/`) ? c : null;
+      return c && c.latestItem.details.media[0]?.url.startsWith(`${s.ctx.config.publicUrl}/files/c/${a.companyId}/mms/`) ? c : null;
     });
     const media = conv.latestItem.details.media[0];
     expect(media.contentType).toBe('image/png');
-    const file = await fetch(media.url);
-    expect(await file.text()).toBe('fake-png-bytes');
+    expect((await fetch(media.url)).status).toBe(401); // the company's users only (platform/blob/access.ts)
+    expect((await a.client.get(new URL(media.url).pathname)).body).toBe('fake-png-bytes');
   });
 });
 
@@ -163,8 +167,8 @@ describe('outbound messages', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body.conversationId).toBe(conv.id);
     expect(r.body.details.media).toHaveLength(1);
-    expect(r.body.details.media[0].url).toMatch(new RegExp(`/files/mms/${a.companyId}/[0-9a-f-]+-map\\.jpg$`));
-    expect(await (await fetch(r.body.details.media[0].url)).text()).toBe('map-bytes');
+    expect(r.body.details.media[0].url).toMatch(new RegExp(`/files/c/${a.companyId}/mms/[0-9a-f]{32}-map\\.jpg$`));
+    expect((await a.client.get(new URL(r.body.details.media[0].url).pathname)).body).toBe('map-bytes');
   });
 
   it('validates input with field errors', async () => {

@@ -1,8 +1,8 @@
 /**
  * The S3 blob store against a real S3-compatible server in-process (`s3rver`, a fake S3 on a
  * local port): the product started with S3_* pointing at it keeps voicemail recordings and MMS
- * media in the bucket (not in DATA_DIR) and still serves them at `${PUBLIC_URL}/files/{key}`,
- * with byte ranges.
+ * media in the bucket (not in DATA_DIR) and still serves them at `${PUBLIC_URL}/files/{key}`
+ * to the owning company's users, with byte ranges.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -24,6 +24,8 @@ let endpoint: string;
 let s: TestServer;
 let owner: Account;
 let admin: S3Client;
+/** fetch with the owner's session cookie (files are served to the owning company's users). */
+const own = (url: string, init: RequestInit = {}) => fetch(url, { ...init, headers: { cookie: `switchboard_session=${owner.client.cookie('switchboard_session')}`, ...(init.headers as Record<string, string> | undefined) } });
 
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false });
 const twiml = (body: string) => (xml.parse(body).Response ?? {}) as Record<string, any>;
@@ -101,38 +103,40 @@ describe('S3 blob store (S3_BUCKET set)', () => {
     const rec = twiml((await postWebhook(s, pathOf(dial.action), { CallSid: callSid, DialCallStatus: 'no-answer' })).body).Record;
     expect(rec).toBeDefined();
 
-    // The carrier's copy (the sandbox keeps it in the blob store too, so it is fetched from /files/ on S3).
+    // The carrier's copy (the sandbox keeps it in the blob store too, so it is fetched from /files/ on S3 through a signed URL).
     const wav = Buffer.concat([Buffer.from('RIFF'), crypto.randomBytes(4092)]);
     await s.ctx.blobs.put('sandbox/recordings/REs3.wav', wav);
-    await postWebhook(s, pathOf(rec.action), { CallSid: callSid, RecordingUrl: s.ctx.blobs.url('sandbox/recordings/REs3.wav'), RecordingDuration: '5', RecordingSid: 'REs3' });
+    await postWebhook(s, pathOf(rec.action), { CallSid: callSid, RecordingUrl: s.ctx.blobs.signedUrl('sandbox/recordings/REs3.wav', 60_000), RecordingDuration: '5', RecordingSid: 'REs3' });
 
     const vm = await eventually(async () => {
       const r = await owner.client.get(`/api/voicemails?company_id=${owner.companyId}`);
       const item = r.body.data?.[0];
-      return item?.recording_url.includes('/files/recordings/') ? item as { id: number; recording_url: string } : undefined;
+      return item?.recording_url.includes(`/files/c/${owner.companyId}/recordings/`) ? item as { id: number; recording_url: string } : undefined;
     });
-    const key = `recordings/${owner.companyId}/${vm.id}.wav`;
+    const key = s.ctx.blobs.derivedKey(owner.companyId, 'recordings', String(vm.id), '.wav');
+    expect(key).toMatch(new RegExp(`^c/${owner.companyId}/recordings/${vm.id}-[0-9a-f]{32}\\.wav$`));
     expect(vm.recording_url).toBe(`${s.ctx.config.publicUrl}/files/${key}`);
-    expect(await bucketKeys(`recordings/${owner.companyId}/`)).toEqual([key]);
+    expect(await bucketKeys(`c/${owner.companyId}/recordings/`)).toEqual([key]);
     expect((await bucketObject(key)).equals(wav)).toBe(true);
 
-    const full = await fetch(vm.recording_url);
+    expect((await fetch(vm.recording_url)).status).toBe(401);
+    const full = await own(vm.recording_url);
     expect(full.status).toBe(200);
     expect(full.headers.get('content-type')).toBe('audio/wav');
     expect(full.headers.get('content-length')).toBe('4096');
     expect(full.headers.get('accept-ranges')).toBe('bytes');
     expect(Buffer.from(await full.arrayBuffer()).equals(wav)).toBe(true);
 
-    const part = await fetch(vm.recording_url, { headers: { range: 'bytes=1000-1999' } });
+    const part = await own(vm.recording_url, { headers: { range: 'bytes=1000-1999' } });
     expect(part.status).toBe(206);
     expect(part.headers.get('content-range')).toBe('bytes 1000-1999/4096');
     expect(part.headers.get('content-length')).toBe('1000');
     expect(Buffer.from(await part.arrayBuffer()).equals(wav.subarray(1000, 2000))).toBe(true);
-    expect((await fetch(vm.recording_url, { headers: { range: 'bytes=5000-' } })).status).toBe(416);
+    expect((await own(vm.recording_url, { headers: { range: 'bytes=5000-' } })).status).toBe(416);
 
     expect((await owner.client.delete(`/api/voicemails/${vm.id}`)).status).toBe(200);
-    expect(await bucketKeys(`recordings/${owner.companyId}/`)).toEqual([]);
-    const gone = await fetch(vm.recording_url);
+    expect(await bucketKeys(`c/${owner.companyId}/recordings/`)).toEqual([]);
+    const gone = await own(vm.recording_url);
     expect(gone.status).toBe(404);
     expect(await gone.json()).toEqual({ message: 'File not found.' });
   });
@@ -149,10 +153,10 @@ describe('S3 blob store (S3_BUCKET set)', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     const url: string = r.body.details.media[0].url;
     const key = url.slice(`${s.ctx.config.publicUrl}/files/`.length);
-    expect(key).toMatch(new RegExp(`^mms/${owner.companyId}/[0-9a-f-]+-map\\.jpg$`));
-    expect(await bucketKeys(`mms/${owner.companyId}/`)).toContain(key);
+    expect(key).toMatch(new RegExp(`^c/${owner.companyId}/mms/[0-9a-f]{32}-map\\.jpg$`));
+    expect(await bucketKeys(`c/${owner.companyId}/mms/`)).toContain(key);
     expect((await bucketObject(key)).toString()).toBe('jpeg-bytes-on-s3');
-    const res = await fetch(url);
+    const res = await own(url);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/jpeg');
     expect(await res.text()).toBe('jpeg-bytes-on-s3');
@@ -177,6 +181,6 @@ describe('S3 blob store (S3_BUCKET set)', () => {
   it('keeps nothing in DATA_DIR/blobs and serves nothing outside the bucket keys', async () => {
     expect(localBlobFiles()).toEqual([]);
     expect((await fetch(`${s.url}/files/%2e%2e%2fetc%2fpasswd`)).status).toBe(404);
-    expect((await fetch(`${s.url}/files/recordings/nope.wav`)).status).toBe(404);
+    expect((await own(`${s.url}/files/c/${owner.companyId}/recordings/nope.wav`)).status).toBe(404);
   });
 });

@@ -6,14 +6,16 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { blobUrl, InvalidBlobKeyError, isValidBlobKey, type BlobInfo, type BlobRange, type BlobStore, type LocalBlobFile } from './types.js';
+import { BlobAccess } from './access.js';
+import { InvalidBlobKeyError, isValidBlobKey, type BlobInfo, type BlobRange, type BlobStore, type LocalBlobFile } from './types.js';
 
-export class LocalBlobStore implements BlobStore {
+export class LocalBlobStore extends BlobAccess implements BlobStore {
   readonly kind = 'local' as const;
   private readonly root: string;
 
   /** `root` is created when missing. */
-  constructor(root: string, public publicUrl: string) {
+  constructor(root: string, publicUrl: string) {
+    super(publicUrl);
     this.root = path.resolve(root);
     fs.mkdirSync(this.root, { recursive: true });
   }
@@ -48,8 +50,6 @@ export class LocalBlobStore implements BlobStore {
   async delete(key: string): Promise<void> {
     await fsp.rm(this.resolveOrThrow(key), { force: true });
   }
-
-  url(key: string): string { return blobUrl(this.publicUrl, key); }
 
   async stat(key: string): Promise<BlobInfo | null> {
     const p = this.resolve(key);

@@ -12,7 +12,8 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config.js';
-import { blobUrl, contentTypeFor, InvalidBlobKeyError, isValidBlobKey, type BlobInfo, type BlobRange, type BlobStore, type LocalBlobFile } from './types.js';
+import { BlobAccess } from './access.js';
+import { contentTypeFor, InvalidBlobKeyError, isValidBlobKey, type BlobInfo, type BlobRange, type BlobStore, type LocalBlobFile } from './types.js';
 
 /** True for the SDK's "no such object" errors (404 on HEAD has no body, hence `NotFound`). */
 function isMissing(err: unknown): boolean {
@@ -20,12 +21,13 @@ function isMissing(err: unknown): boolean {
   return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
 }
 
-export class S3BlobStore implements BlobStore {
+export class S3BlobStore extends BlobAccess implements BlobStore {
   readonly kind = 's3' as const;
   readonly client: S3Client;
   readonly bucket: string;
 
-  constructor(config: S3Config, public publicUrl: string) {
+  constructor(config: S3Config, publicUrl: string) {
+    super(publicUrl);
     this.bucket = config.bucket;
     this.client = new S3Client({
       region: config.region,
@@ -67,8 +69,6 @@ export class S3BlobStore implements BlobStore {
       if (!isMissing(err)) throw err;
     }
   }
-
-  url(key: string): string { return blobUrl(this.publicUrl, key); }
 
   async stat(key: string): Promise<BlobInfo | null> {
     if (!isValidBlobKey(key)) return null;

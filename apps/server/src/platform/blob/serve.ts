@@ -3,10 +3,22 @@
  * with the Content-Type of its extension, Content-Length, ETag/Last-Modified, and single byte
  * ranges (`Accept-Ranges: bytes`, 206 / 416) so audio players can seek. Missing blobs and keys
  * that are not safe relative paths (`..`, absolute, backslashes) answer 404 in the error shape
- * `{message}`. Public (outside /api): the carrier fetches recordings and MMS media from here.
+ * `{message}`.
+ *
+ * Who gets a file (access.ts, docs/operations.md "Files"): a valid, unexpired signed URL
+ * (`?expires=…&signature=…`, the carrier and e-mail links), else a signed-in user (session cookie
+ * or bearer token) of the company that owns the key. No user → 401; a user of another company
+ * or a key with no company → 404 (nothing revealed); a bad or expired signature without such a
+ * user → 403.
  */
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../app.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/db.js';
+import { SESSION_COOKIE } from '../auth/auth.plugin.js';
+import { ownerOfKey } from './access.js';
+import { loadBlobSecret } from './secret.js';
 import { contentTypeFor, isValidBlobKey, type BlobRange, type BlobStore } from './types.js';
 
 /**
@@ -34,8 +46,43 @@ export function parseRange(header: string | undefined, size: number): BlobRange 
 
 const notFound = { message: 'File not found.' };
 
-/** Registers `GET /files/*` serving `blobs`. */
-export function registerBlobFiles(app: App, blobs: BlobStore): void {
+/** How `/files/` learns who is asking (the companies module answers; wired in app.ts). */
+export type FileReaders = {
+  /** The signed-in user of a session cookie or bearer token (MFA completed), else null. */
+  userOf: (sessionToken: string | undefined, bearer: string | undefined) => Promise<number | null>;
+  /** Whether the user has an active membership in the company. */
+  canRead: (userId: number, companyId: number) => Promise<boolean>;
+};
+
+type Access = 'ok' | { status: 401 | 403 | 404; message: string };
+
+/** Decides whether `request` may read `key` (see the module comment). */
+async function access(request: FastifyRequest, key: string, blobs: BlobStore, readers: FileReaders): Promise<Access> {
+  const q = (request.query ?? {}) as Record<string, unknown>;
+  const signed = q.signature !== undefined || q.expires !== undefined;
+  const check = signed ? blobs.verify(key, q.expires, q.signature) : null;
+  if (check === 'valid') return 'ok';
+  const header = request.headers.authorization;
+  const bearer = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+  const user = await readers.userOf(request.cookies?.[SESSION_COOKIE], bearer);
+  if (user === null) {
+    if (check) return { status: 403, message: check === 'expired' ? 'This link has expired.' : 'This link is invalid.' };
+    return { status: 401, message: 'Unauthenticated.' };
+  }
+  const owner = ownerOfKey(key);
+  if (owner === null || !(await readers.canRead(user, owner))) return { status: 404, ...notFound };
+  return 'ok';
+}
+
+/**
+ * Registers `GET /files/*` serving `blobs` to the readers above, and loads the URL-signing secret
+ * (SECRET_KEY, else the one stored in the database) before the server starts listening.
+ */
+export function registerBlobFiles(app: App, ctx: { db: Db; config: Pick<Config, 'secretKey'>; blobs: BlobStore }, readers: FileReaders): void {
+  const { blobs } = ctx;
+  app.addHook('onReady', async () => {
+    if (!blobs.canSign) blobs.setSecret(await loadBlobSecret(ctx.db, ctx.config.secretKey));
+  });
   // HEAD is declared explicitly: Fastify's automatic HEAD route would reset Content-Length to 0.
   app.route({
     method: ['GET', 'HEAD'],
@@ -44,11 +91,14 @@ export function registerBlobFiles(app: App, blobs: BlobStore): void {
     handler: async (request, reply) => {
       const key = request.params['*'];
       if (!isValidBlobKey(key)) return reply.status(404).send(notFound);
+      const allowed = await access(request, key, blobs, readers);
+      if (allowed !== 'ok') return reply.status(allowed.status).header('cache-control', 'no-store').send({ message: allowed.message });
       const info = await blobs.stat(key);
       if (!info) return reply.status(404).send(notFound);
 
       reply.header('accept-ranges', 'bytes');
-      reply.header('cache-control', 'public, max-age=0');
+      // Private: a shared cache must not hand a company's file to someone else.
+      reply.header('cache-control', 'private, max-age=0');
       reply.header('x-content-type-options', 'nosniff');
       // Uploaded files (an SVG, an HTML-ish text) must not run script on our origin when opened.
       reply.header('content-security-policy', "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox");

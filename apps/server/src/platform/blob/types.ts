@@ -1,10 +1,11 @@
 /**
  * The blob store port: where recordings, greetings, MMS media, imports and exports live.
- * Keys are relative `/`-separated paths (`recordings/{companyId}/{id}.wav`); every blob is served
- * by the app at `url(key)` = `${PUBLIC_URL}/files/{key}` whatever the backing store
- * (platform/blob/serve.ts).
+ * Keys are relative `/`-separated paths (`c/{companyId}/{kind}/{unguessable}.wav`, access.ts);
+ * every blob is served by the app at `url(key)` = `${PUBLIC_URL}/files/{key}` whatever the
+ * backing store, to the owning company's users or through a signed URL (platform/blob/serve.ts).
  */
 import type { Readable } from 'node:stream';
+import type { BlobAccess } from './access.js';
 
 /** Size (bytes), modification time and entity tag of a stored blob. */
 export type BlobInfo = { size: number; lastModified?: Date; etag?: string };
@@ -20,7 +21,10 @@ export class InvalidBlobKeyError extends Error {
   constructor(key: string) { super(`invalid blob key: ${JSON.stringify(key).slice(0, 200)}`); }
 }
 
-export interface BlobStore {
+/** Key naming and URL signing, shared by every store (access.ts). */
+export type BlobAccessMethods = Pick<BlobAccess, 'setSecret' | 'canSign' | 'newKey' | 'derivedKey' | 'signedUrl' | 'verify' | 'keyOf' | 'carrierUrl'>;
+
+export interface BlobStore extends BlobAccessMethods {
   /** `local` (a folder) or `s3` (an S3-compatible bucket). */
   readonly kind: 'local' | 's3';
   /** Base URL of the app (no trailing slash) used by `url()`; rewritten when the port is chosen at start. */
@@ -31,7 +35,10 @@ export interface BlobStore {
   get(key: string): Promise<Buffer | null>;
   /** Removes the blob under `key` (no error when missing). @throws InvalidBlobKeyError */
   delete(key: string): Promise<void>;
-  /** Absolute URL where the blob is served: `${publicUrl}/files/{key}` (segments URL-encoded). */
+  /**
+   * Absolute URL where the blob is served: `${publicUrl}/files/{key}` (segments URL-encoded), to
+   * signed-in users of the owning company; `signedUrl`/`carrierUrl` for anyone else.
+   */
   url(key: string): string;
   /** Size and validators, or null when missing (or the key is invalid). */
   stat(key: string): Promise<BlobInfo | null>;
