@@ -83,8 +83,10 @@ export interface ContactAttribute {
   choices: Array<{ id: number; value: string }>;
 }
 
-/** Column mapping of an import: 0-based column index per field. */
-export type ImportMapping = Partial<Record<ImportField, number>>;
+/** Column mapping of an import: 0-based column index per field; `number` and `email` may take several columns. */
+export type ImportMapping = Partial<Record<ImportField, number | number[]>>;
+/** What a row with the number of an existing contact does (docs/contacts.md "Import"). */
+export type ImportDuplicateChoice = 'skip' | 'fill' | 'overwrite';
 export type ImportField = 'name' | 'first_name' | 'last_name' | 'number' | 'email' | 'company_name' | 'address1' | 'address2' | 'city' | 'state' | 'zip' | 'notes' | 'gender' | 'age_range' | 'type';
 
 export interface ImportPreview {
@@ -102,4 +104,8 @@ export interface BatchProgress {
   merged: number;
   invalid: number;
   error: string | null;
+  skipped: number;
+  total: number;
+  duplicates: string;
+  report_url: string | null;
 }

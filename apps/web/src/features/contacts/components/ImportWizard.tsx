@@ -1,13 +1,23 @@
-import { Alert, Button, Group, Modal, MultiSelect, Progress, Select, SimpleGrid, Stack, Stepper, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, MultiSelect, Progress, Radio, Select, SimpleGrid, Stack, Stepper, Table, Text } from '@mantine/core';
 import { Dropzone } from './Dropzone';
 import { importColumnsError } from '@switchboard/domain';
-import { IconAlertCircle, IconCheck } from '@tabler/icons-react';
+import { IconAlertCircle, IconCheck, IconDownload } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { HttpError } from '../../../lib/http';
 import { useImportPreview } from '../api/import-preview';
 import { useStartImport } from '../api/start-import';
 import { useImportBatch } from '../realtime/use-import-batch';
-import type { ImportField, ImportMapping, ImportPreview, Ref } from '../types';
+import type { ImportDuplicateChoice, ImportField, ImportMapping, ImportPreview, Ref } from '../types';
+
+/** Fields that may take several columns (the first valid number wins, a mobile one first). */
+const MULTI_FIELDS: ReadonlySet<ImportField> = new Set(['number', 'email']);
+
+/** What a row with the number of an existing contact (or of an earlier row) does; docs/contacts.md "Import". */
+const DUPLICATE_CHOICES: Array<{ value: ImportDuplicateChoice; label: string; description: string }> = [
+  { value: 'skip', label: 'Skip them', description: 'Keep the contact as it is.' },
+  { value: 'fill', label: 'Fill empty fields', description: 'Add what the contact is missing; keep what it has.' },
+  { value: 'overwrite', label: 'Overwrite', description: 'Replace the contact’s details with the file’s (empty cells change nothing).' },
+];
 
 const FIELDS: Array<{ field: ImportField; label: string }> = [
   { field: 'name', label: 'Full name' },
@@ -57,13 +67,18 @@ interface ImportWizardProps {
   groups: Ref[];
 }
 
-/** Import contacts from CSV or XLSX: upload → preview and map columns → groups → progress and summary. */
+/**
+ * Import contacts from CSV, XLSX or vCard (Google Contacts, Outlook and iCloud exports are mapped
+ * for you): upload → preview and map columns → groups and duplicates → progress, counts that add up
+ * and the per-row report to download.
+ */
 export function ImportWizard({ opened, onClose, groups }: ImportWizardProps) {
   const [step, setStep] = useState(0);
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [mapping, setMapping] = useState<ImportMapping>({});
   const [groupIds, setGroupIds] = useState<string[]>([]);
+  const [duplicates, setDuplicates] = useState<ImportDuplicateChoice>('skip');
   const [fileError, setFileError] = useState<string | null>(null);
   const [batchId, setBatchId] = useState<string | null>(null);
   const previewCall = useImportPreview();
@@ -76,6 +91,7 @@ export function ImportWizard({ opened, onClose, groups }: ImportWizardProps) {
     setPreview(null);
     setMapping({});
     setGroupIds([]);
+    setDuplicates('skip');
     setFileError(null);
     setBatchId(null);
   };
@@ -84,15 +100,17 @@ export function ImportWizard({ opened, onClose, groups }: ImportWizardProps) {
     if (batchId === null || batch.done) reset();
   };
 
-  // The entry is removed 5 s after the import finished.
+  // The entry is removed 5 s after the import finished, unless its report has rows to look at
+  // (updated, skipped or invalid): then it stays until the person closes it.
+  const hasReport = batch.merged + batch.skipped + batch.invalid > 0;
   useEffect(() => {
-    if (!batch.done) return;
+    if (!batch.done || (hasReport && !batch.failed)) return;
     const timer = setTimeout(() => {
       onClose();
       reset();
     }, REMOVE_AFTER_MS);
     return () => clearTimeout(timer);
-  }, [batch.done]);
+  }, [batch.done, hasReport]);
 
   const choose = async (picked: File | null) => {
     setFile(picked);
@@ -115,7 +133,7 @@ export function ImportWizard({ opened, onClose, groups }: ImportWizardProps) {
   const begin = async () => {
     if (!file) return;
     try {
-      const { batchId: id } = await start.mutateAsync({ file, mapping: toServer(mapping) as ImportMapping, groupIds: groupIds.map(Number) });
+      const { batchId: id } = await start.mutateAsync({ file, mapping: toServer(mapping) as ImportMapping, groupIds: groupIds.map(Number), duplicates });
       setBatchId(id);
       setStep(3);
     } catch (error) {
@@ -129,9 +147,9 @@ export function ImportWizard({ opened, onClose, groups }: ImportWizardProps) {
   return (
     <Modal opened={opened} onClose={close} title="Import contacts" size="xl">
       <Stepper active={step} size="sm" mb="md">
-        <Stepper.Step label="Upload" description="CSV or XLSX" />
+        <Stepper.Step label="Upload" description="CSV, XLSX or vCard" />
         <Stepper.Step label="Map columns" />
-        <Stepper.Step label="Groups" />
+        <Stepper.Step label="Groups and duplicates" />
         <Stepper.Step label="Import" />
       </Stepper>
 
@@ -172,17 +190,30 @@ export function ImportWizard({ opened, onClose, groups }: ImportWizardProps) {
             </Table>
           </Table.ScrollContainer>
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-            {FIELDS.map(({ field, label }) => (
-              <Select
-                key={field}
-                label={label}
-                placeholder="Skip"
-                clearable
-                data={columnOptions}
-                value={mapping[field] === undefined ? null : String(mapping[field])}
-                onChange={(v) => setMapping((m) => ({ ...m, [field]: v === null ? undefined : Number(v) }))}
-              />
-            ))}
+            {FIELDS.map(({ field, label }) => {
+              const current = mapping[field];
+              return MULTI_FIELDS.has(field) ? (
+                <MultiSelect
+                  key={field}
+                  label={label}
+                  placeholder={current === undefined ? 'Skip' : undefined}
+                  clearable
+                  data={columnOptions}
+                  value={current === undefined ? [] : (Array.isArray(current) ? current : [current]).map(String)}
+                  onChange={(v) => setMapping((m) => ({ ...m, [field]: v.length ? v.map(Number) : undefined }))}
+                />
+              ) : (
+                <Select
+                  key={field}
+                  label={label}
+                  placeholder="Skip"
+                  clearable
+                  data={columnOptions}
+                  value={current === undefined ? null : String(current)}
+                  onChange={(v) => setMapping((m) => ({ ...m, [field]: v === null ? undefined : Number(v) }))}
+                />
+              );
+            })}
           </SimpleGrid>
           {fileError || mappingError ? (
             <Alert color="red" icon={<IconAlertCircle size={16} />} data-testid="import-error">
@@ -211,9 +242,18 @@ export function ImportWizard({ opened, onClose, groups }: ImportWizardProps) {
             searchable
             clearable
           />
-          <Text size="sm" c="dimmed">
-            Numbers are checked as they are imported; contacts with a number you already have are merged, not doubled.
-          </Text>
+          <Radio.Group
+            label="Rows with a number you already have"
+            description="Numbers are checked as they are imported; rows without a valid number are not imported and are listed in the report."
+            value={duplicates}
+            onChange={(v) => setDuplicates(v as ImportDuplicateChoice)}
+          >
+            <Stack gap="xs" mt="xs">
+              {DUPLICATE_CHOICES.map((c) => (
+                <Radio key={c.value} value={c.value} label={c.label} description={c.description} />
+              ))}
+            </Stack>
+          </Radio.Group>
           <Group justify="space-between">
             <Button variant="default" onClick={() => setStep(1)}>
               Back
@@ -244,7 +284,14 @@ export function ImportWizard({ opened, onClose, groups }: ImportWizardProps) {
           </Text>
           {batch.done && !batch.failed ? (
             <Alert color="teal" icon={<IconCheck size={16} />} data-testid="import-summary">
-              {batch.inserted} added · {batch.merged} merged · {batch.invalid} invalid
+              <Text size="sm">
+                {batch.inserted} added · {batch.merged} updated · {batch.skipped} skipped duplicates · {batch.invalid} invalid — {batch.total} rows
+              </Text>
+              {batch.reportUrl && hasReport ? (
+                <Button component="a" href={batch.reportUrl} download variant="subtle" size="compact-sm" mt="xs" leftSection={<IconDownload size={14} />}>
+                  Download the report
+                </Button>
+              ) : null}
             </Alert>
           ) : null}
           {batch.failed ? (

