@@ -21,11 +21,14 @@ export function RequireAuth() {
   return <Outlet />;
 }
 
-/** Sign-in and sign-up: a signed-in user goes straight to the app. */
+/**
+ * Sign-in and sign-up: a signed-in user goes straight to the app. The form shows at once, while
+ * the session probe is still out (most visitors here are not signed in; one who is is redirected
+ * as soon as the probe answers).
+ */
 export function PublicOnly() {
   useSessionBootstrap();
   const { status } = useSession();
-  if (status === 'unknown') return <FullPageLoader />;
   if (status === 'authenticated') return <Navigate to="/inbox" replace />;
   return <Outlet />;
 }

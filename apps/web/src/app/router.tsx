@@ -1,75 +1,70 @@
 import { LINK_EXPIRED } from '@switchboard/domain';
+import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
-import { ActivityPage } from '../features/activity/components/ActivityPage';
-import { CampaignsPage } from '../features/campaigns/components/CampaignsPage';
-import { CustomFieldsPage } from '../features/custom-fields/components/CustomFieldsPage';
-import { ForgotPasswordPage } from '../features/auth/components/ForgotPasswordPage';
-import { ResetPasswordPage } from '../features/auth/components/ResetPasswordPage';
 import { SignInPage } from '../features/auth/components/SignInPage';
-import { SignUpPage } from '../features/auth/components/SignUpPage';
-import { NumbersPage } from '../features/numbers/components/NumbersPage';
-import { OutboxPage } from '../features/outbox/components/OutboxPage';
 import { setAfterLogout } from '../lib/http';
 import { notify } from '../lib/notify';
 import { PublicOnly, RequireAuth } from './guards';
-import { AppLayout } from './layout/AppLayout';
-import { CampaignDetailRoute, CampaignEditorRoute } from './routes/CampaignRoutes';
-import { ContactsRoute } from './routes/ContactsRoute';
-import { GroupsRoute } from './routes/GroupsRoute';
-import { InboxRoute } from './routes/InboxRoute';
-import { NotFound } from './routes/NotFound';
-import { SettingsRoute } from './routes/SettingsRoute';
-import { SimulatorRoute } from './routes/SimulatorRoute';
-import { BlocksRoute, CallRoute, NumberEditorRoute, NumberTemplatesRoute } from './routes/TelephonyRoutes';
-import { GreetingsPage } from '../features/greetings/components/GreetingsPage';
-import { PortsPage } from '../features/ports/components/PortsPage';
-import { SchedulePage } from '../features/schedule/components/SchedulePage';
-import { VoicemailPage } from '../features/voicemail/components/VoicemailPage';
 
 /**
- * Routes: public sign-in pages (/login, /signup, /forgot-password, /reset-password, /outbox) and
- * the signed-in app (/inbox, /activity, /numbers, /numbers/:numberId, /simulator, /settings).
+ * A route whose page is loaded when first visited (its own script chunk), so the sign-in page
+ * does not download the whole app: `page(() => import('…'), 'ExportName')`. Mantine's whole
+ * stylesheet comes with it (app/full-styles.ts).
+ */
+function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
+  return async () => {
+    const [module] = await Promise.all([load(), import('./full-styles')]);
+    return { Component: module[name] as ComponentType };
+  };
+}
+
+/**
+ * Routes: public sign-in pages (/login, /signup, /forgot-password, /reset-password) and
+ * the signed-in app (/inbox, /activity, /numbers, /numbers/:numberId, /simulator, /settings, …).
+ * Every page is its own chunk, loaded on first visit.
  */
 export const router = createBrowserRouter([
   {
     element: <PublicOnly />,
     children: [
+      // The page most visitors open first is in the main chunk: no second round trip before it shows.
       { path: '/login', element: <SignInPage /> },
-      { path: '/signup', element: <SignUpPage /> },
+      { path: '/signup', lazy: page(() => import('../features/auth/components/SignUpPage'), 'SignUpPage') },
     ],
   },
-  { path: '/forgot-password', element: <ForgotPasswordPage /> },
-  { path: '/reset-password', element: <ResetPasswordPage /> },
-  { path: '/outbox', element: <OutboxPage /> },
+  { path: '/forgot-password', lazy: page(() => import('../features/auth/components/ForgotPasswordPage'), 'ForgotPasswordPage') },
+  { path: '/reset-password', lazy: page(() => import('../features/auth/components/ResetPasswordPage'), 'ResetPasswordPage') },
   {
     element: <RequireAuth />,
     children: [
+      // The development outbox shows a signed-in person their own mail only (docs/auth.md).
+      { path: '/outbox', lazy: page(() => import('../features/outbox/components/OutboxPage'), 'OutboxPage') },
       {
-        element: <AppLayout />,
+        lazy: page(() => import('./layout/AppLayout'), 'AppLayout'),
         children: [
           { index: true, element: <Navigate to="/inbox" replace /> },
-          { path: '/inbox', element: <InboxRoute /> },
-          { path: '/inbox/:conversationId', element: <InboxRoute /> },
-          { path: '/activity', element: <ActivityPage /> },
-          { path: '/contacts', element: <ContactsRoute /> },
-          { path: '/groups', element: <GroupsRoute /> },
-          { path: '/custom-fields', element: <CustomFieldsPage /> },
-          { path: '/campaigns', element: <CampaignsPage /> },
-          { path: '/campaigns/new', element: <CampaignEditorRoute /> },
-          { path: '/campaigns/:campaignId', element: <CampaignDetailRoute /> },
-          { path: '/campaigns/:campaignId/edit', element: <CampaignEditorRoute /> },
-          { path: '/numbers', element: <NumbersPage /> },
-          { path: '/numbers/:numberId', element: <NumberEditorRoute /> },
-          { path: '/voicemail', element: <VoicemailPage /> },
-          { path: '/greetings', element: <GreetingsPage /> },
-          { path: '/schedule', element: <SchedulePage /> },
-          { path: '/blocks', element: <BlocksRoute /> },
-          { path: '/number-templates', element: <NumberTemplatesRoute /> },
-          { path: '/ports', element: <PortsPage /> },
-          { path: '/calls/:callId', element: <CallRoute /> },
-          { path: '/simulator', element: <SimulatorRoute /> },
-          { path: '/settings', element: <SettingsRoute /> },
-          { path: '*', element: <NotFound /> },
+          { path: '/inbox', lazy: page(() => import('./routes/InboxRoute'), 'InboxRoute') },
+          { path: '/inbox/:conversationId', lazy: page(() => import('./routes/InboxRoute'), 'InboxRoute') },
+          { path: '/activity', lazy: page(() => import('../features/activity/components/ActivityPage'), 'ActivityPage') },
+          { path: '/contacts', lazy: page(() => import('./routes/ContactsRoute'), 'ContactsRoute') },
+          { path: '/groups', lazy: page(() => import('./routes/GroupsRoute'), 'GroupsRoute') },
+          { path: '/custom-fields', lazy: page(() => import('../features/custom-fields/components/CustomFieldsPage'), 'CustomFieldsPage') },
+          { path: '/campaigns', lazy: page(() => import('../features/campaigns/components/CampaignsPage'), 'CampaignsPage') },
+          { path: '/campaigns/new', lazy: page(() => import('./routes/CampaignRoutes'), 'CampaignEditorRoute') },
+          { path: '/campaigns/:campaignId', lazy: page(() => import('./routes/CampaignRoutes'), 'CampaignDetailRoute') },
+          { path: '/campaigns/:campaignId/edit', lazy: page(() => import('./routes/CampaignRoutes'), 'CampaignEditorRoute') },
+          { path: '/numbers', lazy: page(() => import('../features/numbers/components/NumbersPage'), 'NumbersPage') },
+          { path: '/numbers/:numberId', lazy: page(() => import('./routes/TelephonyRoutes'), 'NumberEditorRoute') },
+          { path: '/voicemail', lazy: page(() => import('../features/voicemail/components/VoicemailPage'), 'VoicemailPage') },
+          { path: '/greetings', lazy: page(() => import('../features/greetings/components/GreetingsPage'), 'GreetingsPage') },
+          { path: '/schedule', lazy: page(() => import('../features/schedule/components/SchedulePage'), 'SchedulePage') },
+          { path: '/blocks', lazy: page(() => import('./routes/TelephonyRoutes'), 'BlocksRoute') },
+          { path: '/number-templates', lazy: page(() => import('./routes/TelephonyRoutes'), 'NumberTemplatesRoute') },
+          { path: '/ports', lazy: page(() => import('../features/ports/components/PortsPage'), 'PortsPage') },
+          { path: '/calls/:callId', lazy: page(() => import('./routes/TelephonyRoutes'), 'CallRoute') },
+          { path: '/simulator', lazy: page(() => import('./routes/SimulatorRoute'), 'SimulatorRoute') },
+          { path: '/settings', lazy: page(() => import('./routes/SettingsRoute'), 'SettingsRoute') },
+          { path: '*', lazy: page(() => import('./routes/NotFound'), 'NotFound') },
         ],
       },
     ],

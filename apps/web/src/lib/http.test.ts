@@ -68,7 +68,7 @@ describe('shared conventions', () => {
     });
     expect(result).toEqual({ data: { ok: true }, status: 200 });
     const call = calls[0]!;
-    expect(call.url).toBe(`/api/companies/7/numbers?company=7&ids%5B%5D=1&ids%5B%5D=2&filter=${encodeURIComponent('{"calls":true}')}`);
+    expect(call.url).toBe(`/api/companies/7/numbers?company=7&ids[]=1&ids[]=2&filter=${encodeURIComponent('{"calls":true}')}`);
     expect(call.init.credentials).toBe('include');
     expect(header(call, 'Accept')).toBe('application/json');
   });

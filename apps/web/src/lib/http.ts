@@ -16,7 +16,7 @@
  *   when absent) with a warning notice on the first retry;
  * - anything else (network failure, 404, 5xx) → the unknown-error toast for 10 s.
  */
-import qs from 'qs';
+import queryString from 'query-string';
 import {
   ERROR_TOAST_MS,
   LOGOUT_DELAY_MS,
@@ -105,10 +105,12 @@ function encodeParams(params: Record<string, unknown> | undefined): string {
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined) continue;
     if (typeof value === 'string') prepared[key] = substituteCompany(value);
-    else if (value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date)) prepared[key] = JSON.stringify(value);
+    else if (value instanceof Date) prepared[key] = value.toISOString();
+    else if (value !== null && typeof value === 'object' && !Array.isArray(value)) prepared[key] = JSON.stringify(value);
     else prepared[key] = value;
   }
-  const query = qs.stringify(prepared, { arrayFormat: 'brackets', skipNulls: true });
+  // Arrays in the foundation's bracket form (`ids[]=1&ids[]=2`), in the order given.
+  const query = queryString.stringify(prepared, { arrayFormat: 'bracket', skipNull: true, sort: false });
   return query ? `?${query}` : '';
 }
 

@@ -6,7 +6,7 @@
  * reference-counted and re-joined after a reconnect.
  */
 import { useEffect, useRef } from 'react';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 
 type Handler = (payload: unknown) => void;
 
@@ -26,18 +26,29 @@ function dispatch(event: string, payload: unknown): void {
   }
 }
 
-/** Opens the connection (idempotent). Call after sign-in. */
+/** Whether the app wants a connection (between connectRealtime and disconnectRealtime). */
+let wanted = false;
+
+/**
+ * Opens the connection (idempotent). Call after sign-in. The Socket.IO client is loaded on first
+ * use (its own chunk), so pages before sign-in do not download it.
+ */
 export function connectRealtime(): void {
-  if (socket) return;
-  socket = io({ path: '/socket.io', withCredentials: true, transports: ['websocket', 'polling'] });
-  socket.on('connect', () => {
-    for (const channel of channels.keys()) join(channel);
+  if (wanted) return;
+  wanted = true;
+  void import('socket.io-client').then(({ io }) => {
+    if (!wanted || socket) return;
+    socket = io({ path: '/socket.io', withCredentials: true, transports: ['websocket', 'polling'] });
+    socket.on('connect', () => {
+      for (const channel of channels.keys()) join(channel);
+    });
+    socket.onAny((event: string, payload: unknown) => dispatch(event, payload));
   });
-  socket.onAny((event: string, payload: unknown) => dispatch(event, payload));
 }
 
 /** Closes the connection (logout). Subscriptions stay registered and re-join on the next connect. */
 export function disconnectRealtime(): void {
+  wanted = false;
   socket?.disconnect();
   socket = null;
 }
