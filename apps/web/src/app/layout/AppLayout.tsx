@@ -1,5 +1,5 @@
-import { AppShell, Burger, Button, Group, ScrollArea, Text, ThemeIcon } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { AppShell, Burger, Button, Group, Text, ThemeIcon } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconLogout, IconPhoneCall } from '@tabler/icons-react';
 import { Link, Outlet } from 'react-router';
 import { CompanySwitcher } from '../../features/companies/components/CompanySwitcher';
@@ -8,15 +8,21 @@ import { NavItems } from './NavItems';
 import { UserMenu } from './UserMenu';
 import { Softphone } from '../../features/softphone/components/Softphone';
 
-/** The signed-in shell: header with the company switcher and account menu, side navigation, page. */
+/**
+ * The signed-in shell: header with the softphone, company switcher and account menu, side
+ * navigation, page. On phone-sized screens (below `sm`) the company switcher moves into the
+ * navigation drawer so the header keeps the avatar on screen, the page padding shrinks, and the
+ * navigation scrolls above a fixed Sign out.
+ */
 export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const { signOut, pending } = useSignOut();
+  const small = useMediaQuery('(max-width: 48em)');
   return (
-    <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
+    <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding={{ base: 'sm', sm: 'lg' }}>
       <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
+        <Group h="100%" px={{ base: 'sm', sm: 'md' }} justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
             <Link to="/inbox" style={{ textDecoration: 'none', color: 'inherit' }}>
               <Group gap={8} wrap="nowrap">
@@ -29,18 +35,23 @@ export function AppLayout() {
               </Group>
             </Link>
           </Group>
-          <Group gap="sm" wrap="nowrap">
-            <Softphone />
-            <CompanySwitcher />
+          <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+            <Softphone compact={small} />
+            {small ? null : <CompanySwitcher />}
             <UserMenu />
           </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm">
-        <AppShell.Section grow component={ScrollArea} type="scroll">
+        {small ? (
+          <AppShell.Section mb="sm">
+            <CompanySwitcher />
+          </AppShell.Section>
+        ) : null}
+        <AppShell.Section grow style={{ minHeight: 0, overflowY: 'auto' }} data-testid="nav-scroll">
           <NavItems onNavigate={close} />
         </AppShell.Section>
-        <AppShell.Section>
+        <AppShell.Section pt="xs" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
           <Button variant="subtle" color="gray" fullWidth justify="flex-start" leftSection={<IconLogout size={18} />} onClick={signOut} loading={pending}>
             Sign out
           </Button>

@@ -182,7 +182,7 @@ function CallBody({ call, attributes }: { call: CallDetail; attributes: CustomFi
         </Badge>
       </Group>
       <Text size="sm" c="dimmed" data-testid="call-summary">
-        {call.isInbound ? 'Called' : 'From'} {call.number_label ? `${call.number_label} (${formatPhone(business)})` : formatPhone(business)}
+        {call.isInbound ? 'Called' : 'From'} {call.number_label ? `${call.number_label}, ${formatPhone(business)}` : formatPhone(business)}
         {call.extension !== null ? ` · extension ${call.extension}` : ''}
         {answeredBy ? ` · answered at ${forwardName(answeredBy.number)}` : ''}
         {call.from_state ? ` · caller in ${call.from_state}` : ''}

@@ -63,48 +63,55 @@ export function InboxPage({ numbers = [] }: { numbers?: InboxNumberOption[] }) {
 
   const showList = !small || activeId === null;
   const showThread = !small || activeId !== null;
+  // Phone-sized: an open thread takes the whole screen below the app header (the reply box stays
+  // on screen); the list flows with the page and loads more as the page scrolls.
+  const threadOnly = small && activeId !== null;
 
   return (
     <>
-      <PageHeader
-        title="Inbox"
-        description="Texts, calls and voicemails with your customers, live."
-        actions={
-          counts.data ? (
-            <Group gap={6} data-testid="inbox-counts">
-              {TYPES.map(({ label, countKey }) => (
-                <Badge key={countKey} variant="light" color={counts.data[countKey] ? 'red' : 'gray'} size="lg" tt="none">
-                  {counts.data[countKey]} unread {counts.data[countKey] === 1 ? label.toLowerCase().replace(/s$/, '') : label.toLowerCase()}
-                </Badge>
-              ))}
-            </Group>
-          ) : null
-        }
-      />
-      <Group mb="sm" gap="sm" wrap="wrap">
-        <Chip.Group multiple value={types} onChange={setTypes}>
-          <Group gap={6} role="group" aria-label="Conversation types">
-            {TYPES.map(({ type, label, countKey }) => (
-              <Chip key={type} value={type} variant="light" size="sm">
-                {label}
-                {counts.data?.[countKey] ? ` (${counts.data[countKey]})` : ''}
-              </Chip>
-            ))}
+      {threadOnly ? null : (
+        <>
+          <PageHeader
+            title="Inbox"
+            description="Texts, calls and voicemails with your customers, live."
+            actions={
+              counts.data ? (
+                <Group gap={6} data-testid="inbox-counts">
+                  {TYPES.map(({ label, countKey }) => (
+                    <Badge key={countKey} variant="light" color={counts.data[countKey] ? 'red' : 'gray'} size="lg" tt="none">
+                      {counts.data[countKey]} unread {counts.data[countKey] === 1 ? label.toLowerCase().replace(/s$/, '') : label.toLowerCase()}
+                    </Badge>
+                  ))}
+                </Group>
+              ) : null
+            }
+          />
+          <Group mb="sm" gap="sm" wrap="wrap">
+            <Chip.Group multiple value={types} onChange={setTypes}>
+              <Group gap={6} role="group" aria-label="Conversation types">
+                {TYPES.map(({ type, label, countKey }) => (
+                  <Chip key={type} value={type} variant="light" size="sm">
+                    {label}
+                    {counts.data?.[countKey] ? ` (${counts.data[countKey]})` : ''}
+                  </Chip>
+                ))}
+              </Group>
+            </Chip.Group>
+            {numbers.length > 1 ? <Select aria-label="Number" placeholder="All numbers" clearable data={numbers} value={numberId} onChange={setNumberId} w={240} maw="100%" size="xs" /> : null}
           </Group>
-        </Chip.Group>
-        {numbers.length > 1 ? <Select aria-label="Number" placeholder="All numbers" clearable data={numbers} value={numberId} onChange={setNumberId} w={240} size="xs" /> : null}
-      </Group>
+        </>
+      )}
       <Grid gap="md">
         {showList ? (
           <Grid.Col span={{ base: 12, md: 4 }}>
-            <Card withBorder radius="md" padding="sm" h="calc(100vh - 230px)" style={{ overflowY: 'auto' }}>
+            <Card withBorder radius="md" padding="sm" h={small ? undefined : 'calc(100dvh - 230px)'} mih={small ? undefined : 320} style={small ? undefined : { overflowY: 'auto' }} data-testid="conversation-list-card">
               <ConversationList narrowed={types.length > 0 || numberId !== null} list={list} search={search} onSearch={setSearch} view={view} onView={setView} activeId={activeId} onOpen={open} />
             </Card>
           </Grid.Col>
         ) : null}
         {showThread ? (
           <Grid.Col span={{ base: 12, md: 8 }}>
-            <Card withBorder radius="md" padding="md" h="calc(100vh - 230px)">
+            <Card withBorder radius="md" padding={small ? 'xs' : 'md'} h={small ? 'calc(100dvh - 60px - 2 * var(--mantine-spacing-sm))' : 'calc(100dvh - 230px)'} mih={small ? undefined : 320} data-testid="thread-card">
               {activeId !== null ? (
                 <ConversationThread key={activeId} conversationId={activeId} conversation={conversation} onBack={small ? () => navigate('/inbox') : undefined} />
               ) : (

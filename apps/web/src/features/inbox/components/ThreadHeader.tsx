@@ -11,15 +11,15 @@ export function ThreadHeader({ conversation, onBack }: { conversation: Conversat
   const restore = useRestoreConversation();
   return (
     <Group justify="space-between" wrap="nowrap" pb="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
-      <Group gap="xs" wrap="nowrap">
+      <Group gap="xs" wrap="nowrap" style={{ minWidth: 0, flex: 1 }}>
         {onBack ? (
           <ActionIcon variant="subtle" aria-label="Back to conversations" onClick={onBack}>
             <IconArrowLeft size={18} />
           </ActionIcon>
         ) : null}
-        <Stack gap={0}>
-          <Group gap={6}>
-            <Text fw={600} data-testid="thread-title">
+        <Stack gap={0} style={{ minWidth: 0 }}>
+          <Group gap={6} wrap="nowrap">
+            <Text fw={600} data-testid="thread-title" truncate>
               {conversation.contact?.name || formatPhone(conversation.recipient)}
             </Text>
             {conversation.contact && !conversation.contact.subscribed ? (
@@ -28,17 +28,17 @@ export function ThreadHeader({ conversation, onBack }: { conversation: Conversat
               </Badge>
             ) : null}
           </Group>
-          <Text size="xs" c="dimmed">
+          <Text size="xs" c="dimmed" truncate>
             {conversation.contact ? `${formatPhone(conversation.recipient)} · ` : ''}via {formatPhone(conversation.number.number)}
           </Text>
         </Stack>
       </Group>
       {conversation.isArchived ? (
-        <Button size="xs" variant="light" leftSection={<IconArrowBackUp size={14} />} loading={restore.isPending} onClick={() => restore.mutate(conversation.id)}>
+        <Button size="xs" variant="light" style={{ flexShrink: 0 }} leftSection={<IconArrowBackUp size={14} />} loading={restore.isPending} onClick={() => restore.mutate(conversation.id)}>
           Restore
         </Button>
       ) : (
-        <Button size="xs" variant="subtle" color="gray" leftSection={<IconArchive size={14} />} loading={archive.isPending} onClick={() => archive.mutate(conversation.id)}>
+        <Button size="xs" variant="subtle" color="gray" style={{ flexShrink: 0 }} leftSection={<IconArchive size={14} />} loading={archive.isPending} onClick={() => archive.mutate(conversation.id)}>
           Archive
         </Button>
       )}

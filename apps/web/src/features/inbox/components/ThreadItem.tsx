@@ -12,10 +12,10 @@ function CallItem({ item }: { item: ConversationItem }) {
   const d = item.details;
   return (
     <Group justify="center" data-testid="thread-call" data-type={d.type}>
-      <Paper withBorder px="md" py={6} radius="xl" bg={voicemail ? 'var(--mantine-color-grape-0)' : 'var(--mantine-color-gray-0)'}>
-        <Group gap="xs" wrap="nowrap">
+      <Paper withBorder px="md" py={6} radius="xl" maw="100%" bg={voicemail ? 'var(--mantine-color-grape-0)' : 'var(--mantine-color-gray-0)'}>
+        <Group gap="xs" wrap="wrap" justify="center" style={{ rowGap: 2 }}>
           <Icon size={16} color={voicemail ? 'var(--mantine-color-grape-6)' : 'var(--mantine-color-blue-6)'} />
-          <Text size="sm" fw={500}>
+          <Text size="sm" fw={500} style={{ whiteSpace: 'nowrap' }}>
             {voicemail ? 'Voicemail' : item.isInbound ? 'Incoming call' : 'Outgoing call'}
           </Text>
           {d.callStatusLabel ? (
@@ -28,7 +28,7 @@ function CallItem({ item }: { item: ConversationItem }) {
               {formatDuration(d.durationS)}
             </Text>
           ) : null}
-          <Text size="xs" c="dimmed">
+          <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
             {formatDateTime(item.createdAt)}
           </Text>
           {d.callId ? (

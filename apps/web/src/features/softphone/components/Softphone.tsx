@@ -50,8 +50,8 @@ function CallCard({ current, answer, decline, hangup }: { current: SoftphoneCall
   );
 }
 
-/** Header widget: the in-app calling switch plus the incoming/connected call card. */
-export function Softphone() {
+/** Header widget: the in-app calling switch plus the incoming/connected call card. `compact`: no Active/Away text (phone-sized screens). */
+export function Softphone({ compact = false }: { compact?: boolean }) {
   const { status, pending, toggle, current, answer, decline, hangup, signedIn } = useSoftphone();
   if (!signedIn) return null;
   return (
@@ -59,7 +59,7 @@ export function Softphone() {
       <Tooltip label="Take in-app calls in this browser">
         <Switch
           aria-label="In-app calling"
-          label={status === 'active' ? 'Active' : 'Away'}
+          label={compact ? undefined : status === 'active' ? 'Active' : 'Away'}
           checked={status === 'active'}
           disabled={pending}
           onChange={(e) => void toggle(e.currentTarget.checked ? 'active' : 'away')}
