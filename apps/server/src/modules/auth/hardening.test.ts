@@ -73,13 +73,26 @@ function connect(server: TestServer, options: { cookie?: string; token?: string;
   });
 }
 
-/** Resolves when the server disconnects `socket` (rejects after `ms`). */
-function disconnected(socket: Socket, ms = 5000): Promise<string> {
-  if (!socket.connected) return Promise.resolve('already');
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('socket still connected')), ms);
-    socket.once('disconnect', (reason) => { clearTimeout(timer); resolve(reason); });
-  });
+/**
+ * Watches `socket` for a disconnect from now on; `within(ms)` (called once the revoking request
+ * has answered) resolves with the reason if the disconnect came or comes within `ms`, else rejects.
+ */
+function watchDisconnect(socket: Socket): { within: (ms: number) => Promise<string> } {
+  let reason: string | null = null;
+  const waiters: ((r: string) => void)[] = [];
+  socket.once('disconnect', (r) => { reason = r; for (const w of waiters) w(r); });
+  return {
+    within: (ms) => reason !== null ? Promise.resolve(reason) : new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`socket still connected ${ms} ms after the revocation`)), ms);
+      waiters.push((r) => { clearTimeout(timer); resolve(r); });
+    }),
+  };
+}
+
+/** Turns off `server`'s periodic re-validation (the backstop) for `fn`, so only the revocation broadcast can disconnect. */
+async function withoutBackstop<T>(server: TestServer, fn: () => Promise<T>): Promise<T> {
+  const spy = vi.spyOn(server.ctx.realtime, 'revalidate').mockResolvedValue();
+  try { return await fn(); } finally { spy.mockRestore(); }
 }
 
 beforeAll(async () => { s = await startTestServer(); });
@@ -334,9 +347,11 @@ describe('live connection', () => {
     for (const room of [`#session:${hashToken(cookie)}`, `#user:${acc.userId}`]) socket.emit('unsubscribe', room);
     await new Promise((r) => setTimeout(r, 100));
 
-    const gone = disconnected(socket, 2000);
-    expect((await acc.client.post('/api/sanctum/logout')).status).toBe(204);
-    expect(await gone).toBe('io server disconnect');
+    await withoutBackstop(s, async () => {
+      const gone = watchDisconnect(socket);
+      expect((await acc.client.post('/api/sanctum/logout')).status).toBe(204);
+      expect(await gone.within(2000)).toBe('io server disconnect');
+    });
     await new Promise((r) => setTimeout(r, 200));
     expect(otherSocket.connected).toBe(true);
     otherSocket.close();
@@ -350,9 +365,12 @@ describe('live connection', () => {
     const browserSocket = await connect(s, { cookie: acc.client.cookie('switchboard_session') });
 
     mobile.bearer = t.body.access_token;
-    const tokenGone = disconnected(tokenSocket, 2000);
-    expect((await mobile.post('/api/sanctum/clearTokenSessions')).status).toBe(204);
-    await tokenGone;
+    const tokenGone = watchDisconnect(tokenSocket);
+    const browserGone = watchDisconnect(browserSocket);
+    await withoutBackstop(s, async () => {
+      expect((await mobile.post('/api/sanctum/clearTokenSessions')).status).toBe(204);
+      await tokenGone.within(2000);
+    });
     expect(browserSocket.connected).toBe(true);
 
     const c = new IpClient(s.url);
@@ -360,10 +378,11 @@ describe('live connection', () => {
     await c.post('/api/password/forgot', { email: acc.email });
     const mail = (await acc.client.get('/api/dev/outbox')).body.data[0];
     const link = new URL(/(http\S+\/reset-password\?\S+)/.exec(mail.text)![1]!);
-    const browserGone = disconnected(browserSocket, 2000);
-    const reset = await c.post('/api/password/reset', { token: link.searchParams.get('token'), email: acc.email, password: 'a-new-password-1', password_confirmation: 'a-new-password-1' });
-    expect(reset.status).toBe(200);
-    await browserGone;
+    await withoutBackstop(s, async () => {
+      const reset = await c.post('/api/password/reset', { token: link.searchParams.get('token'), email: acc.email, password: 'a-new-password-1', password_confirmation: 'a-new-password-1' });
+      expect(reset.status).toBe(200);
+      await browserGone.within(2000);
+    });
   });
 
   it('re-validation disconnects a socket whose session ended by any other path (expiry)', async () => {
@@ -373,9 +392,9 @@ describe('live connection', () => {
     await s.ctx.realtime.revalidate();
     expect(socket.connected).toBe(true);
     await s.ctx.db.updateTable('sessions').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', hashToken(cookie)).execute();
-    const gone = disconnected(socket, 2000);
+    const gone = watchDisconnect(socket);
     await s.ctx.realtime.revalidate();
-    await gone;
+    await gone.within(2000);
   });
 
   it('a logout on one node disconnects the socket held by another node', async () => {
@@ -385,10 +404,12 @@ describe('live connection', () => {
       // Node A must have seen node B's heartbeat to broadcast rather than act alone.
       const socket = await connect(nodeB, { cookie: acc.client.cookie('switchboard_session') });
       await eventually(async () => s.ctx.realtime.mayHaveSubscribers('#nobody'), 10_000);
-      // Well inside the 10-s re-validation period: the broadcast, not the backstop, ends it.
-      const gone = disconnected(socket, 3000);
-      expect((await acc.client.post('/api/sanctum/logout')).status).toBe(204);
-      await gone;
+      // Node B's backstop is off: only the broadcast from node A can end it.
+      await withoutBackstop(nodeB, async () => {
+        const gone = watchDisconnect(socket);
+        expect((await acc.client.post('/api/sanctum/logout')).status).toBe(204);
+        await gone.within(3000);
+      });
     } finally {
       await nodeB.close();
     }
