@@ -68,7 +68,7 @@ test('a simulator call rings two active browsers; one answers, the other stops r
   const cardB = b.getByTestId('softphone-card');
   await expect(cardA).toContainText('Incoming call');
   await expect(cardB).toContainText('Incoming call');
-  await expect(cardA).toContainText('+13125550177');
+  await expect(cardA).toContainText('(312) 555-0177');
   await expect(cardB).toContainText('Softphone line');
 
   await cardA.getByRole('button', { name: 'Answer' }).click();
