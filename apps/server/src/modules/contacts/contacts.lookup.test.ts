@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccount, type Account } from '../../../test/fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/harness.js';
+import { outsideTransaction } from '../../platform/db/tx-guard.js';
 import { findContactByNumber } from './contacts.service.js';
 
 let s: TestServer;
@@ -46,7 +47,8 @@ describe('findContactByNumber', () => {
   it('reads inside a transaction see that transaction (not batched)', async () => {
     const id = await s.ctx.db.transaction().execute(async (tx) => {
       const c = await tx.insertInto('contacts').values({ company_id: a.companyId, name: 'Dee', number: '+12125550199' }).returning('id').executeTakeFirstOrThrow();
-      expect(await findContactByNumber(s.ctx, a.companyId, '+12125550199')).toBeUndefined(); // not committed yet
+      // Another connection (deliberately, past the transaction guard) does not see it yet.
+      expect(await outsideTransaction(() => findContactByNumber(s.ctx, a.companyId, '+12125550199'))).toBeUndefined();
       expect((await findContactByNumber(s.ctx, a.companyId, '+12125550199', tx))?.id).toBe(c.id);
       return c.id;
     });
