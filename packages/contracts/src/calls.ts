@@ -61,18 +61,24 @@ export const GreetingListQuery = z.object({ company_id: Id });
 export const GreetingListBody = z.object({ data: z.array(GreetingSchema) });
 export const GreetingBody = z.object({ data: GreetingSchema });
 export const GreetingSavedBody = z.object({ message: z.string(), data: GreetingSchema });
+/**
+ * Longest greeting text (characters) for speech synthesis (POST /greetings and /greetings/speak;
+ * about a minute of speech; docs/domain-decisions.md "Speech synthesis").
+ */
+export const GREETING_TEXT_MAX = 1000;
+const greetingTextTooLong = `The content may not be greater than ${GREETING_TEXT_MAX} characters.`;
 /** Multipart fields of POST /greetings (plus an optional `file`; `_method=PUT` + `id` updates). */
 export const GreetingFormFields = z.object({
   company_id: Id,
   name: z.string().trim().min(1).max(100).optional(),
-  content: z.string().max(2000).optional(),
+  content: z.string().max(GREETING_TEXT_MAX, greetingTextTooLong).optional(),
   voice: z.string().max(40).optional(),
   _method: z.string().optional(),
   id: Id.optional(),
 });
 export const VoiceSchema = z.object({ id: z.string(), name: z.string(), language: z.string() });
 export const VoiceListBody = z.object({ data: z.array(VoiceSchema) });
-export const SpeakInput = z.object({ content: z.string().trim().min(1).max(2000), voice: z.string().max(40).optional() });
+export const SpeakInput = z.object({ content: z.string().trim().min(1).max(GREETING_TEXT_MAX, greetingTextTooLong), voice: z.string().max(40).optional() });
 
 /** PUT /numbers/{id}/greetings: greeting per (extension, kind); extension 0 = the number's menu. */
 export const GreetingAssignmentSchema = z.object({

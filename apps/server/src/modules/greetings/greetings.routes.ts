@@ -31,7 +31,7 @@ export function registerGreetingsRoutes(app: App, ctx: AppContext): void {
 
   app.post('/api/greetings/speak', {
     schema: { tags: ['greetings'], summary: 'Synthesized speech (audio/wav) of content in voice', body: SpeakInput },
-  }, async (req, reply) => reply.type('audio/wav').header('cache-control', 'no-store').send(speak(req.body)));
+  }, async (req, reply) => reply.type('audio/wav').header('cache-control', 'no-store').send(await speak(req.auth!.userId, req.body)));
 
   app.get('/api/greetings', {
     schema: { tags: ['greetings'], querystring: GreetingListQuery, response: { 200: GreetingListBody, ...errorResponses } },

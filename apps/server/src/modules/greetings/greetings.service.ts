@@ -14,7 +14,8 @@ import type { AppContext } from '../../context.js';
 import { CARRIER_URL_TTL_MS } from '../../platform/blob/access.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { readCache } from '../../platform/db/read-cache.js';
-import { NotFoundError, ValidationError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { NotFoundError, RateLimitedError, ValidationError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { numberForManager } from '../schedules/schedules.service.js';
 import { greetingsRepository, type GreetingRow } from './greetings.repository.js';
@@ -57,9 +58,23 @@ export function listVoices() {
   return { data: VOICES.map((v) => ({ id: v.id, name: v.name, language: v.language })) };
 }
 
-/** POST /api/greetings/speak: synthesized WAV of `content` (preview). @throws 422 unknown voice */
-export function speak(input: { content: string; voice?: string }): Buffer {
+/** Speech previews per user: {@link SPEAK_LIMIT} per minute on each node (each costs a synthesis). */
+export const SPEAK_LIMIT = 20;
+const speakLimiter = new RateLimiterMemory({ keyPrefix: 'greetings-speak', points: SPEAK_LIMIT, duration: 60 });
+
+/**
+ * POST /api/greetings/speak: synthesized WAV of `content` (preview), off the event loop (speech.ts).
+ * @throws ValidationError (422) unknown voice; RateLimitedError (429, Retry-After) past SPEAK_LIMIT a
+ * minute for the user; ServiceUnavailableError (503) when the synthesis queue is full.
+ */
+export async function speak(userId: number, input: { content: string; voice?: string }): Promise<Buffer> {
   if (input.voice && !isKnownVoice(input.voice)) throw fieldError('voice', 'The selected voice is invalid.');
+  try {
+    await speakLimiter.consume(String(userId));
+  } catch (e) {
+    if (e instanceof RateLimiterRes) throw new RateLimitedError(e.msBeforeNext / 1000, 'Too many speech previews. Please try again in a moment.');
+    throw e;
+  }
   return synthesize(input.content, input.voice || DEFAULT_VOICE);
 }
 
@@ -95,7 +110,7 @@ export async function saveGreeting(
   const regenerate = Boolean(file) || !existing || (changed && (existing.source === 'tts' || fields.content !== undefined));
   let audio: { key: string; type: string; source: 'tts' | 'upload' } | undefined;
   if (regenerate) {
-    const data = file ? file.data : synthesize(content, voice);
+    const data = file ? file.data : await synthesize(content, voice);
     const type = file ? (ext === 'mp3' ? 'audio/mpeg' : 'audio/wav') : 'audio/wav';
     const key = ctx.blobs.newKey(fields.company_id, 'greetings', `.${file ? ext : 'wav'}`);
     await ctx.blobs.put(key, data);

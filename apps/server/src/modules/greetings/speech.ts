@@ -1,18 +1,16 @@
 /**
  * Text to speech with meSpeak (eSpeak compiled to JavaScript, npm `mespeak`, GPL): runs in Node
  * without network, returns a RIFF/WAVE file (16-bit PCM mono, 22 050 Hz) a browser can play and
- * Twilio's `<Play>` accepts. Voice data is loaded on first use of each voice.
+ * Twilio's `<Play>` accepts. meSpeak is synchronous and CPU-bound (about half a second per 1,000
+ * characters), so it runs in a small pool of worker threads (piscina; `speech.worker.mjs`) and
+ * the event loop keeps answering health checks, webhooks and API calls meanwhile. The pool is
+ * bounded: {@link SPEECH_THREADS} threads (started on demand, stopped when idle) and
+ * {@link SPEECH_QUEUE} waiting syntheses; beyond that a synthesis is refused with 503.
+ * Text length is bounded by the contracts (`GREETING_TEXT_MAX`); docs/domain-decisions.md "Speech synthesis".
  */
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
-
-type MeSpeak = {
-  loadConfig(data: unknown): void;
-  loadVoice(data: unknown): void;
-  isVoiceLoaded(id: string): boolean;
-  speak(text: string, options: Record<string, unknown>): ArrayLike<number> | null;
-};
+import os from 'node:os';
+import { Piscina } from 'piscina';
+import { ServiceUnavailableError } from '../../platform/http/errors.js';
 
 /** Voices offered by `GET /api/greetings/voices` (id = meSpeak voice id). */
 export const VOICES: ReadonlyArray<{ id: string; name: string; language: string; file: string }> = [
@@ -34,20 +32,22 @@ export const VOICES: ReadonlyArray<{ id: string; name: string; language: string;
 /** The voice used when none (or an unknown one) is given. */
 export const DEFAULT_VOICE = 'en/en-us';
 
-let engine: MeSpeak | null = null;
+/** Worker threads for synthesis: one core left to the server, at most two. */
+export const SPEECH_THREADS = Math.max(1, Math.min(2, os.availableParallelism() - 1));
+/** Syntheses that may wait for a thread before new ones are refused (503). */
+export const SPEECH_QUEUE = 16;
 
-function load(): MeSpeak {
-  if (engine) return engine;
-  const warn = console.warn;
-  console.warn = () => {}; // "meSpeak: Not in browser Only able to do raw" while the engine loads
-  try {
-    engine = require('mespeak') as MeSpeak;
-  } finally {
-    console.warn = warn;
-  }
-  engine.loadConfig(require('mespeak/src/mespeak_config.json'));
-  engine.loadVoice(require('mespeak/voices/en/en-us.json')); // eSpeak starts on the default voice
-  return engine;
+let pool: Piscina | null = null;
+
+function speechPool(): Piscina {
+  pool ??= new Piscina({
+    filename: new URL('./speech.worker.mjs', import.meta.url).href,
+    minThreads: 0,
+    maxThreads: SPEECH_THREADS,
+    maxQueue: SPEECH_QUEUE,
+    idleTimeout: 30_000,
+  });
+  return pool;
 }
 
 /** Whether `id` is one of {@link VOICES}. */
@@ -56,15 +56,19 @@ export function isKnownVoice(id: string | undefined | null): boolean {
 }
 
 /**
- * Synthesizes `text` with `voice` (default {@link DEFAULT_VOICE}).
+ * Synthesizes `text` with `voice` (default {@link DEFAULT_VOICE}) on a worker thread.
  * @returns a WAV file (RIFF/WAVE, PCM)
+ * @throws ServiceUnavailableError (503, Retry-After) when {@link SPEECH_QUEUE} syntheses already wait
  * @throws Error when the synthesizer produced nothing
  */
-export function synthesize(text: string, voice: string = DEFAULT_VOICE): Buffer {
-  const me = load();
+export async function synthesize(text: string, voice: string = DEFAULT_VOICE): Promise<Buffer> {
   const v = VOICES.find((x) => x.id === voice) ?? VOICES.find((x) => x.id === DEFAULT_VOICE)!;
-  if (!me.isVoiceLoaded(v.id)) me.loadVoice(require(`mespeak/voices/${v.file}`));
-  const out = me.speak(text, { rawdata: 'buffer', voice: v.id, speed: 160 });
-  if (!out || out.length < 44) throw new Error('speech synthesis produced no audio');
-  return Buffer.from(out as Uint8Array);
+  let out: Uint8Array;
+  try {
+    out = await speechPool().run({ text, voice: v.id, file: v.file });
+  } catch (e) {
+    if (e instanceof Error && /queue is at limit/i.test(e.message)) throw new ServiceUnavailableError(2, 'Speech synthesis is busy. Please try again in a moment.');
+    throw e;
+  }
+  return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
 }

@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, uniqueEmail, type Account } from '../../../test/fixtures.js';
 import { ApiClient, postWebhook, startTestServer, type TestServer } from '../../../test/harness.js';
-import { buyTestNumber } from '../../modules/messaging/messaging.test-helpers.js';
 import { MAX_TEXT_LENGTH } from './input-hygiene.js';
 
 let s: TestServer;
@@ -17,7 +16,11 @@ let number: { id: number; number: string };
 beforeAll(async () => {
   s = await startTestServer();
   a = await createAccount(s);
-  number = await buyTestNumber(a, '212');
+  // A sandbox number bought through the API, as a person would.
+  const search = await a.client.get('/api/numbers/search?type=local&areaCode=212');
+  const bought = await a.client.post('/api/numbers', { company_id: a.companyId, provider_id: search.body.data[0].provider_id, number: search.body.data[0].number });
+  if (bought.status !== 201) throw new Error(`number purchase failed: ${bought.status} ${JSON.stringify(bought.body)}`);
+  number = { id: bought.body.id, number: bought.body.number };
 });
 afterAll(async () => {
   await s?.close();

@@ -1,5 +1,6 @@
 import { Button, FileInput, Group, Modal, SegmentedControl, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlayerPlay, IconUpload } from '@tabler/icons-react';
+import { GREETING_TEXT_MAX } from '@switchboard/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { HttpError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
@@ -99,7 +100,7 @@ export function GreetingFormModal({ opened, greeting, onClose }: { opened: boole
               placeholder="Thanks for calling Acme Plumbing. We are closed right now..."
               autosize
               minRows={3}
-              maxLength={2000}
+              maxLength={GREETING_TEXT_MAX}
               value={content}
               onChange={(e) => setContent(e.currentTarget.value)}
               error={errors.content?.[0]}
