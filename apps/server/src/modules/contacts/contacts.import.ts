@@ -37,6 +37,7 @@ import Papa from 'papaparse';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { outsideTransaction } from '../../platform/db/tx-guard.js';
+import { toCsv } from '../../platform/csv.js';
 import { NotFoundError, ValidationError, fieldError } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { addContactsToGroups, assertGroupIds } from '../groups/groups.service.js';
@@ -304,16 +305,6 @@ export async function getImportProgress(ctx: AppContext, userId: number, company
 }
 
 /**
- * A cell that a spreadsheet would run as a formula gets a leading quote (OWASP "CSV injection");
- * a plain phone number ("+12125550100", "-" and digits only) is left as it is.
- */
-function safeCell(v: string | number | null): string | number {
-  if (v === null) return '';
-  if (typeof v === 'number' || /^[+-]?\d+$/.test(v)) return v;
-  return /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-}
-
-/**
  * `GET /companies/{companyId}/contacts/import/{batchId}/report`: the per-row report as CSV
  * (Row, Outcome, Reason, Name, Number), rows in file order; only rows that did not simply add a contact.
  * @throws NotFoundError for another company's batch, or one not finished.
@@ -323,8 +314,9 @@ export async function importReportCsv(ctx: AppContext, userId: number, companyId
   const b = await contactsRepository.findImport(ctx.db, batchId);
   if (!b || b.company_id !== companyId || b.status !== 'finished') throw new NotFoundError('Batch');
   const rows = await contactsRepository.importReport(ctx.db, batchId);
-  const data = rows.map((r) => [r.row_number, r.outcome, r.reason, r.name, r.number].map(safeCell));
-  return `\uFEFF${Papa.unparse({ fields: ['Row', 'Outcome', 'Reason', 'Name', 'Number'], data })}\r\n`;
+  const data = rows.map((r) => [r.row_number, r.outcome, r.reason, r.name, r.number]);
+  // Formula cells neutralised by the one CSV writer (platform/csv.ts; phone numbers kept as they are).
+  return `\uFEFF${toCsv(data, { fields: ['Row', 'Outcome', 'Reason', 'Name', 'Number'] })}\r\n`;
 }
 
 function pick<T extends string>(allowed: readonly T[], v: string | null): T | null {

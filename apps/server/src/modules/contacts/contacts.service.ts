@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BulkSelection, Contact as ContactOut, ContactFields, ContactListQuery, CreateContactBody } from '@switchboard/contracts';
 import { EAV_ENTITY_TYPES, deriveContactName, parsePhone } from '@switchboard/domain';
-import Papa from 'papaparse';
 import type { AppContext } from '../../context.js';
+import { toCsv } from '../../platform/csv.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { GroupCommit } from '../../platform/db/group-commit.js';
 import type { RowUpdate } from '../../platform/db/schema.js';
@@ -304,11 +304,12 @@ const EXPORT_COLUMNS = ['id', 'name', 'first_name', 'last_name', 'number', 'emai
 
 /**
  * `POST /companies/{companyId}/contacts/bulkExport`: writes the selected contacts (all pages) as a
- * CSV file to the blob store under an unguessable key. @returns `{url, count}` to download it.
+ * CSV file (platform/csv.ts: formula cells neutralised, docs/contacts.md "Exports and formulas")
+ * to the blob store under an unguessable key, served to the company's users. @returns `{url, count}`.
  */
 export async function bulkExportContacts(ctx: AppContext, userId: number, companyId: number, selection: BulkSelection): Promise<{ url: string; count: number }> {
   await assertCompanyAccess(ctx, userId, companyId);
-  const parts: string[] = [Papa.unparse([[...EXPORT_COLUMNS]]) + '\r\n'];
+  const parts: string[] = [toCsv([[...EXPORT_COLUMNS]]) + '\r\n'];
   let after = 0;
   let count = 0;
   for (;;) {
@@ -322,7 +323,7 @@ export async function bulkExportContacts(ctx: AppContext, userId: number, compan
       const v = r[c];
       return v === null || v === undefined ? '' : String(v);
     }));
-    parts.push(Papa.unparse(data, { header: false }) + '\r\n');
+    parts.push(toCsv(data) + '\r\n');
     count += rows.length;
     after = rows[rows.length - 1]!.id;
   }

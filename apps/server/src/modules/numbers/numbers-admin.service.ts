@@ -4,7 +4,6 @@
  * contacts with usage, number limit and limit-increase requests, extension suggestions, triggers.
  * Design decisions for what the spec does not show: docs/numbers.md.
  */
-import Papa from 'papaparse';
 import {
   NUMBER_CATEGORY_LABELS, NUMBER_LIMIT_INCREASE_SUBMITTED, NUMBER_TYPE_LABELS, NUMBER_TYPES, PROVIDER_LABELS, SERVICE_TYPES,
   TOLL_FREE_SEARCH_PREFIXES, areaCodeOf, formatPhone, isTollFree, overlayAreaCodes, parsePhone, suggestExtensions, vanitySearchPattern, vanityToDigits,
@@ -12,6 +11,7 @@ import {
 } from '@switchboard/domain';
 import type { NumberDetailDto } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
+import { toCsv } from '../../platform/csv.js';
 import { NotFoundError, ValidationError, fieldError, type FieldErrors } from '../../platform/http/errors.js';
 import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies } from '../companies/companies.service.js';
 import { numbersAdminRepository, numbersRepository, type ForwardContactRow, type NumberRow, type NumberTableQuery, type TriggerRow } from './numbers.repository.js';
@@ -138,7 +138,7 @@ export async function exportNumbersCsv(ctx: AppContext, userId: number, companyI
     const dto = toNumberDto(r);
     return [dto.number, dto.label, dto.type_label, dto.route_type, dto.schedule_label, dto.created_at];
   });
-  return Papa.unparse({ fields: [...EXPORT_COLUMNS], data }, { newline: '\r\n' });
+  return toCsv(data, { fields: EXPORT_COLUMNS }); // formula cells neutralised (platform/csv.ts)
 }
 
 // ---------------------------------------------------------------- prefixes, patterns, overlays, enumerations
