@@ -12,6 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../../test/fixtures.js';
 import { eventually, postWebhook, startTestServer, type TestServer } from '../../../test/harness.js';
+import * as migration0014 from '../../platform/migrations/0014_voicemail_item_duration.js';
 
 let s: TestServer;
 let owner: Account;
@@ -130,6 +131,10 @@ describe('known callers, voicemail lengths and the call detail', () => {
 
     const item = await eventually(async () => (await threadItems(detail.conversation_id)).find((i) => i.details.callId === call.id && i.details.type === 'voicemail' && i.details.durationS === 4));
     expect(item.isRead).toBe(false);
+    // Items stored before (the call's length) are brought in line by migration 0014.
+    await s.ctx.db.updateTable('conversation_items').set({ duration_s: call.duration_s }).where('call_id', '=', call.id).execute();
+    await migration0014.up(s.ctx.db as never);
+    expect((await s.ctx.db.selectFrom('conversation_items').select('duration_s').where('call_id', '=', call.id).executeTakeFirstOrThrow()).duration_s).toBe(4);
 
     const mail = await s.ctx.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', 'ux-alerts@example.test').executeTakeFirstOrThrow();
     expect(mail.text_body).toContain(`Listen in the app: ${s.ctx.config.publicUrl}/calls/${call.id}`);

@@ -17,6 +17,7 @@ import * as m0006 from '../migrations/0006_campaigns.js';
 import * as m0007 from '../migrations/0007_in_app_calling.js';
 import * as m0008 from '../migrations/0008_company_quiet_hours_toggle.js';
 import * as m0013 from '../migrations/0013_menu_replays.js';
+import * as m0014 from '../migrations/0014_voicemail_item_duration.js';
 import * as m0009 from '../migrations/0009_auth_hardening.js';
 import * as m0010 from '../migrations/0010_app_secrets.js';
 import * as m0011 from '../migrations/0011_import_choices_and_job_recovery.js';
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '0007_in_app_calling': m0007,
   '0008_company_quiet_hours_toggle': m0008,
   '0013_menu_replays': m0013,
+  '0014_voicemail_item_duration': m0014,
   '0009_auth_hardening': m0009,
   '0010_app_secrets': m0010,
   '0011_import_choices_and_job_recovery': m0011,
