@@ -51,8 +51,9 @@ export async function chooseHoursOpenNow(page: Page): Promise<string> {
 }
 
 /**
- * Numbers → Buy a number: searches local numbers in `areaCode`, buys the first result and waits
- * for its row. @returns the bought number as displayed, e.g. "(415) 555-0123", and its row.
+ * Numbers → Buy a number: searches local numbers in `areaCode`, picks the first result, checks the
+ * confirmation step (the number, its type and region) and buys it, then waits for its row.
+ * @returns the bought number as displayed, e.g. "(415) 555-0123", and its row.
  */
 export async function buyLocalNumber(page: Page, areaCode: string) {
   await page.getByRole('link', { name: 'Numbers' }).click();
@@ -63,6 +64,11 @@ export async function buyLocalNumber(page: Page, areaCode: string) {
   await expect(result).toBeVisible();
   const bought = (await result.innerText()).match(new RegExp(`\\(${areaCode}\\) \\d{3}-\\d{4}`))![0];
   await result.getByRole('button', { name: 'Buy', exact: true }).click();
+  const confirmation = page.getByTestId('buy-confirmation');
+  await expect(confirmation.getByTestId('buy-confirmation-number')).toHaveCount(1);
+  await expect(confirmation.getByTestId('buy-confirmation-number')).toContainText(bought);
+  await expect(confirmation.getByTestId('buy-confirmation-number')).toContainText('Local');
+  await confirmation.getByRole('button', { name: `Buy ${bought}` }).click();
   const row = page.getByTestId('number-row').filter({ hasText: bought });
   await expect(row).toBeVisible();
   return { bought, row };

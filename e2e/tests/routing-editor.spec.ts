@@ -3,6 +3,8 @@
  * routing editor, call it from the simulator inside hours pressing 2 (answered at extension 2, seen
  * in Activity and in the call drawer), then close today's hours with voicemail on and call again
  * (Activity shows a voicemail).
+ * Issue 8: business hours that close before they open are refused in the editor (the server's
+ * rule, checked live), and unsaved edits ask before leaving (in-app links and tab close).
  */
 import { expect, type Page } from '@playwright/test';
 import { test } from '@playwright/test';
@@ -21,6 +23,8 @@ async function callFromSimulator(page: Page, numberOption: string, digits: strin
 }
 
 test('two-extension menu with business hours: answered at extension 2 inside hours, voicemail when closed', async ({ page }) => {
+  // A long journey (buy, edit, two calls, Activity, call detail) on a shared, busy machine.
+  test.setTimeout(180_000);
   await signIn(page);
 
   // Buy a local number in area code 312.
@@ -68,8 +72,8 @@ test('two-extension menu with business hours: answered at extension 2 inside hou
   const drawer = page.getByRole('dialog', { name: 'Call details' });
   await expect(drawer.getByTestId('call-status')).toHaveText('Connected');
   await expect(drawer).toContainText('extension 2');
-  await expect(drawer).toContainText(SUPPORT);
-  await expect(drawer.getByTestId('call-history')).toContainText('Extension Selected');
+  await expect(drawer).toContainText('(312) 555-0122');
+  await expect(drawer.getByTestId('call-history')).toContainText('The caller pressed 2 (Support)');
   await drawer.getByRole('button', { name: 'Close' }).click();
 
   // Close today: the same menu now sends callers to voicemail.
@@ -84,4 +88,60 @@ test('two-extension menu with business hours: answered at extension 2 inside hou
   await page.getByRole('link', { name: 'Activity' }).click();
   const closed = page.getByTestId('activity-row').filter({ hasText: bought }).first();
   await expect(closed).toContainText(/voicemail/i);
+});
+
+test('business hours that close before they open are refused, and unsaved edits are not lost without asking', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page);
+  const { bought, row } = await buyLocalNumber(page, '773');
+  await row.getByRole('link', { name: 'Edit routing' }).click();
+  await expect(page.getByTestId('route-entry')).toHaveCount(1);
+
+  // Monday 5:00pm to 9:00am: the editor says so at once, with the rule the server applies.
+  await choose(page, 'Schedule', 'Custom');
+  await choose(page, 'Monday open', '5:00pm');
+  await choose(page, 'Monday close', '9:00am');
+  const monday = page.getByTestId('day-mon');
+  await expect(monday.getByText('The close time must be after the open time.')).toBeVisible();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Please fix the highlighted fields.')).toBeVisible();
+  await expect(page.getByText('The number has been updated')).toHaveCount(0);
+
+  // Unsaved edits: leaving through the menu asks first; Stay keeps them.
+  await page.getByLabel('Number label').fill('Night line');
+  await expect(page.getByTestId('editor-save-state')).toContainText('Unsaved changes');
+  await page.getByRole('link', { name: 'Numbers', exact: true }).click();
+  const prompt = page.getByRole('dialog', { name: 'Leave without saving?' });
+  await expect(prompt).toBeVisible();
+  await prompt.getByRole('button', { name: 'Stay on this page' }).click();
+  await expect(prompt).toBeHidden();
+  await expect(page.getByLabel('Number label')).toHaveValue('Night line');
+  await expect(monday.getByText('The close time must be after the open time.')).toBeVisible();
+
+  // Fixed hours save; nothing is pending any more, so leaving does not ask.
+  await choose(page, 'Monday close', '11:00pm');
+  await expect(monday.getByText('The close time must be after the open time.')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('The number has been updated')).toBeVisible();
+  await expect(page.getByTestId('editor-save-state')).not.toContainText('Unsaved changes');
+  await page.getByRole('link', { name: 'Numbers', exact: true }).click();
+  await expect(prompt).toHaveCount(0);
+  await expect(page.getByTestId('number-row').filter({ hasText: bought })).toContainText('Night line');
+
+  // Leave without saving drops the edit.
+  await page.getByTestId('number-row').filter({ hasText: bought }).getByRole('link', { name: 'Edit routing' }).click();
+  await page.getByLabel('Number label').fill('Not kept');
+  await page.getByRole('link', { name: 'Numbers', exact: true }).click();
+  await prompt.getByRole('button', { name: 'Leave without saving' }).click();
+  await expect(page.getByTestId('number-row').filter({ hasText: bought })).toContainText('Night line');
+  await expect(page.getByTestId('number-row').filter({ hasText: bought })).not.toContainText('Not kept');
+
+  // Closing or reloading the tab with unsaved edits: the browser's own "Leave site?" question.
+  await page.getByTestId('number-row').filter({ hasText: bought }).getByRole('link', { name: 'Edit routing' }).click();
+  await page.getByLabel('Number label').fill('Still not kept');
+  const asked = page.waitForEvent('dialog');
+  await page.close({ runBeforeUnload: true });
+  const dialog = await asked;
+  expect(dialog.type()).toBe('beforeunload');
+  await dialog.accept();
 });

@@ -73,6 +73,8 @@ export type ClientToken = { token: string; identity: string; ttlS: number };
 
 export interface CarrierPort {
   readonly name: 'sandbox' | 'twilio';
+  /** The carrier's name as people see it (e.g. a number's provider in the app): "Sandbox", "Twilio". */
+  readonly displayName: string;
   /** Searches the carrier's inventory. */
   searchNumbers(query: NumberSearch): Promise<AvailableNumber[]>;
   /**

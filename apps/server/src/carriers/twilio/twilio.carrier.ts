@@ -21,6 +21,7 @@ function carrierError(e: unknown): CarrierError {
 
 export class TwilioCarrier extends TwilioDialect implements CarrierPort {
   readonly name = 'twilio' as const;
+  readonly displayName = 'Twilio';
   private readonly client: twilio.Twilio;
 
   constructor(config: Config) {

@@ -26,6 +26,14 @@ export function forwardName(target: string): string {
   return /^\+?\d{6,}$/.test(target) ? formatPhone(target) : target;
 }
 
+/** What the menu did after an invalid or missing choice (call event `next`). */
+const MENU_NEXT_WORDS: Record<string, { title: string; text: string }> = {
+  replay: { title: 'menu replayed', text: 'The menu was played again.' },
+  first: { title: 'sent to the first extension', text: 'The menu ran out of replays and connected the first extension.' },
+  voicemail: { title: 'sent to voicemail', text: 'The menu ran out of replays and took a message.' },
+  hangup: { title: 'hung up', text: 'The menu ran out of replays and said goodbye.' },
+};
+
 const DIAL_WORDS: Record<string, string> = {
   'no-answer': 'no answer', busy: 'busy', failed: 'failed', canceled: 'cancelled', completed: 'answered', answered: 'answered',
 };
@@ -74,7 +82,13 @@ export function describeCallEvent(status: number, detail: Detail): { title: stri
   if (d.invalid === true || (str(d.digits) !== null && 'attempt' in d && !('declined_by' in d))) {
     const digits = str(d.digits) ?? '';
     const attempt = num(d.attempt);
-    return { title: 'Invalid menu choice', text: `${digits ? `The caller pressed ${digits}` : 'The caller pressed nothing'}${attempt !== null ? ` (attempt ${attempt})` : ''}, which is not a menu option.` };
+    // `next` (docs/telephony.md "Menu replays and fallback"): what the menu did about it.
+    const then = MENU_NEXT_WORDS[String(d.next)];
+    const what = digits ? 'Invalid choice' : 'No choice';
+    return {
+      title: then ? `${what}: ${then.title}` : 'Invalid menu choice',
+      text: `${digits ? `The caller pressed ${digits}` : 'The caller pressed nothing'}${attempt !== null ? ` (attempt ${attempt})` : ''}, which is not a menu option.${then ? ` ${then.text}` : ''}`,
+    };
   }
   if (num(d.extension) !== null && status === CALL_STATUS.EXTENSION_SELECTED) {
     const label = str(d.label);

@@ -27,13 +27,21 @@ export function toTriggerDto(t: TriggerRow) {
   return { id: t.id, number_id: t.number_id, event: t.event as 'call.missed', action: t.action as 'email', target: t.target, created_at: t.created_at.toISOString() };
 }
 
-/** A number with its spec 002 §3 labels (category, provider) and SMS flag. */
-export function toNumberDetail(row: NumberRow, extra: Partial<Pick<NumberDetailDto, 'triggers' | 'sms_verification'>> = {}): NumberDetailDto {
+/** Provider ids whose role the carrier port plays here: 1 the carrier, 2 the toll-free registry (spec 002 §3). */
+const CARRIER_PROVIDER_IDS: readonly number[] = [1, 2];
+
+/**
+ * A number with its spec 002 §3 labels (category, provider) and SMS flag. The provider of a number
+ * bought through the carrier port (ids 1 and 2) is the configured carrier's own name
+ * (`carrierName` = `ctx.carrier.displayName`, e.g. "Sandbox"), not the spec table's example
+ * company (docs/numbers.md "Provider shown").
+ */
+export function toNumberDetail(row: NumberRow, carrierName: string, extra: Partial<Pick<NumberDetailDto, 'triggers' | 'sms_verification'>> = {}): NumberDetailDto {
   return {
     ...toNumberDto(row),
     service_type: row.service_type,
     category_label: label(NUMBER_CATEGORY_LABELS, row.category),
-    provider_label: label(PROVIDER_LABELS, row.provider_id),
+    provider_label: CARRIER_PROVIDER_IDS.includes(row.provider_id) ? carrierName : label(PROVIDER_LABELS, row.provider_id),
     sms_enabled: row.sms_enabled,
     ...extra,
   };
@@ -53,7 +61,7 @@ async function locateOne(ctx: AppContext, companyIds: number[], e164: string) {
   const owned = await numbersAdminRepository.findByNumberInCompanies(ctx.db, companyIds, e164);
   // A number active anywhere is not on offer; only ask the carrier about numbers nobody holds.
   const taken = owned ? true : Boolean(await numbersRepository.findActiveByNumber(ctx.db, e164));
-  return { number: e164, national_number: formatPhone(e164), owned: owned ? toNumberDetail(owned) : null, available: taken ? false : await carrierOffers(ctx, e164) };
+  return { number: e164, national_number: formatPhone(e164), owned: owned ? toNumberDetail(owned, ctx.carrier.displayName) : null, available: taken ? false : await carrierOffers(ctx, e164) };
 }
 
 /**
@@ -109,7 +117,7 @@ export async function getNumberDetail(ctx: AppContext, userId: number, idOrNumbe
   }
   if (!row) throw new NotFoundError('Number');
   const triggers = (await numbersAdminRepository.listTriggers(ctx.db, row.company_id, row.id)).map(toTriggerDto);
-  return toNumberDetail(row, { triggers, ...(include.includes('sms-verification') ? { sms_verification: { status: 'unverified' } } : {}) });
+  return toNumberDetail(row, ctx.carrier.displayName, { triggers, ...(include.includes('sms-verification') ? { sms_verification: { status: 'unverified' } } : {}) });
 }
 
 // ---------------------------------------------------------------- datatable and export
@@ -124,7 +132,7 @@ function tableFilters(q: TableInput): NumberTableQuery {
 export async function numbersDatatable(ctx: AppContext, userId: number, companyId: number, q: TableInput & { page: number; perPage: number }) {
   await assertCompanyAccess(ctx, userId, companyId);
   const { rows, total } = await numbersAdminRepository.page(ctx.db, companyId, tableFilters(q), q.page, q.perPage);
-  return { data: rows.map((r) => toNumberDetail(r)), meta: { current_page: q.page, per_page: q.perPage, total, last_page: Math.max(1, Math.ceil(total / q.perPage)) } };
+  return { data: rows.map((r) => toNumberDetail(r, ctx.carrier.displayName)), meta: { current_page: q.page, per_page: q.perPage, total, last_page: Math.max(1, Math.ceil(total / q.perPage)) } };
 }
 
 /** Export column headers, in order. */

@@ -34,7 +34,9 @@ describe('locate and detail', () => {
     const n = await buy(owner, '303');
     const r = await owner.client.post('/api/numbers/locate', { number: n.national_number });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ number: n.number, available: false, owned: { id: n.id, category_label: 'Voice & SMS', provider_label: 'Bandwidth' } });
+    expect(r.body).toMatchObject({ number: n.number, available: false, owned: { id: n.id, category_label: 'Voice & SMS', provider_label: s.ctx.carrier.displayName } });
+    // The provider shown is the configured carrier's own name (the sandbox here), not the spec table's example.
+    expect(r.body.owned.provider_label).toBe('Sandbox');
     const offer = (await owner.client.get('/api/numbers/search?type=local&areaCode=303&limit=3')).body.data[1].number;
     const free = await owner.client.post('/api/numbers/locate', { number: offer });
     expect(free.body).toMatchObject({ number: offer, owned: null, available: true });

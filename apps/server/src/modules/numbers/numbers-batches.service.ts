@@ -213,5 +213,5 @@ export async function rotateNumber(ctx: AppContext, userId: number, id: number) 
   const updated = await numbersRepository.update(ctx.db, row.id, { number: bought.number, carrier_sid: bought.sid, label });
   invalidateRoutingCache(ctx);
   if (row.carrier_sid) await ctx.carrier.releaseNumber(row.carrier_sid).catch((e) => ctx.log.warn({ err: e, sid: row.carrier_sid }, 'release after rotate failed'));
-  return { message: 'The number has been rotated', previous_number: previous, data: toNumberDetail(updated) };
+  return { message: 'The number has been rotated', previous_number: previous, data: toNumberDetail(updated, ctx.carrier.displayName) };
 }

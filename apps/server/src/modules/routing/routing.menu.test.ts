@@ -80,6 +80,15 @@ describe('menu replays and fallback', () => {
       { digits: '', attempt: 2, invalid: true, next: 'replay' },
       { digits: '7', attempt: 3, invalid: true, next: 'first' },
     ]);
+    // The call detail words each step (not a bare "Hangup").
+    const detail = await owner.client.get(`/api/calls/${row.id}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.history.map((e: { title?: string }) => e.title).filter((t: string) => /choice/i.test(t))).toEqual([
+      'Invalid choice: menu replayed',
+      'No choice: menu replayed',
+      'Invalid choice: sent to the first extension',
+      'Menu choice',
+    ]);
   });
 
   it('a valid choice during a replay still reaches its extension', async () => {

@@ -4,11 +4,14 @@ import { applyDayChoice, dayChoiceValue, TIME_CHOICES, type DayHours, type Weekd
 const DAY_NAMES: Record<Weekday, string> = { mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday', sun: 'Sunday' };
 const CHOICES = TIME_CHOICES.map((c) => ({ value: c.value, label: c.label }));
 
-/** One weekday of a Custom schedule: open and close selects (15-minute steps, Closed, All Day). */
-export function DayHoursRow({ day, hours, error, onChange }: { day: Weekday; hours: DayHours; error?: string; onChange: (hours: DayHours) => void }) {
+/**
+ * One weekday of a Custom schedule: open and close selects (15-minute steps, Closed, All Day).
+ * `openError` / `closeError`: the messages of the schedule rule (`scheduleHoursErrors`) or the server.
+ */
+export function DayHoursRow({ day, hours, openError, closeError, onChange }: { day: Weekday; hours: DayHours; openError?: string; closeError?: string; onChange: (hours: DayHours) => void }) {
   return (
-    <Group gap="sm" wrap="nowrap" data-testid={`day-${day}`}>
-      <Text w={100} size="sm" fw={500}>
+    <Group gap="sm" wrap="nowrap" align="flex-start" data-testid={`day-${day}`}>
+      <Text w={100} size="sm" fw={500} mt={6}>
         {DAY_NAMES[day]}
       </Text>
       <Select
@@ -19,10 +22,10 @@ export function DayHoursRow({ day, hours, error, onChange }: { day: Weekday; hou
         onChange={(v) => v && onChange(applyDayChoice(hours, 'open', v))}
         allowDeselect={false}
         searchable
-        w={130}
-        error={error}
+        w={openError ? 220 : 130}
+        error={openError}
       />
-      <Text size="sm" c="dimmed">
+      <Text size="sm" c="dimmed" mt={6}>
         to
       </Text>
       <Select
@@ -33,7 +36,8 @@ export function DayHoursRow({ day, hours, error, onChange }: { day: Weekday; hou
         onChange={(v) => v && onChange(applyDayChoice(hours, 'close', v))}
         allowDeselect={false}
         searchable
-        w={130}
+        w={closeError ? 220 : 130}
+        error={closeError}
       />
     </Group>
   );

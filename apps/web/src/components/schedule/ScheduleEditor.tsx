@@ -1,5 +1,5 @@
 import { Card, Grid, Select, Stack, Text, Title } from '@mantine/core';
-import { applyPreset, effectiveHours, SCHEDULE_PRESET, SCHEDULE_PRESETS, to12h, WEEKDAYS, type Schedule, type SchedulePreset } from '@switchboard/domain';
+import { applyPreset, effectiveHours, SCHEDULE_HOURS_MESSAGES, SCHEDULE_PRESET, SCHEDULE_PRESETS, scheduleHoursErrors, to12h, WEEKDAYS, type Schedule, type SchedulePreset } from '@switchboard/domain';
 import type { ReactNode } from 'react';
 import { TimezoneSelect } from '../TimezoneSelect';
 import { DayHoursRow } from './DayHoursRow';
@@ -18,9 +18,14 @@ function summary(schedule: Schedule): string[] {
   });
 }
 
+/** Messages of a day still being filled in (one hour chosen). */
+const IN_PROGRESS: readonly string[] = [SCHEDULE_HOURS_MESSAGES.missingOpen, SCHEDULE_HOURS_MESSAGES.missingClose];
+
 /**
  * Business hours editor shared by numbers, templates and the company schedule (foundation §3, §4): a preset, a time zone and, for Custom, each weekday's open and
- * close time (shown 12-hour, kept and sent as 24-hour HH:mm).
+ * close time (shown 12-hour, kept and sent as 24-hour HH:mm). The hours are checked as they change
+ * with the rule the server applies (`scheduleHoursErrors`: a close after the open); `errors` (keys
+ * `preset`, `timezone`, `hours.{day}.open|close`) adds the messages of a save attempt.
  */
 export function ScheduleEditor({
   schedule,
@@ -37,6 +42,14 @@ export function ScheduleEditor({
   children?: ReactNode;
 }) {
   const custom = schedule.preset === SCHEDULE_PRESET.CUSTOM;
+  // The rule on the hours as they are now (a fixed day loses its message at once); a half-filled
+  // day is flagged only after a save attempt reported it.
+  const rule = scheduleHoursErrors(schedule);
+  const hoursError = (day: string, field: 'open' | 'close') => {
+    const path = `hours.${day}.${field}`;
+    const message = errorAt(rule, path);
+    return message && (!IN_PROGRESS.includes(message) || errors[path]) ? message : undefined;
+  };
   const fixed = schedule.preset === 2 || schedule.preset === 3 || schedule.preset === 6;
   return (
     <Card withBorder radius="md" padding="md" data-testid="schedule-editor">
@@ -65,7 +78,8 @@ export function ScheduleEditor({
               key={day}
               day={day}
               hours={schedule.hours[day]}
-              error={errorAt(errors, `hours.${day}.open`) ?? errorAt(errors, `hours.${day}.close`)}
+              openError={hoursError(day, 'open')}
+              closeError={hoursError(day, 'close')}
               onChange={(hours) => onChange({ ...schedule, hours: { ...schedule.hours, [day]: hours } })}
             />
           ))}

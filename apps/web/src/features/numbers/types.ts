@@ -1,4 +1,5 @@
 /** Shapes of the numbers endpoints (spec 002 §3 "Number"; docs/numbers.md). */
+import type { MenuFallback } from '@switchboard/contracts';
 import type { Forward, RouteEntry, Schedule } from '@switchboard/domain';
 
 /** A number the company owns, with its routing setup and schedule. */
@@ -15,6 +16,9 @@ export interface PhoneNumber {
   schedule: Schedule;
   route_type: string;
   schedule_label: string;
+  /** Menu replays after an invalid or missing key (0 to 5), then `menu_fallback` (docs/telephony.md "Menu replays and fallback"). */
+  menu_replays?: number;
+  menu_fallback?: MenuFallback;
   created_at?: string;
 }
 

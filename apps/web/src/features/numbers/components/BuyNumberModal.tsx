@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { formatPhone } from '@switchboard/domain';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { notify } from '../../../lib/notify';
 import { useCompanyId } from '../../../lib/session';
 import { useBulkPurchaseNumbers } from '../api/bulk-purchase-numbers';
@@ -8,13 +8,16 @@ import { useBuyNumber } from '../api/buy-number';
 import { useNumberSearch } from '../api/search-numbers';
 import { trackJob } from '../realtime/number-jobs';
 import type { AvailableNumber, NumberSearchParams } from '../types';
+import { BuyConfirmation } from './BuyConfirmation';
 import { NumberSearchForm } from './NumberSearchForm';
 import { NumberSearchResults } from './NumberSearchResults';
 
 /**
  * 'Buy a number': search the carrier's inventory and buy one for the selected company, or tick
  * several and buy them together (POST /api/numbers/bulk, a background job whose progress bar shows
- * in the Numbers page's jobs panel).
+ * in the Numbers page's jobs panel). Every purchase goes through a confirmation step that shows
+ * what is bought (BuyConfirmation). Errors of an earlier attempt are cleared when the dialog opens
+ * and when a new search starts.
  */
 export function BuyNumberModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const companyId = useCompanyId();
@@ -23,20 +26,41 @@ export function BuyNumberModal({ opened, onClose }: { opened: boolean; onClose: 
   const search = useNumberSearch(params);
   const buy = useBuyNumber();
   const bulk = useBulkPurchaseNumbers();
+  const [confirming, setConfirming] = useState<AvailableNumber[] | null>(null);
   const results = search.data?.data;
   const ticked = (results ?? []).filter((n) => selected.includes(n.number));
+  const { reset: resetBuy } = buy;
+  const { reset: resetBulk } = bulk;
+
+  /** Forgets the error toasts and results of earlier attempts. */
+  const clearErrors = () => {
+    notify.clear();
+    resetBuy();
+    resetBulk();
+  };
+
+  useEffect(() => {
+    if (!opened) return;
+    notify.clear();
+    resetBuy();
+    resetBulk();
+    setConfirming(null);
+  }, [opened, resetBuy, resetBulk]);
 
   const onSearch = (next: NumberSearchParams) => {
+    clearErrors();
     setSelected([]);
+    setConfirming(null);
     setParams(next);
   };
   const done = () => {
     setParams(null);
     setSelected([]);
+    setConfirming(null);
     onClose();
   };
 
-  const onBuy = (n: AvailableNumber) => {
+  const buyOne = (n: AvailableNumber) => {
     if (companyId === null) return;
     buy.mutate(
       { company_id: companyId, provider_id: n.provider_id, number: n.number },
@@ -49,19 +73,44 @@ export function BuyNumberModal({ opened, onClose }: { opened: boolean; onClose: 
     );
   };
 
-  const onBuySelected = () => {
-    if (companyId === null || ticked.length === 0) return;
+  const buyMany = (numbers: AvailableNumber[]) => {
+    if (companyId === null || numbers.length === 0) return;
     bulk.mutate(
-      { company_id: companyId, numbers: ticked.map((n) => ({ number: n.number, provider_id: Number(n.provider_id) })) },
+      { company_id: companyId, numbers: numbers.map((n) => ({ number: n.number, provider_id: Number(n.provider_id) })) },
       {
         onSuccess: (result) => {
-          trackJob(result.batchId, 'purchase', ticked.length);
-          notify.success(`${ticked.length} numbers are being bought. Follow the progress above the list.`, result.message);
+          trackJob(result.batchId, 'purchase', numbers.length);
+          notify.success(`${numbers.length} numbers are being bought. Follow the progress above the list.`, result.message);
           done();
         },
       },
     );
   };
+
+  const confirm = () => {
+    if (!confirming) return;
+    clearErrors();
+    if (confirming.length === 1) buyOne(confirming[0]!);
+    else buyMany(confirming);
+  };
+  const failure = buy.error ?? bulk.error;
+
+  if (confirming) {
+    return (
+      <Modal opened={opened} onClose={onClose} title={confirming.length === 1 ? 'Confirm the purchase' : `Confirm the purchase of ${confirming.length} numbers`} size="lg">
+        <BuyConfirmation
+          numbers={confirming}
+          busy={buy.isPending || bulk.isPending}
+          error={failure ? failure.message : null}
+          onBack={() => {
+            clearErrors();
+            setConfirming(null);
+          }}
+          onConfirm={confirm}
+        />
+      </Modal>
+    );
+  }
 
   return (
     <Modal opened={opened} onClose={onClose} title="Buy a number" size="lg">
@@ -71,7 +120,7 @@ export function BuyNumberModal({ opened, onClose }: { opened: boolean; onClose: 
           results={results}
           loading={search.isFetching && !search.data}
           buyingNumber={buy.isPending ? (buy.variables?.number ?? null) : null}
-          onBuy={onBuy}
+          onBuy={(n) => setConfirming([n])}
           selected={selected}
           onSelectedChange={setSelected}
           bulkBusy={bulk.isPending}
@@ -85,7 +134,7 @@ export function BuyNumberModal({ opened, onClose }: { opened: boolean; onClose: 
               <Button variant="default" onClick={() => setSelected([])} disabled={bulk.isPending}>
                 Clear
               </Button>
-              <Button onClick={onBuySelected} loading={bulk.isPending} disabled={buy.isPending}>
+              <Button onClick={() => setConfirming(ticked)} loading={bulk.isPending} disabled={buy.isPending}>
                 Buy {ticked.length} selected
               </Button>
             </Group>

@@ -1,8 +1,12 @@
-import { Alert, Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { cleanRoutes, defaultSchedule, formatPhone, localTimeZone, NUMBER_UPDATED, newRouteEntry, parsePhone, suggestExtension, type RouteEntry, type Schedule } from '@switchboard/domain';
+import { Alert, Button, Card, Grid, Group, NumberInput, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import type { MenuFallback } from '@switchboard/contracts';
+import {
+  cleanRoutes, defaultSchedule, formatPhone, localTimeZone, NUMBER_UPDATED, newRouteEntry, parsePhone, scheduleHoursErrors, suggestExtension, type RouteEntry, type Schedule,
+} from '@switchboard/domain';
 import { IconDeviceFloppy, IconPlus } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { ScheduleEditor } from '../../../components/schedule/ScheduleEditor';
+import { UnsavedChangesPrompt } from '../../../components/schedule/UnsavedChangesPrompt';
 import { HttpError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { useExtensionSuggestions } from '../api/get-extension-suggestions';
@@ -16,10 +20,25 @@ const INVALID_PHONE = 'Enter a valid phone number';
 const DUPLICATE_EXTENSION = 'Each extension needs its own number';
 /** Extension of the number's menu in greeting assignments. */
 const MENU_EXTENSION = 0;
+/** Menu defaults of a number saved before menu settings existed (server DEFAULT_MENU, migration 0013). */
+const DEFAULT_MENU_REPLAYS = 2;
+const DEFAULT_MENU_FALLBACK: MenuFallback = 'first';
+/** Most replays the server accepts (contracts MENU_REPLAYS_MAX). */
+const MENU_REPLAYS_MAX = 5;
+const FALLBACK_DATA: Array<{ value: MenuFallback; label: string }> = [
+  { value: 'first', label: 'Connect the first extension' },
+  { value: 'voicemail', label: "Take a message (first extension's voicemail)" },
+  { value: 'hangup', label: 'Say goodbye and hang up' },
+];
+
+/** The schedule rule of the server (`scheduleHoursErrors`), keyed like its 422 field errors under `prefix`. */
+function scheduleErrors(schedule: Schedule, prefix: string): FieldErrors {
+  return Object.fromEntries(Object.entries(scheduleHoursErrors(schedule)).map(([k, v]) => [`${prefix}${k}`, v]));
+}
 
 /** Client checks before saving, keyed like the server's 422 field errors. */
-function validate(routes: RouteEntry[]): FieldErrors {
-  const errors: FieldErrors = {};
+function validate(routes: RouteEntry[], schedule: Schedule): FieldErrors {
+  const errors: FieldErrors = scheduleErrors(schedule, 'schedule.');
   const seen = new Set<number>();
   routes.forEach((route, i) => {
     if (seen.has(route.extension)) errors[`routes.${i}.extension`] = [DUPLICATE_EXTENSION];
@@ -27,8 +46,14 @@ function validate(routes: RouteEntry[]): FieldErrors {
     route.forwards.forEach((f, j) => {
       if (parsePhone(f.number) === null) errors[`routes.${i}.forwards.${j}.number`] = [INVALID_PHONE];
     });
+    if (route.schedule) Object.assign(errors, scheduleErrors(route.schedule, `routes.${i}.schedule.`));
   });
   return errors;
+}
+
+/** What the editor holds, as text: equal snapshots mean nothing changed since the last save. */
+function snapshot(v: { label: string; schedule: Schedule; routes: RouteEntry[]; menuReplays: number; menuFallback: MenuFallback }): string {
+  return JSON.stringify([v.label.trim(), v.schedule, v.routes, v.menuReplays, v.menuFallback]);
 }
 
 /** cleanRoutes keeps only a forward's number: put each geo forward's states back (by number). */
@@ -50,8 +75,10 @@ function assignmentMap(list: GreetingAssignment[]): Record<string, number> {
 
 /**
  * The routing editor of one number: label, extension entries (every routing type and option),
- * the menu greeting, business hours. Save sends PUT /api/numbers/{id}, then the greeting
- * assignments (PUT /api/numbers/{id}/greetings) when they changed.
+ * the menu greeting and what the menu does after a wrong or missing key (replays, then a
+ * fallback), business hours (checked with the server's rule as they change). Save sends
+ * PUT /api/numbers/{id}, then the greeting assignments (PUT /api/numbers/{id}/greetings) when
+ * they changed. Leaving with unsaved edits asks first (UnsavedChangesPrompt).
  */
 export function NumberEditor({ number, greetings }: { number: PhoneNumber; greetings: GreetingOption[] }) {
   const update = useUpdateNumber();
@@ -61,8 +88,11 @@ export function NumberEditor({ number, greetings }: { number: PhoneNumber; greet
   const [label, setLabel] = useState(number.label ?? '');
   const [schedule, setSchedule] = useState<Schedule>(() => number.schedule ?? defaultSchedule(localTimeZone()));
   const [routes, setRoutes] = useState<RouteEntry[]>(() => (number.routes.length > 0 ? number.routes : [newRouteEntry(number.schedule?.timezone ?? localTimeZone())]));
+  const [menuReplays, setMenuReplays] = useState(number.menu_replays ?? DEFAULT_MENU_REPLAYS);
+  const [menuFallback, setMenuFallback] = useState<MenuFallback>(number.menu_fallback ?? DEFAULT_MENU_FALLBACK);
   const [assignments, setAssignments] = useState<Record<string, number> | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
+  const [saved, setSaved] = useState(() => snapshot({ label, schedule, routes, menuReplays, menuFallback }));
 
   useEffect(() => {
     if (savedGreetings.data && assignments === null) setAssignments(assignmentMap(savedGreetings.data.data));
@@ -91,9 +121,11 @@ export function NumberEditor({ number, greetings }: { number: PhoneNumber; greet
     return assignments !== null && JSON.stringify(Object.entries(saved).sort()) !== JSON.stringify(Object.entries(assignments).sort());
   };
 
+  const dirty = snapshot({ label, schedule, routes, menuReplays, menuFallback }) !== saved || greetingsChanged();
+
   const save = () => {
     const cleaned = keepStates(cleanRoutes(routes, schedule.timezone), routes);
-    const local = validate(cleaned);
+    const local = validate(cleaned, schedule);
     setRoutes(cleaned);
     setErrors(local);
     if (Object.keys(local).length > 0) {
@@ -109,15 +141,25 @@ export function NumberEditor({ number, greetings }: { number: PhoneNumber; greet
       })
       .filter((a) => extensions.has(a.extension));
     update.mutate(
-      { id: number.id, company_id: number.company_id, label: label.trim(), routes: normalized, schedule },
+      { id: number.id, company_id: number.company_id, label: label.trim(), routes: normalized, schedule, menu_replays: menuReplays, menu_fallback: menuFallback },
       {
         onSuccess: async (result) => {
           if (greetingsChanged()) await saveGreetings.mutateAsync(list).catch(() => undefined);
           notify.success(result.message || NUMBER_UPDATED);
-          if (result.data) {
-            setRoutes(result.data.routes.length > 0 ? keepStates(result.data.routes, normalized) : normalized);
-            setSchedule(result.data.schedule ?? schedule);
-          }
+          const next = {
+            label: label.trim(),
+            routes: result.data && result.data.routes.length > 0 ? keepStates(result.data.routes, normalized) : normalized,
+            schedule: result.data?.schedule ?? schedule,
+            menuReplays: result.data?.menu_replays ?? menuReplays,
+            menuFallback: result.data?.menu_fallback ?? menuFallback,
+          };
+          setLabel(next.label);
+          setRoutes(next.routes);
+          setSchedule(next.schedule);
+          setMenuReplays(next.menuReplays);
+          setMenuFallback(next.menuFallback);
+          setErrors({});
+          setSaved(snapshot(next));
         },
         onError: (error) => {
           if (error instanceof HttpError && error.status === 422) setErrors(error.fieldErrors);
@@ -154,6 +196,32 @@ export function NumberEditor({ number, greetings }: { number: PhoneNumber; greet
             disabled={greetingOptions.length === 0}
             maw={420}
           />
+          <Grid gap="sm" mt="sm">
+            <Grid.Col span={{ base: 12, sm: 5 }}>
+              <NumberInput
+                label="Replays after a wrong or missing key"
+                description="How many more times callers hear the menu."
+                min={0}
+                max={MENU_REPLAYS_MAX}
+                allowDecimal={false}
+                clampBehavior="strict"
+                value={menuReplays}
+                error={errorAt(errors, 'menu_replays')}
+                onChange={(v) => setMenuReplays(typeof v === 'number' ? v : Number(v) || 0)}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 7 }}>
+              <Select
+                label="Then"
+                description="When the caller still has not chosen."
+                data={FALLBACK_DATA}
+                value={menuFallback}
+                allowDeselect={false}
+                error={errorAt(errors, 'menu_fallback')}
+                onChange={(v) => v && setMenuFallback(v as MenuFallback)}
+              />
+            </Grid.Col>
+          </Grid>
         </Card>
       ) : null}
       {Object.keys(errors).some((k) => k.startsWith('routes.')) ? (
@@ -175,8 +243,10 @@ export function NumberEditor({ number, greetings }: { number: PhoneNumber; greet
         />
       ))}
       <ScheduleEditor schedule={schedule} errors={errorsUnder(errors, 'schedule')} onChange={setSchedule} />
+      <UnsavedChangesPrompt dirty={dirty && !update.isPending} what="routing changes" />
       <Group justify="flex-end" pos="sticky" bottom={0} py="sm" bg="var(--mantine-color-body)" style={{ zIndex: 2 }}>
-        <Text size="sm" c="dimmed">
+        <Text size="sm" c="dimmed" data-testid="editor-save-state">
+          {dirty ? 'Unsaved changes · ' : ''}
           {formatPhone(number.number)}
         </Text>
         <Button leftSection={<IconDeviceFloppy size={16} />} onClick={save} loading={update.isPending || saveGreetings.isPending}>

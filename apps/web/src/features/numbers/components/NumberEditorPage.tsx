@@ -50,7 +50,7 @@ function NumberActions({ number }: { number: PhoneNumber }) {
     <>
       <Group gap="xs">
         <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={() => setConfirm('rotate')}>
-          Rotate
+          Swap for a new number
         </Button>
         <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={() => setConfirm('release')}>
           Release
@@ -59,8 +59,8 @@ function NumberActions({ number }: { number: PhoneNumber }) {
       <ConfirmModal
         opened={confirm !== null}
         onClose={() => setConfirm(null)}
-        title={confirm === 'rotate' ? `Rotate ${shown}?` : `Release ${shown}?`}
-        confirmLabel={confirm === 'rotate' ? 'Rotate number' : 'Release number'}
+        title={confirm === 'rotate' ? `Swap ${shown} for a new number?` : `Release ${shown}?`}
+        confirmLabel={confirm === 'rotate' ? 'Swap for a new number' : 'Release number'}
         danger={confirm === 'release'}
         loading={rotate.isPending || release.isPending}
         onConfirm={run}
@@ -75,7 +75,8 @@ function NumberActions({ number }: { number: PhoneNumber }) {
 
 /**
  * Number page `/numbers/:numberId`: the routing editor, with the number's details, manual
- * open/closed override, custom fields, triggers, rotate and release. `greetings` (the company's
+ * open/closed override, custom fields, triggers, "Swap for a new number" (rotate: POST
+ * /api/numbers/{id}/rotate; the spec names no label) and release. `greetings` (the company's
  * greetings) and `attributes` (its Number custom fields) are handed in by the app.
  */
 export function NumberEditorPage({ greetings = [], attributes = [] }: { greetings?: GreetingOption[]; attributes?: CustomFieldAttribute[] }) {
@@ -94,7 +95,7 @@ export function NumberEditorPage({ greetings = [], attributes = [] }: { greeting
         <Stack gap="md">
           <Group justify="space-between" align="flex-end" wrap="wrap">
             <div>
-              <Title order={2} ff="monospace" data-testid="editor-number">
+              <Title order={1} size="h2" ff="monospace" data-testid="editor-number">
                 {formatPhone(number.number)}
               </Title>
               <Text c="dimmed" size="sm">

@@ -1,10 +1,11 @@
 import { ActionIcon, Badge, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { formatDate, type Schedule } from '@switchboard/domain';
+import { formatDate, isOpenAt, resolveTimeZone, scheduleHoursErrors, scheduleLabel, zonedDateTime, type Schedule } from '@switchboard/domain';
 import { IconCalendarOff, IconDeviceFloppy, IconPlus, IconX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
 import { ScheduleEditor } from '../../../components/schedule/ScheduleEditor';
+import { UnsavedChangesPrompt } from '../../../components/schedule/UnsavedChangesPrompt';
 import { HttpError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { useCompanySchedule, useSaveCompanySchedule } from '../api/company-schedule';
@@ -14,7 +15,22 @@ function showDate(date: string): string {
   return formatDate(new Date(`${date}T12:00:00`)) || date;
 }
 
-/** Company schedule: business hours for the whole company and holiday dates when every number is closed. */
+/**
+ * Where the company's hours stand right now, with the rule the call flow uses (`isOpenAt`: the
+ * schedule in its own zone, holidays closed): e.g. "Company hours: Custom · open now".
+ */
+function currentState(schedule: Schedule, holidays: string[], now = new Date()): string {
+  const today = zonedDateTime(now, resolveTimeZone(schedule.timezone, 'UTC')).date;
+  const state = holidays.includes(today) ? 'closed today (holiday)' : isOpenAt(schedule, now, holidays) ? 'open now' : 'closed now';
+  return `Company hours: ${schedule.preset === 1 ? 'open 24/7' : scheduleLabel(schedule, false)} · ${state}`;
+}
+
+/**
+ * Company schedule: business hours for the whole company and holiday dates when every number is
+ * closed. The header says whether the company's hours are open right now (not just the preset's
+ * name), and that each number follows the hours set in its routing editor. Leaving with unsaved
+ * edits asks first.
+ */
 export function SchedulePage() {
   const loaded = useCompanySchedule();
   const save = useSaveCompanySchedule();
@@ -22,6 +38,7 @@ export function SchedulePage() {
   const [holidays, setHolidays] = useState<string[]>([]);
   const [newDate, setNewDate] = useState('');
   const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [now, setNow] = useState(() => new Date());
 
   useEffect(() => {
     if (loaded.data && schedule === null) {
@@ -30,19 +47,36 @@ export function SchedulePage() {
     }
   }, [loaded.data, schedule]);
 
+  // The "open now" state follows the clock.
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(new Date()), 60_000);
+    return () => window.clearInterval(timer);
+  }, []);
+
+  const stored = loaded.data?.data;
+  const dirty = Boolean(schedule && stored && JSON.stringify([schedule, holidays]) !== JSON.stringify([stored.schedule, stored.holidays]));
+
   const addHoliday = () => {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(newDate)) return;
     setHolidays((h) => [...new Set([...h, newDate])].sort());
     setNewDate('');
   };
 
-  const submit = () =>
-    schedule &&
+  const submit = () => {
+    if (!schedule) return;
+    const local = Object.fromEntries(Object.entries(scheduleHoursErrors(schedule)).map(([k, v]) => [`schedule.${k}`, v]));
+    if (Object.keys(local).length > 0) {
+      setErrors(local);
+      notify.danger('Please fix the highlighted hours.', 5000);
+      return;
+    }
     save.mutate(
       { schedule, holidays },
       {
         onSuccess: (r) => {
           setErrors({});
+          setSchedule(r.data.schedule);
+          setHolidays(r.data.holidays);
           notify.success(r.message ?? 'The schedule has been updated.');
         },
         onError: (e) => {
@@ -50,13 +84,19 @@ export function SchedulePage() {
         },
       },
     );
+  };
 
   return (
     <>
       <PageHeader
         title="Company schedule"
-        description={loaded.data ? `Currently: ${loaded.data.data.label}. Calls on holidays are treated as closed on every number.` : 'Business hours and holidays for the whole company.'}
+        description={
+          stored
+            ? `${currentState(stored.schedule, stored.holidays, now)}. Each number rings by the hours set in its own routing editor; holidays close every number.`
+            : 'Business hours and holidays for the whole company.'
+        }
       />
+      <UnsavedChangesPrompt dirty={dirty && !save.isPending} what="schedule changes" />
       {!schedule ? (
         <ListSkeleton rows={3} height={80} />
       ) : (
