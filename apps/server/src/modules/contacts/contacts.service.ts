@@ -206,7 +206,10 @@ async function loadContact(ctx: AppContext, userId: number, id: number, roles?: 
   const companyId = await contactsRepository.companyOf(ctx.db, id);
   if (companyId === undefined) throw new NotFoundError('Contact');
   await deniedAsNotFound(assertCompanyAccess(ctx, userId, companyId, roles), 'Contact');
-  return (await contactsRepository.findById(ctx.db, companyId, id))!;
+  // Deleted meanwhile (a concurrent DELETE): absent, not a crash.
+  const row = await contactsRepository.findById(ctx.db, companyId, id);
+  if (!row) throw new NotFoundError('Contact');
+  return row;
 }
 
 export async function getContact(ctx: AppContext, userId: number, id: number): Promise<ContactOut> {
