@@ -37,6 +37,8 @@ import { fmt, sleep, startBenchDatabase, tempDir } from '../lib/bench-server.js'
 
 const CHILD_ROLE = 'BENCH_SOAK_LOAD';
 const AUTH_TOKEN = 'bench-auth-token';
+/** A request unanswered after this long counts as an error (status `timeout`). */
+const REQUEST_TIMEOUT_MS = 30_000;
 const STATIC_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response><Say>Thanks for calling.</Say></Response>';
 
 const env = (name: string, fallback: number): number => {
@@ -76,7 +78,7 @@ async function runLoadChild(): Promise<void> {
 
   const post = async (node: Node, pathname: string, params: Record<string, string>) => {
     const signature = twilio.getExpectedTwilioSignature(AUTH_TOKEN, node.publicUrl + pathname, params);
-    const res = await fetch(node.url + pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature }, body: new URLSearchParams(params) });
+    const res = await fetch(node.url + pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature }, body: new URLSearchParams(params), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     await res.arrayBuffer();
     return res.status;
   };
@@ -115,9 +117,14 @@ async function runLoadChild(): Promise<void> {
     await Promise.all(inFlight);
     return achieved;
   }
-  const timed = async (scheduled: number, send: () => Promise<number>): Promise<{ status: number; ms: number }> => {
-    let status = 0;
-    try { status = await send(); } catch { status = 0; }
+  let pending = 0;
+  let done = 0;
+  const timed = async (scheduled: number, send: () => Promise<number>): Promise<{ status: number | string; ms: number }> => {
+    pending++;
+    let status: number | string = 0;
+    try { status = await send(); } catch (e) { status = (e as Error).name === 'TimeoutError' ? 'timeout' : 'network error'; }
+    pending--;
+    done++;
     return { status, ms: performance.now() - scheduled };
   };
 
@@ -129,7 +136,7 @@ async function runLoadChild(): Promise<void> {
   await paced(job.baselineS, async (i) => {
     const r = await timed(t0 + i * interval, () => post({ name: 'A', url: job.staticUrl, publicUrl: job.staticUrl }, '/static', { CallSid: `CAbase${i}`, From: '+13125550100', To: job.numbers[0]! }));
     baseLat.push(r.ms);
-    if (r.status < 200 || r.status > 299) baseErrors++;
+    if (typeof r.status !== 'number' || r.status < 200 || r.status > 299) baseErrors++;
   });
 
   // The soak.
@@ -138,15 +145,16 @@ async function runLoadChild(): Promise<void> {
   const smsAnswered: Record<string, 'A' | 'B'> = {};
   let smsDuplicated = 0;
   let statusNext = 0;
-  const record = (kind: Kind, r: { status: number; ms: number }) => {
+  const record = (kind: Kind, r: { status: number | string; ms: number }) => {
     const k = kinds[kind];
     k.sent++;
     lat[kind].push(r.ms);
     k.byStatus[r.status] = (k.byStatus[r.status] ?? 0) + 1;
-    if (r.status >= 200 && r.status < 300) k.ok++;
+    if (typeof r.status === 'number' && r.status >= 200 && r.status < 300) k.ok++;
     else { k.errors++; if (r.status === 503) k.busy++; }
   };
   t0 = performance.now();
+  const progress = setInterval(() => console.log(`  … ${((performance.now() - t0) / 1000).toFixed(0)} s: ${done} answered, ${pending} waiting`), 10_000);
   const achievedRate = await paced(job.seconds, async (i) => {
     const scheduled = t0 + i * interval;
     const node = job.nodes[i % 2]!;
@@ -161,7 +169,7 @@ async function runLoadChild(): Promise<void> {
       if (i % 20 === 0) { smsDuplicated++; deliveries.push(timed(scheduled, () => post(other, '/webhooks/twilio/messaging', params))); }
       const rs = await Promise.all(deliveries);
       for (const r of rs) record('sms', r);
-      if (rs.some((r) => r.status >= 200 && r.status < 300)) smsAnswered[sid] = node.name;
+      if (rs.some((r) => typeof r.status === 'number' && r.status >= 200 && r.status < 300)) smsAnswered[sid] = node.name;
     } else if (slot < 11 && statusNext < job.statusSids.length) {
       const sid = job.statusSids[statusNext++]!;
       record('status', await timed(scheduled, () => post(node, '/webhooks/twilio/messaging/status', { MessageSid: sid, MessageStatus: 'delivered' })));
@@ -169,12 +177,13 @@ async function runLoadChild(): Promise<void> {
       record('voice', await timed(scheduled, () => post(node, '/webhooks/twilio/voice', { CallSid: `CAsoak${String(i).padStart(28, '0')}`, From: from, To: to, CallStatus: 'ringing', Direction: 'inbound' })));
     } else {
       record('inbox', await timed(scheduled, async () => {
-        const res = await fetch(`${node.url}/api/companies/${job.companyId}/conversations`, { headers: { accept: 'application/json', cookie: job.cookie } });
+        const res = await fetch(`${node.url}/api/companies/${job.companyId}/conversations`, { headers: { accept: 'application/json', cookie: job.cookie }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
         await res.arrayBuffer();
         return res.status;
       }));
     }
   });
+  clearInterval(progress);
   await sleep(3000); // live events still on their way
   for (const s of sockets) s.close();
 

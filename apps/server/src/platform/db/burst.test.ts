@@ -114,7 +114,7 @@ describe('no connection within DB_ACQUIRE_TIMEOUT_MS', () => {
   let b: Account;
   let n: { id: number; number: string };
   beforeAll(async () => {
-    t = await startTestServer({ dbPoolMax: 3, dbAcquireTimeoutMs: 300 });
+    t = await startTestServer({ dbPoolMax: 3, dbAcquireTimeoutMs: 300, shutdownTimeoutMs: 1500 });
     b = await createAccount(t);
     n = await buyTestNumber(b, '415');
   });
@@ -168,5 +168,15 @@ describe('no connection within DB_ACQUIRE_TIMEOUT_MS', () => {
       later = new Promise((resolve, reject) => setTimeout(() => db.selectFrom('users').select('id').execute().then(resolve, reject), 50));
     });
     await expect(later).resolves.toBeDefined();
+  });
+
+  it('close() gives up after SHUTDOWN_TIMEOUT_MS when a connection is never given back', async () => {
+    const held = await t.ctx.pool.connect();
+    const started = Date.now();
+    await t.close();
+    const took = Date.now() - started;
+    held.release();
+    expect(took).toBeGreaterThanOrEqual(1400);
+    expect(took).toBeLessThan(1500 + 2000);
   });
 });

@@ -5,6 +5,14 @@ import { GroupCommit, drainGroupCommits } from './group-commit.js';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('GroupCommit', () => {
+  it('fails every item of a batch at once when no pool connection came in time (no rerun one by one)', async () => {
+    let runs = 0;
+    const g = new GroupCommit<number, number>({ maxWaitMs: 0, maxItems: 10, run: async () => { runs++; throw new Error('timeout exceeded when trying to connect'); } });
+    const out = await Promise.allSettled([1, 2, 3].map((x) => g.submit(x)));
+    expect(out.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(runs).toBe(1);
+  });
+
   it('runs a full batch at once and answers each item with its own result', async () => {
     const batches: number[][] = [];
     const g = new GroupCommit<number, string>({ maxWaitMs: 10_000, maxItems: 3, run: async (xs) => { batches.push(xs); return xs.map((x) => `r${x}`); } });

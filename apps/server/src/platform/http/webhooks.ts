@@ -42,6 +42,10 @@ export type WebhookOutcome = { response: RenderedResponse; status?: number; afte
  * deliveries get the stored answer without side effects; a failed delivery rolls back its claim,
  * so the carrier's retry runs `handle` again. `afterCommit` runs only for the first delivery,
  * after the answer is sent (publish live events there).
+ * `handle` reads and writes through `tx` only: it must never wait on the pool while the claim's
+ * transaction is open (docs/architecture.md "Transactions never wait on the pool"; refused by the
+ * transaction guard in the tests). When no connection comes within DB_ACQUIRE_TIMEOUT_MS the
+ * delivery answers 503 with Retry-After (the error handler) before anything is written.
  */
 export async function handleOnce(ctx: AppContext, reply: FastifyReply, key: string, handle: (tx: DbOrTx) => Promise<WebhookOutcome>): Promise<FastifyReply> {
   let after: (() => void | Promise<void>) | undefined;
