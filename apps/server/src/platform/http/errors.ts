@@ -69,7 +69,8 @@ export class ServiceUnavailableError extends AppError {
  * the pool had no free connection in time. Mapped to 503 by the error handler.
  */
 export function isPoolTimeout(error: unknown): boolean {
-  return error instanceof Error && /timeout exceeded when trying to connect/i.test(error.message);
+  // The second form: the pool had room but opening a new connection took longer than the same deadline.
+  return error instanceof Error && /timeout exceeded when trying to connect|connection terminated due to connection timeout/i.test(error.message);
 }
 /**
  * Awaits an access check and turns only a refusal (ForbiddenError, NotFoundError) into
