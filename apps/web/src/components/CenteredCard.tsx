@@ -13,7 +13,7 @@ interface CenteredCardProps {
 /** The brand mark and one card centred on the page (sign-in, password reset, sign-up, outbox). */
 export function CenteredCard({ title, subtitle, children, footer, width = 420 }: CenteredCardProps) {
   return (
-    <Center mih="100vh" p="md" bg="var(--mantine-color-gray-0)">
+    <Center component="main" mih="100vh" p="md" bg="var(--mantine-color-gray-0)">
       <Box w="100%" maw={width}>
         <Stack gap="lg">
           <Group justify="center" gap="xs">
@@ -27,7 +27,9 @@ export function CenteredCard({ title, subtitle, children, footer, width = 420 }:
           <Paper withBorder shadow="sm" radius="md" p="xl">
             <Stack gap="md">
               <Stack gap={4}>
-                <Title order={3}>{title}</Title>
+                <Title order={1} size="h3">
+                  {title}
+                </Title>
                 {subtitle ? (
                   <Text size="sm" c="dimmed">
                     {subtitle}

@@ -7,12 +7,16 @@ interface EmptyBlockProps {
   description?: ReactNode;
   /** The helpful next step (a button or link). */
   action?: ReactNode;
+  /** Makes the title a heading of this level (e.g. 1 when the empty block is the whole page). */
+  titleOrder?: 1 | 2 | 3 | 4 | 5 | 6;
 }
 
 /** An empty list: what is missing and the next step to take. */
-export function EmptyBlock({ icon, title, description, action }: EmptyBlockProps) {
+export function EmptyBlock({ icon, title, description, action, titleOrder }: EmptyBlockProps) {
   return (
-    <EmptyState icon={icon} title={title} description={description} py="xl" data-testid="empty-state">
+    <EmptyState icon={icon} title={titleOrder ? undefined : title} py="xl" data-testid="empty-state">
+      {titleOrder ? <EmptyState.Title order={titleOrder}>{title}</EmptyState.Title> : null}
+      {description ? <EmptyState.Description>{description}</EmptyState.Description> : null}
       {action ? <EmptyState.Actions>{action}</EmptyState.Actions> : null}
     </EmptyState>
   );

@@ -1,4 +1,4 @@
-import { Group, Stack, Text, Title } from '@mantine/core';
+import { Box, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 interface PageHeaderProps {
@@ -7,12 +7,17 @@ interface PageHeaderProps {
   actions?: ReactNode;
 }
 
-/** Title row of a page: heading, a one-line description and the page's main actions. */
+/**
+ * Title row of a page: its level-one heading (one `h1` per screen, shown at the `h2` size), a
+ * one-line description and the page's main actions.
+ */
 export function PageHeader({ title, description, actions }: PageHeaderProps) {
   return (
     <Group justify="space-between" align="flex-start" mb="lg" wrap="wrap" gap="sm">
       <Stack gap={2}>
-        <Title order={2}>{title}</Title>
+        <Title order={1} size="h2">
+          {title}
+        </Title>
         {description ? (
           <Text c="dimmed" size="sm">
             {description}
@@ -21,5 +26,17 @@ export function PageHeader({ title, description, actions }: PageHeaderProps) {
       </Stack>
       {actions ? <Group gap="sm">{actions}</Group> : null}
     </Group>
+  );
+}
+
+/**
+ * The screen's level-one heading for screen readers only, where the screen shows no title (e.g. an
+ * open conversation filling a phone-sized screen).
+ */
+export function HiddenPageTitle({ title }: { title: string }) {
+  return (
+    <Box component="h1" className={VisuallyHidden.classes.root}>
+      {title}
+    </Box>
   );
 }

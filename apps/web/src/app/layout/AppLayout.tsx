@@ -7,6 +7,7 @@ import { useSignOut } from '../../features/auth/hooks/use-sign-out';
 import { NavItems } from './NavItems';
 import { UserMenu } from './UserMenu';
 import { Softphone } from '../../features/softphone/components/Softphone';
+import { MAIN_CONTENT_ID, SkipLink } from '../../components/SkipLink';
 
 /**
  * The signed-in shell: header with the softphone, company switcher and account menu, side
@@ -20,11 +21,12 @@ export function AppLayout() {
   const small = useMediaQuery('(max-width: 48em)');
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding={{ base: 'sm', sm: 'lg' }}>
+      <SkipLink />
       <AppShell.Header>
         <Group h="100%" px={{ base: 'sm', sm: 'md' }} justify="space-between" wrap="nowrap" gap="xs">
           <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
-            <Link to="/inbox" style={{ textDecoration: 'none', color: 'inherit' }}>
+            <Link to="/inbox" aria-label="Switchboard" style={{ textDecoration: 'none', color: 'inherit' }}>
               <Group gap={8} wrap="nowrap">
                 <ThemeIcon radius="md" size="md">
                   <IconPhoneCall size={16} />
@@ -57,7 +59,7 @@ export function AppLayout() {
           </Button>
         </AppShell.Section>
       </AppShell.Navbar>
-      <AppShell.Main bg="var(--mantine-color-gray-0)">
+      <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} bg="var(--mantine-color-gray-0)">
         <Outlet />
       </AppShell.Main>
     </AppShell>

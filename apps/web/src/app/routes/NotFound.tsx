@@ -7,6 +7,7 @@ export function NotFound() {
   return (
     <EmptyBlock
       title="Page not found"
+      titleOrder={1}
       description="The address may be mistyped or the page moved."
       action={
         <Button component={Link} to="/inbox">

@@ -9,7 +9,7 @@ function KindIcon({ item }: { item: ActivityItem }) {
   const Icon = item.kind === 'voicemail' ? IconRecordMail : item.kind === 'message' ? IconMessage : item.direction === 'outbound' ? IconPhoneOutgoing : IconPhoneIncoming;
   const color = item.kind === 'voicemail' ? 'grape' : item.kind === 'message' ? 'teal' : 'blue';
   return (
-    <ThemeIcon variant="light" color={color} radius="xl" aria-label={item.kind}>
+    <ThemeIcon variant="light" color={color} radius="xl" role="img" aria-label={item.kind}>
       <Icon size={16} />
     </ThemeIcon>
   );

@@ -44,11 +44,11 @@ function DeliveryBar({ c }: { c: Campaign }) {
   return (
     <Stack gap={6}>
       <Progress.Root size={22} aria-label="Delivery progress" data-testid="delivery-bar">
-        <Progress.Section value={pct(c.delivered_count)} color="teal">
+        <Progress.Section value={pct(c.delivered_count)} color="teal" aria-label="Delivered">
           <Progress.Label>{c.delivered_count ? 'Delivered' : ''}</Progress.Label>
         </Progress.Section>
-        <Progress.Section value={pct(c.undelivered_count)} color="red" />
-        <Progress.Section value={pct(inFlight)} color="blue" striped animated />
+        <Progress.Section value={pct(c.undelivered_count)} color="red" aria-label="Undelivered" />
+        <Progress.Section value={pct(inFlight)} color="blue" striped animated aria-label="Sending" />
       </Progress.Root>
       <Group gap="md">
         <Text size="xs" c="dimmed">
@@ -101,7 +101,9 @@ export function CampaignDetail({ campaignId, groupName, numberLabel }: { campaig
             Campaigns
           </Button>
           <Group gap="sm">
-            <Title order={2}>{c.title}</Title>
+            <Title order={1} size="h2">
+              {c.title}
+            </Title>
             <CampaignStatusBadge state={c.state} shouldBeSentAt={c.should_be_sent_at} />
           </Group>
           <Text size="sm" c="dimmed">

@@ -23,9 +23,9 @@ function MemberBar({ group }: { group: ContactGroup }) {
   return (
     <Tooltip label={`${group.active_count} active · ${group.unsubscriber_count} unsubscribed · ${group.invalid_count} invalid`}>
       <Progress.Root size="lg" w={160} aria-label={`Members of ${group.name}`}>
-        <Progress.Section value={group.contact_count === 0 ? 0 : pct(group.active_count)} color="teal" />
-        <Progress.Section value={group.contact_count === 0 ? 0 : pct(group.unsubscriber_count)} color="orange" />
-        <Progress.Section value={group.contact_count === 0 ? 0 : pct(group.invalid_count)} color="red" />
+        <Progress.Section value={group.contact_count === 0 ? 0 : pct(group.active_count)} color="teal" aria-label={`Active members of ${group.name}`} />
+        <Progress.Section value={group.contact_count === 0 ? 0 : pct(group.unsubscriber_count)} color="orange" aria-label={`Unsubscribed members of ${group.name}`} />
+        <Progress.Section value={group.contact_count === 0 ? 0 : pct(group.invalid_count)} color="red" aria-label={`Invalid members of ${group.name}`} />
       </Progress.Root>
     </Tooltip>
   );

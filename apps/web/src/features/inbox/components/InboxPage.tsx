@@ -6,7 +6,7 @@ import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { EmptyBlock } from '../../../components/EmptyBlock';
-import { PageHeader } from '../../../components/PageHeader';
+import { HiddenPageTitle, PageHeader } from '../../../components/PageHeader';
 import { useCompanyId } from '../../../lib/session';
 import { useConversation } from '../api/get-conversation';
 import { conversationListsKey, useConversations } from '../api/get-conversations';
@@ -69,7 +69,7 @@ export function InboxPage({ numbers = [] }: { numbers?: InboxNumberOption[] }) {
 
   return (
     <>
-      {threadOnly ? null : (
+      {threadOnly ? <HiddenPageTitle title="Inbox" /> : (
         <>
           <PageHeader
             title="Inbox"

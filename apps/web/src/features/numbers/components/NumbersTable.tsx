@@ -6,6 +6,7 @@ import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { EmptyBlock, EmptyCard } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
+import { PAGER_LABELS } from '../../../components/TablePager';
 import { formatDateTime } from '../../../lib/format';
 import { useCompanyId } from '../../../lib/session';
 import { useExportNumbers } from '../api/export-numbers';
@@ -226,7 +227,7 @@ export function NumbersTable({ onBuy }: { onBuy: () => void }) {
               w={80}
               size="xs"
             />
-            <Pagination total={meta.last_page} value={meta.current_page} onChange={setPage} size="sm" />
+            <Pagination total={meta.last_page} value={meta.current_page} onChange={setPage} size="sm" {...PAGER_LABELS} />
           </Group>
         </Group>
       ) : null}

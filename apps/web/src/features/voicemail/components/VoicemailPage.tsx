@@ -7,6 +7,7 @@ import { ConfirmModal } from '../../../components/ConfirmModal';
 import { EmptyCard } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
+import { PAGER_LABELS } from '../../../components/TablePager';
 import { formatDateTime, formatDuration } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { useDeleteVoicemail } from '../api/delete-voicemail';
@@ -92,7 +93,7 @@ export function VoicemailPage() {
               </Group>
             </Card>
           ))}
-          {meta && meta.last_page > 1 ? <Pagination total={meta.last_page} value={meta.current_page} onChange={setPage} size="sm" /> : null}
+          {meta && meta.last_page > 1 ? <Pagination total={meta.last_page} value={meta.current_page} onChange={setPage} size="sm" {...PAGER_LABELS} /> : null}
         </Stack>
       )}
       <ConfirmModal
