@@ -7,7 +7,7 @@
 import type { BulkSelection, ContactFilters } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
-import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
+import { NotFoundError, ValidationError, deniedAsNotFound } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { contactIdsQuery, resolveCompanyId } from '../contacts/contacts.service.js';
 import { groupsRepository, type GroupCounters, type GroupRow, type LabelRow, type RecipientRow } from './groups.repository.js';
@@ -51,12 +51,9 @@ export async function listGroups(ctx: AppContext, userId: number, companyId: num
 async function loadGroup(ctx: AppContext, userId: number, groupId: number, write: boolean, companyId?: number): Promise<GroupRow & GroupCounters> {
   const owner = await ctx.db.selectFrom('contact_groups').select('company_id').where('id', '=', groupId).where('deleted_at', 'is', null).executeTakeFirst();
   if (!owner || (companyId !== undefined && owner.company_id !== companyId)) throw new NotFoundError('Group');
-  try {
-    await assertCompanyAccess(ctx, userId, owner.company_id, write ? AGENT_ROLES : undefined);
-  } catch (e) {
-    if (companyId !== undefined) throw e;
-    throw new NotFoundError('Group');
-  }
+  const access = assertCompanyAccess(ctx, userId, owner.company_id, write ? AGENT_ROLES : undefined);
+  if (companyId !== undefined) await access;
+  else await deniedAsNotFound(access, 'Group');
   const g = await groupsRepository.findGroup(ctx.db, owner.company_id, groupId);
   if (!g) throw new NotFoundError('Group');
   return g;

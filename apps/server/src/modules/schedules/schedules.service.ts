@@ -64,7 +64,8 @@ export async function companyZone(ctx: AppContext, companyId: number): Promise<s
   const row = await schedulesRepository.company(ctx.db, companyId);
   const saved = (row?.schedule as Schedule | undefined)?.timezone;
   if (saved && isValidTimeZone(saved)) return saved;
-  const settings = await getCompanyMessagingSettings(ctx, companyId).catch(() => undefined);
+  // No settings row: UTC; any other failure is not hidden behind a default zone.
+  const settings = await getCompanyMessagingSettings(ctx, companyId).catch((e: unknown) => { if (e instanceof NotFoundError) return undefined; throw e; });
   return settings && isValidTimeZone(settings.timezone) ? settings.timezone : 'UTC';
 }
 
