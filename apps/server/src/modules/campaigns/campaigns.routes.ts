@@ -4,7 +4,7 @@
  * delivery-status webhook for campaign messages `POST /webhooks/twilio/campaigns/status?recipient=`.
  */
 import {
-  Campaign, CampaignEventList, CampaignEventsQuery, CampaignForm, CampaignIncludeQuery, CampaignList, CampaignListQuery, IdParams, errorResponses,
+  Campaign, CampaignEventList, CampaignEventsQuery, CampaignForm, CampaignIncludeQuery, CampaignList, CampaignListQuery, Id, IdParams, errorResponses,
 } from '@switchboard/contracts';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -102,7 +102,7 @@ export function registerCampaignRoutes(app: App, ctx: AppContext): void {
 
   app.post(CAMPAIGN_STATUS_PATH, {
     preHandler: verifyCarrierSignature(ctx),
-    schema: { tags: ['webhooks'], summary: 'Carrier webhook: campaign message delivery status', querystring: z.object({ recipient: z.coerce.number().int().positive().optional() }), body: z.record(z.string(), z.unknown()).optional() },
+    schema: { tags: ['webhooks'], summary: 'Carrier webhook: campaign message delivery status', querystring: z.object({ recipient: Id.optional() }), body: z.record(z.string(), z.unknown()).optional() },
   }, async (req, reply) => {
     const p = formParams(req);
     const sid = p.MessageSid ?? p.SmsSid ?? '';

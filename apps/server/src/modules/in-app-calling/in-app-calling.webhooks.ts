@@ -4,6 +4,7 @@
  * `CallSid`, `From` = `client:user_{id}` and the token's params (`call_id`, `To`). Signed and
  * handled once per delivery like every carrier webhook.
  */
+import { Id } from '@switchboard/contracts';
 import { z } from 'zod';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
@@ -11,7 +12,7 @@ import { formParams, handleOnce, verifyCarrierSignature } from '../../platform/h
 import { announceCallChanged, connectOutboundCall, finishOutboundCall, publishCallUpdated } from '../calls/calls.service.js';
 import { inAppCallingRepository } from './in-app-calling.repository.js';
 
-const DialQuery = z.object({ call: z.coerce.number().int().positive() });
+const DialQuery = z.object({ call: Id });
 
 export async function registerInAppCallingWebhooks(app: App, ctx: AppContext): Promise<void> {
   const preHandler = verifyCarrierSignature(ctx);

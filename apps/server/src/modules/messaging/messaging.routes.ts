@@ -4,7 +4,7 @@
  * `POST /webhooks/twilio/messaging` (inbound SMS/MMS) and `POST /webhooks/twilio/messaging/status`
  * (delivery status). Webhooks are signed (403 otherwise) and handled once per delivery key.
  */
-import { ConversationItem, ErrorBody, IdParams, ScheduleMessageBody, SendMessageBody, errorResponses } from '@switchboard/contracts';
+import { ConversationItem, ErrorBody, Id, IdParams, ScheduleMessageBody, SendMessageBody, errorResponses } from '@switchboard/contracts';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../app.js';
@@ -94,7 +94,7 @@ export function registerMessagingRoutes(app: App, ctx: AppContext): void {
 
   app.post(STATUS_CALLBACK_PATH, {
     preHandler: verifyCarrierSignature(ctx),
-    schema: { tags: ['webhooks'], summary: 'Carrier webhook: message delivery status', querystring: z.object({ item: z.coerce.number().int().positive().optional() }), body: WebhookBody },
+    schema: { tags: ['webhooks'], summary: 'Carrier webhook: message delivery status', querystring: z.object({ item: Id.optional() }), body: WebhookBody },
   }, async (req, reply) => {
     const p = formParams(req);
     const sid = p.MessageSid ?? p.SmsSid ?? '';
