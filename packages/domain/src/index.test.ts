@@ -22,6 +22,7 @@ import * as areaCodeZones from './area-code-zones.js';
 import * as holidays from './holidays.js';
 import * as quietHoursLaw from './quiet-hours-law.js';
 import * as smsSegments from './sms-segments.js';
+import * as contactImport from './contact-import.js';
 
 const modules = {
   constants,
@@ -46,6 +47,7 @@ const modules = {
   holidays,
   quietHoursLaw,
   smsSegments,
+  contactImport,
 };
 
 describe('package entry point', () => {
