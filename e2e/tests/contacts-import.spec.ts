@@ -44,7 +44,8 @@ test('imports a Google Contacts export: duplicates fill empty fields, counts add
   expect(report).toContain('3,updated,"Duplicate of row 2: filled email, notes"');
   expect(report).toContain('4,invalid,Invalid phone number: 12345');
 
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  // The summary's Close button (the dialog's corner ✕ is named "Close" too).
+  await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
   await page.getByPlaceholder(/search/i).first().fill(`Import${suffix}`);
   await expect(page.getByText(`Ada Import${suffix}`)).toBeVisible();
   await expect(page.getByText(`Broken${suffix}`)).toHaveCount(0);

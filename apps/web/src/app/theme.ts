@@ -1,4 +1,4 @@
-import { Anchor, CloseButton, createTheme, darken, DEFAULT_THEME, luminance, TableScrollContainer, type CloseButtonProps, type MantineColorsTuple } from '@mantine/core';
+import { createTheme, darken, DEFAULT_THEME, luminance, type AnchorProps, type CSSVariablesResolver, type MantineColorsTuple, type TableScrollContainerProps } from '@mantine/core';
 
 /** WCAG 2.1 AA for normal text (1.4.3), with a little margin for rounding in browsers. */
 const AA_TEXT = 4.6;
@@ -62,9 +62,21 @@ export const theme = createTheme({
   headings: { fontWeight: '650' },
   colors,
   components: {
-    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
-    // CloseButton renders a <button>: its element props (aria-label) pass through, though not typed.
-    CloseButton: CloseButton.extend({ defaultProps: { 'aria-label': 'Close' } as Partial<CloseButtonProps> }),
-    TableScrollContainer: TableScrollContainer.extend({ defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0 } } } }),
+    // Plain objects, not `Component.extend(…)`: the theme is in the sign-in page's script, and
+    // importing the components here would pull them into it.
+    Anchor: { defaultProps: { underline: 'always' } satisfies Partial<AnchorProps> },
+    CloseButton: { defaultProps: { 'aria-label': 'Close' } },
+    TableScrollContainer: { defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0 } } } satisfies Partial<TableScrollContainerProps> },
   },
+});
+
+/**
+ * CSS variables on top of Mantine's (MantineProvider `cssVariablesResolver`): placeholder text,
+ * which Mantine draws in gray 5 (2:1 on white), is drawn in the readable gray 6 like `dimmed` text
+ * (WCAG 1.4.3; a placeholder often says what to type).
+ */
+export const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { '--mantine-color-placeholder': 'var(--mantine-color-gray-6)' },
+  dark: {},
 });
