@@ -4,8 +4,12 @@
  * carrier that calls our `/webhooks/twilio/...` routes exactly as Twilio does).
  *
  * The call-flow engine produces carrier-neutral `CallFlowStep`s; the adapter renders them
- * (TwiML for Twilio's dialect). Webhook parameters are Twilio's documented form fields.
+ * (TwiML for Twilio's dialect). Inbound webhooks are parsed by the adapter into carrier-neutral
+ * events (carrier.events.ts); webhook URLs, status words, media downloads and what the carrier can
+ * do (`capabilities`) are the adapter's too, so modules never test a carrier's name or read its
+ * form fields (docs/telephony.md "The carrier port"). Every adapter passes carrier.contract.test.ts.
  */
+import type { DeliveryState, InboundMessageEvent, MessageStatusEvent, VoiceEvent } from './carrier.events.js';
 
 /** A number the carrier offers for purchase. */
 export type AvailableNumber = {
@@ -71,10 +75,63 @@ export type PurchasedNumber = { sid: string; number: string };
 /** A browser softphone access token (in-app calling). */
 export type ClientToken = { token: string; identity: string; ttlS: number };
 
+/**
+ * The webhooks a carrier posts to, by purpose. Voice: a call arriving (`voice`), a menu choice,
+ * a dial result, a forward's whisper and accept legs, a voicemail recording, status callbacks,
+ * and a call placed from the browser with its dial result. Messaging: inbound SMS/MMS and the
+ * delivery status of inbox and campaign messages.
+ */
+export const WEBHOOK_KINDS = [
+  'voice', 'voice.gather', 'voice.dial', 'voice.whisper', 'voice.confirm', 'voice.recording', 'voice.status',
+  'voice.client', 'voice.client.dial', 'messaging', 'messaging.status', 'campaigns.status',
+] as const;
+export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
+
+/** What a carrier can do; modules branch on these, never on the carrier's name. */
+export type CarrierCapabilities = {
+  /** Issues browser softphone tokens (in-app calling: incoming calls to a user). */
+  voiceSdk: boolean;
+  /** Browser softphones may place outgoing calls (Twilio: a TwiML app is configured). */
+  voiceSdkOutgoing: boolean;
+  /** Picture messages (MMS). */
+  mms: boolean;
+  /** Sends and receives faxes. */
+  fax: boolean;
+  /** Completes number port-in requests through its API (otherwise they are worked by hand). */
+  numberPorting: boolean;
+  /** A simulated carrier: no real phone network; the product advances simulated processes (port requests, demo traffic) itself. */
+  simulator: boolean;
+};
+
 export interface CarrierPort {
+  /** The adapter's id (reported to the web so it loads the matching softphone); never branched on in modules. */
   readonly name: 'sandbox' | 'twilio';
   /** The carrier's name as people see it (e.g. a number's provider in the app): "Sandbox", "Twilio". */
   readonly displayName: string;
+  readonly capabilities: CarrierCapabilities;
+  /** The SIP domain of in-app calling addresses (`sip:user_{id}@{sipDomain}`). */
+  readonly sipDomain: string;
+  /** The path (no origin, no query) our server serves the `kind` webhook on. */
+  webhookPath(kind: WebhookKind): string;
+  /** The public URL (PUBLIC_URL + path + encoded `query`) the carrier is told to post `kind` to. */
+  webhookUrl(kind: WebhookKind, query?: Record<string, string | number | undefined>): string;
+  /** An inbound SMS/MMS post as an event; null when the post carries no message id. */
+  parseInboundMessage(form: Record<string, string>): InboundMessageEvent | null;
+  /** A delivery-status post as an event; null when the post carries no message id. */
+  parseMessageStatus(form: Record<string, string>): MessageStatusEvent | null;
+  /** Any voice webhook post as an event. */
+  parseVoice(form: Record<string, string>): VoiceEvent;
+  /** The carrier's message status word in our vocabulary; null for a word we do not know. */
+  messageState(word: string): DeliveryState | null;
+  /** Headers the carrier needs on a download of `url` (its auth for its own media hosts), else {}. */
+  mediaRequestHeaders(url: string): Record<string, string>;
+  /**
+   * Downloads inbound media the carrier announced, with its auth, through the server-side fetch
+   * guard (platform/http/safe-fetch.ts; 30 s deadline).
+   * @throws UnsafeUrlError / ResponseTooLargeError when the guard refuses the URL (do not retry);
+   *   Error when the carrier answers with a non-2xx status (retry later).
+   */
+  downloadMedia(url: string): Promise<{ data: Buffer; contentType: string | null }>;
   /** Searches the carrier's inventory. */
   searchNumbers(query: NumberSearch): Promise<AvailableNumber[]>;
   /**

@@ -10,7 +10,7 @@ import type { Config } from '../../platform/config.js';
 import type { Db } from '../../platform/db/db.js';
 import type { Queue } from '../../platform/queue.js';
 import { createSandboxClientToken } from './sandbox.token.js';
-import type { AvailableNumber, CallFlowStep, CarrierPort, ClientToken, NumberSearch, OutboundMessage, PurchasedNumber, RenderedResponse } from '../carrier.port.js';
+import type { AvailableNumber, CarrierCapabilities, CarrierPort, ClientToken, NumberSearch, OutboundMessage, PurchasedNumber } from '../carrier.port.js';
 import { TwilioDialect } from '../twilio/dialect.js';
 import { newSid, postSigned } from './sandbox.http.js';
 import { generateInventory } from './sandbox.inventory.js';
@@ -29,6 +29,9 @@ type BatchStatusJob = { sids: string[]; status: 'sent' | 'final' };
 export class SandboxCarrier extends TwilioDialect implements CarrierPort {
   readonly name = 'sandbox' as const;
   readonly displayName = 'Sandbox';
+  /** Softphone tokens for incoming and outgoing browser calls are always available; port requests advance on timers (ports module). */
+  readonly capabilities: CarrierCapabilities = { voiceSdk: true, voiceSdkOutgoing: true, mms: true, fax: false, numberPorting: false, simulator: true };
+  readonly sipDomain = 'sandbox.switchboard.local';
 
   constructor(config: Config, private readonly db: Db, private readonly queue: Queue) {
     super(config);
@@ -131,6 +134,11 @@ export class SandboxCarrier extends TwilioDialect implements CarrierPort {
       const final = m.to_number.endsWith('0000') ? 'undelivered' : 'delivered';
       await this.queue.enqueue<StatusJob>(MESSAGE_STATUS_JOB, { sid: m.sid, status: final }, { startAfter: new Date(Date.now() + 200), singletonKey: `${m.sid}:${final}` });
     }
+  }
+
+  /** Simulated handsets' media are public URLs: no credentials. */
+  mediaRequestHeaders(): Record<string, string> {
+    return {};
   }
 
   /** A signed sandbox softphone token (see sandbox.token.ts). */

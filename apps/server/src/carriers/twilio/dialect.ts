@@ -1,15 +1,137 @@
 /**
- * The parts of the carrier port that are Twilio's webhook dialect: TwiML rendering and
- * `X-Twilio-Signature` checks with the account's auth token. The Twilio adapter and the sandbox
- * (which speaks the same dialect) both extend this, so the dialect lives in one place.
+ * The parts of the carrier port that are Twilio's webhook dialect: the webhook paths we serve,
+ * parsing Twilio's form posts (`MessageSid`, `CallSid`, `DialCallStatus`, ...) into carrier-neutral
+ * events (carrier.events.ts), Twilio's message status words, TwiML rendering, `X-Twilio-Signature`
+ * checks with the account's auth token, and media downloads through the fetch guard. The Twilio
+ * adapter and the sandbox (which speaks the same dialect) both extend this, so the dialect lives
+ * in one place.
  */
 import type { Config } from '../../platform/config.js';
-import type { CallFlowStep, RenderedResponse } from '../carrier.port.js';
+import { safeFetch } from '../../platform/http/safe-fetch.js';
+import {
+  CALL_STATUS_WORDS, InboundMessageEvent, MessageStatusEvent, VoiceEvent, seconds,
+  type CallStatusWord, type DeliveryState,
+} from '../carrier.events.js';
+import type { CallFlowStep, RenderedResponse, WebhookKind } from '../carrier.port.js';
 import { validateSignature } from './signature.js';
 import { renderMessagingTwiml, renderVoiceTwiml } from './twiml.js';
 
+/** Where each webhook is served (the URLs numbers, messages and calls are configured with). */
+export const TWILIO_WEBHOOK_PATHS: Record<WebhookKind, string> = {
+  voice: '/webhooks/twilio/voice',
+  'voice.gather': '/webhooks/twilio/voice/gather',
+  'voice.dial': '/webhooks/twilio/voice/dial',
+  'voice.whisper': '/webhooks/twilio/voice/whisper',
+  'voice.confirm': '/webhooks/twilio/voice/confirm',
+  'voice.recording': '/webhooks/twilio/voice/recording',
+  'voice.status': '/webhooks/twilio/voice/status',
+  'voice.client': '/webhooks/twilio/voice/client',
+  'voice.client.dial': '/webhooks/twilio/voice/client/dial',
+  messaging: '/webhooks/twilio/messaging',
+  'messaging.status': '/webhooks/twilio/messaging/status',
+  'campaigns.status': '/webhooks/twilio/campaigns/status',
+};
+
+/** Most attachments one MMS carries (Twilio: 10). */
+const MAX_MEDIA = 10;
+/** Deadline of one media download (ms). */
+const MEDIA_TIMEOUT_MS = 30_000;
+
+const nonEmpty = (v: string | undefined): string | undefined => (v === undefined || v === '' ? undefined : v);
+
+function intOrNull(v: string | undefined): number | null {
+  if (v === undefined || v === '') return null;
+  const n = Number.parseInt(v, 10);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** Twilio's message status word → our delivery state (Twilio's 'sending' is still in flight: our 'sending'). */
+export function twilioMessageState(word: string): DeliveryState | null {
+  switch (word.toLowerCase()) {
+    case 'accepted': case 'scheduled': case 'queued': return 'queued';
+    case 'sending': return 'sending';
+    case 'sent': return 'sent';
+    case 'delivered': case 'read': return 'delivered';
+    case 'undelivered': return 'undelivered';
+    case 'failed': case 'canceled': return 'failed';
+    default: return null;
+  }
+}
+
 export abstract class TwilioDialect {
   constructor(protected readonly config: Config) {}
+
+  webhookPath(kind: WebhookKind): string {
+    return TWILIO_WEBHOOK_PATHS[kind];
+  }
+
+  /** PUBLIC_URL + the kind's path + `query` (undefined values left out, values URI-encoded). */
+  webhookUrl(kind: WebhookKind, query?: Record<string, string | number | undefined>): string {
+    const q = Object.entries(query ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
+    return `${this.config.publicUrl}${TWILIO_WEBHOOK_PATHS[kind]}${q ? `?${q}` : ''}`;
+  }
+
+  /** Fields: MessageSid, From, To, Body, NumMedia, MediaUrl{i}, MediaContentType{i}. */
+  parseInboundMessage(form: Record<string, string>): InboundMessageEvent | null {
+    if (!form.MessageSid) return null;
+    const numMedia = Math.max(0, Math.min(intOrNull(form.NumMedia) ?? 0, MAX_MEDIA));
+    const media: InboundMessageEvent['media'] = [];
+    for (let i = 0; i < numMedia; i++) {
+      const url = form[`MediaUrl${i}`];
+      if (url) media.push({ url, contentType: form[`MediaContentType${i}`] || 'application/octet-stream' });
+    }
+    return InboundMessageEvent.parse({ sid: form.MessageSid, from: form.From ?? '', to: form.To ?? '', body: form.Body ?? '', media });
+  }
+
+  /** Fields: MessageSid (or the older SmsSid), MessageStatus (or SmsStatus), ErrorCode. */
+  parseMessageStatus(form: Record<string, string>): MessageStatusEvent | null {
+    const sid = form.MessageSid ?? form.SmsSid;
+    if (!sid) return null;
+    const status = form.MessageStatus ?? form.SmsStatus ?? '';
+    return MessageStatusEvent.parse({ sid, status, state: twilioMessageState(status), errorCode: intOrNull(form.ErrorCode) });
+  }
+
+  /**
+   * Fields: CallSid, ParentCallSid, From, To, FromState, FromCity, Digits, CallStatus, CallDuration,
+   * DialCallStatus, DialCallDuration, RecordingUrl, RecordingSid, RecordingDuration; a browser
+   * call's token params arrive as extra lower-case fields (Twilio's own fields are PascalCase).
+   */
+  parseVoice(form: Record<string, string>): VoiceEvent {
+    const clientParams: Record<string, string> = {};
+    for (const [k, v] of Object.entries(form)) if (/^[a-z]/.test(k)) clientParams[k] = v;
+    const status = form.CallStatus;
+    return VoiceEvent.parse({
+      callSid: nonEmpty(form.CallSid),
+      parentCallSid: nonEmpty(form.ParentCallSid),
+      from: form.From,
+      to: form.To,
+      fromState: nonEmpty(form.FromState),
+      fromCity: nonEmpty(form.FromCity),
+      digits: form.Digits,
+      callStatus: status && (CALL_STATUS_WORDS as readonly string[]).includes(status) ? (status as CallStatusWord) : undefined,
+      callDurationS: seconds(form.CallDuration),
+      dialStatus: nonEmpty(form.DialCallStatus),
+      dialDurationS: seconds(form.DialCallDuration),
+      recordingUrl: nonEmpty(form.RecordingUrl),
+      recordingSid: nonEmpty(form.RecordingSid),
+      recordingDurationS: seconds(form.RecordingDuration),
+      clientParams,
+    });
+  }
+
+  messageState(word: string): DeliveryState | null {
+    return twilioMessageState(word);
+  }
+
+  /** The adapter's auth for its own media hosts. */
+  abstract mediaRequestHeaders(url: string): Record<string, string>;
+
+  /** Through safeFetch (public addresses only, size cap, 30 s); auth headers are dropped on a cross-origin redirect. */
+  async downloadMedia(url: string): Promise<{ data: Buffer; contentType: string | null }> {
+    const res = await safeFetch(url, { headers: this.mediaRequestHeaders(url), timeoutMs: MEDIA_TIMEOUT_MS });
+    if (!res.ok) throw new Error(`media download failed: ${res.status} ${url}`);
+    return { data: res.body, contentType: res.contentType ?? null };
+  }
 
   /** Call-flow steps as TwiML (`text/xml`). */
   renderVoice(steps: CallFlowStep[]): RenderedResponse {

@@ -1,13 +1,14 @@
 /**
  * Production carrier adapter over Twilio's REST API (the official `twilio` package):
- * number search/purchase/release, outbound SMS/MMS, TwiML rendering and signature checks.
+ * number search/purchase/release, outbound SMS/MMS, Voice SDK tokens, recording and media downloads
+ * with the account's credentials; webhook parsing, TwiML and signatures come from `TwilioDialect`.
  */
 import twilio from 'twilio';
 import type { Config } from '../../platform/config.js';
 import { CarrierError } from '../../platform/http/errors.js';
 import { safeFetch } from '../../platform/http/safe-fetch.js';
 import { createTwilioClientToken } from './client-token.js';
-import type { AvailableNumber, CallFlowStep, CarrierPort, ClientToken, NumberSearch, OutboundMessage, PurchasedNumber, RenderedResponse } from '../carrier.port.js';
+import type { AvailableNumber, CarrierCapabilities, CarrierPort, ClientToken, NumberSearch, OutboundMessage, PurchasedNumber } from '../carrier.port.js';
 import { TwilioDialect } from './dialect.js';
 
 /** Provider ids (spec 002 provider labels): 1 the carrier for local numbers, 2 the toll-free registry. */
@@ -22,11 +23,42 @@ function carrierError(e: unknown): CarrierError {
 export class TwilioCarrier extends TwilioDialect implements CarrierPort {
   readonly name = 'twilio' as const;
   readonly displayName = 'Twilio';
+  readonly capabilities: CarrierCapabilities;
   private readonly client: twilio.Twilio;
 
   constructor(config: Config) {
     super(config);
     this.client = twilio(config.twilioAccountSid, config.twilioAuthToken);
+    this.capabilities = {
+      // Voice SDK tokens need an API key; outgoing browser calls also a TwiML app (README "Configuration").
+      voiceSdk: Boolean(config.twilioApiKey && config.twilioApiSecret),
+      voiceSdkOutgoing: Boolean(config.twilioTwimlAppSid),
+      mms: true,
+      fax: false,
+      numberPorting: false,
+      simulator: false,
+    };
+  }
+
+  /** Softphone SIP addresses live under our own public host name (read when used: PUBLIC_URL may be settled after start). */
+  get sipDomain(): string {
+    return new URL(this.config.publicUrl).hostname;
+  }
+
+  /** HTTP Basic auth with the account SID and auth token (Twilio's REST and media hosts). */
+  private basicAuth(): string {
+    return `Basic ${Buffer.from(`${this.config.twilioAccountSid}:${this.config.twilioAuthToken}`).toString('base64')}`;
+  }
+
+  /** Twilio serves MMS media from its own hosts (api.twilio.com, media.twiliocdn.com redirects) only to the account; others get no credentials. */
+  mediaRequestHeaders(url: string): Record<string, string> {
+    let host: string;
+    try {
+      host = new URL(url).hostname;
+    } catch {
+      return {}; // not a URL: the fetch guard refuses it
+    }
+    return /(^|\.)twilio\.com$/.test(host) ? { authorization: this.basicAuth() } : {};
   }
 
   /** Searches Twilio's US inventory; toll-free "8**" searches every toll-free prefix. */
@@ -64,7 +96,7 @@ export class TwilioCarrier extends TwilioDialect implements CarrierPort {
         voiceMethod: 'POST',
         smsUrl: urls.smsUrl,
         smsMethod: 'POST',
-        statusCallback: urls.statusCallback ?? `${this.config.publicUrl}/webhooks/twilio/voice/status`,
+        statusCallback: urls.statusCallback ?? this.webhookUrl('voice.status'),
         statusCallbackMethod: 'POST',
       });
       return { sid: n.sid, number: n.phoneNumber };
@@ -104,10 +136,9 @@ export class TwilioCarrier extends TwilioDialect implements CarrierPort {
 
   /** Downloads `RecordingUrl` as WAV (Twilio's default format) with account credentials. */
   async fetchRecording(url: string): Promise<{ data: Buffer; contentType: string }> {
-    const auth = Buffer.from(`${this.config.twilioAccountSid}:${this.config.twilioAuthToken}`).toString('base64');
     // Through the server-side fetch guard (public addresses only, size cap, deadline; the
     // credentials are dropped if Twilio redirects to another origin).
-    const res = await safeFetch(url, { headers: { authorization: `Basic ${auth}` }, maxBytes: 200 * 1024 * 1024, timeoutMs: 120_000 }).catch((e: Error) => { throw new CarrierError(`Recording download failed (${e.message}).`); });
+    const res = await safeFetch(url, { headers: { authorization: this.basicAuth() }, maxBytes: 200 * 1024 * 1024, timeoutMs: 120_000 }).catch((e: Error) => { throw new CarrierError(`Recording download failed (${e.message}).`); });
     if (!res.ok) throw new CarrierError(`Recording download failed (${res.status}).`);
     return { data: res.body, contentType: res.contentType ?? 'audio/wav' };
   }

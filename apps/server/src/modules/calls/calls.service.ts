@@ -13,6 +13,7 @@
 import { BLOCKED, CALL_STATUS, EAV_ENTITY_TYPES, UNBLOCKED, callStatusLabel, parsePhone, type RouteEntry } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import type { CallFlowStep } from '../../carriers/carrier.port.js';
+import { FINAL_CALL_STATUS_WORDS, type VoiceEvent } from '../../carriers/carrier.events.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { EMAIL_URL_TTL_MS, ownerOfKey } from '../../platform/blob/access.js';
 import { NotFoundError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
@@ -45,7 +46,8 @@ export const FETCH_RECORDING_JOB = 'calls.fetch-recording';
  */
 export type VoiceOutcome = { steps: CallFlowStep[]; changed?: { companyId: number; id: number; status: number }; after?: () => void; call?: CallRow };
 
-type Params = Record<string, string>;
+/** A voice webhook as the carrier adapter parsed it (carriers/carrier.events.ts). */
+type Params = VoiceEvent;
 
 /** Publishes `call updated` on the company channel (call after commit). */
 export function publishCallUpdated(ctx: AppContext, changed: { companyId: number; id: number; status: number } | undefined): void {
@@ -59,7 +61,7 @@ async function setStatus(tx: DbOrTx, call: CallRow, status: number, detail: Reco
 }
 
 function urls(ctx: AppContext, sid: string) {
-  return flowUrls(ctx.config.publicUrl, sid);
+  return flowUrls(ctx.carrier, sid);
 }
 
 function entryOf(number: RoutingNumber, ext: number): RouteEntry | undefined {
@@ -136,23 +138,23 @@ function e164(raw: string): string {
  * does for in-app calling). undefined: reject (unknown `To`, no CallSid).
  */
 async function planInbound(ctx: AppContext, db: DbOrTx, p: Params, now: Date, mayWrite: boolean): Promise<InboundPlan | undefined | null> {
-  const number = await findRoutingByE164Cached(ctx, e164(p.To ?? ''), db);
-  if (!number || !p.CallSid) return undefined;
-  const from = e164(p.From ?? '');
-  const fromState = p.FromState || null;
+  const number = await findRoutingByE164Cached(ctx, e164(p.to ?? ''), db);
+  if (!number || !p.callSid) return undefined;
+  const from = e164(p.from ?? '');
+  const fromState = p.fromState ?? null;
   const blocked = await isCallerBlocked(ctx, db, number.company_id, number.id, from);
   const row = {
-    company_id: number.company_id, number_id: number.id, carrier_sid: p.CallSid, from_number: from, to_number: number.number,
+    company_id: number.company_id, number_id: number.id, carrier_sid: p.callSid, from_number: from, to_number: number.number,
     from_state: fromState, direction: 'inbound', status: blocked ? CALL_STATUS.BLOCKED : CALL_STATUS.STARTED,
     // The fast path (no transaction) leaves the contact to the group-commit insert (`storeInboundCall`).
     contact_id: mayWrite ? (await findContactByNumber(ctx, number.company_id, from, db))?.id ?? null : undefined,
   };
-  const arrived: CallEvent = { status: row.status, detail: { from, to: number.number, from_state: fromState, from_city: p.FromCity || null } };
+  const arrived: CallEvent = { status: row.status, detail: { from, to: number.number, from_state: fromState, from_city: p.fromCity ?? null } };
   if (blocked) return { row, events: [arrived], steps: [{ kind: 'reject', reason: 'rejected' }] };
   const only = number.routes.length === 1 ? number.routes[0] : undefined;
   if (only?.round_robin && !mayWrite) return null;
   const flow = await loadFlow(ctx, db, number, fromState, only);
-  const d = decideInboundStep(flow, now, urls(ctx, p.CallSid));
+  const d = decideInboundStep(flow, now, urls(ctx, p.callSid));
   const ends = d.outcome === 'no-answer' ? { status: CALL_STATUS.NO_ANSWER, reason: 'no-answer' } : d.outcome === 'closed' ? { status: CALL_STATUS.MISSED, reason: 'closed' } : undefined;
   const inApp = d.outcome === 'dial' && d.entry?.type === 'in-app-calling';
   if (inApp && !mayWrite) return null;
@@ -296,10 +298,10 @@ async function callAndNumber(ctx: AppContext, tx: DbOrTx, sid: string | undefine
 
 const HANGUP: CallFlowStep[] = [{ kind: 'hangup' }];
 
-/** POST /voice/gather?attempt=N: the caller's menu choice (`Digits`). */
+/** POST /voice/gather?attempt=N: the caller's menu choice (`digits`). */
 export async function handleMenuChoice(ctx: AppContext, tx: DbOrTx, p: Params, attempt: number, now = new Date()): Promise<VoiceOutcome> {
-  const digits = (p.Digits ?? '').trim();
-  const found = await callAndNumber(ctx, tx, p.CallSid, (n) => n.routes.find((e) => String(e.extension) === digits.replace(/#$/, '')));
+  const digits = (p.digits ?? '').trim();
+  const found = await callAndNumber(ctx, tx, p.callSid, (n) => n.routes.find((e) => String(e.extension) === digits.replace(/#$/, '')));
   if (!found) return { steps: HANGUP };
   const { call, number } = found;
   const d = decideMenuChoice(number, digits, attempt, now, urls(ctx, call.carrier_sid));
@@ -313,14 +315,14 @@ export async function handleMenuChoice(ctx: AppContext, tx: DbOrTx, p: Params, a
   return { steps: d.steps };
 }
 
-/** POST /voice/dial?ext=E&i=I&rr=C: the result of a Dial (`DialCallStatus`, `DialCallDuration`); `rr` the call's round-robin cursor. */
+/** POST /voice/dial?ext=E&i=I&rr=C: the result of a Dial (`dialStatus`, `dialDurationS`); `rr` the call's round-robin cursor. */
 export async function handleDialResult(ctx: AppContext, tx: DbOrTx, p: Params, ext: number, index: number, now = new Date(), rr?: number): Promise<VoiceOutcome> {
-  const found = await callAndNumber(ctx, tx, p.CallSid);
+  const found = await callAndNumber(ctx, tx, p.callSid);
   if (!found) return { steps: HANGUP };
   const { call, number } = found;
   const entry = entryOf(number, ext);
   if (!entry) return { steps: HANGUP };
-  const status = p.DialCallStatus ?? 'no-answer';
+  const status = p.dialStatus ?? 'no-answer';
   const after = entry.type === 'in-app-calling' ? await endInAppRinging(ctx, tx, call.id, `dial-${status}`) : undefined;
   const d = decideAfterDial(number, entry, status, index, now, urls(ctx, call.carrier_sid), rr);
   if (d.outcome === 'connected') {
@@ -328,7 +330,7 @@ export async function handleDialResult(ctx: AppContext, tx: DbOrTx, p: Params, e
     const confirmedBy = [...events].reverse().find((e) => typeof (e.detail as Record<string, unknown>).confirmed_by === 'string')?.detail.confirmed_by as string | undefined;
     const forwards = lastDialing(events) ?? entry.forwards.map((f) => f.number);
     const forwardedTo = confirmedBy ?? (forwards.length === 1 ? forwards[0] : forwards.join(', ')) ?? null;
-    const changed = await setStatus(tx, call, CALL_STATUS.CONNECTED, { dial_status: status, forwarded_to: forwardedTo, dial_duration_s: Number(p.DialCallDuration ?? 0) }, { answered_at: new Date(), forwarded_to: forwardedTo });
+    const changed = await setStatus(tx, call, CALL_STATUS.CONNECTED, { dial_status: status, forwarded_to: forwardedTo, dial_duration_s: p.dialDurationS }, { answered_at: new Date(), forwarded_to: forwardedTo });
     return { steps: d.steps, changed, after };
   }
   await callsRepository.insertEvent(tx, call.id, call.status, { dial_status: status, forward_index: index });
@@ -346,7 +348,7 @@ export async function whisperLeg(ctx: AppContext, tx: DbOrTx, parentSid: string,
   const found = await callAndNumber(ctx, tx, parentSid);
   const entry = found ? entryOf(found.number, ext) : undefined;
   if (!found || !entry) return { steps: HANGUP };
-  const confirmUrl = `${ctx.config.publicUrl}/webhooks/twilio/voice/confirm?call=${encodeURIComponent(parentSid)}&ext=${ext}`;
+  const confirmUrl = ctx.carrier.webhookUrl('voice.confirm', { call: parentSid, ext });
   return { steps: whisperSteps(entry, confirmUrl, found.number.extras?.greetingUrls?.[`${ext}:whisper`]) };
 }
 
@@ -355,9 +357,9 @@ export async function confirmLeg(ctx: AppContext, tx: DbOrTx, p: Params, parentS
   const found = await callAndNumber(ctx, tx, parentSid);
   const entry = found ? entryOf(found.number, ext) : undefined;
   if (!found || !entry) return { steps: HANGUP };
-  const r = confirmSteps(entry, (p.Digits ?? '').trim());
-  const forward = parsePhone(p.To ?? '') ?? p.To ?? '';
-  await callsRepository.insertEvent(tx, found.call.id, found.call.status, r.accepted ? { confirmed_by: forward } : { declined_by: forward, digits: p.Digits ?? '' });
+  const r = confirmSteps(entry, (p.digits ?? '').trim());
+  const forward = parsePhone(p.to ?? '') ?? p.to ?? '';
+  await callsRepository.insertEvent(tx, found.call.id, found.call.status, r.accepted ? { confirmed_by: forward } : { declined_by: forward, digits: p.digits ?? '' });
   return { steps: r.steps };
 }
 
@@ -367,16 +369,16 @@ export async function confirmLeg(ctx: AppContext, tx: DbOrTx, p: Params, parentS
  * status 4. A recording without URL or of 0 s is ignored.
  */
 export async function handleRecording(ctx: AppContext, tx: DbOrTx, p: Params, ext?: number): Promise<VoiceOutcome> {
-  const call = p.CallSid ? await callsRepository.findBySidForUpdate(tx, p.CallSid) : undefined;
+  const call = p.callSid ? await callsRepository.findBySidForUpdate(tx, p.callSid) : undefined;
   if (!call) return { steps: HANGUP };
-  const duration = Math.max(0, Math.round(Number(p.RecordingDuration ?? 0)) || 0);
-  if (!p.RecordingUrl || duration === 0) return { steps: afterRecordingSteps() };
+  const duration = p.recordingDurationS;
+  if (!p.recordingUrl || duration === 0) return { steps: afterRecordingSteps() };
   const vm = await callsRepository.insertVoicemail(tx, {
-    company_id: call.company_id, call_id: call.id, number_id: call.number_id, recording_url: p.RecordingUrl, recording_sid: p.RecordingSid || null, duration_s: duration,
+    company_id: call.company_id, call_id: call.id, number_id: call.number_id, recording_url: p.recordingUrl, recording_sid: p.recordingSid ?? null, duration_s: duration,
   });
   await ctx.queue.enqueue(FETCH_RECORDING_JOB, { voicemailId: vm.id }, { singletonKey: `vm:${vm.id}` }, tx);
   await sendVoicemailAlert(ctx, tx, call, vm.id, duration, ext);
-  const changed = await setStatus(tx, call, CALL_STATUS.VOICEMAIL, { voicemail_id: vm.id, recording_sid: p.RecordingSid ?? null, duration_s: duration });
+  const changed = await setStatus(tx, call, CALL_STATUS.VOICEMAIL, { voicemail_id: vm.id, recording_sid: p.recordingSid ?? null, duration_s: duration });
   return { steps: afterRecordingSteps(), changed };
 }
 
@@ -412,17 +414,17 @@ function recordingKey(ctx: AppContext, companyId: number, voicemailId: number): 
 
 /** POST /voice/status: the call ended. Stores ended_at and duration; 1/2 → 3 Hangup. */
 export async function handleCallStatus(ctx: AppContext, tx: DbOrTx, p: Params): Promise<VoiceOutcome> {
-  const call = p.CallSid ? await callsRepository.findBySidForUpdate(tx, p.CallSid) : undefined;
+  const call = p.callSid ? await callsRepository.findBySidForUpdate(tx, p.callSid) : undefined;
   if (!call) return { steps: [] };
-  const final = ['completed', 'busy', 'no-answer', 'failed', 'canceled'].includes(p.CallStatus ?? '');
+  const final = p.callStatus !== undefined && FINAL_CALL_STATUS_WORDS.includes(p.callStatus);
   if (!final) return { steps: [] };
-  const patch = { ended_at: new Date(), duration_s: Math.max(0, Math.round(Number(p.CallDuration ?? 0)) || 0) };
+  const patch = { ended_at: new Date(), duration_s: p.callDurationS };
   const after = await endInAppRinging(ctx, tx, call.id, 'call-ended');
   if (call.status === CALL_STATUS.STARTED || call.status === CALL_STATUS.EXTENSION_SELECTED) {
-    return { steps: [], changed: await setStatus(tx, call, CALL_STATUS.HANGUP, { call_status: p.CallStatus, duration_s: patch.duration_s }, patch), after };
+    return { steps: [], changed: await setStatus(tx, call, CALL_STATUS.HANGUP, { call_status: p.callStatus, duration_s: patch.duration_s }, patch), after };
   }
   await callsRepository.update(tx, call.id, patch);
-  await callsRepository.insertEvent(tx, call.id, call.status, { call_status: p.CallStatus, duration_s: patch.duration_s });
+  await callsRepository.insertEvent(tx, call.id, call.status, { call_status: p.callStatus, duration_s: patch.duration_s });
   return { steps: [], changed: { companyId: call.company_id, id: call.id, status: call.status }, after };
 }
 
@@ -706,7 +708,7 @@ export async function announceCallChanged(ctx: AppContext, changed: VoiceOutcome
 /**
  * A call placed from the browser (in-app calling, outbound): the carrier's first webhook for it.
  * Binds the carrier's CallSid to our call row and answers with a Dial of the destination from the
- * company number (`callerId`), whose result comes back to `/webhooks/twilio/voice/client/dial`.
+ * company number (`callerId`), whose result comes back to the carrier's `voice.client.dial` webhook.
  * @returns null when the call is unknown, not outbound, or already bound to a carrier call
  * (`tokenSid` is the SID recorded when the token was issued).
  */
@@ -715,7 +717,7 @@ export async function connectOutboundCall(ctx: AppContext, tx: DbOrTx, input: { 
   if (!call || call.direction !== 'outbound' || call.status !== CALL_STATUS.STARTED || call.carrier_sid !== input.tokenSid) return null;
   await callsRepository.update(tx, call.id, { carrier_sid: input.carrierSid });
   await callsRepository.insertEvent(tx, call.id, CALL_STATUS.STARTED, { carrier_sid: input.carrierSid, placed_by: input.userId });
-  const base = `${ctx.config.publicUrl}/webhooks/twilio/voice/client/dial?call=${call.id}`;
+  const base = ctx.carrier.webhookUrl('voice.client.dial', { call: call.id });
   return {
     steps: [{ kind: 'dial', numbers: [{ number: call.to_number }], timeoutS: 30, action: base, callerId: call.from_number }],
     changed: { companyId: call.company_id, id: call.id, status: call.status },

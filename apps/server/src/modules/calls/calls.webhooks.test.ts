@@ -145,7 +145,7 @@ describe('voice webhooks', () => {
     await start(n.number, orphan);
     await db().deleteFrom('webhook_receipts').where('key', '=', `voice:${orphan}:start`).execute();
     const params = (callSid: string) => ({ CallSid: callSid, From: CALLER, To: n.number, FromState: 'IL' });
-    const plans = await Promise.all([fresh, twice, twice, stored, orphan].map((x) => planInboundCall(s.ctx, params(x))));
+    const plans = await Promise.all([fresh, twice, twice, stored, orphan].map((x) => planInboundCall(s.ctx, s.ctx.carrier.parseVoice(params(x)))));
     const receipt = (callSid: string) => ({ key: `voice:${callSid}:start`, status_code: 200, content_type: 'text/xml', body: `<Response>${callSid}</Response>` });
     // Submitted in the same tick: one batch, one statement.
     const out = await Promise.all([fresh, twice, twice, stored, orphan].map((x, i) => storeInboundCall(s.ctx, plans[i]!, receipt(x))));

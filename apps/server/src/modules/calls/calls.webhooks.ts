@@ -1,6 +1,7 @@
 /**
- * Voice webhooks in Twilio's dialect (issue 2 "Webhooks"), all signature-checked and handled at
- * most once per delivery key:
+ * Voice webhooks (issue 2 "Webhooks"), all signature-checked and handled at most once per delivery
+ * key; served on the carrier's paths (`carrier.webhookPath`, shown here for Twilio's dialect) and
+ * parsed by the carrier into `VoiceEvent`s (`carrier.parseVoice`):
  *   POST /webhooks/twilio/voice                         key voice:{CallSid}:start
  *   POST /webhooks/twilio/voice/gather?attempt=N        key voice:{CallSid}:gather:{N}
  *   POST /webhooks/twilio/voice/dial?ext=E&i=I[&rr=C]   key voice:{CallSid}:dial:{E}:{I}   (rr: round-robin cursor)
@@ -14,6 +15,8 @@ import { z } from 'zod';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
+import type { WebhookKind } from '../../carriers/carrier.port.js';
+import type { VoiceEvent } from '../../carriers/carrier.events.js';
 import { formParams, handleOnce, handleOnceInOneStatement, verifyCarrierSignature } from '../../platform/http/webhooks.js';
 import {
   announceCallChanged, confirmLeg, handleCallStatus, handleDialResult, handleMenuChoice, handleRecording, planInboundCall, publishCallUpdated, routeInboundCall, storeInboundCall,
@@ -31,13 +34,13 @@ const Query = z.object({
 export async function registerVoiceWebhooks(app: App, ctx: AppContext): Promise<void> {
   const preHandler = verifyCarrierSignature(ctx);
   const route = (
-    path: string,
-    key: (p: Record<string, string>, q: z.infer<typeof Query>) => string,
-    handle: (tx: DbOrTx, p: Record<string, string>, q: z.infer<typeof Query>) => Promise<VoiceOutcome>,
-    fast?: (p: Record<string, string>, key: string, reply: FastifyReply) => Promise<boolean>,
+    kind: WebhookKind,
+    key: (p: VoiceEvent, q: z.infer<typeof Query>) => string,
+    handle: (tx: DbOrTx, p: VoiceEvent, q: z.infer<typeof Query>) => Promise<VoiceOutcome>,
+    fast?: (p: VoiceEvent, key: string, reply: FastifyReply) => Promise<boolean>,
   ) => {
-    app.post(`/webhooks/twilio/voice${path}`, { preHandler, schema: { hide: true, querystring: Query } }, async (request, reply) => {
-      const p = formParams(request);
+    app.post(ctx.carrier.webhookPath(kind), { preHandler, schema: { hide: true, querystring: Query } }, async (request, reply) => {
+      const p = ctx.carrier.parseVoice(formParams(request));
       const q = request.query;
       // `fast` answers (true) or leaves the delivery to the transactional path (false).
       if (fast && (await fast(p, key(p, q), reply))) return reply;
@@ -50,7 +53,7 @@ export async function registerVoiceWebhooks(app: App, ctx: AppContext): Promise<
 
   // A new call: decided from reads, then stored with its receipt in one statement (no transaction,
   // issue 3 bench); round robin, in-app calling and rejects take the transactional path.
-  const inboundFast = async (p: Record<string, string>, key: string, reply: FastifyReply) => {
+  const inboundFast = async (p: VoiceEvent, key: string, reply: FastifyReply) => {
     const plan = await planInboundCall(ctx, p);
     if (!plan) return false;
     await handleOnceInOneStatement(ctx, reply, key, ctx.carrier.renderVoice(plan.steps), async (receipt) => {
@@ -60,11 +63,11 @@ export async function registerVoiceWebhooks(app: App, ctx: AppContext): Promise<
     });
     return true;
   };
-  route('', (p) => `voice:${p.CallSid ?? ''}:start`, (tx, p) => routeInboundCall(ctx, tx, p), inboundFast);
-  route('/gather', (p, q) => `voice:${p.CallSid ?? ''}:gather:${q.attempt ?? 1}`, (tx, p, q) => handleMenuChoice(ctx, tx, p, q.attempt ?? 1));
-  route('/dial', (p, q) => `voice:${p.CallSid ?? ''}:dial:${q.ext ?? 1}:${q.i ?? 0}`, (tx, p, q) => handleDialResult(ctx, tx, p, q.ext ?? 1, q.i ?? 0, new Date(), q.rr));
-  route('/whisper', (p) => `voice:${p.CallSid ?? ''}:whisper`, (tx, p, q) => whisperLeg(ctx, tx, q.call ?? p.ParentCallSid ?? '', q.ext ?? 1));
-  route('/confirm', (p) => `voice:${p.CallSid ?? ''}:confirm`, (tx, p, q) => confirmLeg(ctx, tx, p, q.call ?? p.ParentCallSid ?? '', q.ext ?? 1));
-  route('/recording', (p) => `voice:${p.CallSid ?? ''}:recording`, (tx, p, q) => handleRecording(ctx, tx, p, q.ext));
-  route('/status', (p) => `voice:${p.CallSid ?? ''}:status:${p.CallStatus ?? ''}`, (tx, p) => handleCallStatus(ctx, tx, p));
+  route('voice', (p) => `voice:${p.callSid ?? ''}:start`, (tx, p) => routeInboundCall(ctx, tx, p), inboundFast);
+  route('voice.gather', (p, q) => `voice:${p.callSid ?? ''}:gather:${q.attempt ?? 1}`, (tx, p, q) => handleMenuChoice(ctx, tx, p, q.attempt ?? 1));
+  route('voice.dial', (p, q) => `voice:${p.callSid ?? ''}:dial:${q.ext ?? 1}:${q.i ?? 0}`, (tx, p, q) => handleDialResult(ctx, tx, p, q.ext ?? 1, q.i ?? 0, new Date(), q.rr));
+  route('voice.whisper', (p) => `voice:${p.callSid ?? ''}:whisper`, (tx, p, q) => whisperLeg(ctx, tx, q.call ?? p.parentCallSid ?? '', q.ext ?? 1));
+  route('voice.confirm', (p) => `voice:${p.callSid ?? ''}:confirm`, (tx, p, q) => confirmLeg(ctx, tx, p, q.call ?? p.parentCallSid ?? '', q.ext ?? 1));
+  route('voice.recording', (p) => `voice:${p.callSid ?? ''}:recording`, (tx, p, q) => handleRecording(ctx, tx, p, q.ext));
+  route('voice.status', (p) => `voice:${p.callSid ?? ''}:status:${p.callStatus ?? ''}`, (tx, p) => handleCallStatus(ctx, tx, p));
 }

@@ -14,7 +14,7 @@ import { ValidationError, type FieldErrors } from '../../platform/http/errors.js
 import { assertCleanFields } from '../../platform/http/input-hygiene.js';
 import { formParams, handleOnce, verifyCarrierSignature } from '../../platform/http/webhooks.js';
 import {
-  CAMPAIGN_STATUS_PATH, applyCampaignStatus, createCampaign, deleteCampaign, getCampaign, listCampaignEvents, listCampaigns, togglePause,
+  applyCampaignStatus, createCampaign, deleteCampaign, getCampaign, listCampaignEvents, listCampaigns, togglePause,
   updateCampaign, type UploadedFile,
 } from './campaigns.service.js';
 
@@ -100,13 +100,11 @@ export function registerCampaignRoutes(app: App, ctx: AppContext): void {
     schema: { tags, summary: 'Recipients of a campaign with their contact (page size 10; search; status)', params: IdParams, querystring: CampaignEventsQuery, response: { 200: CampaignEventList, ...errorResponses } },
   }, async (req) => listCampaignEvents(ctx, req.auth!.userId, req.params.id, req.query));
 
-  app.post(CAMPAIGN_STATUS_PATH, {
+  app.post(ctx.carrier.webhookPath('campaigns.status'), {
     preHandler: verifyCarrierSignature(ctx),
     schema: { tags: ['webhooks'], summary: 'Carrier webhook: campaign message delivery status', querystring: z.object({ recipient: Id.optional() }), body: z.record(z.string(), z.unknown()).optional() },
   }, async (req, reply) => {
-    const p = formParams(req);
-    const sid = p.MessageSid ?? p.SmsSid ?? '';
-    const status = p.MessageStatus ?? p.SmsStatus ?? '';
-    return handleOnce(ctx, reply, `campaignstatus:${sid}:${status}`, (tx) => applyCampaignStatus(ctx, tx, p, req.query.recipient ?? null));
+    const p = ctx.carrier.parseMessageStatus(formParams(req));
+    return handleOnce(ctx, reply, `campaignstatus:${p?.sid ?? ''}:${p?.status ?? ''}`, (tx) => applyCampaignStatus(ctx, tx, p, req.query.recipient ?? null));
   });
 }

@@ -60,14 +60,12 @@ import {
   addConversationItemsBatch, advanceDeliveryState, getItemById, publishConversationsUpdated, startConversationsBatch,
 } from '../conversations/conversations.service.js';
 import { assertGroupIds, countGroupRecipients, listGroupRecipients } from '../groups/groups.service.js';
-import { mapCarrierStatus } from '../messaging/messaging.service.js';
+import type { MessageStatusEvent } from '../../carriers/carrier.events.js';
 import { getCompanyNumber } from '../numbers/numbers.service.js';
 import { campaignsRepository as repo, type CampaignRow, type MediaRow, type RecipientRow } from './campaigns.repository.js';
 
 export const CAMPAIGN_START_JOB = 'campaigns.start';
 export const CAMPAIGN_DISPATCH_JOB = 'campaigns.dispatch';
-/** Our own delivery-status webhook for campaign messages (`?recipient={id}`). */
-export const CAMPAIGN_STATUS_PATH = '/webhooks/twilio/campaigns/status';
 /** Live event name on `campaigns.{companyId}`. */
 export const CAMPAIGNS_UPDATED = 'campaigns updated';
 
@@ -565,7 +563,7 @@ function bucketFor(numberId: number, rate: number): TokenBucket {
 }
 
 function statusCallbackFor(ctx: AppContext, recipientId: number): string {
-  return `${ctx.config.publicUrl}${CAMPAIGN_STATUS_PATH}?recipient=${recipientId}`;
+  return ctx.carrier.webhookUrl('campaigns.status', { recipient: recipientId });
 }
 
 /**
@@ -794,17 +792,17 @@ export async function kickCampaign(ctx: AppContext, campaignId: number): Promise
  * moves the recipient's delivery state forward only, records the SID and error code, mirrors the
  * state onto its conversation item, and schedules a counters refresh.
  */
-export async function applyCampaignStatus(ctx: AppContext, tx: DbOrTx, p: Record<string, string>, recipientId: number | null): Promise<WebhookOutcome> {
+export async function applyCampaignStatus(ctx: AppContext, tx: DbOrTx, p: MessageStatusEvent | null, recipientId: number | null): Promise<WebhookOutcome> {
   const response = ctx.carrier.renderMessaging();
-  const sid = p.MessageSid ?? p.SmsSid ?? '';
+  const sid = p?.sid ?? '';
   if (!recipientId || !sid) return { response };
   const r = await repo.findRecipient(tx, recipientId, true);
   if (!r || (r.carrier_sid && r.carrier_sid !== sid)) {
     ctx.log.warn({ recipientId, sid }, 'campaign status callback for an unknown message ignored');
     return { response };
   }
-  const state = mapCarrierStatus(p.MessageStatus ?? p.SmsStatus ?? '');
-  const code = p.ErrorCode ? Number.parseInt(p.ErrorCode, 10) : null;
+  const state = p?.state ?? null;
+  const code = p?.errorCode ?? null;
   const now = campaignRuntime.now();
   const patch: Parameters<typeof repo.updateRecipient>[2] = {};
   if (!r.carrier_sid) patch.carrier_sid = sid;

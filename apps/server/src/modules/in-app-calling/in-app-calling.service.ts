@@ -3,8 +3,8 @@
  * §7 "In-app calling"; foundation §3 SIP fields; docs/telephony.md "In-app calling").
  *
  * - A user is *active* or *away*. Going active provisions the user's SIP credentials when they
- *   are missing and the carrier can issue them (sandbox always; Twilio when TWILIO_API_KEY and
- *   TWILIO_API_SECRET are set), because a user may place and answer in-app calls only when
+ *   are missing and the carrier can issue them (`carrier.capabilities.voiceSdk`: sandbox always;
+ *   Twilio when TWILIO_API_KEY and TWILIO_API_SECRET are set), because a user may place and answer in-app calls only when
  *   `sip_address`, `sip_user` and `sip_password` are all present (foundation §3).
  * - When an inbound call reaches an in-app-calling route entry, the call flow (calls module) rings
  *   `<Client>user_{id}</Client>` for every active user (`activeInAppUserIds`) and calls
@@ -77,7 +77,7 @@ export async function listInAppUsers(ctx: AppContext, userId: number, companyId:
 
 /** Whether this deployment's carrier can issue softphone credentials itself. */
 function canProvisionSip(ctx: AppContext): boolean {
-  return ctx.carrier.name === 'sandbox' || Boolean(ctx.config.twilioApiKey && ctx.config.twilioApiSecret);
+  return ctx.carrier.capabilities.voiceSdk;
 }
 
 /**
@@ -94,7 +94,7 @@ export async function setInAppStatus(ctx: AppContext, userId: number, companyId:
     if (!u) throw new NotFoundError('User');
     if (status === 'active' && !hasSip(u)) {
       if (!canProvisionSip(ctx)) throw fieldError('status', MISSING_SIP);
-      const domain = ctx.carrier.name === 'sandbox' ? 'sandbox.switchboard.local' : new URL(ctx.config.publicUrl).hostname;
+      const domain = ctx.carrier.sipDomain;
       await inAppCallingRepository.setSip(tx, userId, {
         sip_address: u.sip_address?.trim() || `sip:${clientIdentity(userId)}@${domain}`,
         sip_user: u.sip_user?.trim() || clientIdentity(userId),
@@ -123,7 +123,7 @@ async function sipUser(ctx: AppContext, userId: number) {
 export async function createInAppToken(ctx: AppContext, userId: number, companyId: number) {
   await assertCompanyAccess(ctx, userId, companyId);
   if (!hasSip(await sipUser(ctx, userId))) throw fieldError('sip_address', MISSING_SIP);
-  const t = ctx.carrier.createClientToken(clientIdentity(userId), { outgoing: ctx.carrier.name === 'sandbox' || Boolean(ctx.config.twilioTwimlAppSid) });
+  const t = ctx.carrier.createClientToken(clientIdentity(userId), { outgoing: ctx.carrier.capabilities.voiceSdkOutgoing });
   return { token: t.token, identity: t.identity, carrier: ctx.carrier.name, ttl: t.ttlS };
 }
 

@@ -13,7 +13,7 @@ import { ValidationError, type FieldErrors } from '../../platform/http/errors.js
 import { assertCleanFields } from '../../platform/http/input-hygiene.js';
 import { formParams, handleOnce, verifyCarrierSignature } from '../../platform/http/webhooks.js';
 import {
-  STATUS_CALLBACK_PATH, applyMessageStatus, cancelScheduledMessage, receiveInboundMessage, scheduleMessage, sendMessage, type UploadedFile,
+  applyMessageStatus, cancelScheduledMessage, receiveInboundMessage, scheduleMessage, sendMessage, type UploadedFile,
 } from './messaging.service.js';
 
 const WebhookBody = z.record(z.string(), z.unknown()).optional();
@@ -83,22 +83,21 @@ export function registerMessagingRoutes(app: App, ctx: AppContext): void {
     return reply.code(204).send(null);
   });
 
-  app.post('/webhooks/twilio/messaging', {
+  app.post(ctx.carrier.webhookPath('messaging'), {
     preHandler: verifyCarrierSignature(ctx),
     schema: { tags: ['webhooks'], summary: 'Carrier webhook: inbound SMS/MMS (Twilio form fields)', body: WebhookBody },
   }, async (req, reply) => {
-    const p = formParams(req);
-    if (!p.MessageSid) return reply.type(ctx.carrier.renderMessaging().contentType).send(ctx.carrier.renderMessaging().body);
-    return handleOnce(ctx, reply, `sms:${p.MessageSid}`, (tx) => receiveInboundMessage(ctx, tx, p));
+    const p = ctx.carrier.parseInboundMessage(formParams(req));
+    if (!p) return reply.type(ctx.carrier.renderMessaging().contentType).send(ctx.carrier.renderMessaging().body);
+    return handleOnce(ctx, reply, `sms:${p.sid}`, (tx) => receiveInboundMessage(ctx, tx, p));
   });
 
-  app.post(STATUS_CALLBACK_PATH, {
+  app.post(ctx.carrier.webhookPath('messaging.status'), {
     preHandler: verifyCarrierSignature(ctx),
     schema: { tags: ['webhooks'], summary: 'Carrier webhook: message delivery status', querystring: z.object({ item: Id.optional() }), body: WebhookBody },
   }, async (req, reply) => {
-    const p = formParams(req);
-    const sid = p.MessageSid ?? p.SmsSid ?? '';
-    const status = p.MessageStatus ?? p.SmsStatus ?? '';
-    return handleOnce(ctx, reply, `smsstatus:${sid}:${status}`, (tx) => applyMessageStatus(ctx, tx, p, req.query.item ?? null));
+    const p = ctx.carrier.parseMessageStatus(formParams(req));
+    if (!p) return reply.type(ctx.carrier.renderMessaging().contentType).send(ctx.carrier.renderMessaging().body);
+    return handleOnce(ctx, reply, `smsstatus:${p.sid}:${p.status}`, (tx) => applyMessageStatus(ctx, tx, p, req.query.item ?? null));
   });
 }

@@ -19,7 +19,8 @@ import {
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { ownerOfKey } from '../../platform/blob/access.js';
-import { ResponseTooLargeError, safeFetch, UnsafeUrlError } from '../../platform/http/safe-fetch.js';
+import { ResponseTooLargeError, UnsafeUrlError } from '../../platform/http/safe-fetch.js';
+import type { InboundMessageEvent, MessageStatusEvent } from '../../carriers/carrier.events.js';
 import { CarrierError, ConflictError, ForbiddenError, NotFoundError, ValidationError, fieldError } from '../../platform/http/errors.js';
 import type { WebhookOutcome } from '../../platform/http/webhooks.js';
 import { AGENT_ROLES, assertCompanyAccess, getCompanyMessagingSettings } from '../companies/companies.service.js';
@@ -34,63 +35,36 @@ import { findNumberByE164, getCompanyNumber } from '../numbers/numbers.service.j
 
 export const SEND_MESSAGE_JOB = 'messages.send';
 export const FETCH_MEDIA_JOB = 'messages.fetch-media';
-/** Path of the delivery-status webhook (the carrier posts MessageStatus here). */
-export const STATUS_CALLBACK_PATH = '/webhooks/twilio/messaging/status';
-
 export const SEND_SCHEDULED_JOB = 'messages.send-scheduled';
 
 export type UploadedFile = { filename: string; mimetype: string; data: Buffer };
-
-/** Carrier MessageStatus → our delivery state (carrier 'sending' is still in flight: our 'sending'). */
-export function mapCarrierStatus(status: string): string | null {
-  switch (status.toLowerCase()) {
-    case 'accepted': case 'scheduled': case 'queued': return 'queued';
-    case 'sending': return 'sending';
-    case 'sent': return 'sent';
-    case 'delivered': case 'read': return 'delivered';
-    case 'undelivered': return 'undelivered';
-    case 'failed': case 'canceled': return 'failed';
-    default: return null;
-  }
-}
-
-function intOrNull(v: string | undefined): number | null {
-  if (v === undefined || v === '') return null;
-  const n = Number.parseInt(v, 10);
-  return Number.isFinite(n) ? n : null;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Inbound
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Handles one inbound SMS/MMS webhook inside `handleOnce`'s transaction (`tx`).
- * Twilio form fields: MessageSid, From, To, Body, NumMedia, MediaUrl{i}, MediaContentType{i}.
+ * Handles one inbound SMS/MMS (the carrier's post parsed by `carrier.parseInboundMessage`) inside
+ * `handleOnce`'s transaction (`tx`).
  * A `To` that is not one of our active numbers stores nothing. Answers an empty MessagingResponse.
  * A reply to a campaign message is reported to the campaigns service in the same transaction
  * (`recordCampaignReply`: responded / unsubscribed counters); when that campaign has `skip_inbox`
  * the message is not stored in the inbox (no conversation item), but an opt-out/opt-in/help keyword
  * is still honoured and its confirmation goes out through the conversation.
  */
-export async function receiveInboundMessage(ctx: AppContext, tx: DbOrTx, p: Record<string, string>): Promise<WebhookOutcome> {
+export async function receiveInboundMessage(ctx: AppContext, tx: DbOrTx, p: InboundMessageEvent): Promise<WebhookOutcome> {
   const response = ctx.carrier.renderMessaging();
-  const number = p.To ? await findNumberByE164(ctx, parsePhone(p.To) ?? p.To, tx) : undefined;
-  if (!number || !p.MessageSid) {
-    ctx.log.warn({ to: p.To, sid: p.MessageSid }, 'inbound message for an unknown number ignored');
+  const number = p.to ? await findNumberByE164(ctx, parsePhone(p.to) ?? p.to, tx) : undefined;
+  if (!number) {
+    ctx.log.warn({ to: p.to, sid: p.sid }, 'inbound message for an unknown number ignored');
     return { response };
   }
-  const from = parsePhone(p.From ?? '') ?? (p.From ?? '').trim();
-  const numMedia = Math.min(intOrNull(p.NumMedia) ?? 0, 10);
-  const media: { url: string; contentType: string }[] = [];
-  for (let i = 0; i < numMedia; i++) {
-    const url = p[`MediaUrl${i}`];
-    if (url) media.push({ url, contentType: p[`MediaContentType${i}`] || 'application/octet-stream' });
-  }
+  const from = parsePhone(p.from) ?? p.from.trim();
+  const media = p.media;
   // A reply to a campaign message is counted on that campaign (responded / unsubscribed); a campaign
   // sent with skip_inbox keeps its replies out of the inbox (opt-out keywords are still honoured).
-  const campaign = await recordCampaignReply(ctx, { companyId: number.company_id, numberId: number.id, from, body: p.Body ?? '' }, tx);
-  const kind = classifyKeyword(p.Body);
+  const campaign = await recordCampaignReply(ctx, { companyId: number.company_id, numberId: number.id, from, body: p.body }, tx);
+  const kind = classifyKeyword(p.body);
   let conversation: ConversationRow | null = null;
   /** The (number, sender) conversation, started on first use (never for a skip_inbox reply that needs no answer). */
   const conversationOf = async (): Promise<ConversationRow> => {
@@ -107,10 +81,10 @@ export async function receiveInboundMessage(ctx: AppContext, tx: DbOrTx, p: Reco
       is_inbound: true,
       // A blocked caller's text is kept but arrives read: no unread count (docs/messaging.md "Blocked callers").
       is_read: await isPartyBlocked(ctx, number.company_id, number.id, from, tx),
-      body: p.Body ?? '',
+      body: p.body,
       media,
       delivery_state: 'received',
-      carrier_sid: p.MessageSid,
+      carrier_sid: p.sid,
     });
     if (media.length > 0) await ctx.queue.enqueue(FETCH_MEDIA_JOB, { itemId: item.id }, { singletonKey: `media-${item.id}` }, tx);
   }
@@ -187,8 +161,8 @@ function extensionFor(contentType: string, url: string): string {
  * Job `messages.fetch-media` {itemId}: copies an inbound item's media into our blob store
  * (`derivedKey(companyId, 'mms', in-{itemId}-{i})`) and points the item at our copies. Idempotent:
  * media already under the company's own `/files/` URL are skipped and keys are deterministic.
- * Downloads go through the server-side fetch guard (platform/http/safe-fetch.ts); a URL it
- * refuses (private address, other scheme, too large) is dropped from the item, not retried.
+ * Downloads go through the carrier (`carrier.downloadMedia`: its auth, the server-side fetch guard
+ * platform/http/safe-fetch.ts); a URL the guard refuses (private address, other scheme, too large) is dropped from the item, not retried.
  * @throws when a download fails otherwise (the queue retries).
  */
 export async function fetchInboundMedia(ctx: AppContext, data: { itemId: number }): Promise<void> {
@@ -199,22 +173,17 @@ export async function fetchInboundMedia(ctx: AppContext, data: { itemId: number 
   for (const [i, m] of item.media.entries()) {
     const ownKey = ctx.blobs.keyOf(m.url);
     if (ownKey && ownerOfKey(ownKey) === item.company_id) { media.push(m); continue; }
-    const headers: Record<string, string> = {};
-    if (ctx.config.carrier === 'twilio' && /(^|\.)twilio\.com$/.test(new URL(m.url).hostname)) {
-      headers.authorization = `Basic ${Buffer.from(`${ctx.config.twilioAccountSid}:${ctx.config.twilioAuthToken}`).toString('base64')}`;
-    }
     let res;
     try {
-      res = await safeFetch(m.url, { headers, timeoutMs: 30_000 });
+      res = await ctx.carrier.downloadMedia(m.url);
     } catch (e) {
       if (!(e instanceof UnsafeUrlError || e instanceof ResponseTooLargeError)) throw e;
       ctx.log.warn({ err: e, itemId: item.id }, 'inbound media refused');
       changed = true;
       continue;
     }
-    if (!res.ok) throw new Error(`media download failed: ${res.status} ${m.url}`);
     const key = ctx.blobs.derivedKey(item.company_id, 'mms', `in-${item.id}-${i}`, extensionFor(m.contentType, m.url));
-    await ctx.blobs.put(key, res.body);
+    await ctx.blobs.put(key, res.data);
     media.push({ url: ctx.blobs.url(key), contentType: res.contentType || m.contentType });
     changed = true;
   }
@@ -439,9 +408,9 @@ export async function deliverMessage(ctx: AppContext, data: { itemId: number }):
       to: conversation.recipient,
       body: item.body ?? '',
       mediaUrls: item.media.map((m) => ctx.blobs.carrierUrl(m.url)), // signed: the carrier has no session
-      statusCallback: `${ctx.config.publicUrl}${STATUS_CALLBACK_PATH}?item=${item.id}`,
+      statusCallback: ctx.carrier.webhookUrl('messaging.status', { item: item.id }),
     });
-    await updateDelivery(ctx, item.id, { carrierSid: res.sid, state: mapCarrierStatus(res.status) ?? 'queued' });
+    await updateDelivery(ctx, item.id, { carrierSid: res.sid, state: ctx.carrier.messageState(res.status) ?? 'queued' });
   } catch (e) {
     if (!(e instanceof CarrierError)) throw e;
     ctx.log.warn({ err: e, itemId: item.id }, 'carrier refused message');
@@ -450,13 +419,12 @@ export async function deliverMessage(ctx: AppContext, data: { itemId: number }):
 }
 
 /**
- * Status callback inside `handleOnce`'s transaction: MessageSid, MessageStatus, ErrorCode and our
- * `item` query parameter. Moves the state forward only; unknown messages change nothing.
+ * Status callback (parsed by `carrier.parseMessageStatus`) inside `handleOnce`'s transaction, with
+ * our `item` query parameter. Moves the state forward only; unknown messages change nothing.
  */
-export async function applyMessageStatus(ctx: AppContext, tx: DbOrTx, p: Record<string, string>, itemIdParam: number | null): Promise<WebhookOutcome> {
+export async function applyMessageStatus(ctx: AppContext, tx: DbOrTx, p: MessageStatusEvent, itemIdParam: number | null): Promise<WebhookOutcome> {
   const response = ctx.carrier.renderMessaging();
-  const sid = p.MessageSid ?? p.SmsSid;
-  if (!sid) return { response };
+  const sid = p.sid;
   let item = await getItemByCarrierSid(ctx, sid, tx, true);
   if (!item && itemIdParam) {
     const byId = await getItemById(ctx, itemIdParam, tx, true);
@@ -466,8 +434,7 @@ export async function applyMessageStatus(ctx: AppContext, tx: DbOrTx, p: Record<
     ctx.log.warn({ sid }, 'status callback for an unknown message ignored');
     return { response };
   }
-  const state = mapCarrierStatus(p.MessageStatus ?? p.SmsStatus ?? '');
-  const updated = await advanceDeliveryState(ctx, tx, item, { carrierSid: sid, state: state ?? undefined, errorCode: intOrNull(p.ErrorCode) });
+  const updated = await advanceDeliveryState(ctx, tx, item, { carrierSid: sid, state: p.state ?? undefined, errorCode: p.errorCode });
   if (!updated) return { response };
   return { response, afterCommit: () => publishConversationUpdated(ctx, updated.company_id, updated.conversation_id, updated) };
 }

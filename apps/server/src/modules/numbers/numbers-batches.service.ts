@@ -196,12 +196,11 @@ export async function rotateNumber(ctx: AppContext, userId: number, id: number) 
   const area = areaCodeOf(row.number);
   if (!area) throw fieldError('number', 'The number cannot be rotated.');
   const offered = await ctx.carrier.searchNumbers({ kind: isTollFree(row.number) ? 'toll_free' : 'local', areaCode: area, limit: 20 });
-  const base = ctx.config.publicUrl;
   let bought: { sid: string; number: string } | null = null;
   for (const candidate of offered) {
     if (candidate.number === row.number || (await numbersRepository.findActiveByNumber(ctx.db, candidate.number))) continue;
     try {
-      bought = await ctx.carrier.buyNumber(candidate.number, { voiceUrl: `${base}/webhooks/twilio/voice`, smsUrl: `${base}/webhooks/twilio/messaging`, statusCallback: `${base}/webhooks/twilio/voice/status` });
+      bought = await ctx.carrier.buyNumber(candidate.number, { voiceUrl: ctx.carrier.webhookUrl('voice'), smsUrl: ctx.carrier.webhookUrl('messaging'), statusCallback: ctx.carrier.webhookUrl('voice.status') });
       break;
     } catch (e) {
       if (!(e instanceof CarrierError)) throw e;

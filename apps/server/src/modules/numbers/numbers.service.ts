@@ -131,10 +131,9 @@ export async function buyNumber(ctx: AppContext, userId: number, input: { compan
  */
 export async function purchaseIntoCompany(ctx: AppContext, companyId: number, tz: string, e164: string, providerId: number): Promise<NumberRow> {
   if (await numbersRepository.findActiveByNumber(ctx.db, e164)) throw fieldError('number', 'The number has already been taken.');
-  const base = ctx.config.publicUrl;
   let purchased;
   try {
-    purchased = await ctx.carrier.buyNumber(e164, { voiceUrl: `${base}/webhooks/twilio/voice`, smsUrl: `${base}/webhooks/twilio/messaging`, statusCallback: `${base}/webhooks/twilio/voice/status` });
+    purchased = await ctx.carrier.buyNumber(e164, { voiceUrl: ctx.carrier.webhookUrl('voice'), smsUrl: ctx.carrier.webhookUrl('messaging'), statusCallback: ctx.carrier.webhookUrl('voice.status') });
   } catch (e) {
     if (e instanceof CarrierError) throw fieldError('number', e.message);
     throw e;

@@ -73,7 +73,7 @@ export async function createPort(ctx: AppContext, userId: number, companyId: num
       account_number: input.account_number.trim(), pin: input.pin.trim(), authorized_name: input.authorized_name.trim(),
       service_address: input.service_address.trim(), bill_copy: input.bill_copy || null,
     });
-    if (ctx.carrier.name === 'sandbox') {
+    if (ctx.carrier.capabilities.simulator) {
       const now = Date.now();
       await ctx.queue.enqueue(PORT_ADVANCE_JOB, { portId: p.id, step: 'in_progress' }, { startAfter: new Date(now + delays.progressMs), singletonKey: `port-${p.id}-progress` }, tx);
       await ctx.queue.enqueue(PORT_ADVANCE_JOB, { portId: p.id, step: 'finish' }, { startAfter: new Date(now + delays.completeMs), singletonKey: `port-${p.id}-finish` }, tx);

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { applyPreset, newRouteEntry, type RouteEntry } from '@switchboard/domain';
 import { STAGGER_LEG_TIMEOUT_S, decideAfterDial, decideInboundStep, flowUrls, isNumberOpen, whisperSteps, type RoutingExtras, type RoutingNumber } from './routing.service.js';
 
-const urls = flowUrls('https://x.test', 'CA1');
+/** Webhook URLs as an adapter builds them (kind + query). */
+const urls = flowUrls({ webhookUrl: (kind, q) => `https://x.test/${kind}?${Object.entries(q ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`).join('&')}` }, 'CA1');
 const entry = (over: Partial<RouteEntry>): RouteEntry => ({ ...newRouteEntry('UTC'), ...over });
 const fw = (...n: string[]) => n.map((number) => ({ number }));
 const num = (routes: RouteEntry[], extras: RoutingExtras = {}, schedule = applyPreset(1, 'UTC')): RoutingNumber => ({ number: '+12125550100', routes, schedule, extras });

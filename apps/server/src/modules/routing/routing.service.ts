@@ -9,7 +9,7 @@
 import {
   SCHEDULE_PRESET, cleanForwards, confirmKeyToDtmf, isOpenAt, matchGeoForward, nextRoundRobin, type RouteEntry, type Schedule,
 } from '@switchboard/domain';
-import type { CallFlowStep } from '../../carriers/carrier.port.js';
+import type { CallFlowStep, CarrierPort } from '../../carriers/carrier.port.js';
 
 export const MENU_TIMEOUT_S = 5;
 /**
@@ -40,14 +40,13 @@ export type FlowUrls = {
   recording(ext: number): string;
 };
 
-/** Builds FlowUrls under `${base}/webhooks/twilio/voice` for the call `callSid`. */
-export function flowUrls(base: string, callSid: string): FlowUrls {
-  const v = `${base}/webhooks/twilio/voice`;
+/** Builds FlowUrls for the call `callSid` with the carrier's webhook URLs (`carrier.webhookUrl`). */
+export function flowUrls(carrier: Pick<CarrierPort, 'webhookUrl'>, callSid: string): FlowUrls {
   return {
-    gather: (attempt) => `${v}/gather?attempt=${attempt}`,
-    dial: (ext, index, rr) => `${v}/dial?ext=${ext}&i=${index}${rr === undefined ? '' : `&rr=${rr}`}`,
-    whisper: (ext) => `${v}/whisper?call=${encodeURIComponent(callSid)}&ext=${ext}`,
-    recording: (ext) => `${v}/recording?ext=${ext}`,
+    gather: (attempt) => carrier.webhookUrl('voice.gather', { attempt }),
+    dial: (ext, index, rr) => carrier.webhookUrl('voice.dial', { ext, i: index, rr }),
+    whisper: (ext) => carrier.webhookUrl('voice.whisper', { call: callSid, ext }),
+    recording: (ext) => carrier.webhookUrl('voice.recording', { ext }),
   };
 }
 

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { applyPreset, newRouteEntry, type RouteEntry } from '@switchboard/domain';
 import { decideAfterDial, decideInboundStep, decideMenuChoice, flowUrls, menuText } from './routing.service.js';
 
-const urls = flowUrls('https://x.test', 'CA1');
+/** Webhook URLs as an adapter builds them (kind + query). */
+const urls = flowUrls({ webhookUrl: (kind, q) => `https://x.test/${kind}?${Object.entries(q ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`).join('&')}` }, 'CA1');
 const entry = (over: Partial<RouteEntry>): RouteEntry => ({ ...newRouteEntry('UTC'), ...over });
 const number = (routes: RouteEntry[], preset = 1) => ({ number: '+12125550100', routes, schedule: applyPreset(preset as 1, 'UTC') });
 const monday10 = new Date('2025-03-03T10:00:00Z');
