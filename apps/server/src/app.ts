@@ -109,12 +109,12 @@ export function trustProxySetting(value: string): boolean | string[] | ((address
 
 /**
  * Security headers on every answer (@fastify/helmet): a Content-Security-Policy that allows only
- * the app's own scripts (and Twilio's Voice SDK endpoints with CARRIER=twilio), `frame-ancestors
+ * the app's own scripts (and the carrier's softphone SDK endpoints, `carrier.browserOrigins`), `frame-ancestors
  * 'none'` and `X-Frame-Options: DENY`, `nosniff`, `strict-origin-when-cross-origin`; HSTS only on
  * requests that arrived over TLS (directly or through a trusted proxy).
  */
 async function registerSecurityHeaders(app: App, ctx: AppContext): Promise<void> {
-  const twilio = ctx.config.carrier === 'twilio' ? ['https://*.twilio.com', 'wss://*.twilio.com'] : [];
+  const carrierOrigins = ctx.carrier.browserOrigins;
   await app.register(helmet, {
     global: true,
     hsts: false,
@@ -130,7 +130,7 @@ async function registerSecurityHeaders(app: App, ctx: AppContext): Promise<void>
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:', 'data:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", 'ws:', 'wss:', ...twilio],
+        connectSrc: ["'self'", 'ws:', 'wss:', ...carrierOrigins],
         workerSrc: ["'self'", 'blob:'],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

@@ -180,6 +180,7 @@ describe.each(ADAPTERS)('carrier contract: $name', (fx) => {
     expect(carrier.displayName.length).toBeGreaterThan(0);
     for (const key of ['voiceSdk', 'voiceSdkOutgoing', 'mms', 'fax', 'numberPorting', 'simulator'] as const) expect(typeof carrier.capabilities[key]).toBe('boolean');
     expect(carrier.sipDomain).toMatch(/^[a-z0-9.-]+$/);
+    for (const origin of carrier.browserOrigins) expect(origin).toMatch(/^(https|wss):\/\/[a-z0-9.*-]+$/);
   });
 
   it('issues softphone tokens exactly when its capabilities say so', () => {
@@ -215,6 +216,7 @@ describe.each(ADAPTERS)('carrier contract: $name', (fx) => {
     const params = fx.forms.statusDelivered;
     const signature = fx.sign(url, params);
     expect(carrier.verifyWebhook(url, params, signature)).toBe(true);
+    expect(carrier.signatureHeader).toMatch(/^[a-z0-9-]+$/); // Node lower-cases header names
     expect(carrier.verifyWebhook(url, { ...params, MessageStatus: 'failed' }, signature)).toBe(false);
     expect(carrier.verifyWebhook(carrier.webhookUrl('messaging.status', { item: 18 }), params, signature)).toBe(false);
     expect(carrier.verifyWebhook(url, params, undefined)).toBe(false);

@@ -111,6 +111,8 @@ export interface CarrierPort {
   readonly capabilities: CarrierCapabilities;
   /** The SIP domain of in-app calling addresses (`sip:user_{id}@{sipDomain}`). */
   readonly sipDomain: string;
+  /** Origins the browser softphone SDK connects to (added to the CSP `connect-src`); [] when it needs none. */
+  readonly browserOrigins: readonly string[];
   /** The path (no origin, no query) our server serves the `kind` webhook on. */
   webhookPath(kind: WebhookKind): string;
   /** The public URL (PUBLIC_URL + path + encoded `query`) the carrier is told to post `kind` to. */
@@ -161,6 +163,8 @@ export interface CarrierPort {
   renderVoice(steps: CallFlowStep[]): RenderedResponse;
   /** Renders a messaging webhook response, optionally replying with `reply`. */
   renderMessaging(reply?: string): RenderedResponse;
+  /** The request header (lower case) carrying a webhook's signature, e.g. `x-twilio-signature`. */
+  readonly signatureHeader: string;
   /**
    * Checks a webhook's signature (`X-Twilio-Signature` over `url` and the form `params`).
    * @param url the full public URL the carrier posted to (PUBLIC_URL + path + query).

@@ -55,7 +55,7 @@ export async function seedDemo(ctx: AppContext): Promise<{ email: string; passwo
     routes: [{ extension: 1, label: 'Support desk', type: 'standard', forwards: [{ number: '+12125550131' }], voicemail_enabled: true }],
   });
 
-  if (ctx.config.carrier === 'sandbox') {
+  if (ctx.carrier.capabilities.simulator) {
     // History through the real webhooks, as the carrier would produce it.
     const [maria, james, priya] = CUSTOMERS as [typeof CUSTOMERS[number], typeof CUSTOMERS[number], typeof CUSTOMERS[number]];
     await simulateCall(ctx, { from: james.number, to: support.number, forwards: { '+12125550131': 'answer' }, talk_seconds: 95 });

@@ -32,6 +32,8 @@ export class SandboxCarrier extends TwilioDialect implements CarrierPort {
   /** Softphone tokens for incoming and outgoing browser calls are always available; port requests advance on timers (ports module). */
   readonly capabilities: CarrierCapabilities = { voiceSdk: true, voiceSdkOutgoing: true, mms: true, fax: false, numberPorting: false, simulator: true };
   readonly sipDomain = 'sandbox.switchboard.local';
+  /** The sandbox softphone talks to our own server only. */
+  readonly browserOrigins = [] as const;
 
   constructor(config: Config, private readonly db: Db, private readonly queue: Queue) {
     super(config);

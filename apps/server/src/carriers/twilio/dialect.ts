@@ -59,6 +59,9 @@ export function twilioMessageState(word: string): DeliveryState | null {
 }
 
 export abstract class TwilioDialect {
+  /** Twilio signs every webhook in this header. */
+  readonly signatureHeader = 'x-twilio-signature';
+
   constructor(protected readonly config: Config) {}
 
   webhookPath(kind: WebhookKind): string {

@@ -24,6 +24,8 @@ export class TwilioCarrier extends TwilioDialect implements CarrierPort {
   readonly name = 'twilio' as const;
   readonly displayName = 'Twilio';
   readonly capabilities: CarrierCapabilities;
+  /** Twilio's Voice SDK reaches its signalling and media endpoints under twilio.com. */
+  readonly browserOrigins = ['https://*.twilio.com', 'wss://*.twilio.com'] as const;
   private readonly client: twilio.Twilio;
 
   constructor(config: Config) {

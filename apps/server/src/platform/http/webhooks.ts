@@ -1,7 +1,7 @@
 /**
  * Carrier webhook plumbing shared by the voice and messaging webhooks (issue 2, "Webhooks"):
- * signature verification (`X-Twilio-Signature` over PUBLIC_URL + path, checked by the carrier
- * adapter) and exactly-once handling of repeated deliveries.
+ * signature verification (the carrier's `signatureHeader`, e.g. `X-Twilio-Signature`, over PUBLIC_URL +
+ * path, checked by the carrier adapter) and exactly-once handling of repeated deliveries.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
@@ -23,7 +23,7 @@ export function formParams(request: FastifyRequest): Record<string, string> {
  */
 export function verifyCarrierSignature(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<void> => {
-    const sig = request.headers['x-twilio-signature'];
+    const sig = request.headers[ctx.carrier.signatureHeader];
     const url = ctx.config.publicUrl + request.url;
     if (!ctx.carrier.verifyWebhook(url, formParams(request), Array.isArray(sig) ? sig[0] : sig)) {
       request.log.warn({ url }, 'webhook signature rejected');
