@@ -16,3 +16,5 @@ export * from './numbers-admin.js';
 export * from './campaigns.js';
 export * from './contacts.js';
 export * from './messaging.js';
+export * from './live-events.js';
+export * from './infer.js';

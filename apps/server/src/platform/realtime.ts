@@ -14,6 +14,7 @@
  */
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/postgres-adapter';
+import { LIVE_CHANNEL_PATTERN, type LiveChannel, type LiveChannelKind, type LiveEventName, type LivePayload } from '@switchboard/contracts';
 import type pg from 'pg';
 import { Server, type Socket } from 'socket.io';
 import { SESSION_COOKIE } from './auth/auth.plugin.js';
@@ -71,7 +72,8 @@ function cookiesOf(header: string | undefined): Record<string, string> {
 export type ResolveUser = (sessionToken: string | undefined, bearer: string | undefined) => Promise<number | null>;
 export type CanJoin = (userId: number, channel: string) => Promise<boolean>;
 
-export const CHANNEL_PATTERN = /^(conversations|company|campaigns|user|bulk-purchase)\.(\d+)$/;
+/** Joinable channel names: the kinds of the live-event registry (packages/contracts `LIVE_EVENTS`) and an id. */
+export const CHANNEL_PATTERN = LIVE_CHANNEL_PATTERN;
 
 /** Publishes events to channels; the no-op default lets code run where no server is attached (scripts). */
 export class Realtime {
@@ -178,14 +180,25 @@ export class Realtime {
     return this.revalidating;
   }
 
-  /** Sends `event` with `payload` to every socket in `channel`, on every node. Call after commit. */
+  /**
+   * Publishes a registered live event (packages/contracts `LIVE_EVENTS`, docs/architecture.md):
+   * the channel's kind decides which events and payloads are accepted. Call after commit.
+   */
+  send<K extends LiveChannelKind, E extends LiveEventName<K>>(channel: LiveChannel<K>, event: E, payload: LivePayload<K, E>): void {
+    this.publish(channel, event, payload);
+  }
+
+  /**
+   * Sends `event` with `payload` to every socket in `channel`, on every node, as `(event, payload,
+   * channel)` so a client can dispatch by channel. Untyped: modules use `send`. Call after commit.
+   */
   publish(channel: string, event: string, payload: unknown): void {
     const io = this.io;
     if (!io) return;
     // While no other node has announced itself, the event goes to this node's sockets only, without
     // a NOTIFY round trip through PostgreSQL. Otherwise through the adapter to every node.
-    if (this.alone(io)) io.local.to(channel).emit(event, payload);
-    else io.to(channel).emit(event, payload);
+    if (this.alone(io)) io.local.to(channel).emit(event, payload, channel);
+    else io.to(channel).emit(event, payload, channel);
   }
 
   /**

@@ -50,7 +50,10 @@ beforeEach(() => {
       return next(call);
     }),
   );
-  signIn({ id: 1, email: 'a@b.c', name: 'A', timezone: 'UTC', companies: [{ id: 7, name: 'Demo', role: 'owner' }] });
+  signIn({
+    id: 1, email: 'a@b.c', name: 'A', first_name: 'A', last_name: '', timezone: 'UTC', support_pins: null, read_whats_new_at: null,
+    hasBusinessUnits: false, in_app_calling_status: 'active', companies: [{ id: 7, name: 'Demo', role: 'owner' }],
+  });
   selectCompany(7);
 });
 

@@ -2,11 +2,16 @@
  * The live connection (foundation §7 "Live channels"): one Socket.IO connection (path /socket.io,
  * cookies sent) opened after sign-in. `subscribe(channel, event, handler)` joins a private channel
  * by emitting 'subscribe' with its name (the server acks `{ok}`) and listens for one event on it.
- * Channels: `conversations.{companyId}`, `company.{companyId}`, `user.{userId}`. Subscriptions are
- * reference-counted and re-joined after a reconnect.
+ *
+ * Channels, events and payload types come from the registry in packages/contracts
+ * (`LIVE_EVENTS`): `conversations.{companyId}`, `company.{companyId}`, `campaigns.{companyId}`,
+ * `bulk-purchase.{companyId}`, `user.{userId}`. The server emits every event as
+ * `(event, payload, channel)`, and handlers run only for the channel AND event they subscribed to.
+ * Subscriptions are reference-counted and re-joined after a reconnect.
  */
 import { useEffect, useRef } from 'react';
 import type { Socket } from 'socket.io-client';
+import type { LiveChannel, LiveChannelKind, LiveEventName, LivePayload } from '@switchboard/contracts';
 
 type Handler = (payload: unknown) => void;
 
@@ -20,10 +25,13 @@ function join(channel: string): void {
   });
 }
 
-function dispatch(event: string, payload: unknown): void {
-  for (const events of channels.values()) {
-    events.get(event)?.forEach((handler) => handler(payload));
-  }
+/**
+ * Runs the handlers of `event` on `channel` (the channel the server named as the event's third
+ * argument). An event without a channel name reaches no handler.
+ */
+export function dispatch(channel: unknown, event: string, payload: unknown): void {
+  if (typeof channel !== 'string') return;
+  channels.get(channel)?.get(event)?.forEach((handler) => handler(payload));
 }
 
 /** Whether the app wants a connection (between connectRealtime and disconnectRealtime). */
@@ -42,7 +50,7 @@ export function connectRealtime(): void {
     socket.on('connect', () => {
       for (const channel of channels.keys()) join(channel);
     });
-    socket.onAny((event: string, payload: unknown) => dispatch(event, payload));
+    socket.onAny((event: string, payload: unknown, channel: unknown) => dispatch(channel, event, payload));
   });
 }
 
@@ -54,14 +62,16 @@ export function disconnectRealtime(): void {
 }
 
 /**
- * Listens for `event` on `channel`.
- *
- * Events carry no channel name, so a handler receives the event from any joined channel; callers
- * subscribe to channels keyed by the ids they care about (the selected company).
+ * Listens for `event` on `channel`; only events of the channel's kind are accepted and the
+ * handler's payload type is the registry's.
  *
  * @returns a function that removes the handler (and leaves the channel when nothing listens)
  */
-export function subscribe(channel: string, event: string, handler: Handler): () => void {
+export function subscribe<K extends LiveChannelKind, E extends LiveEventName<K>>(
+  channel: LiveChannel<K>,
+  event: E,
+  handler: (payload: LivePayload<K, E>) => void,
+): () => void {
   let events = channels.get(channel);
   const isNew = !events;
   if (!events) {
@@ -73,11 +83,12 @@ export function subscribe(channel: string, event: string, handler: Handler): () 
     handlers = new Set();
     events.set(event, handlers);
   }
-  handlers.add(handler);
+  const h = handler as Handler;
+  handlers.add(h);
   if (isNew && socket?.connected) join(channel);
 
   return () => {
-    handlers.delete(handler);
+    handlers.delete(h);
     if (handlers.size === 0) events.delete(event);
     if (events.size === 0) {
       channels.delete(channel);
@@ -88,13 +99,17 @@ export function subscribe(channel: string, event: string, handler: Handler): () 
 
 /**
  * React hook: subscribes while mounted and while `channel` is not null. The latest `handler` is used
- * without re-subscribing.
+ * without re-subscribing. The payload type is inferred from the registry.
  */
-export function useRealtimeEvent<T>(channel: string | null, event: string, handler: (payload: T) => void): void {
+export function useRealtimeEvent<K extends LiveChannelKind, E extends LiveEventName<K>>(
+  channel: LiveChannel<K> | null,
+  event: E,
+  handler: (payload: LivePayload<K, E>) => void,
+): void {
   const latest = useRef(handler);
   latest.current = handler;
   useEffect(() => {
     if (!channel) return;
-    return subscribe(channel, event, (payload) => latest.current(payload as T));
+    return subscribe<K, E>(channel, event, (payload) => latest.current(payload));
   }, [channel, event]);
 }

@@ -5,28 +5,13 @@
  *
  * The selected company id is remembered in localStorage so a reload keeps the same company.
  */
+import type { CurrentUser } from '@switchboard/contracts';
 import { useSyncExternalStore } from 'react';
 
-/** A company the user belongs to, as carried on the current user. */
-export interface SessionCompany {
-  id: number;
-  name: string;
-  role: string;
-}
-
-/** The fields of the current user the shell needs (GET /api/user). */
-export interface SessionUser {
-  id: number;
-  email: string;
-  name: string;
-  first_name?: string;
-  last_name?: string;
-  timezone: string;
-  read_whats_new_at?: string | null;
-  hasBusinessUnits?: boolean;
-  in_app_calling_status?: string;
-  companies: SessionCompany[];
-}
+/** The signed-in user (GET /api/user; packages/contracts `CurrentUser`). */
+export type SessionUser = CurrentUser;
+/** A company the user belongs to, with the user's role there. */
+export type SessionCompany = SessionUser['companies'][number];
 
 export type SessionStatus = 'unknown' | 'authenticated' | 'anonymous';
 

@@ -51,7 +51,7 @@ type Params = VoiceEvent;
 
 /** Publishes `call updated` on the company channel (call after commit). */
 export function publishCallUpdated(ctx: AppContext, changed: { companyId: number; id: number; status: number } | undefined): void {
-  if (changed) ctx.realtime.publish(`company.${changed.companyId}`, 'call updated', { id: changed.id, status: changed.status });
+  if (changed) ctx.realtime.send(`company.${changed.companyId}`, 'call updated', { id: changed.id, status: changed.status });
 }
 
 async function setStatus(tx: DbOrTx, call: CallRow, status: number, detail: Record<string, unknown>, patch: Parameters<typeof callsRepository.update>[2] = {}): Promise<VoiceOutcome['changed']> {

@@ -412,7 +412,7 @@ function toEvent(row: CampaignRow): CampaignsUpdatedEvent {
 }
 
 function publishCampaign(ctx: AppContext, row: CampaignRow): void {
-  ctx.realtime.publish(`campaigns.${row.company_id}`, CAMPAIGNS_UPDATED, toEvent(row));
+  ctx.realtime.send(`campaigns.${row.company_id}`, CAMPAIGNS_UPDATED, toEvent(row));
 }
 
 /** Recomputes the counters from the ledger, stores them on the campaign and publishes `campaigns updated`. */

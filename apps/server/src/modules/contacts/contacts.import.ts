@@ -608,7 +608,7 @@ export async function runContactImport(ctx: AppContext, batchId: string): Promis
   const batch = await contactsRepository.findImport(ctx.db, batchId);
   if (!batch || batch.status === 'finished' || batch.status === 'failed') return;
   const companyId = batch.company_id;
-  const channel = `company.${companyId}`;
+  const channel = `company.${companyId}` as const;
   await contactsRepository.markImportRunning(ctx.db, batchId);
   const plan = loadPlan(batch.mapping as Record<string, unknown>);
   const groupIds = batch.group_ids as number[];
@@ -640,7 +640,7 @@ export async function runContactImport(ctx: AppContext, batchId: string): Promis
             const progress = Math.min(99, Math.round(fraction * 1000) / 10);
             // Not awaited: the transaction never waits for another pool connection (docs/architecture.md).
             void outsideTransaction(() => contactsRepository.updateImportProgress(ctx.db, batchId, c.processed, progress)).catch((err) => ctx.log.warn({ err, batchId }, 'import progress not saved'));
-            ctx.realtime.publish(channel, CONTACT_IMPORT_PROGRESS, { batchId, progress });
+            ctx.realtime.send(channel, CONTACT_IMPORT_PROGRESS, { batchId, progress });
           }
         })();
         writing.catch(() => {}); // rethrown by the next await
@@ -686,15 +686,15 @@ export async function runContactImport(ctx: AppContext, batchId: string): Promis
     const finishedAt = new Date();
     await contactsRepository.updateImport(ctx.db, batchId, { status: 'failed', error: IMPORT_FAILURE, finished_at: finishedAt, inserted: 0, merged: 0, skipped: 0, invalid: 0 });
     const ev: ContactImportCompletedEvent = { batchId, finishedAt: finishedAt.toISOString(), inserted: 0, merged: 0, skipped: 0, invalid: 0, total: 0, failed: true, error: IMPORT_FAILURE };
-    ctx.realtime.publish(channel, CONTACT_IMPORT_COMPLETED, ev);
+    ctx.realtime.send(channel, CONTACT_IMPORT_COMPLETED, ev);
     return;
   }
   if (!outcome) return;
   const { counters, finishedAt } = outcome;
-  ctx.realtime.publish(channel, CONTACT_IMPORT_PROGRESS, { batchId, progress: 100 });
+  ctx.realtime.send(channel, CONTACT_IMPORT_PROGRESS, { batchId, progress: 100 });
   const ev: ContactImportCompletedEvent = {
     batchId, finishedAt: finishedAt.toISOString(), inserted: counters.inserted, merged: counters.merged, skipped: counters.skipped,
     invalid: counters.invalid, total: counters.processed, failed: false, error: null,
   };
-  ctx.realtime.publish(channel, CONTACT_IMPORT_COMPLETED, ev);
+  ctx.realtime.send(channel, CONTACT_IMPORT_COMPLETED, ev);
 }

@@ -49,7 +49,7 @@ export function hasSip(u: Pick<InAppUserRow, 'sip_address' | 'sip_user' | 'sip_p
 }
 
 function publish(ctx: AppContext, userIds: Iterable<number>, event: InAppCallingEvent): void {
-  for (const id of new Set(userIds)) ctx.realtime.publish(`user.${id}`, IN_APP_CALLING_EVENT, event);
+  for (const id of new Set(userIds)) ctx.realtime.send(`user.${id}`, IN_APP_CALLING_EVENT, event);
 }
 
 function userDto(u: InAppUserRow): InAppUser {

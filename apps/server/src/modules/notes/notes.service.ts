@@ -28,7 +28,7 @@ async function noteForUser(ctx: AppContext, userId: number, id: number): Promise
 export async function createNote(ctx: AppContext, userId: number, input: { model_type: 'call'; model_id: number; body: string }) {
   const companyId = await callCompanyForUser(ctx, userId, input.model_id, AGENT_ROLES);
   const n = await notesRepository.insert(ctx.db, { company_id: companyId, model_type: input.model_type, model_id: input.model_id, user_id: userId, body: input.body });
-  ctx.realtime.publish(`company.${companyId}`, 'call updated', { id: input.model_id, note: true });
+  ctx.realtime.send(`company.${companyId}`, 'call updated', { id: input.model_id, note: true });
   return { message: NOTE_SAVED, data: noteDto(n) };
 }
 

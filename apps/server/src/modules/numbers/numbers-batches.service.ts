@@ -9,13 +9,14 @@
  * - purchase → `bulk-purchase.{companyId}`: 'bulk purchase progress', 'bulk purchase finished'
  * Also: rotate (swap a number for a new one of the same area code, keeping its routing).
  */
+import type { BatchCompletedEvent, BatchProgressEvent, Infer } from '@switchboard/contracts';
 import { areaCodeOf, formatPhone, isTollFree, parsePhone, type RouteEntry, type Schedule } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import { CarrierError, NotFoundError, ValidationError, fieldError, type FieldErrors, deniedAsNotFound } from '../../platform/http/errors.js';
 import { MANAGER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { numbersAdminRepository, numbersRepository, type BatchRow } from './numbers.repository.js';
 import { assertValidSchedule, assertWithinNumberLimit, companyTimezone, invalidateRoutingCache, purchaseIntoCompany, validateRoutes, type RouteInput } from './numbers.service.js';
-import { toNumberDetail } from './numbers-admin.service.js';
+import { numberDetails } from './numbers-admin.service.js';
 
 /** The job that works through a batch: data `{ batchId }`. */
 export const NUMBER_BATCH_JOB = 'numbers.batch';
@@ -23,11 +24,17 @@ export const NUMBER_BATCH_JOB = 'numbers.batch';
 export type BatchKind = 'release' | 'update' | 'purchase';
 export type BatchItem = { key: string; status: 'pending' | 'done' | 'failed'; error?: string | null; number_id?: number | null; provider_id?: number };
 
-const EVENTS: Record<BatchKind, { channel: string; progress: string; completed: string }> = {
-  release: { channel: 'company', progress: 'release progress', completed: 'release completed' },
-  update: { channel: 'company', progress: 'number update progress', completed: 'number update completed' },
-  purchase: { channel: 'bulk-purchase', progress: 'bulk purchase progress', completed: 'bulk purchase finished' },
-};
+/**
+ * Publishes a batch's progress (whole percent) or completion on its live channel (packages/contracts
+ * `LIVE_EVENTS`): release and bulk update on `company.{companyId}`, bulk purchase on `bulk-purchase.{companyId}`.
+ */
+function sendBatchEvent(ctx: AppContext, kind: BatchKind, companyId: number, ev: { progress: Infer<typeof BatchProgressEvent> } | { completed: Infer<typeof BatchCompletedEvent> }): void {
+  if ('progress' in ev) {
+    if (kind === 'purchase') ctx.realtime.send(`bulk-purchase.${companyId}`, 'bulk purchase progress', ev.progress);
+    else ctx.realtime.send(`company.${companyId}`, kind === 'release' ? 'release progress' : 'number update progress', ev.progress);
+  } else if (kind === 'purchase') ctx.realtime.send(`bulk-purchase.${companyId}`, 'bulk purchase finished', ev.completed);
+  else ctx.realtime.send(`company.${companyId}`, kind === 'release' ? 'release completed' : 'number update completed', ev.completed);
+}
 
 function progressOf(b: Pick<BatchRow, 'total' | 'done' | 'failed'>): number {
   return b.total ? Math.floor(((b.done + b.failed) / b.total) * 100) : 100;
@@ -157,8 +164,6 @@ export async function runBatch(ctx: AppContext, batchId: string): Promise<void> 
   const batch = await numbersAdminRepository.findBatch(ctx.db, batchId);
   if (!batch || batch.finished_at) return;
   const kind = batch.kind as BatchKind;
-  const ev = EVENTS[kind];
-  const channel = `${ev.channel}.${batch.company_id}`;
   const items = batch.items as BatchItem[];
   for (let i = 0; i < items.length; i++) {
     if (items[i]!.status !== 'pending') continue;
@@ -177,10 +182,10 @@ export async function runBatch(ctx: AppContext, batchId: string): Promise<void> 
       done: items.filter((x) => x.status === 'done').length,
       failed: items.filter((x) => x.status === 'failed').length,
     });
-    ctx.realtime.publish(channel, ev.progress, { batchId, progress: progressOf(updated) });
+    sendBatchEvent(ctx, kind, batch.company_id, { progress: { batchId, progress: progressOf(updated) } });
   }
   const finished = await numbersAdminRepository.updateBatch(ctx.db, batchId, { finished_at: new Date() });
-  ctx.realtime.publish(channel, ev.completed, { batchId, finishedAt: finished.finished_at!.toISOString(), done: finished.done, failed: finished.failed });
+  sendBatchEvent(ctx, kind, batch.company_id, { completed: { batchId, finishedAt: finished.finished_at!.toISOString(), done: finished.done, failed: finished.failed } });
 }
 
 /**
@@ -212,5 +217,5 @@ export async function rotateNumber(ctx: AppContext, userId: number, id: number) 
   const updated = await numbersRepository.update(ctx.db, row.id, { number: bought.number, carrier_sid: bought.sid, label });
   invalidateRoutingCache(ctx);
   if (row.carrier_sid) await ctx.carrier.releaseNumber(row.carrier_sid).catch((e) => ctx.log.warn({ err: e, sid: row.carrier_sid }, 'release after rotate failed'));
-  return { message: 'The number has been rotated', previous_number: previous, data: toNumberDetail(updated, ctx.carrier.displayName) };
+  return { message: 'The number has been rotated', previous_number: previous, data: (await numberDetails(ctx, userId, [updated]))[0]! };
 }

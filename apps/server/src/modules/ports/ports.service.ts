@@ -38,7 +38,7 @@ export function toPortDto(p: PortRow) {
 }
 
 function publish(ctx: AppContext, p: PortRow): void {
-  ctx.realtime.publish(`company.${p.company_id}`, 'port updated', { id: p.id, state: p.state, reason: p.reason, numbers: p.numbers });
+  ctx.realtime.send(`company.${p.company_id}`, 'port updated', { id: p.id, state: p.state as PortState, reason: p.reason, numbers: p.numbers });
 }
 
 export async function listPorts(ctx: AppContext, userId: number, companyId: number) {

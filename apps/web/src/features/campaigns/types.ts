@@ -1,13 +1,5 @@
 /** Shapes of the campaigns endpoints (packages/contracts/src/campaigns.ts; spec 001 §3 "Campaign"). */
-export type { Campaign, CampaignEvent, CampaignsUpdatedEvent } from '@switchboard/contracts';
-
-/** Page meta of the campaign and event lists. */
-export interface PageMeta {
-  current_page: number;
-  per_page: number;
-  total: number;
-  last_page: number;
-}
+export type { Campaign, CampaignEvent, CampaignsUpdatedEvent, PageMeta } from '@switchboard/contracts';
 
 /** Options the editor picks from (handed in by the app: features don't import each other). */
 export interface Option {

@@ -1,111 +1,45 @@
-/** Shapes of the contacts endpoints (spec 001 §3 "Contact", "Contact label", "Batch progress"; §5 bulk selections). */
+/**
+ * Shapes of the contacts endpoints (spec 001 §3 "Contact", "Contact label", "Batch progress"; §5
+ * bulk selections), inferred from packages/contracts.
+ */
+import type {
+  BatchProgress as BatchProgressSchema,
+  BulkSelection as BulkSelectionSchema,
+  Contact,
+  ContactFilters as ContactFiltersSchema,
+  ContactList,
+  ContactListItem,
+  EavAttribute,
+  EavAttributeValueOut,
+  GroupRef,
+  ImportDuplicateChoice,
+  ImportMapping,
+  ImportPreview as ImportPreviewSchema,
+  Infer,
+  LabelRef,
+} from '@switchboard/contracts';
 
-export interface Ref {
-  id: number;
-  name: string;
-}
-
-export interface Label {
-  id: number;
-  label: string;
-}
-
-export interface EavValue {
-  attribute_id: number;
-  value: unknown;
-  name: string;
-  type: string;
-}
+export type { Contact, ImportDuplicateChoice, ImportMapping };
+export type Ref = Infer<typeof GroupRef>;
+export type Label = Infer<typeof LabelRef>;
+export type EavValue = EavAttributeValueOut;
 
 /** A contact list row. */
-export interface ContactRow {
-  id: number;
-  name: string;
-  number: string | null;
-  email: string | null;
-  source: string;
-  is_unsubscribed: boolean;
-  is_invalid: boolean;
-  labels: Label[];
-  groups: Ref[];
-  eavAttributeValues: EavValue[];
-}
-
-/** A contact in full. */
-export interface Contact extends ContactRow {
-  company_id: number;
-  first_name: string;
-  last_name: string;
-  company_name: string | null;
-  address1: string | null;
-  address2: string | null;
-  city: string | null;
-  state: string | null;
-  zip: string | null;
-  notes: string | null;
-  optin_type: string | null;
-  optin_source: string | null;
-  alternative_names: string[];
-  secondary_emails: string[];
-  carrier: string | null;
-  gender: string | null;
-  age_range: string | null;
-  type: string | null;
-  added_at: string;
-  custom: Record<string, unknown>;
-  created_at: string;
-  updated_at: string;
-}
+export type ContactRow = Infer<typeof ContactListItem>;
 
 /** Filters of the list, also used by every "all matching" bulk action. */
-export interface ContactFilters {
-  search?: string;
-  group_id?: number;
-  label_id?: number;
-  is_unsubscribed?: boolean;
-  is_invalid?: boolean;
-}
+export type ContactFilters = Infer<typeof ContactFiltersSchema>;
 
-export interface ContactPage {
-  data: ContactRow[];
-  meta: { pagination: { current_page: number; total_pages: number; total: number; per_page: number } };
-}
+export type ContactPage = Infer<typeof ContactList>;
 
-/** A bulk selection: chosen ids, or every contact matching the filters across every page. */
-export type BulkSelection = { contacts: number[] } | { all: true; filters: ContactFilters };
+/** A bulk selection (the contract's `BulkSelection`): chosen ids, or every contact matching the filters across every page. */
+export type BulkSelection = { contacts: NonNullable<Infer<typeof BulkSelectionSchema>['contacts']> } | { all: true; filters: ContactFilters };
 
 /** A custom field the contact form can fill (entity type Contact). */
-export interface ContactAttribute {
-  id: number;
-  name: string;
-  type: string;
-  defaultValue: unknown;
-  choices: Array<{ id: number; value: string }>;
-}
+export type ContactAttribute = Pick<EavAttribute, 'id' | 'name' | 'type' | 'defaultValue' | 'choices'>;
 
-/** Column mapping of an import: 0-based column index per field; `number` and `email` may take several columns. */
-export type ImportMapping = Partial<Record<ImportField, number | number[]>>;
-/** What a row with the number of an existing contact does (docs/contacts.md "Import"). */
-export type ImportDuplicateChoice = 'skip' | 'fill' | 'overwrite';
-export type ImportField = 'name' | 'first_name' | 'last_name' | 'number' | 'email' | 'company_name' | 'address1' | 'address2' | 'city' | 'state' | 'zip' | 'notes' | 'gender' | 'age_range' | 'type';
+/** A field an import column can map to (the mapping's keys). */
+export type ImportField = keyof ImportMapping;
 
-export interface ImportPreview {
-  headers: string[];
-  rows: string[][];
-  mapping: Omit<ImportMapping, 'name'> & { name?: number | { first?: number; last?: number } };
-  error: string | null;
-}
-
-export interface BatchProgress {
-  progress: number;
-  finishedAt: string | null;
-  status: 'queued' | 'running' | 'finished' | 'failed' | string;
-  inserted: number;
-  merged: number;
-  invalid: number;
-  error: string | null;
-  skipped: number;
-  total: number;
-  duplicates: string;
-  report_url: string | null;
-}
+export type ImportPreview = Infer<typeof ImportPreviewSchema>;
+export type BatchProgress = Infer<typeof BatchProgressSchema>;

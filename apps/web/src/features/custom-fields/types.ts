@@ -1,32 +1,11 @@
-/** Shapes of the custom-field endpoints (spec 001 §3 "Custom field (EAV attribute)"). */
-export const VALUE_TYPES = ['text', 'number', 'date', 'select', 'multiselect', 'boolean'] as const;
+/** Shapes of the custom-field endpoints (spec 001 §3 "Custom field (EAV attribute)"), inferred from packages/contracts. */
+import type { EavAttribute, EavChoice, EavCountStats, Infer, Input } from '@switchboard/contracts';
+import { EAV_ATTRIBUTE_TYPES } from '@switchboard/contracts';
+
+export const VALUE_TYPES = EAV_ATTRIBUTE_TYPES;
 export type ValueType = (typeof VALUE_TYPES)[number];
 
-export interface Choice {
-  id?: number;
-  value: string;
-  sort_order: number;
-  description?: string | null;
-}
-
-export interface Attribute {
-  id: number;
-  entityType: number;
-  name: string;
-  type: ValueType;
-  defaultValue: unknown;
-  choices: Array<{ id: number; value: string; sort_order: number; description: string | null }>;
-  companyId: number | null;
-  businessUnitId: number | null;
-  parentId: number | null;
-  isOverridden: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface CountStats {
-  total: number;
-  entities: number;
-  companies: number;
-  perValue: Array<{ value: unknown; count: number }>;
-}
+/** A choice as the editor sends it (id when it exists already). */
+export type Choice = Input<typeof EavChoice>;
+export type Attribute = EavAttribute;
+export type CountStats = Infer<typeof EavCountStats>['data'];

@@ -1,21 +1,8 @@
-/** Shapes of the greetings endpoints (spec 002 "Greetings"; docs/telephony.md issue 3). */
+/** Shapes of the greetings endpoints (spec 002 "Greetings"), inferred from packages/contracts. */
+import type { GreetingDto, Infer, VoiceSchema } from '@switchboard/contracts';
 
 /** A greeting: text spoken by a voice, or uploaded audio; `url` plays in the browser and in calls. */
-export interface Greeting {
-  id: number;
-  company_id: number;
-  name: string;
-  content: string;
-  voice: string;
-  source: 'tts' | 'upload';
-  url: string;
-  created_at: string;
-  updated_at: string;
-}
+export type Greeting = GreetingDto;
 
 /** A speech voice (GET /api/greetings/voices). */
-export interface Voice {
-  id: string;
-  name: string;
-  language: string;
-}
+export type Voice = Infer<typeof VoiceSchema>;

@@ -1,18 +1,5 @@
-/** Shapes of the groups endpoints (spec 001 §3 "Contact group"; GET /api/groups). */
-export interface ContactGroup {
-  id: number;
-  name: string;
-  company_id: number;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-  /** Members; active = neither unsubscribed nor invalid. */
-  contact_count: number;
-  active_count: number;
-  invalid_count: number;
-  unsubscriber_count: number;
-  contacts_link: string;
-  virtual: boolean;
-  user_id: number | null;
-  link: string | null;
-}
+/** Shapes of the groups endpoints (spec 001 §3 "Contact group"; GET /api/groups), inferred from packages/contracts. */
+import type { ContactGroup as ContactGroupSchema, Infer } from '@switchboard/contracts';
+
+/** A group; `active_count` = members neither unsubscribed nor invalid. */
+export type ContactGroup = Infer<typeof ContactGroupSchema>;

@@ -1,23 +1,5 @@
-/** A voicemail (GET /api/voicemails): the caller, the number called and the recording. */
-export interface Voicemail {
-  id: number;
-  call_id: number;
-  number_id: number;
-  from: string;
-  to: string;
-  recording_url: string;
-  duration_s: number;
-  is_read: boolean;
-  created_at: string;
-  /** The caller's contact, when known. */
-  contact?: { id: number; name: string } | null;
-  /** The business number's label ('' when none). */
-  number_label?: string;
-}
+/** A voicemail (GET /api/voicemails): the caller, the number called and the recording (packages/contracts). */
+import type { VoicemailItem } from '@switchboard/contracts';
 
-export interface PageMeta {
-  current_page: number;
-  per_page: number;
-  total: number;
-  last_page: number;
-}
+export type Voicemail = VoicemailItem;
+export type { PageMeta } from '@switchboard/contracts';

@@ -13,7 +13,7 @@ import type { Campaign, CampaignsUpdatedEvent, PageMeta } from '../types';
 export function useCampaignsLive() {
   const queryClient = useQueryClient();
   const companyId = useCompanyId();
-  useRealtimeEvent<CampaignsUpdatedEvent>(companyId === null ? null : `campaigns.${companyId}`, 'campaigns updated', (update) => {
+  useRealtimeEvent(companyId === null ? null : `campaigns.${companyId}`, 'campaigns updated', (update) => {
     if (!update || typeof update.id !== 'number') return;
     const { company_id: _company, ...changes } = update;
     void _company;

@@ -34,7 +34,7 @@ export function useImportBatch(batchId: string | null): ImportBatchState {
   const companyId = useCompanyId();
   const queryClient = useQueryClient();
   const [state, setState] = useState<ImportBatchState>(initial);
-  const channel = companyId === null || batchId === null ? null : `company.${companyId}`;
+  const channel = companyId === null || batchId === null ? null : (`company.${companyId}` as const);
 
   useEffect(() => setState(initial), [batchId]);
 
@@ -48,11 +48,11 @@ export function useImportBatch(batchId: string | null): ImportBatchState {
     });
   };
 
-  useRealtimeEvent<{ batchId: string; progress: number }>(channel, 'contact import progress', (p) => {
+  useRealtimeEvent(channel, 'contact import progress', (p) => {
     if (p?.batchId !== batchId) return;
     setState((prev) => (prev.done ? prev : { ...prev, progress: Math.max(prev.progress, p.progress) }));
   });
-  useRealtimeEvent<{ batchId: string; inserted: number; merged: number; skipped: number; invalid: number; total: number; failed: boolean; error: string | null }>(channel, 'contact import completed', (p) => {
+  useRealtimeEvent(channel, 'contact import completed', (p) => {
     if (p?.batchId !== batchId) return;
     finish({
       progress: 100, done: true, failed: p.failed, inserted: p.inserted, merged: p.merged, skipped: p.skipped, invalid: p.invalid, total: p.total,

@@ -52,15 +52,22 @@ export function useSendMessage() {
   return useMutation({
     mutationFn: (input: SendMessageInput) => sendMessage(companyId!, input),
     onMutate: async (input) => {
-      if (input.conversation_id === undefined) return { tempId: null };
+      if (input.conversation_id === undefined) return { tempId: null as number | null };
       const key = conversationItemsQueryOptions(companyId, input.conversation_id).queryKey;
       await queryClient.cancelQueries({ queryKey: key });
-      const tempId = `temp-${++tempCounter}`;
+      // A negative id never collides with a server item's.
+      const tempId = -++tempCounter;
       const optimistic: ConversationItem = {
         id: tempId,
+        conversationId: input.conversation_id,
         isInbound: false,
+        isRead: true,
         createdAt: new Date().toISOString(),
-        details: { content: input.content, deliveryState: 'sending', errorCode: null, errorText: null, media: (input.media ?? []).map((f) => ({ url: URL.createObjectURL(f), contentType: f.type })), type: 'message' },
+        details: {
+          content: input.content, deliveryState: 'sending', errorCode: null, errorText: null,
+          media: (input.media ?? []).map((f) => ({ url: URL.createObjectURL(f), contentType: f.type })), type: 'message',
+          callId: null, voicemailId: null, callStatus: null, callStatusLabel: null, durationS: null, shouldBeSentAt: null, userId: null,
+        },
       };
       queryClient.setQueryData<Items>(key, (data) => patchItems(data, (items) => [optimistic, ...items]));
       return { tempId };

@@ -16,26 +16,27 @@ type Lists = InfiniteData<CursorPage<Conversation>>;
 export function useConversationUpdates() {
   const queryClient = useQueryClient();
   const companyId = useCompanyId();
-  useRealtimeEvent<Conversation>(companyId === null ? null : `conversations.${companyId}`, 'conversation updated', (conversation) => {
-    if (!conversation || typeof conversation.id !== 'number') return;
+  useRealtimeEvent(companyId === null ? null : `conversations.${companyId}`, 'conversation updated', (event) => {
+    // A deleted conversation arrives as `{id, conversationId, deleted: true}` (ConversationDeletedEvent).
+    const conversation = 'deleted' in event ? null : event;
     for (const [key, data] of queryClient.getQueriesData<Lists>({ queryKey: conversationListsKey(companyId) })) {
       if (!data) continue;
       const filters = key[key.length - 1] as ConversationFilters | undefined;
       const narrowed = !!filters && (!!filters.types?.length || !!filters.numberIds?.length);
-      const belongs = !!filters && !filters.search && !conversation.deleted && filters.isArchived === conversation.isArchived && (!filters.numberIds?.length || filters.numberIds.includes(conversation.number?.id));
-      const pages = data.pages.map((p) => ({ ...p, data: p.data.filter((c) => c.id !== conversation.id) }));
+      const belongs = conversation !== null && !!filters && !filters.search && filters.isArchived === conversation.isArchived && (!filters.numberIds?.length || filters.numberIds.includes(conversation.number.id));
+      const pages = data.pages.map((p) => ({ ...p, data: p.data.filter((c) => c.id !== event.id) }));
       if (belongs && narrowed) {
         void queryClient.invalidateQueries({ queryKey: key, exact: true });
         continue;
       }
-      if (belongs && pages[0]) pages[0] = { ...pages[0], data: [conversation, ...pages[0].data] };
-      else if (filters?.search || (narrowed && !conversation.deleted)) {
+      if (belongs && conversation && pages[0]) pages[0] = { ...pages[0], data: [conversation, ...pages[0].data] };
+      else if (filters?.search || (narrowed && conversation)) {
         void queryClient.invalidateQueries({ queryKey: key, exact: true });
         continue;
       }
       queryClient.setQueryData<Lists>(key, { ...data, pages });
     }
-    if (conversation.deleted) return;
+    if (!conversation) return;
     const singleKey = conversationQueryOptions(companyId, conversation.id).queryKey;
     if (queryClient.getQueryData(singleKey)) queryClient.setQueryData(singleKey, conversation);
     void queryClient.invalidateQueries({ queryKey: conversationItemsQueryOptions(companyId, conversation.id).queryKey, refetchType: 'all' });

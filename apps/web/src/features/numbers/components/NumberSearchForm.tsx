@@ -12,7 +12,7 @@ const RESULT_LIMIT = 20;
 export function NumberSearchForm({ onSearch, loading }: { onSearch: (params: NumberSearchParams) => void; loading: boolean }) {
   const [type, setType] = useState<'local' | 'toll_free'>('local');
   const [areaCode, setAreaCode] = useState('');
-  const [mode, setMode] = useState<string>(NUMBER_SEARCH_MODES[0].value);
+  const [mode, setMode] = useState<NonNullable<NumberSearchParams['mode']>>(NUMBER_SEARCH_MODES[0].value);
   const [pattern, setPattern] = useState('');
   const [prefix, setPrefix] = useState<string>(TOLL_FREE_SEARCH_PREFIXES[0]);
   const [error, setError] = useState<string | null>(null);
@@ -66,7 +66,7 @@ export function NumberSearchForm({ onSearch, loading }: { onSearch: (params: Num
               label="Match"
               data={NUMBER_SEARCH_MODES.map((m) => ({ value: m.value, label: m.label }))}
               value={mode}
-              onChange={(v) => v && setMode(v)}
+              onChange={(v) => v && setMode(v as typeof mode)}
               allowDeselect={false}
               w={150}
             />

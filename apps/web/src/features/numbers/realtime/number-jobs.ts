@@ -87,8 +87,8 @@ interface Completed {
 export function useNumberJobsLive(): void {
   const companyId = useCompanyId();
   const queryClient = useQueryClient();
-  const companyChannel = companyId === null ? null : `company.${companyId}`;
-  const purchaseChannel = companyId === null ? null : `bulk-purchase.${companyId}`;
+  const companyChannel = companyId === null ? null : (`company.${companyId}` as const);
+  const purchaseChannel = companyId === null ? null : (`bulk-purchase.${companyId}` as const);
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: companyKey(companyId) });
   };
@@ -97,10 +97,10 @@ export function useNumberJobsLive(): void {
     finish(c.batchId, kind, c.done, c.failed);
     refresh();
   };
-  useRealtimeEvent<Progress>(companyChannel, 'release progress', onProgress('release'));
-  useRealtimeEvent<Completed>(companyChannel, 'release completed', onCompleted('release'));
-  useRealtimeEvent<Progress>(companyChannel, 'number update progress', onProgress('update'));
-  useRealtimeEvent<Completed>(companyChannel, 'number update completed', onCompleted('update'));
-  useRealtimeEvent<Progress>(purchaseChannel, 'bulk purchase progress', onProgress('purchase'));
-  useRealtimeEvent<Completed>(purchaseChannel, 'bulk purchase finished', onCompleted('purchase'));
+  useRealtimeEvent(companyChannel, 'release progress', onProgress('release'));
+  useRealtimeEvent(companyChannel, 'release completed', onCompleted('release'));
+  useRealtimeEvent(companyChannel, 'number update progress', onProgress('update'));
+  useRealtimeEvent(companyChannel, 'number update completed', onCompleted('update'));
+  useRealtimeEvent(purchaseChannel, 'bulk purchase progress', onProgress('purchase'));
+  useRealtimeEvent(purchaseChannel, 'bulk purchase finished', onCompleted('purchase'));
 }

@@ -14,7 +14,7 @@ const LABELS: Record<PortState, string> = { submitted: 'Submitted', in_progress:
 export function usePortUpdates(): void {
   const companyId = useCompanyId();
   const queryClient = useQueryClient();
-  useRealtimeEvent<{ id: number; state: PortState; reason: string | null }>(companyId === null ? null : `company.${companyId}`, 'port updated', (event) => {
+  useRealtimeEvent(companyId === null ? null : `company.${companyId}`, 'port updated', (event) => {
     const key = portsQueryOptions(companyId).queryKey;
     queryClient.setQueryData<{ data: PortRequest[] }>(key, (old) =>
       old ? { data: old.data.map((p) => (p.id === event.id ? { ...p, state: event.state, state_label: LABELS[event.state], reason: event.reason } : p)) } : old,

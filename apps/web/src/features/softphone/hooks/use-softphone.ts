@@ -82,7 +82,7 @@ export function useSoftphone() {
     }
   }, [status]);
 
-  useRealtimeEvent<InAppCallingEvent>(user ? `user.${user.id}` : null, IN_APP_CALLING_EVENT, (e) => {
+  useRealtimeEvent(user ? `user.${user.id}` : null, IN_APP_CALLING_EVENT, (e) => {
     const cur = currentRef.current;
     if (e.type === 'status') { setStatusState(e.status); rememberStatus(e.status); return; }
     if (e.type === 'ringing') {
