@@ -51,7 +51,7 @@ export function registerMetrics(app: FastifyInstance, config: Pick<Config, 'metr
     const route = request.routeOptions.url ?? 'unmatched';
     if (route === '/metrics') return;
     duration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
-    if (route.startsWith('/webhooks/')) webhooks.inc({ kind: route.replace('/webhooks/twilio/', ''), status: String(reply.statusCode) });
+    if (route.startsWith('/webhooks/')) webhooks.inc({ kind: route.replace(/^\/webhooks\/[^/]+\//, ''), status: String(reply.statusCode) });
   });
   app.get('/metrics', { config: { public: true } }, async (request, reply) => {
     const access = metricsAccess(request, config.metricsToken);
