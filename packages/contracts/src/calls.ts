@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { Id, PageMeta } from './common.js';
-import { BlockSchema, CallSchema, ScheduleSchema } from './telephony.js';
+import { BlockSchema, CallSchema, ScheduleInput, ScheduleSchema } from './telephony.js';
 import { EavAttributeValue, EavAttributeValueOut } from './contacts.js';
 
 // ---------------------------------------------------------------- schedules
@@ -24,13 +24,13 @@ export const CompanyScheduleBody = z.object({
 });
 /** PUT /companies/{companyId}/schedule: schedule and/or holidays. */
 export const PutCompanyScheduleInput = z.object({
-  schedule: ScheduleSchema.optional(),
+  schedule: ScheduleInput.optional(),
   holidays: z.array(DateText).max(366).optional(),
 });
 export const UserScheduleBody = z.object({
   data: z.object({ schedule: ScheduleSchema, blocks: z.array(z.object({ day: z.string(), start: z.string(), end: z.string() })), label: z.string() }),
 });
-export const PutUserScheduleInput = z.object({ schedule: ScheduleSchema });
+export const PutUserScheduleInput = z.object({ schedule: ScheduleInput });
 
 /** PUT /numbers/{id}/override: manual open/closed override ('auto' follows the schedule). */
 export const NumberOverrideInput = z.object({
@@ -139,9 +139,37 @@ export const CallForwardSchema = z.object({
   rang_at: z.string(),
 });
 export type CallForward = z.infer<typeof CallForwardSchema>;
-/** GET /calls/{id}: the call with history, tags, note (latest), notes, qualification, eavAttributeValues. */
+/** Call outcomes (spec 002 §3 "Other enumerations"), exact values. */
+export const CALL_OUTCOMES = ['appt_booked', 'vehicle_ordered', 'parts_ordered', 'get_back_commitment', 'not_opportunity', 'opportunity', 'unknown'] as const;
+/** Department types (spec 002 §3 "Other enumerations"), exact values. */
+export const DEPARTMENT_TYPES = ['sales', 'service', 'parts', 'trade', 'credit', 'body_shop', 'admin', 'accessories', 'hr', 'custom_shop', 'rentals', 'unknown', 'quick_lube'] as const;
+const OptionRow = z.object({ value: z.string(), label: z.string() });
+/**
+ * `ascOptions` of GET /calls/{id}?include=ascOptions: the choices a person has when scoring a call
+ * (docs/domain-decisions.md "Call scoring options"): outcomes and departments (spec 002 §3) and
+ * qualifications (spec 001 §3: qualified 1, not qualified 2, lead 3).
+ */
+export const AscOptionsSchema = z.object({
+  outcomes: z.array(OptionRow),
+  departments: z.array(OptionRow),
+  qualifications: z.array(z.object({ id: z.number(), label: z.string() })),
+});
+export type AscOptions = z.infer<typeof AscOptionsSchema>;
+/**
+ * GET /calls/{id} query: `include` is a comma-separated list (or `include[]`) of history, note,
+ * ascOptions, eavAttributeValues (spec 001 §7). History, note and eavAttributeValues are always
+ * present; `ascOptions` only when asked for.
+ */
+export const CallDetailQuery = z.object({ include: z.union([z.string().max(200), z.array(z.string().max(50)).max(20)]).optional() });
+
+/**
+ * GET /calls/{id}: the call with history, tags, note (latest), notes, qualification, eavAttributeValues.
+ * `outbound` is 1 for a call the business placed, else 0; `isInbound` is `outbound === 0` (spec 001 §3).
+ */
 export const CallDetailSchema = CallSchema.extend({
+  outbound: z.union([z.literal(0), z.literal(1)]),
   isInbound: z.boolean(),
+  ascOptions: AscOptionsSchema.optional(),
   tags: z.array(TagSchema),
   note: NoteSchema.nullable(),
   notes: z.array(NoteSchema),
@@ -176,6 +204,8 @@ export const CreateNoteInput = z.object({
 });
 export const UpdateNoteInput = z.object({ body: z.string().trim().min(1).max(5000) });
 export const NoteBody = z.object({ data: NoteSchema });
+/** `POST /notes` 201 and `PUT /notes/{id}`: the saved note with its message. */
+export const NoteSavedBody = z.object({ message: z.string(), data: NoteSchema });
 
 // ---------------------------------------------------------------- blocks (query version)
 

@@ -115,10 +115,10 @@ export const LatestItem = z.object({
 });
 export type LatestItem = z.infer<typeof LatestItem>;
 
-/** An inbox conversation (spec 001 §3 "Conversation"). `conversationId` is `id` as a string. */
+/** An inbox conversation (spec 001 §3 "Conversation"). `conversationId` is `id` (a number, as on items and events). */
 export const Conversation = z.object({
   id: z.number().int(),
-  conversationId: z.string(),
+  conversationId: z.number().int(),
   lastActivityAt: Timestamp,
   recipient: z.string(),
   number: z.object({ id: z.number().int(), number: z.string() }),
@@ -234,7 +234,7 @@ export type CompanyItemsQuery = z.infer<typeof CompanyItemsQuery>;
 export const ConversationNoteBody = z.object({ body: z.string({ error: 'The body field is required.' }).max(5000, 'The body may not be greater than 5000 characters.') });
 
 /** Live `conversation updated` after a conversation was deleted: only its id and `deleted: true`. */
-export const ConversationDeletedEvent = z.object({ id: z.number().int(), conversationId: z.string(), deleted: z.literal(true) });
+export const ConversationDeletedEvent = z.object({ id: z.number().int(), conversationId: z.number().int(), deleted: z.literal(true) });
 
 // ---------------------------------------------------------------------------------------------
 // Notification counts and blocks (spec 002 "Messages and notifications")
@@ -256,7 +256,9 @@ export const NotificationBlockList = z.object({
 });
 /** Unread counts of the caller's company, muted channels excluded. */
 export const NotificationCounts = z.object({ message: z.number().int(), call: z.number().int(), voicemail: z.number().int(), fax: z.number().int(), total: z.number().int() });
-export const NotificationCountsByNumber = z.array(z.object({ number_id: z.number().int(), message: z.number().int(), call: z.number().int(), voicemail: z.number().int(), fax: z.number().int() }));
+/** `GET .../notificationCountsByNumber`: `{data: [...]}`, the envelope of every other list. */
+export const NumberNotificationCounts = z.object({ number_id: z.number().int(), message: z.number().int(), call: z.number().int(), voicemail: z.number().int(), fax: z.number().int() });
+export const NotificationCountsByNumber = z.object({ data: z.array(NumberNotificationCounts) });
 
 // ---------------------------------------------------------------------------------------------
 // Activity

@@ -6,32 +6,19 @@
  */
 import { z } from 'zod';
 import { Id, PageMeta } from './common.js';
-import { NumberSchema, RouteEntryInput, RouteEntrySchema, ScheduleSchema } from './telephony.js';
+import { NumberCallSettingsInput, NumberSchema, RouteEntryInput, RouteEntrySchema, ScheduleInput, ScheduleSchema, TRIGGER_ACTIONS, TRIGGER_EVENTS, TriggerSchema } from './telephony.js';
 
 // ---------------------------------------------------------------- number detail and locate
 
-export const TRIGGER_EVENTS = ['call.missed', 'call.voicemail', 'sms.received'] as const;
-export const TRIGGER_ACTIONS = ['email', 'webhook'] as const;
-
-export const TriggerSchema = z.object({
-  id: z.number(),
-  number_id: z.number(),
-  event: z.enum(TRIGGER_EVENTS),
-  action: z.enum(TRIGGER_ACTIONS),
-  target: z.string(),
-  created_at: z.string(),
-});
-
-/** A number with its labels (spec 002 §3 tables) and, on the detail call, its triggers. */
+/** A number with its labels (spec 002 §3 tables); the spec's fields (triggers, sms_verification, ...) are on every number. */
 export const NumberDetailSchema = NumberSchema.extend({
   service_type: z.number(),
   category_label: z.string(),
   provider_label: z.string(),
-  sms_enabled: z.boolean(),
-  triggers: z.array(TriggerSchema).optional(),
-  sms_verification: z.object({ status: z.string() }).optional(),
 });
 export type NumberDetailDto = z.infer<typeof NumberDetailSchema>;
+/** `POST /numbers/{id}/rotate`: the number after the swap and the number it replaced. */
+export const RotateBody = z.object({ message: z.string(), previous_number: z.string(), data: NumberDetailSchema });
 
 export const NumberListParams = z.object({ idOrNumber: z.string().min(1).max(40) });
 export const NumberListQuery = z.object({ include: z.string().max(200).optional() });
@@ -76,7 +63,7 @@ export const BulkUpdateInput = z.object({
   ids: z.array(Id).min(1).max(1000),
   label: z.string().max(100).optional(),
   routes: z.array(RouteEntryInput).max(100).optional(),
-  schedule: ScheduleSchema.optional(),
+  schedule: ScheduleInput.optional(),
 });
 export const BulkPurchaseInput = z.object({
   company_id: Id,
@@ -117,9 +104,16 @@ export const NumberPatternsBody = z.object({
 export const OverlayParams = z.object({ areaCode: z.string().regex(/^\d{3}$/, 'The area code must be 3 digits.') });
 export const OverlayBody = z.object({ data: z.array(z.string()) });
 const LabelRow = z.object({ id: z.number(), label: z.string() });
+/**
+ * GET /numbers/enumerations. `number_types` are keyed by a number's `type` (1 local, 2 toll free,
+ * 3 Canadian) and carry the `type_label` a voice-and-SMS number of that type shows (fax numbers
+ * show "Fax number"); `number_type_labels` is the spec's label table keyed by its own ids (2 Local,
+ * 1 Toll-Free, 3 Fax, 4 Bulk), each with the number `types` it labels (docs/domain-decisions.md
+ * "Number type labels").
+ */
 export const NumberEnumerationsBody = z.object({
-  number_types: z.array(LabelRow),
-  number_type_labels: z.array(LabelRow),
+  number_types: z.array(LabelRow.extend({ type_label: z.string() })),
+  number_type_labels: z.array(LabelRow.extend({ types: z.array(z.number()) })),
   service_types: z.array(LabelRow),
   categories: z.array(LabelRow),
   providers: z.array(LabelRow),
@@ -177,13 +171,17 @@ export const NumberTemplateSchema = z.object({
 export const NumberTemplateInput = z.object({
   name: z.string().trim().min(1).max(100),
   routes: z.array(RouteEntryInput).max(100).optional(),
-  schedule: ScheduleSchema.optional(),
-  record: z.boolean().optional(),
-  call_transcription_enabled: z.boolean().optional(),
-  ai_eav_enabled: z.boolean().optional(),
-});
+  schedule: ScheduleInput.optional(),
+}).extend(NumberCallSettingsInput.shape);
 export const NumberTemplateUpdateInput = NumberTemplateInput.partial();
 export const NumberTemplateParams = z.object({ companyId: Id, id: Id });
+/**
+ * DELETE /companies/{companyId}/numberTemplates (spec 002 §7, on the collection): the template ids
+ * in the body `{ids: [...]}` or in the query (`ids[]=1&ids[]=2`, or `ids=1,2`).
+ */
+export const NumberTemplateIdsInput = z.object({ ids: z.array(Id).min(1).max(1000) });
+export const NumberTemplateIdsQuery = z.object({ ids: z.union([z.array(z.string().max(20)).max(1000), z.string().max(20000)]).optional() });
+export const NumberTemplatesDeletedBody = z.object({ message: z.string(), ids: z.array(z.number()) });
 export const NumberTemplateListBody = z.object({ data: z.array(NumberTemplateSchema) });
 export const NumberTemplateBody = z.object({ message: z.string(), data: NumberTemplateSchema });
 export const ApplyTemplateInput = z.object({ number_ids: z.array(Id).min(1).max(1000) });

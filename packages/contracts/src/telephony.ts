@@ -3,7 +3,9 @@
  * spec 001 "Blocks", and the sandbox carrier's simulator). Times are ISO-8601 strings (UTC).
  */
 import { z } from 'zod';
+import { SCHEDULE_HOURS_MESSAGES, SCHEDULE_PRESET, WEEKDAYS, fromBlocks, isSchedulePreset, toBlocks } from '@switchboard/domain';
 import { Id, PageMeta } from './common.js';
+import { EavAttributeValueOut } from './contacts.js';
 
 // ---------------------------------------------------------------- schedule and routes
 
@@ -13,13 +15,85 @@ const WeekHoursSchema = z.object({
   mon: DayHoursSchema, tue: DayHoursSchema, wed: DayHoursSchema, thu: DayHoursSchema,
   fri: DayHoursSchema, sat: DayHoursSchema, sun: DayHoursSchema,
 });
-/** Schedule (foundation §3): preset 1..6, IANA timezone, per-weekday open/close "HH:mm" or null. */
-export const ScheduleSchema = z.object({
+/**
+ * One 24-hour block of a schedule (foundation §3 "sent as 24-hour HH:mm blocks (start/end per day
+ * block)"): a weekday, its start and its end ("24:00" = end of day; an end before the start runs
+ * past midnight). Built and read by the domain's `toBlocks`/`fromBlocks`.
+ */
+export const ScheduleBlockSchema = z.object({
+  day: z.enum(WEEKDAYS),
+  start: HourText,
+  end: HourText,
+});
+export type ScheduleBlockDto = z.infer<typeof ScheduleBlockSchema>;
+
+const ScheduleBase = z.object({
   preset: z.coerce.number().int().min(1).max(6),
   timezone: z.string().min(1),
+});
+
+/**
+ * A schedule as the server answers it (foundation §3): preset 1..6, IANA timezone, the spec's
+ * `blocks` (24-hour HH:mm start/end per day, from the preset's effective hours: 24/7 gives seven
+ * 00:00-24:00 blocks, Direct Voicemail none) and, as a convenience for editors, the same hours as
+ * a per-weekday open/close "HH:mm" or null (`hours`, the stored form).
+ */
+export const ScheduleSchema = ScheduleBase.extend({
   hours: WeekHoursSchema,
+  blocks: z.array(ScheduleBlockSchema),
 });
 export type ScheduleDto = z.infer<typeof ScheduleSchema>;
+
+/** Blocks in a comparable order (Monday first, then start). */
+function sortedBlocks(blocks: readonly ScheduleBlockDto[]): string {
+  return JSON.stringify([...blocks].sort((a, b) => WEEKDAYS.indexOf(a.day) - WEEKDAYS.indexOf(b.day) || a.start.localeCompare(b.start))
+    .map((b) => [b.day, b.start, b.end]));
+}
+
+/**
+ * A schedule as a client sends it: preset and timezone with the spec's `blocks` (at most one block
+ * per day; for preset 4 Custom each ends after it starts), or the open/close `hours`, or both when they say the same (422 on `blocks` when they
+ * disagree, on `hours` when neither is given). Parsed into the stored form `{preset, timezone,
+ * hours}` (blocks through the domain's `fromBlocks`; presets other than 4 Custom take their own
+ * hours, as when the editor picks them).
+ */
+export const ScheduleInput = ScheduleBase.extend({
+  hours: WeekHoursSchema.optional(),
+  blocks: z.array(ScheduleBlockSchema).max(7).optional(),
+}).superRefine((v, ctx) => {
+  if (!v.hours && !v.blocks) {
+    ctx.addIssue({ code: 'custom', path: ['hours'], message: 'Send the schedule as blocks (day, start, end) or as hours.' });
+    return;
+  }
+  if (v.blocks) {
+    const days = v.blocks.map((b) => b.day);
+    const twice = days.find((d, i) => days.indexOf(d) !== i);
+    if (twice) ctx.addIssue({ code: 'custom', path: ['blocks'], message: `The day ${twice} has more than one block.` });
+    // The saving rule of the hours (domain scheduleHoursErrors), said of the block: for the hours
+    // that count (preset 4 Custom) the end is after the start ("24:00" = end of the day).
+    if (v.preset === SCHEDULE_PRESET.CUSTOM) {
+      v.blocks.forEach((b, i) => {
+        if (b.start === '24:00' || (b.end !== '24:00' && b.end <= b.start)) ctx.addIssue({ code: 'custom', path: ['blocks', i, 'end'], message: SCHEDULE_HOURS_MESSAGES.closeNotAfterOpen });
+      });
+    }
+  }
+  if (v.hours && v.blocks && isSchedulePreset(v.preset)
+    && sortedBlocks(toBlocks({ preset: v.preset, timezone: v.timezone, hours: v.hours })) !== sortedBlocks(v.blocks)) {
+    ctx.addIssue({ code: 'custom', path: ['blocks'], message: 'The blocks and the hours of the schedule disagree.' });
+  }
+}).transform((v): { preset: number; timezone: string; hours: z.infer<typeof WeekHoursSchema> } => {
+  if (v.hours) return { preset: v.preset, timezone: v.timezone, hours: v.hours };
+  const s = fromBlocks(v.blocks ?? [], isSchedulePreset(v.preset) ? v.preset : SCHEDULE_PRESET.CUSTOM, v.timezone);
+  // fromBlocks resolves an unknown zone to UTC; keep the zone as sent so the server's check names it.
+  return { preset: v.preset, timezone: v.timezone, hours: s.hours };
+});
+export type ScheduleInputDto = z.input<typeof ScheduleInput>;
+
+/** A stored schedule `{preset, timezone, hours}` in the answer's form (ScheduleSchema: `blocks` added). */
+export function scheduleView(schedule: { preset: number; timezone: string; hours: z.infer<typeof WeekHoursSchema> }): ScheduleDto {
+  const preset = isSchedulePreset(schedule.preset) ? schedule.preset : SCHEDULE_PRESET.CUSTOM;
+  return { preset: schedule.preset, timezone: schedule.timezone, hours: schedule.hours, blocks: toBlocks({ ...schedule, preset }) };
+}
 
 export const RouteTypeSchema = z.enum(['standard', 'simultaneous', 'sequential', 'geo', 'voicemail', 'in-app-calling']);
 
@@ -36,7 +110,7 @@ export const RouteEntryInput = z.object({
   extension: z.union([z.number().int().min(0).max(99999), z.string().regex(/^\d{1,5}$/), z.null()]).optional(),
   label: z.string().max(100).optional(),
   forwards: z.array(ForwardInput).max(20).optional(),
-  schedule: ScheduleSchema.optional(),
+  schedule: ScheduleInput.optional(),
   stagger: z.boolean().optional(),
   caller_id_pass_thru: z.boolean().optional(),
   type: RouteTypeSchema.optional(),
@@ -54,9 +128,12 @@ export const RouteEntryInput = z.object({
 
 /** A saved extension entry (all fields present). */
 export const RouteEntrySchema = z.object({
+  /** On a number's routes (spec 002 §3): `"{numberId}.{extension}"`. */
+  _id: z.string().optional(),
   extension: z.number(),
   label: z.string(),
-  forwards: z.array(z.object({ number: z.string(), states: z.array(z.string()).optional() })),
+  /** On a number's routes each forward has `_id` `"{numberId}.{extension}.{position}"`. */
+  forwards: z.array(z.object({ _id: z.string().optional(), number: z.string(), states: z.array(z.string()).optional() })),
   schedule: ScheduleSchema,
   stagger: z.boolean(),
   caller_id_pass_thru: z.boolean(),
@@ -84,7 +161,48 @@ export const MENU_REPLAYS_MAX = 5;
 export const MenuFallbackSchema = z.enum(['first', 'voicemail', 'hangup']);
 export type MenuFallback = z.infer<typeof MenuFallbackSchema>;
 
-/** A company's number (spec 002 "Number", first cut). */
+export const TRIGGER_EVENTS = ['call.missed', 'call.voicemail', 'sms.received'] as const;
+export const TRIGGER_ACTIONS = ['email', 'webhook'] as const;
+
+/** A number's trigger (PUT /companies/{companyId}/triggers). */
+export const TriggerSchema = z.object({
+  id: z.number(),
+  number_id: z.number(),
+  event: z.enum(TRIGGER_EVENTS),
+  action: z.enum(TRIGGER_ACTIONS),
+  target: z.string(),
+  created_at: z.string(),
+});
+
+/** A route's forward with its id (spec 002 §3 "forwards (_id, number)"). */
+export const NumberForwardSchema = z.object({ _id: z.string(), number: z.string() });
+
+/**
+ * The spec 002 §3 "Number" fields beside the stored setup. Ids of routes and forwards are derived,
+ * stable while the setup is unchanged: route `"{numberId}.{extension}"`, forward
+ * `"{numberId}.{extension}.{position}"` (docs/numbers.md "Spec fields of a number").
+ */
+export const NumberSpecFields = z.object({
+  /** Every forward of every route, in route order. */
+  forwards: z.array(NumberForwardSchema),
+  tags: z.array(z.object({ id: z.number(), name: z.string() })),
+  /** The port-in request that brought the number, when it came by porting; else null. */
+  port: z.object({ id: z.number(), state: z.string() }).nullable(),
+  triggers: z.array(TriggerSchema),
+  eavAttributeValues: z.array(EavAttributeValueOut),
+  /** Unread inbound message items of the number's conversations. */
+  unread_messages_count: z.number().int(),
+  /** Whether the signed-in user muted at least one notification channel of this number. */
+  hasNotificationBlocks: z.boolean(),
+  call_transcription_enabled: z.boolean(),
+  sms_enabled: z.boolean(),
+  /** SMS verification of the number (docs/numbers.md): "unverified" until SMS verification exists. */
+  sms_verification: z.object({ status: z.string() }),
+  record: z.boolean(),
+  ai_eav_enabled: z.boolean(),
+});
+
+/** A company's number (spec 002 §3 "Number"). */
 export const NumberSchema = z.object({
   id: z.number(),
   company_id: z.number(),
@@ -102,7 +220,7 @@ export const NumberSchema = z.object({
   menu_replays: z.number(),
   menu_fallback: MenuFallbackSchema,
   created_at: z.string(),
-});
+}).extend(NumberSpecFields.shape);
 export type NumberDto = z.infer<typeof NumberSchema>;
 
 export const NumberListBody = z.object({ data: z.array(NumberSchema) });
@@ -128,19 +246,37 @@ export const AvailableNumberSchema = z.object({
 });
 export const NumberSearchBody = z.object({ data: z.array(AvailableNumberSchema) });
 
+/**
+ * POST /numbers (spec 002 §7: `company_id`, `provider_id`). The number to buy may come as
+ * `number` (any format), or as the spec's company-creation number fields `national_number` or
+ * `vanity` (letters become keypad digits); without any of them the server buys the first number
+ * the carrier offers for the provider: provider 2 (toll-free registry) a toll-free number (prefix
+ * `area_code`, default 8**), otherwise a local number in `area_code` (default: the area code of the
+ * company's newest local number). docs/numbers.md "Buying with the spec's payload".
+ */
 export const BuyNumberInput = z.object({
   company_id: Id,
   provider_id: z.coerce.number().int().min(1).max(4),
-  number: z.string().min(1),
+  number: z.string().min(1).max(40).optional(),
+  national_number: z.string().min(1).max(40).optional(),
+  vanity: z.string().min(1).max(40).optional(),
+  area_code: z.string().regex(/^(\d{3}|8\*\*)$/, 'The area code must be 3 digits.').optional(),
+});
+
+/** The per-number call settings of spec 002 §3 "Number" (also set by number templates). */
+export const NumberCallSettingsInput = z.object({
+  record: z.boolean().optional(),
+  call_transcription_enabled: z.boolean().optional(),
+  ai_eav_enabled: z.boolean().optional(),
 });
 
 export const UpdateNumberInput = z.object({
   label: z.string().max(100).optional(),
   routes: z.array(RouteEntryInput).max(100).optional(),
-  schedule: ScheduleSchema.optional(),
+  schedule: ScheduleInput.optional(),
   menu_replays: z.number().int().min(0).max(MENU_REPLAYS_MAX).optional(),
   menu_fallback: MenuFallbackSchema.optional(),
-});
+}).extend(NumberCallSettingsInput.shape);
 
 // ---------------------------------------------------------------- calls
 

@@ -1,29 +1,30 @@
 /**
  * Calls, voicemails and blocked callers HTTP routes (spec 001 "Calls", "Blocks"; issue 3):
- * GET /api/calls/{id} (history, note, notes, tags, qualification, eavAttributeValues);
+ * GET /api/calls/{id}?include=history,note,ascOptions,eavAttributeValues (outbound 0|1 and isInbound; ascOptions when included);
  * PATCH /api/calls/{id} {qualification, eavAttributeValues}; POST/DELETE /api/calls/{id}/tags/tags {tags};
  * GET /api/voicemails?company_id&page; PUT /api/voicemails/{id}/read|unread; DELETE /api/voicemails/{id};
  * GET /api/blocks/{companyId} (page, per_page 50); GET /api/blocks?company_id&perPage (default 1000)&page;
  * POST /api/blocks; DELETE /api/blocks/{id}.
  */
 import {
-  BlockCreatedBody, BlockListBody, BlockListQuery, BlockQueryListBody, BlockQueryListQuery, CallDetailSchema, CallTagsBody, CallTagsInput, CompanyParams,
+  BlockCreatedBody, BlockListBody, BlockListQuery, BlockQueryListBody, BlockQueryListQuery, CallDetailQuery, CallDetailSchema, CallTagsBody, CallTagsInput, CompanyParams,
   CreateBlockInput, IdParams, MessageBody, PatchCallInput, VoicemailBody, VoicemailListBody, VoicemailListQuery, errorResponses,
 } from '@switchboard/contracts';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
+import { callDetailView, includeList } from './calls.views.js';
 import {
   addCallTags, createBlock, deleteBlock, deleteVoicemail, getCall, listBlocks, listVoicemails, markVoicemail, patchCall, removeCallTags,
 } from './calls.service.js';
 
 export async function registerCallsRoutes(app: App, ctx: AppContext): Promise<void> {
   app.get('/api/calls/:id', {
-    schema: { tags: ['calls'], params: IdParams, response: { 200: CallDetailSchema, ...errorResponses } },
-  }, async (request) => getCall(ctx, request.auth!.userId, request.params.id));
+    schema: { tags: ['calls'], params: IdParams, querystring: CallDetailQuery, response: { 200: CallDetailSchema, ...errorResponses } },
+  }, async (request) => callDetailView(await getCall(ctx, request.auth!.userId, request.params.id), includeList(request.query.include)));
 
   app.patch('/api/calls/:id', {
     schema: { tags: ['calls'], params: IdParams, body: PatchCallInput, response: { 200: CallDetailSchema, ...errorResponses } },
-  }, async (request) => patchCall(ctx, request.auth!.userId, request.params.id, request.body));
+  }, async (request) => callDetailView(await patchCall(ctx, request.auth!.userId, request.params.id, request.body)));
 
   app.post('/api/calls/:id/tags/tags', {
     schema: { tags: ['calls'], params: IdParams, body: CallTagsInput, response: { 200: CallTagsBody, ...errorResponses } },

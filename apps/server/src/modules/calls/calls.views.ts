@@ -8,7 +8,7 @@
  * - `forwardOutcomes`: every forward the call rang, in order, with its real outcome.
  */
 import { CALL_STATUS, formatPhone } from '@switchboard/domain';
-import type { CallForward } from '@switchboard/contracts';
+import { CALL_OUTCOMES, DEPARTMENT_TYPES, type AscOptions, type CallForward } from '@switchboard/contracts';
 
 type Detail = Record<string, unknown>;
 export type StoredEvent = { status: number; detail: unknown; created_at: Date };
@@ -183,4 +183,38 @@ export function forwardOutcomes(events: StoredEvent[], ended: boolean): CallForw
   }
   if (ended) settleRound('no-answer');
   return out;
+}
+
+// ---------------------------------------------------------------- the call detail's spec fields
+
+/** Words of an enumeration value: "appt_booked" → "Appt booked", "body_shop" → "Body shop". */
+function optionLabel(value: string): string {
+  const words = value.replaceAll('_', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * The choices of call scoring (`ascOptions`; docs/domain-decisions.md "Call scoring options"):
+ * outcomes and departments with their exact values (spec 002 §3), qualifications by id (spec 001 §3).
+ */
+export const ASC_OPTIONS: AscOptions = Object.freeze({
+  outcomes: CALL_OUTCOMES.map((value) => ({ value, label: optionLabel(value) })),
+  departments: DEPARTMENT_TYPES.map((value) => ({ value, label: value === 'hr' ? 'HR' : optionLabel(value) })),
+  qualifications: [{ id: 1, label: 'Qualified' }, { id: 2, label: 'Not qualified' }, { id: 3, label: 'Lead' }],
+}) as AscOptions;
+
+/** The names in a call detail's `include` (a comma-separated text or a list), trimmed. */
+export function includeList(include: string | string[] | undefined): string[] {
+  const parts = Array.isArray(include) ? include : (include ?? '').split(',');
+  return parts.map((s) => s.trim()).filter(Boolean);
+}
+
+/**
+ * The call detail as answered (spec 001 §3 "Call", §7 "GET /calls/{id}"): `outbound` 1 for a call the
+ * business placed (direction "outbound"), else 0, and `isInbound` derived from it (`outbound === 0`);
+ * `ascOptions` added when `include` names it. History, note and eavAttributeValues are always there.
+ */
+export function callDetailView<T extends { direction: string }>(detail: T, include: readonly string[] = []): T & { outbound: 0 | 1; isInbound: boolean; ascOptions?: AscOptions } {
+  const outbound: 0 | 1 = detail.direction === 'outbound' ? 1 : 0;
+  return { ...detail, outbound, isInbound: outbound === 0, ...(include.includes('ascOptions') ? { ascOptions: ASC_OPTIONS } : {}) };
 }

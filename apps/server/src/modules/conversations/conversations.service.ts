@@ -108,7 +108,7 @@ export async function toConversations(ctx: AppContext, companyId: number, rows: 
     const contact = r.contact_id !== null ? contacts.get(r.contact_id) : undefined;
     return {
       id: r.id,
-      conversationId: String(r.id),
+      conversationId: r.id,
       lastActivityAt: r.last_activity_at.toISOString(),
       recipient: r.recipient,
       number: numbers.get(r.number_id) ?? { id: r.number_id, number: '' },
@@ -383,7 +383,7 @@ export async function listMessageActivity(ctx: AppContext, companyId: number, li
  * (the client drops it from its list). Call after commit.
  */
 export function publishConversationDeleted(ctx: AppContext, companyId: number, conversationId: number): void {
-  ctx.realtime.publish(`conversations.${companyId}`, CONVERSATION_UPDATED, { id: conversationId, conversationId: String(conversationId), deleted: true });
+  ctx.realtime.publish(`conversations.${companyId}`, CONVERSATION_UPDATED, { id: conversationId, conversationId, deleted: true });
 }
 
 // ---------------------------------------------------------------------------------------------

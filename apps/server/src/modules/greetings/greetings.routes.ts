@@ -1,7 +1,8 @@
 /**
  * Greetings HTTP routes (spec 002 "Greetings"; issue 3):
  * GET /api/greetings?company_id; GET/DELETE /api/greetings/{id};
- * POST /api/greetings (multipart: company_id, name, content, voice, file; `_method=PUT` + id updates);
+ * POST /api/greetings (multipart: company_id, name, content, voice, file; `_method=PUT` + id updates, spec 002 §7);
+ * PUT /api/greetings/{id} (the same update on the greeting's own path);
  * GET /api/greetings/voices; POST /api/greetings/speak {content, voice} → audio/wav;
  * GET/PUT /api/numbers/{id}/greetings (assignments to the number's menu, voicemail, whisper).
  */
@@ -9,6 +10,7 @@ import {
   GreetingBody, GreetingFormFields, GreetingListBody, GreetingListQuery, GreetingSavedBody, IdParams, MessageBody, NumberGreetingsBody,
   PutNumberGreetingsInput, SpeakInput, VoiceListBody, errorResponses,
 } from '@switchboard/contracts';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
@@ -53,23 +55,27 @@ export function registerGreetingsRoutes(app: App, ctx: AppContext): void {
       response: { 200: GreetingSavedBody, 201: GreetingSavedBody, ...errorResponses },
     },
   }, async (req, reply) => {
-    let fields: unknown = req.body;
-    let file: UploadedAudio | undefined;
-    if (req.isMultipart()) {
-      const raw: Record<string, unknown> = {};
-      for await (const part of req.parts()) {
-        if (part.type === 'file') {
-          const data = await part.toBuffer();
-          if (data.length > 0) file = { filename: part.filename, mimetype: part.mimetype, data };
-        } else raw[part.fieldname] = part.value;
-      }
-      assertCleanFields(raw, file ? [file] : []);
-      fields = raw;
-    }
+    const { fields, file } = await readGreetingForm(req);
     const parsed = GreetingFormFields.safeParse(fields ?? {});
     if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
     const out = await saveGreeting(ctx, req.auth!.userId, parsed.data, file);
     return reply.status((parsed.data._method ?? '').toUpperCase() === 'PUT' ? 200 : 201).send(out);
+  });
+
+  // The per-id form of the update (the spec's form is POST /greetings with `_method=PUT` and `id`).
+  app.put('/api/greetings/:id', {
+    schema: {
+      tags: ['greetings'],
+      summary: 'Update a greeting: multipart or JSON company_id, name, content, voice, file (same as POST /greetings with _method=PUT)',
+      params: IdParams,
+      body: GreetingFormFields.nullish(),
+      response: { 200: GreetingSavedBody, ...errorResponses },
+    },
+  }, async (req) => {
+    const { fields, file } = await readGreetingForm(req);
+    const parsed = GreetingFormFields.safeParse({ ...((fields ?? {}) as Record<string, unknown>), _method: 'PUT', id: req.params.id });
+    if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+    return saveGreeting(ctx, req.auth!.userId, parsed.data, file);
   });
 
   app.get('/api/numbers/:id/greetings', {
@@ -79,4 +85,19 @@ export function registerGreetingsRoutes(app: App, ctx: AppContext): void {
   app.put('/api/numbers/:id/greetings', {
     schema: { tags: ['greetings'], params: IdParams, body: PutNumberGreetingsInput, response: { 200: NumberGreetingsBody, ...errorResponses } },
   }, async (req) => putNumberGreetings(ctx, req.auth!.userId, req.params.id, req.body.assignments));
+}
+
+/** The fields and the audio file of a greeting form: multipart parts (an empty file counts as none), or the JSON body. */
+async function readGreetingForm(req: FastifyRequest): Promise<{ fields: unknown; file: UploadedAudio | undefined }> {
+  if (!req.isMultipart()) return { fields: req.body, file: undefined };
+  const raw: Record<string, unknown> = {};
+  let file: UploadedAudio | undefined;
+  for await (const part of req.parts()) {
+    if (part.type === 'file') {
+      const data = await part.toBuffer();
+      if (data.length > 0) file = { filename: part.filename, mimetype: part.mimetype, data };
+    } else raw[part.fieldname] = part.value;
+  }
+  assertCleanFields(raw, file ? [file] : []);
+  return { fields: raw, file };
 }

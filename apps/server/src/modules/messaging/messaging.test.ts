@@ -75,7 +75,7 @@ describe('inbound messages', () => {
     const list = await a.client.get(`/api/companies/${a.companyId}/conversations`);
     expect(list.status).toBe(200);
     const conv = list.body.data.find((c: any) => c.recipient === '+13125551234');
-    expect(conv).toMatchObject({ conversationId: String(conv.id), number: { id: number.id, number: number.number }, numUnreadItems: 1, isArchived: false, isBlocked: false, enhancedCallerId: null, contact: null });
+    expect(conv).toMatchObject({ conversationId: conv.id, number: { id: number.id, number: number.number }, numUnreadItems: 1, isArchived: false, isBlocked: false, enhancedCallerId: null, contact: null });
     expect(conv.latestItem).toMatchObject({ type: 'message', details: { content: 'Is the shop open today?', isInbound: true, deliveryState: 'received' } });
 
     const ev = await eventually(async () => events.find((e) => e.id === conv.id));

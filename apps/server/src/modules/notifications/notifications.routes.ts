@@ -1,19 +1,26 @@
-/** Notification counts and blocks (spec 002 "Messages and notifications"); all company-scoped (403 for others). */
+/**
+ * Notification counts and blocks (spec 002 "Messages and notifications"); all company-scoped (403 for others).
+ * GET .../notificationCountsByNumber answers `{data: [...]}` like every other list.
+ */
 import { CompanyParams, NotificationBlockList, NotificationBlocksBody, NotificationCounts, NotificationCountsByNumber, errorResponses } from '@switchboard/contracts';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
-import { listNotificationBlocks, notificationCounts, notificationCountsByNumber, setNotificationBlocks } from './notifications.service.js';
+import { addNumberViewSource } from '../numbers/numbers.view.js';
+import { listNotificationBlocks, notificationCounts, notificationCountsByNumber, numberNotificationSignals, setNotificationBlocks } from './notifications.service.js';
 
 const tags = ['notifications'];
 
 export function registerNotificationRoutes(app: App, ctx: AppContext): void {
+  // The numbers' views show each number's unread messages and whether the caller muted it (numbers.view.ts).
+  addNumberViewSource(ctx, numberNotificationSignals);
+
   app.get('/api/companies/:companyId/notificationCounts', {
     schema: { tags, summary: 'Unread message, call, voicemail and fax counts (muted channels left out)', params: CompanyParams, response: { 200: NotificationCounts, ...errorResponses } },
   }, async (req) => notificationCounts(ctx, req.auth!.userId, req.params.companyId));
 
   app.get('/api/companies/:companyId/notificationCountsByNumber', {
     schema: { tags, summary: 'Unread counts per number', params: CompanyParams, response: { 200: NotificationCountsByNumber, ...errorResponses } },
-  }, async (req) => notificationCountsByNumber(ctx, req.auth!.userId, req.params.companyId));
+  }, async (req) => ({ data: await notificationCountsByNumber(ctx, req.auth!.userId, req.params.companyId) }));
 
   app.get('/api/companies/:companyId/notificationBlocks', {
     schema: { tags, summary: "The caller's notification blocks, per number", params: CompanyParams, response: { 200: NotificationBlockList, ...errorResponses } },

@@ -14,6 +14,7 @@ import { NotFoundError, fieldError } from '../../platform/http/errors.js';
 import { assertCompanyAccess } from '../companies/companies.service.js';
 import { unreadCountsByNumber } from '../conversations/conversations.service.js';
 import { getCompanyNumber } from '../numbers/numbers.service.js';
+import type { NumberViewSignals } from '../numbers/numbers.view.js';
 import { notificationsRepository } from './notifications.repository.js';
 
 type ItemType = (typeof COUNTED_ITEM_TYPES)[number];
@@ -49,6 +50,28 @@ export async function notificationCountsByNumber(ctx: AppContext, userId: number
     byNumber.set(r.number_id, c);
   }
   return [...byNumber].sort(([a], [b]) => a - b).map(([number_id, c]) => ({ number_id, ...c }));
+}
+
+/**
+ * The numbers view's source (numbers.view.ts `addNumberViewSource`) for spec 002 §3 "Number":
+ * `unread_messages_count` (the number's unread message items, muted or not) and
+ * `hasNotificationBlocks` (the user muted at least one channel type of it; false without a user).
+ */
+export async function numberNotificationSignals(ctx: AppContext, userId: number | null, companyId: number, numberIds: number[]): Promise<Map<number, NumberViewSignals>> {
+  const [rows, blocks] = await Promise.all([
+    unreadCountsByNumber(ctx, companyId),
+    userId === null ? Promise.resolve([]) : notificationsRepository.list(ctx.db, companyId, userId),
+  ]);
+  const out = new Map<number, NumberViewSignals>(numberIds.map((id) => [id, { unread_messages_count: 0, hasNotificationBlocks: false }]));
+  for (const r of rows) {
+    const s = out.get(r.number_id);
+    if (s && r.type === 'message') s.unread_messages_count = (s.unread_messages_count ?? 0) + r.n;
+  }
+  for (const b of blocks) {
+    const s = out.get(b.number_id);
+    if (s) s.hasNotificationBlocks = true;
+  }
+  return out;
 }
 
 /** `GET /companies/{companyId}/notificationCounts`: `{message, call, voicemail, fax, total}` unread, muted left out. @throws 403. */

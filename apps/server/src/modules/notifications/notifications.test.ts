@@ -51,9 +51,9 @@ describe('notification counts', () => {
     expect(r.body).toEqual({ message: 4, call: 0, voicemail: 1, fax: 0, total: 5 });
     const byNumber = await a.client.get(url('notificationCountsByNumber'));
     expect(byNumber.status).toBe(200);
-    expect(byNumber.body.find((x: any) => x.number_id === n1.id)).toEqual({ number_id: n1.id, message: 3, call: 0, voicemail: 0, fax: 0 });
-    expect(byNumber.body.find((x: any) => x.number_id === n2.id).message).toBe(1);
-    expect(byNumber.body.some((x: any) => x.number_id === bNumber.id)).toBe(false);
+    expect(byNumber.body.data.find((x: any) => x.number_id === n1.id)).toEqual({ number_id: n1.id, message: 3, call: 0, voicemail: 0, fax: 0 });
+    expect(byNumber.body.data.find((x: any) => x.number_id === n2.id).message).toBe(1);
+    expect(byNumber.body.data.some((x: any) => x.number_id === bNumber.id)).toBe(false);
     expect((await b.client.get(url('notificationCounts'))).status).toBe(403);
     expect((await b.client.get(url('notificationCountsByNumber'))).status).toBe(403);
   });
@@ -67,7 +67,7 @@ describe('notification counts', () => {
     let counts = (await a.client.get(url('notificationCounts'))).body;
     expect(counts.message).toBe(1);
     expect(counts.total).toBe(2);
-    const byNumber = (await a.client.get(url('notificationCountsByNumber'))).body;
+    const byNumber = (await a.client.get(url('notificationCountsByNumber'))).body.data;
     expect(byNumber.some((x: any) => x.number_id === n1.id)).toBe(false);
 
     await a.client.post(url('notificationBlocks'), { number_ids: [n2.id], channel_types: ['call', 'voicemail', 'fax'] });

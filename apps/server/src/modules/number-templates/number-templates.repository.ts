@@ -21,4 +21,10 @@ export const numberTemplatesRepository = {
     const r = await db.deleteFrom('number_templates').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   },
+  /** Deletes the company's templates among `ids`; returns the ids deleted. */
+  async deleteMany(db: DbOrTx, companyId: number, ids: number[]): Promise<number[]> {
+    if (!ids.length) return [];
+    const rows = await db.deleteFrom('number_templates').where('company_id', '=', companyId).where('id', 'in', ids).returning('id').execute();
+    return rows.map((r) => r.id);
+  },
 };

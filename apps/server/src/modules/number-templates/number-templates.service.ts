@@ -7,10 +7,11 @@
  * and `call_transcription_enabled` in the same payload are ignored (the stored values stay).
  */
 import { defaultSchedule, newRouteEntry, type RouteEntry, type Schedule } from '@switchboard/domain';
+import { scheduleView } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import { NotFoundError } from '../../platform/http/errors.js';
 import { MANAGER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
-import { applyRoutingToNumbers, assertValidSchedule, companyTimezone, validateRoutes, type RouteInput } from '../numbers/numbers.service.js';
+import { applyRoutingToNumbers, assertValidSchedule, callSettingsPatch, companyTimezone, validateRoutes, type RouteInput } from '../numbers/numbers.service.js';
 import { numberTemplatesRepository, type TemplateRow } from './number-templates.repository.js';
 
 export type TemplateInput = {
@@ -22,9 +23,11 @@ export type TemplateInput = {
   ai_eav_enabled?: boolean;
 };
 
+/** The API shape of a template (contracts NumberTemplateSchema): schedules with their 24-hour blocks. */
 export function toTemplateDto(t: TemplateRow) {
+  const routes = (t.routes as RouteEntry[]).map((r) => ({ ...r, schedule: scheduleView(r.schedule) }));
   return {
-    id: t.id, company_id: t.company_id, name: t.name, routes: t.routes as RouteEntry[], schedule: t.schedule as Schedule,
+    id: t.id, company_id: t.company_id, name: t.name, routes, schedule: scheduleView(t.schedule as Schedule),
     record: t.record, call_transcription_enabled: t.call_transcription_enabled, ai_eav_enabled: t.ai_eav_enabled,
     created_at: t.created_at.toISOString(), updated_at: t.updated_at.toISOString(),
   };
@@ -39,12 +42,7 @@ function columns(input: TemplateInput, timezone: string) {
     out.schedule = JSON.stringify(input.schedule);
   }
   if (input.routes !== undefined) out.routes = JSON.stringify(validateRoutes(input.routes, input.schedule?.timezone ?? timezone));
-  if (input.ai_eav_enabled !== undefined) out.ai_eav_enabled = input.ai_eav_enabled;
-  if (input.ai_eav_enabled !== true) {
-    if (input.record !== undefined) out.record = input.record;
-    if (input.call_transcription_enabled !== undefined) out.call_transcription_enabled = input.call_transcription_enabled;
-  }
-  return out;
+  return { ...out, ...callSettingsPatch(input) };
 }
 
 export async function listTemplates(ctx: AppContext, userId: number, companyId: number) {
@@ -93,12 +91,30 @@ export async function deleteTemplate(ctx: AppContext, userId: number, companyId:
 }
 
 /**
- * Applies the template's routes and schedule to the company's numbers (one transaction).
+ * DELETE /companies/{companyId}/numberTemplates (spec 002 §7, on the collection): deletes the
+ * company's templates `ids` together (owner/administrator), or none.
+ * @throws NotFoundError 404 when any id is not the company's template (nothing is deleted then).
+ */
+export async function deleteTemplates(ctx: AppContext, userId: number, companyId: number, ids: number[]): Promise<number[]> {
+  await assertCompanyAccess(ctx, userId, companyId, MANAGER_ROLES);
+  const unique = [...new Set(ids)];
+  return ctx.db.transaction().execute(async (tx) => {
+    const deleted = await numberTemplatesRepository.deleteMany(tx, companyId, unique);
+    if (deleted.length !== unique.length) throw new NotFoundError('Number template');
+    return deleted.sort((a, b) => a - b);
+  });
+}
+
+/**
+ * Applies the template's routes, schedule and call settings (record, transcription, AI custom
+ * fields; the ai_eav_enabled rule above applies) to the company's numbers (one transaction).
  * @throws NotFoundError 404 for an unknown template or a number that is not the company's.
  */
 export async function applyTemplate(ctx: AppContext, userId: number, companyId: number, id: number, numberIds: number[]) {
   await assertCompanyAccess(ctx, userId, companyId, MANAGER_ROLES);
   const t = await numberTemplatesRepository.find(ctx.db, companyId, id);
   if (!t) throw new NotFoundError('Number template');
-  return applyRoutingToNumbers(ctx, companyId, numberIds, { routes: t.routes as RouteEntry[], schedule: t.schedule as Schedule });
+  return applyRoutingToNumbers(ctx, userId, companyId, numberIds, {
+    routes: t.routes as RouteEntry[], schedule: t.schedule as Schedule, record: t.record, call_transcription_enabled: t.call_transcription_enabled, ai_eav_enabled: t.ai_eav_enabled,
+  });
 }

@@ -14,8 +14,9 @@ import type { AppContext } from '../../context.js';
 import { toCsv } from '../../platform/csv.js';
 import { NotFoundError, ValidationError, fieldError, type FieldErrors } from '../../platform/http/errors.js';
 import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies } from '../companies/companies.service.js';
-import { numbersAdminRepository, numbersRepository, type ForwardContactRow, type NumberRow, type NumberTableQuery, type TriggerRow } from './numbers.repository.js';
+import { numbersAdminRepository, numbersRepository, type ForwardContactRow, type NumberRow, type NumberTableQuery } from './numbers.repository.js';
 import { numberLimitOf, toNumberDto } from './numbers.service.js';
+import { loadNumberExtras, numberTypeLabel, toTriggerDto, type NumberViewExtras } from './numbers.view.js';
 
 const INVALID_PHONE = 'The number is not a valid phone number.';
 
@@ -23,28 +24,31 @@ function label(table: Record<number, string>, id: number): string {
   return table[id] ?? '';
 }
 
-export function toTriggerDto(t: TriggerRow) {
-  return { id: t.id, number_id: t.number_id, event: t.event as 'call.missed', action: t.action as 'email', target: t.target, created_at: t.created_at.toISOString() };
-}
+export { toTriggerDto };
 
 /** Provider ids whose role the carrier port plays here: 1 the carrier, 2 the toll-free registry (spec 002 §3). */
 const CARRIER_PROVIDER_IDS: readonly number[] = [1, 2];
 
 /**
- * A number with its spec 002 §3 labels (category, provider) and SMS flag. The provider of a number
+ * A number with its spec 002 §3 labels (category, provider) beside its view (numbers.view.ts; pass
+ * `extras` loaded with `loadNumberExtras` for the spec's per-number fields). The provider of a number
  * bought through the carrier port (ids 1 and 2) is the configured carrier's own name
  * (`carrierName` = `ctx.carrier.displayName`, e.g. "Sandbox"), not the spec table's example
  * company (docs/numbers.md "Provider shown").
  */
-export function toNumberDetail(row: NumberRow, carrierName: string, extra: Partial<Pick<NumberDetailDto, 'triggers' | 'sms_verification'>> = {}): NumberDetailDto {
+export function toNumberDetail(row: NumberRow, carrierName: string, extras: NumberViewExtras = {}): NumberDetailDto {
   return {
-    ...toNumberDto(row),
+    ...toNumberDto(row, extras),
     service_type: row.service_type,
     category_label: label(NUMBER_CATEGORY_LABELS, row.category),
     provider_label: CARRIER_PROVIDER_IDS.includes(row.provider_id) ? carrierName : label(PROVIDER_LABELS, row.provider_id),
-    sms_enabled: row.sms_enabled,
-    ...extra,
   };
+}
+
+/** {@link toNumberDetail} of rows with their spec fields loaded (one round of statements for all), in order. */
+export async function numberDetails(ctx: AppContext, userId: number | null, rows: NumberRow[]): Promise<NumberDetailDto[]> {
+  const extras = await loadNumberExtras(ctx, userId, rows);
+  return rows.map((r) => toNumberDetail(r, ctx.carrier.displayName, extras.get(r.id)));
 }
 
 // ---------------------------------------------------------------- locate
@@ -57,11 +61,11 @@ async function carrierOffers(ctx: AppContext, e164: string): Promise<boolean> {
   return found.some((n) => n.number === e164);
 }
 
-async function locateOne(ctx: AppContext, companyIds: number[], e164: string) {
+async function locateOne(ctx: AppContext, userId: number, companyIds: number[], e164: string) {
   const owned = await numbersAdminRepository.findByNumberInCompanies(ctx.db, companyIds, e164);
   // A number active anywhere is not on offer; only ask the carrier about numbers nobody holds.
   const taken = owned ? true : Boolean(await numbersRepository.findActiveByNumber(ctx.db, e164));
-  return { number: e164, national_number: formatPhone(e164), owned: owned ? toNumberDetail(owned, ctx.carrier.displayName) : null, available: taken ? false : await carrierOffers(ctx, e164) };
+  return { number: e164, national_number: formatPhone(e164), owned: owned ? (await numberDetails(ctx, userId, [owned]))[0]! : null, available: taken ? false : await carrierOffers(ctx, e164) };
 }
 
 /**
@@ -73,7 +77,7 @@ export async function locateNumber(ctx: AppContext, userId: number, number: stri
   const e164 = parsePhone(vanityToDigits(number));
   if (!e164) throw fieldError('number', INVALID_PHONE);
   const companies = (await listUserCompanies(ctx, userId)).map((c) => c.id);
-  return locateOne(ctx, companies, e164);
+  return locateOne(ctx, userId, companies, e164);
 }
 
 /**
@@ -90,7 +94,7 @@ export async function locateNumbers(ctx: AppContext, userId: number, numbers: st
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const companies = (await listUserCompanies(ctx, userId)).map((c) => c.id);
   const out = [];
-  for (const e164 of parsed) out.push(await locateOne(ctx, companies, e164!));
+  for (const e164 of parsed) out.push(await locateOne(ctx, userId, companies, e164!));
   return out;
 }
 
@@ -98,9 +102,9 @@ export async function locateNumbers(ctx: AppContext, userId: number, numbers: st
 
 /**
  * `GET /numbers/list/{id or number}`: a number of one of the caller's companies by id (digits up
- * to 12 characters that do not parse as a phone number) or by phone number text, with its triggers;
- * `include` "sms-verification" adds `sms_verification: {status}` ("unverified" until SMS
- * verification exists).
+ * to 12 characters that do not parse as a phone number) or by phone number text, with the spec's
+ * fields as in the list (triggers, `sms_verification: {status}`, ...). `include` "sms-verification"
+ * (spec 002 §7) is accepted; the status is on every number ("unverified" until SMS verification exists).
  * @throws NotFoundError 404 when no such number is visible to the caller.
  */
 export async function getNumberDetail(ctx: AppContext, userId: number, idOrNumber: string, include: string[]): Promise<NumberDetailDto> {
@@ -116,8 +120,8 @@ export async function getNumberDetail(ctx: AppContext, userId: number, idOrNumbe
     if (e164) row = await numbersAdminRepository.findByNumberInCompanies(ctx.db, companies, e164);
   }
   if (!row) throw new NotFoundError('Number');
-  const triggers = (await numbersAdminRepository.listTriggers(ctx.db, row.company_id, row.id)).map(toTriggerDto);
-  return toNumberDetail(row, ctx.carrier.displayName, { triggers, ...(include.includes('sms-verification') ? { sms_verification: { status: 'unverified' } } : {}) });
+  void include;
+  return (await numberDetails(ctx, userId, [row]))[0]!;
 }
 
 // ---------------------------------------------------------------- datatable and export
@@ -132,7 +136,7 @@ function tableFilters(q: TableInput): NumberTableQuery {
 export async function numbersDatatable(ctx: AppContext, userId: number, companyId: number, q: TableInput & { page: number; perPage: number }) {
   await assertCompanyAccess(ctx, userId, companyId);
   const { rows, total } = await numbersAdminRepository.page(ctx.db, companyId, tableFilters(q), q.page, q.perPage);
-  return { data: rows.map((r) => toNumberDetail(r, ctx.carrier.displayName)), meta: { current_page: q.page, per_page: q.perPage, total, last_page: Math.max(1, Math.ceil(total / q.perPage)) } };
+  return { data: await numberDetails(ctx, userId, rows), meta: { current_page: q.page, per_page: q.perPage, total, last_page: Math.max(1, Math.ceil(total / q.perPage)) } };
 }
 
 /** Export column headers, in order. */
@@ -187,8 +191,11 @@ const rows = (t: Record<number, string>) => Object.entries(t).map(([id, l]) => (
 /** The number label tables of spec 002 §3, for the browser. */
 export function numberEnumerations() {
   return {
-    number_types: rows({ [NUMBER_TYPES.local]: 'Local', [NUMBER_TYPES.toll_free]: 'Toll free', [NUMBER_TYPES.canadian]: 'Canadian' }),
-    number_type_labels: rows(NUMBER_TYPE_LABELS),
+    number_types: rows({ [NUMBER_TYPES.local]: 'Local', [NUMBER_TYPES.toll_free]: 'Toll free', [NUMBER_TYPES.canadian]: 'Canadian' })
+      .map((r) => ({ ...r, type_label: numberTypeLabel(r.id) })),
+    // The spec's label table keeps its own ids; `types` says which number types each label is shown for
+    // (docs/domain-decisions.md "Number type labels").
+    number_type_labels: rows(NUMBER_TYPE_LABELS).map((r) => ({ ...r, types: Object.values(NUMBER_TYPES).filter((t) => numberTypeLabel(t) === r.label) })),
     service_types: rows({ [SERVICE_TYPES.voice_sms]: 'Voice and SMS', [SERVICE_TYPES.fax]: 'Fax' }),
     categories: rows(NUMBER_CATEGORY_LABELS),
     providers: rows(PROVIDER_LABELS),

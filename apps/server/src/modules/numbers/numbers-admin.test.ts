@@ -62,7 +62,8 @@ describe('locate and detail', () => {
     expect(byId.body).toMatchObject({ id: n.id, sms_verification: { status: 'unverified' }, triggers: [], sms_enabled: true });
     const byNumber = await owner.client.get(`/api/numbers/list/${encodeURIComponent(n.number)}`);
     expect(byNumber.body.id).toBe(n.id);
-    expect(byNumber.body.sms_verification).toBeUndefined();
+    // The spec's Number carries sms_verification in every answer (numbers.view.ts), with or without the include.
+    expect(byNumber.body.sms_verification).toEqual({ status: 'unverified' });
     expect((await other.client.get(`/api/numbers/list/${n.id}`)).status).toBe(404);
     expect((await other.client.get(`/api/numbers/list/${encodeURIComponent(n.number)}`)).status).toBe(404);
   });
@@ -82,7 +83,7 @@ describe('prefixes, patterns, overlays, enumerations', () => {
     expect((await owner.client.get('/api/numbers/overlay/abc')).status).toBe(422);
     const e = await owner.client.get('/api/numbers/enumerations');
     expect(e.body.number_type_labels).toEqual([
-      { id: 1, label: 'Toll-Free Voice & SMS' }, { id: 2, label: 'Local Voice & SMS' }, { id: 3, label: 'Fax number' }, { id: 4, label: 'Bulk numbers' },
+      { id: 1, label: 'Toll-Free Voice & SMS', types: [2] }, { id: 2, label: 'Local Voice & SMS', types: [1, 3] }, { id: 3, label: 'Fax number', types: [] }, { id: 4, label: 'Bulk numbers', types: [] },
     ]);
     expect(e.body.categories.map((c: any) => c.label)).toEqual(['Voice & SMS', 'International', 'Fax']);
     expect(e.body.providers[0]).toEqual({ id: 1, label: 'Bandwidth' });

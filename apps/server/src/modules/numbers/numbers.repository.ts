@@ -154,6 +154,11 @@ export const numbersAdminRepository = {
     if (numberId !== undefined) q = q.where('number_id', '=', numberId);
     return q.orderBy('number_id').orderBy('id').execute();
   },
+  /** Triggers of the numbers `ids` (any company), by number then id. */
+  async listTriggersOfNumbers(db: DbOrTx, ids: number[]): Promise<TriggerRow[]> {
+    if (!ids.length) return [];
+    return db.selectFrom('number_triggers').selectAll().where('number_id', 'in', ids).orderBy('number_id').orderBy('id').execute();
+  },
   async updateTrigger(db: DbOrTx, companyId: number, id: number, patch: { number_id: number; event: string; action: string; target: string }): Promise<TriggerRow | undefined> {
     return db.updateTable('number_triggers').set({ ...patch, updated_at: new Date() }).where('company_id', '=', companyId).where('id', '=', id).returningAll().executeTakeFirst();
   },

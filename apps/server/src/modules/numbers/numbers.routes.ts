@@ -1,6 +1,6 @@
 /**
  * Numbers HTTP routes (spec 002 "Numbers"):
- * GET /api/numbers/search, POST /api/numbers, GET /api/companies/{companyId}/numbers,
+ * GET /api/numbers/search, POST /api/numbers {company_id, provider_id, number?}, GET /api/companies/{companyId}/numbers,
  * GET /api/numbers/{id}, PUT /api/numbers/{id} (both with eavAttributeValues, the number's custom fields).
  */
 import {
@@ -34,7 +34,8 @@ export async function registerNumbersRoutes(app: App, ctx: AppContext): Promise<
   }, async (request) => {
     const b = request.body;
     const data = await updateNumber(ctx, request.auth!.userId, request.params.id, { label: b.label, routes: b.routes as never, schedule: b.schedule as Schedule | undefined,
-      menu_replays: b.menu_replays, menu_fallback: b.menu_fallback, eavAttributeValues: b.eavAttributeValues });
+      menu_replays: b.menu_replays, menu_fallback: b.menu_fallback, eavAttributeValues: b.eavAttributeValues,
+      record: b.record, call_transcription_enabled: b.call_transcription_enabled, ai_eav_enabled: b.ai_eav_enabled });
     return { message: NUMBER_UPDATED, data };
   });
 }

@@ -4,11 +4,11 @@
  * routing setup and schedule.
  */
 import {
-  EAV_ENTITY_TYPES, NUMBER_TYPES, SERVICE_TYPES, TOLL_FREE_SEARCH_PREFIXES, cleanRoutes, confirmKeyToDtmf, defaultSchedule, displayRouteType,
-  formatPhone, isTollFree, isValidTimeZone, newRouteEntry, parsePhone, scheduleHoursErrors, scheduleLabel, vanityToDigits,
+  EAV_ENTITY_TYPES, NUMBER_TYPES, SERVICE_TYPES, TOLL_FREE_SEARCH_PREFIXES, cleanRoutes, confirmKeyToDtmf, defaultSchedule,
+  areaCodeOf, formatPhone, isTollFree, isValidTimeZone, newRouteEntry, parsePhone, scheduleHoursErrors, vanityToDigits,
   type RouteEntry, type Schedule,
 } from '@switchboard/domain';
-import type { EavAttributeValueOut, MenuFallback, NumberDto } from '@switchboard/contracts';
+import type { MenuFallback, NumberDto } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import { ValidationError, fieldError, NotFoundError, CarrierError, type FieldErrors, deniedAsNotFound } from '../../platform/http/errors.js';
 import { GroupCommit } from '../../platform/db/group-commit.js';
@@ -17,40 +17,15 @@ import { invalidationFeed, notifyInvalidation } from '../../platform/db/invalida
 import { CALL_FLOW_CACHE_TTL_MS, readCache, type ReadCache } from '../../platform/db/read-cache.js';
 import { MANAGER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { companyZone } from '../schedules/schedules.service.js';
-import { getEavValues, setEavValues } from '../custom-fields/custom-fields.service.js';
+import { setEavValues } from '../custom-fields/custom-fields.service.js';
 import { numbersAdminRepository, numbersRepository, type NumberRow } from './numbers.repository.js';
+import { numberView, numberViews, toNumberDto } from './numbers.view.js';
 
 const CATEGORY_VOICE_SMS = 1;
 const INVALID_PHONE = 'The number is not a valid phone number.';
 
-/** Type label by meaning (the spec's label table keys differ from the type ids; docs/telephony.md). */
-function typeLabel(type: number): string {
-  return type === NUMBER_TYPES.toll_free ? 'Toll-Free Voice & SMS' : 'Local Voice & SMS';
-}
-
-/** The API shape of a number (contracts NumberSchema). */
-export function toNumberDto(row: NumberRow): NumberDto {
-  const routes = row.routes as RouteEntry[];
-  const schedule = row.schedule as Schedule;
-  return {
-    id: row.id,
-    company_id: row.company_id,
-    number: row.number,
-    national_number: formatPhone(row.number),
-    label: row.label,
-    type: row.type,
-    type_label: typeLabel(row.type),
-    category: row.category,
-    provider_id: row.provider_id,
-    routes,
-    schedule,
-    route_type: routes[0] ? displayRouteType(routes[0]) : 'Standard',
-    schedule_label: scheduleLabel(schedule, routes[0]?.type === 'voicemail'),
-    menu_replays: row.menu_replays,
-    menu_fallback: row.menu_fallback as MenuFallback,
-    created_at: row.created_at.toISOString(),
-  };
-}
+/** The API shape of a number: numbers.view.ts (re-exported for the module's other files). */
+export { toNumberDto };
 
 export type SearchInput = { type: 'local' | 'toll_free'; areaCode?: string; prefix?: string; mode: 'contains' | 'starts_with' | 'ends_with'; pattern?: string; limit: number };
 
@@ -109,19 +84,57 @@ export async function assertWithinNumberLimit(ctx: AppContext, companyId: number
   }
 }
 
+/** Provider id of the toll-free registry (spec 002 §3 provider labels: 2). */
+const TOLL_FREE_REGISTRY_PROVIDER_ID = 2;
+
+/** What POST /numbers takes (contracts BuyNumberInput). */
+export type BuyInput = { company_id: number; provider_id: number; number?: string; national_number?: string; vanity?: string; area_code?: string };
+
 /**
- * Buys `number` through the carrier for the company (owner/administrator), storing it with
+ * The E.164 number POST /numbers buys: the one given (`number`, `national_number` or `vanity`,
+ * letters as keypad digits), else the first the carrier offers for the provider: toll-free for the
+ * toll-free registry (provider 2; prefix `area_code`, default 8**), else local in `area_code` or
+ * the area code of the company's newest local number (docs/numbers.md "Buying with the spec's payload").
+ * @throws ValidationError 422 on the given field (not a phone number), on `area_code` (none known
+ * for a local number, or nothing on offer there).
+ */
+async function numberToBuy(ctx: AppContext, input: BuyInput): Promise<string> {
+  for (const field of ['number', 'national_number', 'vanity'] as const) {
+    const text = input[field];
+    if (text === undefined) continue;
+    const e164 = parsePhone(vanityToDigits(text));
+    if (!e164) throw fieldError(field, INVALID_PHONE);
+    return e164;
+  }
+  const tollFree = input.provider_id === TOLL_FREE_REGISTRY_PROVIDER_ID;
+  let areaCode = input.area_code;
+  if (tollFree) {
+    areaCode ??= '8**';
+    if (!(TOLL_FREE_SEARCH_PREFIXES as readonly string[]).includes(areaCode)) throw fieldError('area_code', `The prefix must be one of ${TOLL_FREE_SEARCH_PREFIXES.join(', ')}.`);
+  } else {
+    if (areaCode === '8**') throw fieldError('area_code', 'The area code must be 3 digits.');
+    const newest = (await numbersRepository.listForCompany(ctx.db, input.company_id)).filter((n) => !isTollFree(n.number)).at(-1);
+    areaCode ??= newest ? (areaCodeOf(newest.number) ?? undefined) : undefined;
+    if (!areaCode) throw fieldError('area_code', 'The area code field is required when no number is given.');
+  }
+  const offered = await ctx.carrier.searchNumbers({ kind: tollFree ? 'toll_free' : 'local', areaCode, limit: 1 });
+  if (!offered[0]) throw fieldError('area_code', 'No number is available in this area code.');
+  return offered[0].number;
+}
+
+/**
+ * POST /numbers (spec 002 §7: company_id, provider_id; the number optional, see {@link numberToBuy}):
+ * buys the number through the carrier for the company (owner/administrator), storing it with
  * type (toll-free 2, else local 1), category 1, service type 1, one default route entry and the
  * default schedule in the company's time zone.
  * @throws ValidationError 422 (invalid or already active number, number limit reached), ForbiddenError 403, CarrierError 502.
  */
-export async function buyNumber(ctx: AppContext, userId: number, input: { company_id: number; provider_id: number; number: string }): Promise<NumberDto> {
+export async function buyNumber(ctx: AppContext, userId: number, input: BuyInput): Promise<NumberDto> {
   await assertCompanyAccess(ctx, userId, input.company_id, MANAGER_ROLES);
-  const e164 = parsePhone(input.number);
-  if (!e164) throw fieldError('number', INVALID_PHONE);
   await assertWithinNumberLimit(ctx, input.company_id, 1);
+  const e164 = await numberToBuy(ctx, input);
   const tz = await companyTimezone(ctx, userId, input.company_id);
-  return toNumberDto(await purchaseIntoCompany(ctx, input.company_id, tz, e164, input.provider_id));
+  return numberView(ctx, userId, await purchaseIntoCompany(ctx, input.company_id, tz, e164, input.provider_id));
 }
 
 /**
@@ -161,7 +174,7 @@ export async function purchaseIntoCompany(ctx: AppContext, companyId: number, tz
 /** The company's active numbers (any member). */
 export async function listCompanyNumbers(ctx: AppContext, userId: number, companyId: number): Promise<NumberDto[]> {
   await assertCompanyAccess(ctx, userId, companyId);
-  return (await numbersRepository.listForCompany(ctx.db, companyId)).map(toNumberDto);
+  return numberViews(ctx, userId, await numbersRepository.listForCompany(ctx.db, companyId));
 }
 
 /**
@@ -187,16 +200,15 @@ async function numberForUser(ctx: AppContext, userId: number, id: number, roles?
   return row;
 }
 
-/** A number with its custom-field values (entity type Number 1). */
-export type NumberWithEav = NumberDto & { eavAttributeValues: EavAttributeValueOut[] };
+/** A number with its custom-field values (entity type Number 1; every number view carries them). */
+export type NumberWithEav = NumberDto;
 
 /**
  * GET /api/numbers/{id} (any member of its company): the number with its custom-field values.
  * @throws NotFoundError 404 for a missing, released or another company's number.
  */
 export async function getNumber(ctx: AppContext, userId: number, id: number): Promise<NumberWithEav> {
-  const row = await numberForUser(ctx, userId, id);
-  return { ...toNumberDto(row), eavAttributeValues: await getEavValues(ctx, EAV_ENTITY_TYPES.Number, row.id) };
+  return numberView(ctx, userId, await numberForUser(ctx, userId, id));
 }
 
 /** For the messaging module: the active number with this E.164, if any. `db`: the caller's transaction, if any (a transaction never waits on the pool). */
@@ -340,11 +352,13 @@ export function validateRoutes(input: RouteInput[], timezone: string): RouteEntr
  */
 export async function updateNumber(
   ctx: AppContext, userId: number, id: number,
-  input: { label?: string; routes?: RouteInput[]; schedule?: Schedule; menu_replays?: number; menu_fallback?: MenuFallback; eavAttributeValues?: Array<{ attribute_id: number; value: unknown }> },
+  input: {
+    label?: string; routes?: RouteInput[]; schedule?: Schedule; menu_replays?: number; menu_fallback?: MenuFallback; eavAttributeValues?: Array<{ attribute_id: number; value: unknown }>;
+  } & NumberCallSettings,
 ): Promise<NumberWithEav> {
   const row = await numberForUser(ctx, userId, id);
   await assertCompanyAccess(ctx, userId, row.company_id, MANAGER_ROLES);
-  const patch: { label?: string; routes?: string; schedule?: string; menu_replays?: number; menu_fallback?: MenuFallback } = {};
+  const patch: { label?: string; routes?: string; schedule?: string; menu_replays?: number; menu_fallback?: MenuFallback } & NumberCallSettings = callSettingsPatch(input);
   if (input.label !== undefined) patch.label = input.label.trim();
   if (input.menu_replays !== undefined) patch.menu_replays = input.menu_replays;
   if (input.menu_fallback !== undefined) patch.menu_fallback = input.menu_fallback;
@@ -363,7 +377,24 @@ export async function updateNumber(
     return saved;
   });
   invalidateRoutingCache(ctx);
-  return { ...toNumberDto(updated), eavAttributeValues: await getEavValues(ctx, EAV_ENTITY_TYPES.Number, row.id) };
+  return numberView(ctx, userId, updated);
+}
+
+/** A number's call settings (spec 002 §3 "Number": record, transcription, AI custom fields; migration 0016). */
+export type NumberCallSettings = { record?: boolean; call_transcription_enabled?: boolean; ai_eav_enabled?: boolean };
+
+/**
+ * The call settings to store. With `ai_eav_enabled` on, `record` and `call_transcription_enabled`
+ * are left as they are (spec 002 §5: "Template update with ai_eav_enabled omits the record and
+ * call_transcription_enabled settings"; the same rule for a number).
+ */
+export function callSettingsPatch(input: NumberCallSettings): NumberCallSettings {
+  const out: NumberCallSettings = {};
+  if (input.ai_eav_enabled !== undefined) out.ai_eav_enabled = input.ai_eav_enabled;
+  if (input.ai_eav_enabled) return out;
+  if (input.record !== undefined) out.record = input.record;
+  if (input.call_transcription_enabled !== undefined) out.call_transcription_enabled = input.call_transcription_enabled;
+  return out;
 }
 
 /**
@@ -381,17 +412,21 @@ export async function takeRoundRobinCursor(ctx: AppContext, numberId: number, db
  * (number templates). All ids must be active numbers of the company.
  * @throws NotFoundError 404 when any id is not the company's active number.
  */
-export async function applyRoutingToNumbers(ctx: AppContext, companyId: number, ids: number[], routing: { routes: RouteEntry[]; schedule: Schedule }): Promise<NumberDto[]> {
+export async function applyRoutingToNumbers(
+  ctx: AppContext, userId: number | null, companyId: number, ids: number[], routing: { routes: RouteEntry[]; schedule: Schedule } & NumberCallSettings,
+): Promise<NumberDto[]> {
   const unique = [...new Set(ids)];
-  return ctx.db.transaction().execute(async (tx) => {
-    const rows = await numbersAdminRepository.findManyForCompany(tx, companyId, unique);
-    if (rows.length !== unique.length) throw new NotFoundError('Number');
-    const out: NumberDto[] = [];
-    for (const row of rows) {
-      out.push(toNumberDto(await numbersRepository.update(tx, row.id, { routes: JSON.stringify(routing.routes), schedule: JSON.stringify(routing.schedule) })));
+  const settings = { record: routing.record, call_transcription_enabled: routing.call_transcription_enabled, ai_eav_enabled: routing.ai_eav_enabled };
+  const rows = await ctx.db.transaction().execute(async (tx) => {
+    const found = await numbersAdminRepository.findManyForCompany(tx, companyId, unique);
+    if (found.length !== unique.length) throw new NotFoundError('Number');
+    const out: NumberRow[] = [];
+    for (const row of found) {
+      out.push(await numbersRepository.update(tx, row.id, { routes: JSON.stringify(routing.routes), schedule: JSON.stringify(routing.schedule), ...callSettingsPatch(settings) }));
     }
     return out;
   }).finally(() => invalidateRoutingCache(ctx));
+  return numberViews(ctx, userId, rows);
 }
 
 /** Whether an E.164 number is active in any company (port-in and bulk purchase checks). */

@@ -82,7 +82,7 @@ describe('numbers', () => {
     expect(r.body.message).toBe('The number has been updated');
     expect(r.body.data.label).toBe('Main line');
     expect(r.body.data.routes.map((e: any) => e.extension)).toEqual([1, 2]);
-    expect(r.body.data.routes[1].forwards).toEqual([{ number: '+16465550101' }]);
+    expect(r.body.data.routes[1].forwards).toEqual([{ _id: `${n.id}.${r.body.data.routes[1].extension}.0`, number: '+16465550101' }]);
     expect(r.body.data.routes[0]).toMatchObject({ label: 'Sales', type: 'sequential', timeout: 20 });
     expect(r.body.data.schedule_label).toBe('Mon-Fri (9-5)');
     expect(r.body.data.route_type).toBe('Sequential');

@@ -10,6 +10,7 @@
  *   until an instant; the call flow evaluates override → holidays → the number's schedule.
  */
 import { SETTINGS_UPDATED, defaultSchedule, isValidTimeZone, scheduleLabel, toBlocks, type Schedule } from '@switchboard/domain';
+import { scheduleView } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { readCache } from '../../platform/db/read-cache.js';
@@ -21,8 +22,12 @@ import type { NumberOverride } from '../routing/routing.service.js';
 import { isNumberOpen } from '../routing/routing.service.js';
 import { schedulesRepository } from './schedules.repository.js';
 
+/**
+ * A schedule as answered (foundation §3): the schedule in the contracts' form (its 24-hour `blocks`
+ * beside the open/close `hours`), the same blocks at the top (the earlier form) and its label.
+ */
 function view(schedule: Schedule) {
-  return { schedule, blocks: toBlocks(schedule), label: scheduleLabel(schedule, false) };
+  return { schedule: scheduleView(schedule), blocks: toBlocks(schedule), label: scheduleLabel(schedule, false) };
 }
 
 /** Unknown zone (422 `schedule.timezone`) and the domain's hour rule (422 `schedule.hours.{day}.open|close`). */
@@ -48,7 +53,8 @@ export async function putCompanySchedule(ctx: AppContext, userId: number, compan
   await assertCompanyAccess(ctx, userId, companyId, MANAGER_ROLES);
   checkZone(input.schedule);
   const current = await getCompanySchedule(ctx, userId, companyId);
-  const schedule = input.schedule ?? current.data.schedule;
+  const kept = current.data.schedule;
+  const schedule = input.schedule ?? { preset: kept.preset, timezone: kept.timezone, hours: kept.hours };
   const holidays = input.holidays ? [...new Set(input.holidays)].sort() : current.data.holidays;
   await schedulesRepository.upsertCompany(ctx.db, companyId, schedule, holidays);
   holidaysCache(ctx).invalidate();

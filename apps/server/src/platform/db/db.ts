@@ -22,6 +22,7 @@ import * as m0009 from '../migrations/0009_auth_hardening.js';
 import * as m0010 from '../migrations/0010_app_secrets.js';
 import * as m0011 from '../migrations/0011_import_choices_and_job_recovery.js';
 import * as m0015 from '../migrations/0015_search_indexes.js';
+import * as m0016 from '../migrations/0016_number_call_settings.js';
 
 pg.types.setTypeParser(20, (v) => Number(v)); // int8 → number
 
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '0010_app_secrets': m0010,
   '0011_import_choices_and_job_recovery': m0011,
   '0015_search_indexes': m0015,
+  '0016_number_call_settings': m0016,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -119,6 +119,10 @@ export interface NumbersTable {
   /** 0013: menu replays after an invalid or missing choice (0-5) and then the fallback: first | voicemail | hangup. */
   menu_replays: Generated<number>;
   menu_fallback: Generated<string>;
+  /** 0016: call settings of spec 002 §3 "Number" (record, transcribe, AI custom fields). */
+  record: Generated<boolean>;
+  call_transcription_enabled: Generated<boolean>;
+  ai_eav_enabled: Generated<boolean>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
   released_at: NullableTimestamp;
