@@ -7,12 +7,11 @@
  *   (derived, stable while the setup is unchanged; the routes are stored as one JSON list).
  * - `triggers` (this module's table) and `eavAttributeValues` (custom-fields service, entity Number)
  *   are read for all the numbers of an answer at once.
- * - `unread_messages_count` and `hasNotificationBlocks` belong to other modules (the inbox, the
- *   caller's notification blocks): they come from sources those modules register at start with
- *   {@link addNumberViewSource}, so this module imports neither (no cycle). Without a source they
- *   are 0 and false.
- * - `tags` (no number tags exist yet) answer []; `port` is null until a ports source says which
- *   port-in request brought the number; `sms_verification.status` is "unverified" until SMS
+ * - `unread_messages_count`, `hasNotificationBlocks` and `port` belong to other modules (the inbox,
+ *   the caller's notification blocks, port-in requests): they come from sources those modules
+ *   register at start with {@link addNumberViewSource} (notifications, ports), so this module
+ *   imports none of them (no cycle). Without a source they are 0, false and null.
+ * - `tags` (no number tags exist yet) answer []; `sms_verification.status` is "unverified" until SMS
  *   verification exists; `sms_enabled`, `record`, `call_transcription_enabled`, `ai_eav_enabled`
  *   are the number's stored flags (migration 0016).
  */

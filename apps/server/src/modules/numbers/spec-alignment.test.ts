@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../../test/fixtures.js';
-import { postWebhook, startTestServer, type TestServer } from '../../../test/harness.js';
+import { eventually, postWebhook, startTestServer, type TestServer } from '../../../test/harness.js';
 import { buyTestNumber } from '../messaging/messaging.test-helpers.js';
 
 let s: TestServer;
@@ -20,10 +20,17 @@ const SPEC_FIELDS = [
 ] as const;
 
 beforeAll(async () => {
+  // Port-ins complete quickly (the sandbox's port-in timing), for the `port` field.
+  process.env.SANDBOX_PORT_PROGRESS_MS = '100';
+  process.env.SANDBOX_PORT_COMPLETE_MS = '300';
   s = await startTestServer();
   [owner, other] = await Promise.all([createAccount(s), createAccount(s)]);
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+  delete process.env.SANDBOX_PORT_PROGRESS_MS;
+  delete process.env.SANDBOX_PORT_COMPLETE_MS;
+});
 
 describe('POST /numbers with the spec payload', () => {
   it('buys a toll-free number for the toll-free registry and a local one in the area code given or the newest number\'s', async () => {
@@ -144,6 +151,23 @@ describe('the spec Number fields', () => {
     const applied = await owner.client.post(`${base}/${t.id}/apply`, { number_ids: [n2.id] });
     expect(applied.status).toBe(200);
     expect(applied.body.data[0]).toMatchObject({ id: n2.id, record: true, call_transcription_enabled: false, ai_eav_enabled: false });
+  });
+});
+
+describe('the port field', () => {
+  it('names the completed port-in request that brought the number; null for a bought number', async () => {
+    const acct = await createAccount(s);
+    const bought = await buyTestNumber(acct, '512');
+    const r = await acct.client.post(`/api/company/${acct.companyId}/numbers/port`, {
+      numbers: ['(737) 555-0142'], carrier_name: 'Old Telco', account_number: 'A-1', pin: '1234', authorized_name: 'Pat Owner', service_address: '1 Main St, Austin TX',
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const portId = r.body.data.id;
+    const ported = await eventually(async () => (await acct.client.get(`/api/companies/${acct.companyId}/numbers`)).body.data.find((n: any) => n.number === '+17375550142'));
+    expect(ported.port).toEqual({ id: portId, state: 'completed' });
+    expect((await acct.client.get(`/api/numbers/list/${ported.id}`)).body.port).toEqual({ id: portId, state: 'completed' });
+    expect((await acct.client.get(`/api/companies/${acct.companyId}/numbers/datatable`)).body.data.find((n: any) => n.id === ported.id).port).toEqual({ id: portId, state: 'completed' });
+    expect((await acct.client.get(`/api/numbers/${bought.id}`)).body.port).toBeNull();
   });
 });
 

@@ -1,0 +1,21 @@
+/**
+ * The port-in request behind a number, for the numbers' views (spec 002 §3 "Number": `port`;
+ * numbers.view.ts `addNumberViewSource`, registered by this module at start): the newest completed
+ * port-in request of the company that listed the number, as `{id, state}`; null for a number that
+ * did not come by porting.
+ */
+import type { AppContext } from '../../context.js';
+import { getCompanyNumbers } from '../numbers/numbers.service.js';
+import type { NumberViewSignals } from '../numbers/numbers.view.js';
+import { portsRepository } from './ports.repository.js';
+
+export async function numberPortSignals(ctx: AppContext, _userId: number | null, companyId: number, numberIds: number[]): Promise<Map<number, NumberViewSignals>> {
+  const numbers = await getCompanyNumbers(ctx, companyId, numberIds);
+  const requests = await portsRepository.completedWithAny(ctx.db, companyId, numbers.map((n) => n.number));
+  const out = new Map<number, NumberViewSignals>();
+  for (const n of numbers) {
+    const p = requests.find((r) => (r.numbers as string[]).includes(n.number));
+    out.set(n.id, { port: p ? { id: p.id, state: p.state } : null });
+  }
+  return out;
+}
