@@ -136,7 +136,7 @@ export async function publishConversationUpdated(ctx: AppContext, companyId: num
     const row = await conversationsRepository.find(ctx.db, companyId, conversationId);
     if (!row) return;
     const [conversation] = await toConversations(ctx, companyId, [row]);
-    ctx.realtime.publish(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...conversation!, item: item ? toConversationItem(item) : null });
+    ctx.realtime.send(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...conversation!, item: item ? toConversationItem(item) : null });
   } catch (e) {
     ctx.log.error({ err: e, conversationId }, 'publishing conversation updated failed');
   }
@@ -207,7 +207,7 @@ export async function publishConversationsUpdated(ctx: AppContext, companyId: nu
     const [conversations, latest] = await Promise.all([toConversations(ctx, companyId, rows), conversationsRepository.latestItems(ctx.db, rows.map((r) => r.id))]);
     for (const c of conversations.reverse()) {
       const item = latest.get(c.id);
-      ctx.realtime.publish(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: item ? toConversationItem(item) : null });
+      ctx.realtime.send(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: item ? toConversationItem(item) : null });
     }
   } catch (e) {
     ctx.log.error({ err: e, companyId }, 'publishing conversations updated failed');
@@ -383,7 +383,7 @@ export async function listMessageActivity(ctx: AppContext, companyId: number, li
  * (the client drops it from its list). Call after commit.
  */
 export function publishConversationDeleted(ctx: AppContext, companyId: number, conversationId: number): void {
-  ctx.realtime.publish(`conversations.${companyId}`, CONVERSATION_UPDATED, { id: conversationId, conversationId, deleted: true });
+  ctx.realtime.send(`conversations.${companyId}`, CONVERSATION_UPDATED, { id: conversationId, conversationId, deleted: true });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -396,7 +396,7 @@ async function publishManyUpdated(ctx: AppContext, companyId: number, ids: numbe
   for (let i = 0; i < ids.length; i += 100) {
     const rows = await conversationsRepository.findMany(ctx.db, companyId, ids.slice(i, i + 100));
     for (const c of await toConversations(ctx, companyId, rows)) {
-      ctx.realtime.publish(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: null });
+      ctx.realtime.send(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: null });
       out.push(c);
     }
   }
@@ -661,7 +661,7 @@ async function publishItemsChanged(ctx: AppContext, items: ItemRow[]): Promise<v
       const conversations = new Map((await toConversations(ctx, companyId, rows)).map((c) => [c.id, c]));
       for (const item of list) {
         const c = conversations.get(item.conversation_id);
-        if (c) ctx.realtime.publish(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: toConversationItem(item) });
+        if (c) ctx.realtime.send(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: toConversationItem(item) });
       }
     } catch (e) {
       ctx.log.error({ err: e, companyId }, 'publishing conversation updated failed');

@@ -1,19 +1,16 @@
 /** Notes HTTP routes (spec 001): POST /api/notes, PUT /api/notes/{id}, DELETE /api/notes/{id}. */
-import { CreateNoteInput, IdParams, MessageBody, NoteSchema, UpdateNoteInput, errorResponses } from '@switchboard/contracts';
-import { z } from 'zod';
+import { CreateNoteInput, IdParams, MessageBody, NoteSavedBody, UpdateNoteInput, errorResponses } from '@switchboard/contracts';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
 import { createNote, deleteNote, updateNote } from './notes.service.js';
 
-const Saved = z.object({ message: z.string(), data: NoteSchema });
-
 export function registerNotesRoutes(app: App, ctx: AppContext): void {
   app.post('/api/notes', {
-    schema: { tags: ['notes'], body: CreateNoteInput, response: { 201: Saved, ...errorResponses } },
+    schema: { tags: ['notes'], body: CreateNoteInput, response: { 201: NoteSavedBody, ...errorResponses } },
   }, async (req, reply) => reply.status(201).send(await createNote(ctx, req.auth!.userId, req.body)));
 
   app.put('/api/notes/:id', {
-    schema: { tags: ['notes'], params: IdParams, body: UpdateNoteInput, response: { 200: Saved, ...errorResponses } },
+    schema: { tags: ['notes'], params: IdParams, body: UpdateNoteInput, response: { 200: NoteSavedBody, ...errorResponses } },
   }, async (req) => updateNote(ctx, req.auth!.userId, req.params.id, req.body.body));
 
   app.delete('/api/notes/:id', {

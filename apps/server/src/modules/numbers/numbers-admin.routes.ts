@@ -13,10 +13,9 @@ import {
   ForwardContactBody, ForwardContactInput, ForwardContactListBody, ForwardContactParams, ForwardContactUsageBody, IdParams, LocateBulkBody,
   LocateBulkInput, LocateInput, LocateResult, MessageBody, NumberDatatableBody, NumberDatatableQuery, NumberDetailSchema, NumberEnumerationsBody,
   NumberExportInput, NumberLimitBody, NumberLimitIncreaseInput, NumberListParams, NumberListQuery, NumberPatternsBody, NumberPrefixesBody,
-  OverlayBody, OverlayParams, RemoveBulkInput, TriggerListBody, TriggersInput, errorResponses,
+  OverlayBody, OverlayParams, RemoveBulkInput, RotateBody, TriggerListBody, TriggersInput, errorResponses,
 } from '@switchboard/contracts';
 import type { Schedule } from '@switchboard/domain';
-import { z } from 'zod';
 import type { App } from '../../app.js';
 import type { AppContext } from '../../context.js';
 import {
@@ -27,7 +26,6 @@ import {
 import { getBatch, rotateNumber, startBulkPurchase, startBulkUpdate, startRelease } from './numbers-batches.service.js';
 
 const tags = ['numbers'];
-const RotateBody = z.object({ message: z.string(), previous_number: z.string(), data: NumberDetailSchema });
 
 export async function registerNumbersAdminRoutes(app: App, ctx: AppContext): Promise<void> {
   // ------------------------------------------------------------ locate and detail

@@ -31,7 +31,8 @@ describe('ports', () => {
     sockets.push(so);
     expect(await subscribe(so, `company.${owner.companyId}`)).toEqual({ ok: true });
     const events: any[] = [];
-    so.on('port updated', (e) => events.push(e));
+    const channels: unknown[] = [];
+    so.on('port updated', (e, channel) => { events.push(e); channels.push(channel); });
 
     const r = await owner.client.post(`/api/company/${owner.companyId}/numbers/port`, { ...details, numbers: ['(512) 555-0142', '+1 512 555 0143'], bill_copy: 'data:application/pdf;base64,JVBERi0=' });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
@@ -41,6 +42,8 @@ describe('ports', () => {
 
     await eventually(async () => events.find((e) => e.id === id && e.state === 'completed'));
     expect(events.filter((e) => e.id === id).map((e) => e.state)).toEqual(['submitted', 'in_progress', 'completed']);
+    // Every event names its channel (third argument), so the web dispatches by channel and event.
+    expect(new Set(channels)).toEqual(new Set([`company.${owner.companyId}`]));
     const list = await owner.client.get(`/api/company/${owner.companyId}/ports`);
     expect(list.body.data[0]).toMatchObject({ id, state: 'completed', state_label: 'Completed' });
     expect(list.body.data[0].completed_at).not.toBeNull();

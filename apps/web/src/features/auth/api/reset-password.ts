@@ -3,14 +3,10 @@
  * token answers 422 with "Your reset link has expired. Please try to resend it again."
  */
 import { useMutation } from '@tanstack/react-query';
+import type { ResetPasswordBody } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 
-export interface ResetPasswordInput {
-  token: string;
-  email: string;
-  password: string;
-  password_confirmation: string;
-}
+export type ResetPasswordInput = ResetPasswordBody;
 
 export function resetPassword(input: ResetPasswordInput): Promise<{ message: string }> {
   return http.post<{ message: string }>('/api/password/reset', input, { skipAuthHandling: true });

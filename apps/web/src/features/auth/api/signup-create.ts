@@ -1,13 +1,10 @@
 /** POST /api/client/signup/create (foundation §7): a new user and company; answers 201 {user, company}. */
 import { useMutation } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
-import type { SessionUser } from '../../../lib/session';
+import type { SignupCreateResponse } from '@switchboard/contracts';
 import type { SignupInput } from './signup-check';
 
-export interface SignupResult {
-  user: SessionUser;
-  company: { id: number; name: string };
-}
+export type SignupResult = SignupCreateResponse;
 
 export function signupCreate(input: SignupInput): Promise<SignupResult> {
   return http.post<SignupResult>('/api/client/signup/create', input, { skipAuthHandling: true });

@@ -38,7 +38,7 @@ export function SignInPage() {
         </Alert>
       ) : null}
       {step === 'credentials' ? (
-        <SignInForm onResult={(result) => (result.mfa_required ? setStep('mfa') : void complete(result.user, from))} />
+        <SignInForm onResult={(result) => ('mfa_required' in result ? setStep('mfa') : void complete(result.user, from))} />
       ) : (
         <MfaStep onVerified={(user) => void complete(user, from)} onBack={() => setStep('credentials')} />
       )}

@@ -42,7 +42,7 @@ export function SignUpPage() {
       await check.mutateAsync(input);
       const created = await create.mutateAsync(input);
       const signedIn = await login({ email: input.email, password: input.password }).catch(() => null);
-      await complete(signedIn?.user ?? created.user, '/numbers');
+      await complete(signedIn && 'user' in signedIn ? signedIn.user : created.user, '/numbers');
     } catch (error) {
       showFieldErrors(error);
     }

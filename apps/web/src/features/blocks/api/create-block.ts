@@ -1,16 +1,12 @@
 /** POST /api/blocks {company_id, target, number_id, global, action}: answers {message: "{target} has been blocked", data}. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CreateBlockInput as CreateBlockSchema, Infer } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import type { Block } from '../types';
 
-export interface CreateBlockInput {
-  company_id: number;
-  target: string;
-  number_id: number | null;
-  global: boolean;
-  action: string;
-}
+/** POST /api/blocks body (the contract's `CreateBlockInput`, as the server reads it). */
+export type CreateBlockInput = Infer<typeof CreateBlockSchema>;
 
 export function createBlock(input: CreateBlockInput): Promise<{ message: string; data: Block }> {
   return http.post<{ message: string; data: Block }>('/api/blocks', input);

@@ -1,4 +1,5 @@
 /** The request body of a bulk selection (spec 001 §5): `{contacts}` or `{all: true, filters}`. */
+import type { BulkResult as BulkResultSchema, Infer } from '@switchboard/contracts';
 import type { BulkSelection } from '../types';
 import { filterParams } from './get-contacts';
 
@@ -11,7 +12,4 @@ export function bulkBody(selection: BulkSelection): Record<string, unknown> {
 }
 
 /** The server's bulk answer. */
-export interface BulkResult {
-  message: string;
-  count: number;
-}
+export type BulkResult = Infer<typeof BulkResultSchema>;

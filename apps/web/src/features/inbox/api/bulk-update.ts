@@ -3,15 +3,15 @@
  * → {data, ids}: all or nothing. The lists and unread counts are refetched.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { BulkUpdateBody, BulkUpdateResult, Infer } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { useCompanyId } from '../../../lib/session';
-import type { Conversation } from '../types';
 import { conversationListsKey } from './get-conversations';
 import { notificationCountsKey } from './get-notification-counts';
 
-export type BulkType = 'read' | 'unread' | 'archive' | 'restore' | 'delete';
+export type BulkType = BulkUpdateBody['type'];
 
-export function bulkUpdate(companyId: number, ids: number[], type: BulkType): Promise<{ data: Conversation[]; ids: number[] }> {
+export function bulkUpdate(companyId: number, ids: number[], type: BulkType): Promise<Infer<typeof BulkUpdateResult>> {
   return http.put(`/api/companies/${companyId}/conversations/bulk-update`, { ids, type });
 }
 

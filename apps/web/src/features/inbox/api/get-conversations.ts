@@ -8,16 +8,14 @@ import { CACHE_MS, CONVERSATIONS_PER_PAGE } from '@switchboard/domain';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
+import type { ConversationListQuery } from '@switchboard/contracts';
 import type { Conversation, CursorPage } from '../types';
 
-export interface ConversationFilters {
-  search: string;
-  isArchived: boolean;
-  /** Conversations having items of these types (empty: all). */
-  types?: string[];
-  /** Conversations of these numbers (empty: all). */
-  numberIds?: number[];
-}
+/**
+ * The list's filters (the contract's `ConversationListQuery`): `types` keeps conversations having
+ * items of these types, `numberIds` those of these numbers (empty: all).
+ */
+export type ConversationFilters = Pick<ConversationListQuery, 'isArchived' | 'types' | 'numberIds'> & { search: string };
 
 export function getConversations(companyId: number, filters: ConversationFilters, cursor: string | null): Promise<CursorPage<Conversation>> {
   return http.get<CursorPage<Conversation>>(`/api/companies/${companyId}/conversations`, {

@@ -5,17 +5,12 @@
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { CACHE_MS } from '@switchboard/domain';
+import type { Infer, NotificationCounts as NotificationCountsSchema } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
 
-export interface NotificationCounts {
-  message: number;
-  call: number;
-  voicemail: number;
-  fax: number;
-  total: number;
-}
+export type NotificationCounts = Infer<typeof NotificationCountsSchema>;
 
 export function getNotificationCounts(companyId: number): Promise<NotificationCounts> {
   return http.get<NotificationCounts>(`/api/companies/${companyId}/notificationCounts`);

@@ -5,19 +5,15 @@
  * failure).
  */
 import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import type { SendMessageBody } from '@switchboard/contracts';
 import { http, HttpError } from '../../../lib/http';
 import { useCompanyId } from '../../../lib/session';
 import type { ConversationItem, CursorPage } from '../types';
 import { conversationItemsQueryOptions } from './get-conversation-items';
 import { conversationListsKey } from './get-conversations';
 
-export interface SendMessageInput {
-  number_id: number;
-  conversation_id?: number;
-  to?: string;
-  content: string;
-  media?: File[];
-}
+/** The fields of the contract's `SendMessageBody` the composer sends (company_id is added), plus the media files. */
+export type SendMessageInput = Pick<SendMessageBody, 'conversation_id' | 'to'> & Required<Pick<SendMessageBody, 'number_id' | 'content'>> & { media?: File[] };
 
 type Items = InfiniteData<CursorPage<ConversationItem>>;
 

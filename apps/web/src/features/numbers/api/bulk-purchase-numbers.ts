@@ -4,14 +4,12 @@
  * `bulk-purchase.{companyId}` ('bulk purchase progress' / 'bulk purchase finished').
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { BulkPurchaseInput as BulkPurchaseSchema, Infer } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import type { BatchStarted } from '../types';
 import { numberSearchQueryOptions } from './search-numbers';
 
-export interface BulkPurchaseInput {
-  company_id: number;
-  numbers: Array<{ number: string; provider_id: number }>;
-}
+export type BulkPurchaseInput = Infer<typeof BulkPurchaseSchema>;
 
 export function bulkPurchaseNumbers(input: BulkPurchaseInput): Promise<BatchStarted> {
   return http.post<BatchStarted>('/api/numbers/bulk', input);

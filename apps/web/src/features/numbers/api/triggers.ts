@@ -4,15 +4,13 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CACHE_MS } from '@switchboard/domain';
+import type { Infer, TriggersInput as TriggersSchema } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
 import type { Trigger } from '../types';
 
-export interface TriggersInput {
-  upsert: Array<Pick<Trigger, 'number_id' | 'event' | 'action' | 'target'> & { id?: number }>;
-  remove: number[];
-}
+export type TriggersInput = Infer<typeof TriggersSchema>;
 
 export function getTriggers(companyId: number): Promise<{ data: Trigger[] }> {
   return http.get<{ data: Trigger[] }>(`/api/companies/${companyId}/triggers`);

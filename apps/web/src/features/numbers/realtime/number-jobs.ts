@@ -7,6 +7,7 @@
  * FINISHED_JOB_REMOVAL_MS (5 s) after its completion event, and the numbers are re-read.
  */
 import { useQueryClient } from '@tanstack/react-query';
+import type { LivePayload } from '@switchboard/contracts';
 import { FINISHED_JOB_REMOVAL_MS } from '@switchboard/domain';
 import { useSyncExternalStore } from 'react';
 import { companyKey } from '../../../lib/query-client';
@@ -69,16 +70,9 @@ export function useNumberJobs(): NumberJob[] {
   return useSyncExternalStore(subscribe, () => jobs, () => jobs);
 }
 
-interface Progress {
-  batchId: string;
-  progress: number;
-}
-interface Completed {
-  batchId: string;
-  finishedAt: string;
-  done: number;
-  failed: number;
-}
+/** Payloads of the batch events (packages/contracts LIVE_EVENTS). */
+type Progress = LivePayload<'company', 'release progress'>;
+type Completed = LivePayload<'company', 'release completed'>;
 
 /**
  * Listens for the batch events of the selected company while mounted; on completion re-reads every

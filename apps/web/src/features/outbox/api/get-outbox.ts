@@ -3,15 +3,10 @@
  * unset), signed-in only: the caller's own mail, or every mail for an operator.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { OutboxList } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 
-export interface OutboxMail {
-  id: number;
-  to: string;
-  subject: string;
-  text: string;
-  created_at: string;
-}
+export type OutboxMail = OutboxList['data'][number];
 
 export function getOutbox(): Promise<{ data: OutboxMail[] }> {
   return http.get<{ data: OutboxMail[] }>('/api/dev/outbox');

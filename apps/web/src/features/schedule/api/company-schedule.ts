@@ -4,16 +4,13 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CACHE_MS, type Schedule } from '@switchboard/domain';
+import type { CompanyScheduleBody, Infer } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
 
-export interface CompanySchedule {
-  schedule: Schedule;
-  blocks: { day: string; start: string; end: string }[];
-  label: string;
-  holidays: string[];
-}
+/** The contract's `CompanyScheduleBody` data, with the schedule as the domain's `Schedule` (its wire form is the contract's). */
+export type CompanySchedule = Omit<Infer<typeof CompanyScheduleBody>['data'], 'schedule'> & { schedule: Schedule };
 
 export function getCompanySchedule(companyId: number): Promise<{ data: CompanySchedule }> {
   return http.get<{ data: CompanySchedule }>(`/api/companies/${companyId}/schedule`);

@@ -5,16 +5,12 @@
  */
 import { CACHE_MS } from '@switchboard/domain';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { EavAttributeValueOut } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
 
-export interface EavValue {
-  attribute_id: number;
-  value: unknown;
-  name: string;
-  type: string;
-}
+export type EavValue = EavAttributeValueOut;
 
 export function getCompanyWithValues(companyId: number): Promise<{ id: number; name: string; eav_attribute_values: EavValue[] }> {
   return http.get(`/api/companies/${companyId}`);

@@ -1,12 +1,9 @@
 /** GET /api/user/mfa/qr: a new TOTP secret for enrolment with its otpauth URL and QR image (data URL). */
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { MfaQr } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 
-export interface MfaQr {
-  secret: string;
-  otpauth_url: string;
-  qr: string;
-}
+export type { MfaQr };
 
 export function getMfaQr(): Promise<MfaQr> {
   return http.get<MfaQr>('/api/user/mfa/qr');
