@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { Id, PageMeta } from './common.js';
-import { BlockSchema, CallSchema, ScheduleInput, ScheduleSchema } from './telephony.js';
+import { BlockSchema, CallSchema, ScheduleBlockSchema, ScheduleInput, ScheduleSchema } from './telephony.js';
 import { EavAttributeValue, EavAttributeValueOut } from './contacts.js';
 
 // ---------------------------------------------------------------- schedules
@@ -17,7 +17,8 @@ const DateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a YYYY-MM-DD date.
 export const CompanyScheduleBody = z.object({
   data: z.object({
     schedule: ScheduleSchema,
-    blocks: z.array(z.object({ day: z.string(), start: z.string(), end: z.string() })),
+    /** The same as `schedule.blocks` (the earlier place of the blocks, kept). */
+    blocks: z.array(ScheduleBlockSchema),
     label: z.string(),
     holidays: z.array(z.string()),
   }),
@@ -28,7 +29,7 @@ export const PutCompanyScheduleInput = z.object({
   holidays: z.array(DateText).max(366).optional(),
 });
 export const UserScheduleBody = z.object({
-  data: z.object({ schedule: ScheduleSchema, blocks: z.array(z.object({ day: z.string(), start: z.string(), end: z.string() })), label: z.string() }),
+  data: z.object({ schedule: ScheduleSchema, blocks: z.array(ScheduleBlockSchema), label: z.string() }),
 });
 export const PutUserScheduleInput = z.object({ schedule: ScheduleInput });
 

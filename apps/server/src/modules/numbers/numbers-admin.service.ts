@@ -107,7 +107,7 @@ export async function locateNumbers(ctx: AppContext, userId: number, numbers: st
  * (spec 002 §7) is accepted; the status is on every number ("unverified" until SMS verification exists).
  * @throws NotFoundError 404 when no such number is visible to the caller.
  */
-export async function getNumberDetail(ctx: AppContext, userId: number, idOrNumber: string, include: string[]): Promise<NumberDetailDto> {
+export async function getNumberDetail(ctx: AppContext, userId: number, idOrNumber: string, _include: string[]): Promise<NumberDetailDto> {
   const companies = (await listUserCompanies(ctx, userId)).map((c) => c.id);
   const text = idOrNumber.trim();
   let row: NumberRow | undefined;
@@ -120,7 +120,6 @@ export async function getNumberDetail(ctx: AppContext, userId: number, idOrNumbe
     if (e164) row = await numbersAdminRepository.findByNumberInCompanies(ctx.db, companies, e164);
   }
   if (!row) throw new NotFoundError('Number');
-  void include;
   return (await numberDetails(ctx, userId, [row]))[0]!;
 }
 
