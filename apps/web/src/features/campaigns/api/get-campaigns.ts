@@ -4,6 +4,7 @@
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { CACHE_MS } from '@switchboard/domain';
+import type { CampaignListQuery } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
@@ -16,7 +17,7 @@ export interface CampaignListParams {
   page: number;
   search: string;
   status: string | null;
-  sort: 'created_at' | 'updated_at' | 'title' | 'should_be_sent_at' | 'state' | 'id';
+  sort: CampaignListQuery['sort'];
   dir: 'asc' | 'desc';
 }
 

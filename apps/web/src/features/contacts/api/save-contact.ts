@@ -4,13 +4,15 @@
  * carry field errors the form shows (silent: no toast).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ContactFields, Input } from '@switchboard/contracts';
 import { request } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
 import type { Contact } from '../types';
 import { contactsKey } from './get-contacts';
 
-export type ContactInput = Record<string, unknown>;
+/** The contract's writable contact fields (`ContactFields`, loose: name variants pass through), as sent. */
+export type ContactInput = Input<typeof ContactFields>;
 
 export async function saveContact(companyId: number, id: number | null, input: ContactInput): Promise<Contact> {
   const result = id === null

@@ -4,18 +4,15 @@
  * → {message, data}. 422 field errors are shown by the form.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { EavAttributeBody, Infer } from '@switchboard/contracts';
 import { request } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
-import type { Attribute, Choice, ValueType } from '../types';
+import type { Attribute, Choice } from '../types';
 import { attributesKey } from './get-attributes';
 
-export interface AttributeInput {
-  name: string;
-  type: ValueType;
-  defaultValue: unknown;
-  choices: Choice[];
-}
+/** The fields of the contract's `EavAttributeBody` the editor sends. */
+export type AttributeInput = Pick<Infer<typeof EavAttributeBody>, 'name' | 'type' | 'defaultValue'> & { choices: Choice[] };
 
 export async function saveAttribute(companyId: number, entityType: number, id: number | null, input: AttributeInput): Promise<{ message: string; data: Attribute }> {
   const url = `/api/eavEntityTypes/${entityType}/eavAttributes${id === null ? '' : `/${id}`}`;

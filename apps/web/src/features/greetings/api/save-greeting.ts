@@ -3,18 +3,13 @@
  * with `_method=PUT` and `id` it updates one. Answers {message, data}.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { GreetingFormFields, Infer } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import type { Greeting } from '../types';
 
-export interface SaveGreetingInput {
-  id?: number;
-  company_id: number;
-  name: string;
-  content?: string;
-  voice?: string;
-  file?: File | null;
-}
+/** The multipart fields of the contract's `GreetingFormFields` (`id` updates) plus the audio file. */
+export type SaveGreetingInput = Omit<Infer<typeof GreetingFormFields>, '_method' | 'name'> & { name: string; file?: File | null };
 
 export function saveGreeting(input: SaveGreetingInput): Promise<{ message: string; data: Greeting }> {
   const form = new FormData();

@@ -4,6 +4,7 @@
  * errors `eavAttributeValues.{i}.value`.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { EavAttributeValue, Infer } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { useCompanyId } from '../../../lib/session';
 import type { NumberWithValues } from '../types';
@@ -11,7 +12,7 @@ import { numberQueryOptions } from './get-number';
 
 export interface NumberCustomFieldsInput {
   id: number;
-  values: Array<{ attribute_id: number; value: unknown }>;
+  values: Array<Infer<typeof EavAttributeValue>>;
 }
 
 export function saveNumberCustomFields({ id, values }: NumberCustomFieldsInput): Promise<{ message: string; data: NumberWithValues }> {

@@ -4,7 +4,7 @@
  * `routes.0.forwards.1.number`.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { MenuFallback } from '@switchboard/contracts';
+import type { Infer, UpdateNumberInput as UpdateNumberSchema } from '@switchboard/contracts';
 import type { RouteEntry, Schedule } from '@switchboard/domain';
 import { http } from '../../../lib/http';
 import type { PhoneNumber } from '../types';
@@ -12,15 +12,11 @@ import { companyKey } from '../../../lib/query-client';
 import { numbersQueryOptions } from './get-numbers';
 import { numbersDatatableKey } from './get-numbers-datatable';
 
-export interface UpdateNumberInput {
-  id: number;
-  company_id: number;
-  label: string;
-  routes: RouteEntry[];
-  schedule: Schedule;
-  menu_replays?: number;
-  menu_fallback?: MenuFallback;
-}
+/**
+ * The number's id and company with the contract's `UpdateNumberInput`; routes and schedule are the
+ * routing editor's domain `RouteEntry`/`Schedule` (their wire form is the contract's).
+ */
+export type UpdateNumberInput = { id: number; company_id: number } & Omit<Infer<typeof UpdateNumberSchema>, 'routes' | 'schedule'> & { routes: RouteEntry[]; schedule: Schedule };
 
 export function updateNumber({ id, label, routes, schedule, menu_replays, menu_fallback }: UpdateNumberInput): Promise<{ message: string; data: PhoneNumber }> {
   return http.put<{ message: string; data: PhoneNumber }>(`/api/numbers/${id}`, { label, routes, schedule, menu_replays, menu_fallback });

@@ -1,15 +1,16 @@
 /** PUT /api/voicemails/{id}/read | /unread: marks a voicemail heard or new (optimistic, undone on failure). */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Infer, VoicemailBody, VoicemailListBody } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { useCompanyId } from '../../../lib/session';
-import type { PageMeta, Voicemail } from '../types';
+import type { Voicemail } from '../types';
 import { voicemailsKey } from './get-voicemails';
 
-export function markVoicemail({ id, read }: { id: number; read: boolean }): Promise<{ message: string; data: Voicemail }> {
-  return http.put<{ message: string; data: Voicemail }>(`/api/voicemails/${id}/${read ? 'read' : 'unread'}`);
+export function markVoicemail({ id, read }: { id: number; read: boolean }): Promise<Infer<typeof VoicemailBody>> {
+  return http.put<Infer<typeof VoicemailBody>>(`/api/voicemails/${id}/${read ? 'read' : 'unread'}`);
 }
 
-type Page = { data: Voicemail[]; meta: PageMeta };
+type Page = Infer<typeof VoicemailListBody>;
 
 export function useMarkVoicemail() {
   const queryClient = useQueryClient();
