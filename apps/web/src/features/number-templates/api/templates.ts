@@ -5,6 +5,7 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CACHE_MS } from '@switchboard/domain';
+import type { ApplyTemplateBody, Infer } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
@@ -40,8 +41,8 @@ export function deleteTemplate(companyId: number, id: number): Promise<{ message
   return http.delete<{ message: string }>(`/api/companies/${companyId}/numberTemplates/${id}`);
 }
 
-export function applyTemplate(companyId: number, id: number, numberIds: number[]): Promise<{ message: string; data: unknown[] }> {
-  return http.post<{ message: string; data: unknown[] }>(`/api/companies/${companyId}/numberTemplates/${id}/apply`, { number_ids: numberIds });
+export function applyTemplate(companyId: number, id: number, numberIds: number[]): Promise<Infer<typeof ApplyTemplateBody>> {
+  return http.post<Infer<typeof ApplyTemplateBody>>(`/api/companies/${companyId}/numberTemplates/${id}/apply`, { number_ids: numberIds });
 }
 
 export function useSaveTemplate() {

@@ -1,10 +1,11 @@
 /** GET /api/numberPrefixes: the toll-free prefixes to search ({value, label}; `8**` = any). */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { CACHE_MS } from '@switchboard/domain';
+import type { Infer, NumberPrefixesBody } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 
-export function getNumberPrefixes(): Promise<{ data: { value: string; label: string }[] }> {
-  return http.get<{ data: { value: string; label: string }[] }>('/api/numberPrefixes');
+export function getNumberPrefixes(): Promise<Infer<typeof NumberPrefixesBody>> {
+  return http.get<Infer<typeof NumberPrefixesBody>>('/api/numberPrefixes');
 }
 
 export function numberPrefixesQueryOptions() {
