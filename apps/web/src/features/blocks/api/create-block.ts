@@ -1,15 +1,14 @@
 /** POST /api/blocks {company_id, target, number_id, global, action}: answers {message: "{target} has been blocked", data}. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CreateBlockInput as CreateBlockSchema, Infer } from '@switchboard/contracts';
+import type { BlockCreatedBody, CreateBlockInput as CreateBlockSchema, Infer } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
-import type { Block } from '../types';
 
 /** POST /api/blocks body (the contract's `CreateBlockInput`, as the server reads it). */
 export type CreateBlockInput = Infer<typeof CreateBlockSchema>;
 
-export function createBlock(input: CreateBlockInput): Promise<{ message: string; data: Block }> {
-  return http.post<{ message: string; data: Block }>('/api/blocks', input);
+export function createBlock(input: CreateBlockInput): Promise<Infer<typeof BlockCreatedBody>> {
+  return http.post<Infer<typeof BlockCreatedBody>>('/api/blocks', input);
 }
 
 export function useCreateBlock() {

@@ -1,9 +1,9 @@
 /** GET /api/campaigns/{id}/events?search&status&page&size=10: recipients and what happened to their message. */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { CACHE_MS } from '@switchboard/domain';
+import type { CampaignEventList, Infer } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { useCompanyId } from '../../../lib/session';
-import type { CampaignEvent, PageMeta } from '../types';
 import { campaignsKey } from './get-campaigns';
 
 export const EVENTS_PAGE_SIZE = 10;
@@ -14,7 +14,7 @@ export interface EventParams {
   status: string | null;
 }
 
-export function getCampaignEvents(id: number, p: EventParams): Promise<{ data: CampaignEvent[]; meta: PageMeta }> {
+export function getCampaignEvents(id: number, p: EventParams): Promise<Infer<typeof CampaignEventList>> {
   return http.get(`/api/campaigns/${id}/events`, { params: { page: p.page, size: EVENTS_PAGE_SIZE, search: p.search.trim() || undefined, status: p.status ?? undefined } });
 }
 

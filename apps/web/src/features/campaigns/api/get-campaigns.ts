@@ -4,11 +4,10 @@
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { CACHE_MS } from '@switchboard/domain';
-import type { CampaignListQuery } from '@switchboard/contracts';
+import type { CampaignList, CampaignListQuery, Infer } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
-import type { Campaign, PageMeta } from '../types';
 
 /** The spec's page size of the campaign list. */
 export const CAMPAIGNS_PAGE_SIZE = 13;
@@ -21,7 +20,7 @@ export interface CampaignListParams {
   dir: 'asc' | 'desc';
 }
 
-export function getCampaigns(companyId: number, p: CampaignListParams): Promise<{ data: Campaign[]; meta: PageMeta }> {
+export function getCampaigns(companyId: number, p: CampaignListParams): Promise<Infer<typeof CampaignList>> {
   return http.get('/api/campaigns', {
     params: {
       company_id: companyId,

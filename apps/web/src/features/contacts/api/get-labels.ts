@@ -1,13 +1,13 @@
 /** GET /api/companies/{companyId}/contactLabels: the company's contact labels. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { CACHE_MS } from '@switchboard/domain';
+import type { Infer, LabelList } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
-import type { Label } from '../types';
 
-export function getLabels(companyId: number): Promise<{ data: Label[] }> {
-  return http.get<{ data: Label[] }>(`/api/companies/${companyId}/contactLabels`);
+export function getLabels(companyId: number): Promise<Infer<typeof LabelList>> {
+  return http.get<Infer<typeof LabelList>>(`/api/companies/${companyId}/contactLabels`);
 }
 
 export function labelsKey(companyId: number | null) {

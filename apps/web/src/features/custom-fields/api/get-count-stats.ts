@@ -1,13 +1,13 @@
 /** GET /api/eavAttributes/{id}/countStats → {data: {total, entities, companies, perValue}}: how much a field is used. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { CACHE_MS } from '@switchboard/domain';
+import type { EavCountStats, Infer } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
-import type { CountStats } from '../types';
 
-export function getCountStats(id: number): Promise<{ data: CountStats }> {
-  return http.get<{ data: CountStats }>(`/api/eavAttributes/${id}/countStats`);
+export function getCountStats(id: number): Promise<Infer<typeof EavCountStats>> {
+  return http.get<Infer<typeof EavCountStats>>(`/api/eavAttributes/${id}/countStats`);
 }
 
 export function countStatsQueryOptions(companyId: number | null, id: number) {

@@ -1,11 +1,11 @@
 /** GET /api/greetings/voices: the voices text greetings can be spoken in. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { CACHE_MS } from '@switchboard/domain';
+import type { Infer, VoiceListBody } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
-import type { Voice } from '../types';
 
-export function getVoices(): Promise<{ data: Voice[] }> {
-  return http.get<{ data: Voice[] }>('/api/greetings/voices');
+export function getVoices(): Promise<Infer<typeof VoiceListBody>> {
+  return http.get<Infer<typeof VoiceListBody>>('/api/greetings/voices');
 }
 
 export function voicesQueryOptions() {

@@ -3,15 +3,14 @@
  * with `_method=PUT` and `id` it updates one. Answers {message, data}.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { GreetingFormFields, Infer } from '@switchboard/contracts';
+import type { GreetingFormFields, GreetingSavedBody, Infer } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
-import type { Greeting } from '../types';
 
 /** The multipart fields of the contract's `GreetingFormFields` (`id` updates) plus the audio file. */
 export type SaveGreetingInput = Omit<Infer<typeof GreetingFormFields>, '_method' | 'name'> & { name: string; file?: File | null };
 
-export function saveGreeting(input: SaveGreetingInput): Promise<{ message: string; data: Greeting }> {
+export function saveGreeting(input: SaveGreetingInput): Promise<Infer<typeof GreetingSavedBody>> {
   const form = new FormData();
   form.append('company_id', String(input.company_id));
   form.append('name', input.name);
@@ -22,7 +21,7 @@ export function saveGreeting(input: SaveGreetingInput): Promise<{ message: strin
     form.append('id', String(input.id));
   }
   if (input.file) form.append('file', input.file);
-  return http.post<{ message: string; data: Greeting }>('/api/greetings', form);
+  return http.post<Infer<typeof GreetingSavedBody>>('/api/greetings', form);
 }
 
 export function useSaveGreeting() {

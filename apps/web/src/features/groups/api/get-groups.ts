@@ -4,13 +4,13 @@
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { CACHE_MS } from '@switchboard/domain';
+import type { GroupList, Infer } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
-import type { ContactGroup } from '../types';
 
-export function getGroups(companyId: number): Promise<{ data: ContactGroup[] }> {
-  return http.get<{ data: ContactGroup[] }>('/api/groups', { params: { company_id: companyId } });
+export function getGroups(companyId: number): Promise<Infer<typeof GroupList>> {
+  return http.get<Infer<typeof GroupList>>('/api/groups', { params: { company_id: companyId } });
 }
 
 /** Key of the company's group list; contacts changes invalidate it (counters). */

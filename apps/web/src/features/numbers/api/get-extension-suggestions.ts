@@ -1,12 +1,13 @@
 /** GET /api/companies/{companyId}/extension-suggestions?number_id&perPage=10: free extensions to offer. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { EXTENSION_SUGGESTIONS_PER_PAGE } from '@switchboard/domain';
+import type { ExtensionSuggestionsBody, Infer } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
 
-export function getExtensionSuggestions(companyId: number, numberId: number): Promise<{ data: number[] }> {
-  return http.get<{ data: number[] }>(`/api/companies/${companyId}/extension-suggestions`, { params: { number_id: numberId, perPage: EXTENSION_SUGGESTIONS_PER_PAGE } });
+export function getExtensionSuggestions(companyId: number, numberId: number): Promise<Infer<typeof ExtensionSuggestionsBody>> {
+  return http.get<Infer<typeof ExtensionSuggestionsBody>>(`/api/companies/${companyId}/extension-suggestions`, { params: { number_id: numberId, perPage: EXTENSION_SUGGESTIONS_PER_PAGE } });
 }
 
 export function extensionSuggestionsQueryOptions(companyId: number | null, numberId: number) {

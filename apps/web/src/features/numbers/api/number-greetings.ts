@@ -4,17 +4,18 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CACHE_MS } from '@switchboard/domain';
+import type { Infer, NumberGreetingsBody } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
 import type { GreetingAssignment } from '../types';
 
-export function getNumberGreetings(numberId: number): Promise<{ data: GreetingAssignment[] }> {
-  return http.get<{ data: GreetingAssignment[] }>(`/api/numbers/${numberId}/greetings`);
+export function getNumberGreetings(numberId: number): Promise<Infer<typeof NumberGreetingsBody>> {
+  return http.get<Infer<typeof NumberGreetingsBody>>(`/api/numbers/${numberId}/greetings`);
 }
 
-export function putNumberGreetings(numberId: number, assignments: GreetingAssignment[]): Promise<{ data: GreetingAssignment[] }> {
-  return http.put<{ data: GreetingAssignment[] }>(`/api/numbers/${numberId}/greetings`, { assignments });
+export function putNumberGreetings(numberId: number, assignments: GreetingAssignment[]): Promise<Infer<typeof NumberGreetingsBody>> {
+  return http.put<Infer<typeof NumberGreetingsBody>>(`/api/numbers/${numberId}/greetings`, { assignments });
 }
 
 export function numberGreetingsQueryOptions(companyId: number | null, numberId: number) {

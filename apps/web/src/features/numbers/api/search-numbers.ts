@@ -5,11 +5,12 @@
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { CACHE_MS } from '@switchboard/domain';
+import type { Infer, NumberSearchBody } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
-import type { AvailableNumber, NumberSearchParams } from '../types';
+import type { NumberSearchParams } from '../types';
 
-export function searchNumbers(params: NumberSearchParams): Promise<{ data: AvailableNumber[] }> {
-  return http.get<{ data: AvailableNumber[] }>('/api/numbers/search', { params: { ...params } });
+export function searchNumbers(params: NumberSearchParams): Promise<Infer<typeof NumberSearchBody>> {
+  return http.get<Infer<typeof NumberSearchBody>>('/api/numbers/search', { params: { ...params } });
 }
 
 export function numberSearchQueryOptions(params: NumberSearchParams | null) {

@@ -4,20 +4,19 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CACHE_MS } from '@switchboard/domain';
-import type { Infer, TriggersInput as TriggersSchema } from '@switchboard/contracts';
+import type { Infer, TriggerListBody, TriggersInput as TriggersSchema } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
-import type { Trigger } from '../types';
 
 export type TriggersInput = Infer<typeof TriggersSchema>;
 
-export function getTriggers(companyId: number): Promise<{ data: Trigger[] }> {
-  return http.get<{ data: Trigger[] }>(`/api/companies/${companyId}/triggers`);
+export function getTriggers(companyId: number): Promise<Infer<typeof TriggerListBody>> {
+  return http.get<Infer<typeof TriggerListBody>>(`/api/companies/${companyId}/triggers`);
 }
 
-export function saveTriggers(companyId: number, input: TriggersInput): Promise<{ message?: string; data: Trigger[] }> {
-  return http.put<{ message?: string; data: Trigger[] }>(`/api/companies/${companyId}/triggers`, input);
+export function saveTriggers(companyId: number, input: TriggersInput): Promise<Infer<typeof TriggerListBody>> {
+  return http.put<Infer<typeof TriggerListBody>>(`/api/companies/${companyId}/triggers`, input);
 }
 
 export function triggersQueryOptions(companyId: number | null) {

@@ -8,8 +8,8 @@ import { http } from '../../../lib/http';
 
 export type OutboxMail = OutboxList['data'][number];
 
-export function getOutbox(): Promise<{ data: OutboxMail[] }> {
-  return http.get<{ data: OutboxMail[] }>('/api/dev/outbox');
+export function getOutbox(): Promise<OutboxList> {
+  return http.get<OutboxList>('/api/dev/outbox');
 }
 
 export function outboxQueryOptions() {

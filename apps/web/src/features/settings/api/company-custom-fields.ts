@@ -5,18 +5,18 @@
  */
 import { CACHE_MS } from '@switchboard/domain';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { EavAttributeValueOut } from '@switchboard/contracts';
+import type { CompanyWithEavBody, EavAttributeValue, EavAttributeValueOut, EavValuesSaved, Infer } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
 
 export type EavValue = EavAttributeValueOut;
 
-export function getCompanyWithValues(companyId: number): Promise<{ id: number; name: string; eav_attribute_values: EavValue[] }> {
+export function getCompanyWithValues(companyId: number): Promise<Infer<typeof CompanyWithEavBody>> {
   return http.get(`/api/companies/${companyId}`);
 }
 
-export function putCompanyCustomFields(companyId: number, values: Array<{ attribute_id: number; value: unknown }>): Promise<{ message: string; data: EavValue[] }> {
+export function putCompanyCustomFields(companyId: number, values: Array<Infer<typeof EavAttributeValue>>): Promise<Infer<typeof EavValuesSaved>> {
   return http.put(`/api/companies/${companyId}/custom-fields`, { eavAttributeValues: values });
 }
 

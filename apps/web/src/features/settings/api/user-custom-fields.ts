@@ -7,13 +7,13 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
-import type { EavValue } from './company-custom-fields';
+import type { EavAttributeValue, EavValuesBody, EavValuesSaved, Infer } from '@switchboard/contracts';
 
-export function getUserCustomFields(companyId: number): Promise<{ data: EavValue[] }> {
+export function getUserCustomFields(companyId: number): Promise<Infer<typeof EavValuesBody>> {
   return http.get('/api/user/custom-fields', { params: { company_id: companyId } });
 }
 
-export function putUserCustomFields(companyId: number, values: Array<{ attribute_id: number; value: unknown }>): Promise<{ message: string; data: EavValue[] }> {
+export function putUserCustomFields(companyId: number, values: Array<Infer<typeof EavAttributeValue>>): Promise<Infer<typeof EavValuesSaved>> {
   return http.put('/api/user/custom-fields', { company_id: companyId, eavAttributeValues: values });
 }
 
