@@ -1,11 +1,12 @@
 /** DELETE /api/blocks/{id}: answers {message: "{target} has been unblocked"}. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Infer, MessageBody } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
 
-export function deleteBlock(id: number): Promise<{ message: string }> {
-  return http.delete<{ message: string }>(`/api/blocks/${id}`);
+export function deleteBlock(id: number): Promise<Infer<typeof MessageBody>> {
+  return http.delete<Infer<typeof MessageBody>>(`/api/blocks/${id}`);
 }
 
 export function useDeleteBlock() {

@@ -1,5 +1,5 @@
 /** POST /api/notes {model_type: 'call', model_id, body}; PUT /api/notes/{id} {body}; DELETE /api/notes/{id}. */
-import type { Infer, NoteSavedBody } from '@switchboard/contracts';
+import type { Infer, MessageBody, NoteSavedBody } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 
 export function createCallNote(callId: number, body: string): Promise<Infer<typeof NoteSavedBody>> {
@@ -10,6 +10,6 @@ export function updateNote(id: number, body: string): Promise<Infer<typeof NoteS
   return http.put<Infer<typeof NoteSavedBody>>(`/api/notes/${id}`, { body }, { silent: true });
 }
 
-export function deleteNote(id: number): Promise<{ message: string }> {
-  return http.delete<{ message: string }>(`/api/notes/${id}`, undefined, { silent: true });
+export function deleteNote(id: number): Promise<Infer<typeof MessageBody>> {
+  return http.delete<Infer<typeof MessageBody>>(`/api/notes/${id}`, undefined, { silent: true });
 }

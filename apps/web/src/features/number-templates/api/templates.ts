@@ -5,7 +5,7 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CACHE_MS } from '@switchboard/domain';
-import type { ApplyTemplateBody, Infer } from '@switchboard/contracts';
+import type { ApplyTemplateBody, Infer, MessageBody } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
@@ -37,8 +37,8 @@ export function saveTemplate(companyId: number, id: number | null, input: Templa
     : http.put<{ message: string; data: NumberTemplate }>(`/api/companies/${companyId}/numberTemplates/${id}`, body);
 }
 
-export function deleteTemplate(companyId: number, id: number): Promise<{ message: string }> {
-  return http.delete<{ message: string }>(`/api/companies/${companyId}/numberTemplates/${id}`);
+export function deleteTemplate(companyId: number, id: number): Promise<Infer<typeof MessageBody>> {
+  return http.delete<Infer<typeof MessageBody>>(`/api/companies/${companyId}/numberTemplates/${id}`);
 }
 
 export function applyTemplate(companyId: number, id: number, numberIds: number[]): Promise<Infer<typeof ApplyTemplateBody>> {
