@@ -4,13 +4,13 @@
  * (its `caller_blocked`) and the company's lists that show block state.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Infer, MessageBody } from '@switchboard/contracts';
+import type { BlockCreatedBody, Infer } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
 
-export function blockCaller(companyId: number, target: string): Promise<Infer<typeof MessageBody>> {
-  return http.post<Infer<typeof MessageBody>>('/api/blocks', { company_id: companyId, target, global: true });
+export function blockCaller(companyId: number, target: string): Promise<Infer<typeof BlockCreatedBody>> {
+  return http.post<Infer<typeof BlockCreatedBody>>('/api/blocks', { company_id: companyId, target, global: true });
 }
 
 export function useBlockCaller(callId: number) {
