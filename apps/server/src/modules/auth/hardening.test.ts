@@ -39,16 +39,28 @@ class IpClient extends ApiClient {
   }
 }
 
-/** The TOTP code of `secret` `steps` 30-second steps from now. */
+/** The instant (s) codes are counted from; `atStepStart` pins it so one test's codes share a step. */
+let baseEpoch: number | undefined;
+/** The TOTP code of `secret` `steps` 30-second steps from now (or from the pinned step). */
 function codeAt(secret: string, steps: number): Promise<string> {
-  return generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
+  return generate({ secret, epoch: (baseEpoch ?? Math.floor(Date.now() / 1000)) + steps * 30 });
+}
+/**
+ * Waits for the start of a 30-second TOTP step and pins codes to it, so a test whose codes must be
+ * "previous", "current" and "next" relative to one another does not straddle a step boundary (the
+ * server accepts a step either side, so the codes stay valid for 30 s after this resolves).
+ */
+async function atStepStart(): Promise<void> {
+  const intoStep = Date.now() % 30_000;
+  if (intoStep > 1_000) await new Promise((r) => setTimeout(r, 30_000 - intoStep + 100));
+  baseEpoch = Math.floor(Date.now() / 1000);
 }
 
-/** Enables TOTP for the account with the previous step's code; returns the secret. */
-async function enrolTotp(acc: Account): Promise<string> {
+/** Enables TOTP for the account with the code of `step` (0 = now, -1 = the previous step); returns the secret. */
+async function enrolTotp(acc: Account, step = 0): Promise<string> {
   const qr = await acc.client.get('/api/user/mfa/qr');
   const secret: string = qr.body.secret;
-  expect((await acc.client.post('/api/user/mfa/verify', { code: await codeAt(secret, -1) })).status).toBe(200);
+  expect((await acc.client.post('/api/user/mfa/verify', { code: await codeAt(secret, step) })).status).toBe(200);
   return secret;
 }
 
@@ -208,7 +220,8 @@ describe('TRUST_PROXY unset (the default)', () => {
 describe('TOTP codes are accepted once', () => {
   it('the enrolment code, a used sign-in code and the same code sent twice at once are refused', async () => {
     const acc = await createAccount(s);
-    const secret = await enrolTotp(acc); // used the previous step's code
+    await atStepStart();
+    const secret = await enrolTotp(acc, -1); // used the previous step's code
     const replayEnrol = await (await pendingMfa(acc)).post('/api/sanctum/mfa', { code: await codeAt(secret, -1) });
     expect(replayEnrol.status).toBe(422);
     expect(replayEnrol.body.errors.code).toEqual(['The provided two factor authentication code was invalid.']);
@@ -230,7 +243,8 @@ describe('TOTP codes are accepted once', () => {
     expect((await m.post('/api/sanctum/mfaToken', { mfa_token: t1.body.mfa_token, code: next })).status).toBe(422);
     // And disabling with a used code is refused.
     expect((await acc.client.request('DELETE', '/api/user/mfa', { code: next })).status).toBe(422);
-  });
+    baseEpoch = undefined;
+  }, 120_000); // may wait up to 30 s for a step to start
 });
 
 describe('remember', () => {
