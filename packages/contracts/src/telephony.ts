@@ -44,16 +44,12 @@ export const ScheduleSchema = ScheduleBase.extend({
 });
 export type ScheduleDto = z.infer<typeof ScheduleSchema>;
 
-/** Blocks in a comparable order (Monday first, then start). */
-function sortedBlocks(blocks: readonly ScheduleBlockDto[]): string {
-  return JSON.stringify([...blocks].sort((a, b) => WEEKDAYS.indexOf(a.day) - WEEKDAYS.indexOf(b.day) || a.start.localeCompare(b.start))
-    .map((b) => [b.day, b.start, b.end]));
-}
 
 /**
  * A schedule as a client sends it: preset and timezone with the spec's `blocks` (at most one block
- * per day; for preset 4 Custom each ends after it starts), or the open/close `hours`, or both when they say the same (422 on `blocks` when they
- * disagree, on `hours` when neither is given). Parsed into the stored form `{preset, timezone,
+ * per day; for preset 4 Custom each ends after it starts), or the open/close `hours` (422 on
+ * `hours` when neither is given). When both come, the `hours` win: an editor that loaded a
+ * schedule (with its `blocks`) and changed its hours sends both, and what it changed is the hours. Parsed into the stored form `{preset, timezone,
  * hours}` (blocks through the domain's `fromBlocks`; presets other than 4 Custom take their own
  * hours, as when the editor picks them).
  */
@@ -76,10 +72,6 @@ export const ScheduleInput = ScheduleBase.extend({
         if (b.start === '24:00' || (b.end !== '24:00' && b.end <= b.start)) ctx.addIssue({ code: 'custom', path: ['blocks', i, 'end'], message: SCHEDULE_HOURS_MESSAGES.closeNotAfterOpen });
       });
     }
-  }
-  if (v.hours && v.blocks && isSchedulePreset(v.preset)
-    && sortedBlocks(toBlocks({ preset: v.preset, timezone: v.timezone, hours: v.hours })) !== sortedBlocks(v.blocks)) {
-    ctx.addIssue({ code: 'custom', path: ['blocks'], message: 'The blocks and the hours of the schedule disagree.' });
   }
 }).transform((v): { preset: number; timezone: string; hours: z.infer<typeof WeekHoursSchema> } => {
   if (v.hours) return { preset: v.preset, timezone: v.timezone, hours: v.hours };
