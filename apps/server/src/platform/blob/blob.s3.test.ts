@@ -163,7 +163,8 @@ describe('S3 blob store (S3_BUCKET set)', () => {
   });
 
   it('a contact import reads its file back from the bucket (through a released local copy)', async () => {
-    const tempCopies = () => fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith('switchboard-blob-')).length;
+    // This process's copies only (the prefix carries the pid): other test files run at the same time.
+    const tempCopies = () => fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith(`switchboard-blob-${process.pid}-`)).length;
     const before = tempCopies();
     const f = new FormData();
     f.append('file', new Blob(['Name,Phone\nAda S3,2125550377\nBob S3,2125550378\n'], { type: 'text/csv' }), 'people.csv');
@@ -175,6 +176,8 @@ describe('S3 blob store (S3_BUCKET set)', () => {
       return p.body.finishedAt ? p.body : null;
     }, 15_000);
     expect(done).toMatchObject({ status: 'finished', inserted: 2, error: null });
+    // The local copy is released once the job is done (it may trail the batch's status by a moment).
+    await eventually(async () => tempCopies() === before, 5_000);
     expect(tempCopies()).toBe(before);
   });
 

@@ -95,7 +95,7 @@ export class S3BlobStore extends BlobAccess implements BlobStore {
 
   async localFile(key: string): Promise<LocalBlobFile> {
     this.check(key);
-    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'switchboard-blob-'));
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), `switchboard-blob-${process.pid}-`));
     const file = path.join(dir, path.basename(key));
     const release = () => fsp.rm(dir, { recursive: true, force: true });
     try {
