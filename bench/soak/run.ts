@@ -3,10 +3,11 @@
  * database under a paced, open-loop mix of carrier webhooks, inbox reads and live subscribers.
  *
  * What it does, in one run (about 1½ minutes at the defaults):
- *  1. Starts a throwaway embedded PostgreSQL and TWO real servers on it (`startServer`, each with
- *     its own port, pool of DB_POOL_MAX connections, queue workers and Socket.IO fanned out through
- *     PostgreSQL), sandbox carrier, LOG_LEVEL silent; plus, in the same process, a plain Fastify
- *     app whose `POST /static` answers a fixed TwiML string (the baseline).
+ *  1. Starts a throwaway embedded PostgreSQL and TWO real servers on it, each in its own process
+ *     as two nodes of a deployment would be (`apps/server/src/main.ts` with DATABASE_URL; own port,
+ *     pool of DB_POOL_MAX connections, queue workers and Socket.IO fanned out through PostgreSQL),
+ *     sandbox carrier, LOG_LEVEL silent; plus, in this process, a plain Fastify app whose
+ *     `POST /static` answers a fixed TwiML string (the baseline).
  *  2. Signs a company up through the API of node A, buys BENCH_NUMBERS numbers through it, and
  *     loads by SQL the outbound messages (state `sent`, one carrier SID each) that the status
  *     callbacks of the run will move to `delivered`.
@@ -28,7 +29,7 @@
  * (60), BENCH_BASELINE_S (10), BENCH_SUBSCRIBERS (20), BENCH_NUMBERS (5); DB_POOL_MAX (10, the
  * servers' own setting).
  */
-import { fork } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -246,9 +247,8 @@ async function main(): Promise<void> {
   const baselineS = env('BENCH_BASELINE_S', 10);
   const subscribers = env('BENCH_SUBSCRIBERS', 20);
   const numberCount = env('BENCH_NUMBERS', 5);
-  const [{ loadConfig }, { startServer }, { default: Fastify }, { default: formbody }, { default: pg }] = await Promise.all([
-    import('../../apps/server/src/platform/config.js'),
-    import('../../apps/server/src/bootstrap.js'),
+  const [{ freePort }, { default: Fastify }, { default: formbody }, { default: pg }] = await Promise.all([
+    import('../../apps/server/src/platform/db/database.js'),
     import('fastify'),
     import('@fastify/formbody'),
     import('pg'),
@@ -257,12 +257,29 @@ async function main(): Promise<void> {
   const dir = tempDir('switchboard-soak-');
   const pgDir = tempDir('switchboard-soak-pg-');
   const { embedded, dbUrl } = await startBenchDatabase(pgDir);
-  const configFor = () => loadConfig({
-    ...process.env, DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox',
-    TWILIO_AUTH_TOKEN: AUTH_TOKEN, SMTP_URL: '', PUBLIC_URL: '', WORKERS: '1', SEED_DEMO: '0', LOG_FORMAT: 'json',
-  });
-  const nodeA = await startServer(configFor(), dbUrl, { publicUrlFromPort: true });
-  const nodeB = await startServer(configFor(), dbUrl, { publicUrlFromPort: true });
+  const poolMax = Number(process.env.DB_POOL_MAX ?? 10);
+  /** One node: the server's own entry point in a process of its own, on the shared database. */
+  const startNode = async (): Promise<{ url: string; ctx: { config: { publicUrl: string; dbPoolMax: number } }; close: () => Promise<void> }> => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../apps/server/src/main.ts')], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        ...process.env, DATABASE_URL: dbUrl, DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent', PORT: String(port), HOST: '127.0.0.1', CARRIER: 'sandbox',
+        TWILIO_AUTH_TOKEN: AUTH_TOKEN, SMTP_URL: '', PUBLIC_URL: url, WORKERS: '1', SEED_DEMO: '0', LOG_FORMAT: 'json', DB_POOL_MAX: String(poolMax),
+      },
+    });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    for (let i = 0; ; i++) {
+      if (child.exitCode !== null) throw new Error(`node on port ${port} exited with ${child.exitCode}`);
+      if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) break;
+      if (i > 600) throw new Error(`node on port ${port} did not start`);
+      await sleep(100);
+    }
+    return { url, ctx: { config: { publicUrl: url, dbPoolMax: poolMax } }, close: async () => { child.kill('SIGTERM'); await exited; } };
+  };
+  const nodeA = await startNode();
+  const nodeB = await startNode();
   const baseline = Fastify();
   await baseline.register(formbody);
   baseline.post('/static', async (_req, reply) => reply.type('text/xml').send(STATIC_TWIML));
