@@ -104,6 +104,18 @@ export class ApiClient {
   }
 }
 
+let ipSeq = 0;
+/** A distinct client address for this test file (10.77.x.y); servers started here trust X-Forwarded-For from loopback. */
+export function freshIp(): string { ipSeq += 1; return `10.77.${Math.floor(ipSeq / 250)}.${(ipSeq % 250) + 1}`; }
+
+/** A browser-like client whose requests all come from one simulated address (throttles count per address). */
+export class IpClient extends ApiClient {
+  constructor(baseUrl: string, readonly ip = freshIp()) { super(baseUrl); }
+  override request<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
+    return super.request<T>(method, url, body, { 'x-forwarded-for': this.ip, ...headers });
+  }
+}
+
 /**
  * Posts a Twilio-signed form webhook to `path` (signature over PUBLIC_URL + path with the
  * `twilio` package's own algorithm), as the carrier would.

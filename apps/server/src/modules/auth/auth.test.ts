@@ -6,20 +6,9 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, uniqueEmail } from '../../../test/fixtures.js';
-import { ApiClient, type TestServer, startTestServer } from '../../../test/harness.js';
+import { ApiClient, IpClient, type TestServer, startTestServer } from '../../../test/harness.js';
 
 let s: TestServer;
-let ipSeq = 0;
-/** A distinct client address per scenario (trustProxy honours X-Forwarded-For) so IP counters do not interfere. */
-function freshIp(): string { ipSeq += 1; return `10.9.${Math.floor(ipSeq / 250)}.${(ipSeq % 250) + 1}`; }
-
-/** A browser-like client whose requests all come from one (fake) address. */
-class IpClient extends ApiClient {
-  constructor(baseUrl: string, readonly ip = freshIp()) { super(baseUrl); }
-  override request<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
-    return super.request<T>(method, url, body, { 'x-forwarded-for': this.ip, ...headers });
-  }
-}
 
 /** The development outbox as `reader` (signed in) sees it, narrowed to mail addressed to `email`. */
 async function outboxFor(reader: ApiClient, email: string): Promise<{ text: string; subject: string }[]> {

@@ -11,7 +11,7 @@ import { generate } from 'otplib';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccount, uniqueEmail, type Account } from '../../../test/fixtures.js';
-import { ApiClient, eventually, startSecondNode, startTestServer, type TestServer } from '../../../test/harness.js';
+import { ApiClient, eventually, IpClient, startSecondNode, startTestServer, type TestServer } from '../../../test/harness.js';
 import { hashToken } from '../../platform/auth/tokens.js';
 
 // A built SPA in a folder of its own (read by app.ts when it loads) so its answers can be checked.
@@ -27,17 +27,6 @@ await vi.hoisted(async () => {
 });
 
 let s: TestServer;
-let ipSeq = 0;
-/** A distinct client address (the harness trusts X-Forwarded-For from loopback). */
-function freshIp(): string { ipSeq += 1; return `10.77.${Math.floor(ipSeq / 250)}.${(ipSeq % 250) + 1}`; }
-
-/** A browser-like client whose requests all come from one (simulated) address. */
-class IpClient extends ApiClient {
-  constructor(baseUrl: string, readonly ip = freshIp()) { super(baseUrl); }
-  override request<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
-    return super.request<T>(method, url, body, { 'x-forwarded-for': this.ip, ...headers });
-  }
-}
 
 /** The instant (s) codes are counted from; `atStepStart` pins it so one test's codes share a step. */
 let baseEpoch: number | undefined;
