@@ -14,7 +14,7 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import Fastify from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import qs from 'qs';
 import type { AppContext } from './context.js';
@@ -27,7 +27,8 @@ import { registerMetrics } from './platform/metrics.js';
 import { canJoinChannel, resolveSocketUser } from './modules/companies/companies.service.js';
 import { modules } from './modules/registry.js';
 
-export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
+export type { App } from './platform/http/app-type.js';
+import type { App } from './platform/http/app-type.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** Where `vite build` puts the SPA (`WEB_DIST` overrides, for the build and the server alike). */
@@ -67,6 +68,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   registerMetrics(app, ctx.config);
   registerAuth(app, ctx.db);
 
+  // Subscriptions first, so no route or job can emit an event before its reactions exist.
+  for (const m of modules) m.setup?.(ctx);
   for (const m of modules) {
     if (m.routes) await m.routes(app, ctx);
   }

@@ -2,7 +2,7 @@
  * Every module's HTTP routes and job handlers, in one list the app registers at start.
  * Add a module by adding its entry here; modules never import each other's routes.
  */
-import type { App } from '../app.js';
+import type { App } from '../platform/http/app-type.js';
 import type { AppContext } from '../context.js';
 import { registerHealthRoutes } from './health/health.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
@@ -36,6 +36,7 @@ import { registerCustomFieldsRoutes } from './custom-fields/custom-fields.routes
 import { registerMessagingRoutes } from './messaging/messaging.routes.js';
 import { registerMessagingJobs } from './messaging/messaging.jobs.js';
 import { registerConversationRoutes } from './conversations/conversations.routes.js';
+import { registerConversationSubscribers } from './conversations/conversations.service.js';
 import { registerActivityRoutes } from './activity/activity.routes.js';
 import { registerNotificationRoutes } from './notifications/notifications.routes.js';
 
@@ -43,6 +44,8 @@ export type ModuleEntry = {
   name: string;
   routes?: (app: App, ctx: AppContext) => void | Promise<void>;
   jobs?: (ctx: AppContext) => void;
+  /** Module setup, run once per app before any route: subscribes the module to the domain events it reacts to (idempotent). */
+  setup?: (ctx: AppContext) => void;
 };
 
 export const modules: ModuleEntry[] = [
@@ -70,7 +73,7 @@ export const modules: ModuleEntry[] = [
   { name: 'groups', routes: registerGroupsRoutes },
   { name: 'custom-fields', routes: registerCustomFieldsRoutes },
   { name: 'messaging', routes: registerMessagingRoutes, jobs: registerMessagingJobs },
-  { name: 'conversations', routes: registerConversationRoutes },
+  { name: 'conversations', routes: registerConversationRoutes, setup: registerConversationSubscribers },
   { name: 'activity', routes: registerActivityRoutes },
   { name: 'notifications', routes: registerNotificationRoutes },
 ];

@@ -11,7 +11,7 @@
  */
 import { HandsetMessagesBody, HandsetParams, SimulateCallBody, SimulateCallInput, SimulateMessageBody, SimulateMessageInput, errorResponses } from '@switchboard/contracts';
 import { parsePhone } from '@switchboard/domain';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { requireAuth } from '../../platform/auth/auth.plugin.js';
 import { fieldError, ValidationError } from '../../platform/http/errors.js';

@@ -1,6 +1,6 @@
 /** `GET /api/activity` (spec 001 §7 "Analytics, activity and calls"). */
 import { ActivityList, ActivityQuery, errorResponses } from '@switchboard/contracts';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { listActivity } from './activity.service.js';
 

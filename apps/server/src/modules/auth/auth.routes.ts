@@ -9,7 +9,7 @@ import {
   TokenSessionBody, TokenSessionResponse, UserEnvelope,
 } from '@switchboard/contracts';
 import type { FastifyRequest } from 'fastify';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { endSession, issueXsrfCookie, startSession } from '../../platform/auth/auth.plugin.js';
 import { sessionsRepository } from '../../platform/auth/sessions.repository.js';

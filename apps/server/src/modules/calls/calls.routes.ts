@@ -10,7 +10,7 @@ import {
   BlockCreatedBody, BlockListBody, BlockListQuery, BlockQueryListBody, BlockQueryListQuery, CallDetailQuery, CallDetailSchema, CallTagsBody, CallTagsInput, CompanyParams,
   CreateBlockInput, IdParams, MessageBody, PatchCallInput, VoicemailBody, VoicemailListBody, VoicemailListQuery, errorResponses,
 } from '@switchboard/contracts';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { callDetailView, includeList } from './calls.views.js';
 import {

@@ -31,7 +31,7 @@ import { callFlowSchedule } from '../schedules/schedules.service.js';
 import { notesOf } from '../notes/notes.service.js';
 import { activeInAppUserIds, endInAppRinging, ringInAppUsers } from '../in-app-calling/in-app-calling.service.js';
 import type { Role } from '../companies/companies.service.js';
-import { events as domainEvents } from '../../platform/events.js';
+import { events as domainEvents } from '../../platform/events/index.js';
 import { readCache } from '../../platform/db/read-cache.js';
 import { GroupCommit } from '../../platform/db/group-commit.js';
 import type { ReceiptRow } from '../../platform/http/webhook-receipts.repository.js';

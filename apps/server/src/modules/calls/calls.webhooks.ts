@@ -12,7 +12,7 @@
  */
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import type { WebhookKind } from '../../carriers/carrier.port.js';

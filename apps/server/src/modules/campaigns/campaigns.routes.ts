@@ -8,7 +8,7 @@ import {
 } from '@switchboard/contracts';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { ValidationError, type FieldErrors } from '../../platform/http/errors.js';
 import { assertCleanFields } from '../../platform/http/input-hygiene.js';

@@ -7,7 +7,7 @@ import {
   CompanyList, CompanyParams, CompanySettingsBody, CompanySettingsSaved, CompanyWithEavBody, EavValuesSaved, errorResponses, PutCompanyCustomFieldsInput,
   PutCompanySettingsInput,
 } from '@switchboard/contracts';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { getCompanySettings, listCompanySummaries, updateCompanySettings } from './companies.service.js';
 import { getCompanyWithEav, putCompanyEavValues } from './company-custom-fields.service.js';

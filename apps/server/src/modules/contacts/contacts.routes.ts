@@ -7,7 +7,7 @@ import {
   CreateContactBody, ExportResult, IdParams, ImportPreview, ImportStarted, MessageBody, UpsertContactsBody, UpsertContactsResult, errorResponses,
 } from '@switchboard/contracts';
 import type { FastifyRequest } from 'fastify';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { fieldError } from '../../platform/http/errors.js';
 import { assertCleanFields } from '../../platform/http/input-hygiene.js';

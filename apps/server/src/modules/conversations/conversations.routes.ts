@@ -8,18 +8,17 @@ import {
   ReadAllByTypeResult, errorResponses,
 } from '@switchboard/contracts';
 import { z } from 'zod';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import {
   addConversationNote, bulkUpdateConversations, deleteConversationItem, deleteConversationMessages, getConversation, getConversationItem,
-  listCompanyItems, listConversationItems, listConversations, markConversationRead, markReadByType, registerConversationSubscribers,
+  listCompanyItems, listConversationItems, listConversations, markConversationRead, markReadByType,
   setConversationArchived, setItemRead,
 } from './conversations.service.js';
 
 const tags = ['inbox'];
 
 export function registerConversationRoutes(app: App, ctx: AppContext): void {
-  registerConversationSubscribers();
   app.get('/api/companies/:companyId/conversations', {
     schema: { tags, summary: 'Inbox conversations, newest activity first (cursor-paged)', params: CompanyParams, querystring: ConversationListQuery, response: { 200: ConversationList, ...errorResponses } },
   }, async (req) => listConversations(ctx, req.auth!.userId, req.params.companyId, req.query));

@@ -17,7 +17,7 @@ import { CALL_STATUS, CONVERSATION_SEARCH_WINDOW_YEARS, callStatusLabel, looksLi
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import type { NewRow, RowUpdate } from '../../platform/db/schema.js';
-import { events, type CallChangedEvent } from '../../platform/events.js';
+import { events, type CallChangedEvent } from '../../platform/events/index.js';
 import { GroupCommit } from '../../platform/db/group-commit.js';
 import { ForbiddenError, NotFoundError, ValidationError, fieldError } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';

@@ -3,7 +3,7 @@ import {
   EavAttributeBody, EavAttributeList, EavAttributeQuery, EavAttributeResult, EavAttributeUpdateBody, EavCountStats, EavEntityTypeList,
   EavTypeIdParams, EavTypeParams, IdParams, MessageBody, errorResponses,
 } from '@switchboard/contracts';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import {
   attributeCountStats, attributeOverrides, createAttribute, deleteAttribute, listAttributes, listEntityTypes, updateAttribute,

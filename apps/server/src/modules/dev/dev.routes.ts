@@ -5,7 +5,7 @@
  * (docs/auth.md "Development outbox"). 404 when `SMTP_URL` is set or in production.
  */
 import { errorResponses, OutboxList } from '@switchboard/contracts';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { isOperator } from '../auth/operators.js';
 import { NotFoundError } from '../../platform/http/errors.js';

@@ -3,7 +3,7 @@ import {
   BulkResult, BulkSelection, ContactGroup, ContactLabel, CreateGroupBody, CreateLabelBody, GroupAllContactsBody, GroupAllContactsParams,
   GroupList, GroupListQuery, IdParams, LabelList, LabelParams, MessageBody, UpdateGroupBody, errorResponses,
 } from '@switchboard/contracts';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import {
   addAllContactsToGroup, changeGroupMembers, changeLabelMembers, createGroup, createLabel, deleteGroup, deleteLabel, getGroup, listGroups,

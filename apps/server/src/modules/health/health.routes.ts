@@ -1,6 +1,6 @@
 /** `GET /api/health`: `{"status":"ok"}` once the database answers, 503 otherwise. */
 import { z } from 'zod';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { healthRepository } from './health.repository.js';
 

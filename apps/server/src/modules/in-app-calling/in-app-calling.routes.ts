@@ -13,7 +13,7 @@ import {
   CanAnswerBody, CompanyParams, ErrorBody, InAppAnswerBody, InAppCallParams, InAppStatusBody, InAppStatusInput, InAppTokenBody, InAppUsersBody,
   JoinTokenInput, MessageBody, OutboundTokenBody, OutboundTokenInput, errorResponses,
 } from '@switchboard/contracts';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import {
   answerCall, canAnswerCall, createInAppToken, createOutboundToken, hangupCall, listInAppUsers, rejectCall, setInAppStatus,

@@ -7,7 +7,7 @@
  */
 import { Id } from '@switchboard/contracts';
 import { z } from 'zod';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { formParams, handleOnce, verifyCarrierSignature } from '../../platform/http/webhooks.js';
 import { announceCallChanged, connectOutboundCall, finishOutboundCall, publishCallUpdated } from '../calls/calls.service.js';

@@ -1,6 +1,6 @@
 /** Notes HTTP routes (spec 001): POST /api/notes, PUT /api/notes/{id}, DELETE /api/notes/{id}. */
 import { CreateNoteInput, IdParams, MessageBody, NoteSavedBody, UpdateNoteInput, errorResponses } from '@switchboard/contracts';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { createNote, deleteNote, updateNote } from './notes.service.js';
 

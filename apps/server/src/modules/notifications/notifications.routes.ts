@@ -3,7 +3,7 @@
  * GET .../notificationCountsByNumber answers `{data: [...]}` like every other list.
  */
 import { CompanyParams, NotificationBlockList, NotificationBlocksBody, NotificationCounts, NotificationCountsByNumber, errorResponses } from '@switchboard/contracts';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { addNumberViewSource } from '../numbers/numbers.view.js';
 import { listNotificationBlocks, notificationCounts, notificationCountsByNumber, numberNotificationSignals, setNotificationBlocks } from './notifications.service.js';

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../../test/fixtures.js';
 import { postWebhook, startTestServer, type TestServer } from '../../../test/harness.js';
-import { events } from '../../platform/events.js';
+import { events } from '../../platform/events/index.js';
 import { buyTestNumber } from '../messaging/messaging.test-helpers.js';
 
 let s: TestServer;

@@ -8,7 +8,7 @@ import {
   NumberTemplateIdsInput, NumberTemplateIdsQuery, NumberTemplateParams, NumberTemplateSchema, NumberTemplateUpdateInput, NumberTemplatesDeletedBody, errorResponses,
 } from '@switchboard/contracts';
 import { ValidationError, type FieldErrors } from '../../platform/http/errors.js';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { applyTemplate, createTemplate, deleteTemplate, deleteTemplates, getTemplate, listTemplates, updateTemplate, type TemplateInput } from './number-templates.service.js';
 

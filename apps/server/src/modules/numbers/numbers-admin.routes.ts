@@ -16,7 +16,7 @@ import {
   OverlayBody, OverlayParams, RemoveBulkInput, RotateBody, TriggerListBody, TriggersInput, errorResponses,
 } from '@switchboard/contracts';
 import type { Schedule } from '@switchboard/domain';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import {
   createForwardContact, deleteForwardContact, exportNumbersCsv, extensionSuggestions, forwardContactUsage, getNumberDetail, getNumberLimit,

@@ -8,7 +8,7 @@ import {
   errorResponses,
 } from '@switchboard/contracts';
 import { NUMBER_UPDATED, type Schedule } from '@switchboard/domain';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { buyNumber, getNumber, listCompanyNumbers, searchNumbers, updateNumber } from './numbers.service.js';
 

@@ -1,6 +1,6 @@
 /** Port-in HTTP routes (spec 002 §7 "Ports"): GET /api/company/{companyId}/ports, POST /api/company/{companyId}/numbers/port. */
 import { CompanyParams, PortCreatedBody, PortListBody, PortRequestInput, errorResponses } from '@switchboard/contracts';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { addNumberViewSource } from '../numbers/numbers.view.js';
 import { numberPortSignals } from './ports.number-view.js';

@@ -9,7 +9,7 @@ import {
 } from '@switchboard/contracts';
 import type { Schedule } from '@switchboard/domain';
 import { z } from 'zod';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { getCompanySchedule, getNumberOverride, getUserSchedule, putCompanySchedule, putUserSchedule, setNumberOverride } from './schedules.service.js';
 

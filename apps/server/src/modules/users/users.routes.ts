@@ -6,7 +6,7 @@
 import {
   CompanyUserParams, CurrentUser, EavValuesBody, EavValuesSaved, PutMemberCustomFieldsInput, PutUserCustomFieldsInput, UserCustomFieldsQuery, errorResponses,
 } from '@switchboard/contracts';
-import type { App } from '../../app.js';
+import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { getMemberEavValues, getOwnEavValues, putMemberEavValues, putOwnEavValues } from './user-custom-fields.service.js';
 import { getCurrentUser, markWhatsNewRead } from './users.service.js';

@@ -13,7 +13,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { App } from '../../app.js';
+import type { App } from '../http/app-type.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import { SESSION_COOKIE } from '../auth/auth.plugin.js';

@@ -1,7 +1,6 @@
 /**
  * A tiny in-process, typed domain-event bus: one module announces that something changed, other
- * modules react, without the announcing module importing them (issue 4: calls, voicemails and
- * faxes appear in the conversation thread without the calls module knowing the inbox).
+ * modules react, without the announcing module importing them.
  *
  * - `events.on(name, handler)`: subscribe. Handlers take `(ctx, payload)`; registering the same
  *   handler function twice is a no-op (several servers in one process share this module).
@@ -11,33 +10,9 @@
  *   commit and the handler loses the reaction, so handlers must be idempotent upserts that the
  *   next event of the same object repairs.
  */
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../../context.js';
+import { DOMAIN_EVENTS, type DomainEventName, type DomainEvents } from './registry.js';
 
-/** Payload of `call.changed`: a call was stored or its status, duration or voicemail changed. */
-export type CallChangedEvent = {
-  callId: number;
-  companyId: number;
-  numberId: number;
-  /** E.164 of the caller (inbound) or callee (outbound): the outside party. */
-  from: string;
-  /** CALL_STATUS code (domain). */
-  status: number;
-  direction?: 'inbound' | 'outbound';
-  /** Set once a voicemail was recorded for the call. */
-  voicemailId?: number | null;
-  /** Call length in seconds, when known. */
-  durationS?: number | null;
-  /** The company's contact of the outside party as the calls module matched it (undefined: the subscriber looks it up). */
-  contactId?: number | null;
-  /** When the call started (defaults to now on first sight). */
-  startedAt?: Date | string | null;
-};
-
-/** Every event name and its payload. */
-export interface DomainEvents {
-  'call.changed': CallChangedEvent;
-}
-export type DomainEventName = keyof DomainEvents;
 export type DomainEventHandler<K extends DomainEventName> = (ctx: AppContext, payload: DomainEvents[K]) => void | Promise<void>;
 
 class EventBus {
@@ -53,6 +28,11 @@ class EventBus {
 
   /** Runs the handlers of `name` with `payload` (call after commit); errors are logged, not thrown. */
   async emitAfterCommit<K extends DomainEventName>(ctx: AppContext, name: K, payload: DomainEvents[K]): Promise<void> {
+    const checked = DOMAIN_EVENTS[name].safeParse(payload);
+    if (!checked.success) {
+      ctx.log.error({ event: name, issues: checked.error.issues }, 'domain event payload does not match its schema; handlers not run');
+      return;
+    }
     for (const handler of [...(this.handlers.get(name) ?? [])]) {
       try {
         await handler(ctx, payload);

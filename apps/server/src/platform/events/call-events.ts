@@ -1,0 +1,29 @@
+/**
+ * Domain events of the calls family (owned by the calls module; other modules only subscribe).
+ * Each entry: event name → zod schema of its payload. See `platform/events/index.ts`.
+ */
+import { z } from 'zod';
+
+const when = z.union([z.date(), z.string()]);
+
+export const CALL_EVENTS = {
+  /** A call was stored or its status, duration or voicemail changed (after commit). */
+  'call.changed': z.object({
+    callId: z.number().int(),
+    companyId: z.number().int(),
+    numberId: z.number().int(),
+    /** E.164 of the caller (inbound) or callee (outbound): the outside party. */
+    from: z.string(),
+    /** CALL_STATUS code (domain). */
+    status: z.number().int(),
+    direction: z.enum(['inbound', 'outbound']).optional(),
+    /** Set once a voicemail was recorded for the call. */
+    voicemailId: z.number().int().nullable().optional(),
+    /** Call length in seconds, when known. */
+    durationS: z.number().nullable().optional(),
+    /** The company's contact of the outside party as the calls module matched it (undefined: the subscriber looks it up). */
+    contactId: z.number().int().nullable().optional(),
+    /** When the call started (defaults to now on first sight). */
+    startedAt: when.nullable().optional(),
+  }),
+} as const;
