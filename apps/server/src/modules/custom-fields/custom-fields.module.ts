@@ -1,0 +1,7 @@
+/** The custom-fields module's entry: its routes, jobs and setup (see `platform/module.ts`). */
+import type { ModuleEntry } from '../../platform/module.js';
+import { registerCustomFieldsRoutes } from './custom-fields.routes.js';
+
+export const customFieldsModule: ModuleEntry[] = [
+  { name: 'custom-fields', routes: registerCustomFieldsRoutes },
+];

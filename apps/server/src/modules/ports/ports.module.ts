@@ -1,0 +1,8 @@
+/** The ports module's entry: its routes, jobs and setup (see `platform/module.ts`). */
+import type { ModuleEntry } from '../../platform/module.js';
+import { registerPortsJobs } from './ports.jobs.js';
+import { registerPortsRoutes } from './ports.routes.js';
+
+export const portsModule: ModuleEntry[] = [
+  { name: 'ports', routes: registerPortsRoutes, jobs: registerPortsJobs },
+];
