@@ -19,7 +19,7 @@ export const companiesRepository = {
   async find(db: DbOrTx, id: number): Promise<CompanyRow | undefined> {
     return db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
   },
-  /** The messaging settings columns of one company (issue 4). */
+  /** The messaging settings columns of one company (spec 001 §4 company settings). */
   async messagingSettings(db: DbOrTx, id: number): Promise<CompanyMessagingSettingsRow | undefined> {
     return db.selectFrom('companies')
       .select(['name', 'help_text', 'links_enabled', 'quiet_hours_enabled', 'quiet_hours_start', 'quiet_hours_end', 'timezone'])
@@ -50,6 +50,11 @@ export const companiesRepository = {
     const member = await db.selectFrom('company_users').innerJoin('companies', 'companies.id', 'company_users.company_id')
       .select('companies.id').where('company_users.user_id', '=', userId).where('companies.organization_id', 'is not', null).executeTakeFirst();
     return Boolean(member);
+  },
+  /** Members of the company whose role is not `deactivated`, with their role, by user id. */
+  async activeMembers(db: DbOrTx, companyId: number): Promise<Array<{ user_id: number; role: string }>> {
+    return db.selectFrom('company_users').select(['user_id', 'role'])
+      .where('company_id', '=', companyId).where('role', '!=', 'deactivated').orderBy('user_id').execute();
   },
   /** Roles of the user across companies (to refuse sign-in when all are `deactivated`). */
   async rolesOf(db: DbOrTx, userId: number): Promise<string[]> {

@@ -36,6 +36,22 @@ export async function listUserCompanies(ctx: AppContext, userId: number): Promis
   return (await companiesRepository.listForUser(ctx.db, userId)).filter((c) => c.role !== 'deactivated');
 }
 
+/** One active membership: the user's id and role (never `deactivated`). */
+export type CompanyMember = { userId: number; role: Role };
+
+/**
+ * The company's members whose role is not `deactivated`, in user-id order. No access check:
+ * callers have already checked the tenant. Runs in `db` (a transaction's `tx`) when given.
+ */
+export async function listActiveMembers(ctx: AppContext, companyId: number, db: DbOrTx = ctx.db): Promise<CompanyMember[]> {
+  return (await companiesRepository.activeMembers(db, companyId)).map((m) => ({ userId: m.user_id, role: m.role as Role }));
+}
+
+/** Ids of the company's members whose role is not `deactivated`, ascending (see `listActiveMembers`). */
+export async function activeMemberIds(ctx: AppContext, companyId: number, db: DbOrTx = ctx.db): Promise<number[]> {
+  return (await companiesRepository.activeMembers(db, companyId)).map((m) => m.user_id);
+}
+
 /** Resolves the user of a Socket.IO handshake from the session cookie or a bearer token. */
 export async function resolveSocketUser(ctx: AppContext, sessionToken: string | undefined, bearer: string | undefined): Promise<number | null> {
   if (bearer) {

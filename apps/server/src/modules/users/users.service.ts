@@ -9,9 +9,14 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { UnauthenticatedError } from '../../platform/http/errors.js';
 import { listUserCompanies, userHasBusinessUnits } from '../companies/companies.service.js';
-import { usersRepository, type UserRow } from './users.repository.js';
+import { usersRepository, type InAppCallingProfileRow, type UserRow } from './users.repository.js';
 
 export type { UserRow };
+/**
+ * A user's in-app calling fields: `{ id, first_name, last_name, email, in_app_calling_status
+ * ('active' | 'away' as stored), sip_address, sip_user, sip_password }` (null when not provisioned).
+ */
+export type InAppCallingProfile = InAppCallingProfileRow;
 
 /** Zone answered when the stored one is not a known IANA zone (foundation §3). */
 export const DEFAULT_USER_TIME_ZONE = 'America/New_York';
@@ -117,4 +122,41 @@ export async function setPassword(ctx: AppContext, userId: number, password: str
 /** Stores the TOTP secret and whether it is active (pending enrolment: secret set, enabled false). */
 export async function setTotp(ctx: AppContext, userId: number, secret: string | null, enabled: boolean): Promise<void> {
   await usersRepository.setTotp(ctx.db, userId, secret, enabled);
+}
+
+/*
+ * In-app calling fields of `users` (spec 001 in-app calling). The in-app-calling module decides
+ * who may change them and when; this module owns the columns. Every function takes `db` so the
+ * caller can run it inside its transaction (docs/architecture.md "Transactions never wait on the pool").
+ */
+
+/** The user's in-app calling profile, or undefined when the user does not exist. */
+export async function getInAppCallingProfile(ctx: AppContext, userId: number, db: DbOrTx = ctx.db): Promise<InAppCallingProfile | undefined> {
+  return usersRepository.inAppCallingProfile(db, userId);
+}
+
+/** The in-app calling profiles of these users (unknown ids are skipped), by first name, last name, id. */
+export async function getInAppCallingProfiles(ctx: AppContext, userIds: readonly number[], db: DbOrTx = ctx.db): Promise<InAppCallingProfile[]> {
+  return usersRepository.inAppCallingProfiles(db, userIds);
+}
+
+/** Those of `userIds` whose in-app calling status is `active`, ascending. */
+export async function filterInAppCallingActive(ctx: AppContext, userIds: readonly number[], db: DbOrTx = ctx.db): Promise<number[]> {
+  return usersRepository.activeInAppCallingIds(db, userIds);
+}
+
+/** Display names (`first last`, trimmed) of these users by id; unknown ids are absent from the map. */
+export async function getUserNames(ctx: AppContext, userIds: readonly number[], db: DbOrTx = ctx.db): Promise<Map<number, string>> {
+  const rows = await usersRepository.names(db, [...new Set(userIds)]);
+  return new Map(rows.map((r) => [r.id, `${r.first_name} ${r.last_name}`.trim()]));
+}
+
+/** Stores the user's in-app calling status (`active` or `away`). */
+export async function setInAppCallingStatus(ctx: AppContext, userId: number, status: 'active' | 'away', db: DbOrTx = ctx.db): Promise<void> {
+  await usersRepository.setInAppCallingStatus(db, userId, status);
+}
+
+/** Stores the user's softphone (SIP) address, user name and password. */
+export async function setSipCredentials(ctx: AppContext, userId: number, sip: { sip_address: string; sip_user: string; sip_password: string }, db: DbOrTx = ctx.db): Promise<void> {
+  await usersRepository.setSip(db, userId, sip);
 }
