@@ -301,3 +301,6 @@ export { normalizeGeoStates, matchGeoForward, nextRoundRobin } from './geo.js';
 export type { GeoForward, RoundRobinTurn } from './geo.js';
 
 export { vanitySearchPattern } from './vanity-search.js';
+
+export { DELIVERY_STATES, FINAL_DELIVERY_STATES, isDeliveryState, deliveryRank, advanceDelivery } from './delivery-state.js';
+export type { DeliveryState, DeliveryFacts, DeliveryUpdate, DeliveryChange } from './delivery-state.js';
