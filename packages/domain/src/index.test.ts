@@ -23,6 +23,7 @@ import * as holidays from './holidays.js';
 import * as quietHoursLaw from './quiet-hours-law.js';
 import * as smsSegments from './sms-segments.js';
 import * as contactImport from './contact-import.js';
+import * as deliveryState from './delivery-state.js';
 
 const modules = {
   constants,
@@ -48,6 +49,7 @@ const modules = {
   quietHoursLaw,
   smsSegments,
   contactImport,
+  deliveryState,
 };
 
 describe('package entry point', () => {
