@@ -1,4 +1,4 @@
-/** SQL for `calls`, `call_events`, `voicemails`, `blocks`, `tags` and `call_tags`. */
+/** SQL for `calls`, `call_events`, `voicemails`, `tags` and `call_tags` (the calls module's tables). */
 import { type RawBuilder, sql } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
 import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
@@ -6,7 +6,6 @@ import { webhookReceiptsRepository, type ReceiptRow } from '../../platform/http/
 
 export type CallRow = Row<'calls'>;
 export type VoicemailRow = Row<'voicemails'>;
-export type BlockRow = Row<'blocks'>;
 
 export const callsRepository = {
   /** Inserts a call; returns the existing row when the carrier SID is already stored. */
@@ -115,30 +114,6 @@ export const callsRepository = {
   },
   async setVoicemailUrl(db: DbOrTx, id: number, url: string): Promise<void> {
     await db.updateTable('voicemails').set({ recording_url: url }).where('id', '=', id).execute();
-  },
-  /** True when `target` is blocked for the company globally or on this number. */
-  async isBlocked(db: DbOrTx, companyId: number, numberId: number, target: string): Promise<boolean> {
-    const r = await db.selectFrom('blocks').select('id').where('company_id', '=', companyId).where('target', '=', target)
-      .where((eb) => eb.or([eb('global', '=', true), eb('number_id', '=', numberId)])).executeTakeFirst();
-    return Boolean(r);
-  },
-  /** The company's blocks (target, global, number), at most `limit`, for the call flow's cache. */
-  async companyBlocks(db: DbOrTx, companyId: number, limit: number): Promise<Array<{ target: string; global: boolean; number_id: number | null }>> {
-    return db.selectFrom('blocks').select(['target', 'global', 'number_id']).where('company_id', '=', companyId).limit(limit).execute();
-  },
-  async listBlocks(db: DbOrTx, companyId: number, limit: number, offset: number): Promise<{ rows: BlockRow[]; total: number }> {
-    const rows = await db.selectFrom('blocks').selectAll().where('company_id', '=', companyId).orderBy('id', 'desc').limit(limit).offset(offset).execute();
-    const { n } = await db.selectFrom('blocks').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
-    return { rows, total: Number(n) };
-  },
-  async insertBlock(db: DbOrTx, row: NewRow<'blocks'>): Promise<BlockRow> {
-    return db.insertInto('blocks').values(row).returningAll().executeTakeFirstOrThrow();
-  },
-  async findBlock(db: DbOrTx, id: number): Promise<BlockRow | undefined> {
-    return db.selectFrom('blocks').selectAll().where('id', '=', id).executeTakeFirst();
-  },
-  async deleteBlock(db: DbOrTx, id: number): Promise<void> {
-    await db.deleteFrom('blocks').where('id', '=', id).execute();
   },
   /** Calls of a company with their voicemail and number, newest first (see listCallActivity). */
   async activity(db: DbOrTx, companyId: number, opts: { limit: number; offset: number; calls: boolean; voicemails: boolean }) {

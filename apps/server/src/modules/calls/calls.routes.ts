@@ -1,20 +1,17 @@
 /**
- * Calls, voicemails and blocked callers HTTP routes (spec 001 "Calls", "Blocks"; issue 3):
+ * Calls and voicemails HTTP routes (spec 001 §7 "Calls", "Voicemails"; blocked callers are the blocklist module's):
  * GET /api/calls/{id}?include=history,note,ascOptions,eavAttributeValues (outbound 0|1 and isInbound; ascOptions when included);
  * PATCH /api/calls/{id} {qualification, eavAttributeValues}; POST/DELETE /api/calls/{id}/tags/tags {tags};
  * GET /api/voicemails?company_id&page; PUT /api/voicemails/{id}/read|unread; DELETE /api/voicemails/{id};
- * GET /api/blocks/{companyId} (page, per_page 50); GET /api/blocks?company_id&perPage (default 1000)&page;
- * POST /api/blocks; DELETE /api/blocks/{id}.
  */
 import {
-  BlockCreatedBody, BlockListBody, BlockListQuery, BlockQueryListBody, BlockQueryListQuery, CallDetailQuery, CallDetailSchema, CallTagsBody, CallTagsInput, CompanyParams,
-  CreateBlockInput, IdParams, MessageBody, PatchCallInput, VoicemailBody, VoicemailListBody, VoicemailListQuery, errorResponses,
+  CallDetailQuery, CallDetailSchema, CallTagsBody, CallTagsInput, IdParams, MessageBody, PatchCallInput, VoicemailBody, VoicemailListBody, VoicemailListQuery, errorResponses,
 } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { callDetailView, includeList } from './calls.views.js';
 import {
-  addCallTags, createBlock, deleteBlock, deleteVoicemail, getCall, listBlocks, listVoicemails, markVoicemail, patchCall, removeCallTags,
+  addCallTags, deleteVoicemail, getCall, listVoicemails, markVoicemail, patchCall, removeCallTags,
 } from './calls.service.js';
 
 export async function registerCallsRoutes(app: App, ctx: AppContext): Promise<void> {
@@ -49,20 +46,4 @@ export async function registerCallsRoutes(app: App, ctx: AppContext): Promise<vo
   app.delete('/api/voicemails/:id', {
     schema: { tags: ['voicemails'], params: IdParams, response: { 200: MessageBody, ...errorResponses } },
   }, async (request) => deleteVoicemail(ctx, request.auth!.userId, request.params.id));
-
-  app.get('/api/blocks/:companyId', {
-    schema: { tags: ['blocks'], params: CompanyParams, querystring: BlockListQuery, response: { 200: BlockListBody, ...errorResponses } },
-  }, async (request) => listBlocks(ctx, request.auth!.userId, request.params.companyId, request.query.page, request.query.per_page));
-
-  app.get('/api/blocks', {
-    schema: { tags: ['blocks'], summary: 'Query version of the blocks list (perPage default 1000)', querystring: BlockQueryListQuery, response: { 200: BlockQueryListBody, ...errorResponses } },
-  }, async (request) => listBlocks(ctx, request.auth!.userId, request.query.company_id, request.query.page, request.query.perPage));
-
-  app.post('/api/blocks', {
-    schema: { tags: ['blocks'], body: CreateBlockInput, response: { 201: BlockCreatedBody, ...errorResponses } },
-  }, async (request, reply) => reply.status(201).send(await createBlock(ctx, request.auth!.userId, request.body)));
-
-  app.delete('/api/blocks/:id', {
-    schema: { tags: ['blocks'], params: IdParams, response: { 200: MessageBody, ...errorResponses } },
-  }, async (request) => deleteBlock(ctx, request.auth!.userId, request.params.id));
 }

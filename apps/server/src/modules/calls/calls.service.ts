@@ -10,7 +10,7 @@
  * the schedule is closed and voicemail is off; 3 Hangup when the caller hangs up while the call is
  * still 1 or 2.
  */
-import { BLOCKED, CALL_STATUS, EAV_ENTITY_TYPES, UNBLOCKED, callStatusLabel, parsePhone, type RouteEntry } from '@switchboard/domain';
+import { CALL_STATUS, EAV_ENTITY_TYPES, callStatusLabel, parsePhone, type RouteEntry } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import type { CallFlowStep } from '../../carriers/carrier.port.js';
 import { FINAL_CALL_STATUS_WORDS, type VoiceEvent } from '../../carriers/carrier.events.js';
@@ -35,7 +35,8 @@ import { events as domainEvents } from '../../platform/events/index.js';
 import { readCache } from '../../platform/db/read-cache.js';
 import { GroupCommit } from '../../platform/db/group-commit.js';
 import type { ReceiptRow } from '../../platform/http/webhook-receipts.repository.js';
-import { callsRepository, type BlockRow, type CallRow } from './calls.repository.js';
+import { callsRepository, type CallRow } from './calls.repository.js';
+import { isPartyBlocked } from '../blocklist/blocklist.service.js';
 
 export const FETCH_RECORDING_JOB = 'calls.fetch-recording';
 
@@ -142,7 +143,7 @@ async function planInbound(ctx: AppContext, db: DbOrTx, p: Params, now: Date, ma
   if (!number || !p.callSid) return undefined;
   const from = e164(p.from ?? '');
   const fromState = p.fromState ?? null;
-  const blocked = await isCallerBlocked(ctx, db, number.company_id, number.id, from);
+  const blocked = await isPartyBlocked(ctx, number.company_id, number.id, from, db);
   const row = {
     company_id: number.company_id, number_id: number.id, carrier_sid: p.callSid, from_number: from, to_number: number.number,
     from_state: fromState, direction: 'inbound', status: blocked ? CALL_STATUS.BLOCKED : CALL_STATUS.STARTED,
@@ -245,35 +246,6 @@ export async function storeInboundCall(ctx: AppContext, plan: InboundPlan, recei
     });
   }
   return { call, changed: { companyId: call.company_id, id: call.id, status: call.status } };
-}
-
-/** Most blocks of one company kept in memory; a company with more is checked with a query per call. */
-const MAX_CACHED_BLOCKS = 20_000;
-/** Per company: blocked targets → 'global' or the number ids they are blocked on; null = too many, query. */
-type CompanyBlocks = Map<string, { global: boolean; numbers: Set<number> }> | null;
-const blocksCache = (ctx: AppContext) => readCache<number, CompanyBlocks>(ctx.db, 'calls.blocks');
-
-/**
- * Whether `from` is blocked for the company globally or on this number. The company's blocks come
- * from a short-lived in-process cache (platform/db/read-cache.ts; one statement per company on a
- * miss, through `tx`), invalidated by createBlock/deleteBlock.
- */
-async function isCallerBlocked(ctx: AppContext, tx: DbOrTx, companyId: number, numberId: number, from: string): Promise<boolean> {
-  const blocks = await blocksCache(ctx).get(companyId, async () => {
-    const rows = await callsRepository.companyBlocks(tx, companyId, MAX_CACHED_BLOCKS + 1);
-    if (rows.length > MAX_CACHED_BLOCKS) return null;
-    const m = new Map<string, { global: boolean; numbers: Set<number> }>();
-    for (const r of rows) {
-      let b = m.get(r.target);
-      if (!b) m.set(r.target, (b = { global: false, numbers: new Set() }));
-      if (r.global) b.global = true;
-      if (r.number_id !== null) b.numbers.add(r.number_id);
-    }
-    return m;
-  });
-  if (!blocks) return callsRepository.isBlocked(tx, companyId, numberId, from);
-  const b = blocks.get(from);
-  return Boolean(b && (b.global || b.numbers.has(numberId)));
 }
 
 /**
@@ -498,7 +470,7 @@ export async function getCall(ctx: AppContext, userId: number, id: number) {
     callsRepository.events(ctx.db, call.id), callsRepository.voicemailOfCall(ctx.db, call.id), callsRepository.tagsOfCall(ctx.db, call.id),
     notesOf(ctx, call.company_id, 'call', call.id), getEavValues(ctx, EAV_ENTITY_TYPES.Call, call.id),
     knownParty(ctx, call.company_id, call.contact_id, party), getCompanyNumbers(ctx, call.company_id, [call.number_id]),
-    conversationIdOfCall(ctx, call.id), isCallerBlocked(ctx, ctx.db, call.company_id, call.number_id, party),
+    conversationIdOfCall(ctx, call.id), isPartyBlocked(ctx, call.company_id, call.number_id, party),
   ]);
   return {
     contact, number_label: numbers[0]?.label ?? '', conversation_id: conversationId, caller_blocked: blocked,
@@ -528,13 +500,8 @@ async function knownParty(ctx: AppContext, companyId: number, contactId: number 
   return (await knownParties(ctx, companyId, [{ contactId, party }]))[0] ?? null;
 }
 
-/**
- * Whether `party` (E.164) is blocked for the company globally or on `numberId` (the blocks cache;
- * for the inbox: a blocked caller's texts arrive read). `db`: the caller's transaction, if any.
- */
-export async function isPartyBlocked(ctx: AppContext, companyId: number, numberId: number, party: string, db: DbOrTx = ctx.db): Promise<boolean> {
-  return isCallerBlocked(ctx, db, companyId, numberId, party);
-}
+/** Moved to the blocklist module; kept for importers not yet switched (conversations, messaging). */
+export { isPartyBlocked } from '../blocklist/blocklist.service.js';
 
 export type CallActivity = { id: number; kind: 'call' | 'voicemail'; created_at: Date; number_id: number; number: string; number_label: string; from: string; to: string; direction: 'inbound' | 'outbound'; status: number; status_label: string; duration_s: number; extension: number | null; forwarded_to: string | null; voicemail: null | { id: number; recording_url: string; duration_s: number; is_read: boolean }; contact_id: number | null };
 
@@ -555,44 +522,6 @@ export async function listCallActivity(ctx: AppContext, companyId: number, opts:
       contact_id: r.contact_id,
     })),
   };
-}
-
-// ---------------------------------------------------------------- blocks
-
-function blockDto(b: BlockRow) {
-  return { id: b.id, company_id: b.company_id, number_id: b.number_id, target: b.target, global: b.global, action: b.action, created_at: b.created_at.toISOString() };
-}
-
-/** GET /api/blocks/{companyId}: page-numbered (per_page default 50). */
-export async function listBlocks(ctx: AppContext, userId: number, companyId: number, page: number, perPage: number) {
-  await assertCompanyAccess(ctx, userId, companyId);
-  const { rows, total } = await callsRepository.listBlocks(ctx.db, companyId, perPage, (page - 1) * perPage);
-  return { data: rows.map(blockDto), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } };
-}
-
-/**
- * POST /api/blocks: blocks a caller (target stored E.164) globally or on one of the company's numbers.
- * @throws ValidationError 422 (target not a phone number, number_id needed when not global), 403, 404.
- */
-export async function createBlock(ctx: AppContext, userId: number, input: { company_id: number; target: string; number_id?: number | null; global: boolean; action: string }) {
-  await assertCompanyAccess(ctx, userId, input.company_id, AGENT_ROLES);
-  const target = parsePhone(input.target);
-  if (!target) throw fieldError('target', 'The number is not a valid phone number.');
-  if (input.number_id) await getCompanyNumber(ctx, input.company_id, input.number_id);
-  else if (!input.global) throw fieldError('number_id', 'Choose the number to block the caller on, or block globally.');
-  const row = await callsRepository.insertBlock(ctx.db, { company_id: input.company_id, target, number_id: input.number_id ?? null, global: input.global, action: input.action });
-  blocksCache(ctx).invalidate();
-  return { message: BLOCKED(target), data: blockDto(row) };
-}
-
-/** DELETE /api/blocks/{id}. @throws NotFoundError for another company's block. */
-export async function deleteBlock(ctx: AppContext, userId: number, id: number) {
-  const b = await callsRepository.findBlock(ctx.db, id);
-  if (!b) throw new NotFoundError('Block');
-  await deniedAsNotFound(assertCompanyAccess(ctx, userId, b.company_id, AGENT_ROLES), 'Block');
-  await callsRepository.deleteBlock(ctx.db, id);
-  blocksCache(ctx).invalidate();
-  return { message: UNBLOCKED(b.target) };
 }
 
 // ---------------------------------------------------------------- tags and qualification
