@@ -11,49 +11,40 @@ import { z } from 'zod';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { ValidationError, type FieldErrors } from '../../platform/http/errors.js';
-import { assertCleanFields } from '../../platform/http/input-hygiene.js';
+import { readMultipart, type UploadedFile } from '../../platform/http/multipart.js';
 import { formParams, handleOnce, verifyCarrierSignature } from '../../platform/http/webhooks.js';
-import {
-  applyCampaignStatus, createCampaign, deleteCampaign, getCampaign, listCampaignEvents, listCampaigns, togglePause,
-  updateCampaign, type UploadedFile,
-} from './campaigns.service.js';
+import { applyCampaignStatus } from './campaigns.counters.js';
+import { createCampaign, deleteCampaign, togglePause, updateCampaign } from './campaigns.editing.js';
+import { getCampaign, listCampaignEvents, listCampaigns } from './campaigns.views.js';
 
 const tags = ['campaigns'];
 
+/** Field errors (422) from a form that failed its zod schema, keyed by the top-level field. */
 function zodFieldErrors(error: z.ZodError): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of error.issues) (errors[String(issue.path[0] ?? 'body')] ??= []).push(issue.message);
   return errors;
 }
 
-/** Reads the editor's form: multipart fields (`groups[]`, `groups[0]` → arrays) and `media[]` files, or JSON. */
+/**
+ * Reads the editor's form: multipart fields (`groups[]`, `groups[0]` → arrays; empty list entries
+ * dropped, so `groups[]=` clears the groups) and `media[]` files, or a JSON body.
+ * @throws ValidationError (422) with field errors when the form does not match `CampaignForm`.
+ */
 async function readForm(req: FastifyRequest): Promise<{ form: CampaignForm; files: UploadedFile[] }> {
-  const files: UploadedFile[] = [];
   let raw: unknown = req.body ?? {};
+  let files: UploadedFile[] = [];
   if (req.isMultipart()) {
-    const fields: Record<string, unknown> = {};
-    for await (const part of req.parts()) {
-      const m = /^([A-Za-z_]+)\[(\d*)\]$/.exec(part.fieldname);
-      const name = m ? m[1]! : part.fieldname;
-      if (part.type === 'file') {
-        const data = await part.toBuffer();
-        if (name === 'media' && data.length > 0) files.push({ filename: part.filename, mimetype: part.mimetype, data });
-      } else if (m || name === 'groups' || name === 'media') {
-        const list = (fields[name] as unknown[] | undefined) ?? [];
-        if (part.value !== '') list.push(part.value);
-        fields[name] = list;
-      } else {
-        fields[name] = part.value;
-      }
-    }
-    assertCleanFields(fields, files);
-    raw = fields;
+    const read = await readMultipart(req, { fileFields: ['media'], arrays: ['groups', 'media'] });
+    raw = Object.fromEntries(Object.entries(read.fields).map(([k, v]) => [k, Array.isArray(v) ? v.filter((x) => x !== '') : v]));
+    files = read.files;
   }
   const parsed = CampaignForm.safeParse(raw);
   if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
   return { form: parsed.data, files };
 }
 
+/** Registers the campaigns API (spec 001 §7 "Campaigns") and the campaign delivery-status webhook. */
 export function registerCampaignRoutes(app: App, ctx: AppContext): void {
   app.get('/api/campaigns', {
     schema: { tags, summary: 'Campaigns of a company (page size 13; filter[search], filter[status]; sort, dir; include=groups)', querystring: CampaignListQuery, response: { 200: CampaignList, ...errorResponses } },

@@ -16,7 +16,8 @@ import { loadConfig } from '../../platform/config.js';
 import { createContact } from '../contacts/contacts.service.js';
 import { addContactsToGroups, createGroup } from '../groups/groups.service.js';
 import { buyTestNumber, connectSocket, subscribe } from '../messaging/messaging.test-helpers.js';
-import { campaignRuntime, kickCampaign, recordCampaignReply, setCompanyCampaignRate } from './campaigns.service.js';
+import { recordCampaignReply } from './campaigns.counters.js';
+import { campaignRuntime, kickCampaign, setCompanyCampaignRate } from './campaigns.service.js';
 
 // A fixed clock inside the default window (New York 14:00, Los Angeles 11:00).
 const DAYTIME = new Date('2030-06-03T18:00:00Z');
@@ -389,7 +390,7 @@ describe('sending', () => {
   });
 });
 
-describe('company messaging settings (issue 4, from modules/companies)', () => {
+describe('company messaging settings (spec 001 §7 quiet hours and links, from modules/companies)', () => {
   it('a company with quiet hours turned off drops only its own window: the law still holds texts at night', async () => {
     const c = await createAccount(s);
     const cNumber = await buyTestNumber(c, '212');

@@ -1,0 +1,122 @@
+/**
+ * Campaign counters and what moves them (spec 001 §3 Campaign counters, §7 "Campaigns"): the
+ * carrier's delivery updates for campaign messages, replies to them, and the counters recomputed
+ * from the recipient ledger (no hot-row increments) and published as `campaigns updated` on
+ * `campaigns.{companyId}` at most every `publishIntervalMs` per campaign.
+ */
+import { classifyKeyword, parsePhone } from '@switchboard/domain';
+import type { MessageStatusEvent } from '../../carriers/carrier.events.js';
+import type { AppContext } from '../../context.js';
+import type { DbOrTx } from '../../platform/db/db.js';
+import type { WebhookOutcome } from '../../platform/http/webhooks.js';
+import { advanceDeliveryState, getItemById } from '../conversations/conversations.service.js';
+import { campaignsRepository as repo, type CampaignRow } from './campaigns.repository.js';
+import { STATE_RANK, campaignRuntime } from './campaigns.runtime.js';
+import { publishCampaign } from './campaigns.views.js';
+
+/** Recomputes the counters from the ledger, stores them on the campaign and publishes `campaigns updated`. */
+export async function refreshCampaignCounters(ctx: AppContext, campaignId: number): Promise<CampaignRow | undefined> {
+  const counters = await repo.counters(ctx.db, campaignId);
+  const row = await repo.update(ctx.db, campaignId, counters);
+  if (row) publishCampaign(ctx, row);
+  return row;
+}
+
+const pendingRefresh = new WeakMap<AppContext, Map<number, { timer: NodeJS.Timeout; again: boolean }>>();
+/** How long the last counters refresh of a campaign took (ms): the next one waits at least 10× that. */
+const refreshCost = new Map<number, number>();
+
+/**
+ * Throttled `refreshCampaignCounters`: at most one per campaign every `publishIntervalMs` (≤ 4/s) per
+ * process, or every 10× the last refresh's duration when that is longer (a 100,000-recipient ledger
+ * is not recounted 4 times a second while it is being sent). A call while a refresh is pending marks
+ * it to run once more afterwards, so a change committed just after the pending refresh read the
+ * ledger is never left out of the counters.
+ */
+export function scheduleCampaignRefresh(ctx: AppContext, campaignId: number): void {
+  let timers = pendingRefresh.get(ctx);
+  if (!timers) pendingRefresh.set(ctx, (timers = new Map()));
+  const pending = timers.get(campaignId);
+  if (pending) { pending.again = true; return; }
+  const entry = { timer: null as unknown as NodeJS.Timeout, again: false };
+  const wait = Math.max(campaignRuntime.publishIntervalMs, Math.min(5_000, 10 * (refreshCost.get(campaignId) ?? 0)));
+  entry.timer = setTimeout(() => {
+    const started = performance.now();
+    refreshCampaignCounters(ctx, campaignId)
+      .catch((e) => ctx.log.warn({ err: e, campaignId }, 'campaign counters refresh failed'))
+      .finally(() => {
+        refreshCost.set(campaignId, performance.now() - started);
+        timers.delete(campaignId);
+        if (entry.again) scheduleCampaignRefresh(ctx, campaignId);
+      });
+  }, wait);
+  entry.timer.unref();
+  timers.set(campaignId, entry);
+}
+
+/**
+ * `POST /webhooks/twilio/campaigns/status?recipient={id}` (inside `handleOnce`'s transaction):
+ * moves the recipient's delivery state forward only, records the SID and error code, mirrors the
+ * state onto its conversation item, and schedules a counters refresh.
+ */
+export async function applyCampaignStatus(ctx: AppContext, tx: DbOrTx, p: MessageStatusEvent | null, recipientId: number | null): Promise<WebhookOutcome> {
+  const response = ctx.carrier.renderMessaging();
+  const sid = p?.sid ?? '';
+  if (!recipientId || !sid) return { response };
+  const r = await repo.findRecipient(tx, recipientId, true);
+  if (!r || (r.carrier_sid && r.carrier_sid !== sid)) {
+    ctx.log.warn({ recipientId, sid }, 'campaign status callback for an unknown message ignored');
+    return { response };
+  }
+  const state = p?.state ?? null;
+  const code = p?.errorCode ?? null;
+  const now = campaignRuntime.now();
+  const patch: Parameters<typeof repo.updateRecipient>[2] = {};
+  if (!r.carrier_sid) patch.carrier_sid = sid;
+  if (state && (STATE_RANK[state] ?? 0) > (STATE_RANK[r.state] ?? 0) && r.state !== 'responded') {
+    patch.state = state;
+    if (state === 'delivered') patch.delivered_at = now;
+    if (state === 'undelivered' || state === 'failed') patch.error_code = Number.isFinite(code) ? code : null;
+    if (!r.sent_at) patch.sent_at = now;
+  }
+  if (Object.keys(patch).length) await repo.updateRecipient(tx, r.id, patch);
+  // The item mirrors the ledger (it was created with the ledger's state under its row lock), so it
+  // changes only when the ledger's state moved: a 'sent' callback after the record costs no item work.
+  if (r.item_id && (patch.state || r.state === 'responded')) {
+    const item = await getItemById(ctx, r.item_id, tx, true);
+    if (item) await advanceDeliveryState(ctx, tx, item, { carrierSid: sid, state: state ?? undefined, errorCode: Number.isFinite(code) ? code : null });
+  }
+  return {
+    response,
+    // The conversation item's state is kept in step, but no `conversation updated` is published per
+    // campaign callback: at campaign volume that fan-out would cost more than the send itself.
+    afterCommit: () => { scheduleCampaignRefresh(ctx, r.campaign_id); },
+  };
+}
+
+/**
+ * Called by the inbound-message handler (`receiveInboundMessage`) inside its webhook transaction:
+ * attributes a reply from `from` to `numberId` to the latest campaign message sent there (within
+ * `replyWindowMs`): any reply (a keyword too) sets `responded`, an opt-out keyword (domain
+ * `classifyKeyword`: STOP, STOPALL, UNSUBSCRIBE, …) also sets `unsubscribed`; the contact itself is
+ * unsubscribed by the messaging module's keyword handling. Idempotent (first times are kept).
+ * @returns `skipInbox` true when that campaign asked replies to stay out of the inbox.
+ */
+export async function recordCampaignReply(ctx: AppContext, input: { companyId: number; numberId: number; from: string; body: string }, tx: DbOrTx = ctx.db): Promise<{ campaignId: number | null; skipInbox: boolean }> {
+  const now = campaignRuntime.now();
+  const from = parsePhone(input.from) ?? input.from;
+  const r = await repo.latestRecipientFor(tx, input.companyId, input.numberId, from, new Date(now.getTime() - campaignRuntime.replyWindowMs));
+  if (!r) return { campaignId: null, skipInbox: false };
+  const kind = classifyKeyword(input.body);
+  const patch: Parameters<typeof repo.updateRecipient>[2] = {};
+  if (!r.responded_at) {
+    patch.responded_at = now;
+    patch.state = 'responded';
+  }
+  if (kind === 'opt-out' && !r.unsubscribed_at) patch.unsubscribed_at = now;
+  if (Object.keys(patch).length) {
+    await repo.updateRecipient(tx, r.id, patch);
+    scheduleCampaignRefresh(ctx, r.campaign_id);
+  }
+  return { campaignId: r.campaign_id, skipInbox: r.skip_inbox };
+}
