@@ -673,3 +673,12 @@ async function publishItemsChanged(ctx: AppContext, items: ItemRow[]): Promise<v
 export function registerConversationSubscribers(): void {
   events.on('call.changed', applyCallChanged);
 }
+
+/**
+ * Records a call, voicemail (and later a fax) in its (number, outside party) thread: the command
+ * behind the `call.changed` subscriber, for producers that are no call (fax, transcription,
+ * tracking). Same rules and batching as {@link applyCallChanged}; resolves once written and published.
+ */
+export async function recordCallInThread(ctx: AppContext, entry: CallChangedEvent): Promise<void> {
+  await callItemBatcher(ctx).submit(entry);
+}
