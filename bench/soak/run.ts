@@ -256,13 +256,17 @@ async function main(): Promise<void> {
 
   const dir = tempDir('switchboard-soak-');
   const pgDir = tempDir('switchboard-soak-pg-');
-  const { embedded, dbUrl } = await startBenchDatabase(pgDir);
+  // BENCH_PROFILE=1: pg_stat_statements shows where PostgreSQL spends its time during the soak.
+  const profile = process.env.BENCH_PROFILE === '1';
+  const { embedded, dbUrl } = await startBenchDatabase(pgDir, profile ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all'] : []);
   const poolMax = Number(process.env.DB_POOL_MAX ?? 10);
   /** One node: the server's own entry point in a process of its own, on the shared database. */
   const startNode = async (): Promise<{ url: string; ctx: { config: { publicUrl: string; dbPoolMax: number } }; close: () => Promise<void> }> => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../apps/server/src/main.ts')], {
+    // BENCH_CPU_PROF=<dir>: each node writes a V8 CPU profile there on exit (open in Chrome DevTools).
+    const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)] : [];
+    const child: ChildProcess = spawn(process.execPath, [...prof, '--import', 'tsx', path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../apps/server/src/main.ts')], {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: {
         ...process.env, DATABASE_URL: dbUrl, DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent', PORT: String(port), HOST: '127.0.0.1', CARRIER: 'sandbox',
@@ -286,6 +290,7 @@ async function main(): Promise<void> {
   const staticUrl = await baseline.listen({ port: 0, host: '127.0.0.1' });
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
+  if (profile) await client.query("create extension if not exists pg_stat_statements");
   log(`two nodes up: A ${nodeA.url}, B ${nodeB.url}; pool ${nodeA.ctx.config.dbPoolMax} each`);
 
   // Setup through the API of node A.
@@ -316,6 +321,7 @@ async function main(): Promise<void> {
   log(`setup: company ${companyId}, ${numbers.length} numbers, ${fmt(statusRows.length)} outbound messages awaiting status callbacks`);
 
   log(`load: baseline ${baselineS} s, then soak ${seconds} s at ${rate} requests/s, ${subscribers} live subscribers (load avg ${load1()})`);
+  if (profile) await client.query('select pg_stat_statements_reset()');
   const r = await runLoad({
     nodes: [{ name: 'A', url: nodeA.url, publicUrl: nodeA.ctx.config.publicUrl }, { name: 'B', url: nodeB.url, publicUrl: nodeB.ctx.config.publicUrl }],
     staticUrl, cookie, session, companyId, numbers: numbers.map((n) => n.number), statusSids: statusRows.map((x) => x.carrier_sid),
@@ -362,6 +368,13 @@ async function main(): Promise<void> {
     console.log(`live, ${subs.length} subscribers on node ${name}: ${fmt(gotAll)} of ${fmt(expectedAll * subs.length)} events (${(100 * gotAll / Math.max(1, expectedAll * subs.length)).toFixed(1)} %), from node ${otherNode}: ${fmt(gotCross)} of ${fmt(expectedCross * subs.length)}`);
   }
   console.log(`sessions idle in a transaction for over 2 s after the run: ${stuck[0]!.n}`);
+  if (profile) {
+    const top = await client.query<{ calls: string; total: number; mean: number; query: string }>(
+      `select calls::text, total_exec_time total, mean_exec_time mean, query from pg_stat_statements
+       where query not ilike '%pg_stat_statements%' order by total_exec_time desc limit 25`);
+    console.log('\nPostgreSQL statements by total time (ms):');
+    for (const r of top.rows) console.log(`${r.total.toFixed(0).padStart(8)} ${r.calls.padStart(7)} × ${r.mean.toFixed(2).padStart(7)}  ${r.query.replace(/\s+/g, ' ').slice(0, 220)}`);
+  }
   const pass = r.all.errors === 0 && lost === 0 && doubled === 0 && r.all.p99 < 100;
   console.log(`\ntargets: no error ${r.all.errors === 0 ? 'PASS' : 'MISS'}; nothing lost or doubled ${lost === 0 && doubled === 0 ? 'PASS' : 'MISS'}; p99 < 100 ms ${r.all.p99 < 100 ? 'PASS' : 'MISS'} (${ms(r.all.p99)} ms, ${(r.all.p99 / Math.max(0.1, r.baseline.p99)).toFixed(1)} × baseline) → ${pass ? 'PASS' : 'MISS'}; load avg ${load1()}`);
 
