@@ -16,6 +16,10 @@ export const companiesRepository = {
     return db.selectFrom('company_users').innerJoin('companies', 'companies.id', 'company_users.company_id')
       .selectAll('companies').select('company_users.role').where('company_users.user_id', '=', userId).orderBy('companies.name').orderBy('companies.id').execute();
   },
+  /** The organization (business unit) of a company: null when none; undefined when the company does not exist. */
+  async organizationOf(db: DbOrTx, id: number): Promise<number | null | undefined> {
+    return (await db.selectFrom('companies').select('organization_id').where('id', '=', id).executeTakeFirst())?.organization_id;
+  },
   async find(db: DbOrTx, id: number): Promise<CompanyRow | undefined> {
     return db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
   },

@@ -1,17 +1,18 @@
 /**
  * `GET /api/companies` (company switcher), `GET /api/companies/{companyId}` (with
- * eav_attribute_values), the company's messaging settings `GET|PUT /api/companies/{companyId}/settings`
- * and its custom-field values `PUT /api/companies/{companyId}/custom-fields` (issue 4), tenant-checked.
+ * eav_attribute_values, read through the custom-fields module's registered reader) and the
+ * company's messaging settings `GET|PUT /api/companies/{companyId}/settings` (spec 001 §6
+ * tenancy), tenant-checked. The company's custom-field values are written by the custom-fields
+ * module (`PUT /api/companies/{companyId}/custom-fields`).
  */
 import {
-  CompanyList, CompanyParams, CompanySettingsBody, CompanySettingsSaved, CompanyWithEavBody, EavValuesSaved, errorResponses, PutCompanyCustomFieldsInput,
-  PutCompanySettingsInput,
+  CompanyList, CompanyParams, CompanySettingsBody, CompanySettingsSaved, CompanyWithEavBody, errorResponses, PutCompanySettingsInput,
 } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
-import { getCompanySettings, listCompanySummaries, updateCompanySettings } from './companies.service.js';
-import { getCompanyWithEav, putCompanyEavValues } from './company-custom-fields.service.js';
+import { getCompanySettings, getCompanyWithEav, listCompanySummaries, updateCompanySettings } from './companies.service.js';
 
+/** Registers the companies module's HTTP routes. */
 export function registerCompaniesRoutes(app: App, ctx: AppContext): void {
   app.get('/api/companies', {
     schema: { tags: ['companies'], summary: "The caller's active companies", response: { 200: CompanyList, ...errorResponses } },
@@ -20,10 +21,6 @@ export function registerCompaniesRoutes(app: App, ctx: AppContext): void {
   app.get('/api/companies/:companyId', {
     schema: { tags: ['companies'], summary: 'One company of the caller (403 when not a member)', params: CompanyParams, response: { 200: CompanyWithEavBody, ...errorResponses } },
   }, async (request) => getCompanyWithEav(ctx, request.auth!.userId, request.params.companyId));
-
-  app.put('/api/companies/:companyId/custom-fields', {
-    schema: { tags: ['companies'], summary: "Save the company's custom-field values (owner or administrator)", params: CompanyParams, body: PutCompanyCustomFieldsInput, response: { 200: EavValuesSaved, ...errorResponses } },
-  }, async (request) => putCompanyEavValues(ctx, request.auth!.userId, request.params.companyId, request.body.eavAttributeValues ?? request.body.eav_attribute_values ?? []));
 
   app.get('/api/companies/:companyId/settings', {
     schema: { tags: ['companies'], summary: 'Messaging settings: HELP text, quiet hours, links, time zone (any member)', params: CompanyParams, response: { 200: CompanySettingsBody, ...errorResponses } },

@@ -2,8 +2,8 @@
  * Companies and membership, and the tenant check every company-scoped route uses
  * (foundation §6): a user reaches a company only through an active membership.
  */
-import type { PutCompanySettingsInput } from '@switchboard/contracts';
-import { resolveTimeZone, SETTINGS_UPDATED } from '@switchboard/domain';
+import type { EavAttributeValueOut, PutCompanySettingsInput } from '@switchboard/contracts';
+import { isValidTimeZone, resolveTimeZone, SETTINGS_UPDATED } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import { sessionsRepository } from '../../platform/auth/sessions.repository.js';
 import { hashToken } from '../../platform/auth/tokens.js';
@@ -137,6 +137,64 @@ export async function getCompanySummary(ctx: AppContext, userId: number, company
   const c = await companiesRepository.find(ctx.db, companyId);
   if (!c) throw new ForbiddenError();
   return { id: c.id, name: c.name, role, timezone: c.timezone, organization_id: c.organization_id };
+}
+
+/**
+ * The organization (business unit, spec 001 §6) a company sits in, or null (also when the company
+ * does not exist). No access check. Runs in `db` (a transaction's `tx`) when given.
+ */
+export async function getCompanyOrganizationId(ctx: AppContext, companyId: number, db: DbOrTx = ctx.db): Promise<number | null> {
+  return (await companiesRepository.organizationOf(db, companyId)) ?? null;
+}
+
+/**
+ * Reads a company's custom-field values (entity Company) for its view. The custom-fields module
+ * registers it in its setup (companies imports no module; spec 001 "Company records also carry
+ * eav_attribute_values").
+ */
+export type CompanyCustomFieldsReader = (ctx: AppContext, companyId: number) => Promise<EavAttributeValueOut[]>;
+const customFieldsReaders = new WeakMap<AppContext, CompanyCustomFieldsReader>();
+
+/** Registers the reader of a company's custom-field values for this app context (module setup; the last one wins). */
+export function registerCompanyCustomFieldsReader(ctx: AppContext, reader: CompanyCustomFieldsReader): void {
+  customFieldsReaders.set(ctx, reader);
+}
+
+/**
+ * `GET /api/companies/{companyId}`: the summary plus `eav_attribute_values` (empty when no reader
+ * is registered).
+ * @throws ForbiddenError (403) when the caller is not an active member.
+ */
+export async function getCompanyWithEav(ctx: AppContext, userId: number, companyId: number): Promise<CompanySummaryOut & { eav_attribute_values: EavAttributeValueOut[] }> {
+  const summary = await getCompanySummary(ctx, userId, companyId);
+  const reader = customFieldsReaders.get(ctx);
+  return { ...summary, eav_attribute_values: reader ? await reader(ctx, companyId) : [] };
+}
+
+/**
+ * A company's preferred zone from another module's data (the schedules module: the zone of the
+ * saved company schedule), or undefined when it has none. Registered in that module's setup
+ * (companies imports no module).
+ */
+export type CompanyZoneSource = (ctx: AppContext, companyId: number, db: DbOrTx) => Promise<string | undefined>;
+const zoneSources = new WeakMap<AppContext, CompanyZoneSource>();
+
+/** Registers the company-zone source for this app context (module setup; the last one wins). */
+export function registerCompanyZoneSource(ctx: AppContext, source: CompanyZoneSource): void {
+  zoneSources.set(ctx, source);
+}
+
+/**
+ * The company's IANA time zone for new numbers and templates (docs/numbers.md "Time zone of a new
+ * number"): the zone of its saved company schedule (the registered source), else the zone of the
+ * company's settings (chosen at sign-up), else "UTC" (also for an unknown company). No access
+ * check: callers have checked the tenant.
+ */
+export async function companyTimeZone(ctx: AppContext, companyId: number, db: DbOrTx = ctx.db): Promise<string> {
+  const saved = await zoneSources.get(ctx)?.(ctx, companyId, db);
+  if (saved && isValidTimeZone(saved)) return saved;
+  const settings = await companiesRepository.messagingSettings(db, companyId);
+  return settings && isValidTimeZone(settings.timezone) ? settings.timezone : 'UTC';
 }
 
 /** Name, HELP text, links switch, quiet hours (on/off, local "HH:mm" start and end) and IANA zone of a company. */

@@ -65,17 +65,19 @@ export const customFieldsRepository = {
   async deleteValuesOf(db: DbOrTx, entityType: number, entityIds: number[]): Promise<void> {
     await db.deleteFrom('eav_values').where('entity_type', '=', entityType).where('entity_id', 'in', entityIds).execute();
   },
+  /**
+   * Base attributes (not overrides) among `ids` usable by a company: its own and those of its
+   * business unit `organizationId` (null: none).
+   */
+  async visibleToCompany(db: DbOrTx, companyId: number, organizationId: number | null, ids: number[]): Promise<AttributeRow[]> {
+    if (ids.length === 0) return [];
+    return db.selectFrom('eav_attributes').selectAll().where('id', 'in', ids).where('parent_id', 'is', null)
+      .where((eb) => eb.or([
+        eb('company_id', '=', companyId),
+        ...(organizationId !== null ? [eb('business_unit_id', '=', organizationId)] : []),
+      ])).execute();
+  },
   async deleteValue(db: DbOrTx, attributeId: number, entityId: number): Promise<void> {
     await db.deleteFrom('eav_values').where('attribute_id', '=', attributeId).where('entity_id', '=', entityId).execute();
   },
 };
-
-/** Attributes usable by a company: its own and its business unit's (organization's), not overrides. */
-export async function attributesVisibleToCompany(db: DbOrTx, companyId: number, ids: number[]): Promise<AttributeRow[]> {
-  if (ids.length === 0) return [];
-  return db.selectFrom('eav_attributes').selectAll().where('id', 'in', ids).where('parent_id', 'is', null)
-    .where((eb) => eb.or([
-      eb('company_id', '=', companyId),
-      eb('business_unit_id', '=', eb.selectFrom('companies').select('organization_id').where('id', '=', companyId)),
-    ])).execute();
-}

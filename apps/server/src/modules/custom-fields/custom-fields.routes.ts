@@ -1,6 +1,6 @@
-/** Custom fields HTTP (spec 001 §7 "Custom fields"). */
+/** Custom fields HTTP (spec 001 §7 "Custom fields"), and the company's values `PUT /api/companies/{companyId}/custom-fields`. */
 import {
-  EavAttributeBody, EavAttributeList, EavAttributeQuery, EavAttributeResult, EavAttributeUpdateBody, EavCountStats, EavEntityTypeList,
+  CompanyParams, EavValuesSaved, PutCompanyCustomFieldsInput, EavAttributeBody, EavAttributeList, EavAttributeQuery, EavAttributeResult, EavAttributeUpdateBody, EavCountStats, EavEntityTypeList,
   EavTypeIdParams, EavTypeParams, IdParams, MessageBody, errorResponses,
 } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
@@ -8,9 +8,11 @@ import type { AppContext } from '../../context.js';
 import {
   attributeCountStats, attributeOverrides, createAttribute, deleteAttribute, listAttributes, listEntityTypes, updateAttribute,
 } from './custom-fields.service.js';
+import { putCompanyEavValues } from './company-values.service.js';
 
 const tags = ['custom fields'];
 
+/** Registers the custom-fields module's HTTP routes. */
 export function registerCustomFieldsRoutes(app: App, ctx: AppContext): void {
   app.get('/api/eavEntityTypes', {
     schema: { tags, summary: 'Entity types custom fields attach to', response: { 200: EavEntityTypeList, ...errorResponses } },
@@ -35,4 +37,7 @@ export function registerCustomFieldsRoutes(app: App, ctx: AppContext): void {
   app.get('/api/eavAttributes/:id/overrides', {
     schema: { tags, summary: 'Company overrides of a business-unit custom field', params: IdParams, response: { 200: EavAttributeList, ...errorResponses } },
   }, async (req) => attributeOverrides(ctx, req.auth!.userId, req.params.id));
+  app.put('/api/companies/:companyId/custom-fields', {
+    schema: { tags: ['companies'], summary: "Save the company's custom-field values (owner or administrator)", params: CompanyParams, body: PutCompanyCustomFieldsInput, response: { 200: EavValuesSaved, ...errorResponses } },
+  }, async (req) => putCompanyEavValues(ctx, req.auth!.userId, req.params.companyId, req.body.eavAttributeValues ?? req.body.eav_attribute_values ?? []));
 }

@@ -13,8 +13,14 @@ import type { EavAttribute, EavAttributeValueOut } from '@switchboard/contracts'
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../platform/http/errors.js';
-import { MANAGER_ROLES, assertCompanyAccess, listCompanySummaries } from '../companies/companies.service.js';
-import { attributesVisibleToCompany, customFieldsRepository, type AttributeRow } from './custom-fields.repository.js';
+import { MANAGER_ROLES, assertCompanyAccess, getCompanyOrganizationId, listCompanySummaries } from '../companies/companies.service.js';
+import { customFieldsRepository, type AttributeRow } from './custom-fields.repository.js';
+
+/** Base attributes among `ids` usable by the company: its own and its business unit's (read in `db`). */
+async function attributesVisibleToCompany(ctx: AppContext, db: DbOrTx, companyId: number, ids: number[]): Promise<AttributeRow[]> {
+  if (ids.length === 0) return [];
+  return customFieldsRepository.visibleToCompany(db, companyId, await getCompanyOrganizationId(ctx, companyId, db), ids);
+}
 
 type Choice = { id: number; value: string; sort_order: number; description: string | null };
 type ChoiceIn = { id?: number; value: string; sort_order?: number; description?: string | null };
@@ -128,7 +134,7 @@ export async function createAttribute(ctx: AppContext, userId: number, entityTyp
     if (!input.companyId) throw new ValidationError({ companyId: ['The company id is required for an override.'] });
     await assertCompanyAccess(ctx, userId, input.companyId, MANAGER_ROLES);
     const parent = await customFieldsRepository.findAttribute(ctx.db, input.parentId);
-    const visible = parent ? await attributesVisibleToCompany(ctx.db, input.companyId, [parent.id]) : [];
+    const visible = parent ? await attributesVisibleToCompany(ctx, ctx.db, input.companyId, [parent.id]) : [];
     if (!parent || parent.business_unit_id === null || visible.length === 0 || parent.entity_type !== entityType) throw new ValidationError({ parentId: ['The selected parent is invalid.'] });
     const choices = normalizeChoices(parent.type, input.choices ?? (parent.choices as Choice[]));
     const def = coerceEavValue({ type: parent.type, choices, name: 'default value' }, input.defaultValue, 'defaultValue');
@@ -208,7 +214,7 @@ export async function getEavValuesMany(ctx: AppContext, entityType: number, enti
  */
 export async function setEavValues(ctx: AppContext, entityType: number, entityId: number, companyId: number, values: Array<{ attribute_id: number; value: unknown }>, tx: DbOrTx = ctx.db): Promise<void> {
   if (values.length === 0) return;
-  const attrs = new Map((await attributesVisibleToCompany(tx, companyId, values.map((v) => v.attribute_id))).map((a) => [a.id, a]));
+  const attrs = new Map((await attributesVisibleToCompany(ctx, tx, companyId, values.map((v) => v.attribute_id))).map((a) => [a.id, a]));
   const checked = values.map((v, i) => {
     const a = attrs.get(v.attribute_id);
     if (!a || a.entity_type !== entityType) throw new ValidationError({ [`eavAttributeValues.${i}.attribute_id`]: ['The selected custom field is invalid.'] });

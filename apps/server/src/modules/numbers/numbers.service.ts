@@ -15,8 +15,7 @@ import { GroupCommit } from '../../platform/db/group-commit.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { invalidationFeed, notifyInvalidation } from '../../platform/db/invalidation-feed.js';
 import { CALL_FLOW_CACHE_TTL_MS, readCache, type ReadCache } from '../../platform/db/read-cache.js';
-import { MANAGER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
-import { companyZone } from '../schedules/schedules.service.js';
+import { MANAGER_ROLES, assertCompanyAccess, companyTimeZone } from '../companies/companies.service.js';
 import { setEavValues } from '../custom-fields/custom-fields.service.js';
 import { numbersAdminRepository, numbersRepository, type NumberRow } from './numbers.repository.js';
 import { numberView, numberViews, toNumberDto } from './numbers.view.js';
@@ -56,12 +55,12 @@ export async function searchNumbers(ctx: AppContext, q: SearchInput) {
 }
 
 /**
- * The company's time zone for a new number's schedule and routes (schedules `companyZone`: the
+ * The company's time zone for a new number's schedule and routes (companies `companyTimeZone`: the
  * company schedule's zone, else the company settings' zone; never a fixed default like New York).
  * `userId` (who acts) is not needed: the zone is the company's.
  */
 export async function companyTimezone(ctx: AppContext, userId: number | null, companyId: number): Promise<string> {
-  return companyZone(ctx, companyId);
+  return companyTimeZone(ctx, companyId);
 }
 
 /** Default number limit of a company (issue 3 "Number limit"; the spec does not show one). */

@@ -15,7 +15,7 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { readCache } from '../../platform/db/read-cache.js';
 import { NotFoundError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
-import { MANAGER_ROLES, assertCompanyAccess, getCompanyMessagingSettings, listUserCompanies } from '../companies/companies.service.js';
+import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies, registerCompanyZoneSource } from '../companies/companies.service.js';
 import { findUser } from '../users/users.service.js';
 import { assertValidSchedule, findRoutingById } from '../numbers/numbers.service.js';
 import type { NumberOverride } from '../routing/routing.service.js';
@@ -62,17 +62,17 @@ export async function putCompanySchedule(ctx: AppContext, userId: number, compan
 }
 
 /**
- * The company's time zone for new numbers and templates (docs/numbers.md "Time zone of a new
- * number"): the zone of its saved company schedule, else the zone of the company's settings
- * (chosen at sign-up), else "UTC". No access check: callers have checked the tenant.
+ * The zone of the company's saved schedule, or undefined when none is saved (the companies
+ * module's `companyTimeZone` source, registered in this module's setup).
  */
-export async function companyZone(ctx: AppContext, companyId: number): Promise<string> {
-  const row = await schedulesRepository.company(ctx.db, companyId);
-  const saved = (row?.schedule as Schedule | undefined)?.timezone;
-  if (saved && isValidTimeZone(saved)) return saved;
-  // No settings row: UTC; any other failure is not hidden behind a default zone.
-  const settings = await getCompanyMessagingSettings(ctx, companyId).catch((e: unknown) => { if (e instanceof NotFoundError) return undefined; throw e; });
-  return settings && isValidTimeZone(settings.timezone) ? settings.timezone : 'UTC';
+export async function savedCompanyScheduleZone(ctx: AppContext, companyId: number, db: DbOrTx = ctx.db): Promise<string | undefined> {
+  const row = await schedulesRepository.company(db, companyId);
+  return (row?.schedule as Schedule | undefined)?.timezone;
+}
+
+/** Module setup: the companies module reads a company's zone from its saved schedule first. */
+export function registerSchedulesHooks(ctx: AppContext): void {
+  registerCompanyZoneSource(ctx, savedCompanyScheduleZone);
 }
 
 /** GET /api/user/schedule: the signed-in user's schedule (default preset 1 in their zone). */
