@@ -2,12 +2,17 @@
  * Lint rules that encode the architecture's dependency direction (docs/architecture.md):
  * - web: features never import other features; components/ and lib/ import no feature;
  * - server: only repositories (and platform/db, migrations) use Kysely values (SQL);
- *   a module never imports another module's repository or routes;
- *   the `twilio` SDK only under carriers/twilio/; platform/ imports no module;
- * - packages/domain has no I/O and imports no app code.
+ *   the `twilio` SDK only under carriers/twilio/;
+ * - server modules (the local plugin in eslint-rules/, docs/architecture.md "Boundary checks"): no
+ *   cycle between modules; modules depend downwards by the levels of the module map; a module never
+ *   imports another module's repository or routes; platform/ and carriers/ import no module; a
+ *   file names only the tables its module owns (apps/server/src/modules/ownership.ts);
+ * - packages/domain has no I/O and imports no app code;
+ * - apps and packages: no `catch {}` without a binding (handle the named case, rethrow the rest).
  */
 import fs from 'node:fs';
 import tseslint from 'typescript-eslint';
+import switchboard from './eslint-rules/index.js';
 
 const features = fs.existsSync('apps/web/src/features')
   ? fs.readdirSync('apps/web/src/features', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)
@@ -31,13 +36,7 @@ export default tseslint.config(
     files: ['apps/server/src/**/*.ts'],
     ignores: ['apps/server/src/**/*.repository.ts', 'apps/server/src/platform/db/**', 'apps/server/src/platform/migrations/**', 'apps/server/src/carriers/twilio/**', 'apps/server/src/**/*.test.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        paths: [noTwilio, kyselyValues],
-        patterns: [
-          { regex: '^\\.\\./[^/]+/[^/]+\\.repository(\\.js)?$', message: 'Use the other module through its service, never its repository.' },
-          { regex: '^\\.\\./[^/]+/[^/]+\\.routes(\\.js)?$', message: 'Modules never import each other\'s routes.' },
-        ],
-      }],
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [noTwilio, kyselyValues] }],
     },
   },
   {
@@ -50,10 +49,24 @@ export default tseslint.config(
   {
     files: ['apps/server/src/platform/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        paths: [noTwilio],
-        patterns: [{ regex: '^(\\.\\./)+modules/', message: 'platform/ is below modules/: it must not import them.' }],
-      }],
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [noTwilio] }],
+    },
+  },
+  {
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/**/*.test.ts'],
+    plugins: { switchboard },
+    rules: {
+      'switchboard/module-boundaries': 'error',
+      'switchboard/module-layers': 'error',
+      'switchboard/table-ownership': 'error',
+    },
+  },
+  {
+    files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: 'CatchClause[param=null]', message: "Bind the error: handle the case you expect and rethrow what you don't handle." }],
     },
   },
   {
