@@ -8,8 +8,10 @@ import { classifyKeyword, parsePhone } from '@switchboard/domain';
 import type { MessageStatusEvent } from '../../carriers/carrier.events.js';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
+import { events, type DomainEvents } from '../../platform/events/index.js';
 import type { WebhookOutcome } from '../../platform/http/webhooks.js';
-import { advanceDeliveryState, getItemById } from '../conversations/conversations.service.js';
+import { applyDeliveryUpdate } from '../conversations/conversations.commands.js';
+import { registerInboundReplyHook, type InboundReplyHook, type InboundReplyInput, type InboundReplyVerdict } from '../messaging/messaging.hooks.js';
 import { campaignsRepository as repo, type CampaignRow } from './campaigns.repository.js';
 import { STATE_RANK, campaignRuntime } from './campaigns.runtime.js';
 import { publishCampaign } from './campaigns.views.js';
@@ -83,8 +85,7 @@ export async function applyCampaignStatus(ctx: AppContext, tx: DbOrTx, p: Messag
   // The item mirrors the ledger (it was created with the ledger's state under its row lock), so it
   // changes only when the ledger's state moved: a 'sent' callback after the record costs no item work.
   if (r.item_id && (patch.state || r.state === 'responded')) {
-    const item = await getItemById(ctx, r.item_id, tx, true);
-    if (item) await advanceDeliveryState(ctx, tx, item, { carrierSid: sid, state: state ?? undefined, errorCode: Number.isFinite(code) ? code : null });
+    await applyDeliveryUpdate(ctx, tx, { itemId: r.item_id }, { carrierSid: sid, state, errorCode: Number.isFinite(code) ? code : null });
   }
   return {
     response,
@@ -95,14 +96,15 @@ export async function applyCampaignStatus(ctx: AppContext, tx: DbOrTx, p: Messag
 }
 
 /**
- * Called by the inbound-message handler (`receiveInboundMessage`) inside its webhook transaction:
- * attributes a reply from `from` to `numberId` to the latest campaign message sent there (within
- * `replyWindowMs`): any reply (a keyword too) sets `responded`, an opt-out keyword (domain
- * `classifyKeyword`: STOP, STOPALL, UNSUBSCRIBE, …) also sets `unsubscribed`; the contact itself is
- * unsubscribed by the messaging module's keyword handling. Idempotent (first times are kept).
- * @returns `skipInbox` true when that campaign asked replies to stay out of the inbox.
+ * Attributes a reply from `from` to `numberId` to the latest campaign message sent there (within
+ * `replyWindowMs`), inside the inbound webhook's transaction `tx` (through messaging's inbound-reply
+ * hook, {@link campaignReplyHook}): any reply (a keyword too) sets `responded`, an opt-out keyword
+ * (domain `classifyKeyword`: STOP, STOPALL, UNSUBSCRIBE, …) also sets `unsubscribed`; the contact
+ * itself is unsubscribed by the messaging module's keyword handling. Idempotent (first times are
+ * kept). The counters are refreshed after commit, on `message.received` ({@link refreshOnReply}).
+ * @returns the campaign replied to (or null) and `skipInbox` true when it asked replies to stay out of the inbox.
  */
-export async function recordCampaignReply(ctx: AppContext, input: { companyId: number; numberId: number; from: string; body: string }, tx: DbOrTx = ctx.db): Promise<{ campaignId: number | null; skipInbox: boolean }> {
+export async function recordCampaignReply(ctx: AppContext, input: InboundReplyInput, tx: DbOrTx = ctx.db): Promise<InboundReplyVerdict> {
   const now = campaignRuntime.now();
   const from = parsePhone(input.from) ?? input.from;
   const r = await repo.latestRecipientFor(tx, input.companyId, input.numberId, from, new Date(now.getTime() - campaignRuntime.replyWindowMs));
@@ -114,9 +116,27 @@ export async function recordCampaignReply(ctx: AppContext, input: { companyId: n
     patch.state = 'responded';
   }
   if (kind === 'opt-out' && !r.unsubscribed_at) patch.unsubscribed_at = now;
-  if (Object.keys(patch).length) {
-    await repo.updateRecipient(tx, r.id, patch);
-    scheduleCampaignRefresh(ctx, r.campaign_id);
-  }
+  if (Object.keys(patch).length) await repo.updateRecipient(tx, r.id, patch);
   return { campaignId: r.campaign_id, skipInbox: r.skip_inbox };
+}
+
+/**
+ * Messaging's inbound-reply hook (spec 001 §7 "Campaigns": replies and `skip_inbox`): records a
+ * reply on its campaign inside the webhook's transaction and tells messaging whether to keep the
+ * message out of the inbox. Registered by {@link registerCampaignReactions}.
+ */
+export const campaignReplyHook: InboundReplyHook = (ctx, tx, input) => recordCampaignReply(ctx, input, tx);
+
+/** `message.received` subscriber: a reply attributed to a campaign refreshes its counters (throttled, after commit). */
+export function refreshOnReply(ctx: AppContext, e: DomainEvents['message.received']): void {
+  if (e.campaignId !== null) scheduleCampaignRefresh(ctx, e.campaignId);
+}
+
+/**
+ * The campaigns module's reactions (its module `setup`): the inbound-reply hook in messaging and
+ * the `message.received` subscription. Idempotent (the same functions are registered once).
+ */
+export function registerCampaignReactions(): void {
+  registerInboundReplyHook(campaignReplyHook);
+  events.on('message.received', refreshOnReply);
 }

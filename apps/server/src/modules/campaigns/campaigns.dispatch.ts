@@ -42,9 +42,8 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { CarrierError, NotFoundError } from '../../platform/http/errors.js';
 import { getCompanyMessagingSettings } from '../companies/companies.service.js';
-import {
-  addConversationItemsBatch, publishConversationsUpdated, startConversationsBatch,
-} from '../conversations/conversations.service.js';
+import { appendOutboundMessages } from '../conversations/conversations.commands.js';
+import { publishConversationsUpdated } from '../conversations/conversations.service.js';
 import { listGroupRecipients } from '../groups/groups.service.js';
 import { getCompanyNumber } from '../numbers/numbers.service.js';
 import { campaignsRepository as repo, type CampaignRow, type RecipientRow } from './campaigns.repository.js';
@@ -247,9 +246,10 @@ const LIVE_CONVERSATIONS_PER_BATCH = 5;
  * Records a batch's carrier outcome. Without inbox (skip_inbox, or `c` null for a partial record
  * after a fatal error) the ledger is updated with one statement per outcome. With inbox, ONE short
  * transaction of four batch statements: lock the batch's ledger rows (reading any state a delivery
- * callback already applied), upsert their conversations (`startConversationsBatch`), insert the
- * message items (`addConversationItemsBatch`, delivery state taken from the ledger so an early
- * callback is not lost), and record SIDs and item ids in the ledger. A callback arriving meanwhile
+ * callback already applied), append the messages to their threads with the inbox's batch command
+ * (`appendOutboundMessages`: one upsert of the conversations, one insert of the items; delivery
+ * state taken from the ledger so an early callback is not lost), and record SIDs and item ids in
+ * the ledger. A callback arriving meanwhile
  * waits on the row lock and then finds the item. Live: one bulk `conversation updated` per batch.
  */
 async function recordResults(ctx: AppContext, prepared: Prepared[], results: Array<{ sid: string } | { error: { message: string; code: number | null } }>, c: CampaignRow | null): Promise<void> {
@@ -269,18 +269,20 @@ async function recordResults(ctx: AppContext, prepared: Prepared[], results: Arr
   const numberId = c.number_id;
   const conversationIds = await ctx.db.transaction().execute(async (tx) => {
     const states = await repo.lockRecipients(tx, sent.map((x) => x.p.row.id));
-    const conversations = await startConversationsBatch(ctx, tx, { companyId, numberId, recipients: sent.map((x) => ({ recipient: x.p.row.number, contactId: x.p.row.contact_id })) });
-    const items = await addConversationItemsBatch(ctx, tx, sent.map((x) => {
-      const st = states.get(x.p.row.id);
-      const final = st && (STATE_RANK[st.state] ?? 0) >= 3 ? (st.state === 'responded' ? 'delivered' : st.state) : 'sent';
-      return {
-        company_id: companyId, conversation_id: conversations.get(x.p.row.number)!.id, type: 'message', is_inbound: false, is_read: true, body: x.p.message.body,
-        media: x.p.message.mediaUrls.map((url) => ({ url, contentType: 'application/octet-stream' })), delivery_state: final,
-        error_code: final === 'undelivered' || final === 'failed' ? (st?.error_code ?? null) : null, carrier_sid: x.sid, user_id: c.user_id,
-      };
-    }));
-    await repo.recordSent(tx, sent.map((x, i) => ({ id: x.p.row.id, sid: x.sid, itemId: items[i]!.id })), now);
-    return sent.map((x) => conversations.get(x.p.row.number)!.id);
+    const appended = await appendOutboundMessages(ctx, tx, {
+      companyId, numberId, userId: c.user_id,
+      messages: sent.map((x) => {
+        const st = states.get(x.p.row.id);
+        const state = st && (STATE_RANK[st.state] ?? 0) >= 3 ? (st.state === 'responded' ? 'delivered' : st.state) : 'sent';
+        return {
+          recipient: x.p.row.number, contactId: x.p.row.contact_id, body: x.p.message.body, carrierSid: x.sid, state,
+          media: x.p.message.mediaUrls.map((url) => ({ url, contentType: 'application/octet-stream' })),
+          errorCode: state === 'undelivered' || state === 'failed' ? (st?.error_code ?? null) : null,
+        };
+      }),
+    });
+    await repo.recordSent(tx, sent.map((x, i) => ({ id: x.p.row.id, sid: x.sid, itemId: appended[i]!.itemId })), now);
+    return appended.map((a) => a.conversationId);
   });
   await publishConversationsUpdated(ctx, companyId, [...new Set(conversationIds)].slice(-LIVE_CONVERSATIONS_PER_BATCH));
 }
