@@ -40,8 +40,8 @@ import { outsideTransaction } from '../../platform/db/tx-guard.js';
 import { toCsv } from '../../platform/csv.js';
 import { NotFoundError, ValidationError, fieldError } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
-import { addContactsToGroups, assertGroupIds } from '../groups/groups.service.js';
 import { IMPORT_COLUMNS, contactsRepository, type ImportColumn, type ImportRecord, type ImportReportRow, type ImportValues } from './contacts.repository.js';
+import { addContactsToGroups, assertGroupIds } from './groups.service.js';
 
 export const IMPORT_JOB = 'contacts.import';
 /** Tunables (tests lower the chunk size to exercise several chunks). */

@@ -1,6 +1,7 @@
 /**
- * SQL for `contacts`, `contact_imports` and `contact_import_rows` (modules/contacts owns them). Filters read the
- * membership tables of modules/groups (same team) so a filtered bulk action stays one statement.
+ * SQL for `contacts`, `contact_imports` and `contact_import_rows` (the contacts module owns them,
+ * with the group and label tables of groups.repository.ts). Filters read the membership tables so
+ * a filtered bulk action stays one statement.
  */
 import { type Expression, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';

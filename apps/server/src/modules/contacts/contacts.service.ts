@@ -14,33 +14,14 @@ import type { DbOrTx } from '../../platform/db/db.js';
 import { GroupCommit } from '../../platform/db/group-commit.js';
 import type { RowUpdate } from '../../platform/db/schema.js';
 import { NotFoundError, ValidationError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
-import { AGENT_ROLES, assertCompanyAccess, listUserCompanies, type Role } from '../companies/companies.service.js';
+import { AGENT_ROLES, assertCompanyAccess, type Role } from '../companies/companies.service.js';
 import { deleteEavValuesOf, getEavValuesMany, setEavValues } from '../custom-fields/custom-fields.service.js';
-import { assertGroupIds, assertLabelIds, addContactsToGroups, membershipsOfContacts, setContactMemberships } from '../groups/groups.service.js';
 import { contactsRepository, type ContactRow, type ContactSelectionInput } from './contacts.repository.js';
+import { resolveCompanyId } from './contacts.scope.js';
+import { assertGroupIds, assertLabelIds, addContactsToGroups, membershipsOfContacts, setContactMemberships } from './groups.service.js';
 
 export type Contact = ContactRow;
 const CONTACT = EAV_ENTITY_TYPES.Contact;
-
-/**
- * The company a company-implied call acts on: `companyId` when given (access checked), otherwise
- * the caller's first company (by name).
- * @throws ForbiddenError (403) when not a member with one of `roles`; ValidationError when the user has no company.
- */
-export async function resolveCompanyId(ctx: AppContext, userId: number, companyId: number | undefined, roles?: Role[]): Promise<number> {
-  if (companyId === undefined) {
-    const first = (await listUserCompanies(ctx, userId))[0];
-    if (!first) throw fieldError('company_id', 'The company id field is required.');
-    companyId = first.id;
-  }
-  await assertCompanyAccess(ctx, userId, companyId, roles);
-  return companyId;
-}
-
-/** `select id from contacts` of the company for a selection (ids or all + filters), for bulk statements. */
-export function contactIdsQuery(db: DbOrTx, companyId: number, selection: ContactSelectionInput | BulkSelection) {
-  return contactsRepository.idsQuery(db, companyId, selection as ContactSelectionInput);
-}
 
 /**
  * The company's contact whose number is `e164` (exact E.164 match; the oldest when several).

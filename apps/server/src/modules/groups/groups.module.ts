@@ -1,7 +1,8 @@
-/** The groups module's entry: its routes, jobs and setup (see `platform/module.ts`). */
+/**
+ * Transitional: groups and labels are part of the contacts module, whose entry
+ * (`contacts/contacts.module.ts`) registers their routes. Empty until `modules/registry.ts` stops
+ * listing it; then this folder goes.
+ */
 import type { ModuleEntry } from '../../platform/module.js';
-import { registerGroupsRoutes } from './groups.routes.js';
 
-export const groupsModule: ModuleEntry[] = [
-  { name: 'groups', routes: registerGroupsRoutes },
-];
+export const groupsModule: ModuleEntry[] = [];

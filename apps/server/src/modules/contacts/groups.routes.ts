@@ -1,4 +1,4 @@
-/** Groups and labels HTTP (spec 001 §7 "Groups and labels"). */
+/** Groups and labels HTTP of the contacts module (spec 001 §7 "Groups and labels"). */
 import {
   BulkResult, BulkSelection, ContactGroup, ContactLabel, CreateGroupBody, CreateLabelBody, GroupAllContactsBody, GroupAllContactsParams,
   GroupList, GroupListQuery, IdParams, LabelList, LabelParams, MessageBody, UpdateGroupBody, errorResponses,
@@ -12,6 +12,7 @@ import {
 
 const tags = ['contacts'];
 
+/** Registers the contact groups and labels routes (`/api/groups…`, `/api/companies/{id}/contactLabels…`). */
 export function registerGroupsRoutes(app: App, ctx: AppContext): void {
   app.get('/api/groups', {
     schema: { tags, summary: 'Contact groups with counters', querystring: GroupListQuery, response: { 200: GroupList, ...errorResponses } },

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../../test/fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/harness.js';
-import { setContactUnsubscribed } from '../contacts/contacts.service.js';
+import { setContactUnsubscribed } from './contacts.service.js';
 import { countGroupRecipients, listGroupRecipients } from './groups.service.js';
 
 let s: TestServer;

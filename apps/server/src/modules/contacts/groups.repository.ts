@@ -1,7 +1,7 @@
 /**
  * SQL for `contact_groups`, `contact_group_members`, `contact_labels` and `contact_label_members`
- * (modules/groups owns them). Membership queries join `contacts` read-only for counters and
- * recipients (the contacts module is owned by the same team; the join keeps them one query).
+ * (the contacts module owns them, with `contacts`). Membership queries join `contacts` for
+ * counters and recipients, so each stays one statement.
  */
 import { type Expression, sql } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
@@ -49,6 +49,10 @@ export const groupsRepository = {
     return r;
   },
 
+  /** The company of a live (not deleted) group, or undefined. */
+  async companyOfLiveGroup(db: DbOrTx, id: number): Promise<number | undefined> {
+    return (await db.selectFrom('contact_groups').select('company_id').where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst())?.company_id;
+  },
   async listGroups(db: DbOrTx, companyId: number, search?: string): Promise<Array<GroupRow & GroupCounters>> {
     let q = db.selectFrom('contact_groups as g')
       .selectAll('g')
