@@ -31,7 +31,7 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { ConflictError, NotFoundError, fieldError } from '../../platform/http/errors.js';
 import { findContactByNumber } from '../contacts/contacts.service.js';
-import { isPartyBlocked } from '../calls/calls.service.js';
+import { isPartyBlocked } from '../blocklist/blocklist.service.js';
 import { conversationsRepository, type ConversationRow, type ItemRow } from './conversations.repository.js';
 
 export type { ConversationRow, ItemRow };

@@ -1,8 +1,8 @@
 /**
  * Messaging HTTP: `POST /api/message` and `POST /api/inbox/message/schedule` (multipart or JSON),
- * `DELETE /api/inbox/message/schedule/{id}`, and the carrier's messaging webhooks
- * `POST /webhooks/twilio/messaging` (inbound SMS/MMS) and `POST /webhooks/twilio/messaging/status`
- * (delivery status). Webhooks are signed (403 otherwise) and handled once per delivery key.
+ * `DELETE /api/inbox/message/schedule/{id}` (spec 001 §7 "Inbox"), and the carrier's messaging
+ * webhooks (paths from the carrier port, `carrier.webhookPath`): inbound SMS/MMS and delivery
+ * status. Webhooks are signed (403 otherwise) and handled once per delivery key.
  */
 import { ConversationItem, ErrorBody, Id, IdParams, ScheduleMessageBody, SendMessageBody, errorResponses } from '@switchboard/contracts';
 import type { FastifyRequest } from 'fastify';
@@ -10,11 +10,9 @@ import { z } from 'zod';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { ValidationError, type FieldErrors } from '../../platform/http/errors.js';
-import { assertCleanFields } from '../../platform/http/input-hygiene.js';
+import { readMultipart, type UploadedFile } from '../../platform/http/multipart.js';
 import { formParams, handleOnce, verifyCarrierSignature } from '../../platform/http/webhooks.js';
-import {
-  applyMessageStatus, cancelScheduledMessage, receiveInboundMessage, scheduleMessage, sendMessage, type UploadedFile,
-} from './messaging.service.js';
+import { applyMessageStatus, cancelScheduledMessage, receiveInboundMessage, scheduleMessage, sendMessage } from './messaging.service.js';
 
 const WebhookBody = z.record(z.string(), z.unknown()).optional();
 
@@ -25,28 +23,18 @@ function zodFieldErrors(error: z.ZodError): FieldErrors {
 }
 
 /**
- * Reads a send/schedule request: multipart (fields + `media[]`/`media` files, validated with
- * `schema`, 422 with field errors) or JSON (already validated by the route).
+ * Reads a send/schedule request: multipart (fields + `media[]`/`media` files through the shared
+ * `readMultipart`, validated with `schema`: 422 with field errors) or JSON (already validated by the route).
  */
 async function readMessageRequest<S extends z.ZodType>(req: FastifyRequest, schema: S): Promise<{ body: z.infer<S>; files: UploadedFile[] }> {
-  const files: UploadedFile[] = [];
   if (req.isMultipart()) {
-    const fields: Record<string, unknown> = {};
-    for await (const part of req.parts()) {
-      if (part.type === 'file') {
-        const data = await part.toBuffer();
-        if (/^media(\[\d*\])?$/.test(part.fieldname) && data.length > 0) files.push({ filename: part.filename, mimetype: part.mimetype, data });
-      } else {
-        fields[part.fieldname] = part.value;
-      }
-    }
-    assertCleanFields(fields, files);
-    const parsed = schema.safeParse(fields);
+    const form = await readMultipart(req, { fileFields: ['media'] });
+    const parsed = schema.safeParse(form.fields);
     if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-    return { body: parsed.data, files };
+    return { body: parsed.data, files: form.files.map(({ filename, mimetype, data }) => ({ filename, mimetype, data })) };
   }
   if (!req.body) throw new ValidationError({ company_id: ['The company id field is required.'] });
-  return { body: req.body as z.infer<S>, files };
+  return { body: req.body as z.infer<S>, files: [] };
 }
 
 export function registerMessagingRoutes(app: App, ctx: AppContext): void {
@@ -85,7 +73,7 @@ export function registerMessagingRoutes(app: App, ctx: AppContext): void {
 
   app.post(ctx.carrier.webhookPath('messaging'), {
     preHandler: verifyCarrierSignature(ctx),
-    schema: { tags: ['webhooks'], summary: 'Carrier webhook: inbound SMS/MMS (Twilio form fields)', body: WebhookBody },
+    schema: { tags: ['webhooks'], summary: "Carrier webhook: inbound SMS/MMS (the carrier's form post)", body: WebhookBody },
   }, async (req, reply) => {
     const p = ctx.carrier.parseInboundMessage(formParams(req));
     if (!p) return reply.type(ctx.carrier.renderMessaging().contentType).send(ctx.carrier.renderMessaging().body);

@@ -1,43 +1,48 @@
 /**
- * SMS/MMS through the carrier port (issue 2 "Calls and messages through the carrier port";
- * spec 001 §5 message length, §7 "POST /message").
+ * SMS/MMS through the carrier port (spec 001 §5 message length, §7 "Inbox" `POST /message`,
+ * `POST /inbox/message/schedule`; docs/messaging.md "Flows"). Messaging decides what is sent and
+ * when; every write to the thread goes through the inbox's commands (conversations.commands.ts).
  *
- * - Inbound (`POST /webhooks/twilio/messaging`): `receiveInboundMessage` continues or starts
- *   the conversation of (business number, sender), stores the message and schedules copying its
- *   media into our blob store (`messages.fetch-media`).
+ * - Inbound (the carrier's messaging webhook): `receiveInboundMessage` asks the inbound-reply hook
+ *   (campaigns: reply counters, `skip_inbox`), appends the message to the thread of (business
+ *   number, sender), answers opt-out/opt-in/help keywords, schedules copying its media into our
+ *   blob store (`messages.fetch-media`) and emits `message.received` after commit.
  * - Outbound (`POST /api/message`): `sendMessage` stores the item as `sending` and enqueues
  *   `messages.send` in the same transaction; `deliverMessage` (the job) hands it to the carrier.
- * - Status callbacks (`POST /webhooks/twilio/messaging/status`): `applyMessageStatus` moves the
- *   delivery state forward only (queued → sent → delivered | undelivered | failed).
+ * - Status callbacks (the carrier's status webhook): `applyMessageStatus` moves the delivery state
+ *   forward only (domain `advanceDelivery`) and emits `message.status-changed` after commit.
  * Live `conversation updated` events are published after each commit.
  */
 import { type ConversationItem, type ScheduleMessageBody, type SendMessageBody } from '@switchboard/contracts';
 import {
   DEFAULT_HELP_TEXT, MMS_MAX_LENGTH, MMS_TOO_LONG, OPT_IN_CONFIRMATION, OPT_OUT_CONFIRMATION, RECIPIENT_UNSUBSCRIBED, SMS_MAX_LENGTH, SMS_TOO_LONG,
-  classifyKeyword, formatPhone, parsePhone, type KeywordKind,
+  classifyKeyword, formatPhone, parsePhone, type DeliveryUpdate, type KeywordKind,
 } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { ownerOfKey } from '../../platform/blob/access.js';
+import { events } from '../../platform/events/index.js';
+import type { UploadedFile } from '../../platform/http/multipart.js';
 import { ResponseTooLargeError, UnsafeUrlError } from '../../platform/http/safe-fetch.js';
 import type { InboundMessageEvent, MessageStatusEvent } from '../../carriers/carrier.events.js';
-import { CarrierError, ConflictError, ForbiddenError, NotFoundError, ValidationError, fieldError } from '../../platform/http/errors.js';
+import { CarrierError, ForbiddenError, NotFoundError, ValidationError, fieldError } from '../../platform/http/errors.js';
 import type { WebhookOutcome } from '../../platform/http/webhooks.js';
 import { AGENT_ROLES, assertCompanyAccess, getCompanyMessagingSettings } from '../companies/companies.service.js';
 import { createContact, findContactByNumber, setContactUnsubscribed } from '../contacts/contacts.service.js';
-import { isPartyBlocked } from '../calls/calls.service.js';
 import {
-  addConversationItem, advanceDeliveryState, bumpConversation, deleteItemRow, getCompanyConversationRow, getConversationRow, getItemByCarrierSid, getItemById,
-  linkConversationContact, publishConversationUpdated, setItemMedia, startConversation, toConversationItem, updateItemRow, type ConversationRow, type ItemRow,
-} from '../conversations/conversations.service.js';
-import { recordCampaignReply, scheduleCampaignRefresh } from '../campaigns/campaigns.service.js';
+  appendInboundMessage, appendOutboundMessage, applyDeliveryUpdate, attachMessageMedia, cancelScheduledMessage as withdrawScheduledMessage,
+  releaseScheduledMessage, scheduleOutboundMessage, type DeliveryTarget, type ItemRow,
+} from '../conversations/conversations.commands.js';
+import { publishConversationUpdated } from '../conversations/conversations.live.js';
+import { findItem, getCompanyConversationRow, getConversationRow, toConversationItem } from '../conversations/conversations.queries.js';
 import { findNumberByE164, getCompanyNumber } from '../numbers/numbers.service.js';
+import { askInboundReplyHooks } from './messaging.hooks.js';
+
+export type { UploadedFile };
 
 export const SEND_MESSAGE_JOB = 'messages.send';
 export const FETCH_MEDIA_JOB = 'messages.fetch-media';
 export const SEND_SCHEDULED_JOB = 'messages.send-scheduled';
-
-export type UploadedFile = { filename: string; mimetype: string; data: Buffer };
 
 // ---------------------------------------------------------------------------------------------
 // Inbound
@@ -45,12 +50,12 @@ export type UploadedFile = { filename: string; mimetype: string; data: Buffer };
 
 /**
  * Handles one inbound SMS/MMS (the carrier's post parsed by `carrier.parseInboundMessage`) inside
- * `handleOnce`'s transaction (`tx`).
- * A `To` that is not one of our active numbers stores nothing. Answers an empty MessagingResponse.
- * A reply to a campaign message is reported to the campaigns service in the same transaction
- * (`recordCampaignReply`: responded / unsubscribed counters); when that campaign has `skip_inbox`
- * the message is not stored in the inbox (no conversation item), but an opt-out/opt-in/help keyword
- * is still honoured and its confirmation goes out through the conversation.
+ * `handleOnce`'s transaction (`tx`). A `To` that is not one of our active numbers stores nothing.
+ * Answers the carrier's empty messaging response.
+ * The inbound-reply hook (registered by campaigns) is asked first, in the same transaction: a
+ * reply to a campaign sent with `skip_inbox` is not stored in the inbox (no conversation item),
+ * but an opt-out/opt-in/help keyword is still honoured and its confirmation goes out through the
+ * conversation. After commit: `message.received` (with the hook's campaign), then the live events.
  */
 export async function receiveInboundMessage(ctx: AppContext, tx: DbOrTx, p: InboundMessageEvent): Promise<WebhookOutcome> {
   const response = ctx.carrier.renderMessaging();
@@ -59,64 +64,46 @@ export async function receiveInboundMessage(ctx: AppContext, tx: DbOrTx, p: Inbo
     ctx.log.warn({ to: p.to, sid: p.sid }, 'inbound message for an unknown number ignored');
     return { response };
   }
+  const companyId = number.company_id;
   const from = parsePhone(p.from) ?? p.from.trim();
   const media = p.media;
-  // A reply to a campaign message is counted on that campaign (responded / unsubscribed); a campaign
-  // sent with skip_inbox keeps its replies out of the inbox (opt-out keywords are still honoured).
-  const campaign = await recordCampaignReply(ctx, { companyId: number.company_id, numberId: number.id, from, body: p.body }, tx);
+  const receivedAt = new Date();
+  const verdict = await askInboundReplyHooks(ctx, tx, { companyId, numberId: number.id, from, body: p.body });
   const kind = classifyKeyword(p.body);
-  let conversation: ConversationRow | null = null;
-  /** The (number, sender) conversation, started on first use (never for a skip_inbox reply that needs no answer). */
-  const conversationOf = async (): Promise<ConversationRow> => {
-    conversation ??= await startConversation(ctx, tx, { companyId: number.company_id, numberId: number.id, recipient: from });
-    return conversation;
-  };
   let item: ItemRow | null = null;
-  if (!campaign.skipInbox) {
-    const c = await conversationOf();
-    item = await addConversationItem(ctx, tx, {
-      company_id: number.company_id,
-      conversation_id: c.id,
-      type: 'message',
-      is_inbound: true,
-      // A blocked caller's text is kept but arrives read: no unread count (docs/messaging.md "Blocked callers").
-      is_read: await isPartyBlocked(ctx, number.company_id, number.id, from, tx),
-      body: p.body,
-      media,
-      delivery_state: 'received',
-      carrier_sid: p.sid,
-    });
+  if (!verdict.skipInbox) {
+    item = (await appendInboundMessage(ctx, tx, { companyId, numberId: number.id, from, body: p.body, media, carrierSid: p.sid })).item;
     if (media.length > 0) await ctx.queue.enqueue(FETCH_MEDIA_JOB, { itemId: item.id }, { singletonKey: `media-${item.id}` }, tx);
   }
-  const reply = kind ? await answerKeyword(ctx, tx, { companyId: number.company_id, conversationOf, started: () => conversation, from, kind }) : null;
-  const touched = conversation as ConversationRow | null;
+  const reply = kind ? await answerKeyword(ctx, tx, { companyId, numberId: number.id, from, kind }) : null;
   return {
     response,
     afterCommit: async () => {
-      if (campaign.campaignId !== null) scheduleCampaignRefresh(ctx, campaign.campaignId);
-      if (!touched) return;
-      if (item) await publishConversationUpdated(ctx, number.company_id, touched.id, item);
-      if (reply) await publishConversationUpdated(ctx, number.company_id, touched.id, reply);
+      await events.emitAfterCommit(ctx, 'message.received', {
+        companyId, numberId: number.id, conversationId: item?.conversation_id ?? null, itemId: item?.id ?? null,
+        from, body: p.body, carrierSid: p.sid, receivedAt, keyword: kind, campaignId: verdict.campaignId,
+      });
+      if (item) await publishConversationUpdated(ctx, companyId, item.conversation_id, item);
+      if (reply) await publishConversationUpdated(ctx, companyId, reply.conversation_id, reply);
     },
   };
 }
 
 /**
- * Stores an automatic reply (outbound message, no user) in the conversation and enqueues its
- * delivery through `messages.send`, inside the caller's transaction, so it shows in the thread.
+ * Stores an automatic reply (outbound message, no user) in the (number, party) thread and enqueues
+ * its delivery through `messages.send`, inside the caller's transaction, so it shows in the thread.
+ * `contactId` links that contact when the thread has none (a contact the keyword just created).
  */
-async function queueAutoReply(ctx: AppContext, tx: DbOrTx, conversation: ConversationRow, body: string): Promise<ItemRow> {
-  const row = await addConversationItem(ctx, tx, {
-    company_id: conversation.company_id, conversation_id: conversation.id, type: 'message', is_inbound: false, is_read: true,
-    body, media: [], delivery_state: 'sending', user_id: null,
-  });
-  await ctx.queue.enqueue(SEND_MESSAGE_JOB, { itemId: row.id }, { singletonKey: `send-${row.id}` }, tx);
-  return row;
+async function queueAutoReply(ctx: AppContext, tx: DbOrTx, to: { companyId: number; numberId: number; recipient: string; contactId?: number }, body: string): Promise<ItemRow> {
+  const { item } = await appendOutboundMessage(ctx, tx, { ...to, body, media: [], userId: null });
+  await ctx.queue.enqueue(SEND_MESSAGE_JOB, { itemId: item.id }, { singletonKey: `send-${item.id}` }, tx);
+  return item;
 }
 
 /**
- * Opt-out compliance for an inbound single-word keyword (issue 4 "Opt-outs and compliance";
- * domain `classifyKeyword`), inside the inbound webhook's transaction:
+ * Opt-out compliance for an inbound single-word keyword (spec 001 §4 "Sent messages";
+ * docs/messaging.md "Opt-outs and compliance"; domain `classifyKeyword`), inside the inbound
+ * webhook's transaction:
  * - opt-out (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT): the sender's contact in
  *   this company becomes unsubscribed (created with source `keyword` when there is none) and gets
  *   OPT_OUT_CONFIRMATION;
@@ -125,14 +112,16 @@ async function queueAutoReply(ctx: AppContext, tx: DbOrTx, conversation: Convers
  * A confirmation goes out only when the subscription actually changed, so a repeated STOP (the same
  * delivery twice, or a second STOP) sends one confirmation, and an ordinary "Yes" from a subscribed
  * person gets no reply. Repeated deliveries of one MessageSid are already absorbed by `handleOnce`.
+ * The reply goes to the (number, sender) thread, which is started when the message itself was
+ * kept out of the inbox, and linked to the sender's contact (the one created here included).
  * @returns the reply item, or null when nothing is sent.
  */
-async function answerKeyword(ctx: AppContext, tx: DbOrTx, input: { companyId: number; conversationOf: () => Promise<ConversationRow>; started: () => ConversationRow | null; from: string; kind: KeywordKind }): Promise<ItemRow | null> {
-  const { companyId, conversationOf, started, from, kind } = input;
+async function answerKeyword(ctx: AppContext, tx: DbOrTx, input: { companyId: number; numberId: number; from: string; kind: KeywordKind }): Promise<ItemRow | null> {
+  const { companyId, numberId, from, kind } = input;
   if (kind === 'help') {
     const company = await getCompanyMessagingSettings(ctx, companyId, tx);
     const text = company.help_text.trim() || `${company.name}: ${DEFAULT_HELP_TEXT}`;
-    return queueAutoReply(ctx, tx, await conversationOf(), text);
+    return queueAutoReply(ctx, tx, { companyId, numberId, recipient: from }, text);
   }
   const unsubscribe = kind === 'opt-out';
   let contact = await findContactByNumber(ctx, companyId, from, tx);
@@ -140,13 +129,9 @@ async function answerKeyword(ctx: AppContext, tx: DbOrTx, input: { companyId: nu
     if (!unsubscribe) return null;
     contact = await createContact(ctx, companyId, { name: formatPhone(from), number: from, source: 'keyword' }, tx);
   }
-  const existing = started();
-  if (existing && existing.contact_id === null) await linkConversationContact(ctx, tx, existing.id, contact.id);
   if (contact.is_unsubscribed === unsubscribe) return null;
   await setContactUnsubscribed(ctx, companyId, contact.id, unsubscribe, tx);
-  const conversation = await conversationOf();
-  if (!existing && conversation.contact_id === null) await linkConversationContact(ctx, tx, conversation.id, contact.id);
-  return queueAutoReply(ctx, tx, conversation, unsubscribe ? OPT_OUT_CONFIRMATION : OPT_IN_CONFIRMATION);
+  return queueAutoReply(ctx, tx, { companyId, numberId, recipient: from, contactId: contact.id }, unsubscribe ? OPT_OUT_CONFIRMATION : OPT_IN_CONFIRMATION);
 }
 
 function extensionFor(contentType: string, url: string): string {
@@ -166,7 +151,7 @@ function extensionFor(contentType: string, url: string): string {
  * @throws when a download fails otherwise (the queue retries).
  */
 export async function fetchInboundMedia(ctx: AppContext, data: { itemId: number }): Promise<void> {
-  const item = await getItemById(ctx, data.itemId);
+  const item = await findItem(ctx, data.itemId);
   if (!item || item.media.length === 0) return;
   let changed = false;
   const media = [];
@@ -188,7 +173,7 @@ export async function fetchInboundMedia(ctx: AppContext, data: { itemId: number 
     changed = true;
   }
   if (!changed) return;
-  const updated = await setItemMedia(ctx, item.id, media);
+  const updated = await attachMessageMedia(ctx, item.id, media);
   if (updated) await publishConversationUpdated(ctx, item.company_id, item.conversation_id, updated);
 }
 
@@ -265,21 +250,12 @@ async function prepareOutbound(ctx: AppContext, userId: number, input: SendMessa
  */
 export async function sendMessage(ctx: AppContext, userId: number, input: SendMessageBody, files: UploadedFile[]): Promise<ConversationItem> {
   const out = await prepareOutbound(ctx, userId, input, files);
-  const { item } = await ctx.db.transaction().execute(async (tx) => {
-    const conversation = await startConversation(ctx, tx, { companyId: out.companyId, numberId: out.numberId, recipient: out.recipient });
-    const row = await addConversationItem(ctx, tx, {
-      company_id: out.companyId,
-      conversation_id: conversation.id,
-      type: 'message',
-      is_inbound: false,
-      is_read: true,
-      body: out.content,
-      media: out.media,
-      delivery_state: 'sending',
-      user_id: userId,
+  const item = await ctx.db.transaction().execute(async (tx) => {
+    const { item: row } = await appendOutboundMessage(ctx, tx, {
+      companyId: out.companyId, numberId: out.numberId, recipient: out.recipient, body: out.content, media: out.media, userId,
     });
     await ctx.queue.enqueue(SEND_MESSAGE_JOB, { itemId: row.id }, { singletonKey: `send-${row.id}` }, tx);
-    return { item: row };
+    return row;
   });
   await publishConversationUpdated(ctx, out.companyId, item.conversation_id, item);
   return toConversationItem(item);
@@ -298,18 +274,8 @@ export async function scheduleMessage(ctx: AppContext, userId: number, input: Sc
   else if (at.getTime() <= Date.now()) errors.shouldBeSentAt = ['The should be sent at must be a date after now.'];
   const out = await prepareOutbound(ctx, userId, input, files, errors);
   const item = await ctx.db.transaction().execute(async (tx) => {
-    const conversation = await startConversation(ctx, tx, { companyId: out.companyId, numberId: out.numberId, recipient: out.recipient });
-    const row = await addConversationItem(ctx, tx, {
-      company_id: out.companyId,
-      conversation_id: conversation.id,
-      type: 'scheduledmessage',
-      is_inbound: false,
-      is_read: true,
-      body: out.content,
-      media: out.media,
-      delivery_state: null,
-      should_be_sent_at: at,
-      user_id: userId,
+    const { item: row } = await scheduleOutboundMessage(ctx, tx, {
+      companyId: out.companyId, numberId: out.numberId, recipient: out.recipient, body: out.content, media: out.media, userId, sendAt: at,
     });
     await ctx.queue.enqueue(SEND_SCHEDULED_JOB, { itemId: row.id }, { singletonKey: `scheduled-${row.id}`, startAfter: at }, tx);
     return row;
@@ -325,7 +291,7 @@ export async function scheduleMessage(ctx: AppContext, userId: number, input: Sc
  *   403 without an agent role; ConflictError (409) when it was already sent.
  */
 export async function cancelScheduledMessage(ctx: AppContext, userId: number, itemId: number): Promise<void> {
-  const found = await getItemById(ctx, itemId);
+  const found = await findItem(ctx, itemId);
   if (!found || (found.type !== 'scheduledmessage' && found.should_be_sent_at === null)) throw new NotFoundError('Scheduled message');
   try {
     await assertCompanyAccess(ctx, userId, found.company_id);
@@ -334,12 +300,7 @@ export async function cancelScheduledMessage(ctx: AppContext, userId: number, it
     throw e;
   }
   await assertCompanyAccess(ctx, userId, found.company_id, AGENT_ROLES);
-  await ctx.db.transaction().execute(async (tx) => {
-    const locked = await getItemById(ctx, itemId, tx, true);
-    if (!locked) throw new NotFoundError('Scheduled message');
-    if (locked.type !== 'scheduledmessage') throw new ConflictError('The message has already been sent.');
-    await deleteItemRow(ctx, tx, locked.id);
-  });
+  await ctx.db.transaction().execute((tx) => withdrawScheduledMessage(ctx, tx, itemId));
   await publishConversationUpdated(ctx, found.company_id, found.conversation_id);
 }
 
@@ -351,19 +312,7 @@ export async function cancelScheduledMessage(ctx: AppContext, userId: number, it
  * gone; a converted one is only delivered while still `sending` without carrier SID.
  */
 export async function sendScheduledMessage(ctx: AppContext, data: { itemId: number }): Promise<void> {
-  const converted = await ctx.db.transaction().execute(async (tx) => {
-    const item = await getItemById(ctx, data.itemId, tx, true);
-    if (!item || item.type !== 'scheduledmessage') return item ?? null;
-    const conversation = await getConversationRow(ctx, item.conversation_id, tx);
-    if (!conversation) return null;
-    const contact = await findContactByNumber(ctx, item.company_id, conversation.recipient, tx);
-    const optedOut = Boolean(contact?.is_unsubscribed);
-    const row = await updateItemRow(ctx, tx, item.id, {
-      type: 'message', created_at: new Date(), delivery_state: optedOut ? 'failed' : 'sending', ...(optedOut ? { error_code: 21610 } : {}),
-    });
-    await bumpConversation(ctx, tx, conversation);
-    return row ?? null;
-  });
+  const converted = (await ctx.db.transaction().execute((tx) => releaseScheduledMessage(ctx, tx, data.itemId))).item;
   if (!converted) return;
   if (converted.type === 'message' && converted.delivery_state === 'sending' && !converted.carrier_sid) {
     await publishConversationUpdated(ctx, converted.company_id, converted.conversation_id, converted);
@@ -373,13 +322,22 @@ export async function sendScheduledMessage(ctx: AppContext, data: { itemId: numb
   }
 }
 
-/** Locks the item, applies a delivery update, and publishes after commit when something changed. */
-async function updateDelivery(ctx: AppContext, itemId: number, update: { state?: string; carrierSid?: string; errorCode?: number | null }): Promise<ItemRow | null> {
-  const updated = await ctx.db.transaction().execute(async (tx) => {
-    const locked = await getItemById(ctx, itemId, tx, true);
-    return locked ? advanceDeliveryState(ctx, tx, locked, update) : null;
+/**
+ * After a delivery update committed: `message.status-changed` (campaign counters and other
+ * reactions), then the live `conversation updated`.
+ */
+async function announceDelivery(ctx: AppContext, updated: ItemRow): Promise<void> {
+  await events.emitAfterCommit(ctx, 'message.status-changed', {
+    companyId: updated.company_id, conversationId: updated.conversation_id, itemId: updated.id, carrierSid: updated.carrier_sid,
+    state: updated.delivery_state, errorCode: updated.error_code, campaignId: null,
   });
-  if (updated) await publishConversationUpdated(ctx, updated.company_id, updated.conversation_id, updated);
+  await publishConversationUpdated(ctx, updated.company_id, updated.conversation_id, updated);
+}
+
+/** Applies a delivery update to an item in a transaction of its own (the inbox's `applyDeliveryUpdate`) and announces it after commit when something changed. */
+async function updateDelivery(ctx: AppContext, target: DeliveryTarget, update: DeliveryUpdate): Promise<ItemRow | null> {
+  const { updated } = await ctx.db.transaction().execute((tx) => applyDeliveryUpdate(ctx, tx, target, update));
+  if (updated) await announceDelivery(ctx, updated);
   return updated;
 }
 
@@ -390,7 +348,7 @@ async function updateDelivery(ctx: AppContext, itemId: number, update: { state?:
  * A CarrierError marks the item `failed` with the carrier's code; other errors are thrown (retry).
  */
 export async function deliverMessage(ctx: AppContext, data: { itemId: number }): Promise<void> {
-  const item = await getItemById(ctx, data.itemId);
+  const item = await findItem(ctx, data.itemId);
   if (!item || item.carrier_sid || item.delivery_state !== 'sending' || item.is_inbound) return;
   const conversation = await getConversationRow(ctx, item.conversation_id);
   if (!conversation) return;
@@ -399,7 +357,7 @@ export async function deliverMessage(ctx: AppContext, data: { itemId: number }):
     from = (await getCompanyNumber(ctx, conversation.company_id, conversation.number_id)).number;
   } catch (e) {
     if (!(e instanceof NotFoundError)) throw e;
-    await updateDelivery(ctx, item.id, { state: 'failed' });
+    await updateDelivery(ctx, { itemId: item.id }, { state: 'failed' });
     return;
   }
   try {
@@ -410,11 +368,11 @@ export async function deliverMessage(ctx: AppContext, data: { itemId: number }):
       mediaUrls: item.media.map((m) => ctx.blobs.carrierUrl(m.url)), // signed: the carrier has no session
       statusCallback: ctx.carrier.webhookUrl('messaging.status', { item: item.id }),
     });
-    await updateDelivery(ctx, item.id, { carrierSid: res.sid, state: ctx.carrier.messageState(res.status) ?? 'queued' });
+    await updateDelivery(ctx, { itemId: item.id }, { carrierSid: res.sid, state: ctx.carrier.messageState(res.status) ?? 'queued' });
   } catch (e) {
     if (!(e instanceof CarrierError)) throw e;
     ctx.log.warn({ err: e, itemId: item.id }, 'carrier refused message');
-    await updateDelivery(ctx, item.id, { state: 'failed', errorCode: e.code ?? null });
+    await updateDelivery(ctx, { itemId: item.id }, { state: 'failed', errorCode: e.code ?? null });
   }
 }
 
@@ -424,17 +382,11 @@ export async function deliverMessage(ctx: AppContext, data: { itemId: number }):
  */
 export async function applyMessageStatus(ctx: AppContext, tx: DbOrTx, p: MessageStatusEvent, itemIdParam: number | null): Promise<WebhookOutcome> {
   const response = ctx.carrier.renderMessaging();
-  const sid = p.sid;
-  let item = await getItemByCarrierSid(ctx, sid, tx, true);
-  if (!item && itemIdParam) {
-    const byId = await getItemById(ctx, itemIdParam, tx, true);
-    if (byId && !byId.is_inbound && (byId.carrier_sid === null || byId.carrier_sid === sid)) item = byId;
-  }
-  if (!item) {
-    ctx.log.warn({ sid }, 'status callback for an unknown message ignored');
+  const { found, updated } = await applyDeliveryUpdate(ctx, tx, { carrierSid: p.sid, itemId: itemIdParam }, { carrierSid: p.sid, state: p.state ?? undefined, errorCode: p.errorCode });
+  if (!found) {
+    ctx.log.warn({ sid: p.sid }, 'status callback for an unknown message ignored');
     return { response };
   }
-  const updated = await advanceDeliveryState(ctx, tx, item, { carrierSid: sid, state: p.state ?? undefined, errorCode: p.errorCode });
   if (!updated) return { response };
-  return { response, afterCommit: () => publishConversationUpdated(ctx, updated.company_id, updated.conversation_id, updated) };
+  return { response, afterCommit: () => announceDelivery(ctx, updated) };
 }
