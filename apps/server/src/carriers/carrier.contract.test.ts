@@ -259,12 +259,13 @@ describe.each(ADAPTERS)('carrier contract: $name', (fx) => {
     const arrived = carrier.parseVoice(fx.forms.callArrived);
     expect(arrived).toMatchObject({ callSid: 'CA44444444444444444444444444444444', from: '+13125557101', to: '+12125550123', fromState: 'IL', fromCity: 'CHICAGO', callStatus: 'ringing', callDurationS: 0 });
     expect(arrived.clientParams).toEqual({});
+    expect(arrived.fromClient).toBeUndefined();
     expect(carrier.parseVoice(fx.forms.menuChoice).digits).toBe('2#');
     expect(carrier.parseVoice(fx.forms.dialResult)).toMatchObject({ dialStatus: 'completed', dialDurationS: 42 });
     expect(carrier.parseVoice(fx.forms.recording)).toMatchObject({ recordingUrl: fx.forms.recording.RecordingUrl, recordingSid: 'RE66666666666666666666666666666666', recordingDurationS: 17 });
     expect(carrier.parseVoice(fx.forms.callCompleted)).toMatchObject({ callStatus: 'completed', callDurationS: 65 });
     const browser = carrier.parseVoice(fx.forms.browserCall);
-    expect(browser).toMatchObject({ callSid: 'CA77777777777777777777777777777777', from: 'client:user_12', to: '+13125557101' });
+    expect(browser).toMatchObject({ callSid: 'CA77777777777777777777777777777777', from: 'client:user_12', fromClient: 'user_12', to: '+13125557101' });
     expect(browser.clientParams).toEqual({ call_id: '901', number_id: '33' });
     for (const form of Object.values(fx.forms)) expect(() => VoiceEvent.parse(carrier.parseVoice(form))).not.toThrow();
   });

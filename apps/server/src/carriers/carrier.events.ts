@@ -54,6 +54,8 @@ export const VoiceEvent = z.object({
   parentCallSid: z.string().min(1).optional(),
   from: z.string().optional(),
   to: z.string().optional(),
+  /** The in-app identity (`user_{id}`) of a caller who placed this leg from a browser softphone. */
+  fromClient: z.string().min(1).optional(),
   /** The caller's state/province and city, when the carrier knows them. */
   fromState: z.string().optional(),
   fromCity: z.string().optional(),

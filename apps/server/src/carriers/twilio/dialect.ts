@@ -108,6 +108,8 @@ export abstract class TwilioDialect {
       parentCallSid: nonEmpty(form.ParentCallSid),
       from: form.From,
       to: form.To,
+      // A browser softphone's leg comes `From` `client:{identity}`.
+      fromClient: nonEmpty(/^client:(.+)$/.exec(form.From ?? '')?.[1]),
       fromState: nonEmpty(form.FromState),
       fromCity: nonEmpty(form.FromCity),
       digits: form.Digits,

@@ -115,32 +115,32 @@ export const callsRepository = {
   async setVoicemailUrl(db: DbOrTx, id: number, url: string): Promise<void> {
     await db.updateTable('voicemails').set({ recording_url: url }).where('id', '=', id).execute();
   },
-  /** Calls of a company with their voicemail and number, newest first (see listCallActivity). */
+  /** Calls of a company with their voicemail, newest first (see listCallActivity); the number's label comes from the numbers module. */
   async activity(db: DbOrTx, companyId: number, opts: { limit: number; offset: number; calls: boolean; voicemails: boolean }) {
     let q = db.selectFrom('calls')
-      .innerJoin('numbers', 'numbers.id', 'calls.number_id')
       .leftJoin('voicemails', 'voicemails.call_id', 'calls.id')
       .where('calls.company_id', '=', companyId);
     if (!opts.calls) q = q.where('voicemails.id', 'is not', null);
     if (!opts.voicemails) q = q.where('voicemails.id', 'is', null);
     if (!opts.calls && !opts.voicemails) q = q.where(sql<boolean>`false`);
     const rows = await q.selectAll('calls')
-      .select(['numbers.number as business_number', 'numbers.label as number_label', 'voicemails.id as vm_id', 'voicemails.recording_url as vm_url', 'voicemails.duration_s as vm_duration', 'voicemails.is_read as vm_read'])
+      .select(['voicemails.id as vm_id', 'voicemails.recording_url as vm_url', 'voicemails.duration_s as vm_duration', 'voicemails.is_read as vm_read'])
       .orderBy('calls.started_at', 'desc').orderBy('calls.id', 'desc').limit(opts.limit).offset(opts.offset).execute();
     const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { rows, total: Number(n) };
   },
   /** The company's voicemails with their call's parties, newest first. */
   async listVoicemails(db: DbOrTx, companyId: number, limit: number, offset: number) {
-    const rows = await db.selectFrom('voicemails').innerJoin('calls', 'calls.id', 'voicemails.call_id').leftJoin('numbers', 'numbers.id', 'voicemails.number_id')
-      .selectAll('voicemails').select(['calls.from_number', 'calls.to_number', 'calls.contact_id', 'numbers.label as number_label'])
+    const rows = await db.selectFrom('voicemails').innerJoin('calls', 'calls.id', 'voicemails.call_id')
+      .selectAll('voicemails').select(['calls.from_number', 'calls.to_number', 'calls.contact_id'])
       .where('voicemails.company_id', '=', companyId).orderBy('voicemails.created_at', 'desc').orderBy('voicemails.id', 'desc').limit(limit).offset(offset).execute();
     const { n } = await db.selectFrom('voicemails').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
     return { rows, total: Number(n) };
   },
+  /** A voicemail with its call's parties. */
   async voicemailWithCall(db: DbOrTx, id: number) {
-    return db.selectFrom('voicemails').innerJoin('calls', 'calls.id', 'voicemails.call_id').leftJoin('numbers', 'numbers.id', 'voicemails.number_id')
-      .selectAll('voicemails').select(['calls.from_number', 'calls.to_number', 'calls.contact_id', 'numbers.label as number_label']).where('voicemails.id', '=', id).executeTakeFirst();
+    return db.selectFrom('voicemails').innerJoin('calls', 'calls.id', 'voicemails.call_id')
+      .selectAll('voicemails').select(['calls.from_number', 'calls.to_number', 'calls.contact_id']).where('voicemails.id', '=', id).executeTakeFirst();
   },
   async setVoicemailRead(db: DbOrTx, id: number, isRead: boolean): Promise<void> {
     await db.updateTable('voicemails').set({ is_read: isRead }).where('id', '=', id).execute();

@@ -3,17 +3,20 @@
  * GET /api/calls/{id}?include=history,note,ascOptions,eavAttributeValues (outbound 0|1 and isInbound; ascOptions when included);
  * PATCH /api/calls/{id} {qualification, eavAttributeValues}; POST/DELETE /api/calls/{id}/tags/tags {tags};
  * GET /api/voicemails?company_id&page; PUT /api/voicemails/{id}/read|unread; DELETE /api/voicemails/{id};
+ * POST /api/v1/calls/token {number_id, destination} (a call placed from the browser, spec 002 §7 "In-app calling").
  */
 import {
-  CallDetailQuery, CallDetailSchema, CallTagsBody, CallTagsInput, IdParams, MessageBody, PatchCallInput, VoicemailBody, VoicemailListBody, VoicemailListQuery, errorResponses,
+  CallDetailQuery, CallDetailSchema, CallTagsBody, CallTagsInput, IdParams, MessageBody, OutboundTokenBody, OutboundTokenInput, PatchCallInput, VoicemailBody, VoicemailListBody,
+  VoicemailListQuery, errorResponses,
 } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { callDetailView, includeList } from './calls.views.js';
-import {
-  addCallTags, deleteVoicemail, getCall, listVoicemails, markVoicemail, patchCall, removeCallTags,
-} from './calls.service.js';
+import { placeBrowserCall } from './browser-calls.js';
+import { addCallTags, getCall, patchCall, removeCallTags } from './call-records.js';
+import { deleteVoicemail, listVoicemails, markVoicemail } from './voicemails.js';
 
+/** Registers the calls and voicemails routes (HTTP only; the use cases check access). */
 export async function registerCallsRoutes(app: App, ctx: AppContext): Promise<void> {
   app.get('/api/calls/:id', {
     schema: { tags: ['calls'], params: IdParams, querystring: CallDetailQuery, response: { 200: CallDetailSchema, ...errorResponses } },
@@ -46,4 +49,8 @@ export async function registerCallsRoutes(app: App, ctx: AppContext): Promise<vo
   app.delete('/api/voicemails/:id', {
     schema: { tags: ['voicemails'], params: IdParams, response: { 200: MessageBody, ...errorResponses } },
   }, async (request) => deleteVoicemail(ctx, request.auth!.userId, request.params.id));
+
+  app.post('/api/v1/calls/token', {
+    schema: { tags: ['in-app calling'], summary: 'Token for a call placed from the browser; records the outbound call', body: OutboundTokenInput, response: { 200: OutboundTokenBody, ...errorResponses } },
+  }, async (request) => placeBrowserCall(ctx, request.auth!.userId, request.body));
 }

@@ -6,7 +6,9 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XMLParser } from 'fast-xml-parser';
 import { createAccount, type Account } from '../../../test/fixtures.js';
-import { listCallActivity, planInboundCall, storeInboundCall } from './calls.service.js';
+import { storeInboundCall } from './call-batching.js';
+import { planInboundCall } from './call-flow.js';
+import { listCallActivity } from './call-records.js';
 import { eventually, postWebhook, startTestServer, type TestServer } from '../../../test/harness.js';
 
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, isArray: (name) => ['Number', 'Say'].includes(name) });

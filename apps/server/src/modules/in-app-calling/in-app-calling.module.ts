@@ -1,9 +1,7 @@
-/** The in-app-calling module's entry: its routes, jobs and setup (see `platform/module.ts`). */
+/** The in-app-calling module's entry: its routes (see `platform/module.ts`). The browser legs' carrier webhooks are the calls module's. */
 import type { ModuleEntry } from '../../platform/module.js';
 import { registerInAppCallingRoutes } from './in-app-calling.routes.js';
-import { registerInAppCallingWebhooks } from './in-app-calling.webhooks.js';
 
 export const inAppCallingModule: ModuleEntry[] = [
   { name: 'in-app-calling', routes: registerInAppCallingRoutes },
-  { name: 'in-app-calling-webhooks', routes: registerInAppCallingWebhooks },
 ];

@@ -1,17 +1,12 @@
 /**
- * SQL for `in_app_calls` (migration 0007) and the in-app calling columns of `users`
- * (`in_app_calling_status`, `sip_address`, `sip_user`, `sip_password`): this module is the only
- * writer of those columns; membership is read from `company_users`.
+ * SQL for `in_app_calls` (migration 0007), the in-app calling module's table. The users' in-app
+ * calling fields belong to the users module and memberships to companies: read through their services.
  */
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
 import type { NewRow, Row } from '../../platform/db/schema.js';
 
 export type InAppCallRow = Row<'in_app_calls'>;
-export type InAppUserRow = {
-  id: number; first_name: string; last_name: string; email: string; role: string;
-  in_app_calling_status: string; sip_address: string | null; sip_user: string | null; sip_password: string | null;
-};
 
 /** bigint[] columns come back from pg as strings; ids are numbers everywhere else. */
 function norm<T extends InAppCallRow | undefined>(row: T): T {
@@ -20,30 +15,6 @@ function norm<T extends InAppCallRow | undefined>(row: T): T {
 }
 
 export const inAppCallingRepository = {
-  /** Members (not deactivated) of the company whose status is active, by id. */
-  async activeUserIds(db: DbOrTx, companyId: number): Promise<number[]> {
-    const rows = await db.selectFrom('company_users').innerJoin('users', 'users.id', 'company_users.user_id').select('users.id')
-      .where('company_users.company_id', '=', companyId).where('company_users.role', '!=', 'deactivated').where('users.in_app_calling_status', '=', 'active')
-      .orderBy('users.id').execute();
-    return rows.map((r) => r.id);
-  },
-  /** The company's members (not deactivated) with their in-app calling fields, by name. */
-  async companyUsers(db: DbOrTx, companyId: number): Promise<InAppUserRow[]> {
-    return db.selectFrom('company_users').innerJoin('users', 'users.id', 'company_users.user_id')
-      .select(['users.id', 'users.first_name', 'users.last_name', 'users.email', 'company_users.role', 'users.in_app_calling_status', 'users.sip_address', 'users.sip_user', 'users.sip_password'])
-      .where('company_users.company_id', '=', companyId).where('company_users.role', '!=', 'deactivated')
-      .orderBy('users.first_name').orderBy('users.last_name').orderBy('users.id').execute();
-  },
-  async user(db: DbOrTx, userId: number): Promise<Omit<InAppUserRow, 'role'> | undefined> {
-    return db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email', 'in_app_calling_status', 'sip_address', 'sip_user', 'sip_password'])
-      .where('id', '=', userId).executeTakeFirst();
-  },
-  async setStatus(db: DbOrTx, userId: number, status: string): Promise<void> {
-    await db.updateTable('users').set({ in_app_calling_status: status, updated_at: new Date() }).where('id', '=', userId).execute();
-  },
-  async setSip(db: DbOrTx, userId: number, sip: { sip_address: string; sip_user: string; sip_password: string }): Promise<void> {
-    await db.updateTable('users').set({ ...sip, updated_at: new Date() }).where('id', '=', userId).execute();
-  },
   /** Stores the ringing call; a repeated ring of the same call keeps its join token and adds the users. */
   async upsertCall(db: DbOrTx, row: NewRow<'in_app_calls'> & { rung_user_ids: number[] }): Promise<InAppCallRow> {
     return db.insertInto('in_app_calls').values(row)

@@ -7,16 +7,16 @@
  *   POST /api/companies/{companyId}/in-app-calling/calls/{callId}/answer      → {message, data} | 409
  *   POST /api/companies/{companyId}/in-app-calling/calls/{callId}/reject {joinToken}
  *   POST /api/companies/{companyId}/in-app-calling/calls/{callId}/hangup
- *   POST /api/v1/calls/token {number_id, destination}                          → token + call_id
+ * (`POST /api/v1/calls/token`, a call placed from the browser, is the calls module's: it stores the call.)
  */
 import {
   CanAnswerBody, CompanyParams, ErrorBody, InAppAnswerBody, InAppCallParams, InAppStatusBody, InAppStatusInput, InAppTokenBody, InAppUsersBody,
-  JoinTokenInput, MessageBody, OutboundTokenBody, OutboundTokenInput, errorResponses,
+  JoinTokenInput, MessageBody, errorResponses,
 } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import {
-  answerCall, canAnswerCall, createInAppToken, createOutboundToken, hangupCall, listInAppUsers, rejectCall, setInAppStatus,
+  answerCall, canAnswerCall, createInAppToken, hangupCall, listInAppUsers, rejectCall, setInAppStatus,
 } from './in-app-calling.service.js';
 
 const errors = { ...errorResponses, 409: ErrorBody };
@@ -50,8 +50,4 @@ export async function registerInAppCallingRoutes(app: App, ctx: AppContext): Pro
   app.post(`${base}/calls/:callId/hangup`, {
     schema: { tags: ['in-app calling'], params: InAppCallParams, response: { 200: MessageBody, ...errors } },
   }, async (request) => hangupCall(ctx, request.auth!.userId, request.params.companyId, request.params.callId));
-
-  app.post('/api/v1/calls/token', {
-    schema: { tags: ['in-app calling'], summary: 'Token for a call placed from the browser; records the outbound call', body: OutboundTokenInput, response: { 200: OutboundTokenBody, ...errors } },
-  }, async (request) => createOutboundToken(ctx, request.auth!.userId, request.body));
 }

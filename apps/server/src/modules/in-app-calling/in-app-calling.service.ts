@@ -15,20 +15,29 @@
  *   later answers get 409.
  * - The sandbox simulator's `<Client>` legs wait for a browser answer with `waitForBrowserAnswer`
  *   (in-process signal + database polling, so an answer on another node is seen too).
+ * - Calls placed from the browser are the calls module's use case (it stores the call); this module
+ *   keeps their `in_app_calls` row (`recordBrowserCall`), checks who may connect them
+ *   (`authorizeBrowserCall`) and issues the token (`browserCallToken`).
+ *
+ * In-app calling sits below calls (docs/architecture.md "Module map"): it never imports calls. What
+ * it needs from calls inside its own transaction (marking an answered call Connected) the calls
+ * module registers in its setup (`registerInAppAnswerHandler`). The users' in-app calling fields
+ * belong to the users module and memberships to companies; read and written through their services.
  */
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { IN_APP_CALLING_EVENT, type CanAnswerBody, type InAppCallingEvent, type InAppCallingStatus, type InAppUser } from '@switchboard/contracts';
-import { parsePhone } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { ConflictError, ForbiddenError, NotFoundError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
-import { markAnsweredInApp, publishCallUpdated, recordOutboundCall } from '../calls/calls.service.js';
-import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
+import { AGENT_ROLES, activeMemberIds, assertCompanyAccess, listActiveMembers } from '../companies/companies.service.js';
 import { findContactByNumber } from '../contacts/contacts.service.js';
-import { findNumberByE164, findRoutingById } from '../numbers/numbers.service.js';
+import { findNumberByE164 } from '../numbers/numbers.service.js';
 import { clientIdentity } from '../routing/routing.service.js';
-import { inAppCallingRepository, type InAppCallRow, type InAppUserRow } from './in-app-calling.repository.js';
+import {
+  filterInAppCallingActive, getInAppCallingProfile, getInAppCallingProfiles, setInAppCallingStatus, setSipCredentials, type InAppCallingProfile,
+} from '../users/users.service.js';
+import { inAppCallingRepository, type InAppCallRow } from './in-app-calling.repository.js';
 
 export const MISSING_SIP = 'In-app calling needs your SIP address, SIP user and SIP password.';
 export const ALREADY_ANSWERED = 'This call was already answered.';
@@ -44,7 +53,7 @@ export function userIdOfIdentity(identity: string): number | null {
 }
 
 /** Whether all three SIP fields are present (foundation §3). */
-export function hasSip(u: Pick<InAppUserRow, 'sip_address' | 'sip_user' | 'sip_password'>): boolean {
+export function hasSip(u: Pick<InAppCallingProfile, 'sip_address' | 'sip_user' | 'sip_password'>): boolean {
   return Boolean(u.sip_address?.trim() && u.sip_user?.trim() && u.sip_password?.trim());
 }
 
@@ -52,7 +61,7 @@ function publish(ctx: AppContext, userIds: Iterable<number>, event: InAppCalling
   for (const id of new Set(userIds)) ctx.realtime.send(`user.${id}`, IN_APP_CALLING_EVENT, event);
 }
 
-function userDto(u: InAppUserRow): InAppUser {
+function userDto(u: InAppCallingProfile & { role: string }): InAppUser {
   const status = u.in_app_calling_status === 'active' ? 'active' : 'away';
   const sip = hasSip(u);
   return { id: u.id, first_name: u.first_name, last_name: u.last_name, email: u.email, role: u.role, in_app_calling_status: status, has_sip: sip, can_take_calls: status === 'active' && sip };
@@ -63,7 +72,7 @@ function userDto(u: InAppUserRow): InAppUser {
  * order. They are rung as `<Client>user_{id}</Client>`.
  */
 export async function activeInAppUserIds(ctx: AppContext, companyId: number, db: DbOrTx = ctx.db): Promise<number[]> {
-  return inAppCallingRepository.activeUserIds(db, companyId);
+  return filterInAppCallingActive(ctx, await activeMemberIds(ctx, companyId, db), db);
 }
 
 /**
@@ -72,7 +81,11 @@ export async function activeInAppUserIds(ctx: AppContext, companyId: number, db:
  */
 export async function listInAppUsers(ctx: AppContext, userId: number, companyId: number): Promise<{ data: InAppUser[] }> {
   await assertCompanyAccess(ctx, userId, companyId);
-  return { data: (await inAppCallingRepository.companyUsers(ctx.db, companyId)).map(userDto) };
+  const members = await listActiveMembers(ctx, companyId);
+  const roles = new Map(members.map((m) => [m.userId, m.role]));
+  // The profiles come ordered by first name, last name, id.
+  const profiles = await getInAppCallingProfiles(ctx, members.map((m) => m.userId));
+  return { data: profiles.map((u) => userDto({ ...u, role: roles.get(u.id)! })) };
 }
 
 /** Whether this deployment's carrier can issue softphone credentials itself. */
@@ -90,26 +103,26 @@ function canProvisionSip(ctx: AppContext): boolean {
 export async function setInAppStatus(ctx: AppContext, userId: number, companyId: number, status: InAppCallingStatus): Promise<{ message: string; data: InAppUser }> {
   const role = await assertCompanyAccess(ctx, userId, companyId);
   await ctx.db.transaction().execute(async (tx) => {
-    const u = await inAppCallingRepository.user(tx, userId);
+    const u = await getInAppCallingProfile(ctx, userId, tx);
     if (!u) throw new NotFoundError('User');
     if (status === 'active' && !hasSip(u)) {
       if (!canProvisionSip(ctx)) throw fieldError('status', MISSING_SIP);
       const domain = ctx.carrier.sipDomain;
-      await inAppCallingRepository.setSip(tx, userId, {
+      await setSipCredentials(ctx, userId, {
         sip_address: u.sip_address?.trim() || `sip:${clientIdentity(userId)}@${domain}`,
         sip_user: u.sip_user?.trim() || clientIdentity(userId),
         sip_password: u.sip_password?.trim() || crypto.randomBytes(18).toString('base64url'),
-      });
+      }, tx);
     }
-    await inAppCallingRepository.setStatus(tx, userId, status);
+    await setInAppCallingStatus(ctx, userId, status, tx);
   });
   publish(ctx, [userId], { type: 'status', status });
-  const u = (await inAppCallingRepository.user(ctx.db, userId))!;
+  const u = (await getInAppCallingProfile(ctx, userId))!;
   return { message: status === 'active' ? 'You are now active for in-app calls.' : 'You are now away.', data: userDto({ ...u, role }) };
 }
 
-async function sipUser(ctx: AppContext, userId: number) {
-  const u = await inAppCallingRepository.user(ctx.db, userId);
+async function sipUser(ctx: AppContext, userId: number): Promise<InAppCallingProfile> {
+  const u = await getInAppCallingProfile(ctx, userId);
   if (!u) throw new NotFoundError('User');
   return u;
 }
@@ -128,30 +141,45 @@ export async function createInAppToken(ctx: AppContext, userId: number, companyI
 }
 
 /**
- * POST /api/v1/calls/token {number_id, destination}: a token for a call placed from the browser
- * from the company number `number_id` to `destination` (E.164 after parsing); records the outbound
- * call (status 1) and its `in_app_calls` row. With Twilio the token's outgoing params carry
- * `call_id`, `number_id` and `To` for the TwiML app.
- * @throws NotFoundError 404 (number not visible), ValidationError 422 (destination, SIP fields).
+ * For a call placed from the browser (calls module, `POST /api/v1/calls/token`): the user must have
+ * the three SIP fields. @throws ValidationError 422 `sip_address`, NotFoundError 404 (no such user).
  */
-export async function createOutboundToken(ctx: AppContext, userId: number, input: { number_id: number; destination: string }) {
-  const number = await findRoutingById(ctx, input.number_id);
-  if (!number) throw new NotFoundError('Number');
-  await deniedAsNotFound(assertCompanyAccess(ctx, userId, number.company_id, AGENT_ROLES), 'Number');
-  const to = parsePhone(input.destination);
-  if (!to) throw fieldError('destination', 'The number is not a valid phone number.');
+export async function assertSoftphoneReady(ctx: AppContext, userId: number): Promise<void> {
   if (!hasSip(await sipUser(ctx, userId))) throw fieldError('sip_address', MISSING_SIP);
-  const sid = `CA${crypto.randomBytes(16).toString('hex')}`;
-  const call = await ctx.db.transaction().execute(async (tx) => {
-    const c = await recordOutboundCall(ctx, tx, { companyId: number.company_id, numberId: number.id, carrierSid: sid, from: number.number, to, userId });
-    await inAppCallingRepository.insertOutbound(tx, {
-      call_id: c.id, company_id: number.company_id, carrier_sid: sid, direction: 'outbound', join_token: crypto.randomBytes(16).toString('base64url'), placed_by: userId, rung_user_ids: [],
-    });
-    return c;
+}
+
+/**
+ * For the calls module, inside the transaction that stored the outbound call `callId`: keeps the
+ * browser call's `in_app_calls` row (placed by `userId`; `carrierSid` is the placeholder SID the
+ * token's call carries until the carrier connects it).
+ */
+export async function recordBrowserCall(ctx: AppContext, tx: DbOrTx, call: { callId: number; companyId: number; carrierSid: string; userId: number }): Promise<void> {
+  await inAppCallingRepository.insertOutbound(tx, {
+    call_id: call.callId, company_id: call.companyId, carrier_sid: call.carrierSid, direction: 'outbound', join_token: crypto.randomBytes(16).toString('base64url'), placed_by: call.userId, rung_user_ids: [],
   });
-  publishCallUpdated(ctx, { companyId: call.company_id, id: call.id, status: call.status });
-  const t = ctx.carrier.createClientToken(clientIdentity(userId), { outgoing: true, params: { call_id: String(call.id), number_id: String(number.id), To: to } });
-  return { token: t.token, identity: t.identity, carrier: ctx.carrier.name, ttl: t.ttlS, call_id: call.id, from: number.number, to };
+}
+
+/**
+ * The softphone token of a call placed from the browser: identity `user_{id}`, outgoing allowed,
+ * and `params` (e.g. `call_id`, `number_id`, `To`) travelling with the call to the carrier's
+ * `voice.client` webhook. @throws CarrierError when the carrier is not configured for browser calling.
+ */
+export function browserCallToken(ctx: AppContext, userId: number, params: Record<string, string>) {
+  const t = ctx.carrier.createClientToken(clientIdentity(userId), { outgoing: true, params });
+  return { token: t.token, identity: t.identity, carrier: ctx.carrier.name, ttl: t.ttlS };
+}
+
+/**
+ * The carrier's `voice.client` webhook asks who may connect browser call `callId`: only the user
+ * the token was issued to (`identity` `user_{id}`), and only once (the call row still carries the
+ * token's SID). @returns the placing user and the token's SID, or null (refuse the call).
+ */
+export async function authorizeBrowserCall(ctx: AppContext, tx: DbOrTx, input: { callId: number; identity: string | undefined }): Promise<{ userId: number; tokenSid: string } | null> {
+  const userId = input.identity ? userIdOfIdentity(input.identity) : null;
+  if (userId === null || !Number.isInteger(input.callId) || input.callId <= 0) return null;
+  const placed = await inAppCallingRepository.find(tx, input.callId);
+  if (!placed || placed.direction !== 'outbound' || placed.placed_by !== userId) return null;
+  return { userId, tokenSid: placed.carrier_sid };
 }
 
 /**
@@ -185,6 +213,19 @@ export async function endInAppRinging(ctx: AppContext, tx: DbOrTx, callId: numbe
     publish(ctx, row.rung_user_ids, { type: 'ended', callId, reason });
     signals.emit(`call:${callId}`);
   };
+}
+
+/**
+ * What happens to the call when a user answers it in the browser, inside the transaction that
+ * claimed the answer: `{callId, userId, identity}` (`user_{id}`). Returns what to run after commit
+ * (its live events), if anything. Registered by the calls module (it owns the call's status).
+ */
+export type InAppAnswerHandler = (ctx: AppContext, tx: DbOrTx, answer: { callId: number; userId: number; identity: string }) => Promise<(() => Promise<void>) | undefined>;
+let answerHandler: InAppAnswerHandler | undefined;
+
+/** Registers the {@link InAppAnswerHandler} (in the calls module's setup). Idempotent: the last one wins. */
+export function registerInAppAnswerHandler(handler: InAppAnswerHandler): void {
+  answerHandler = handler;
 }
 
 /** The company's in-app call row `callId` for a member. @throws 403 (not a member), 404 */
@@ -227,16 +268,18 @@ export async function answerCall(ctx: AppContext, userId: number, companyId: num
   const row = await callFor(ctx, userId, companyId, callId);
   if (!row.rung_user_ids.includes(userId)) throw new ForbiddenError('This call is not ringing for you.');
   if (!hasSip(await sipUser(ctx, userId))) throw new ForbiddenError(MISSING_SIP);
+  if (!answerHandler) throw new Error('in-app calling: no answer handler registered (registerInAppAnswerHandler)');
+  const onAnswer = answerHandler;
   const result = await ctx.db.transaction().execute(async (tx) => {
     const claimed = await inAppCallingRepository.claimAnswer(tx, callId, userId);
-    if (!claimed) return { claimed: null, changed: undefined };
-    return { claimed, changed: await markAnsweredInApp(ctx, tx, callId, userId, clientIdentity(userId)) };
+    if (!claimed) return { claimed: null, announce: undefined };
+    return { claimed, announce: await onAnswer(ctx, tx, { callId, userId, identity: clientIdentity(userId) }) };
   });
   if (!result.claimed) {
     const now = await inAppCallingRepository.find(ctx.db, callId);
     throw new ConflictError(now?.answered_by !== null && now?.answered_by !== undefined ? ALREADY_ANSWERED : CALL_ENDED);
   }
-  publishCallUpdated(ctx, result.changed);
+  await result.announce?.();
   // Every rung user, the answerer included: their other tabs stop ringing too.
   publish(ctx, result.claimed.rung_user_ids, { type: 'answered', callId, byUserId: userId });
   signals.emit(`call:${callId}`);

@@ -1,13 +1,32 @@
 /**
  * Notes (spec 001 "Note": model_type, model_id, body; "POST /notes", "PUT /notes/{id}",
- * "DELETE /notes/{id}"). Notes attach to a call (`model_type` 'call'); the note's company is the
- * call's company, and only its members see or change it (another company's → 404).
+ * "DELETE /notes/{id}"). Notes attach to a subject (`model_type` 'call'); the note's company is the
+ * subject's company, and only its members see or change it (another company's → 404).
+ *
+ * Notes sit below the modules whose records they annotate (docs/architecture.md "Module map"), so
+ * the owner of each subject type registers how to find a subject's company for a user
+ * (`registerNoteSubject`, in its module setup): the calls module for 'call'.
  */
 import type { AppContext } from '../../context.js';
 import { NotFoundError, deniedAsNotFound } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
-import { callCompanyForUser } from '../calls/calls.service.js';
 import { notesRepository, type NoteRow } from './notes.repository.js';
+
+/** The subject types a note may attach to. */
+export type NoteModelType = 'call';
+
+/**
+ * How a subject type's owner resolves a subject for a user about to attach a note: the subject's
+ * company (after checking the user may write notes on it, agent roles) and what to announce after
+ * the note is saved. @throws NotFoundError for an unknown subject or another company's.
+ */
+export type NoteSubjectResolver = (ctx: AppContext, userId: number, modelId: number) => Promise<{ companyId: number; onSaved?: () => void }>;
+const subjects = new Map<NoteModelType, NoteSubjectResolver>();
+
+/** Registers the resolver of `modelType` subjects (in the owner's module setup). Idempotent: the last one wins. */
+export function registerNoteSubject(modelType: NoteModelType, resolve: NoteSubjectResolver): void {
+  subjects.set(modelType, resolve);
+}
 
 export const NOTE_SAVED = 'Note saved successfully';
 export const NOTE_DELETED = 'Note deleted successfully';
@@ -24,11 +43,13 @@ async function noteForUser(ctx: AppContext, userId: number, id: number): Promise
   return n;
 }
 
-/** POST /api/notes {model_type:'call', model_id, body}. @throws NotFoundError (unknown or another company's call). */
-export async function createNote(ctx: AppContext, userId: number, input: { model_type: 'call'; model_id: number; body: string }) {
-  const companyId = await callCompanyForUser(ctx, userId, input.model_id, AGENT_ROLES);
-  const n = await notesRepository.insert(ctx.db, { company_id: companyId, model_type: input.model_type, model_id: input.model_id, user_id: userId, body: input.body });
-  ctx.realtime.send(`company.${companyId}`, 'call updated', { id: input.model_id, note: true });
+/** POST /api/notes {model_type:'call', model_id, body}. @throws NotFoundError (unknown or another company's subject). */
+export async function createNote(ctx: AppContext, userId: number, input: { model_type: NoteModelType; model_id: number; body: string }) {
+  const resolve = subjects.get(input.model_type);
+  if (!resolve) throw new Error(`notes: no subject resolver registered for '${input.model_type}' (registerNoteSubject)`);
+  const subject = await resolve(ctx, userId, input.model_id);
+  const n = await notesRepository.insert(ctx.db, { company_id: subject.companyId, model_type: input.model_type, model_id: input.model_id, user_id: userId, body: input.body });
+  subject.onSaved?.();
   return { message: NOTE_SAVED, data: noteDto(n) };
 }
 
@@ -45,7 +66,7 @@ export async function deleteNote(ctx: AppContext, userId: number, id: number) {
   return { message: NOTE_DELETED };
 }
 
-/** For the calls module: a call's notes, oldest first (the caller checked access). */
-export async function notesOf(ctx: AppContext, companyId: number, modelType: 'call', modelId: number) {
+/** For the subject's owner (the calls module): a subject's notes, oldest first (the caller checked access). */
+export async function notesOf(ctx: AppContext, companyId: number, modelType: NoteModelType, modelId: number) {
   return (await notesRepository.forModel(ctx.db, companyId, modelType, modelId)).map(noteDto);
 }

@@ -1,0 +1,118 @@
+/**
+ * Calls placed and answered in the browser (spec 002 §7 "In-app calling"; docs/telephony.md
+ * "In-app calling"): the calls module's side of them. It stores and moves the call; the in-app
+ * calling module keeps its ring/answer state (`in_app_calls`), SIP checks and tokens.
+ *
+ * - `placeBrowserCall` (`POST /api/v1/calls/token`): records the outbound call (status 1) and
+ *   answers the softphone's token, whose params lead the carrier to the `voice.client` webhook.
+ * - `connectBrowserCall` (`voice.client`): binds the carrier's call to ours and dials the destination.
+ * - `finishOutboundCall` (`voice.client.dial`): the Dial result, 12 Connected or 5 No Answer.
+ * - `markAnsweredInApp`: registered with in-app calling, which calls it when a user answers a ringing call.
+ */
+import crypto from 'node:crypto';
+import { CALL_STATUS, parsePhone } from '@switchboard/domain';
+import type { AppContext } from '../../context.js';
+import type { VoiceEvent } from '../../carriers/carrier.events.js';
+import type { DbOrTx } from '../../platform/db/db.js';
+import { NotFoundError, deniedAsNotFound, fieldError } from '../../platform/http/errors.js';
+import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
+import { findContactByNumber } from '../contacts/contacts.service.js';
+import { assertSoftphoneReady, authorizeBrowserCall, browserCallToken, recordBrowserCall } from '../in-app-calling/in-app-calling.service.js';
+import { findRoutingById } from '../numbers/numbers.service.js';
+import { afterCallChange, publishCallUpdated, type CallChange, type VoiceOutcome } from './call-changes.js';
+import { setCallStatus } from './call-flow.js';
+import { callsRepository, type CallRow } from './calls.repository.js';
+
+/**
+ * Stores a call placed from the browser as an outbound call (status 1 Started) of the company's
+ * number, matched to the company's contact with the destination. `carrierSid` is a placeholder
+ * until the carrier reports its own (`connectBrowserCall`).
+ */
+async function recordOutboundCall(ctx: AppContext, tx: DbOrTx, input: { companyId: number; numberId: number; carrierSid: string; from: string; to: string; userId: number }): Promise<CallRow> {
+  const call = await callsRepository.insert(tx, {
+    company_id: input.companyId, number_id: input.numberId, carrier_sid: input.carrierSid, from_number: input.from, to_number: input.to,
+    from_state: null, direction: 'outbound', status: CALL_STATUS.STARTED, contact_id: (await findContactByNumber(ctx, input.companyId, input.to, tx))?.id ?? null,
+  });
+  await callsRepository.insertEvent(tx, call.id, call.status, { placed_by: input.userId, via: 'in-app', to: input.to });
+  return call;
+}
+
+/**
+ * POST /api/v1/calls/token {number_id, destination}: a token for a call placed from the browser
+ * from the company number `number_id` to `destination` (E.164 after parsing); records the outbound
+ * call (status 1) and its in-app calling row. The token's outgoing params carry `call_id`,
+ * `number_id` and `To` (Twilio: for the TwiML app).
+ * @throws NotFoundError 404 (number not visible), ValidationError 422 (destination, SIP fields).
+ */
+export async function placeBrowserCall(ctx: AppContext, userId: number, input: { number_id: number; destination: string }) {
+  const number = await findRoutingById(ctx, input.number_id);
+  if (!number) throw new NotFoundError('Number');
+  await deniedAsNotFound(assertCompanyAccess(ctx, userId, number.company_id, AGENT_ROLES), 'Number');
+  const to = parsePhone(input.destination);
+  if (!to) throw fieldError('destination', 'The number is not a valid phone number.');
+  await assertSoftphoneReady(ctx, userId);
+  const sid = `CA${crypto.randomBytes(16).toString('hex')}`;
+  const call = await ctx.db.transaction().execute(async (tx) => {
+    const c = await recordOutboundCall(ctx, tx, { companyId: number.company_id, numberId: number.id, carrierSid: sid, from: number.number, to, userId });
+    await recordBrowserCall(ctx, tx, { callId: c.id, companyId: number.company_id, carrierSid: sid, userId });
+    return c;
+  });
+  publishCallUpdated(ctx, { companyId: call.company_id, id: call.id, status: call.status });
+  const t = browserCallToken(ctx, userId, { call_id: String(call.id), number_id: String(number.id), To: to });
+  return { ...t, call_id: call.id, from: number.number, to };
+}
+
+const CANNOT_PLACE: VoiceOutcome = { steps: [{ kind: 'say', text: 'This call cannot be placed.' }, { kind: 'hangup' }] };
+
+/**
+ * The carrier's `voice.client` webhook: a call placed from the browser reaches the carrier. Only
+ * the user the token was issued to, and only once (in-app calling decides), binds the carrier's
+ * call SID to our call row; the answer dials the destination from the company number
+ * (`callerId`), whose result comes back to `voice.client.dial`. Anything else is refused with a
+ * spoken message.
+ */
+export async function connectBrowserCall(ctx: AppContext, tx: DbOrTx, p: VoiceEvent): Promise<VoiceOutcome> {
+  const callId = Number(p.clientParams.call_id);
+  const placed = await authorizeBrowserCall(ctx, tx, { callId, identity: p.fromClient });
+  if (!placed || !p.callSid) return CANNOT_PLACE;
+  const call = await callsRepository.find(tx, callId);
+  if (!call || call.direction !== 'outbound' || call.status !== CALL_STATUS.STARTED || call.carrier_sid !== placed.tokenSid) return CANNOT_PLACE;
+  await callsRepository.update(tx, call.id, { carrier_sid: p.callSid });
+  await callsRepository.insertEvent(tx, call.id, CALL_STATUS.STARTED, { carrier_sid: p.callSid, placed_by: placed.userId });
+  const action = ctx.carrier.webhookUrl('voice.client.dial', { call: call.id });
+  return {
+    steps: [{ kind: 'dial', numbers: [{ number: call.to_number }], timeoutS: 30, action, callerId: call.from_number }],
+    changed: { companyId: call.company_id, id: call.id, status: call.status },
+  };
+}
+
+/**
+ * The carrier's `voice.client.dial` webhook: the Dial result of a browser-placed call. completed
+ * (or answered) → 12 Connected (answered, with its duration), anything else → 5 No Answer; then
+ * the call ends.
+ */
+export async function finishOutboundCall(ctx: AppContext, tx: DbOrTx, input: { callId: number; dialStatus: string; durationS: number }): Promise<VoiceOutcome> {
+  const call = await callsRepository.find(tx, input.callId);
+  if (!call || call.direction !== 'outbound') return { steps: [{ kind: 'hangup' }] };
+  const answered = input.dialStatus === 'completed' || input.dialStatus === 'answered';
+  const status = answered ? CALL_STATUS.CONNECTED : CALL_STATUS.NO_ANSWER;
+  const now = new Date();
+  const changed = await setCallStatus(tx, call, status, { dial_status: input.dialStatus }, {
+    duration_s: input.durationS, ended_at: now, ...(answered ? { answered_at: new Date(now.getTime() - input.durationS * 1000), forwarded_to: call.to_number } : {}),
+  });
+  return { steps: [{ kind: 'hangup' }], changed };
+}
+
+/**
+ * In-app calling's answer handler (registered in the calls module's setup): `userId` answered the
+ * ringing call `callId` in the browser (in-app calling has already claimed the answer atomically,
+ * in `tx`): status 12 Connected, answered_at, forwarded_to = `identity` (`user_{id}`), and an event
+ * `{answered_by, confirmed_by: identity}` so the Dial's later `completed` result keeps that forward.
+ * @returns the after-commit announcement of the change (undefined for an unknown call).
+ */
+export async function markAnsweredInApp(ctx: AppContext, tx: DbOrTx, answer: { callId: number; userId: number; identity: string }): Promise<(() => Promise<void>) | undefined> {
+  const call = await callsRepository.find(tx, answer.callId);
+  if (!call) return undefined;
+  const changed: CallChange = await setCallStatus(tx, call, CALL_STATUS.CONNECTED, { answered_by: answer.userId, confirmed_by: answer.identity, via: 'in-app' }, { answered_at: new Date(), forwarded_to: answer.identity });
+  return () => afterCallChange(ctx, { changed });
+}
