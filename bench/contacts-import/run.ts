@@ -49,11 +49,18 @@ function pgCpuTicks(dataDir: string): Map<number, number> {
     for (const pid of fs.readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
       let stat: string;
-      try { stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { continue; }
+      try {
+        stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // the process ended
+        throw error;
+      }
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (Number(pid) === postmaster || Number(f[1]) === postmaster) out.set(Number(pid), Number(f[11]) + Number(f[12]));
     }
-  } catch { /* not Linux: no figure */ }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // else not Linux: no figure
+  }
   return out;
 }
 /** PostgreSQL CPU seconds between two snapshots (a process that exited meanwhile is not counted: a floor). */

@@ -92,9 +92,13 @@ export function postgresCpuMs(pgDir: string): Map<number, number> {
         const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         // f[1] = ppid, f[11] = utime, f[12] = stime (fields 4, 14, 15 of proc(5))
         if (Number(pid) === master || Number(f[1]) === master) out.set(Number(pid), (Number(f[11]) + Number(f[12])) * tick);
-      } catch { /* the process ended */ }
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // else the process ended
+      }
     }
-  } catch { /* not Linux, or no cluster */ }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // else not Linux, or no cluster
+  }
   return out;
 }
 

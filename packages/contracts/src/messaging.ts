@@ -283,7 +283,12 @@ export const ActivityQuery = z.object({
   filter: z.preprocess((v) => {
     if (v === undefined || v === null || v === '') return {};
     if (typeof v === 'string') {
-      try { return JSON.parse(v); } catch { return v; }
+      try {
+        return JSON.parse(v);
+      } catch (error) {
+        if (error instanceof SyntaxError) return v; // not JSON: left for the schema to refuse (422)
+        throw error;
+      }
     }
     return v;
   }, ActivityFilter.loose()),

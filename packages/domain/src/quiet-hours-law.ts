@@ -14,7 +14,7 @@
  * Times are local wall-clock "HH:mm"; instants are `Date` (UTC). Pure; no I/O.
  */
 import { getCountry } from 'countries-and-timezones';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { ParseError, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { areaCodeTimeZones } from './area-code-zones.js';
 import { areaCodeInfo } from './area-codes.js';
 import { type HolidayCalendar, isHoliday } from './holidays.js';
@@ -189,8 +189,9 @@ export function recipientJurisdiction(e164: string, fallbackTz: string = DEFAULT
     let parsed;
     try {
       parsed = parsePhoneNumberFromString(e164.trim());
-    } catch {
-      parsed = undefined;
+    } catch (error) {
+      if (!(error instanceof ParseError)) throw error;
+      parsed = undefined; // not a phone number: no country
     }
     country = parsed?.country ?? null;
     // A number of a shared calling code without a single country (e.g. +1 toll-free) is read as the code's main country.

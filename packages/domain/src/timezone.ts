@@ -36,8 +36,9 @@ export function isValidTimeZone(tz: unknown): tz is string {
   try {
     formatterFor(tz);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    if (error instanceof RangeError) return false; // Intl: an unknown time zone
+    throw error;
   }
 }
 
@@ -59,7 +60,9 @@ export function localTimeZone(): string {
   let zone: string | undefined;
   try {
     zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  } catch {
+  } catch (error) {
+    // A runtime without (full) Intl support: no zone of its own.
+    if (!(error instanceof TypeError) && !(error instanceof RangeError) && !(error instanceof ReferenceError)) throw error;
     zone = undefined;
   }
   return currentZoneName(resolveTimeZone(zone));

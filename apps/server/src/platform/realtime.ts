@@ -50,10 +50,19 @@ export function originAllowed(req: Pick<IncomingMessage, 'headers'>, publicUrl: 
   const origin = req.headers.origin;
   if (origin === undefined) return true;
   let url: URL;
-  try { url = new URL(origin); } catch { return false; }
+  try {
+    url = new URL(origin);
+  } catch (error) {
+    if (error instanceof TypeError) return false; // not a URL
+    throw error;
+  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
   if (publicUrl) {
-    try { if (new URL(publicUrl).origin === url.origin) return true; } catch { /* no usable PUBLIC_URL */ }
+    try {
+      if (new URL(publicUrl).origin === url.origin) return true;
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error; // else no usable PUBLIC_URL
+    }
   }
   const host = req.headers.host;
   return typeof host === 'string' && host.toLowerCase() === url.host.toLowerCase();
@@ -64,7 +73,11 @@ function cookiesOf(header: string | undefined): Record<string, string> {
   for (const part of (header ?? '').split(';')) {
     const i = part.indexOf('=');
     if (i <= 0) continue;
-    try { out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim()); } catch { /* malformed value: ignored */ }
+    try {
+      out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim());
+    } catch (error) {
+      if (!(error instanceof URIError)) throw error; // else a malformed value: ignored
+    }
   }
   return out;
 }

@@ -8,8 +8,9 @@ function zoneLabel(zone: string): string {
       .formatToParts(new Date())
       .find((p) => p.type === 'timeZoneName')?.value;
     return `${zone.replaceAll('_', ' ')}${offset ? ` (${offset})` : ''}`;
-  } catch {
-    return zone;
+  } catch (error) {
+    if (error instanceof RangeError) return zone; // a zone this browser does not know
+    throw error;
   }
 }
 

@@ -134,8 +134,9 @@ async function readBody(response: Response): Promise<unknown> {
   if (!text) return null;
   try {
     return JSON.parse(text);
-  } catch {
-    return text;
+  } catch (error) {
+    if (error instanceof SyntaxError) return text; // not JSON: the text itself
+    throw error;
   }
 }
 

@@ -30,8 +30,9 @@ function storedCompanyId(): number | null {
     const raw = globalThis.localStorage?.getItem(COMPANY_STORAGE_KEY);
     const id = raw ? Number(raw) : NaN;
     return Number.isInteger(id) && id > 0 ? id : null;
-  } catch {
-    return null;
+  } catch (error) {
+    if (error instanceof DOMException) return null; // storage unavailable (disabled, private mode)
+    throw error;
   }
 }
 
@@ -80,8 +81,8 @@ function persistCompany(companyId: number | null): void {
   try {
     if (companyId === null) globalThis.localStorage?.removeItem(COMPANY_STORAGE_KEY);
     else globalThis.localStorage?.setItem(COMPANY_STORAGE_KEY, String(companyId));
-  } catch {
-    /* storage unavailable: keep it in memory only */
+  } catch (error) {
+    if (!(error instanceof DOMException)) throw error; // else storage unavailable or full: kept in memory only
   }
 }
 

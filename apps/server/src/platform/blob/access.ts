@@ -114,7 +114,12 @@ export abstract class BlobAccess {
     const prefix = `${this.publicUrl}/files/`;
     if (!url.startsWith(prefix)) return null;
     const pathPart = url.slice(prefix.length).split(/[?#]/)[0]!;
-    try { return pathPart.split('/').map(decodeURIComponent).join('/'); } catch { return null; }
+    try {
+      return pathPart.split('/').map(decodeURIComponent).join('/');
+    } catch (error) {
+      if (error instanceof URIError) return null; // a malformed escape: not one of ours
+      throw error;
+    }
   }
 
   /**

@@ -6,8 +6,12 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { isErrno } from '../errno.js';
 import { BlobAccess } from './access.js';
 import { InvalidBlobKeyError, isValidBlobKey, type BlobInfo, type BlobRange, type BlobStore, type LocalBlobFile } from './types.js';
+
+/** What a missing blob looks like on disk: no such file, or a path through or at a folder. */
+const MISSING = ['ENOENT', 'ENOTDIR', 'EISDIR'];
 
 export class LocalBlobStore extends BlobAccess implements BlobStore {
   readonly kind = 'local' as const;
@@ -44,7 +48,12 @@ export class LocalBlobStore extends BlobAccess implements BlobStore {
   async get(key: string): Promise<Buffer | null> {
     const p = this.resolve(key);
     if (!p) return null;
-    try { return await fsp.readFile(p); } catch { return null; }
+    try {
+      return await fsp.readFile(p);
+    } catch (error) {
+      if (isErrno(error, ...MISSING)) return null;
+      throw error;
+    }
   }
 
   async delete(key: string): Promise<void> {
@@ -58,7 +67,10 @@ export class LocalBlobStore extends BlobAccess implements BlobStore {
       const st = await fsp.stat(p);
       if (!st.isFile()) return null;
       return { size: st.size, lastModified: st.mtime, etag: `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"` };
-    } catch { return null; }
+    } catch (error) {
+      if (isErrno(error, ...MISSING)) return null;
+      throw error;
+    }
   }
 
   async stream(key: string, range?: BlobRange): Promise<Readable | null> {
@@ -66,7 +78,12 @@ export class LocalBlobStore extends BlobAccess implements BlobStore {
     if (!p) return null;
     // Open first so a missing file is a null, not a stream error after the headers went out.
     let handle: fsp.FileHandle;
-    try { handle = await fsp.open(p, 'r'); } catch { return null; }
+    try {
+      handle = await fsp.open(p, 'r');
+    } catch (error) {
+      if (isErrno(error, ...MISSING)) return null;
+      throw error;
+    }
     return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
   }
 

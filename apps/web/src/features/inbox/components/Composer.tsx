@@ -3,6 +3,7 @@ import { MMS_MAX_LENGTH, MMS_TOO_LONG, SMS_MAX_LENGTH, SMS_TOO_LONG } from '@swi
 import { IconClock, IconNote, IconPaperclip, IconSend } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { HttpError } from '../../../lib/http';
 
 interface ComposerProps {
   onSend: (content: string, media: File[]) => void;
@@ -58,8 +59,9 @@ export function Composer({ onSend, onSchedule, onNote, error, disabled, pending 
       await onSchedule(content.trim(), files, at.toISOString());
       setScheduleOpen(false);
       clear();
-    } catch {
-      /* the refusal is shown below the composer */
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      // The server's refusal is shown below the composer (`error`); the dialog stays open.
     }
   };
 

@@ -18,8 +18,9 @@ function beep(): void {
       osc.start(now + at);
       osc.stop(now + at + 0.4);
     }
-  } catch {
-    /* no audio */
+  } catch (error) {
+    // No audio: no Web Audio here (TypeError), or the browser refuses it (a DOMException).
+    if (!(error instanceof DOMException) && !(error instanceof TypeError)) throw error;
   }
 }
 
