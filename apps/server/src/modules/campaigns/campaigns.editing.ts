@@ -11,7 +11,7 @@ import type { AppContext } from '../../context.js';
 import { NotFoundError, ValidationError, type FieldErrors } from '../../platform/http/errors.js';
 import type { UploadedFile } from '../../platform/http/multipart.js';
 import { AGENT_ROLES, assertCompanyAccess, getCompanyMessagingSettings } from '../companies/companies.service.js';
-import { assertGroupIds } from '../groups/groups.service.js';
+import { assertGroupIds } from '../contacts/groups.service.js';
 import { getCompanyNumber } from '../numbers/numbers.service.js';
 import { campaignsRepository as repo, type CampaignRow } from './campaigns.repository.js';
 import { enqueueDispatch, enqueueStart } from './campaigns.dispatch.js';

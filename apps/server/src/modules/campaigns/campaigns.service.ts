@@ -15,5 +15,3 @@ export { getCampaign, listCampaignEvents, listCampaigns } from './campaigns.view
 export { createCampaign, deleteCampaign, setCompanyCampaignRate, togglePause, updateCampaign } from './campaigns.editing.js';
 export { dispatchChunk, enqueueDispatch, kickCampaign, startCampaign } from './campaigns.dispatch.js';
 export { applyCampaignStatus, refreshCampaignCounters } from './campaigns.counters.js';
-// Still imported by messaging until its inbound-reply hook lands (then campaigns registers there).
-export { recordCampaignReply, scheduleCampaignRefresh } from './campaigns.counters.js';

@@ -14,7 +14,7 @@ import { eventually, postWebhook, startTestServer, type TestServer } from '../..
 import { startServer, type Running } from '../../bootstrap.js';
 import { loadConfig } from '../../platform/config.js';
 import { createContact } from '../contacts/contacts.service.js';
-import { addContactsToGroups, createGroup } from '../groups/groups.service.js';
+import { addContactsToGroups, createGroup } from '../contacts/groups.service.js';
 import { buyTestNumber, connectSocket, subscribe } from '../messaging/messaging.test-helpers.js';
 import { recordCampaignReply } from './campaigns.counters.js';
 import { campaignRuntime, kickCampaign, setCompanyCampaignRate } from './campaigns.service.js';

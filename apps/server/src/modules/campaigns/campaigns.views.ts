@@ -13,7 +13,7 @@ import { NotFoundError, deniedAsNotFound } from '../../platform/http/errors.js';
 import { pageMeta, type PageMeta } from '../../platform/http/page.js';
 import { READER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { findContactIdsByName, getContactsByIds } from '../contacts/contacts.service.js';
-import { countGroupRecipients } from '../groups/groups.service.js';
+import { countGroupRecipients } from '../contacts/groups.service.js';
 import { campaignsRepository as repo, type CampaignRow, type MediaRow } from './campaigns.repository.js';
 import { CAMPAIGNS_UPDATED, campaignRuntime, iso } from './campaigns.runtime.js';
 
