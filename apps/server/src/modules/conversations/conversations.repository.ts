@@ -93,9 +93,6 @@ export const conversationsRepository = {
   async setArchived(db: DbOrTx, companyId: number, id: number, archived: boolean): Promise<void> {
     await db.updateTable('conversations').set({ is_archived: archived }).where('company_id', '=', companyId).where('id', '=', id).execute();
   },
-  async setContact(db: DbOrTx, id: number, contactId: number): Promise<void> {
-    await db.updateTable('conversations').set({ contact_id: contactId }).where('id', '=', id).where('contact_id', 'is', null).execute();
-  },
 
   /**
    * One page of the inbox, newest activity first, with each row's keyset position.
@@ -281,8 +278,8 @@ export const conversationsRepository = {
     return q.execute();
   },
   /**
-   * Batch form of `insertCallItem` (one statement, `unnest`): inserts the items of calls that have
-   * none; a call whose item another transaction inserted first is skipped (not returned).
+   * Inserts the items of calls that have none, in one statement (`unnest`); a call whose item
+   * another transaction inserted first is skipped (not returned).
    * `created_at` null takes now(). Rows must be distinct by call_id.
    */
   async insertCallItemsMany(db: DbOrTx, rows: Array<{ company_id: number; conversation_id: number; type: string; is_inbound: boolean; is_read: boolean; call_id: number; voicemail_id: number | null; call_status: number; duration_s: number | null; created_at: Date | null }>): Promise<ItemRow[]> {
@@ -315,11 +312,7 @@ export const conversationsRepository = {
       returning i.*`.execute(db);
     return r.rows.map(itemFromRaw);
   },
-  /** Inserts the item of a call, or returns undefined when another transaction inserted it first. */
-  async insertCallItem(db: DbOrTx, row: NewRow<'conversation_items'>): Promise<ItemRow | undefined> {
-    return db.insertInto('conversation_items').values(row)
-      .onConflict((oc) => oc.column('call_id').where('call_id', 'is not', null).doNothing()).returningAll().executeTakeFirst();
-  },
+
   /** Unread item counts of the company by business number and item type (index conversation_items_company_unread). */
   async unreadCountsByNumber(db: DbOrTx, companyId: number, types: readonly string[]): Promise<Array<{ number_id: number; type: string; n: number }>> {
     const rows = await db.selectFrom('conversation_items as i').innerJoin('conversations as c', 'c.id', 'i.conversation_id')

@@ -1,5 +1,5 @@
 /**
- * Issue 4 inbox calls through the real server: bulk update, read-all-by-type, one item (get,
+ * Inbox calls of spec 001 §7 "Inbox" through the real server: bulk update, read-all-by-type, one item (get,
  * delete), delete messages, items across conversations, notes, calls and voicemails in the
  * thread (domain event `call.changed`), the 2-year search window, and tenant isolation.
  */

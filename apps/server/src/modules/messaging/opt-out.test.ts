@@ -1,5 +1,5 @@
 /**
- * Opt-outs and compliance through the real server (issue 4): inbound single-word keywords
+ * Opt-outs and compliance through the real server (docs/messaging.md "Opt-outs and compliance"): inbound single-word keywords
  * unsubscribe, resubscribe or ask for help; one confirmation per change, sent as an ordinary
  * outbound message in the thread; the inbox refuses sending to an unsubscribed contact.
  */

@@ -1,5 +1,5 @@
 /**
- * Live across nodes (issue 4 "Live"): two servers on the same database; a browser connected to
+ * Live across nodes (spec 001 §7 "Live channels and events"): two servers on the same database; a browser connected to
  * node B sees `conversation updated` for a message that the carrier delivered to node A
  * (Socket.IO PostgreSQL adapter), and node B's API serves what node A stored.
  */
