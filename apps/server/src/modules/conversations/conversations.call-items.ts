@@ -15,8 +15,9 @@ import { InboxCommandError } from './conversations.commands.js';
 import { publishItemsChanged } from './conversations.live.js';
 
 
-/** Time (ms) `call.changed` events wait to be written to the threads together, and the most written at once. */
+/** Time (ms) `call.changed` events wait to be written to the threads together. */
 export const CALL_ITEMS_FLUSH_MS = 50;
+/** The most `call.changed` events written to the threads in one transaction. */
 export const CALL_ITEMS_FLUSH_MAX = 100;
 
 const callItemBatchers = new WeakMap<AppContext, GroupCommit<CallChangedEvent, void>>();

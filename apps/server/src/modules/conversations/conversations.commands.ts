@@ -34,6 +34,7 @@ import { findContactByNumber } from '../contacts/contacts.service.js';
 import { isPartyBlocked } from '../blocklist/blocklist.service.js';
 import { conversationsRepository, type ConversationRow, type ItemRow } from './conversations.repository.js';
 
+/** The stored rows the commands return (read-only for callers: change them through a command). */
 export type { ConversationRow, ItemRow };
 
 /** A media attachment: our blob URL (or, for an inbound message before its copy, the carrier's) and its MIME type. */

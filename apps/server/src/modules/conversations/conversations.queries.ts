@@ -14,6 +14,7 @@ import { getContactsByIds } from '../contacts/contacts.service.js';
 import { getCompanyNumbers } from '../numbers/numbers.service.js';
 import { conversationsRepository, type ConversationRow, type ItemRow, type Keyset } from './conversations.repository.js';
 
+/** The stored rows and keyset positions the queries return (read-only for callers). */
 export type { ConversationRow, ItemRow, Keyset };
 
 // ---------------------------------------------------------------------------------------------

@@ -8,11 +8,14 @@ import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
 import type { DB, NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
 
+/** A stored conversation: one (business number, outside party) pair of a company. */
 export type ConversationRow = Row<'conversations'>;
+/** A stored thread item: message, scheduled message, call, voicemail, fax or note. */
 export type ItemRow = Row<'conversation_items'>;
 /** A position in a keyset-ordered list: the timestamp as PostgreSQL text, and the id. */
 export type Keyset = { ts: string; id: number };
 
+/** What one inbox page asks for (see `list`). */
 export type ListFilter = {
   companyId: number;
   isArchived: boolean;
@@ -50,6 +53,7 @@ function itemFromRaw(x: ItemRow): ItemRow {
   return { ...x, id: Number(x.id), company_id: Number(x.company_id), conversation_id: Number(x.conversation_id), call_id: n(x.call_id), voicemail_id: n(x.voicemail_id), user_id: n(x.user_id) };
 }
 
+/** The inbox's statements; used only inside modules/conversations. */
 export const conversationsRepository = {
   /**
    * Finds the conversation of (number, recipient) or creates it; either way bumps

@@ -18,6 +18,7 @@ import {
 
 const tags = ['inbox'];
 
+/** Registers the inbox routes (spec 001 §7 "Inbox") on the app. */
 export function registerConversationRoutes(app: App, ctx: AppContext): void {
   app.get('/api/companies/:companyId/conversations', {
     schema: { tags, summary: 'Inbox conversations, newest activity first (cursor-paged)', params: CompanyParams, querystring: ConversationListQuery, response: { 200: ConversationList, ...errorResponses } },

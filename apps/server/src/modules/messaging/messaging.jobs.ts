@@ -6,6 +6,7 @@ import { FetchMediaJob, SendMessageJob, SendScheduledMessageJob } from '@switchb
 import type { AppContext } from '../../context.js';
 import { FETCH_MEDIA_JOB, SEND_MESSAGE_JOB, SEND_SCHEDULED_JOB, deliverMessage, fetchInboundMedia, sendScheduledMessage } from './messaging.service.js';
 
+/** Defines the messaging jobs on the queue (`messages.send` with 4 workers). */
 export function registerMessagingJobs(ctx: AppContext): void {
   ctx.queue.define(SEND_MESSAGE_JOB, async (data) => deliverMessage(ctx, SendMessageJob.parse(data)), 4);
   ctx.queue.define(FETCH_MEDIA_JOB, async (data) => fetchInboundMedia(ctx, FetchMediaJob.parse(data)));

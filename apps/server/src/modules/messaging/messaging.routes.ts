@@ -37,6 +37,7 @@ async function readMessageRequest<S extends z.ZodType>(req: FastifyRequest, sche
   return { body: req.body as z.infer<S>, files: [] };
 }
 
+/** Registers the send/schedule API routes and the carrier's messaging webhooks on the app. */
 export function registerMessagingRoutes(app: App, ctx: AppContext): void {
   app.post('/api/message', {
     schema: {

@@ -38,10 +38,14 @@ import { findItem, getCompanyConversationRow, getConversationRow, toConversation
 import { findNumberByE164, getCompanyNumber } from '../numbers/numbers.service.js';
 import { askInboundReplyHooks } from './messaging.hooks.js';
 
+/** An uploaded media file (the shared multipart reader's type). */
 export type { UploadedFile };
 
+/** Job: hand an outbound item to the carrier (`deliverMessage`). */
 export const SEND_MESSAGE_JOB = 'messages.send';
+/** Job: copy an inbound item's media into our blob store (`fetchInboundMedia`). */
 export const FETCH_MEDIA_JOB = 'messages.fetch-media';
+/** Job: release a scheduled message at its time (`sendScheduledMessage`). */
 export const SEND_SCHEDULED_JOB = 'messages.send-scheduled';
 
 // ---------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import { z } from 'zod';
 const when = z.union([z.date(), z.string()]);
 const id = z.number().int();
 
+/** The messaging family: event name → payload schema. */
 export const MESSAGE_EVENTS = {
   /**
    * An inbound SMS/MMS to one of our numbers was handled (spec 001 §7 "Inbox"): stored in the
