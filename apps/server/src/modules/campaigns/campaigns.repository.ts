@@ -14,6 +14,7 @@ import { sql } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
 import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
 
+/** Stored rows of the module's tables. */
 export type CampaignRow = Row<'campaigns'>;
 export type RecipientRow = Row<'campaign_recipients'>;
 export type MediaRow = Row<'campaign_media'>;
@@ -28,24 +29,30 @@ function statusCondition(status: string, now: Date) {
   }
 }
 
+/** A campaign's counters as recomputed from its ledger (spec 001 §3 Campaign). */
 export type CampaignCounters = {
   recipients_count: number; sent_count: number; delivered_count: number; undelivered_count: number; responded_count: number;
   unsubscriber_count: number; skipped_unsubscribed_count: number; skipped_invalid_count: number;
 };
 
+/** The only SQL of the campaigns module (tables above). */
 export const campaignsRepository = {
+  /** The company's campaign sending rate (messages/s per number; 0 unlimited), null when it set none. */
   async companyRate(db: DbOrTx, companyId: number): Promise<number | null> {
     const r = await db.selectFrom('campaign_settings').select('rate_per_second').where('company_id', '=', companyId).executeTakeFirst();
     return r?.rate_per_second ?? null;
   },
+  /** Sets (upserts) the company's campaign sending rate; null returns it to the default. */
   async setCompanyRate(db: DbOrTx, companyId: number, rate: number | null): Promise<void> {
     await db.insertInto('campaign_settings').values({ company_id: companyId, rate_per_second: rate })
       .onConflict((oc) => oc.column('company_id').doUpdateSet({ rate_per_second: rate, updated_at: new Date() })).execute();
   },
 
+  /** Inserts a campaign. @returns the stored row. */
   async insert(db: DbOrTx, row: NewRow<'campaigns'>): Promise<CampaignRow> {
     return db.insertInto('campaigns').values(row).returningAll().executeTakeFirstOrThrow();
   },
+  /** Patches a campaign (bumps `updated_at`). @returns the row after the change, undefined when it is gone. */
   async update(db: DbOrTx, id: number, patch: RowUpdate<'campaigns'>): Promise<CampaignRow | undefined> {
     return db.updateTable('campaigns').set({ ...patch, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirst();
   },
@@ -53,22 +60,22 @@ export const campaignsRepository = {
   async transition(db: DbOrTx, id: number, from: string[], patch: RowUpdate<'campaigns'>): Promise<CampaignRow | undefined> {
     return db.updateTable('campaigns').set({ ...patch, updated_at: new Date() }).where('id', '=', id).where('state', 'in', from).returningAll().executeTakeFirst();
   },
+  /** A company's campaign by id, optionally locked `for update`. */
   async find(db: DbOrTx, companyId: number, id: number, lock = false): Promise<CampaignRow | undefined> {
     let q = db.selectFrom('campaigns').selectAll().where('company_id', '=', companyId).where('id', '=', id);
     if (lock) q = q.forUpdate();
     return q.executeTakeFirst();
   },
+  /** A campaign by id, any company (jobs, callbacks; callers check access). */
   async findById(db: DbOrTx, id: number): Promise<CampaignRow | undefined> {
     return db.selectFrom('campaigns').selectAll().where('id', '=', id).executeTakeFirst();
   },
-  async companyOf(db: DbOrTx, id: number): Promise<number | undefined> {
-    const r = await db.selectFrom('campaigns').select('company_id').where('id', '=', id).executeTakeFirst();
-    return r?.company_id;
-  },
+  /** Deletes a company's campaign (its groups, media and ledger go with it). @returns whether it existed. */
   async delete(db: DbOrTx, companyId: number, id: number): Promise<boolean> {
     const r = await db.deleteFrom('campaigns').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   },
+  /** A page of a company's campaigns: `search` in title or text, `status` a display status (spec 001 §4), sorted by `sort` then id. @returns the rows and the total. */
   async list(db: DbOrTx, companyId: number, q: { search?: string; status?: string; sort: string; dir: 'asc' | 'desc'; offset: number; limit: number; now: Date }): Promise<{ rows: CampaignRow[]; total: number }> {
     let base = db.selectFrom('campaigns as c').where('c.company_id', '=', companyId);
     if (q.search?.trim()) {
@@ -82,10 +89,12 @@ export const campaignsRepository = {
     return { rows, total };
   },
 
+  /** Replaces a campaign's groups. */
   async setGroups(db: DbOrTx, campaignId: number, groupIds: number[]): Promise<void> {
     await db.deleteFrom('campaign_groups').where('campaign_id', '=', campaignId).execute();
     if (groupIds.length) await db.insertInto('campaign_groups').values([...new Set(groupIds)].map((group_id) => ({ campaign_id: campaignId, group_id }))).execute();
   },
+  /** Group ids of each campaign (campaign id → sorted group ids). */
   async groupsOf(db: DbOrTx, campaignIds: number[]): Promise<Map<number, number[]>> {
     const out = new Map<number, number[]>();
     if (!campaignIds.length) return out;
@@ -93,6 +102,7 @@ export const campaignsRepository = {
     for (const r of rows) (out.get(r.campaign_id) ?? out.set(r.campaign_id, []).get(r.campaign_id)!).push(r.group_id);
     return out;
   },
+  /** Media of each campaign in position order (campaign id → rows). */
   async mediaOf(db: DbOrTx, campaignIds: number[]): Promise<Map<number, MediaRow[]>> {
     const out = new Map<number, MediaRow[]>();
     if (!campaignIds.length) return out;
@@ -179,6 +189,7 @@ export const campaignsRepository = {
       from unnest(${rows.map((x) => x.id)}::bigint[], ${rows.map((x) => x.sid)}::text[], ${rows.map((x) => x.itemId)}::bigint[]) as v(id, sid, item)
       where r.id = v.id and r.id = any(${rows.map((x) => x.id)}::bigint[])`.execute(db);
   },
+  /** Records carrier refusals (`failed`) or unknown outcomes (`unknown`) of claimed rows, with the carrier's error code. */
   async recordFailed(db: DbOrTx, rows: Array<{ id: number; code: number | null; state: 'failed' | 'unknown' }>): Promise<void> {
     if (!rows.length) return;
     await sql`update campaign_recipients r set state = v.st, error_code = v.code
@@ -214,11 +225,13 @@ export const campaignsRepository = {
       select id, state, error_code from campaign_recipients where id = any(${ids}::bigint[]) order by id for update`.execute(db);
     return new Map(r.rows.map((x) => [Number(x.id), { state: x.state, error_code: x.error_code }]));
   },
+  /** A ledger row by id, optionally locked `for update`. */
   async findRecipient(db: DbOrTx, id: number, lock = false): Promise<RecipientRow | undefined> {
     let q = db.selectFrom('campaign_recipients').selectAll().where('id', '=', id);
     if (lock) q = q.forUpdate();
     return q.executeTakeFirst();
   },
+  /** Patches a ledger row. @returns the row after the change. */
   async updateRecipient(db: DbOrTx, id: number, patch: RowUpdate<'campaign_recipients'>): Promise<RecipientRow | undefined> {
     return db.updateTable('campaign_recipients').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
   },
@@ -230,6 +243,7 @@ export const campaignsRepository = {
       .where('r.carrier_sid', 'is not', null).where('r.sent_at', '>=', since)
       .orderBy('r.id', 'desc').limit(1).executeTakeFirst();
   },
+  /** A page of a campaign's ledger (recipient events): matching `contactIds` or a number containing `numberLike`, filtered by `status`, in id order. @returns the rows and the total. */
   async events(db: DbOrTx, campaignId: number, q: { contactIds?: number[]; numberLike?: string; status?: string; offset: number; limit: number }): Promise<{ rows: RecipientRow[]; total: number }> {
     let base = db.selectFrom('campaign_recipients').where('campaign_id', '=', campaignId);
     if (q.contactIds !== undefined || q.numberLike !== undefined) {
