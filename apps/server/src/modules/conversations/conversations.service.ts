@@ -13,15 +13,14 @@
 import type { BulkUpdateBody, CompanyItemsQuery, Conversation, ConversationItem, ConversationListQuery } from '@switchboard/contracts';
 import { CONVERSATION_SEARCH_WINDOW_YEARS, looksLikePhone, stripPhoneSearch } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
-import type { DbOrTx } from '../../platform/db/db.js';
 import { ForbiddenError, NotFoundError, fieldError } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { findContactIdsByName } from '../contacts/contacts.service.js';
 import { getCompanyNumber } from '../numbers/numbers.service.js';
-import { addNote, applyDeliveryUpdate, deleteItem, deleteThreadMessages } from './conversations.commands.js';
+import { addNote, deleteItem, deleteThreadMessages } from './conversations.commands.js';
 import { publishConversationDeleted, publishConversationUpdated, publishManyUpdated } from './conversations.live.js';
 import { decodeCursor, encodeCursor, getCompanyConversationRow, toConversationItem, toConversations } from './conversations.queries.js';
-import { containsPattern, conversationsRepository, type ConversationRow, type ItemRow } from './conversations.repository.js';
+import { containsPattern, conversationsRepository } from './conversations.repository.js';
 
 /**
  * `GET /companies/{companyId}/conversations`: newest activity first, keyset-paged.
@@ -217,40 +216,3 @@ export async function addConversationNote(ctx: AppContext, userId: number, compa
 
 // Published queries, for their readers (activity, notifications, calls, bench/inbox).
 export { conversationIdOfCall, decodeCursor, listMessageActivity, unreadCountsByNumber } from './conversations.queries.js';
-export { publishConversationsUpdated } from './conversations.live.js';
-
-// ---------------------------------------------------------------------------------------------
-// Transitional: the row-level helpers campaigns used before the commands (conversations.commands.ts).
-// Removed once campaigns calls `appendOutboundMessages` / `applyDeliveryUpdate`.
-// ---------------------------------------------------------------------------------------------
-
-/** @deprecated use `appendOutboundMessages` (conversations.commands.ts). */
-export async function startConversationsBatch(ctx: AppContext, tx: DbOrTx, input: { companyId: number; numberId: number; recipients: Array<{ recipient: string; contactId: number | null }> }): Promise<Map<string, ConversationRow>> {
-  const unique = new Map<string, number | null>();
-  for (const r of input.recipients) if (!unique.has(r.recipient) || unique.get(r.recipient) === null) unique.set(r.recipient, r.contactId);
-  const rows = await conversationsRepository.upsertActiveMany(tx, [...unique].map(([recipient, contactId]) => ({
-    company_id: input.companyId, number_id: input.numberId, recipient, contact_id: contactId,
-  })));
-  return new Map(rows.map((r) => [r.recipient, r]));
-}
-
-/** @deprecated use `appendOutboundMessages` (conversations.commands.ts). */
-export async function addConversationItemsBatch(ctx: AppContext, tx: DbOrTx, rows: Array<{
-  company_id: number; conversation_id: number; type: string; is_inbound: boolean; is_read: boolean; body: string | null;
-  media?: Array<{ url: string; contentType: string }>; delivery_state: string | null; error_code?: number | null; carrier_sid?: string | null; user_id?: number | null;
-}>): Promise<Array<{ id: number; carrier_sid: string | null }>> {
-  return conversationsRepository.insertItemsMany(tx, rows.map((r) => ({
-    company_id: r.company_id, conversation_id: r.conversation_id, type: r.type, is_inbound: r.is_inbound, is_read: r.is_read, body: r.body,
-    media: JSON.stringify(r.media ?? []), delivery_state: r.delivery_state, error_code: r.error_code ?? null, carrier_sid: r.carrier_sid ?? null, user_id: r.user_id ?? null,
-  })));
-}
-
-/** @deprecated use `applyDeliveryUpdate(ctx, tx, {itemId}, update)` (conversations.commands.ts), which locks the item itself. */
-export async function getItemById(ctx: AppContext, itemId: number, tx: DbOrTx = ctx.db, lock = false): Promise<ItemRow | undefined> {
-  return conversationsRepository.findItemById(tx, itemId, lock);
-}
-
-/** @deprecated use `applyDeliveryUpdate(ctx, tx, {itemId}, update)` (conversations.commands.ts). */
-export async function advanceDeliveryState(ctx: AppContext, tx: DbOrTx, item: ItemRow, update: { state?: string; carrierSid?: string; errorCode?: number | null }): Promise<ItemRow | null> {
-  return (await applyDeliveryUpdate(ctx, tx, { itemId: item.id }, update)).updated;
-}
