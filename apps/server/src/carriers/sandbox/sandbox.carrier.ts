@@ -96,6 +96,7 @@ export class SandboxCarrier extends TwilioDialect implements CarrierPort {
     if (job.status !== 'sent') await sandboxRepository.setMessagesStatus(this.db, messages.filter((m) => status(m) === 'undelivered').map((m) => m.sid), 'undelivered', UNREACHABLE_ERROR_CODE);
     let next = 0;
     let failures = 0;
+    let firstFailure: unknown;
     const worker = async () => {
       while (next < messages.length) {
         const m = messages[next++]!;
@@ -109,11 +110,16 @@ export class SandboxCarrier extends TwilioDialect implements CarrierPort {
         try {
           const res = await postSigned(this.config, m.status_callback, params);
           if (res.status >= 500) failures++;
-        } catch { failures++; }
+        } catch (e) {
+          // The product could not be reached (refused, timed out): counted, and the batch job fails
+          // with the first cause so the queue retries it; the other callbacks are still posted.
+          failures++;
+          firstFailure ??= e;
+        }
       }
     };
     await Promise.all(Array.from({ length: 8 }, worker));
-    if (failures > 0) throw new Error(`${failures} status callbacks failed`);
+    if (failures > 0) throw new Error(`${failures} status callbacks failed`, { cause: firstFailure });
     if (job.status === 'sent') await this.queue.enqueue<BatchStatusJob>(MESSAGE_STATUS_BATCH_JOB, { sids: job.sids, status: 'final' }, { startAfter: new Date(Date.now() + 200) });
   }
 

@@ -2,6 +2,10 @@
  * The sandbox's call and message simulator: plays the outside party and the carrier. A call is
  * run synchronously, exactly as Twilio would: signed form webhooks to the product, TwiML parsed
  * (fast-xml-parser) and followed verb by verb, status callback at the end. See docs/telephony.md.
+ *
+ * Carrier behaviour only: it imports no module. Browser users answering `<Client>` legs are
+ * reached through the `BrowserLegs` the caller passes in (the simulator module wires in-app
+ * calling's waits); the Phone simulator's API and its tenant checks are `modules/simulator/`.
  */
 import { XMLParser } from 'fast-xml-parser';
 import { areaCodeOf } from '@switchboard/domain';
@@ -11,7 +15,23 @@ import { newSid, postSigned } from './sandbox.http.js';
 import { AREA_CODES } from './sandbox.inventory.js';
 import { sandboxRepository } from './sandbox.repository.js';
 import { sineWav } from './sandbox.wav.js';
-import { waitForBrowserAnswer, waitForBrowserHangup } from '../../modules/in-app-calling/in-app-calling.service.js';
+import type { SandboxMessageRow } from './sandbox.repository.js';
+
+/** How a browser user's answer to a ringing `<Client>` leg ended. */
+export type BrowserAnswer = { kind: 'answered'; userId: number; callId: number } | { kind: 'rejected' } | { kind: 'ended' } | { kind: 'timeout' };
+
+/**
+ * The browser side of in-app calling as the simulated carrier sees it (what a real carrier learns
+ * from its softphone SDK): wait for a user to answer the call with carrier SID `sid` (or for the
+ * ring to end), then for that user to hang up (true) or the time to run out (false).
+ */
+export type BrowserLegs = {
+  waitForAnswer(sid: string, timeoutMs: number): Promise<BrowserAnswer>;
+  waitForHangup(callId: number, maxMs: number): Promise<boolean>;
+};
+
+/** No browser users reachable (e.g. the demo seed): a `<Client>` leg rings until its timeout, unanswered. */
+const NO_BROWSERS: BrowserLegs = { waitForAnswer: async () => ({ kind: 'timeout' }), waitForHangup: async () => false };
 
 export type ForwardBehaviour = 'answer' | 'no-answer' | 'busy';
 export type SimulatedCall = {
@@ -64,7 +84,7 @@ class CallRun {
   private digits: string;
   private readonly base: Record<string, string>;
 
-  constructor(private readonly ctx: AppContext, private readonly call: SimulatedCall & { from: string; to: string }, private readonly voiceUrl: string) {
+  constructor(private readonly ctx: AppContext, private readonly call: SimulatedCall & { from: string; to: string }, private readonly voiceUrl: string, private readonly browser: BrowserLegs) {
     this.digits = call.digits ?? '';
     const fromArea = areaCodeOf(call.from);
     const toArea = areaCodeOf(call.to);
@@ -223,7 +243,7 @@ class CallRun {
   private async browserDial(verb: Node, clients: Node[], timeout: number): Promise<{ kind: 'continue' } | { kind: 'fetch'; verbs: Node[] | null } | { kind: 'end'; status: string }> {
     this.note('dial', `ringing in-app ${clients.map((c) => c.text).join(', ')} for up to ${timeout} s`);
     const started = Date.now();
-    const r = await waitForBrowserAnswer(this.ctx, this.sid, timeout * 1000);
+    const r = await this.browser.waitForAnswer(this.sid, timeout * 1000);
     const waited = Math.round((Date.now() - started) / 1000);
     let dialStatus = 'no-answer';
     let talk = 0;
@@ -231,7 +251,7 @@ class CallRun {
       this.clock += waited;
       const t0 = Date.now();
       const maxMs = this.call.talk_seconds !== undefined ? this.call.talk_seconds * 1000 : BROWSER_TALK_MAX_MS;
-      const hungUp = await waitForBrowserHangup(this.ctx, r.callId, maxMs);
+      const hungUp = await this.browser.waitForHangup(r.callId, maxMs);
       talk = Math.round((Date.now() - t0) / 1000);
       dialStatus = 'completed';
       this.note('connected', `talking with user_${r.userId} in the browser; ${hungUp ? 'the user hung up' : 'the caller hung up'}`, talk);
@@ -272,13 +292,14 @@ class CallRun {
 }
 
 /**
- * Places a simulated inbound call to a sandbox number and runs it to the end.
+ * Places a simulated inbound call to a sandbox number and runs it to the end. `browser`: how
+ * browser users answer `<Client>` legs (default: nobody answers).
  * @returns null when `to` is not a number the sandbox has sold.
  */
-export async function simulateCall(ctx: AppContext, call: SimulatedCall): Promise<CallResult | null> {
+export async function simulateCall(ctx: AppContext, call: SimulatedCall, browser: BrowserLegs = NO_BROWSERS): Promise<CallResult | null> {
   const sold = await sandboxRepository.findActiveNumber(ctx.db, call.to);
   if (!sold) return null;
-  const run = new CallRun(ctx, call, sold.voice_url);
+  const run = new CallRun(ctx, call, sold.voice_url, browser);
   let status: string;
   try {
     status = await run.run();
@@ -319,6 +340,11 @@ export async function simulateMessage(ctx: AppContext, msg: { from: string; to: 
     }
   }
   return { row: (await sandboxRepository.findMessage(ctx.db, sid))!, webhookStatus: res.status };
+}
+
+/** The messages a simulated handset (E.164 `number`) exchanged, oldest first. */
+export async function handsetMessages(ctx: AppContext, number: string): Promise<SandboxMessageRow[]> {
+  return sandboxRepository.handsetMessages(ctx.db, number);
 }
 
 function contentTypeOf(url: string): string {

@@ -10,8 +10,10 @@ export function validateSignature(authToken: string, url: string, params: Record
   if (!signature) return false;
   try {
     return twilio.validateRequest(authToken, signature, url, params);
-  } catch {
-    return false;
+  } catch (e) {
+    // A malformed URL or signature (the SDK parses both): not a valid signature. Other errors are bugs.
+    if (e instanceof TypeError || e instanceof RangeError) return false;
+    throw e;
   }
 }
 

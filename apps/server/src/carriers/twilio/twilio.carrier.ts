@@ -57,8 +57,9 @@ export class TwilioCarrier extends TwilioDialect implements CarrierPort {
     let host: string;
     try {
       host = new URL(url).hostname;
-    } catch {
-      return {}; // not a URL: the fetch guard refuses it
+    } catch (e) {
+      if (e instanceof TypeError) return {}; // not a URL (Invalid URL): the fetch guard refuses it
+      throw e;
     }
     return /(^|\.)twilio\.com$/.test(host) ? { authorization: this.basicAuth() } : {};
   }

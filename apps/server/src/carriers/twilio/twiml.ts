@@ -19,7 +19,8 @@ const MAX_RENDERED = 5_000;
 /**
  * Renders `steps` as a TwiML `<Response>` document. The answer for the same steps is remembered
  * (up to 5,000 documents, then forgotten all at once): building one with the `twilio` package's
- * XML builder was a fifth of the voice webhook's memory churn (issue 3 bench).
+ * XML builder was a fifth of the voice webhook's memory churn (bench/call-routing;
+ * docs/architecture.md "The voice webhook's hot path").
  */
 export function renderVoiceTwiml(steps: CallFlowStep[]): RenderedResponse {
   const key = JSON.stringify(steps);

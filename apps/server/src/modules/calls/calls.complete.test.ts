@@ -1,5 +1,5 @@
 /**
- * Issue 3 through the real server and Twilio-signed webhooks: round robin, geo by FromState with
+ * Routing complete (docs/telephony.md) through the real server and Twilio-signed webhooks: round robin, geo by FromState with
  * fallback, stagger, in-app calling, voicemail with the e-mail alert, override and holidays,
  * voicemail list/read/delete, tags, notes, qualification, blocks query version, tenant isolation.
  */

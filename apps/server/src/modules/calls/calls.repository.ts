@@ -27,7 +27,8 @@ export const callsRepository = {
       .selectFrom('c').selectAll().executeTakeFirst() as Promise<CallRow | undefined>;
   },
   /**
-   * The voice webhook's fast path with group commit (issue 3 bench): in ONE statement (its own
+   * The voice webhook's fast path with group commit (docs/architecture.md "The voice
+   * webhook's hot path"): in ONE statement (its own
    * implicit transaction) claims the webhook receipt of every item with its answer and, for the
    * items whose key this statement claimed, inserts the call (unless its carrier SID is stored)
    * and its first events in order. Items must be distinct by receipt key and carrier SID, with

@@ -1,5 +1,5 @@
 /**
- * Greetings HTTP routes (spec 002 "Greetings"; issue 3):
+ * Greetings HTTP routes (spec 002 §7 "Greetings"; docs/telephony.md "APIs"):
  * GET /api/greetings?company_id; GET/DELETE /api/greetings/{id};
  * POST /api/greetings (multipart: company_id, name, content, voice, file; `_method=PUT` + id updates, spec 002 §7);
  * PUT /api/greetings/{id} (the same update on the greeting's own path);
@@ -15,9 +15,9 @@ import { z } from 'zod';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { ValidationError, type FieldErrors } from '../../platform/http/errors.js';
-import { assertCleanFields } from '../../platform/http/input-hygiene.js';
+import { readMultipart, type UploadedFile } from '../../platform/http/multipart.js';
 import {
-  deleteGreeting, getGreeting, getNumberGreetings, listGreetings, listVoices, putNumberGreetings, saveGreeting, speak, type UploadedAudio,
+  deleteGreeting, getGreeting, getNumberGreetings, listGreetings, listVoices, putNumberGreetings, saveGreeting, speak,
 } from './greetings.service.js';
 
 function zodFieldErrors(error: z.ZodError): FieldErrors {
@@ -26,6 +26,7 @@ function zodFieldErrors(error: z.ZodError): FieldErrors {
   return errors;
 }
 
+/** Registers the greetings routes (HTTP only; the service checks access). */
 export function registerGreetingsRoutes(app: App, ctx: AppContext): void {
   app.get('/api/greetings/voices', {
     schema: { tags: ['greetings'], response: { 200: VoiceListBody, ...errorResponses } },
@@ -87,17 +88,12 @@ export function registerGreetingsRoutes(app: App, ctx: AppContext): void {
   }, async (req) => putNumberGreetings(ctx, req.auth!.userId, req.params.id, req.body.assignments));
 }
 
-/** The fields and the audio file of a greeting form: multipart parts (an empty file counts as none), or the JSON body. */
-async function readGreetingForm(req: FastifyRequest): Promise<{ fields: unknown; file: UploadedAudio | undefined }> {
+/**
+ * The fields and the audio file of a greeting form: multipart (the shared reader; the audio is the
+ * `file` part, an empty file counts as none), or the JSON body.
+ */
+async function readGreetingForm(req: FastifyRequest): Promise<{ fields: unknown; file: UploadedFile | undefined }> {
   if (!req.isMultipart()) return { fields: req.body, file: undefined };
-  const raw: Record<string, unknown> = {};
-  let file: UploadedAudio | undefined;
-  for await (const part of req.parts()) {
-    if (part.type === 'file') {
-      const data = await part.toBuffer();
-      if (data.length > 0) file = { filename: part.filename, mimetype: part.mimetype, data };
-    } else raw[part.fieldname] = part.value;
-  }
-  assertCleanFields(raw, file ? [file] : []);
-  return { fields: raw, file };
+  const { fields, files } = await readMultipart(req, { fileFields: ['file'] });
+  return { fields, file: files.at(-1) };
 }

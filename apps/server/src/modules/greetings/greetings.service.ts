@@ -1,5 +1,5 @@
 /**
- * Greetings (spec 002 "Greetings"; issue 3): audio a company plays to callers, made from text
+ * Greetings (spec 002 §3 "Greeting", §7 "Greetings"; docs/telephony.md): audio a company plays to callers, made from text
  * with the speech synthesizer (`speech.ts`, WAV) or uploaded (WAV/MP3). Audio lives in the blob
  * store under `greetings/{companyId}/{id}-{stamp}.{ext}` and is served at `/files/...`, which is
  * where both the browser and the carrier's `<Play>` fetch it.
@@ -14,6 +14,7 @@ import type { AppContext } from '../../context.js';
 import { CARRIER_URL_TTL_MS } from '../../platform/blob/access.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { readCache } from '../../platform/db/read-cache.js';
+import type { UploadedFile } from '../../platform/http/multipart.js';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { NotFoundError, RateLimitedError, ValidationError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
@@ -24,7 +25,8 @@ import { DEFAULT_VOICE, VOICES, isKnownVoice, synthesize } from './speech.js';
 export const GREETING_SAVED = 'Greeting saved successfully';
 export const GREETING_DELETED = 'Greeting deleted successfully';
 
-export type UploadedAudio = { filename: string; mimetype: string; data: Buffer };
+/** An uploaded greeting audio file (the shared multipart reader's file). */
+export type UploadedAudio = UploadedFile;
 
 const AUDIO_TYPES: Record<string, string> = { 'audio/wav': 'wav', 'audio/x-wav': 'wav', 'audio/wave': 'wav', 'audio/mpeg': 'mp3', 'audio/mp3': 'mp3' };
 
@@ -183,7 +185,7 @@ type CompanyGreetings = { byNumber: Map<number, Record<string, string>>; byId: M
 const flowCache = (ctx: AppContext) => readCache<number, CompanyGreetings>(ctx.db, 'greetings.company');
 
 /**
- * For the voice webhook (issue 3 bench): the same answer as `flowGreetings`, from a short-lived
+ * For the voice webhook (docs/architecture.md "The voice webhook's hot path"): the same answer as `flowGreetings`, from a short-lived
  * in-process cache of the company's greeting audio and assignments (platform/db/read-cache.ts;
  * two statements per company on a miss, through `db`, the webhook's transaction). This module
  * invalidates it after every greeting or assignment write. Treat the result as read-only.

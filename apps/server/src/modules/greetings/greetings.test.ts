@@ -1,4 +1,4 @@
-/** Greetings: real synthesized speech, CRUD, and playing in the call flow (issue 3). */
+/** Greetings: real synthesized speech, CRUD, and playing in the call flow (docs/telephony.md). */
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XMLParser } from 'fast-xml-parser';

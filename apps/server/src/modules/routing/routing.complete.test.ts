@@ -1,4 +1,4 @@
-/** The call-flow engine, issue 3: every routing type, stagger, round robin, geo, override, holidays, DST, greetings. */
+/** The call-flow engine (docs/telephony.md "Engine additions"): every routing type, stagger, round robin, geo, override, holidays, DST, greetings. */
 import { describe, expect, it } from 'vitest';
 import { applyPreset, newRouteEntry, type RouteEntry } from '@switchboard/domain';
 import { STAGGER_LEG_TIMEOUT_S, decideAfterDial, decideInboundStep, flowUrls, isNumberOpen, whisperSteps, type RoutingExtras, type RoutingNumber } from './routing.service.js';

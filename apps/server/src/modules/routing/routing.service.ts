@@ -1,5 +1,5 @@
 /**
- * The call-flow engine (issue 2 "Inbound call flow from routing data"; foundation §3): pure
+ * The call-flow engine (foundation, spec 000 §3 routing entries and §4 call states; docs/telephony.md "Call flow"): pure
  * functions from a number's routing setup and what the carrier reported to the carrier-neutral
  * `CallFlowStep`s the adapter renders. No I/O; the calls module stores what happened.
  *
@@ -94,7 +94,7 @@ export function clientIdentity(userId: number): string {
 }
 
 /**
- * Whether the number takes calls now. Order (issue 3): the manual override (open/closed, until
+ * Whether the number takes calls now. Order (docs/telephony.md "Engine additions"): the manual override (open/closed, until
  * its `until` passes) → company holidays → the schedule, read in its IANA zone (DST-correct).
  * Direct Voicemail (preset 5) counts as closed.
  */

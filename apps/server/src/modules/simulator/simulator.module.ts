@@ -1,7 +1,7 @@
-/** The simulator module's entry: its routes, jobs and setup (see `platform/module.ts`). */
+/** The simulator module's entry: the Phone simulator's routes (see `platform/module.ts`). */
 import type { ModuleEntry } from '../../platform/module.js';
-import { registerSandboxRoutes } from '../../carriers/sandbox/sandbox.routes.js';
+import { registerSimulatorRoutes } from './simulator.routes.js';
 
 export const simulatorModule: ModuleEntry[] = [
-  { name: 'simulator', routes: registerSandboxRoutes },
+  { name: 'simulator', routes: registerSimulatorRoutes },
 ];

@@ -1,6 +1,7 @@
 /**
- * The Phone simulator's API (sandbox carrier only; absent, hence 404, when CARRIER is not
- * sandbox). It plays outside callers and texters, for the signed-in user's own companies only
+ * The Phone simulator's API (spec 002 §7 "Phone simulator"; docs/telephony.md "Simulator and
+ * tenants"; only with a simulated carrier, `carrier.capabilities.simulator`: absent, hence 404,
+ * otherwise). It plays outside callers and texters, for the signed-in user's own companies only
  * (docs/telephony.md "Simulator and tenants"): calls and texts go only to a number of a company
  * the user belongs to, and a handset shows only the messages exchanged with such numbers. An
  * operator (modules/auth/operators.ts) may reach every sandbox number.
@@ -16,12 +17,12 @@ import type { AppContext } from '../../context.js';
 import { requireAuth } from '../../platform/auth/auth.plugin.js';
 import { fieldError, ValidationError } from '../../platform/http/errors.js';
 import { assertFetchableUrl, UnsafeUrlError } from '../../platform/http/safe-fetch.js';
-import { isOperator } from '../../modules/auth/operators.js';
-import { listUserCompanies } from '../../modules/companies/companies.service.js';
-import { findNumberByE164 } from '../../modules/numbers/numbers.service.js';
-import type { SandboxMessageRow } from './sandbox.repository.js';
-import { sandboxRepository } from './sandbox.repository.js';
-import { simulateCall, simulateMessage } from './sandbox.simulator.js';
+import type { SandboxMessageRow } from '../../carriers/sandbox/sandbox.repository.js';
+import { handsetMessages, simulateCall, simulateMessage, type BrowserLegs } from '../../carriers/sandbox/sandbox.simulator.js';
+import { isOperator } from '../auth/operators.js';
+import { listUserCompanies } from '../companies/companies.service.js';
+import { waitForBrowserAnswer, waitForBrowserHangup } from '../in-app-calling/in-app-calling.service.js';
+import { findNumberByE164 } from '../numbers/numbers.service.js';
 
 const NOT_SANDBOX_NUMBER = 'This number is not served by the sandbox carrier.';
 /** Same answer for another company's number as for an unknown one: nothing is revealed. */
@@ -81,8 +82,17 @@ function handsetMessage(m: SandboxMessageRow) {
   };
 }
 
-export async function registerSandboxRoutes(app: App, ctx: AppContext): Promise<void> {
-  if (ctx.config.carrier !== 'sandbox') return;
+/** The simulated carrier's `<Client>` legs are answered by browser users through in-app calling. */
+function browserLegs(ctx: AppContext): BrowserLegs {
+  return {
+    waitForAnswer: (sid, timeoutMs) => waitForBrowserAnswer(ctx, sid, timeoutMs),
+    waitForHangup: (callId, maxMs) => waitForBrowserHangup(ctx, callId, maxMs),
+  };
+}
+
+/** Registers the Phone simulator's routes when the carrier is simulated. */
+export async function registerSimulatorRoutes(app: App, ctx: AppContext): Promise<void> {
+  if (!ctx.carrier.capabilities.simulator) return;
 
   app.post('/api/simulator/calls', {
     schema: { tags: ['simulator'], body: SimulateCallInput, response: { 200: SimulateCallBody, ...errorResponses } },
@@ -93,7 +103,7 @@ export async function registerSandboxRoutes(app: App, ctx: AppContext): Promise<
     const to = phone('to', b.to);
     await assertOwnNumber(ctx, userId, to);
     const forwards = b.forwards ? Object.fromEntries(Object.entries(b.forwards).map(([k, v]) => [parsePhone(k) ?? k, v])) : undefined;
-    const result = await simulateCall(ctx, { ...b, from, to, forwards });
+    const result = await simulateCall(ctx, { ...b, from, to, forwards }, browserLegs(ctx));
     if (!result) throw fieldError('to', NOT_SANDBOX_NUMBER);
     return result;
   });
@@ -118,7 +128,7 @@ export async function registerSandboxRoutes(app: App, ctx: AppContext): Promise<
     const { userId } = requireAuth(request);
     const number = phone('number', request.params.number);
     const scope = await numberScope(ctx, userId);
-    const rows = await sandboxRepository.handsetMessages(ctx.db, number);
+    const rows = await handsetMessages(ctx, number);
     // Only the messages exchanged with the user's own business numbers.
     const visible = [];
     for (const m of rows) {
