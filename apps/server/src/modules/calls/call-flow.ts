@@ -114,7 +114,7 @@ function e164(raw: string): string {
   return v ?? raw;
 }
 
-/** An inbound call's number, caller and first event, before the engine decides (undefined: unknown `To` or no CallSid). */
+/** An inbound call's number, caller and first event, before the engine decides (undefined: an unknown called number or no call SID). */
 type InboundStart = {
   number: NonNullable<Awaited<ReturnType<typeof findRoutingByE164Cached>>>;
   callSid: string;
@@ -166,7 +166,7 @@ function planOf(start: InboundStart, d: Decision | 'blocked', contactId: number 
 /**
  * Decides an inbound call inside the webhook's transaction: matches the caller's contact and, when
  * a round-robin entry is about to ring, takes the number's cursor. undefined: reject (unknown
- * `To`, no CallSid).
+ * called number, no call SID).
  */
 async function planInboundInTransaction(ctx: AppContext, tx: DbOrTx, p: Params, now: Date): Promise<InboundPlan | undefined> {
   const start = await startInbound(ctx, tx, p);
@@ -199,7 +199,7 @@ export async function routeInboundCall(ctx: AppContext, tx: DbOrTx, p: Params, n
 /**
  * The voice webhook's fast path (docs/architecture.md "The voice webhook's hot path"): decides an
  * inbound call from reads only (through the pool, no transaction). undefined when the call needs
- * `routeInboundCall` in a transaction: unknown number or no CallSid (reject), a round-robin entry
+ * `routeInboundCall` in a transaction: unknown number or no call SID (reject), a round-robin entry
  * (takes the cursor), in-app calling (rings users). Store the plan with `storeInboundCall`
  * (call-batching.ts).
  */
