@@ -66,6 +66,7 @@ export async function knownParties(ctx: AppContext, companyId: number, list: Arr
   const found = await Promise.all(list.map(async (x) => (x.contactId !== null ? byId.get(x.contactId) : await findContactByNumber(ctx, companyId, x.party))));
   return found.map((c) => (c ? { id: c.id, name: c.name } : null));
 }
+/** One outside party's contact (see {@link knownParties}). */
 export async function knownParty(ctx: AppContext, companyId: number, contactId: number | null, party: string): Promise<{ id: number; name: string } | null> {
   return (await knownParties(ctx, companyId, [{ contactId, party }]))[0] ?? null;
 }

@@ -22,6 +22,7 @@ import {
 const errors = { ...errorResponses, 409: ErrorBody };
 const base = '/api/companies/:companyId/in-app-calling';
 
+/** Registers the in-app calling routes (HTTP only; the service checks access). */
 export async function registerInAppCallingRoutes(app: App, ctx: AppContext): Promise<void> {
   app.post(`${base}/token`, {
     schema: { tags: ['in-app calling'], summary: 'Softphone access token (Twilio Voice grant or sandbox token)', params: CompanyParams, response: { 200: InAppTokenBody, ...errors } },

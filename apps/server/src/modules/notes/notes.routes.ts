@@ -4,6 +4,7 @@ import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { createNote, deleteNote, updateNote } from './notes.service.js';
 
+/** Registers the notes routes (HTTP only; the service checks access). */
 export function registerNotesRoutes(app: App, ctx: AppContext): void {
   app.post('/api/notes', {
     schema: { tags: ['notes'], body: CreateNoteInput, response: { 201: NoteSavedBody, ...errorResponses } },
