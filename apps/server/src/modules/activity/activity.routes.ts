@@ -4,6 +4,7 @@ import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { listActivity } from './activity.service.js';
 
+/** Registers `GET /api/activity` (spec 001 §7 "Analytics, activity and calls"). */
 export function registerActivityRoutes(app: App, ctx: AppContext): void {
   app.get('/api/activity', {
     schema: {

@@ -10,6 +10,7 @@
  */
 import type { ActivityItem, ActivityQuery } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
+import { pageMeta, type PageMeta } from '../../platform/http/page.js';
 import { knownParties, listCallActivity } from '../calls/calls.service.js';
 import { assertCompanyAccess } from '../companies/companies.service.js';
 import { listMessageActivity } from '../conversations/conversations.service.js';
@@ -21,7 +22,7 @@ type Sortable = { at: Date; item: ActivityItem };
  * `GET /activity`. `tz` is accepted for the client's display and not used: times are ISO UTC.
  * @throws ForbiddenError (403) without access to the company.
  */
-export async function listActivity(ctx: AppContext, userId: number, q: ActivityQuery): Promise<{ data: ActivityItem[]; meta: { current_page: number; per_page: number; total: number; last_page: number } }> {
+export async function listActivity(ctx: AppContext, userId: number, q: ActivityQuery): Promise<{ data: ActivityItem[]; meta: PageMeta }> {
   const companyId = q.company;
   await assertCompanyAccess(ctx, userId, companyId);
   const window = q.page * q.per_page;
@@ -90,6 +91,6 @@ export async function listActivity(ctx: AppContext, userId: number, q: ActivityQ
   const total = calls.total + messages.total;
   return {
     data: merged.slice((q.page - 1) * q.per_page, q.page * q.per_page).map((s) => s.item),
-    meta: { current_page: q.page, per_page: q.per_page, total, last_page: Math.max(1, Math.ceil(total / q.per_page)) },
+    meta: pageMeta(q.page, q.per_page, total),
   };
 }

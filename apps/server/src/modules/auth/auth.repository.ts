@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../platform/db/db.js';
 
 export type ThrottleRow = { key: string; failures: number; window_started_at: Date; locked_until: Date | null };
 
+/** SQL for the auth module's tables: `password_resets`, `auth_throttle`, `auth_totp_steps`. */
 export const authRepository = {
   async createReset(db: DbOrTx, row: { user_id: number; token_hash: string; expires_at: Date }): Promise<number> {
     return (await db.insertInto('password_resets').values(row).returning('id').executeTakeFirstOrThrow()).id;

@@ -12,16 +12,16 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { endSession, issueXsrfCookie, startSession } from '../../platform/auth/auth.plugin.js';
-import { sessionsRepository } from '../../platform/auth/sessions.repository.js';
 import { getCurrentUser } from '../users/users.service.js';
 import {
-  checkCredentials, clearTokenSessions, completeTokenMfa, confirmMfaEnrolment, createTokenSession, disableMfa, forgotPassword,
+  checkCredentials, clearTokenSessions, completeTokenMfa, confirmMfaEnrolment, createTokenSession, disableMfa, endSessionById, forgotPassword,
   mfaStatus, resetPassword, signup, startMfaEnrolment, validateSignup, verifySignInCode,
 } from './auth.service.js';
 
 const signInConfig = { public: true, signIn: true } as const;
 const withErrors = { ...errorResponses, 419: ErrorBody };
 
+/** Registers sign-in, session, MFA, password-reset and signup routes. */
 export function registerAuthRoutes(app: App, ctx: AppContext): void {
   const secure = ctx.config.publicUrl.startsWith('https://');
 
@@ -29,8 +29,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   async function dropCurrentSession(request: FastifyRequest): Promise<void> {
     const id = request.auth?.sessionId;
     if (!id) return;
-    await sessionsRepository.delete(ctx.db, id);
-    ctx.realtime.revoke({ sessionId: id });
+    await endSessionById(ctx, id);
   }
 
   app.get('/api/csrf-cookie', {

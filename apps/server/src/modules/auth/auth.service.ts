@@ -73,15 +73,12 @@ export async function checkCredentials(ctx: AppContext, email: string, password:
  * one) is refused afterwards, also when sent twice at once (docs/auth.md "One use per TOTP code").
  */
 async function totpAcceptOnce(ctx: AppContext, userId: number, secret: string, code: string): Promise<boolean> {
-  let step: number;
-  try {
-    const r = await verifyTotp({ secret, token: code, epochTolerance: TOTP_TOLERANCE_S });
-    if (!r.valid || !('timeStep' in r)) return false;
-    step = r.timeStep;
-  } catch {
-    return false;
-  }
-  return authRepository.claimTotpStep(ctx.db, userId, step);
+  // otplib throws on a token that is not 6 digits: such a code is simply wrong. The secret is ours
+  // (generated at enrolment), so any error from the check itself is a real failure.
+  if (!/^\d{6}$/.test(code)) return false;
+  const r = await verifyTotp({ secret, token: code, epochTolerance: TOTP_TOLERANCE_S });
+  if (!r.valid || !('timeStep' in r)) return false;
+  return authRepository.claimTotpStep(ctx.db, userId, r.timeStep);
 }
 
 /** The MFA throttle keys of a code attempt: 5 per user and 20 failures per address per 15 minutes. */
@@ -194,7 +191,12 @@ async function readMfaToken(ctx: AppContext, token: string): Promise<{ user: Use
   const [payload, mac] = token.split('.');
   if (!payload || !mac) return null;
   let data: { u?: unknown; e?: unknown; d?: unknown };
-  try { data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')); } catch { return null; }
+  try {
+    data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch (e) {
+    if (e instanceof SyntaxError) return null; // not a ticket we issued
+    throw e;
+  }
   if (typeof data.u !== 'number' || typeof data.e !== 'number' || data.e < Date.now()) return null;
   const user = await findUser(ctx, data.u);
   if (!user) return null;
@@ -222,6 +224,15 @@ export async function completeTokenMfa(ctx: AppContext, body: { mfa_token: strin
   if (!t) throw fieldError('mfa_token', 'The sign-in has expired. Please sign in again.');
   await verifySignInCode(ctx, t.user.id, body.code, ip);
   return issueToken(ctx, t.user.id, t.deviceName);
+}
+
+/**
+ * Ends one browser session by id (rotation at sign-in, MFA and signup: the request's current
+ * session ends before a new one starts) and disconnects its live connections.
+ */
+export async function endSessionById(ctx: AppContext, sessionId: string): Promise<void> {
+  await sessionsRepository.delete(ctx.db, sessionId);
+  ctx.realtime.revoke({ sessionId });
 }
 
 /** `POST /api/sanctum/clearTokenSessions`: deletes every bearer token of the user and disconnects the live connections signed in with them. */

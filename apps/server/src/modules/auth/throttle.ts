@@ -28,6 +28,7 @@ export const LIMITS = {
   forgot: { max: 3, windowMs: FIFTEEN_MINUTES },
 } satisfies Record<string, Limit>;
 
+/** Throttle keys: one per account e-mail, per user's MFA codes and per client address. */
 export const throttleKeys = {
   account: (email: string) => `login:account:${email.trim().toLowerCase()}`,
   ip: (ip: string) => `login:ip:${ip}`,

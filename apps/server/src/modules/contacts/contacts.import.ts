@@ -37,6 +37,7 @@ import Papa from 'papaparse';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { outsideTransaction } from '../../platform/db/tx-guard.js';
+import type { UploadedFile } from '../../platform/http/multipart.js';
 import { toCsv } from '../../platform/csv.js';
 import { NotFoundError, ValidationError, fieldError } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
@@ -51,7 +52,7 @@ export const importTuning = {
   phoneWorker: true,
 };
 
-export type UploadedFile = { filename: string; mimetype: string; data: Buffer };
+export type { UploadedFile };
 type FileType = 'csv' | 'xlsx' | 'vcf';
 
 /**
@@ -112,7 +113,12 @@ function vcardText(v: unknown): string {
  */
 function vcardRows(text: string): string[][] {
   let parsed: unknown;
-  try { parsed = ICAL.parse(text.replace(/^\uFEFF/, '')); } catch { throw fieldError('file', 'The file could not be read.'); }
+  try {
+    parsed = ICAL.parse(text.replace(/^\uFEFF/, ''));
+  } catch (e) {
+    if (e instanceof ICAL.parse.ParserError) throw fieldError('file', 'The file could not be read.');
+    throw e;
+  }
   const list = (Array.isArray(parsed) && Array.isArray(parsed[0]) ? parsed : [parsed]) as unknown[];
   const cards: Array<{ fn: string; first: string; last: string; org: string; note: string; emails: string[]; phones: Array<{ label: string; value: string }> }> = [];
   for (const jcard of list) {
@@ -160,7 +166,14 @@ async function readRows(data: Buffer, type: FileType, limit?: number): Promise<s
     return r.data.map((row) => row.map((c) => String(c ?? '').trim()));
   }
   const wb = new ExcelJS.Workbook();
-  try { await wb.xlsx.load(data as unknown as ArrayBuffer); } catch { throw fieldError('file', 'The file could not be read.'); }
+  try {
+    await wb.xlsx.load(data as unknown as ArrayBuffer);
+  } catch (e) {
+    // ExcelJS (and the zip reader under it) rejects bytes that are not a workbook with a plain
+    // Error: the uploaded file is unreadable (422). Anything that is not an Error is not that.
+    if (e instanceof Error) throw fieldError('file', 'The file could not be read.');
+    throw e;
+  }
   const ws = wb.worksheets[0];
   const rows: string[][] = [];
   ws?.eachRow((row) => { if (!limit || rows.length < limit) rows.push(xlsxRowValues(row)); });
@@ -266,7 +279,14 @@ export async function startImport(ctx: AppContext, userId: number, companyId: nu
   let mapping: ContactImportMapping;
   if (input.mapping !== undefined && input.mapping !== null && input.mapping !== '') {
     let raw = input.mapping;
-    if (typeof raw === 'string') { try { raw = JSON.parse(raw); } catch { throw fieldError('mapping', 'The mapping must be valid JSON.'); } }
+    if (typeof raw === 'string') {
+      try {
+        raw = JSON.parse(raw);
+      } catch (e) {
+        if (e instanceof SyntaxError) throw fieldError('mapping', 'The mapping must be valid JSON.');
+        throw e;
+      }
+    }
     const parsed = ImportMapping.safeParse(raw);
     if (!parsed.success) throw fieldError('mapping', 'The mapping is invalid.');
     mapping = fromApi(parsed.data);
@@ -482,7 +502,9 @@ class PhoneParser {
       w.on('exit', (code) => { if (this.worker === w) fail(new Error(`phone worker exited (${code})`)); });
       w.unref();
       this.worker = w;
-    } catch {
+    } catch (startError) {
+      // No worker can be started here (e.g. no thread support): parse inline, same result.
+      void startError;
       this.worker = null;
     }
   }
@@ -497,7 +519,10 @@ class PhoneParser {
           this.pending.set(id, { resolve, reject });
           w.postMessage({ id, numbers });
         });
-      } catch { /* the worker failed: parse here */ }
+      } catch (workerError) {
+        // The worker failed (its 'error' / 'exit' rejected the pending batch): parse this batch inline.
+        void workerError;
+      }
     }
     return numbers.map((n) => parsePhone(n));
   }

@@ -58,6 +58,7 @@ export type ImportValues = Record<ImportColumn, string | null> & { id: number };
 /** One row of an import's report (`contact_import_rows`). */
 export type ImportReportRow = { import_id: string; row_number: number; outcome: 'updated' | 'skipped' | 'invalid'; reason: string; name: string | null; number: string | null };
 
+/** SQL for contacts and contact imports (the only code that reads or writes those tables). */
 export const contactsRepository = {
   /** The company's oldest contact with exactly this E.164 number (index contacts_company_number). */
   async findByNumber(db: DbOrTx, companyId: number, e164: string): Promise<ContactRow | undefined> {

@@ -10,36 +10,48 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { fieldError } from '../../platform/http/errors.js';
-import { assertCleanFields } from '../../platform/http/input-hygiene.js';
+import { readMultipart, type UploadedFile } from '../../platform/http/multipart.js';
 import {
   bulkDestroyContacts, bulkExportContacts, createContactFromApi, deleteContact, getContact, listContacts, updateContact, upsertContacts,
 } from './contacts.service.js';
-import { getImportProgress, importReportCsv, previewImport, startImport, type UploadedFile } from './contacts.import.js';
+import { getImportProgress, importReportCsv, previewImport, startImport } from './contacts.import.js';
 
 const tags = ['contacts'];
 
-/** Reads a multipart request: the `file` part and the text fields (repeated `group_ids[]` collected). */
-async function readMultipart(req: FastifyRequest): Promise<{ file?: UploadedFile; fields: Record<string, string>; groupIds: number[] }> {
-  const fields: Record<string, string> = {};
-  const groupIds: number[] = [];
-  let file: UploadedFile | undefined;
-  if (!req.isMultipart()) return { fields, groupIds };
-  for await (const part of req.parts()) {
-    if (part.type === 'file') {
-      const data = await part.toBuffer();
-      if (part.fieldname === 'file') file = { filename: part.filename, mimetype: part.mimetype, data };
-    } else if (/^group_ids(\[\d*\])?$/.test(part.fieldname)) {
-      const v = String(part.value);
-      let list: unknown;
-      try { list = v.trim().startsWith('[') ? JSON.parse(v) : v.split(','); } catch { throw fieldError('group_ids', 'The group ids must be a JSON array or a comma-separated list.'); }
-      if (!Array.isArray(list)) throw fieldError('group_ids', 'The group ids must be a JSON array or a comma-separated list.');
-      for (const x of list) if (String(x).trim() !== '') groupIds.push(Number(x));
-    } else fields[part.fieldname] = String(part.value);
+const GROUP_IDS_FORM = 'The group ids must be a JSON array or a comma-separated list.';
+
+/**
+ * The group ids of an import form: each `group_ids` / `group_ids[]` value is a JSON array
+ * (`[1,2]`) or a comma-separated list (`1,2`). Ids that are not positive integers are dropped.
+ * @throws ValidationError (422) on `group_ids` when a value is malformed JSON or not a list.
+ */
+function parseGroupIds(values: string | string[] | undefined): number[] {
+  const ids: number[] = [];
+  for (const v of values === undefined ? [] : Array.isArray(values) ? values : [values]) {
+    let list: unknown;
+    if (v.trim().startsWith('[')) {
+      try {
+        list = JSON.parse(v);
+      } catch (e) {
+        if (e instanceof SyntaxError) throw fieldError('group_ids', GROUP_IDS_FORM);
+        throw e;
+      }
+    } else list = v.split(',');
+    if (!Array.isArray(list)) throw fieldError('group_ids', GROUP_IDS_FORM);
+    for (const x of list) if (String(x).trim() !== '') ids.push(Number(x));
   }
-  assertCleanFields(fields, file ? [file] : []);
-  return { file, fields, groupIds: groupIds.filter((n) => Number.isSafeInteger(n) && n > 0) };
+  return ids.filter((n) => Number.isSafeInteger(n) && n > 0);
 }
 
+/** Reads an import request (platform `readMultipart`): the `file` part, the text fields and the group ids. */
+async function readImportForm(req: FastifyRequest): Promise<{ file?: UploadedFile; fields: Record<string, string>; groupIds: number[] }> {
+  const form = await readMultipart(req, { fileFields: ['file'], arrays: ['group_ids'] });
+  const fields: Record<string, string> = {};
+  for (const [k, v] of Object.entries(form.fields)) if (k !== 'group_ids') fields[k] = Array.isArray(v) ? (v[v.length - 1] ?? '') : v;
+  return { file: form.files[0], fields, groupIds: parseGroupIds(form.fields.group_ids) };
+}
+
+/** Registers the contacts routes: CRUD, list, upsert, bulk actions, imports. */
 export function registerContactsRoutes(app: App, ctx: AppContext): void {
   app.get('/api/contacts', {
     schema: { tags, summary: 'Contacts of a company (company_id or the caller\'s first company), filtered and paged', querystring: ContactListQuery, response: { 200: ContactList, ...errorResponses } },
@@ -80,14 +92,14 @@ export function registerContactsRoutes(app: App, ctx: AppContext): void {
   app.post('/api/companies/:companyId/contacts/import/preview', {
     schema: { tags, summary: 'Headers, first 10 rows and suggested column mapping of a CSV/XLSX/vCard file (multipart: file)', params: CompanyParams, response: { 200: ImportPreview, ...errorResponses } },
   }, async (req) => {
-    const { file } = await readMultipart(req);
+    const { file } = await readImportForm(req);
     return previewImport(ctx, req.auth!.userId, req.params.companyId, file);
   });
 
   app.post('/api/companies/:companyId/contacts/import', {
     schema: { tags, summary: 'Start a contact import (multipart: file (csv, xlsx, vcf), mapping JSON, duplicates skip|fill|overwrite, group_ids[]); answers the batch id', params: CompanyParams, response: { 202: ImportStarted, ...errorResponses } },
   }, async (req, reply) => {
-    const { file, fields, groupIds } = await readMultipart(req);
+    const { file, fields, groupIds } = await readImportForm(req);
     return reply.status(202).send(await startImport(ctx, req.auth!.userId, req.params.companyId, { file, mapping: fields.mapping, duplicates: fields.duplicates, groupIds }));
   });
 

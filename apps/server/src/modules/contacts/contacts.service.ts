@@ -14,6 +14,7 @@ import type { DbOrTx } from '../../platform/db/db.js';
 import { GroupCommit } from '../../platform/db/group-commit.js';
 import type { RowUpdate } from '../../platform/db/schema.js';
 import { NotFoundError, ValidationError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
+import { pageMeta, type PageMeta } from '../../platform/http/page.js';
 import { AGENT_ROLES, assertCompanyAccess, type Role } from '../companies/companies.service.js';
 import { deleteEavValuesOf, getEavValuesMany, setEavValues } from '../custom-fields/custom-fields.service.js';
 import { contactsRepository, type ContactRow, type ContactSelectionInput } from './contacts.repository.js';
@@ -33,7 +34,7 @@ export async function findContactByNumber(ctx: AppContext, companyId: number, e1
 }
 
 /**
- * For another module's statement (the voice webhook's group-commit insert, issue 3 bench): a SQL
+ * For another module's statement (the voice webhook's group-commit insert; docs/architecture.md "The voice webhook's hot path"): a SQL
  * scalar subquery giving the id of the company's oldest contact with that exact E.164 number, or
  * null. `companyId` and `number` are SQL expressions of the embedding statement.
  */
@@ -43,7 +44,7 @@ const contactReaders = new WeakMap<AppContext, GroupCommit<{ companyId: number; 
 /**
  * Lookups by number made through the pool (not a transaction) in the same turn of the event loop
  * share ONE statement (`contactsRepository.findByNumbers`; the voice webhook looks up every
- * caller: issue 3 bench). Up to 4 statements at once, 256 keys each.
+ * caller: docs/architecture.md "The voice webhook's hot path"). Up to 4 statements at once, 256 keys each.
  */
 function contactsByNumber(ctx: AppContext): GroupCommit<{ companyId: number; number: string }, Contact | undefined> {
   let g = contactReaders.get(ctx);
@@ -171,6 +172,11 @@ async function present(ctx: AppContext, rows: ContactRow[], db: DbOrTx = ctx.db)
   });
 }
 
+/** The contact list's page meta (spec 001 §3: `current_page`, `total_pages`; plus `total`, `per_page`) from the shared page meta. */
+function contactPagination(m: PageMeta): { current_page: number; total_pages: number; total: number; per_page: number } {
+  return { current_page: m.current_page, total_pages: m.last_page, total: m.total, per_page: m.per_page };
+}
+
 /** `GET /contacts`: one page of the filtered list, newest first, with `meta.pagination`. */
 export async function listContacts(ctx: AppContext, userId: number, q: ContactListQuery) {
   const companyId = await resolveCompanyId(ctx, userId, q.company_id);
@@ -178,7 +184,7 @@ export async function listContacts(ctx: AppContext, userId: number, q: ContactLi
   const full = await present(ctx, rows);
   return {
     data: full.map((c) => ({ id: c.id, name: c.name, number: c.number, email: c.email, source: c.source, is_unsubscribed: c.is_unsubscribed, is_invalid: c.is_invalid, labels: c.labels, groups: c.groups, eavAttributeValues: c.eavAttributeValues })),
-    meta: { pagination: { current_page: q.page, total_pages: Math.max(1, Math.ceil(total / q.per_page)), total, per_page: q.per_page } },
+    meta: { pagination: contactPagination(pageMeta(q.page, q.per_page, total)) },
   };
 }
 
@@ -193,6 +199,7 @@ async function loadContact(ctx: AppContext, userId: number, id: number, roles?: 
   return row;
 }
 
+/** `GET /api/contacts/{id}`: the full contact. @throws NotFoundError (404) when missing or in another company. */
 export async function getContact(ctx: AppContext, userId: number, id: number): Promise<ContactOut> {
   return (await present(ctx, [await loadContact(ctx, userId, id)]))[0]!;
 }
@@ -228,6 +235,7 @@ export async function updateContact(ctx: AppContext, userId: number, id: number,
   });
 }
 
+/** `DELETE /api/contacts/{id}` (agents): the contact and its custom-field values. @throws NotFoundError (404). */
 export async function deleteContact(ctx: AppContext, userId: number, id: number): Promise<{ message: string }> {
   const c = await loadContact(ctx, userId, id, AGENT_ROLES);
   await ctx.db.transaction().execute(async (tx) => {

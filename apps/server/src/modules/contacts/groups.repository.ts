@@ -19,6 +19,7 @@ function liveGroupIds(db: DbOrTx, companyId: number, groupIds: number[]) {
   return db.selectFrom('contact_groups').select('id').where('company_id', '=', companyId).where('deleted_at', 'is', null).where('id', 'in', groupIds);
 }
 
+/** SQL for contact groups, labels and their memberships. */
 export const groupsRepository = {
   /** Distinct contacts in any of the groups, by id ascending, after `afterId`, at most `limit`. */
   async recipients(db: DbOrTx, companyId: number, groupIds: number[], afterId: number, limit: number): Promise<RecipientRow[]> {

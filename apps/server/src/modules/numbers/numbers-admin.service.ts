@@ -1,5 +1,5 @@
 /**
- * Number administration use cases (spec 002 §7 "Numbers"; issue 3 "Numbers"): locate, detail,
+ * Number administration use cases (spec 002 §7 "Numbers"; docs/numbers.md): locate, detail,
  * datatable and CSV export, toll-free prefixes and vanity patterns, overlay area codes, forward
  * contacts with usage, number limit and limit-increase requests, extension suggestions, triggers.
  * Design decisions for what the spec does not show: docs/numbers.md.
@@ -13,6 +13,7 @@ import type { NumberDetailDto } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import { toCsv } from '../../platform/csv.js';
 import { NotFoundError, ValidationError, fieldError, type FieldErrors } from '../../platform/http/errors.js';
+import { pageMeta } from '../../platform/http/page.js';
 import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies } from '../companies/companies.service.js';
 import { numbersAdminRepository, numbersRepository, type ForwardContactRow, type NumberRow, type NumberTableQuery } from './numbers.repository.js';
 import { numberLimitOf, toNumberDto } from './numbers.service.js';
@@ -135,7 +136,7 @@ function tableFilters(q: TableInput): NumberTableQuery {
 export async function numbersDatatable(ctx: AppContext, userId: number, companyId: number, q: TableInput & { page: number; perPage: number }) {
   await assertCompanyAccess(ctx, userId, companyId);
   const { rows, total } = await numbersAdminRepository.page(ctx.db, companyId, tableFilters(q), q.page, q.perPage);
-  return { data: await numberDetails(ctx, userId, rows), meta: { current_page: q.page, per_page: q.perPage, total, last_page: Math.max(1, Math.ceil(total / q.perPage)) } };
+  return { data: await numberDetails(ctx, userId, rows), meta: pageMeta(q.page, q.perPage, total) };
 }
 
 /** Export column headers, in order. */
@@ -213,6 +214,7 @@ function parseForward(number: string): string {
   return e164;
 }
 
+/** The company's forward contacts (any member). @throws ForbiddenError (403). */
 export async function listForwardContacts(ctx: AppContext, userId: number, companyId: number) {
   await assertCompanyAccess(ctx, userId, companyId);
   return (await numbersAdminRepository.listForwardContacts(ctx.db, companyId)).map(toForwardContact);
@@ -233,6 +235,7 @@ export async function updateForwardContact(ctx: AppContext, userId: number, comp
   return toForwardContact(row);
 }
 
+/** Deletes a forward contact (owner/administrator). @throws ForbiddenError (403), NotFoundError (404). */
 export async function deleteForwardContact(ctx: AppContext, userId: number, companyId: number, id: number): Promise<void> {
   await assertCompanyAccess(ctx, userId, companyId, MANAGER_ROLES);
   if (!(await numbersAdminRepository.deleteForwardContact(ctx.db, companyId, id))) throw new NotFoundError('Forward contact');
@@ -254,6 +257,7 @@ export async function forwardContactUsage(ctx: AppContext, userId: number, compa
 
 // ---------------------------------------------------------------- number limit
 
+/** The company's number limit and how many numbers it holds (any member). @throws ForbiddenError (403). */
 export async function getNumberLimit(ctx: AppContext, userId: number, companyId: number) {
   await assertCompanyAccess(ctx, userId, companyId);
   return numberLimitOf(ctx, companyId);
@@ -315,8 +319,7 @@ export async function saveTriggers(ctx: AppContext, userId: number, companyId: n
     if (!owned.has(u.number_id)) errors[`upsert.${i}.number_id`] = ['The selected number is invalid.'];
     if (u.action === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(u.target)) errors[`upsert.${i}.target`] = ['The target must be a valid e-mail address.'];
     if (u.action === 'webhook') {
-      let ok = false;
-      try { ok = ['http:', 'https:'].includes(new URL(u.target).protocol); } catch { ok = false; }
+      const ok = URL.canParse(u.target) && ['http:', 'https:'].includes(new URL(u.target).protocol);
       if (!ok) errors[`upsert.${i}.target`] = ['The target must be a valid http or https URL.'];
     }
   });
@@ -342,6 +345,7 @@ export async function saveTriggers(ctx: AppContext, userId: number, companyId: n
   return listTriggers(ctx, userId, companyId);
 }
 
+/** The triggers of the company's numbers (any member). @throws ForbiddenError (403). */
 export async function listTriggers(ctx: AppContext, userId: number, companyId: number) {
   await assertCompanyAccess(ctx, userId, companyId);
   return (await numbersAdminRepository.listTriggers(ctx.db, companyId)).map(toTriggerDto);

@@ -1,5 +1,5 @@
 /**
- * Custom-field values of users (issue 4: "values on ... users"; spec "User: ... eavAttributeValues").
+ * Custom-field values of users (spec 001 §3 "Custom field (EAV attribute)", §7 "Custom fields"; spec "User: ... eavAttributeValues").
  * Entity type User 5, stored in the shared EAV store of the custom-fields service. A user belongs to
  * several companies, so values are read and written per company: only the User fields visible to
  * that company (its own and its business unit's) are answered or accepted.

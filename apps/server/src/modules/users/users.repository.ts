@@ -7,6 +7,7 @@ export type UserRow = Row<'users'>;
 export type InAppCallingProfileRow = Pick<UserRow, 'id' | 'first_name' | 'last_name' | 'email' | 'in_app_calling_status' | 'sip_address' | 'sip_user' | 'sip_password'>;
 const IN_APP_COLUMNS = ['id', 'first_name', 'last_name', 'email', 'in_app_calling_status', 'sip_address', 'sip_user', 'sip_password'] as const;
 
+/** SQL for `users`. */
 export const usersRepository = {
   async insert(db: DbOrTx, row: { email: string; first_name: string; last_name: string; password_hash: string; timezone: string }): Promise<number> {
     return (await db.insertInto('users').values(row).returning('id').executeTakeFirstOrThrow()).id;

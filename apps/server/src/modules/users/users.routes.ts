@@ -1,6 +1,6 @@
 /**
  * `GET /api/user` and `POST /api/user/whats_new_read` (foundation §7 "Session and account calls");
- * user custom-field values (issue 4): `GET|PUT /api/user/custom-fields` and
+ * user custom-field values (spec 001 §7 "Custom fields"): `GET|PUT /api/user/custom-fields` and
  * `GET|PUT /api/companies/{companyId}/users/{userId}/custom-fields` (see user-custom-fields.service.ts).
  */
 import {
@@ -11,6 +11,7 @@ import type { AppContext } from '../../context.js';
 import { getMemberEavValues, getOwnEavValues, putMemberEavValues, putOwnEavValues } from './user-custom-fields.service.js';
 import { getCurrentUser, markWhatsNewRead } from './users.service.js';
 
+/** Registers the current-user routes listed in the file header. */
 export function registerUsersRoutes(app: App, ctx: AppContext): void {
   app.get('/api/user', {
     schema: { tags: ['session'], summary: 'The signed-in user', response: { 200: CurrentUser, ...errorResponses } },

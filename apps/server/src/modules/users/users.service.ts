@@ -34,13 +34,16 @@ let dummyHash: Promise<string> | undefined;
 export async function verifyPassword(user: Pick<UserRow, 'password_hash'> | undefined, password: string): Promise<boolean> {
   if (!user) {
     dummyHash ??= hashPassword('dummy-password-for-timing');
-    await argon2.verify(await dummyHash, password).catch(() => false);
+    await argon2.verify(await dummyHash, password);
     return false;
   }
   try {
     return await argon2.verify(user.password_hash, password);
-  } catch {
-    return false;
+  } catch (e) {
+    // A stored hash that is not a readable argon2 PHC string (TypeError) or has out-of-range
+    // parameters (RangeError) matches no password; anything else is a real failure.
+    if (e instanceof TypeError || e instanceof RangeError) return false;
+    throw e;
   }
 }
 
