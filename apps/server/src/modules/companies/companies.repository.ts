@@ -7,6 +7,7 @@ export type CompanyMessagingSettingsRow = {
 };
 export type MembershipRow = CompanyRow & { role: string };
 
+/** The companies module's SQL (the only code that reads or writes its tables). */
 export const companiesRepository = {
   async membership(db: DbOrTx, userId: number, companyId: number): Promise<{ role: string } | undefined> {
     return db.selectFrom('company_users').select('role').where('user_id', '=', userId).where('company_id', '=', companyId).executeTakeFirst();

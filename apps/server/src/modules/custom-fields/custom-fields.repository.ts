@@ -6,6 +6,7 @@ import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
 export type AttributeRow = Row<'eav_attributes'>;
 export type ValueRow = Row<'eav_values'>;
 
+/** SQL for custom-field attributes and values. */
 export const customFieldsRepository = {
   async findAttribute(db: DbOrTx, id: number): Promise<AttributeRow | undefined> {
     return db.selectFrom('eav_attributes').selectAll().where('id', '=', id).executeTakeFirst();

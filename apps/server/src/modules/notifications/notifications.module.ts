@@ -1,7 +1,8 @@
 /** The notifications module's entry: its routes, jobs and setup (see `platform/module.ts`). */
 import type { ModuleEntry } from '../../platform/module.js';
 import { registerNotificationRoutes } from './notifications.routes.js';
+import { registerNotificationHooks } from './notifications.service.js';
 
 export const notificationsModule: ModuleEntry[] = [
-  { name: 'notifications', routes: registerNotificationRoutes },
+  { name: 'notifications', routes: registerNotificationRoutes, setup: registerNotificationHooks },
 ];

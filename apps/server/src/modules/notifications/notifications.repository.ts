@@ -4,6 +4,7 @@ import type { Row } from '../../platform/db/schema.js';
 
 export type NotificationBlockRow = Row<'notification_blocks'>;
 
+/** SQL for `notification_blocks`. */
 export const notificationsRepository = {
   /** The user's blocks in the company, by number then channel type. */
   async list(db: DbOrTx, companyId: number, userId: number): Promise<NotificationBlockRow[]> {

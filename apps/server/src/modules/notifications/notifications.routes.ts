@@ -5,15 +5,12 @@
 import { CompanyParams, NotificationBlockList, NotificationBlocksBody, NotificationCounts, NotificationCountsByNumber, errorResponses } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
-import { addNumberViewSource } from '../numbers/numbers.view.js';
-import { listNotificationBlocks, notificationCounts, notificationCountsByNumber, numberNotificationSignals, setNotificationBlocks } from './notifications.service.js';
+import { listNotificationBlocks, notificationCounts, notificationCountsByNumber, setNotificationBlocks } from './notifications.service.js';
 
 const tags = ['notifications'];
 
+/** Registers the notification counts and blocks routes. */
 export function registerNotificationRoutes(app: App, ctx: AppContext): void {
-  // The numbers' views show each number's unread messages and whether the caller muted it (numbers.view.ts).
-  addNumberViewSource(ctx, numberNotificationSignals);
-
   app.get('/api/companies/:companyId/notificationCounts', {
     schema: { tags, summary: 'Unread message, call, voicemail and fax counts (muted channels left out)', params: CompanyParams, response: { 200: NotificationCounts, ...errorResponses } },
   }, async (req) => notificationCounts(ctx, req.auth!.userId, req.params.companyId));

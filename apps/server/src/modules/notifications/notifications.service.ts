@@ -14,7 +14,7 @@ import { NotFoundError, fieldError } from '../../platform/http/errors.js';
 import { assertCompanyAccess } from '../companies/companies.service.js';
 import { unreadCountsByNumber } from '../conversations/conversations.service.js';
 import { getCompanyNumber } from '../numbers/numbers.service.js';
-import type { NumberViewSignals } from '../numbers/numbers.view.js';
+import { addNumberViewSource, type NumberViewSignals } from '../numbers/numbers.view.js';
 import { notificationsRepository } from './notifications.repository.js';
 
 type ItemType = (typeof COUNTED_ITEM_TYPES)[number];
@@ -119,4 +119,9 @@ export async function setNotificationBlocks(ctx: AppContext, userId: number, com
     await notificationsRepository.remove(ctx.db, companyId, userId, numberIds, channels);
   }
   return listNotificationBlocks(ctx, userId, companyId);
+}
+
+/** Module setup: the numbers' views show each number's unread messages and whether the caller muted it (numbers.view.ts). */
+export function registerNotificationHooks(ctx: AppContext): void {
+  addNumberViewSource(ctx, numberNotificationSignals);
 }

@@ -4,6 +4,7 @@ import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
 
 export type TemplateRow = Row<'number_templates'>;
 
+/** SQL for `number_templates`. */
 export const numberTemplatesRepository = {
   async list(db: DbOrTx, companyId: number): Promise<TemplateRow[]> {
     return db.selectFrom('number_templates').selectAll().where('company_id', '=', companyId).orderBy('name').orderBy('id').execute();

@@ -14,6 +14,7 @@ import { applyTemplate, createTemplate, deleteTemplate, deleteTemplates, getTemp
 
 const tags = ['number templates'];
 
+/** Registers the number templates routes (spec 002 §7 "Numbers": number templates). */
 export async function registerNumberTemplatesRoutes(app: App, ctx: AppContext): Promise<void> {
   app.get('/api/companies/:companyId/numberTemplates', { schema: { tags, params: CompanyParams, response: { 200: NumberTemplateListBody, ...errorResponses } } },
     async (request) => ({ data: await listTemplates(ctx, request.auth!.userId, request.params.companyId) }));

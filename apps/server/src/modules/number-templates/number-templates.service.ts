@@ -45,6 +45,7 @@ function columns(input: TemplateInput, timezone: string) {
   return { ...out, ...callSettingsPatch(input) };
 }
 
+/** The company's number templates (any member). @throws ForbiddenError (403). */
 export async function listTemplates(ctx: AppContext, userId: number, companyId: number) {
   await assertCompanyAccess(ctx, userId, companyId);
   return (await numberTemplatesRepository.list(ctx.db, companyId)).map(toTemplateDto);
@@ -85,6 +86,7 @@ export async function updateTemplate(ctx: AppContext, userId: number, companyId:
   return toTemplateDto(t!);
 }
 
+/** Deletes one template (owner/administrator). @throws ForbiddenError (403), NotFoundError (404) when not the company's. */
 export async function deleteTemplate(ctx: AppContext, userId: number, companyId: number, id: number): Promise<void> {
   await assertCompanyAccess(ctx, userId, companyId, MANAGER_ROLES);
   if (!(await numberTemplatesRepository.delete(ctx.db, companyId, id))) throw new NotFoundError('Number template');

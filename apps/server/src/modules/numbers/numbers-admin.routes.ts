@@ -1,5 +1,5 @@
 /**
- * Number administration HTTP routes (spec 002 §7 "Numbers"; issue 3), all under /api:
+ * Number administration HTTP routes (spec 002 §7 "Numbers"; docs/numbers.md), all under /api:
  * POST /numbers/locate, /numbers/locate-bulk; GET /numbers/list/{id or number};
  * POST /numbers/{id}/rotate, /numbers/{id}/remove, /numbers/remove-bulk, /numbers/bulk; PUT /v1/numbers;
  * GET /companies/{companyId}/numbers/batches/{batchId}; GET /companies/{companyId}/numbers/datatable;
@@ -27,6 +27,7 @@ import { getBatch, rotateNumber, startBulkPurchase, startBulkUpdate, startReleas
 
 const tags = ['numbers'];
 
+/** Registers the number administration routes listed in the file header. */
 export async function registerNumbersAdminRoutes(app: App, ctx: AppContext): Promise<void> {
   // ------------------------------------------------------------ locate and detail
   app.post('/api/numbers/locate', { schema: { tags, body: LocateInput, response: { 200: LocateResult, ...errorResponses } } },

@@ -1,6 +1,6 @@
 /**
- * Background number batches (issue 3 "Release, bulk purchase and bulk number update run as
- * background jobs"; spec 002 §4 "Batch jobs show progress live"): a `number_batches` row holds
+ * Background number batches: release, bulk purchase and bulk number update run as background jobs
+ * (spec 002 §7 "Numbers", §4 "Batch jobs show progress live"; docs/numbers.md): a `number_batches` row holds
  * every item with its state; the job `numbers.batch` works through the pending items, so a re-run
  * (the queue delivers at least once) skips items already done. Progress (whole percent 0..100)
  * and completion are published after each item is committed:

@@ -2,6 +2,7 @@
 import type { AppContext } from '../../context.js';
 import { NUMBER_BATCH_JOB, runBatch } from './numbers-batches.service.js';
 
+/** Defines the numbers module's queue job `numbers.batch`. */
 export function registerNumbersJobs(ctx: AppContext): void {
   ctx.queue.define<{ batchId: string }>(NUMBER_BATCH_JOB, (data) => runBatch(ctx, data.batchId));
 }

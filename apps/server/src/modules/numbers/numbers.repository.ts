@@ -4,6 +4,7 @@ import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
 
 export type NumberRow = Row<'numbers'>;
 
+/** SQL for `numbers` as the call flow and the number screens read and write them. */
 export const numbersRepository = {
   async insert(db: DbOrTx, row: NewRow<'numbers'>): Promise<NumberRow> {
     return db.insertInto('numbers').values(row).returningAll().executeTakeFirstOrThrow();
@@ -66,6 +67,7 @@ function tableQuery(db: DbOrTx, companyId: number, q: NumberTableQuery) {
   return query;
 }
 
+/** SQL for number administration: batches, forward contacts, limits, triggers, datatable. */
 export const numbersAdminRepository = {
   /** Active numbers of a company with `ids` (any not found are simply missing). */
   async findManyForCompany(db: DbOrTx, companyId: number, ids: number[]): Promise<NumberRow[]> {

@@ -12,6 +12,7 @@ import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { buyNumber, getNumber, listCompanyNumbers, searchNumbers, updateNumber } from './numbers.service.js';
 
+/** Registers the numbers routes (search, buy, list, read, save). */
 export async function registerNumbersRoutes(app: App, ctx: AppContext): Promise<void> {
   app.get('/api/numbers/search', {
     schema: { tags: ['numbers'], querystring: NumberSearchQuery, response: { 200: NumberSearchBody, ...errorResponses } },

@@ -1,5 +1,5 @@
 /**
- * Numbers (spec 002 "Numbers", issue 2 "Numbers and routing"): search the carrier's inventory,
+ * Numbers (spec 002 §3 "Number", §7 "Numbers"; docs/numbers.md): search the carrier's inventory,
  * buy into a company (with a default route entry and schedule), list, read, and save the label,
  * routing setup and schedule.
  */
@@ -63,7 +63,7 @@ export async function companyTimezone(ctx: AppContext, userId: number | null, co
   return companyTimeZone(ctx, companyId);
 }
 
-/** Default number limit of a company (issue 3 "Number limit"; the spec does not show one). */
+/** Default number limit of a company (spec 002 §7 "Numbers": number-limit; the spec shows no value). */
 export const DEFAULT_NUMBER_LIMIT = 25;
 
 /** A company's number limit (stored per company, default DEFAULT_NUMBER_LIMIT) and active numbers. */
@@ -233,7 +233,7 @@ const routingReaders = new WeakMap<AppContext, GroupCommit<string, NumberRow | u
 /**
  * Lookups by E.164 made through the pool (not a transaction) in the same turn of the event loop
  * share ONE statement (`numbersRepository.findActiveByNumbers`): the voice webhook's routing-cache
- * misses (issue 3 bench). Up to 4 statements at once, 256 numbers each.
+ * misses (docs/architecture.md "The voice webhook's hot path"). Up to 4 statements at once, 256 numbers each.
  */
 function routingReader(ctx: AppContext): GroupCommit<string, NumberRow | undefined> {
   let g = routingReaders.get(ctx);
@@ -271,7 +271,7 @@ function routingCache(ctx: AppContext): ReadCache<string, RoutingData | undefine
 }
 
 /**
- * For the voice webhook (issue 3 bench): `findRoutingByE164` through an in-process cache
+ * For the voice webhook (docs/architecture.md "The voice webhook's hot path"): `findRoutingByE164` through an in-process cache
  * (platform/db/read-cache.ts). Entries live 60 s while this process LISTENs on
  * `routing_invalidate` (platform/db/invalidation-feed.ts), else 3 s. Every write of a number in
  * this module calls `invalidateRoutingCache` after it commits: this process drops its entries at
@@ -397,7 +397,7 @@ export function callSettingsPatch(input: NumberCallSettings): NumberCallSettings
 }
 
 /**
- * For the call flow (issue 3 "round robin across forwards"): returns the number's
+ * For the call flow (spec 002 §3 "Number": forwards; round robin across forwards, docs/numbers.md): returns the number's
  * `round_robin_cursor` (the rotation this call takes) and stores cursor + 1 for the next call, in
  * one atomic statement (concurrent calls take distinct cursors). Pass the webhook's transaction as
  * `db`. 0 when the number does not exist. The routing cache holds no cursor, so nothing to invalidate.

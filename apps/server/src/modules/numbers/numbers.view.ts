@@ -59,6 +59,7 @@ export type NumberViewExtras = {
   signals?: NumberViewSignals;
 };
 
+/** A trigger row in the API shape (ISO timestamps). */
 export function toTriggerDto(t: TriggerRow): NumberDto['triggers'][number] {
   return { id: t.id, number_id: t.number_id, event: t.event as 'call.missed', action: t.action as 'email', target: t.target, created_at: t.created_at.toISOString() };
 }

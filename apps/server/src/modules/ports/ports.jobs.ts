@@ -2,6 +2,7 @@
 import type { AppContext } from '../../context.js';
 import { PORT_ADVANCE_JOB, advancePort } from './ports.service.js';
 
+/** Defines the ports module's queue job `ports.advance`. */
 export function registerPortsJobs(ctx: AppContext): void {
   ctx.queue.define<{ portId: number; step: 'in_progress' | 'finish' }>(PORT_ADVANCE_JOB, (data) => advancePort(ctx, data));
 }

@@ -6,9 +6,10 @@
  */
 import type { AppContext } from '../../context.js';
 import { getCompanyNumbers } from '../numbers/numbers.service.js';
-import type { NumberViewSignals } from '../numbers/numbers.view.js';
+import { addNumberViewSource, type NumberViewSignals } from '../numbers/numbers.view.js';
 import { portsRepository } from './ports.repository.js';
 
+/** The numbers view source: for each of `numberIds`, the port-in request that brought it (`{id, state}`) or null. */
 export async function numberPortSignals(ctx: AppContext, _userId: number | null, companyId: number, numberIds: number[]): Promise<Map<number, NumberViewSignals>> {
   const numbers = await getCompanyNumbers(ctx, companyId, numberIds);
   const requests = await portsRepository.completedWithAny(ctx.db, companyId, numbers.map((n) => n.number));
@@ -18,4 +19,9 @@ export async function numberPortSignals(ctx: AppContext, _userId: number | null,
     out.set(n.id, { port: p ? { id: p.id, state: p.state } : null });
   }
   return out;
+}
+
+/** Module setup: a number's view names the port-in request that brought it (spec 002 §3 "Number": port; numbers.view.ts). */
+export function registerPortsHooks(ctx: AppContext): void {
+  addNumberViewSource(ctx, numberPortSignals);
 }

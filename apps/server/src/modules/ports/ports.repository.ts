@@ -5,6 +5,7 @@ import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
 
 export type PortRow = Row<'port_requests'>;
 
+/** SQL for `port_requests`. */
 export const portsRepository = {
   async list(db: DbOrTx, companyId: number): Promise<PortRow[]> {
     return db.selectFrom('port_requests').selectAll().where('company_id', '=', companyId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();

@@ -2,13 +2,10 @@
 import { CompanyParams, PortCreatedBody, PortListBody, PortRequestInput, errorResponses } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
-import { addNumberViewSource } from '../numbers/numbers.view.js';
-import { numberPortSignals } from './ports.number-view.js';
 import { createPort, listPorts } from './ports.service.js';
 
+/** Registers the port-in routes. */
 export async function registerPortsRoutes(app: App, ctx: AppContext): Promise<void> {
-  // A number's view names the port-in request that brought it (spec 002 §3 "Number": port; numbers.view.ts).
-  addNumberViewSource(ctx, numberPortSignals);
   app.get('/api/company/:companyId/ports', { schema: { tags: ['ports'], params: CompanyParams, response: { 200: PortListBody, ...errorResponses } } },
     async (request) => ({ data: await listPorts(ctx, request.auth!.userId, request.params.companyId) }));
   app.post('/api/company/:companyId/numbers/port', { config: { maxTextLength: 5_000_000 }, schema: { tags: ['ports'], params: CompanyParams, body: PortRequestInput, response: { 201: PortCreatedBody, ...errorResponses } } },

@@ -1,6 +1,6 @@
 /**
  * Port-in requests (spec 002 §7 "Ports": GET /company/{companyId}/ports, POST .../numbers/port;
- * issue 3 "Port-in requests"). States: submitted → in_progress → completed | rejected (with a reason).
+ * docs/numbers.md "Port-in requests"). States: submitted → in_progress → completed | rejected (with a reason).
  * Every change publishes `company.{companyId}` 'port updated' {id, state, reason, numbers} after commit.
  *
  * With the sandbox carrier the job `ports.advance` plays the losing carrier: in_progress after
@@ -28,6 +28,7 @@ export function sandboxPortDelays(env: NodeJS.ProcessEnv = process.env): { progr
   return { progressMs, completeMs: Math.max(progressMs, num(env.SANDBOX_PORT_COMPLETE_MS, 15000)) };
 }
 
+/** A port-in request in the API shape (state label, ISO timestamps; the bill copy only as `has_bill_copy`). */
 export function toPortDto(p: PortRow) {
   return {
     id: p.id, company_id: p.company_id, numbers: p.numbers as string[], carrier_name: p.carrier_name, account_number: p.account_number,
@@ -41,6 +42,7 @@ function publish(ctx: AppContext, p: PortRow): void {
   ctx.realtime.send(`company.${p.company_id}`, 'port updated', { id: p.id, state: p.state as PortState, reason: p.reason, numbers: p.numbers });
 }
 
+/** The company's port-in requests (any member). @throws ForbiddenError (403). */
 export async function listPorts(ctx: AppContext, userId: number, companyId: number) {
   await assertCompanyAccess(ctx, userId, companyId);
   return (await portsRepository.list(ctx.db, companyId)).map(toPortDto);

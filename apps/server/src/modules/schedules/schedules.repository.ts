@@ -2,6 +2,7 @@
 import type { DbOrTx } from '../../platform/db/db.js';
 import type { Row } from '../../platform/db/schema.js';
 
+/** SQL for the schedules module's tables. */
 export const schedulesRepository = {
   async company(db: DbOrTx, companyId: number): Promise<Row<'company_schedules'> | undefined> {
     return db.selectFrom('company_schedules').selectAll().where('company_id', '=', companyId).executeTakeFirst();

@@ -1,5 +1,5 @@
 /**
- * Schedule HTTP routes (spec 002 "Schedule"; issue 3):
+ * Schedule HTTP routes (spec 002 "Schedule"; docs/numbers.md):
  * GET/PUT /api/companies/{companyId}/schedule; GET/PUT /api/user/schedule;
  * GET /api/numbers/{id}/override (the override in force now); PUT /api/numbers/{id}/override {mode: auto|open|closed, until?}.
  */
@@ -15,6 +15,7 @@ import { getCompanySchedule, getNumberOverride, getUserSchedule, putCompanySched
 
 const Saved = <T extends z.ZodObject>(body: T) => body.extend({ message: z.string() });
 
+/** Registers the schedule and override routes listed in the file header. */
 export function registerSchedulesRoutes(app: App, ctx: AppContext): void {
   app.get('/api/companies/:companyId/schedule', {
     schema: { tags: ['schedule'], params: CompanyParams, response: { 200: CompanyScheduleBody, ...errorResponses } },

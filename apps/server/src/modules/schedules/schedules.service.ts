@@ -1,5 +1,5 @@
 /**
- * Schedules (spec 002 "Schedule", foundation §3-4; issue 3 "Schedules per company and per user",
+ * Schedules (spec 002 "Schedule", foundation §3-4: schedules per company and per user,
  * holidays and a manual override per number).
  *
  * - The company schedule (`GET`/`PUT /api/companies/{companyId}/schedule`) holds the company's
@@ -106,7 +106,7 @@ const MAX_CACHED_OVERRIDES = 20_000;
 const overrideCache = (ctx: AppContext) => readCache<'all', Map<number, NumberOverride> | null>(ctx.db, 'schedules.overrides');
 
 /**
- * For the voice webhook (issue 3 bench): the company's holidays and the number's override through
+ * For the voice webhook (docs/architecture.md "The voice webhook's hot path"): the company's holidays and the number's override through
  * short-lived in-process caches (platform/db/read-cache.ts); this module invalidates them after
  * every write. Misses read through `db` (the webhook's transaction, which must not have written
  * these tables). Treat the results as read-only.
