@@ -6,8 +6,8 @@
  * handlers not run).
  *
  * Modules emit with `events.emitAfterCommit(ctx, name, payload)` after their transaction
- * committed, and subscribe in their module setup (`ModuleEntry.setup` in `modules/registry.ts`),
- * never in a routes file.
+ * committed, and subscribe in their module setup (`ModuleEntry.setup` in
+ * `<module>/<module>.module.ts`), never in a routes file (docs/architecture.md "Domain events").
  */
 import type { z } from 'zod';
 import { CALL_EVENTS } from './call-events.js';
