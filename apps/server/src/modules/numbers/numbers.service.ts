@@ -164,7 +164,8 @@ export async function purchaseIntoCompany(ctx: AppContext, companyId: number, tz
       schedule: JSON.stringify(defaultSchedule(tz)),
     });
   } catch (e) {
-    await ctx.carrier.releaseNumber(purchased.sid).catch(() => {});
+    // Give the number back; the insert's error is what the caller sees, a failed release is logged.
+    await ctx.carrier.releaseNumber(purchased.sid).catch((releaseError: unknown) => ctx.log.warn({ err: releaseError, sid: purchased.sid }, 'release after a failed purchase failed'));
     if ((e as { code?: string }).code === '23505') throw fieldError('number', 'The number has already been taken.');
     throw e;
   }
