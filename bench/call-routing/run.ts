@@ -1,5 +1,5 @@
 /**
- * bench/call-routing (issue 3, "Proof"): the voice webhook's routing decision under concurrent load.
+ * bench/call-routing (bench/README.md; docs/architecture.md "The voice webhook's hot path"): the voice webhook's routing decision under concurrent load.
  *
  * What it does, in one run (about 2-3 minutes):
  *  1. Starts a throwaway embedded PostgreSQL (temp dir, persistent false) and the real server on it

@@ -1,5 +1,5 @@
 /**
- * bench/campaign-dispatch (issue 4, "Proof"): a 100,000-recipient campaign through the job queue to
+ * bench/campaign-dispatch (bench/README.md): a 100,000-recipient campaign through the job queue to
  * the sandbox carrier with no rate limit, messages per second printed beside a baseline measured in
  * the same run. Nothing is asserted.
  *

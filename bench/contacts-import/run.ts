@@ -1,5 +1,5 @@
 /**
- * bench/contacts-import (issue 4, "Proof"): a generated 1,000,000-row CSV imported end to end
+ * bench/contacts-import (bench/README.md): a generated 1,000,000-row CSV imported end to end
  * through the real import job, rows per second printed beside a plain PostgreSQL `COPY` of the
  * same rows in the same run, and the ratio. Target: at least a quarter of the `COPY` rate.
  * Nothing is asserted: PASS/MISS is printed.

@@ -1,5 +1,5 @@
 /**
- * Issue 4 "Proof" (browser): import a CSV of contacts with a progress bar, make a group with them,
+ * Campaigns in the browser (spec 001 "Campaigns", docs/campaigns.md): import a CSV of contacts with a progress bar, make a group with them,
  * send a campaign with a merge field and an image to it from the editor, watch the counters move
  * to delivered, reply STOP from the Phone simulator, and see the contact unsubscribed in Contacts.
  * Quiet hours are turned off for the demo company first (Settings → Messaging): only the law's window

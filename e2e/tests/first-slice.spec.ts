@@ -1,5 +1,5 @@
 /**
- * Issue 2 "Done means": through the UI, sign in, buy a number, set two forwards and a
+ * The first slice end to end (docs/telephony.md): through the UI, sign in, buy a number, set two forwards and a
  * business-hours schedule, place a call from the simulator that rings and is answered, see it in
  * Activity; text the number from the simulator, see the conversation appear without reload,
  * reply, and see the reply arrive at the simulator's handset as delivered.

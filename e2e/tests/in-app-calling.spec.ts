@@ -1,5 +1,5 @@
 /**
- * In-app calling in the browser (issue 3 "Proof"): two signed-in browsers, both Active, ring on
+ * In-app calling in the browser (spec 002 "In-app calling", docs/telephony.md "In-app calling"): two signed-in browsers, both Active, ring on
  * a simulator call to an in-app-calling number; one answers (Connected with a timer), the other
  * stops ringing. A second user created through the API (own company) is Active too and must not
  * ring: the call belongs to the demo company.

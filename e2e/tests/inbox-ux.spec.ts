@@ -1,5 +1,5 @@
 /**
- * The inbox as a new user meets it (issue 8 "What a new user tripped over"): the conversation list
+ * The inbox as a new user meets it (spec 001 "Inbox", docs/messaging.md): the conversation list
  * loads more as it scrolls, with loading and end states; a note shows in the list as a note; and
  * on a phone-sized screen (375×812) the avatar, the reply box and Archive are on screen and
  * Settings is reachable above Sign out.

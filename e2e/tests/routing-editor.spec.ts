@@ -1,9 +1,9 @@
 /**
- * Issue 3 "Proof" (browser): build a two-extension menu with a business-hours schedule in the
+ * The routing editor in the browser (docs/telephony.md "Call flow"): build a two-extension menu with a business-hours schedule in the
  * routing editor, call it from the simulator inside hours pressing 2 (answered at extension 2, seen
  * in Activity and in the call drawer), then close today's hours with voicemail on and call again
  * (Activity shows a voicemail).
- * Issue 8: business hours that close before they open are refused in the editor (the server's
+ * docs/telephony.md "Routing editor: business hours rule and unsaved changes": business hours that close before they open are refused in the editor (the server's
  * rule, checked live), and unsaved edits ask before leaving (in-app links and tab close).
  */
 import { expect, type Page } from '@playwright/test';

@@ -1,5 +1,5 @@
 /**
- * Issue 3 payloads: company/user schedules with holidays, the manual number override,
+ * Call-flow payloads (docs/telephony.md): company/user schedules with holidays, the manual number override,
  * greetings and their assignment to a number's flow, voicemails, call detail with tags, note,
  * qualification and custom-field values, notes, and the blocks query version (spec 001 "Blocks",
  * "Calls", "Notes"; spec 002 "Schedule", "Greetings"). Times are ISO-8601 strings (UTC).

@@ -1,5 +1,5 @@
 /**
- * Company messaging settings (issue 4: HELP reply text, campaign quiet hours configurable per
+ * Company messaging settings (docs/messaging.md, docs/quiet-hours.md: HELP reply text, campaign quiet hours configurable per
  * company, links allowed per account, the company's time zone).
  * `GET|PUT /api/companies/{companyId}/settings`.
  */

@@ -1,6 +1,6 @@
 /**
- * Custom-field (EAV) values on numbers, calls, companies and users (issue 4 "values on contacts,
- * calls, numbers, companies and users"), and the number override read (issue 3). Values are
+ * Custom-field (EAV) values on numbers, calls, companies and users (spec 001 "Custom fields";
+ * docs/contacts.md "Custom fields (EAV)"), and the number override read (spec 000 §3 "Schedule"). Values are
  * `[{attribute_id, value}]` in, `[{attribute_id, value, name, type}]` out, as on contacts; a null
  * value clears it. Validation by the attribute's type happens in the custom-fields service (422
  * on `eavAttributeValues.{i}.attribute_id` / `.value`).

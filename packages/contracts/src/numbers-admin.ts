@@ -1,6 +1,6 @@
 /**
  * Number administration payloads (spec 002 §3 "Number", §7 "Numbers", "Number templates", "Ports";
- * issue 3 "Numbers"): locate, detail, datatable and export, batches (release, bulk update, bulk
+ * docs/numbers.md): locate, detail, datatable and export, batches (release, bulk update, bulk
  * purchase), prefixes and patterns, overlays, forward contacts, number limit, extension suggestions,
  * triggers, templates and port-in requests. Times are ISO-8601 strings (UTC).
  */

@@ -1,8 +1,8 @@
 /**
  * Geographic NANP area codes of the United States and Canada: the state or province each serves, the
  * IANA time zone of its main part, and the overlay complexes (several codes serving one region)
- * (issue 3 "GET /api/numbers/overlay/{areaCode} with the real overlay area codes of that region";
- * issue 4 "quiet hours in the recipient's local time, taken from the number's area code";
+ * (docs/numbers.md "Overlay area codes"; quiet hours in the recipient's local time, taken from the
+ * number's area code: docs/quiet-hours.md "Zones of a number";
  * foundation §5 "US area code length is 3").
  *
  * The table holds geographic codes only: toll-free (8XX), non-geographic (5XX, 600, 700, 900) and

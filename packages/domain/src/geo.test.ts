@@ -8,7 +8,7 @@ const staticA = { number: '+13125550003' };
 const staticB = { number: '+13125550004', states: [] as string[] };
 const forwards = [ny, ca, staticA, staticB];
 
-describe('matchGeoForward (issue 3)', () => {
+describe('matchGeoForward (spec 000 §3 geo routing)', () => {
   it('sends the caller to the forwards of their state, case-insensitively', () => {
     expect(matchGeoForward('NY', forwards, true)).toEqual([ny]);
     expect(matchGeoForward('nj', forwards, false)).toEqual([ny]);

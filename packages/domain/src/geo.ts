@@ -1,8 +1,8 @@
 /**
  * Geo routing and round robin across forwards (foundation §3 "geo_by_state_enabled",
- * "geo_by_state_static_fallback", "round_robin"; issue 3 "Geo routing sends callers by their state to
- * the matching forwards, with the static fallback when enabled"; "round robin across forwards (the next
- * call starts with the next forward)").
+ * "geo_by_state_static_fallback", "round_robin"; docs/telephony.md "Call flow": geo routing sends callers by their state to
+ * the matching forwards, with the static fallback when enabled; round robin across forwards, the next
+ * call starting with the next forward).
  *
  * Design of the forward `states` field (docs/domain-decisions.md): a geo forward carries
  * `states: string[]`, the two-letter USPS state / Canadian province codes it serves (upper case, as in
@@ -37,7 +37,7 @@ export function normalizeGeoStates(states: ReadonlyArray<string | null | undefin
 const hasStates = (forward: GeoForward): boolean => (forward.states ?? []).some((s) => s.trim() !== '');
 
 /**
- * The forwards a geo-routed call rings (issue 3): those whose `states` include the caller's state
+ * The forwards a geo-routed call rings (spec 000 §3 "geo_by_state_enabled"): those whose `states` include the caller's state
  * (two-letter code, case-insensitive); when none match (or the caller's state is unknown) and the
  * static fallback is on, the forwards without states; otherwise none.
  *
@@ -68,7 +68,7 @@ export interface RoundRobinTurn<T> {
 }
 
 /**
- * Round robin across forwards (issue 3 "the next call starts with the next forward"): the list rotated
+ * Round robin across forwards (spec 000 §3 "round_robin": the next call starts with the next forward): the list rotated
  * so it starts with the forward after the one the previous call started with.
  *
  * @param forwards the forwards in their configured order

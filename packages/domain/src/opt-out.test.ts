@@ -10,7 +10,7 @@ import {
   classifyKeyword,
 } from './opt-out.js';
 
-describe('keyword lists (issue 4)', () => {
+describe('keyword lists (docs/messaging.md "Opt-outs and compliance")', () => {
   it('are exactly the issue\'s keywords', () => {
     expect(OPT_OUT_KEYWORDS).toEqual(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'REVOKE', 'OPTOUT']);
     expect(OPT_IN_KEYWORDS).toEqual(['START', 'YES', 'UNSTOP']);

@@ -1,16 +1,16 @@
 /**
- * Opt-out, opt-in and help keywords of inbound SMS (issue 4 "Opt-outs and compliance": STOP, STOPALL,
+ * Opt-out, opt-in and help keywords of inbound SMS (docs/messaging.md "Opt-outs and compliance": STOP, STOPALL,
  * UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE and OPTOUT, a single-word reply in any case, unsubscribe the
  * sender from that company's messages and send one confirmation; START, YES and UNSTOP resubscribe;
  * HELP and INFO answer with the company's help text). Confirmation texts are designed
  * (docs/domain-decisions.md).
  */
 
-/** Keywords that unsubscribe the sender (issue 4). */
+/** Keywords that unsubscribe the sender (docs/messaging.md "Opt-outs and compliance"). */
 export const OPT_OUT_KEYWORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'REVOKE', 'OPTOUT'] as const;
-/** Keywords that resubscribe the sender (issue 4). */
+/** Keywords that resubscribe the sender (docs/messaging.md "Opt-outs and compliance"). */
 export const OPT_IN_KEYWORDS = ['START', 'YES', 'UNSTOP'] as const;
-/** Keywords answered with the company's help text (issue 4). */
+/** Keywords answered with the company's help text (docs/messaging.md "Opt-outs and compliance"). */
 export const HELP_KEYWORDS = ['HELP', 'INFO'] as const;
 
 /** What an inbound keyword asks for. */
@@ -34,7 +34,7 @@ const KIND_BY_KEYWORD: ReadonlyMap<string, KeywordKind> = new Map<string, Keywor
 ]);
 
 /**
- * Classifies an inbound SMS body (issue 4). The body counts only when it is a single word: surrounding
+ * Classifies an inbound SMS body (docs/messaging.md "Opt-outs and compliance"). The body counts only when it is a single word: surrounding
  * whitespace and punctuation are trimmed (so "Stop!", " stop. ", "'STOP'" count), case is ignored,
  * and any inner space or further text ("stop it", "please stop") makes it an ordinary message.
  *

@@ -7,7 +7,7 @@ const PHOENIX = '+16025550123';
 const TOLL_FREE = '+18005550123';
 const at = (iso: string): Date => new Date(iso);
 
-describe('DEFAULT_QUIET_HOURS (issue 4: 8:00 to 21:00 by default)', () => {
+describe('DEFAULT_QUIET_HOURS (docs/quiet-hours.md: 8:00 to 21:00 by default)', () => {
   it('allows 08:00 to 21:00', () => {
     expect(DEFAULT_QUIET_HOURS).toEqual({ start: '08:00', end: '21:00' });
   });

@@ -1,7 +1,7 @@
 /**
- * Campaign quiet hours (issue 4 "Campaign sends respect quiet hours in the recipient's local time,
- * taken from the number's area code: 8:00 to 21:00 by default, configurable per company; messages
- * that fall outside wait for the next allowed time").
+ * Campaign quiet hours (docs/quiet-hours.md): campaign sends respect quiet hours in the recipient's local
+ * time, taken from the number's area code: 8:00 to 21:00 by default, configurable per company;
+ * messages that fall outside wait for the next allowed time.
  *
  * The recipient's zone comes from the area code ({@link timeZoneOfNumber}); numbers without a known
  * geographic area code (toll-free, non-NANP) use the caller's fallback zone (e.g. the company's).
@@ -19,7 +19,7 @@ export interface SendingWindow {
   end: string;
 }
 
-/** Default allowed sending window: 8:00 to 21:00 in the recipient's local time (issue 4). */
+/** Default allowed sending window: 8:00 to 21:00 in the recipient's local time (docs/quiet-hours.md). */
 export const DEFAULT_QUIET_HOURS: Readonly<SendingWindow> = Object.freeze({ start: '08:00', end: '21:00' });
 
 const MINUTE_MS = 60_000;
@@ -74,7 +74,7 @@ export function zonedToInstant(year: number, month: number, day: number, minutes
 }
 
 /**
- * Whether a message to `e164` may be sent at `instant` (issue 4): the recipient's local time is
+ * Whether a message to `e164` may be sent at `instant` (docs/quiet-hours.md): the recipient's local time is
  * within `window`. Equal start and end means no quiet hours; a start after the end means the
  * window crosses midnight.
  *
@@ -95,8 +95,8 @@ export function isWithinSendingWindow(
 }
 
 /**
- * The first instant at or after `instant` when a message to `e164` may be sent (issue 4: "messages
- * that fall outside wait for the next allowed time"). Inside the window this is `instant` itself;
+ * The first instant at or after `instant` when a message to `e164` may be sent (messages that fall
+ * outside wait for the next allowed time; docs/quiet-hours.md). Inside the window this is `instant` itself;
  * otherwise it is the window's start in the recipient's local time, today or the next day, correct
  * across daylight-saving changes (a start inside a skipped hour moves to the first instant after it).
  *

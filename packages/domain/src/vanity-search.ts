@@ -1,6 +1,6 @@
 /**
- * Number search by vanity text (spec 002 §5 "Letters convert to keypad digits"; issue 3 "Vanity
- * search: letters convert to keypad digits and the vanity rules hold").
+ * Number search by vanity text (spec 002 §5 "Letters convert to keypad digits"; docs/telephony.md
+ * "Number search": letters convert to keypad digits and the vanity rules hold).
  */
 import { vanityToDigits } from './vanity.js';
 

@@ -1,6 +1,6 @@
 /**
- * Blob store for recordings, greetings, MMS media, contact imports and exports (spec issue 3
- * "Voicemail: recordings stored in the blob store"): a local folder (`${DATA_DIR}/blobs`) by
+ * Blob store for recordings, greetings, MMS media, contact imports and exports (docs/operations.md
+ * "Blob store"): a local folder (`${DATA_DIR}/blobs`) by
  * default, an S3-compatible bucket when `S3_BUCKET` is set. Keys are relative paths; `url(key)`
  * is `${PUBLIC_URL}/files/{key}` for both stores and is served by the app (blob/serve.ts) to the
  * owning company's users; `signedUrl`/`carrierUrl` give short-lived links to anyone else

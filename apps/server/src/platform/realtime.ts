@@ -252,7 +252,7 @@ const ADAPTER_NOTIFY = 'SELECT pg_notify($1, $2)';
  * The pool as the Socket.IO adapter sees it, with its per-broadcast `pg_notify` batched: the
  * notifications published in the same turn of the event loop go out as ONE statement (one
  * transaction, so PostgreSQL delivers them in order, and identical ones once), one batch at a time
- * so batches stay in order (issue 3 bench: every inbound call publishes twice). Every other query
+ * so batches stay in order (`bench/call-routing`: every inbound call publishes twice). Every other query
  * (attachments, the LISTEN client) goes to `pool` unchanged.
  */
 function batchedNotifyPool(pool: pg.Pool): { pool: pg.Pool; notifies: GroupCommit<[string, string], void> } {

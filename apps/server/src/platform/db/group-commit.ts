@@ -1,6 +1,6 @@
 /**
- * Group commit: many small writes become one statement (or one transaction) (issue 3
- * `bench/call-routing`). Work items are collected for at most `maxWaitMs` ms or until `maxItems`
+ * Group commit: many small writes become one statement (or one transaction) (docs/architecture.md
+ * "The voice webhook's hot path"). Work items are collected for at most `maxWaitMs` ms or until `maxItems`
  * wait, then `run(items)` handles them together and each item's promise settles with its own
  * result, only once `run` has finished (so once its statement or transaction has committed: the
  * caller of `submit` still sees a durable write).

@@ -1,5 +1,5 @@
 /**
- * Cross-process cache invalidation over PostgreSQL LISTEN/NOTIFY (issue 3 `bench/call-routing`).
+ * Cross-process cache invalidation over PostgreSQL LISTEN/NOTIFY (docs/architecture.md "The voice webhook's hot path").
  *
  * A module that caches data in process (platform/db/read-cache.ts) subscribes to a channel with
  * `invalidationFeed(ctx, channel, onInvalidate)` and, after every committed write of that data,

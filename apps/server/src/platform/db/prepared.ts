@@ -1,5 +1,5 @@
 /**
- * Automatic prepared statements for the server's pool (issue 3 `bench/call-routing`).
+ * Automatic prepared statements for the server's pool (docs/architecture.md "The voice webhook's hot path").
  *
  * Kysely sends every statement unnamed, so PostgreSQL parses, analyses and plans it on every
  * execution. For the voice webhook's hot statements (the group-commit insert, the batched reads)

@@ -1,7 +1,7 @@
 /**
  * A short-lived in-process read cache for data the voice webhook reads on every call and people
- * change rarely (a number's routing, company holidays, overrides, greeting audio): issue 3
- * `bench/call-routing`.
+ * change rarely (a number's routing, company holidays, overrides, greeting audio): docs/architecture.md
+ * "The voice webhook's hot path", `bench/call-routing`.
  *
  * - One cache per database handle (`ctx.db`) and name, so several servers in one process (the
  *   integration tests) never share entries.

@@ -22,7 +22,7 @@ export interface CompaniesTable {
   quiet_hours_end: string;
   links_enabled: Generated<boolean>;
   created_at: Generated<Date>;
-  /** Migration 0008: campaign quiet hours on/off (issue 4). */
+  /** Migration 0008: campaign quiet hours on/off (docs/quiet-hours.md). */
   quiet_hours_enabled: Generated<boolean>;
 }
 /** modules/companies: membership and role per company (spec foundation §6). */

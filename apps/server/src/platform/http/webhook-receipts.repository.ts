@@ -34,7 +34,7 @@ export const webhookReceiptsRepository = {
     return sql`insert into webhook_receipts (key, status_code, content_type, body) values (${row.key}, ${row.status_code}, ${row.content_type}, ${row.body}) on conflict (key) do nothing returning key`;
   },
   /**
-   * Batch form of `claimWithAnswerCte` (group commit, issue 3 bench): the body of a data-modifying
+   * Batch form of `claimWithAnswerCte` (group commit; docs/architecture.md "The voice webhook's hot path"): the body of a data-modifying
    * CTE that claims every key of `rows` with its answer and returns the keys this statement
    * claimed. `rows` must be distinct by key (a duplicate would look claimed twice); keys are
    * claimed in key order, so two concurrent batches wait on each other's keys without a deadlock.

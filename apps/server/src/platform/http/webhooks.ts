@@ -1,5 +1,5 @@
 /**
- * Carrier webhook plumbing shared by the voice and messaging webhooks (issue 2, "Webhooks"):
+ * Carrier webhook plumbing shared by the voice and messaging webhooks (docs/architecture.md "Webhooks"):
  * signature verification (the carrier's `signatureHeader`, e.g. `X-Twilio-Signature`, over PUBLIC_URL +
  * path, checked by the carrier adapter) and exactly-once handling of repeated deliveries.
  */
@@ -80,7 +80,7 @@ function answer(ctx: AppContext, reply: FastifyReply, stored: Omit<ReceiptRow, '
 
 /**
  * `handleOnce` for a delivery whose answer is known before anything is written and whose writes
- * fit in one statement (the voice webhook's common case; issue 3 bench): no explicit transaction.
+ * fit in one statement (the voice webhook's common case; `bench/call-routing`): no explicit transaction.
  * `store(receipt)` must claim `receipt.key` WITH its answer and make its writes in the same
  * statement, only when it claimed the key (`webhookReceiptsRepository.claimWithAnswerCte`, or
  * `claimManyWithAnswersCte` for a group commit of many deliveries); it

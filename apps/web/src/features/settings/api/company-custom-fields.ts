@@ -1,5 +1,5 @@
 /**
- * The selected company's custom-field values (issue 4): read from GET /api/companies/{companyId}
+ * The selected company's custom-field values (docs/contacts.md "Custom fields (EAV)"): read from GET /api/companies/{companyId}
  * (`eav_attribute_values`), saved with PUT /api/companies/{companyId}/custom-fields
  * {eavAttributeValues} (owner or administrator; 422 with `eavAttributeValues.{i}.value` errors).
  */

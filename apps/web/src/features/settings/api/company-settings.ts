@@ -1,5 +1,5 @@
 /**
- * GET / PUT /api/companies/{companyId}/settings: the selected company's messaging settings (issue 4):
+ * GET / PUT /api/companies/{companyId}/settings: the selected company's messaging settings (docs/messaging.md, docs/quiet-hours.md):
  * HELP reply text, campaign quiet hours (on/off, local "HH:mm" start and end), links allowed and the
  * company's time zone. PUT answers `{message: 'Settings were successfully updated', data}`.
  */

@@ -1,5 +1,5 @@
 /**
- * The signed-in user's custom-field values for the selected company (issue 4):
+ * The signed-in user's custom-field values for the selected company (docs/contacts.md "Custom fields (EAV)"):
  * GET /api/user/custom-fields?company_id and PUT /api/user/custom-fields {company_id, eavAttributeValues}.
  */
 import { CACHE_MS } from '@switchboard/domain';

@@ -14,7 +14,7 @@ const CLOCK_CHOICES = TIME_CHOICES.filter((c) => /^\d{2}:\d{2}$/.test(c.value)).
 const MANAGER_ROLES = ['owner', 'administrator'];
 
 /**
- * Settings → Messaging (issue 4): the HELP/INFO reply text, campaign quiet hours (on/off with
+ * Settings → Messaging (docs/messaging.md, docs/quiet-hours.md): the HELP/INFO reply text, campaign quiet hours (on/off with
  * start and end in the recipient's local time), whether links are allowed in messages, and the
  * company's time zone. Owners and administrators edit; other members read.
  */

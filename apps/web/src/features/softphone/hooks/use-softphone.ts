@@ -1,6 +1,6 @@
 /**
  * The softphone's state (spec 002 §4 "In-app calling status toggles active and away, applied
- * optimistically and rolled back on error"; issue 3 "In-app calling"):
+ * optimistically and rolled back on error"; docs/telephony.md "In-app calling"):
  * - `status` active/away, toggled optimistically; on failure rolled back with a notice;
  * - listens to 'in-app calling' on `user.{userId}`: 'ringing' shows the incoming call and rings,
  *   'answered' (someone else) and 'ended' make it disappear, 'status' follows other tabs;
