@@ -6,21 +6,69 @@
  */
 import { CONVERSATION_UPDATED, type Conversation } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
+import { GroupCommit } from '../../platform/db/group-commit.js';
 import { conversationsRepository, type ItemRow } from './conversations.repository.js';
 import { toConversationItem, toConversations } from './conversations.queries.js';
 
+type LiveUpdate = { companyId: number; conversationId: number; item: ItemRow | null };
+
+const liveBatchers = new WeakMap<AppContext, GroupCommit<LiveUpdate, void>>();
+/**
+ * The context's batcher of single-conversation publishes. Under load many publishes are asked for
+ * at once (each inbound text, status callback, read...); building each conversation alone costs
+ * one read of the row and five of its list-item parts on the pool, competing with the webhooks'
+ * transactions. Batched, the publishes asked during the same turn of the event loop (or while the
+ * previous batch was building) share those reads: one round per company per batch. Adds no timer
+ * delay (`maxWaitMs` 0); detached, since nothing waits on it inside a transaction.
+ */
+function liveBatcher(ctx: AppContext): GroupCommit<LiveUpdate, void> {
+  let b = liveBatchers.get(ctx);
+  if (!b) {
+    b = new GroupCommit<LiveUpdate, void>({
+      run: async (list) => { await publishUpdates(ctx, list); return list.map(() => undefined); },
+      maxWaitMs: 0, maxItems: 200, concurrency: 1, owner: ctx, detached: true, isolateFailures: false,
+    });
+    liveBatchers.set(ctx, b);
+  }
+  return b;
+}
+
+/** Builds the conversations of a batch (one bulk read per company) and sends one event per update, in order. */
+async function publishUpdates(ctx: AppContext, list: LiveUpdate[]): Promise<void> {
+  const byCompany = new Map<number, LiveUpdate[]>();
+  for (const u of list) {
+    const l = byCompany.get(u.companyId);
+    if (l) l.push(u); else byCompany.set(u.companyId, [u]);
+  }
+  for (const [companyId, updates] of byCompany) {
+    try {
+      const rows = await conversationsRepository.findMany(ctx.db, companyId, [...new Set(updates.map((u) => u.conversationId))]);
+      const conversations = new Map((await toConversations(ctx, companyId, rows)).map((c) => [c.id, c]));
+      const sent = new Set<number>();
+      for (const u of updates) {
+        const c = conversations.get(u.conversationId);
+        if (!c) continue;
+        // Without an item, the conversation as read now says it all: once per batch is enough.
+        if (!u.item) { if (sent.has(c.id)) continue; sent.add(c.id); }
+        ctx.realtime.send(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: u.item ? toConversationItem(u.item) : null });
+      }
+    } catch (e) {
+      ctx.log.error({ err: e, companyId }, 'publishing conversation updated failed');
+    }
+  }
+}
+
 /**
  * Publishes `conversation updated` on `conversations.{companyId}` with the conversation (list
- * item shape) and the changed item, if any; nothing (not even the reads) while no one can receive
- * it (`Realtime.mayHaveSubscribers`). Call after commit; failures are logged, not thrown.
+ * item shape, as read when the event is built) and the changed item, if any; nothing (not even the
+ * reads) while no one can receive it (`Realtime.mayHaveSubscribers`). Publishes asked at the same
+ * time are built together (see `liveBatcher`); resolves once this one was sent. Call after commit;
+ * failures are logged, not thrown.
  */
 export async function publishConversationUpdated(ctx: AppContext, companyId: number, conversationId: number, item?: ItemRow | null): Promise<void> {
   if (!ctx.realtime.mayHaveSubscribers(`conversations.${companyId}`)) return; // nobody has this inbox open
   try {
-    const row = await conversationsRepository.find(ctx.db, companyId, conversationId);
-    if (!row) return;
-    const [conversation] = await toConversations(ctx, companyId, [row]);
-    ctx.realtime.send(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...conversation!, item: item ? toConversationItem(item) : null });
+    await liveBatcher(ctx).submit({ companyId, conversationId, item: item ?? null });
   } catch (e) {
     ctx.log.error({ err: e, conversationId }, 'publishing conversation updated failed');
   }
