@@ -52,7 +52,10 @@ async function lint(root: string, rules: string[] = ['module-boundaries', 'modul
     ],
   });
   const results = await eslint.lintFiles(['apps/**/*.ts']);
-  return results.flatMap((r) => r.messages.map((m) => ({ file: path.relative(path.join(root, 'apps/server/src'), r.filePath), line: m.line, rule: m.ruleId ?? '', message: m.message })))
+  return results
+    .flatMap((r) =>
+      r.messages.map((m) => ({ file: path.relative(path.join(root, 'apps/server/src'), r.filePath), line: m.line, rule: m.ruleId ?? '', message: m.message })),
+    )
     .sort((x, y) => x.file.localeCompare(y.file) || x.line - y.line);
 }
 
@@ -80,12 +83,14 @@ describe('switchboard/module-boundaries', () => {
       'carriers/sandbox/sim.ts': "export const load = () => import('../../modules/a/a.service.js');\n",
     });
     const found = await lint(root, ['module-boundaries']);
-    expect(found.map((f) => `${f.file}:${f.line} ${f.message}`)).toEqual(startingWith([
-      "carriers/sandbox/sim.ts:1 carriers/ is below modules/: it must not",
-      "modules/b/b.module.ts:1 Modules never import each other's routes ",
-      'modules/b/b.service.ts:1 Use the other module through its service,',
-      'platform/queue.ts:1 platform/ is below modules/: it must not i',
-    ]));
+    expect(found.map((f) => `${f.file}:${f.line} ${f.message}`)).toEqual(
+      startingWith([
+        'carriers/sandbox/sim.ts:1 carriers/ is below modules/: it must not',
+        "modules/b/b.module.ts:1 Modules never import each other's routes ",
+        'modules/b/b.service.ts:1 Use the other module through its service,',
+        'platform/queue.ts:1 platform/ is below modules/: it must not i',
+      ]),
+    );
   });
 
   it('passes a clean tree (one-way imports, own repository, the composition root, tests)', async () => {
@@ -112,10 +117,12 @@ describe('switchboard/module-layers', () => {
       'modules/x/x.service.ts': 'export const x = 1;\n',
     });
     const found = await lint(root, ['module-layers']);
-    expect(found.map((f) => `${f.file}:${f.line} ${f.message}`)).toEqual(startingWith([
-      'modules/a/a.service.ts:1 Module a (level 1) must not import d (level 3)',
-      'modules/d/d.service.ts:2 Module x has no level in MODULE_LAYERS (apps/',
-    ]));
+    expect(found.map((f) => `${f.file}:${f.line} ${f.message}`)).toEqual(
+      startingWith([
+        'modules/a/a.service.ts:1 Module a (level 1) must not import d (level 3)',
+        'modules/d/d.service.ts:2 Module x has no level in MODULE_LAYERS (apps/',
+      ]),
+    );
   });
 });
 
@@ -136,13 +143,15 @@ describe('switchboard/table-ownership', () => {
       'platform/queue.ts': "export const q = (c: any) => c.query('select * from receipts r join alpha a on true');\n",
     });
     const found = await lint(root, ['table-ownership']);
-    expect(found.map((f) => `${f.file}:${f.line} ${f.message}`)).toEqual(startingWith([
-      "modules/a/a.repository.ts:3 Table 'beta' is owned by b, not a: go through b's",
-      "modules/a/a.repository.ts:4 Table 'gamma' has no owner in TABLE_OWNERS (apps/serv",
-      "modules/a/a.repository.ts:6 Table 'beta' is owned by b, not a: go through b's",
-      "modules/a/a.repository.ts:8 Table 'receipts' is owned by platform, not a: go thr",
-      "platform/queue.ts:1 Table 'alpha' is owned by a, not platform: go through a",
-    ]));
+    expect(found.map((f) => `${f.file}:${f.line} ${f.message}`)).toEqual(
+      startingWith([
+        "modules/a/a.repository.ts:3 Table 'beta' is owned by b, not a: go through b's",
+        "modules/a/a.repository.ts:4 Table 'gamma' has no owner in TABLE_OWNERS (apps/serv",
+        "modules/a/a.repository.ts:6 Table 'beta' is owned by b, not a: go through b's",
+        "modules/a/a.repository.ts:8 Table 'receipts' is owned by platform, not a: go thr",
+        "platform/queue.ts:1 Table 'alpha' is owned by a, not platform: go through a",
+      ]),
+    );
   });
 
   it('passes files that name only their own tables (CTEs, aliases, SQL words that are not tables)', async () => {

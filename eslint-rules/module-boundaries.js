@@ -60,7 +60,8 @@ export default {
     docs: { description: 'Server modules: no cycles, no foreign repositories or routes, platform/ and carriers/ import no module.' },
     schema: [],
     messages: {
-      cycle: 'Import cycle between modules: {{cycle}}. Break it: depend one way (docs/architecture.md "Module map"), react through a domain event, or invert with a hook.',
+      cycle:
+        'Import cycle between modules: {{cycle}}. Break it: depend one way (docs/architecture.md "Module map"), react through a domain event, or invert with a hook.',
       repository: 'Use the other module through its service, never its repository ({{module}}).',
       routes: "Modules never import each other's routes ({{module}}); the composition root (modules/registry.ts) wires routes.",
       platform: '{{area}}/ is below modules/: it must not import them ({{module}}).',

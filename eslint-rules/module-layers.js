@@ -14,7 +14,8 @@ export default {
     docs: { description: 'Server modules depend downwards only, by the levels of MODULE_LAYERS.' },
     schema: [],
     messages: {
-      upward: 'Module {{from}} (level {{fromLevel}}) must not import {{to}} (level {{toLevel}}): modules depend downwards only (docs/architecture.md "Module map"). React through a domain event or invert with a hook.',
+      upward:
+        'Module {{from}} (level {{fromLevel}}) must not import {{to}} (level {{toLevel}}): modules depend downwards only (docs/architecture.md "Module map"). React through a domain event or invert with a hook.',
       unplaced: 'Module {{module}} has no level in MODULE_LAYERS (apps/server/src/modules/ownership.ts): place it in the module map.',
     },
   },

@@ -15,8 +15,21 @@
 import { isExemptFile, locate, readModuleMap } from './module-graph.js';
 
 const TABLE_METHODS = new Set([
-  'selectFrom', 'insertInto', 'replaceInto', 'updateTable', 'deleteFrom', 'mergeInto', 'using',
-  'innerJoin', 'leftJoin', 'rightJoin', 'fullJoin', 'crossJoin', 'innerJoinLateral', 'leftJoinLateral', 'crossJoinLateral',
+  'selectFrom',
+  'insertInto',
+  'replaceInto',
+  'updateTable',
+  'deleteFrom',
+  'mergeInto',
+  'using',
+  'innerJoin',
+  'leftJoin',
+  'rightJoin',
+  'fullJoin',
+  'crossJoin',
+  'innerJoinLateral',
+  'leftJoinLateral',
+  'crossJoinLateral',
 ]);
 const CTE_METHODS = new Set(['with', 'withRecursive', 'withMaterialized', 'withNotMaterialized']);
 const RAW_CALLEES = new Set(['sql', 'query', 'raw']);
@@ -24,7 +37,12 @@ const RAW_TABLE = /\b(?:from|join|into|update|table)\s+(?:only\s+)?(?:"?public"?
 
 /** `'calls as c'` → `calls`; `'public.calls'` → `calls`. */
 function tableName(text) {
-  return text.trim().split(/\s+as\s+/i)[0].trim().replace(/^"?public"?\./, '').replace(/"/g, '');
+  return text
+    .trim()
+    .split(/\s+as\s+/i)[0]
+    .trim()
+    .replace(/^"?public"?\./, '')
+    .replace(/"/g, '');
 }
 
 function calleeName(callee) {
@@ -46,7 +64,8 @@ export default {
     docs: { description: 'A file names only the tables its module (or platform/, carriers/) owns.' },
     schema: [],
     messages: {
-      foreign: "Table '{{table}}' is owned by {{owner}}, not {{self}}: go through {{owner}}'s service or a read-only query it publishes (docs/architecture.md \"Table ownership\").",
+      foreign:
+        "Table '{{table}}' is owned by {{owner}}, not {{self}}: go through {{owner}}'s service or a read-only query it publishes (docs/architecture.md \"Table ownership\").",
       unknown: "Table '{{table}}' has no owner in TABLE_OWNERS (apps/server/src/modules/ownership.ts): add it.",
     },
   },
@@ -87,9 +106,11 @@ export default {
         const [first] = node.arguments;
         if (CTE_METHODS.has(name) && first?.type === 'Literal' && typeof first.value === 'string') ctes.add(first.value.split('(')[0].trim());
         else if (TABLE_METHODS.has(name)) fromKyselyArgument(first);
-        else if (name === 'table' && node.callee.type === 'MemberExpression' && node.callee.object.type === 'Identifier' && node.callee.object.name === 'sql') fromKyselyArgument(first);
+        else if (name === 'table' && node.callee.type === 'MemberExpression' && node.callee.object.type === 'Identifier' && node.callee.object.name === 'sql')
+          fromKyselyArgument(first);
         else if (RAW_CALLEES.has(name) && first) {
-          if (first.type === 'Literal' && typeof first.value === 'string') fromRawText([{ raw: first.raw.slice(1, -1), line: first.loc.start.line, column: first.loc.start.column + 1 }]);
+          if (first.type === 'Literal' && typeof first.value === 'string')
+            fromRawText([{ raw: first.raw.slice(1, -1), line: first.loc.start.line, column: first.loc.start.column + 1 }]);
           else if (first.type === 'TemplateLiteral') fromRawText(templateQuasis(first));
         }
       },

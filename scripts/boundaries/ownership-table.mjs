@@ -29,7 +29,13 @@ export function ownershipRows(srcRoot = path.join(root, 'apps/server/src')) {
   const rank = (o) => (order.includes(o) ? order.indexOf(o) : order.length);
   return [...byOwner.keys()]
     .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
-    .map((owner) => `| \`${owner}\` | ${byOwner.get(owner).map((t) => `\`${t}\``).join(', ')} |`)
+    .map(
+      (owner) =>
+        `| \`${owner}\` | ${byOwner
+          .get(owner)
+          .map((t) => `\`${t}\``)
+          .join(', ')} |`,
+    )
     .join('\n');
 }
 
