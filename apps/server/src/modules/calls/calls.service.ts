@@ -10,6 +10,3 @@
  * - `call-changes.ts`: the after-commit announcements (`call updated`, `call.changed`).
  */
 export { knownParties, listCallActivity, type CallActivity } from './call-records.js';
-
-/** Moved to the blocklist module; kept only for importers not yet switched (conversations, messaging). */
-export { isPartyBlocked } from '../blocklist/blocklist.service.js';
