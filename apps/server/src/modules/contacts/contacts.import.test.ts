@@ -58,6 +58,17 @@ describe('contact import', () => {
     expect(r.body.errors.file).toEqual(['The file must have valid name and number columns.']);
   });
 
+  it('answers 422 with a field error for malformed JSON in group_ids or mapping (not 500)', async () => {
+    const bad = form(csvBlob('Name,Phone\nAda,2125550399\n'), 'c.csv');
+    bad.append('group_ids', '[1,');
+    const r = await a.client.request('POST', `/api/companies/${a.companyId}/contacts/import`, bad);
+    expect(r.status, JSON.stringify(r.body)).toBe(422);
+    expect(r.body.errors.group_ids).toEqual(['The group ids must be a JSON array or a comma-separated list.']);
+    const m = await a.client.request('POST', `/api/companies/${a.companyId}/contacts/import`, form(csvBlob('Name,Phone\nAda,2125550399\n'), 'c.csv', { mapping: '{"name":' }));
+    expect(m.status, JSON.stringify(m.body)).toBe(422);
+    expect(m.body.errors.mapping).toEqual(['The mapping must be valid JSON.']);
+  });
+
   it('imports a CSV: invalid rows not imported, duplicates overwritten, groups applied, progress events', async () => {
     await a.client.post('/api/contacts', { company_id: a.companyId, name: 'Existing', number: '2125550310', email: 'old@x.io' });
     const group = await a.client.post('/api/groups', { company_id: a.companyId, name: 'Imported' });
