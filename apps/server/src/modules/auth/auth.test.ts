@@ -1,5 +1,5 @@
 /**
- * Sign-in and accounts through the real HTTP API (issue 2 "Sign-in and accounts"):
+ * Sign-in and accounts through the real HTTP API (foundation §7 "Session and account calls"; docs/auth.md):
  * CSRF, login/throttle, deactivated accounts, TOTP enrolment and the two-step sign-in,
  * logout, password reset via the development outbox, signup, bearer tokens, tenant checks.
  */

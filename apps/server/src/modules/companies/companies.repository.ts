@@ -24,7 +24,7 @@ export const companiesRepository = {
   async find(db: DbOrTx, id: number): Promise<CompanyRow | undefined> {
     return db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
   },
-  /** The messaging settings columns of one company (spec 001 §4 company settings). */
+  /** The messaging settings columns of one company (docs/quiet-hours.md). */
   async messagingSettings(db: DbOrTx, id: number): Promise<CompanyMessagingSettingsRow | undefined> {
     return db.selectFrom('companies')
       .select(['name', 'help_text', 'links_enabled', 'quiet_hours_enabled', 'quiet_hours_start', 'quiet_hours_end', 'timezone'])

@@ -1,8 +1,8 @@
 /**
  * `GET /api/companies` (company switcher), `GET /api/companies/{companyId}` (with
  * eav_attribute_values, read through the custom-fields module's registered reader) and the
- * company's messaging settings `GET|PUT /api/companies/{companyId}/settings` (spec 001 §6
- * tenancy), tenant-checked. The company's custom-field values are written by the custom-fields
+ * company's messaging settings `GET|PUT /api/companies/{companyId}/settings` (docs/quiet-hours.md),
+ * tenant-checked (foundation §6). The company's custom-field values are written by the custom-fields
  * module (`PUT /api/companies/{companyId}/custom-fields`).
  */
 import {

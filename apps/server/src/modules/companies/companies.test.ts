@@ -25,7 +25,7 @@ describe('assertCompanyAccess', () => {
   });
 });
 
-describe('company messaging settings (issue 4)', () => {
+describe('company messaging settings (docs/quiet-hours.md)', () => {
   const valid = { help_text: 'Acme: call 555-0100 for help.', quiet_hours_enabled: false, quiet_hours_start: '09:15', quiet_hours_end: '20:45', links_enabled: true, timezone: 'America/Chicago' };
 
   it('GET answers the defaults to any member; PUT by the owner saves and answers the message and data', async () => {

@@ -1,5 +1,5 @@
 /**
- * Contact lookups by number through the pool are batched (issue 3 bench): lookups made in the same
+ * Contact lookups by number through the pool are batched (docs/architecture.md "The voice webhook's hot path"): lookups made in the same
  * turn of the event loop share one statement and each gets its own company's oldest match.
  */
 import pg from 'pg';

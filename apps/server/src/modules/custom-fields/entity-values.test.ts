@@ -1,6 +1,6 @@
 /**
  * Custom-field values on numbers, calls (see calls.complete.test.ts), companies and users through
- * the real server (issue 4), and GET /api/numbers/{id}/override (issue 3): typed validation (422 with
+ * the real server (spec 001 §7 "Custom fields"), and GET /api/numbers/{id}/override (spec 002 "Schedule"): typed validation (422 with
  * field errors), the shared EAV store, tenant isolation and roles.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** Number administration through the real server (sandbox carrier): issue 3 "Numbers". */
+/** Number administration through the real server (sandbox carrier): spec 002 §7 "Numbers"; docs/numbers.md. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import Papa from 'papaparse';

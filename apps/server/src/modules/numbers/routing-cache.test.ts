@@ -1,5 +1,5 @@
 /**
- * The number-routing cache of the voice webhook across server processes (issue 3 bench): entries
+ * The number-routing cache of the voice webhook across server processes (docs/architecture.md "The voice webhook's hot path"): entries
  * live 60 s while the LISTEN feed on `routing_invalidate` is up, so a routing change made on one
  * node must reach another node's next call through NOTIFY, also after the feed reconnects.
  */

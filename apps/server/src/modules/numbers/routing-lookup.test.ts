@@ -1,5 +1,5 @@
 /**
- * Routing lookups by E.164 through the pool are batched (issue 3 bench): the voice webhook's cache
+ * Routing lookups by E.164 through the pool are batched (docs/architecture.md "The voice webhook's hot path"): the voice webhook's cache
  * misses of one turn of the event loop share one statement; released numbers are not found.
  */
 import pg from 'pg';

@@ -1,4 +1,4 @@
-/** Company and user schedules through the API (spec 002 "Schedule"; issue 3). */
+/** Company and user schedules through the API (spec 002 "Schedule"). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../../test/fixtures.js';
 import { startTestServer, type TestServer } from '../../../test/harness.js';
