@@ -178,8 +178,8 @@ async function planInboundInTransaction(ctx: AppContext, tx: DbOrTx, p: Params, 
 }
 
 /**
- * POST /webhooks/{carrier}/voice (`voice`): a call arrived. Unknown `To` → Reject; blocked caller → Reject
- * and status 13; otherwise the call is stored (status 1) and the engine answers. When the answer
+ * The carrier's `voice` webhook: a call arrived. An unknown called number → Reject; a blocked
+ * caller → Reject and status 13; otherwise the call is stored (status 1) and the engine answers. When the answer
  * ends the call (closed → 10 Missed, no one to ring → 5 No Answer) the call is stored with that
  * status and both events. The decision is made before the call is stored, so the call and its
  * events take one statement; in-app ringing needs the stored call and follows.

@@ -339,8 +339,9 @@ async function waitFor<T>(callIdOf: () => number | undefined, check: () => Promi
 }
 
 /**
- * For the sandbox simulator: waits up to `timeoutMs` for a browser user to answer the call with
- * carrier SID `sid` (or for every rung user to decline / the ring to end).
+ * For the Phone simulator (modules/simulator; the sandbox's `<Client>` legs): waits up to
+ * `timeoutMs` for a browser user to answer the call with carrier SID `sid` (or for every rung user
+ * to decline / the ring to end).
  */
 export async function waitForBrowserAnswer(ctx: AppContext, sid: string, timeoutMs: number): Promise<BrowserAnswer> {
   let callId: number | undefined;
