@@ -64,7 +64,7 @@ export default tseslint.config(
   },
   {
     files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts'],
-    ignores: ['**/*.test.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', 'apps/server/test/**'],
     rules: {
       'no-restricted-syntax': ['error', { selector: 'CatchClause[param=null]', message: "Bind the error: handle the case you expect and rethrow what you don't handle." }],
     },
