@@ -65,7 +65,7 @@ export default {
     schema: [],
     messages: {
       foreign:
-        "Table '{{table}}' is owned by {{owner}}, not {{self}}: go through {{owner}}'s service or a read-only query it publishes (docs/architecture.md \"Table ownership\").",
+        "Table '{{table}}' is owned by {{owner}}, not {{self}}: go through the owner's service or a read-only query it publishes (docs/architecture.md \"Table ownership\").",
       unknown: "Table '{{table}}' has no owner in TABLE_OWNERS (apps/server/src/modules/ownership.ts): add it.",
     },
   },

@@ -7,7 +7,8 @@
  *
  * `platform` owns the infrastructure tables (`platform/auth`, `platform/mail`, `platform/http`,
  * `platform/queue.ts`, `platform/blob`); `carriers` owns the sandbox carrier's simulated network.
- * Migrations create every table and are exempt.
+ * A read-only view a module publishes for reporting is listed here like a table, under that
+ * module. Migrations create every table and are exempt.
  */
 import type { DB } from '../platform/db/schema.js';
 
