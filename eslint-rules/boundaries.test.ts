@@ -149,7 +149,7 @@ describe('switchboard/table-ownership', () => {
         "modules/a/a.repository.ts:4 Table 'gamma' has no owner in TABLE_OWNERS (apps/serv",
         "modules/a/a.repository.ts:6 Table 'beta' is owned by b, not a: go through the owner's service",
         "modules/a/a.repository.ts:8 Table 'receipts' is owned by platform, not a: go thr",
-        "platform/queue.ts:1 Table 'alpha' is owned by a, not platform: go through a",
+        "platform/queue.ts:1 Table 'alpha' is owned by a, not platform: go through the owner's service",
       ]),
     );
   });
