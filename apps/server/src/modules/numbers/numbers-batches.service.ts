@@ -12,7 +12,7 @@
 import type { BatchCompletedEvent, BatchProgressEvent, Infer } from '@switchboard/contracts';
 import { areaCodeOf, formatPhone, isTollFree, parsePhone, type RouteEntry, type Schedule } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
-import { CarrierError, NotFoundError, ValidationError, fieldError, type FieldErrors, deniedAsNotFound } from '../../platform/http/errors.js';
+import { AppError, CarrierError, NotFoundError, ServiceUnavailableError, ValidationError, fieldError, type FieldErrors, deniedAsNotFound } from '../../platform/http/errors.js';
 import { MANAGER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { numbersAdminRepository, numbersRepository, type BatchRow } from './numbers.repository.js';
 import { assertValidSchedule, assertWithinNumberLimit, companyTimezone, invalidateRoutingCache, purchaseIntoCompany, validateRoutes, type RouteInput } from './numbers.service.js';
@@ -155,6 +155,11 @@ async function processItem(ctx: AppContext, batch: BatchRow, item: BatchItem): P
   }
 }
 
+/** Whether an item's error is a domain refusal to record on the item (a coded error other than "try again later"). */
+function isItemRefusal(e: unknown): e is AppError {
+  return e instanceof AppError && !(e instanceof ServiceUnavailableError);
+}
+
 /**
  * Job handler: works through the batch's pending items, committing each item's state and
  * publishing progress after it; publishes completion once when the last item is settled.
@@ -173,8 +178,12 @@ export async function runBatch(ctx: AppContext, batchId: string): Promise<void> 
       item.status = 'done';
       item.error = null;
     } catch (e) {
+      // A domain refusal (limit reached, number taken, carrier said no) fails the item; anything
+      // else (the database unreachable, a bug) fails the job, which the queue retries: items
+      // already settled are skipped on the next run.
+      if (!isItemRefusal(e)) throw e;
       item.status = 'failed';
-      item.error = e instanceof ValidationError ? Object.values(e.errors ?? {}).flat()[0] ?? e.message : (e as Error).message;
+      item.error = e instanceof ValidationError ? Object.values(e.errors ?? {}).flat()[0] ?? e.message : e.message;
     }
     items[i] = item;
     const updated = await numbersAdminRepository.updateBatch(ctx.db, batchId, {

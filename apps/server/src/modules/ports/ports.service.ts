@@ -11,7 +11,7 @@
  */
 import { formatPhone, isTollFree, parsePhone } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
-import { ValidationError, type FieldErrors } from '../../platform/http/errors.js';
+import { AppError, ServiceUnavailableError, ValidationError, type FieldErrors } from '../../platform/http/errors.js';
 import { MANAGER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { assertWithinNumberLimit, companyTimezone, isNumberActive, purchaseIntoCompany } from '../numbers/numbers.service.js';
 import { portsRepository, type PortRow } from './ports.repository.js';
@@ -109,7 +109,10 @@ export async function advancePort(ctx: AppContext, data: { portId: number; step:
       try {
         await purchaseIntoCompany(ctx, p.company_id, tz, n, isTollFree(n) ? 2 : 1);
       } catch (e) {
-        reason = `${formatPhone(n)} could not be ported: ${e instanceof ValidationError ? Object.values(e.errors ?? {}).flat()[0] : (e as Error).message}`;
+        // A domain refusal (number taken, limit, carrier said no) rejects the request with its
+        // reason; anything else fails the job, which the queue retries.
+        if (!(e instanceof AppError) || e instanceof ServiceUnavailableError) throw e;
+        reason = `${formatPhone(n)} could not be ported: ${e instanceof ValidationError ? Object.values(e.errors ?? {}).flat()[0] : e.message}`;
         break;
       }
     }
