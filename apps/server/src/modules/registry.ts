@@ -10,6 +10,7 @@ import { usersModule } from './users/users.module.js';
 import { companiesModule } from './companies/companies.module.js';
 import { devModule } from './dev/dev.module.js';
 import { numbersModule } from './numbers/numbers.module.js';
+import { blocklistModule } from './blocklist/blocklist.module.js';
 import { callsModule } from './calls/calls.module.js';
 import { simulatorModule } from './simulator/simulator.module.js';
 import { inAppCallingModule } from './in-app-calling/in-app-calling.module.js';
@@ -20,7 +21,6 @@ import { numberTemplatesModule } from './number-templates/number-templates.modul
 import { portsModule } from './ports/ports.module.js';
 import { campaignsModule } from './campaigns/campaigns.module.js';
 import { contactsModule } from './contacts/contacts.module.js';
-import { groupsModule } from './groups/groups.module.js';
 import { customFieldsModule } from './custom-fields/custom-fields.module.js';
 import { messagingModule } from './messaging/messaging.module.js';
 import { conversationsModule } from './conversations/conversations.module.js';
@@ -36,6 +36,7 @@ export const modules: ModuleEntry[] = [
   ...companiesModule,
   ...devModule,
   ...numbersModule,
+  ...blocklistModule,
   ...callsModule,
   ...simulatorModule,
   ...inAppCallingModule,
@@ -46,7 +47,6 @@ export const modules: ModuleEntry[] = [
   ...portsModule,
   ...campaignsModule,
   ...contactsModule,
-  ...groupsModule,
   ...customFieldsModule,
   ...messagingModule,
   ...conversationsModule,

@@ -1,11 +1,8 @@
 /** The calls module's entry: its routes, jobs and setup (see `platform/module.ts`). */
 import type { ModuleEntry } from '../../platform/module.js';
-import { blocklistModule } from '../blocklist/blocklist.module.js';
-import { registerNumberOfCompanyCheck } from '../blocklist/blocklist.service.js';
 import { AGENT_ROLES } from '../companies/companies.service.js';
 import { registerInAppAnswerHandler } from '../in-app-calling/in-app-calling.service.js';
 import { registerNoteSubject } from '../notes/notes.service.js';
-import { getCompanyNumber } from '../numbers/numbers.service.js';
 import { markAnsweredInApp } from './browser-calls.js';
 import { callForUser } from './call-records.js';
 import { registerCallsJobs } from './calls.jobs.js';
@@ -15,8 +12,7 @@ import { registerVoiceWebhooks } from './calls.webhooks.js';
 /**
  * Registers what lower modules ask the calls side synchronously (docs/architecture.md "Module map"):
  * in-app calling's answer (the call becomes 12 Connected in the answer's transaction), notes on a
- * call (the call's company for an agent; `call updated` with `note: true` once saved), and the
- * blocklist's check that a block's number is the company's (numbers sit above the blocklist).
+ * call (the call's company for an agent; `call updated` with `note: true` once saved).
  */
 function setupCalls(): void {
   registerInAppAnswerHandler(markAnsweredInApp);
@@ -24,11 +20,8 @@ function setupCalls(): void {
     const call = await callForUser(ctx, userId, callId, AGENT_ROLES);
     return { companyId: call.company_id, onSaved: () => ctx.realtime.send(`company.${call.company_id}`, 'call updated', { id: call.id, note: true }) };
   });
-  registerNumberOfCompanyCheck(async (ctx, companyId, numberId) => { await getCompanyNumber(ctx, companyId, numberId); });
 }
 
 export const callsModule: ModuleEntry[] = [
   { name: 'calls', routes: async (app, ctx) => { await registerCallsRoutes(app, ctx); await registerVoiceWebhooks(app, ctx); }, jobs: registerCallsJobs, setup: setupCalls },
-  // Until the registry lists `blocklistModule` itself (then drop this line).
-  ...blocklistModule,
 ];
