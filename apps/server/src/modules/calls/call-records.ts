@@ -39,7 +39,7 @@ export async function getCall(ctx: AppContext, userId: number, id: number) {
   const [events, vm, tags, notes, eav, contact, numbers, conversationId, blocked] = await Promise.all([
     callsRepository.events(ctx.db, call.id), callsRepository.voicemailOfCall(ctx.db, call.id), callsRepository.tagsOfCall(ctx.db, call.id),
     notesOf(ctx, call.company_id, 'call', call.id), getEavValues(ctx, EAV_ENTITY_TYPES.Call, call.id),
-    knownParty(ctx, call.company_id, call.contact_id, party), getCompanyNumbers(ctx, call.company_id, [call.number_id]),
+    knownParty(ctx, call.company_id, call.contact_id, party), getCompanyNumbers(ctx, call.company_id, [call.number_id], { includeReleased: true }),
     conversationIdOfCall(ctx, call.id), isPartyBlocked(ctx, call.company_id, call.number_id, party),
   ]);
   return {
@@ -77,11 +77,11 @@ export type CallActivity = { id: number; kind: 'call' | 'voicemail'; created_at:
  * The company's calls for the Activity feed, newest first. A call with a voicemail is kind
  * 'voicemail'. `calls=false` keeps only voicemail calls; `voicemails=false` only calls without one.
  * The caller checks company access. The numbers' E.164 and label come from the numbers module (one
- * statement for the page; a number no longer active shows the call's own business side and no label).
+ * statement for the page, released numbers included: history keeps its labels).
  */
 export async function listCallActivity(ctx: AppContext, companyId: number, opts: { limit: number; offset: number; calls: boolean; voicemails: boolean }): Promise<{ items: CallActivity[]; total: number }> {
   const { rows, total } = await callsRepository.activity(ctx.db, companyId, opts);
-  const numbers = new Map((await getCompanyNumbers(ctx, companyId, rows.map((r) => r.number_id))).map((n) => [n.id, n]));
+  const numbers = new Map((await getCompanyNumbers(ctx, companyId, rows.map((r) => r.number_id), { includeReleased: true })).map((n) => [n.id, n]));
   return {
     total,
     items: rows.map((r) => ({

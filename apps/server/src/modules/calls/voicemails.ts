@@ -89,9 +89,9 @@ function voicemailDto(v: VoicemailWithCall, numberLabel: string, contact: { id: 
   };
 }
 
-/** Labels of the company's numbers among `ids` (one statement for a page); '' for a number no longer active. */
+/** Labels of the company's numbers among `ids` (one statement for a page); also of a released number. */
 async function numberLabels(ctx: AppContext, companyId: number, ids: number[]): Promise<Map<number, string>> {
-  return new Map((await getCompanyNumbers(ctx, companyId, ids)).map((n) => [n.id, n.label]));
+  return new Map((await getCompanyNumbers(ctx, companyId, ids, { includeReleased: true })).map((n) => [n.id, n.label]));
 }
 
 async function voicemailForUser(ctx: AppContext, userId: number, id: number): Promise<VoicemailWithCall> {

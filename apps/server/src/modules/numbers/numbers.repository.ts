@@ -29,9 +29,11 @@ export const numbersRepository = {
     return new Map(rows.map((r) => [r.number, r]));
   },
   /** Id and E.164 of the company's active numbers among `ids` (one statement). */
-  async findManyForCompany(db: DbOrTx, companyId: number, ids: number[]): Promise<Array<{ id: number; number: string; label: string }>> {
+  async findManyForCompany(db: DbOrTx, companyId: number, ids: number[], includeReleased = false): Promise<Array<{ id: number; number: string; label: string }>> {
     if (ids.length === 0) return [];
-    return db.selectFrom('numbers').select(['id', 'number', 'label']).where('company_id', '=', companyId).where('id', '=', (eb) => eb.fn.any(eb.val(ids))).where('released_at', 'is', null).execute();
+    let q = db.selectFrom('numbers').select(['id', 'number', 'label']).where('company_id', '=', companyId).where('id', '=', (eb) => eb.fn.any(eb.val(ids)));
+    if (!includeReleased) q = q.where('released_at', 'is', null);
+    return q.execute();
   },
   async findForCompany(db: DbOrTx, companyId: number, id: number): Promise<NumberRow | undefined> {
     return db.selectFrom('numbers').selectAll().where('id', '=', id).where('company_id', '=', companyId).where('released_at', 'is', null).executeTakeFirst();

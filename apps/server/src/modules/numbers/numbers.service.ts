@@ -187,9 +187,9 @@ export async function getCompanyNumber(ctx: AppContext, companyId: number, numbe
   return row;
 }
 
-/** Id, E.164 and label of the company's active numbers among `ids` (one statement; ids of other companies or released numbers are absent). */
-export async function getCompanyNumbers(ctx: AppContext, companyId: number, ids: number[]): Promise<Array<{ id: number; number: string; label: string }>> {
-  return numbersRepository.findManyForCompany(ctx.db, companyId, [...new Set(ids)]);
+/** Id, E.164 and label of the company's active numbers among `ids` (one statement; ids of other companies are absent, released numbers too unless `includeReleased`: history such as calls and voicemails keeps its labels). */
+export async function getCompanyNumbers(ctx: AppContext, companyId: number, ids: number[], opts: { includeReleased?: boolean } = {}): Promise<Array<{ id: number; number: string; label: string }>> {
+  return numbersRepository.findManyForCompany(ctx.db, companyId, [...new Set(ids)], opts.includeReleased === true);
 }
 
 /** Loads a number the user may read (`roles`), else 404 (never revealing another company's number). */
