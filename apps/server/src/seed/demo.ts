@@ -1,5 +1,5 @@
 /**
- * The demo account seeded once on first start (issue 2 "Server platform"): an organization with
+ * The demo account seeded once on first start (docs/architecture.md, README "Demo account"): an organization with
  * a demo company, an owner who signs in with `DEMO_EMAIL` / `DEMO_PASSWORD`, two purchased numbers
  * with routing (a two-extension menu with business hours, and a simple forward), a few contacts,
  * and call and message history produced by driving the sandbox carrier through the real webhooks.

@@ -1,5 +1,5 @@
 /**
- * Numbers, complete (issue 3 "Numbers"): background batches (release, bulk update, bulk purchase),
+ * Numbers, complete (docs/numbers.md): background batches (release, bulk update, bulk purchase),
  * forward contacts, per-company number limits and limit-increase requests, number triggers,
  * number templates and port-in requests. Owned by modules/numbers, number-templates and ports.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 3 "Routing, complete": company and user schedules with holidays, manual open/closed
+ * Routing, complete (docs/telephony.md): company and user schedules with holidays, manual open/closed
  * override per number, greetings and their assignment to route entries, company tags on calls,
  * notes, and the call's qualification and custom-field values.
  */

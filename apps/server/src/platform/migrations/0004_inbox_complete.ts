@@ -1,5 +1,5 @@
 /**
- * Issue 4 "Shared inbox": notification blocks (mute notifications per user, number and channel
+ * Shared inbox (docs/messaging.md): notification blocks (mute notifications per user, number and channel
  * type), one thread item per call with its status and length (calls and voicemails in the conversation thread), and indexes
  * for unread counts per type and for due scheduled messages.
  */

@@ -1,5 +1,5 @@
 /**
- * Contacts, complete (issue 4 "Contacts", spec 001 §3 "Contact", "Contact group", "Contact label",
+ * Contacts, complete (docs/contacts.md; spec 001 §3 "Contact", "Contact group", "Contact label",
  * "Custom field", "Batch progress"): every contact field, groups and their members, labels,
  * import batches and custom fields (EAV attributes and values). Owned by modules/contacts,
  * modules/groups and modules/custom-fields.

@@ -1,5 +1,5 @@
 /**
- * Issue 4 "Campaigns" (spec 001 §3 Campaign, §4 states): campaigns with every server field and
+ * Campaigns (docs/campaigns.md; spec 001 §3 Campaign, §4 states): campaigns with every server field and
  * counter, their groups, their media, the per-company campaign settings (sending rate) and one
  * row per recipient, which is the send ledger that makes each message go out at most once.
  *

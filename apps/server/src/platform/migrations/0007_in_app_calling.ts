@@ -1,5 +1,5 @@
 /**
- * Issue 3 "In-app calling": one row per call that rang in-app users (or was placed from the
+ * In-app calling (docs/telephony.md): one row per call that rang in-app users (or was placed from the
  * browser), owned by modules/in-app-calling. `answered_by` is claimed atomically
  * (`UPDATE ... WHERE answered_by IS NULL`): the first answer wins. `join_token` is the secret the
  * ringing users got on `user.{id}`; reject requires it. `rejected_by` lists users who declined.

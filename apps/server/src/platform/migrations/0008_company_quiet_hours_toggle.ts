@@ -1,5 +1,5 @@
 /**
- * Issue 4 "quiet hours ... configurable per company": a per-company switch for campaign quiet
+ * Quiet hours configurable per company (docs/quiet-hours.md): a per-company switch for campaign quiet
  * hours (owned by modules/companies). When false, campaigns send at any hour.
  */
 import { type Kysely, sql } from 'kysely';
