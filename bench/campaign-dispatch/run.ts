@@ -6,8 +6,8 @@
  * One run:
  *  1. A throwaway embedded PostgreSQL (temp dir) and the real server on it (`startServer`:
  *     migrations, app, realtime, queue workers; sandbox carrier; WORKERS=1; LOG_LEVEL silent).
- *  2. Setup by SQL: a user, a company (quiet hours "00:00"–"00:00" = none, so the wall clock of the
- *     run does not matter), BENCH_RECIPIENTS contacts in one group; a number bought through the
+ *  2. Setup by SQL: a user, a company (quiet hours "00:00"–"00:00" = none; the campaign clock reads
+ *     about 12:00 New York time, inside the legal sending window, whatever the wall clock), BENCH_RECIPIENTS contacts in one group; a number bought through the
  *     numbers service; the company's campaign rate set to 0 (unlimited).
  *  3. Baseline: a plain INSERT of the same number of rows (number, body, state) from this process in
  *     multi-row statements of 500 — the floor cost of writing one ledger row per message.
@@ -37,6 +37,12 @@ async function main(): Promise<void> {
     import('../../apps/server/src/modules/campaigns/campaigns.service.js'),
     import('../../apps/server/src/modules/numbers/numbers.service.js'),
   ]);
+
+  // The legal quiet-hours table (docs/quiet-hours.md) holds messages to New York numbers at night
+  // whatever the company's own window: run the campaign clock at about 12:00 New York time.
+  const [h, m] = new Date().toLocaleTimeString('en-US', { timeZone: 'America/New_York', hourCycle: 'h23', hour: '2-digit', minute: '2-digit' }).split(':').map(Number) as [number, number];
+  const shift = (12 * 60 - (h * 60 + m)) * 60_000;
+  campaigns.campaignRuntime.now = () => new Date(Date.now() + shift);
 
   const { server, client, stop } = await startBenchServer(tempDir('bench-campaign-'), tempDir('bench-campaign-pg-'));
   try {
