@@ -15,7 +15,10 @@ import tseslint from 'typescript-eslint';
 import switchboard from './eslint-rules/index.js';
 
 const features = fs.existsSync('apps/web/src/features')
-  ? fs.readdirSync('apps/web/src/features', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)
+  ? fs
+      .readdirSync('apps/web/src/features', { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
   : [];
 
 const noTwilio = { name: 'twilio', message: 'The twilio SDK belongs in apps/server/src/carriers/twilio/ only.' };
@@ -34,7 +37,13 @@ export default tseslint.config(
   },
   {
     files: ['apps/server/src/**/*.ts'],
-    ignores: ['apps/server/src/**/*.repository.ts', 'apps/server/src/platform/db/**', 'apps/server/src/platform/migrations/**', 'apps/server/src/carriers/twilio/**', 'apps/server/src/**/*.test.ts'],
+    ignores: [
+      'apps/server/src/**/*.repository.ts',
+      'apps/server/src/platform/db/**',
+      'apps/server/src/platform/migrations/**',
+      'apps/server/src/carriers/twilio/**',
+      'apps/server/src/**/*.test.ts',
+    ],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { paths: [noTwilio, kyselyValues] }],
     },
@@ -66,26 +75,35 @@ export default tseslint.config(
     files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts'],
     ignores: ['**/*.test.{ts,tsx}', 'apps/server/test/**'],
     rules: {
-      'no-restricted-syntax': ['error', { selector: 'CatchClause[param=null]', message: "Bind the error: handle the case you expect and rethrow what you don't handle." }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'CatchClause[param=null]', message: "Bind the error: handle the case you expect and rethrow what you don't handle." },
+      ],
     },
   },
   {
     files: ['packages/domain/src/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [
-          { regex: '^node:', message: 'The domain package is pure: no I/O.' },
-          { regex: '^@switchboard/(contracts|server|web)', message: 'Dependencies point down: domain imports no app code.' },
-        ],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^node:', message: 'The domain package is pure: no I/O.' },
+            { regex: '^@switchboard/(contracts|server|web)', message: 'Dependencies point down: domain imports no app code.' },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['packages/contracts/src/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [{ regex: '^@switchboard/(server|web)', message: 'contracts sit below the apps.' }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ regex: '^@switchboard/(server|web)', message: 'contracts sit below the apps.' }],
+        },
+      ],
     },
   },
   {
@@ -97,12 +115,17 @@ export default tseslint.config(
   ...features.map((feature) => ({
     files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: features.filter((f) => f !== feature).map((other) => ({
-          regex: `(^(\\.\\./)+${other}(/|$))|(features/${other}(/|$))`,
-          message: `Features never import other features (${feature} → ${other}); compose them in app/.`,
-        })),
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: features
+            .filter((f) => f !== feature)
+            .map((other) => ({
+              regex: `(^(\\.\\./)+${other}(/|$))|(features/${other}(/|$))`,
+              message: `Features never import other features (${feature} → ${other}); compose them in app/.`,
+            })),
+        },
+      ],
     },
   })),
 );

@@ -6,7 +6,14 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'apps/web/src/**/*.test.ts', 'tools/**/*.test.ts', 'eslint-rules/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'apps/server/src/**/*.test.ts',
+      'apps/web/src/**/*.test.ts',
+      'tools/**/*.test.ts',
+      'eslint-rules/**/*.test.ts',
+      'scripts/**/*.test.ts',
+    ],
     globalSetup: ['apps/server/test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,

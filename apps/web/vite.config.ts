@@ -14,9 +14,12 @@ function precompress(): Plugin {
   return {
     name: 'switchboard-precompress',
     apply: 'build',
-    configResolved(config) { outDir = config.build.outDir; },
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
     closeBundle() {
-      const walk = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+      const walk = (dir: string): string[] =>
+        fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
       for (const file of walk(outDir).filter((f) => /\.(js|css|html|svg|json|txt|map)$/.test(f))) {
         const data = fs.readFileSync(file);
         if (data.length < 1024) continue;

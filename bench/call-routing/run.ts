@@ -39,7 +39,8 @@ const CHILD_ROLE = 'BENCH_CALL_ROUTING_LOAD';
 const AUTH_TOKEN = 'bench-auth-token';
 const VOICE_PATH = '/webhooks/twilio/voice';
 const STATIC_PATH = '/static';
-const STATIC_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response><Say>Thanks for calling.</Say><Dial timeout="20"><Number>+14155550100</Number></Dial></Response>';
+const STATIC_TWIML =
+  '<?xml version="1.0" encoding="UTF-8"?><Response><Say>Thanks for calling.</Say><Dial timeout="20"><Number>+14155550100</Number></Dial></Response>';
 
 const env = (name: string, fallback: number): number => {
   const v = Number(process.env[name]);
@@ -62,8 +63,18 @@ type LoadJob = {
 
 /** What the load child reports back. */
 type LoadResult = {
-  requests: number; rps: number; p50: number; p90: number; p99: number; max: number; mean: number;
-  errors: number; timeouts: number; non2xx: number; status2xx: number; durationS: number;
+  requests: number;
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  mean: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  status2xx: number;
+  durationS: number;
   /** CPU time (ms, user + system) the load child itself used during the run. */
   clientCpuMs: number;
 };
@@ -86,43 +97,58 @@ async function runLoadChild(): Promise<void> {
     pipelining: job.pipelining,
     duration: job.durationS,
     timeout: 10,
-    requests: [{
-      method: 'POST',
-      path: job.path,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      setupRequest: (req: Record<string, unknown>) => {
-        seq++;
-        const to = job.numbers[Math.floor(Math.random() * job.numbers.length)]!;
-        const from = `+1${200 + Math.floor(Math.random() * 700)}${String(2000000 + Math.floor(Math.random() * 7999999))}`;
-        const params: Record<string, string> = {
-          AccountSid: 'ACsandbox00000000000000000000000000',
-          CallSid: `CA${job.sidPrefix}${seq.toString(16).padStart(32 - job.sidPrefix.length, '0')}`,
-          CallStatus: 'ringing',
-          Direction: 'inbound',
-          From: from,
-          To: to,
-          FromState: states[seq % states.length]!,
-          FromCity: 'SPRINGFIELD',
-          ApiVersion: '2010-04-01',
-        };
-        const signature = twilio.getExpectedTwilioSignature(AUTH_TOKEN, signUrl, params);
-        return {
-          ...req,
-          headers: { ...(req.headers as Record<string, string>), 'x-twilio-signature': signature },
-          body: new URLSearchParams(params).toString(),
-        };
+    requests: [
+      {
+        method: 'POST',
+        path: job.path,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        setupRequest: (req: Record<string, unknown>) => {
+          seq++;
+          const to = job.numbers[Math.floor(Math.random() * job.numbers.length)]!;
+          const from = `+1${200 + Math.floor(Math.random() * 700)}${String(2000000 + Math.floor(Math.random() * 7999999))}`;
+          const params: Record<string, string> = {
+            AccountSid: 'ACsandbox00000000000000000000000000',
+            CallSid: `CA${job.sidPrefix}${seq.toString(16).padStart(32 - job.sidPrefix.length, '0')}`,
+            CallStatus: 'ringing',
+            Direction: 'inbound',
+            From: from,
+            To: to,
+            FromState: states[seq % states.length]!,
+            FromCity: 'SPRINGFIELD',
+            ApiVersion: '2010-04-01',
+          };
+          const signature = twilio.getExpectedTwilioSignature(AUTH_TOKEN, signUrl, params);
+          return {
+            ...req,
+            headers: { ...(req.headers as Record<string, string>), 'x-twilio-signature': signature },
+            body: new URLSearchParams(params).toString(),
+          };
+        },
       },
-    }],
+    ],
   } as never);
   const r = (await instance) as unknown as {
-    requests: { total: number; average: number }; latency: Record<string, number>;
-    errors: number; timeouts: number; non2xx: number; '2xx': number; duration: number;
+    requests: { total: number; average: number };
+    latency: Record<string, number>;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    '2xx': number;
+    duration: number;
   };
   const out: LoadResult = {
     requests: r.requests.total,
     rps: r.requests.total / r.duration,
-    p50: r.latency.p50!, p90: r.latency.p90!, p99: r.latency.p99!, max: r.latency.max!, mean: r.latency.average!,
-    errors: r.errors, timeouts: r.timeouts, non2xx: r.non2xx, status2xx: r['2xx'], durationS: r.duration,
+    p50: r.latency.p50!,
+    p90: r.latency.p90!,
+    p99: r.latency.p99!,
+    max: r.latency.max!,
+    mean: r.latency.average!,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    non2xx: r.non2xx,
+    status2xx: r['2xx'],
+    durationS: r.duration,
     clientCpuMs: ((c) => (c.user + c.system) / 1000)(process.cpuUsage(cpu0)),
   };
   process.send!(out);
@@ -137,7 +163,9 @@ function runLoad(job: LoadJob): Promise<LoadResult> {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let result: LoadResult | undefined;
-    child.on('message', (m) => { result = m as LoadResult; });
+    child.on('message', (m) => {
+      result = m as LoadResult;
+    });
     child.send(job);
     child.on('error', reject);
     child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`load child exited ${code} without a result`))));
@@ -158,7 +186,7 @@ function businessNumber(i: number): string {
   return `+1${area}${exchange}${String(i).padStart(4, '0')}`;
 }
 
-type CpuProfile = { nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; }>; samples: number[] };
+type CpuProfile = { nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>; samples: number[] };
 
 /** Starts the V8 sampling profiler of this (the server's) process. */
 async function startCpuProfile(): Promise<{ stop: () => Promise<CpuProfile> }> {
@@ -186,8 +214,13 @@ function summarizeProfile(p: CpuProfile, byPackage = false): Array<{ name: strin
     if (!n) continue;
     const { functionName, url, lineNumber } = n.callFrame;
     const file = url.replace(/^file:\/\/\/work\/main\//, '').replace(/^.*node_modules\//, 'nm:');
-    const pkg = file.startsWith('nm:') ? file.split('/').slice(0, file.startsWith('nm:@') ? 2 : 1).join('/') : file.split('/').slice(0, 4).join('/');
-    const key = byPackage ? (pkg || functionName || '(native)') : `${functionName || '(anonymous)'} ${file ? `${file}:${lineNumber + 1}` : ''}`.trim();
+    const pkg = file.startsWith('nm:')
+      ? file
+          .split('/')
+          .slice(0, file.startsWith('nm:@') ? 2 : 1)
+          .join('/')
+      : file.split('/').slice(0, 4).join('/');
+    const key = byPackage ? pkg || functionName || '(native)' : `${functionName || '(anonymous)'} ${file ? `${file}:${lineNumber + 1}` : ''}`.trim();
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   const total = p.samples.length || 1;
@@ -228,11 +261,15 @@ async function main(): Promise<void> {
         const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string })?.text ?? '?');
         const key = text.replace(/\s+/g, ' ').slice(0, 140);
         const start = performance.now();
-        (out as Promise<unknown>).then(() => {
-          const st = sqlStats.get(key) ?? { n: 0, ms: 0 };
-          st.n++; st.ms += performance.now() - start;
-          sqlStats.set(key, st);
-        }, () => {});
+        (out as Promise<unknown>).then(
+          () => {
+            const st = sqlStats.get(key) ?? { n: 0, ms: 0 };
+            st.n++;
+            st.ms += performance.now() - start;
+            sqlStats.set(key, st);
+          },
+          () => {},
+        );
       }
       return out;
     };
@@ -251,15 +288,30 @@ async function main(): Promise<void> {
     // Its own temp dir (as the test harness does; see startBenchDatabase).
     const pgDir = tempDir('switchboard-bench-pg-');
     // BENCH_PROFILE=1: pg_stat_statements shows where PostgreSQL spends its time per call.
-    const { embedded, dbUrl } = await startBenchDatabase(pgDir, profile ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all', '-c', 'pg_stat_statements.track_planning=on'] : []);
+    const { embedded, dbUrl } = await startBenchDatabase(
+      pgDir,
+      profile ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all', '-c', 'pg_stat_statements.track_planning=on'] : [],
+    );
     cleanup.push(() => embedded.stop());
     log(`embedded PostgreSQL on port ${embedded.port}`);
 
     const dataDir = path.join(tmp, 'data');
-    const config = loadConfig({
-      DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox',
-      TWILIO_AUTH_TOKEN: AUTH_TOKEN, SEED_DEMO: '0', WORKERS: '1', NODE_ENV: 'production', SMTP_URL: '', DB_POOL_MAX: process.env.DB_POOL_MAX,
-    }, { port: 0 });
+    const config = loadConfig(
+      {
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        CARRIER: 'sandbox',
+        TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+        SEED_DEMO: '0',
+        WORKERS: '1',
+        NODE_ENV: 'production',
+        SMTP_URL: '',
+        DB_POOL_MAX: process.env.DB_POOL_MAX,
+      },
+      { port: 0 },
+    );
     const server = await startServer(config, dbUrl, { publicUrlFromPort: true });
     cleanup.push(() => server.close());
     log(`server on ${server.url} (PUBLIC_URL ${config.publicUrl})`);
@@ -270,14 +322,17 @@ async function main(): Promise<void> {
     cleanup.push(() => client.end());
     const company = await client.query<{ id: number }>(`insert into companies (name, timezone) values ('Bench Co', 'America/New_York') returning id`);
     const companyId = Number(company.rows[0]!.id);
-    await client.query(`insert into company_schedules (company_id, schedule, holidays) values ($1, $2, $3)`,
-      [companyId, JSON.stringify(domain.applyPreset(6, 'America/New_York')), JSON.stringify(['2025-12-25', '2026-01-01', '2026-07-04', '2026-12-25'])]);
+    await client.query(`insert into company_schedules (company_id, schedule, holidays) values ($1, $2, $3)`, [
+      companyId,
+      JSON.stringify(domain.applyPreset(6, 'America/New_York')),
+      JSON.stringify(['2025-12-25', '2026-01-01', '2026-07-04', '2026-12-25']),
+    ]);
 
     const zones = ['America/New_York', 'America/Chicago', 'America/Denver', 'America/Los_Angeles', 'America/Phoenix'];
     const types = ['standard', 'standard', 'simultaneous', 'sequential', 'voicemail', 'geo'] as const;
     let rnd = 42;
-    const rand = () => ((rnd = (rnd * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+    const rand = () => (rnd = (rnd * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
     const numbers: string[] = [];
     const rows: Array<[string, string, string, string]> = [];
     for (let i = 0; i < numberCount; i++) {
@@ -319,18 +374,25 @@ async function main(): Promise<void> {
       );
     }
     log(`loaded ${numberCount} numbers`);
-    await client.query(`
+    await client.query(
+      `
       insert into contacts (company_id, name, number)
       select $1, 'Contact ' || g, '+1' || (200 + g % 700) || lpad((2000000 + (g::bigint * 7919) % 7999999)::text, 7, '0')
-      from generate_series(1, 10000) g`, [companyId]);
-    await client.query(`
+      from generate_series(1, 10000) g`,
+      [companyId],
+    );
+    await client.query(
+      `
       insert into blocks (company_id, number_id, target, global)
       select $1, case when g % 2 = 0 then null else (select min(id) from numbers) + g end,
              '+1' || (200 + g % 700) || lpad((3000000 + g)::text, 7, '0'), g % 2 = 0
-      from generate_series(1, 200) g`, [companyId]);
+      from generate_series(1, 200) g`,
+      [companyId],
+    );
     log('loaded 10000 contacts, 200 blocks');
 
-    await client.query(`
+    await client.query(
+      `
       insert into calls (company_id, number_id, carrier_sid, from_number, to_number, from_state, direction, status, extension,
                          duration_s, started_at, answered_at, ended_at)
       select $1, n.ids[1 + g % n.cnt], 'CAhist' || lpad(to_hex(g), 28, '0'),
@@ -340,7 +402,8 @@ async function main(): Promise<void> {
              now() - make_interval(secs => g * 25), now() - make_interval(secs => g * 25 - 5), now() - make_interval(secs => g * 25 - 60)
       from generate_series(1, $2::int) g,
            (select array_agg(id order by id) ids, array_agg(number order by id) nums, count(*)::int cnt from numbers) n`,
-    [companyId, callCount]);
+      [companyId, callCount],
+    );
     log(`loaded ${callCount} calls`);
     await client.query(`insert into call_events (call_id, status, detail, created_at)
       select id, status, jsonb_build_object('from', from_number, 'to', to_number), started_at from calls`);
@@ -350,11 +413,17 @@ async function main(): Promise<void> {
     log(`loaded ${callCount} webhook receipts`);
     // The inbox a production database holds for those calls: one conversation per (number, caller)
     // with one item per call (as the calls module's `call.changed` handler writes them).
-    await client.query(`insert into conversations (company_id, number_id, recipient, last_activity_at, created_at)
-      select $1, number_id, from_number, max(started_at), min(started_at) from calls group by number_id, from_number`, [companyId]);
-    await client.query(`insert into conversation_items (company_id, conversation_id, type, is_inbound, is_read, body, call_id, call_status, duration_s, created_at)
+    await client.query(
+      `insert into conversations (company_id, number_id, recipient, last_activity_at, created_at)
+      select $1, number_id, from_number, max(started_at), min(started_at) from calls group by number_id, from_number`,
+      [companyId],
+    );
+    await client.query(
+      `insert into conversation_items (company_id, conversation_id, type, is_inbound, is_read, body, call_id, call_status, duration_s, created_at)
       select $1, v.id, 'call', true, c.status not in (4, 5, 10), null, c.id, c.status, c.duration_s, c.started_at
-      from calls c join conversations v on v.number_id = c.number_id and v.recipient = c.from_number`, [companyId]);
+      from calls c join conversations v on v.number_id = c.number_id and v.recipient = c.from_number`,
+      [companyId],
+    );
     const conversationCount = Number((await client.query(`select count(*) c from conversations`)).rows[0].c);
     log(`loaded ${fmt(conversationCount)} conversations, ${fmt(callCount)} call items`);
     await client.query('vacuum analyze');
@@ -377,26 +446,44 @@ async function main(): Promise<void> {
     const probe = { CallSid: 'CAprobe0000000000000000000000000', From: '+12125550123', To: numbers[0]!, CallStatus: 'ringing', Direction: 'inbound' };
     const probeRes = await fetch(server.url + VOICE_PATH, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilio.getExpectedTwilioSignature(AUTH_TOKEN, config.publicUrl + VOICE_PATH, probe) },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': twilio.getExpectedTwilioSignature(AUTH_TOKEN, config.publicUrl + VOICE_PATH, probe),
+      },
       body: new URLSearchParams(probe),
     });
     const probeBody = await probeRes.text();
     const stored = await client.query(`select status from calls where carrier_sid = $1`, [probe.CallSid]);
     log(`probe: HTTP ${probeRes.status}, call stored with status ${stored.rows[0]?.status ?? 'NONE'}, TwiML ${probeBody.slice(0, 160).replace(/\s+/g, ' ')}…`);
-    if (probeRes.status !== 200 || !stored.rows[0] || !/<Response>/.test(probeBody)) throw new Error('the voice webhook did not answer the probe call; not benchmarking');
+    if (probeRes.status !== 200 || !stored.rows[0] || !/<Response>/.test(probeBody))
+      throw new Error('the voice webhook did not answer the probe call; not benchmarking');
 
     // 4. load
     // PostgreSQL's background work (checkpoints, autovacuum and autoanalyze runs) during each run:
     // it competes with the requests for the same 2 cores and the disk.
-    const background = async () => (await client.query<{ checkpoints: string; vacuums: string; analyzes: string }>(
-      `select (select num_timed + num_requested from pg_stat_checkpointer)::text checkpoints,
+    const background = async () =>
+      (
+        await client.query<{ checkpoints: string; vacuums: string; analyzes: string }>(
+          `select (select num_timed + num_requested from pg_stat_checkpointer)::text checkpoints,
               (select sum(autovacuum_count) from pg_stat_all_tables)::text vacuums,
-              (select sum(autoanalyze_count) from pg_stat_all_tables)::text analyzes`)).rows[0]!;
+              (select sum(autoanalyze_count) from pg_stat_all_tables)::text analyzes`,
+        )
+      ).rows[0]!;
     const backgroundLog: string[] = [];
     const run = async (label: string, url: string, p: string, publicUrl: string, seconds: number, conns = connections, rate?: number) => {
       log(`${label}: ${conns} connections${rate ? ` at ${rate} req/s` : ''} × ${seconds} s … (load average ${load1()})`);
       const before = await background().catch(() => undefined);
-      const result = await runLoad({ url, path: p, publicUrl, numbers, connections: conns, pipelining, durationS: seconds, rate, sidPrefix: `${label.replace(/[^a-z]/gi, '').slice(0, 6)}${Date.now().toString(16).slice(-6)}` });
+      const result = await runLoad({
+        url,
+        path: p,
+        publicUrl,
+        numbers,
+        connections: conns,
+        pipelining,
+        durationS: seconds,
+        rate,
+        sidPrefix: `${label.replace(/[^a-z]/gi, '').slice(0, 6)}${Date.now().toString(16).slice(-6)}`,
+      });
       const after = await background().catch(() => undefined);
       if (before && after && !label.startsWith('warmup')) {
         const d = (k: keyof typeof before) => Number(after[k]) - Number(before[k]);
@@ -423,9 +510,14 @@ async function main(): Promise<void> {
     const gcPauses = new Map<string, { n: number; ms: number; max: number }>();
     const gcObserver = new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
-        const kind = ({ 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak callbacks' } as Record<number, string>)[(e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0] ?? 'other';
+        const kind =
+          ({ 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak callbacks' } as Record<number, string>)[
+            (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0
+          ] ?? 'other';
         const g = gcPauses.get(kind) ?? { n: 0, ms: 0, max: 0 };
-        g.n++; g.ms += e.duration; g.max = Math.max(g.max, e.duration);
+        g.n++;
+        g.ms += e.duration;
+        g.max = Math.max(g.max, e.duration);
         gcPauses.set(kind, g);
       }
     });
@@ -435,14 +527,21 @@ async function main(): Promise<void> {
     loopDelay.disable();
     const cpuHook = process.cpuUsage(cpuHook0);
     const pgHook = postgresCpuDelta(pgHook0, postgresCpuMs(pgDir));
-    const pgStatements = profile ? (await client.query<{ calls: string; total: number; mean: number; plan: number; rows: string; query: string }>(
-      `select calls::text, total_exec_time + total_plan_time total, mean_exec_time mean, total_plan_time / greatest(calls, 1) plan, rows::text, query from pg_stat_statements
-       where query not ilike '%pg_stat_statements%' order by total_exec_time + total_plan_time desc limit 20`)).rows : [];
+    const pgStatements = profile
+      ? (
+          await client.query<{ calls: string; total: number; mean: number; plan: number; rows: string; query: string }>(
+            `select calls::text, total_exec_time + total_plan_time total, mean_exec_time mean, total_plan_time / greatest(calls, 1) plan, rows::text, query from pg_stat_statements
+       where query not ilike '%pg_stat_statements%' order by total_exec_time + total_plan_time desc limit 20`,
+          )
+        ).rows
+      : [];
     const cpuProfile = inspector ? await inspector.stop() : undefined;
     profiling = false;
     const callsAfter = Number((await client.query(`select count(*) c from calls`)).rows[0].c);
     const outcomes = await client.query<{ status: number; n: string }>(
-      `select status, count(*)::text n from calls where id > (select max(id) - $1 from calls) group by status order by status`, [callsAfter - callsAfterWarmup]);
+      `select status, count(*)::text n from calls where id > (select max(id) - $1 from calls) group by status order by status`,
+      [callsAfter - callsAfterWarmup],
+    );
     if (cpuProfile && process.env.BENCH_PROFILE_OUT) fs.writeFileSync(process.env.BENCH_PROFILE_OUT, JSON.stringify(cpuProfile));
     // The same webhook at lower concurrency: the per-call latency without most of the queueing.
     const cpuLow0 = process.cpuUsage();
@@ -462,40 +561,115 @@ async function main(): Promise<void> {
     const table = [
       line(['endpoint', 'conns', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'requests', 'errors', 'timeouts', 'non-2xx']),
       line(['---', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:']),
-      line([`POST ${STATIC_PATH} (static TwiML baseline)`, String(connections), f(base.rps, 0), f(base.p50), f(base.p90), f(base.p99), f(base.max), String(base.requests), String(base.errors), String(base.timeouts), String(base.non2xx)]),
-      line([`POST ${VOICE_PATH} (routing decision)`, String(connections), f(hook.rps, 0), f(hook.p50), f(hook.p90), f(hook.p99), f(hook.max), String(hook.requests), String(hook.errors), String(hook.timeouts), String(hook.non2xx)]),
-      ...(low ? [line([`POST ${VOICE_PATH} (routing decision)`, String(lowConnections), f(low.rps, 0), f(low.p50), f(low.p90), f(low.p99), f(low.max), String(low.requests), String(low.errors), String(low.timeouts), String(low.non2xx)])] : []),
-      ...(paced ? [line([`POST ${VOICE_PATH} (routing decision), paced at ${rate} req/s`, String(connections), f(paced.rps, 0), f(paced.p50), f(paced.p90), f(paced.p99), f(paced.max), String(paced.requests), String(paced.errors), String(paced.timeouts), String(paced.non2xx)])] : []),
+      line([
+        `POST ${STATIC_PATH} (static TwiML baseline)`,
+        String(connections),
+        f(base.rps, 0),
+        f(base.p50),
+        f(base.p90),
+        f(base.p99),
+        f(base.max),
+        String(base.requests),
+        String(base.errors),
+        String(base.timeouts),
+        String(base.non2xx),
+      ]),
+      line([
+        `POST ${VOICE_PATH} (routing decision)`,
+        String(connections),
+        f(hook.rps, 0),
+        f(hook.p50),
+        f(hook.p90),
+        f(hook.p99),
+        f(hook.max),
+        String(hook.requests),
+        String(hook.errors),
+        String(hook.timeouts),
+        String(hook.non2xx),
+      ]),
+      ...(low
+        ? [
+            line([
+              `POST ${VOICE_PATH} (routing decision)`,
+              String(lowConnections),
+              f(low.rps, 0),
+              f(low.p50),
+              f(low.p90),
+              f(low.p99),
+              f(low.max),
+              String(low.requests),
+              String(low.errors),
+              String(low.timeouts),
+              String(low.non2xx),
+            ]),
+          ]
+        : []),
+      ...(paced
+        ? [
+            line([
+              `POST ${VOICE_PATH} (routing decision), paced at ${rate} req/s`,
+              String(connections),
+              f(paced.rps, 0),
+              f(paced.p50),
+              f(paced.p90),
+              f(paced.p99),
+              f(paced.max),
+              String(paced.requests),
+              String(paced.errors),
+              String(paced.timeouts),
+              String(paced.non2xx),
+            ]),
+          ]
+        : []),
     ].join('\n');
     console.log('\n' + table);
     console.log(`\nratio webhook ÷ baseline req/s: ${f(ratio, 3)}`);
     const cpuMs = (c: NodeJS.CpuUsage, n: number) => ((c.user + c.system) / 1000 / Math.max(n, 1)).toFixed(3);
-    console.log(`server-process CPU per request (Node side only, PostgreSQL excluded): static ${cpuMs(cpuBase, base.requests)} ms, webhook ${cpuMs(cpuHook, hook.requests)} ms${low ? ` (${connections} connections), ${cpuMs(cpuLow, low.requests)} ms (${lowConnections} connections)` : ''}`);
+    console.log(
+      `server-process CPU per request (Node side only, PostgreSQL excluded): static ${cpuMs(cpuBase, base.requests)} ms, webhook ${cpuMs(cpuHook, hook.requests)} ms${low ? ` (${connections} connections), ${cpuMs(cpuLow, low.requests)} ms (${lowConnections} connections)` : ''}`,
+    );
     // Where the machine's cores went during each measured run (cores = CPU seconds per second).
     const split = (name: string, node: NodeJS.CpuUsage, pgMs: number, r: LoadResult) => {
       const nodeMs = (node.user + node.system) / 1000;
       const per = (ms: number) => (ms / Math.max(r.requests, 1)).toFixed(3);
       const cores = (ms: number) => (ms / 1000 / r.durationS).toFixed(2);
-      console.log(`  ${name.padEnd(22)} server Node ${per(nodeMs)} ms/req (${cores(nodeMs)} cores), PostgreSQL ${per(pgMs)} ms/req (${cores(pgMs)} cores), load generator ${per(r.clientCpuMs)} ms/req (${cores(r.clientCpuMs)} cores)`);
+      console.log(
+        `  ${name.padEnd(22)} server Node ${per(nodeMs)} ms/req (${cores(nodeMs)} cores), PostgreSQL ${per(pgMs)} ms/req (${cores(pgMs)} cores), load generator ${per(r.clientCpuMs)} ms/req (${cores(r.clientCpuMs)} cores)`,
+      );
     };
     const ms = (ns: number) => (ns / 1e6).toFixed(1);
-    console.log(`server event-loop delay during the ${connections}-connection webhook run: p50 ${ms(loopDelay.percentile(50))} ms, p99 ${ms(loopDelay.percentile(99))} ms, max ${ms(loopDelay.max)} ms`);
-    console.log(`server GC pauses during that run: ${[...gcPauses].map(([k, g]) => `${k} ${g.n}× (${g.ms.toFixed(0)} ms, max ${g.max.toFixed(1)} ms)`).join(', ') || 'none'}; heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB, new space ${((getHeapSpaceStatistics().find((sp) => sp.space_name === 'new_space')?.space_size ?? 0) / 2 ** 20).toFixed(0)} MiB`);
+    console.log(
+      `server event-loop delay during the ${connections}-connection webhook run: p50 ${ms(loopDelay.percentile(50))} ms, p99 ${ms(loopDelay.percentile(99))} ms, max ${ms(loopDelay.max)} ms`,
+    );
+    console.log(
+      `server GC pauses during that run: ${[...gcPauses].map(([k, g]) => `${k} ${g.n}× (${g.ms.toFixed(0)} ms, max ${g.max.toFixed(1)} ms)`).join(', ') || 'none'}; heap used ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB, new space ${((getHeapSpaceStatistics().find((sp) => sp.space_name === 'new_space')?.space_size ?? 0) / 2 ** 20).toFixed(0)} MiB`,
+    );
     console.log(`PostgreSQL background work during the runs: ${backgroundLog.join('; ')}`);
     console.log(`CPU per request and cores used, by process:`);
     split('static', cpuBase, pgBase, base);
     split(`webhook, ${connections} connections`, cpuHook, pgHook, hook);
     if (low) split(`webhook, ${lowConnections} connections`, cpuLow, pgLow, low);
-    console.log(`calls stored by the webhook during the measured run: ${callsAfter - callsAfterWarmup} (warm-up ${callsAfterWarmup - callsBefore}); 2xx answered: ${hook.status2xx}`);
+    console.log(
+      `calls stored by the webhook during the measured run: ${callsAfter - callsAfterWarmup} (warm-up ${callsAfterWarmup - callsBefore}); 2xx answered: ${hook.status2xx}`,
+    );
     console.log(`call outcomes in the measured run (status: count): ${outcomes.rows.map((r) => `${r.status}: ${r.n}`).join(', ')}`);
     console.log(`\ntargets (printed, not asserted):`);
-    console.log(`  p99 < 25 ms at the measured rate: ${hook.p99 < 25 ? 'PASS' : 'MISS'} (p99 ${f(hook.p99)} ms at ${f(hook.rps, 0)} req/s, ${connections} connections)`);
-    if (low) console.log(`  p99 < 25 ms at ${lowConnections} connections:    ${low.p99 < 25 ? 'PASS' : 'MISS'} (p99 ${f(low.p99)} ms at ${f(low.rps, 0)} req/s)`);
-    if (paced) console.log(`  p99 < 25 ms paced at ${rate} req/s: ${paced.p99 < 25 ? 'PASS' : 'MISS'} (p99 ${f(paced.p99)} ms, ${f(paced.rps, 0)} req/s served; 75 % of the 20-connection rate unless BENCH_RATE is set)`);
+    console.log(
+      `  p99 < 25 ms at the measured rate: ${hook.p99 < 25 ? 'PASS' : 'MISS'} (p99 ${f(hook.p99)} ms at ${f(hook.rps, 0)} req/s, ${connections} connections)`,
+    );
+    if (low)
+      console.log(`  p99 < 25 ms at ${lowConnections} connections:    ${low.p99 < 25 ? 'PASS' : 'MISS'} (p99 ${f(low.p99)} ms at ${f(low.rps, 0)} req/s)`);
+    if (paced)
+      console.log(
+        `  p99 < 25 ms paced at ${rate} req/s: ${paced.p99 < 25 ? 'PASS' : 'MISS'} (p99 ${f(paced.p99)} ms, ${f(paced.rps, 0)} req/s served; 75 % of the 20-connection rate unless BENCH_RATE is set)`,
+      );
     console.log(`  throughput ≥ 0.5 × baseline:     ${ratio >= 0.5 ? 'PASS' : 'MISS'} (ratio ${f(ratio, 3)})`);
-    if (hook.errors || hook.non2xx || hook.timeouts) console.log(`  note: the webhook run had ${hook.errors} errors, ${hook.timeouts} timeouts, ${hook.non2xx} non-2xx`);
-    if (paced && (paced.errors || paced.non2xx || paced.timeouts)) console.log(`  note: the paced webhook run had ${paced.errors} errors, ${paced.timeouts} timeouts, ${paced.non2xx} non-2xx`);
-    if (low && (low.errors || low.non2xx || low.timeouts)) console.log(`  note: the ${lowConnections}-connection webhook run had ${low.errors} errors, ${low.timeouts} timeouts, ${low.non2xx} non-2xx`);
+    if (hook.errors || hook.non2xx || hook.timeouts)
+      console.log(`  note: the webhook run had ${hook.errors} errors, ${hook.timeouts} timeouts, ${hook.non2xx} non-2xx`);
+    if (paced && (paced.errors || paced.non2xx || paced.timeouts))
+      console.log(`  note: the paced webhook run had ${paced.errors} errors, ${paced.timeouts} timeouts, ${paced.non2xx} non-2xx`);
+    if (low && (low.errors || low.non2xx || low.timeouts))
+      console.log(`  note: the ${lowConnections}-connection webhook run had ${low.errors} errors, ${low.timeouts} timeouts, ${low.non2xx} non-2xx`);
     if (cpuProfile) {
       console.log(`\nNode CPU profile of the server process during the webhook run (top self time):`);
       for (const row of summarizeProfile(cpuProfile).slice(0, 20)) console.log(`  ${row.pct.toFixed(1).padStart(5)}%  ${row.name}`);
@@ -506,25 +680,45 @@ async function main(): Promise<void> {
       const perRequest = hook.requests || 1;
       console.log(`\nSQL during the webhook run (per request: count, total ms; mean ms per statement):`);
       for (const [k, v] of [...sqlStats].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25)) {
-        console.log(`  ${(v.n / perRequest).toFixed(2).padStart(5)}×  ${(v.ms / perRequest).toFixed(2).padStart(6)} ms  mean ${(v.ms / v.n).toFixed(2).padStart(6)} ms  ${k}`);
+        console.log(
+          `  ${(v.n / perRequest).toFixed(2).padStart(5)}×  ${(v.ms / perRequest).toFixed(2).padStart(6)} ms  mean ${(v.ms / v.n).toFixed(2).padStart(6)} ms  ${k}`,
+        );
       }
     }
     if (pgStatements.length) {
       const perRequest = hook.requests || 1;
-      console.log(`\nPostgreSQL time during the webhook run (pg_stat_statements; per request: calls, ms planning + execution; mean ms planning, execution; rows per call):`);
+      console.log(
+        `\nPostgreSQL time during the webhook run (pg_stat_statements; per request: calls, ms planning + execution; mean ms planning, execution; rows per call):`,
+      );
       for (const r of pgStatements) {
         const calls = Number(r.calls);
-        console.log(`  ${(calls / perRequest).toFixed(2).padStart(5)}×  ${(r.total / perRequest).toFixed(3).padStart(6)} ms  plan ${r.plan.toFixed(3).padStart(6)} exec ${r.mean.toFixed(3).padStart(6)} ms  rows ${(Number(r.rows) / Math.max(calls, 1)).toFixed(1).padStart(5)}  ${r.query.replace(/\s+/g, ' ').slice(0, 120)}`);
+        console.log(
+          `  ${(calls / perRequest).toFixed(2).padStart(5)}×  ${(r.total / perRequest).toFixed(3).padStart(6)} ms  plan ${r.plan.toFixed(3).padStart(6)} exec ${r.mean.toFixed(3).padStart(6)} ms  rows ${(Number(r.rows) / Math.max(calls, 1)).toFixed(1).padStart(5)}  ${r.query.replace(/\s+/g, ' ').slice(0, 120)}`,
+        );
       }
     }
-    console.log(`\nsetup: ${numberCount} numbers, ${callCount} calls, ${connections} connections${low ? ` (webhook also at ${lowConnections})` : ''}, pipelining ${pipelining}, ${durationS} s per measured run (${warmupS} s warm-up), ${os.cpus().length} CPU(s); total ${elapsed()}`);
+    console.log(
+      `\nsetup: ${numberCount} numbers, ${callCount} calls, ${connections} connections${low ? ` (webhook also at ${lowConnections})` : ''}, pipelining ${pipelining}, ${durationS} s per measured run (${warmupS} s warm-up), ${os.cpus().length} CPU(s); total ${elapsed()}`,
+    );
   } finally {
     await shutdown();
   }
 }
 
 if (process.env[CHILD_ROLE]) {
-  runLoadChild().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+  runLoadChild().then(
+    () => process.exit(0),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
 } else {
-  main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+  main().then(
+    () => process.exit(0),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
 }

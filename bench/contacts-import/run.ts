@@ -69,11 +69,48 @@ function pgCpuS(before: Map<number, number>, after: Map<number, number>): number
   for (const [pid, t] of after) ticks += t - (before.get(pid) ?? 0);
   return ticks / 100;
 }
-const nodeCpuS = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
+const nodeCpuS = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
 
 const AREAS = ['212', '310', '312', '415', '617', '646', '702', '713', '305', '404'];
-const FIRST = ['James', 'Mary', 'John', 'Patricia', 'Robert', 'Jennifer', 'Michael', 'Linda', 'David', 'Elizabeth', 'William', 'Barbara', 'Richard', 'Susan', 'José', 'Zoë'];
-const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', "O'Brien", 'Martinez', 'Hernández', 'Lopez', 'Wilson', 'Anderson', 'Thomas', 'Taylor'];
+const FIRST = [
+  'James',
+  'Mary',
+  'John',
+  'Patricia',
+  'Robert',
+  'Jennifer',
+  'Michael',
+  'Linda',
+  'David',
+  'Elizabeth',
+  'William',
+  'Barbara',
+  'Richard',
+  'Susan',
+  'José',
+  'Zoë',
+];
+const LAST = [
+  'Smith',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Jones',
+  'Garcia',
+  'Miller',
+  'Davis',
+  "O'Brien",
+  'Martinez',
+  'Hernández',
+  'Lopez',
+  'Wilson',
+  'Anderson',
+  'Thomas',
+  'Taylor',
+];
 
 /** The i-th distinct valid US number as its 10 national digits. */
 function digitsOf(i: number): string {
@@ -98,7 +135,10 @@ async function generateCsv(file: string, rows: number): Promise<{ invalid: numbe
     const name = `${FIRST[i % FIRST.length]} ${LAST[Math.floor(i / FIRST.length) % LAST.length]}`;
     let number: string;
     const r = (i * 7919) % 100; // deterministic spread
-    if (r < 2) { number = r === 0 ? `555-01${String(i % 100).padStart(2, '0')}` : `not a number ${i}`; invalid++; } else if (r === 2 && distinct > 0) {
+    if (r < 2) {
+      number = r === 0 ? `555-01${String(i % 100).padStart(2, '0')}` : `not a number ${i}`;
+      invalid++;
+    } else if (r === 2 && distinct > 0) {
       number = formatted(digitsOf((i * 31) % distinct), (i + 1) % 3);
       duplicates++;
     } else number = formatted(digitsOf(distinct++), i % 3);
@@ -109,7 +149,10 @@ async function generateCsv(file: string, rows: number): Promise<{ invalid: numbe
     }
   }
   out.end(buf);
-  await new Promise((res, rej) => { out.on('finish', res); out.on('error', rej); });
+  await new Promise((res, rej) => {
+    out.on('finish', res);
+    out.on('error', rej);
+  });
   return { invalid, duplicates };
 }
 
@@ -125,15 +168,24 @@ async function main(): Promise<void> {
   const dir = tempDir('bench-contacts-');
   const pgDir = tempDir('bench-contacts-pg-');
   const csv = path.join(dir, 'contacts.csv');
-  console.log(`contacts-import: ${fmt(N)} rows, ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `contacts-import: ${fmt(N)} rows, ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   const g0 = performance.now();
   const gen = await generateCsv(csv, N);
   const size = fs.statSync(csv).size;
-  console.log(`  generated ${(size / 1e6).toFixed(1)} MB in ${((performance.now() - g0) / 1000).toFixed(1)} s: ${fmt(gen.invalid)} invalid numbers, ${fmt(gen.duplicates)} repeated numbers`);
+  console.log(
+    `  generated ${(size / 1e6).toFixed(1)} MB in ${((performance.now() - g0) / 1000).toFixed(1)} s: ${fmt(gen.invalid)} invalid numbers, ${fmt(gen.duplicates)} repeated numbers`,
+  );
 
   const { server, client, dbUrl, stop } = await startBenchServer(dir, pgDir);
   try {
-    const user = await client.query<{ id: number }>(`insert into users (email, first_name, last_name, password_hash, timezone) values ('bench@example.test', 'Bench', 'User', 'x', 'America/New_York') returning id`);
+    const user = await client.query<{ id: number }>(
+      `insert into users (email, first_name, last_name, password_hash, timezone) values ('bench@example.test', 'Bench', 'User', 'x', 'America/New_York') returning id`,
+    );
     const userId = Number(user.rows[0]!.id);
     const company = await client.query<{ id: number }>(`insert into companies (name) values ('Bench Co') returning id`);
     const companyId = Number(company.rows[0]!.id);
@@ -142,11 +194,19 @@ async function main(): Promise<void> {
 
     // ---- import, end to end through the job ----
     const loadImport: string[] = [load()];
-    const pgDataDir = fs.existsSync(path.join(pgDir, 'postmaster.pid')) ? pgDir : (fs.readdirSync(pgDir).map((d) => path.join(pgDir, d)).find((d) => fs.existsSync(path.join(d, 'postmaster.pid'))) ?? pgDir);
+    const pgDataDir = fs.existsSync(path.join(pgDir, 'postmaster.pid'))
+      ? pgDir
+      : (fs
+          .readdirSync(pgDir)
+          .map((d) => path.join(pgDir, d))
+          .find((d) => fs.existsSync(path.join(d, 'postmaster.pid'))) ?? pgDir);
     const cpu0 = { node: nodeCpuS(), pg: pgCpuTicks(pgDataDir) };
     const t0 = performance.now();
     const data = await fs.promises.readFile(csv);
-    const { batchId } = await contactsImport.startImport(server.ctx, userId, companyId, { file: { filename: 'contacts.csv', mimetype: 'text/csv', data }, groupIds: [] });
+    const { batchId } = await contactsImport.startImport(server.ctx, userId, companyId, {
+      file: { filename: 'contacts.csv', mimetype: 'text/csv', data },
+      groupIds: [],
+    });
     let lastLog = t0;
     let batch: { status: string; progress: number; inserted: number; merged: number; invalid: number; error: string | null };
     for (;;) {
@@ -163,7 +223,10 @@ async function main(): Promise<void> {
     const importS = (performance.now() - t0) / 1000;
     const importCpu = { node: nodeCpuS() - cpu0.node, pg: pgCpuS(cpu0.pg, pgCpuTicks(pgDataDir)) };
     loadImport.push(load());
-    const stored = await client.query<{ n: number; invalid: number }>('select count(*)::int as n, count(*) filter (where is_invalid)::int as invalid from contacts where company_id = $1', [companyId]);
+    const stored = await client.query<{ n: number; invalid: number }>(
+      'select count(*)::int as n, count(*) filter (where is_invalid)::int as invalid from contacts where company_id = $1',
+      [companyId],
+    );
     const importRate = N / importS;
 
     // ---- baseline: COPY of the same file into a similar table ----
@@ -185,17 +248,28 @@ async function main(): Promise<void> {
     const ratio = importRate / copyRate;
 
     console.log('');
-    console.log(`  import batch                        ${batch.status}${batch.error ? ` (${batch.error})` : ''}: inserted ${fmt(batch.inserted)}, merged ${fmt(batch.merged)}, invalid ${fmt(batch.invalid)}`);
+    console.log(
+      `  import batch                        ${batch.status}${batch.error ? ` (${batch.error})` : ''}: inserted ${fmt(batch.inserted)}, merged ${fmt(batch.merged)}, invalid ${fmt(batch.invalid)}`,
+    );
     console.log(`  contacts stored                     ${fmt(stored.rows[0]!.n)} (${fmt(stored.rows[0]!.invalid)} marked invalid)`);
     console.log(`  import end to end                   ${importS.toFixed(2)} s = ${fmt(importRate)} rows/s   (load ${loadImport.join(' → ')})`);
-    console.log(`  COPY of the same rows               ${copyS.toFixed(2)} s = ${fmt(copyRate)} rows/s   (${fmt(copied.rows[0]!.n)} rows; load ${loadCopy.join(' → ')})`);
+    console.log(
+      `  COPY of the same rows               ${copyS.toFixed(2)} s = ${fmt(copyRate)} rows/s   (${fmt(copied.rows[0]!.n)} rows; load ${loadCopy.join(' → ')})`,
+    );
     console.log(`  ratio import ÷ COPY                 ${ratio.toFixed(3)}   (target ≥ 0.25: ${ratio >= 0.25 ? 'PASS' : 'MISS'})`);
-    console.log(`  CPU seconds, import                 node ${importCpu.node.toFixed(1)} + PostgreSQL ${importCpu.pg.toFixed(1)} = ${(importCpu.node + importCpu.pg).toFixed(1)} (wall ${importS.toFixed(1)})`);
-    console.log(`  CPU seconds, COPY                   node ${copyCpu.node.toFixed(1)} + PostgreSQL ${copyCpu.pg.toFixed(1)} = ${(copyCpu.node + copyCpu.pg).toFixed(1)} (wall ${copyS.toFixed(1)})`);
+    console.log(
+      `  CPU seconds, import                 node ${importCpu.node.toFixed(1)} + PostgreSQL ${importCpu.pg.toFixed(1)} = ${(importCpu.node + importCpu.pg).toFixed(1)} (wall ${importS.toFixed(1)})`,
+    );
+    console.log(
+      `  CPU seconds, COPY                   node ${copyCpu.node.toFixed(1)} + PostgreSQL ${copyCpu.pg.toFixed(1)} = ${(copyCpu.node + copyCpu.pg).toFixed(1)} (wall ${copyS.toFixed(1)})`,
+    );
   } finally {
     await stop();
   }
   process.exit(0);
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -59,8 +59,17 @@ export async function startBenchServer(dir: string, pgDir: string): Promise<Benc
   ]);
   const { embedded, dbUrl } = await startBenchDatabase(pgDir);
   const config = loadConfig({
-    ...process.env, DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox',
-    TWILIO_AUTH_TOKEN: 'bench-auth-token', SMTP_URL: '', PUBLIC_URL: '', WORKERS: '1', SEED_DEMO: '0',
+    ...process.env,
+    DATA_DIR: path.join(dir, 'data'),
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    CARRIER: 'sandbox',
+    TWILIO_AUTH_TOKEN: 'bench-auth-token',
+    SMTP_URL: '',
+    PUBLIC_URL: '',
+    WORKERS: '1',
+    SEED_DEMO: '0',
   });
   const server = await startServer(config, dbUrl, { publicUrlFromPort: true });
   const client = new pg.Client({ connectionString: dbUrl });

@@ -49,8 +49,17 @@ const env = (name: string, fallback: number): number => {
 
 type Node = { name: 'A' | 'B'; url: string; publicUrl: string };
 type LoadJob = {
-  nodes: Node[]; staticUrl: string; cookie: string; session: string; companyId: number; numbers: string[];
-  statusSids: string[]; rate: number; seconds: number; baselineS: number; subscribers: number;
+  nodes: Node[];
+  staticUrl: string;
+  cookie: string;
+  session: string;
+  companyId: number;
+  numbers: string[];
+  statusSids: string[];
+  rate: number;
+  seconds: number;
+  baselineS: number;
+  subscribers: number;
 };
 type Kind = 'sms' | 'status' | 'voice' | 'inbox';
 type KindResult = { sent: number; ok: number; errors: number; busy: number; byStatus: Record<string, number>; p50: number; p99: number; max: number };
@@ -79,7 +88,12 @@ async function runLoadChild(): Promise<void> {
 
   const post = async (node: Node, pathname: string, params: Record<string, string>) => {
     const signature = twilio.getExpectedTwilioSignature(AUTH_TOKEN, node.publicUrl + pathname, params);
-    const res = await fetch(node.url + pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature }, body: new URLSearchParams(params), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    const res = await fetch(node.url + pathname, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature },
+      body: new URLSearchParams(params),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
     await res.arrayBuffer();
     return res.status;
   };
@@ -90,8 +104,16 @@ async function runLoadChild(): Promise<void> {
   for (let i = 0; i < job.subscribers; i++) {
     const node = job.nodes[i % 2]!;
     const seen = new Set<string>();
-    const socket = io(node.url, { path: '/socket.io', transports: ['websocket'], extraHeaders: { cookie: `switchboard_session=${job.session}` }, reconnection: false });
-    await new Promise<void>((resolve, reject) => { socket.once('connect', () => resolve()); socket.once('connect_error', reject); });
+    const socket = io(node.url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      extraHeaders: { cookie: `switchboard_session=${job.session}` },
+      reconnection: false,
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
     const ack = await socket.timeout(5000).emitWithAck('subscribe', `conversations.${job.companyId}`);
     if (!ack?.ok) throw new Error(`subscribe refused: ${JSON.stringify(ack)}`);
     socket.on('conversation updated', (e: { item?: { details?: { content?: string } } }) => {
@@ -123,7 +145,11 @@ async function runLoadChild(): Promise<void> {
   const timed = async (scheduled: number, send: () => Promise<number>): Promise<{ status: number | string; ms: number }> => {
     pending++;
     let status: number | string = 0;
-    try { status = await send(); } catch (e) { status = (e as Error).name === 'TimeoutError' ? 'timeout' : 'network error'; }
+    try {
+      status = await send();
+    } catch (e) {
+      status = (e as Error).name === 'TimeoutError' ? 'timeout' : 'network error';
+    }
     pending--;
     done++;
     return { status, ms: performance.now() - scheduled };
@@ -135,14 +161,18 @@ async function runLoadChild(): Promise<void> {
   const interval = 1000 / job.rate;
   let t0 = performance.now();
   await paced(job.baselineS, async (i) => {
-    const r = await timed(t0 + i * interval, () => post({ name: 'A', url: job.staticUrl, publicUrl: job.staticUrl }, '/static', { CallSid: `CAbase${i}`, From: '+13125550100', To: job.numbers[0]! }));
+    const r = await timed(t0 + i * interval, () =>
+      post({ name: 'A', url: job.staticUrl, publicUrl: job.staticUrl }, '/static', { CallSid: `CAbase${i}`, From: '+13125550100', To: job.numbers[0]! }),
+    );
     baseLat.push(r.ms);
     if (typeof r.status !== 'number' || r.status < 200 || r.status > 299) baseErrors++;
   });
 
   // The soak.
   const lat: Record<Kind, number[]> = { sms: [], status: [], voice: [], inbox: [] };
-  const kinds = Object.fromEntries((['sms', 'status', 'voice', 'inbox'] as Kind[]).map((k) => [k, { sent: 0, ok: 0, errors: 0, busy: 0, byStatus: {} as Record<string, number> }])) as Record<Kind, Omit<KindResult, 'p50' | 'p99' | 'max'>>;
+  const kinds = Object.fromEntries(
+    (['sms', 'status', 'voice', 'inbox'] as Kind[]).map((k) => [k, { sent: 0, ok: 0, errors: 0, busy: 0, byStatus: {} as Record<string, number> }]),
+  ) as Record<Kind, Omit<KindResult, 'p50' | 'p99' | 'max'>>;
   const smsAnswered: Record<string, 'A' | 'B'> = {};
   let smsDuplicated = 0;
   let statusNext = 0;
@@ -152,7 +182,10 @@ async function runLoadChild(): Promise<void> {
     lat[kind].push(r.ms);
     k.byStatus[r.status] = (k.byStatus[r.status] ?? 0) + 1;
     if (typeof r.status === 'number' && r.status >= 200 && r.status < 300) k.ok++;
-    else { k.errors++; if (r.status === 503) k.busy++; }
+    else {
+      k.errors++;
+      if (r.status === 503) k.busy++;
+    }
   };
   t0 = performance.now();
   const progress = setInterval(() => console.log(`  … ${((performance.now() - t0) / 1000).toFixed(0)} s: ${done} answered, ${pending} waiting`), 10_000);
@@ -167,7 +200,10 @@ async function runLoadChild(): Promise<void> {
       const sid = `SMsoak${node.name}${String(i).padStart(26, '0')}`;
       const params = { MessageSid: sid, From: from, To: to, Body: `soak ${node.name} ${i}`, NumMedia: '0' };
       const deliveries = [timed(scheduled, () => post(node, '/webhooks/twilio/messaging', params))];
-      if (i % 20 === 0) { smsDuplicated++; deliveries.push(timed(scheduled, () => post(other, '/webhooks/twilio/messaging', params))); }
+      if (i % 20 === 0) {
+        smsDuplicated++;
+        deliveries.push(timed(scheduled, () => post(other, '/webhooks/twilio/messaging', params)));
+      }
       const rs = await Promise.all(deliveries);
       for (const r of rs) record('sms', r);
       if (rs.some((r) => typeof r.status === 'number' && r.status >= 200 && r.status < 300)) smsAnswered[sid] = node.name;
@@ -175,26 +211,47 @@ async function runLoadChild(): Promise<void> {
       const sid = job.statusSids[statusNext++]!;
       record('status', await timed(scheduled, () => post(node, '/webhooks/twilio/messaging/status', { MessageSid: sid, MessageStatus: 'delivered' })));
     } else if (slot < 16) {
-      record('voice', await timed(scheduled, () => post(node, '/webhooks/twilio/voice', { CallSid: `CAsoak${String(i).padStart(28, '0')}`, From: from, To: to, CallStatus: 'ringing', Direction: 'inbound' })));
+      record(
+        'voice',
+        await timed(scheduled, () =>
+          post(node, '/webhooks/twilio/voice', {
+            CallSid: `CAsoak${String(i).padStart(28, '0')}`,
+            From: from,
+            To: to,
+            CallStatus: 'ringing',
+            Direction: 'inbound',
+          }),
+        ),
+      );
     } else {
-      record('inbox', await timed(scheduled, async () => {
-        const res = await fetch(`${node.url}/api/companies/${job.companyId}/conversations`, { headers: { accept: 'application/json', cookie: job.cookie }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-        await res.arrayBuffer();
-        return res.status;
-      }));
+      record(
+        'inbox',
+        await timed(scheduled, async () => {
+          const res = await fetch(`${node.url}/api/companies/${job.companyId}/conversations`, {
+            headers: { accept: 'application/json', cookie: job.cookie },
+            signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+          });
+          await res.arrayBuffer();
+          return res.status;
+        }),
+      );
     }
   });
   clearInterval(progress);
   await sleep(3000); // live events still on their way
   for (const s of sockets) s.close();
 
-  const summary = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return { p50: pct(s, 50), p99: pct(s, 99), max: s[s.length - 1] ?? 0 }; };
+  const summary = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return { p50: pct(s, 50), p99: pct(s, 99), max: s[s.length - 1] ?? 0 };
+  };
   const allLat = Object.values(lat).flat();
   const out: LoadResult = {
     baseline: { sent: baseLat.length, errors: baseErrors, ...summary(baseLat) },
     kinds: Object.fromEntries(Object.entries(kinds).map(([k, v]) => [k, { ...v, ...summary(lat[k as Kind]) }])) as Record<Kind, KindResult>,
     all: { sent: allLat.length, errors: Object.values(kinds).reduce((n, k) => n + k.errors, 0), ...summary(allLat) },
-    smsAnswered, smsDuplicated,
+    smsAnswered,
+    smsDuplicated,
     callsAnswered: kinds.voice.ok,
     statusAnswered: kinds.status.ok,
     live: live.map((l) => ({ node: l.node, seen: [...l.seen] })),
@@ -209,7 +266,9 @@ function runLoad(job: LoadJob): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, [CHILD_ROLE]: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let result: LoadResult | undefined;
-    child.on('message', (m) => { result = m as LoadResult; });
+    child.on('message', (m) => {
+      result = m as LoadResult;
+    });
     child.send(job);
     child.on('error', reject);
     child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`load child exited ${code} without a result`))));
@@ -258,7 +317,10 @@ async function main(): Promise<void> {
   const pgDir = tempDir('switchboard-soak-pg-');
   // BENCH_PROFILE=1: pg_stat_statements shows where PostgreSQL spends its time during the soak.
   const profile = process.env.BENCH_PROFILE === '1';
-  const { embedded, dbUrl } = await startBenchDatabase(pgDir, profile ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all'] : []);
+  const { embedded, dbUrl } = await startBenchDatabase(
+    pgDir,
+    profile ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all'] : [],
+  );
   const poolMax = Number(process.env.DB_POOL_MAX ?? 10);
   /** One node: the server's own entry point in a process of its own, on the shared database. */
   const startNode = async (): Promise<{ url: string; ctx: { config: { publicUrl: string; dbPoolMax: number } }; close: () => Promise<void> }> => {
@@ -266,21 +328,50 @@ async function main(): Promise<void> {
     const url = `http://127.0.0.1:${port}`;
     // BENCH_CPU_PROF=<dir>: each node writes a V8 CPU profile there on exit (open in Chrome DevTools).
     const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)] : [];
-    const child: ChildProcess = spawn(process.execPath, [...prof, '--import', 'tsx', path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../apps/server/src/main.ts')], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: {
-        ...process.env, DATABASE_URL: dbUrl, DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent', PORT: String(port), HOST: '127.0.0.1', CARRIER: 'sandbox',
-        TWILIO_AUTH_TOKEN: AUTH_TOKEN, SMTP_URL: '', PUBLIC_URL: url, WORKERS: '1', SEED_DEMO: '0', LOG_FORMAT: 'json', DB_POOL_MAX: String(poolMax),
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [...prof, '--import', 'tsx', path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../apps/server/src/main.ts')],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: {
+          ...process.env,
+          DATABASE_URL: dbUrl,
+          DATA_DIR: path.join(dir, 'data'),
+          LOG_LEVEL: 'silent',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          CARRIER: 'sandbox',
+          TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+          SMTP_URL: '',
+          PUBLIC_URL: url,
+          WORKERS: '1',
+          SEED_DEMO: '0',
+          LOG_FORMAT: 'json',
+          DB_POOL_MAX: String(poolMax),
+        },
       },
-    });
+    );
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     for (let i = 0; ; i++) {
       if (child.exitCode !== null) throw new Error(`node on port ${port} exited with ${child.exitCode}`);
-      if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${url}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       if (i > 600) throw new Error(`node on port ${port} did not start`);
       await sleep(100);
     }
-    return { url, ctx: { config: { publicUrl: url, dbPoolMax: poolMax } }, close: async () => { child.kill('SIGTERM'); await exited; } };
+    return {
+      url,
+      ctx: { config: { publicUrl: url, dbPoolMax: poolMax } },
+      close: async () => {
+        child.kill('SIGTERM');
+        await exited;
+      },
+    };
   };
   const nodeA = await startNode();
   const nodeB = await startNode();
@@ -290,13 +381,19 @@ async function main(): Promise<void> {
   const staticUrl = await baseline.listen({ port: 0, host: '127.0.0.1' });
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
-  if (profile) await client.query("create extension if not exists pg_stat_statements");
+  if (profile) await client.query('create extension if not exists pg_stat_statements');
   log(`two nodes up: A ${nodeA.url}, B ${nodeB.url}; pool ${nodeA.ctx.config.dbPoolMax} each`);
 
   // Setup through the API of node A.
   const api = apiClient(nodeA.url);
   await api.request('GET', '/api/csrf-cookie');
-  const signup = await api.request('POST', '/api/client/signup/create', { first_name: 'Soak', last_name: 'Bench', email: 'soak@example.test', password: 'correct-horse-battery', company_name: 'Soak Co' });
+  const signup = await api.request('POST', '/api/client/signup/create', {
+    first_name: 'Soak',
+    last_name: 'Bench',
+    email: 'soak@example.test',
+    password: 'correct-horse-battery',
+    company_name: 'Soak Co',
+  });
   if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${JSON.stringify(signup.body)}`);
   const companyId: number = signup.body.company.id;
   const numbers: Array<{ id: number; number: string }> = [];
@@ -308,14 +405,17 @@ async function main(): Promise<void> {
   }
   // Outbound messages whose status callbacks the run sends (one per status slot, with a margin).
   const statusCount = Math.ceil(rate * seconds * 0.25);
-  const { rows: statusRows } = await client.query<{ carrier_sid: string }>(`
+  const { rows: statusRows } = await client.query<{ carrier_sid: string }>(
+    `
     with conv as (
       insert into conversations (company_id, number_id, recipient) values ($1, $2, '+13125559999') returning id
     )
     insert into conversation_items (company_id, conversation_id, type, is_inbound, is_read, body, media, delivery_state, carrier_sid)
     select $1, conv.id, 'message', false, true, 'outbound ' || g, '[]', 'sent', 'SMsoakout' || lpad(g::text, 23, '0')
     from conv, generate_series(1, $3) g
-    returning carrier_sid`, [companyId, numbers[0]!.id, statusCount]);
+    returning carrier_sid`,
+    [companyId, numbers[0]!.id, statusCount],
+  );
   const session = api.cookies.get('switchboard_session') ?? '';
   const cookie = [...api.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   log(`setup: company ${companyId}, ${numbers.length} numbers, ${fmt(statusRows.length)} outbound messages awaiting status callbacks`);
@@ -323,31 +423,55 @@ async function main(): Promise<void> {
   log(`load: baseline ${baselineS} s, then soak ${seconds} s at ${rate} requests/s, ${subscribers} live subscribers (load avg ${load1()})`);
   if (profile) await client.query('select pg_stat_statements_reset()');
   const r = await runLoad({
-    nodes: [{ name: 'A', url: nodeA.url, publicUrl: nodeA.ctx.config.publicUrl }, { name: 'B', url: nodeB.url, publicUrl: nodeB.ctx.config.publicUrl }],
-    staticUrl, cookie, session, companyId, numbers: numbers.map((n) => n.number), statusSids: statusRows.map((x) => x.carrier_sid),
-    rate, seconds, baselineS, subscribers,
+    nodes: [
+      { name: 'A', url: nodeA.url, publicUrl: nodeA.ctx.config.publicUrl },
+      { name: 'B', url: nodeB.url, publicUrl: nodeB.ctx.config.publicUrl },
+    ],
+    staticUrl,
+    cookie,
+    session,
+    companyId,
+    numbers: numbers.map((n) => n.number),
+    statusSids: statusRows.map((x) => x.carrier_sid),
+    rate,
+    seconds,
+    baselineS,
+    subscribers,
   });
   log(`load done (load avg ${load1()}); waiting for batched writes`);
   await sleep(2000);
 
   // What the database holds.
   const q = async <T>(text: string, values: unknown[] = []) => (await client.query(text, values)).rows as T[];
-  const sms = await q<{ carrier_sid: string; n: number }>(`select carrier_sid, count(*)::int as n from conversation_items where carrier_sid like 'SMsoak%' and carrier_sid not like 'SMsoakout%' group by carrier_sid`);
+  const sms = await q<{ carrier_sid: string; n: number }>(
+    `select carrier_sid, count(*)::int as n from conversation_items where carrier_sid like 'SMsoak%' and carrier_sid not like 'SMsoakout%' group by carrier_sid`,
+  );
   const storedSids = new Set(sms.map((x) => x.carrier_sid));
   const answered = Object.keys(r.smsAnswered);
   const lost = answered.filter((sid) => !storedSids.has(sid)).length;
   const doubled = sms.filter((x) => x.n > 1).length;
-  const [delivered] = await q<{ n: number }>(`select count(*)::int as n from conversation_items where carrier_sid like 'SMsoakout%' and delivery_state = 'delivered'`);
-  const calls = await q<{ carrier_sid: string; n: number }>(`select carrier_sid, count(*)::int as n from calls where carrier_sid like 'CAsoak%' group by carrier_sid`);
-  const stuck = await q<{ n: number }>(`select count(*)::int as n from pg_stat_activity where state like 'idle in transaction%' and state_change < now() - interval '2 seconds'`);
+  const [delivered] = await q<{ n: number }>(
+    `select count(*)::int as n from conversation_items where carrier_sid like 'SMsoakout%' and delivery_state = 'delivered'`,
+  );
+  const calls = await q<{ carrier_sid: string; n: number }>(
+    `select carrier_sid, count(*)::int as n from calls where carrier_sid like 'CAsoak%' group by carrier_sid`,
+  );
+  const stuck = await q<{ n: number }>(
+    `select count(*)::int as n from pg_stat_activity where state like 'idle in transaction%' and state_change < now() - interval '2 seconds'`,
+  );
 
   const ms = (x: number) => x.toFixed(1);
-  console.log('\nbaseline POST /static (same pacing):', `${r.baseline.sent} requests, errors ${r.baseline.errors}, p50 ${ms(r.baseline.p50)} ms, p99 ${ms(r.baseline.p99)} ms`);
+  console.log(
+    '\nbaseline POST /static (same pacing):',
+    `${r.baseline.sent} requests, errors ${r.baseline.errors}, p50 ${ms(r.baseline.p50)} ms, p99 ${ms(r.baseline.p99)} ms`,
+  );
   console.log(`soak: ${fmt(r.all.sent)} requests over ${seconds} s (${r.achievedRate.toFixed(0)} requests/s scheduled)\n`);
   console.log('| kind | requests | errors (503) | p50 ms | p99 ms | max ms | p99 ÷ baseline p99 |');
   console.log('| --- | --: | --: | --: | --: | --: | --: |');
   const row = (name: string, k: { sent: number; errors: number; busy?: number; p50: number; p99: number; max: number }) =>
-    console.log(`| ${name} | ${fmt(k.sent)} | ${k.errors} (${k.busy ?? 0}) | ${ms(k.p50)} | ${ms(k.p99)} | ${ms(k.max)} | ${(k.p99 / Math.max(0.1, r.baseline.p99)).toFixed(1)} |`);
+    console.log(
+      `| ${name} | ${fmt(k.sent)} | ${k.errors} (${k.busy ?? 0}) | ${ms(k.p50)} | ${ms(k.p99)} | ${ms(k.max)} | ${(k.p99 / Math.max(0.1, r.baseline.p99)).toFixed(1)} |`,
+    );
   row('inbound SMS', r.kinds.sms);
   row('SMS status callback', r.kinds.status);
   row('voice webhook', r.kinds.voice);
@@ -355,7 +479,9 @@ async function main(): Promise<void> {
   row('all', { ...r.all, busy: Object.values(r.kinds).reduce((n, k) => n + k.busy, 0) });
   for (const [k, v] of Object.entries(r.kinds)) if (v.errors) console.log(`  ${k} answers: ${JSON.stringify(v.byStatus)}`);
 
-  console.log(`\nmessages: ${fmt(answered.length)} distinct inbound SMS answered (${r.smsDuplicated} of them delivered twice), ${fmt(storedSids.size)} stored, lost ${lost}, doubled ${doubled}`);
+  console.log(
+    `\nmessages: ${fmt(answered.length)} distinct inbound SMS answered (${r.smsDuplicated} of them delivered twice), ${fmt(storedSids.size)} stored, lost ${lost}, doubled ${doubled}`,
+  );
   console.log(`status callbacks: ${fmt(r.statusAnswered)} answered, ${fmt(delivered!.n)} messages delivered`);
   console.log(`calls: ${fmt(r.callsAnswered)} answered, ${fmt(calls.length)} stored, doubled ${calls.filter((c) => c.n > 1).length}`);
   for (const name of ['A', 'B'] as const) {
@@ -365,18 +491,24 @@ async function main(): Promise<void> {
     const expectedCross = answered.filter((sid) => r.smsAnswered[sid] === otherNode).length;
     const gotAll = subs.reduce((n, l) => n + l.seen.length, 0);
     const gotCross = subs.reduce((n, l) => n + l.seen.filter((k) => k.startsWith(otherNode)).length, 0);
-    console.log(`live, ${subs.length} subscribers on node ${name}: ${fmt(gotAll)} of ${fmt(expectedAll * subs.length)} events (${(100 * gotAll / Math.max(1, expectedAll * subs.length)).toFixed(1)} %), from node ${otherNode}: ${fmt(gotCross)} of ${fmt(expectedCross * subs.length)}`);
+    console.log(
+      `live, ${subs.length} subscribers on node ${name}: ${fmt(gotAll)} of ${fmt(expectedAll * subs.length)} events (${((100 * gotAll) / Math.max(1, expectedAll * subs.length)).toFixed(1)} %), from node ${otherNode}: ${fmt(gotCross)} of ${fmt(expectedCross * subs.length)}`,
+    );
   }
   console.log(`sessions idle in a transaction for over 2 s after the run: ${stuck[0]!.n}`);
   if (profile) {
     const top = await client.query<{ calls: string; total: number; mean: number; query: string }>(
       `select calls::text, total_exec_time total, mean_exec_time mean, query from pg_stat_statements
-       where query not ilike '%pg_stat_statements%' order by total_exec_time desc limit 25`);
+       where query not ilike '%pg_stat_statements%' order by total_exec_time desc limit 25`,
+    );
     console.log('\nPostgreSQL statements by total time (ms):');
-    for (const r of top.rows) console.log(`${r.total.toFixed(0).padStart(8)} ${r.calls.padStart(7)} × ${r.mean.toFixed(2).padStart(7)}  ${r.query.replace(/\s+/g, ' ').slice(0, 220)}`);
+    for (const r of top.rows)
+      console.log(`${r.total.toFixed(0).padStart(8)} ${r.calls.padStart(7)} × ${r.mean.toFixed(2).padStart(7)}  ${r.query.replace(/\s+/g, ' ').slice(0, 220)}`);
   }
   const pass = r.all.errors === 0 && lost === 0 && doubled === 0 && r.all.p99 < 100;
-  console.log(`\ntargets: no error ${r.all.errors === 0 ? 'PASS' : 'MISS'}; nothing lost or doubled ${lost === 0 && doubled === 0 ? 'PASS' : 'MISS'}; p99 < 100 ms ${r.all.p99 < 100 ? 'PASS' : 'MISS'} (${ms(r.all.p99)} ms, ${(r.all.p99 / Math.max(0.1, r.baseline.p99)).toFixed(1)} × baseline) → ${pass ? 'PASS' : 'MISS'}; load avg ${load1()}`);
+  console.log(
+    `\ntargets: no error ${r.all.errors === 0 ? 'PASS' : 'MISS'}; nothing lost or doubled ${lost === 0 && doubled === 0 ? 'PASS' : 'MISS'}; p99 < 100 ms ${r.all.p99 < 100 ? 'PASS' : 'MISS'} (${ms(r.all.p99)} ms, ${(r.all.p99 / Math.max(0.1, r.baseline.p99)).toFixed(1)} × baseline) → ${pass ? 'PASS' : 'MISS'}; load avg ${load1()}`,
+  );
 
   console.error = () => {}; // pg-boss reports the connections PostgreSQL closes while stopping
   await client.end().catch(() => {});

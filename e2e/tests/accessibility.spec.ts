@@ -32,13 +32,35 @@ interface Finding {
  */
 async function settle(page: Page, screen: string, findings: Finding[]): Promise<void> {
   await page.waitForLoadState('domcontentloaded');
-  const heading = await page.locator('h1').first().waitFor({ state: 'attached', timeout: 30_000 }).then(() => true, () => false);
+  const heading = await page
+    .locator('h1')
+    .first()
+    .waitFor({ state: 'attached', timeout: 30_000 })
+    .then(
+      () => true,
+      () => false,
+    );
   if (!heading) findings.push({ screen, id: 'page-has-heading-one', impact: 'serious', help: 'Every screen has one level-one heading', nodes: 0, targets: [] });
   const loaded = await expect(page.locator('.mantine-Skeleton-root[data-visible="true"], .mantine-Loader-root:visible'))
     .toHaveCount(0, { timeout: 30_000 })
-    .then(() => true, () => false);
-  if (!loaded) findings.push({ screen, id: 'screen-loads', impact: 'serious', help: 'The screen finishes loading (skeletons or loaders still shown after 30 s)', nodes: 0, targets: [] });
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity), null, { timeout: 15_000 });
+    .then(
+      () => true,
+      () => false,
+    );
+  if (!loaded)
+    findings.push({
+      screen,
+      id: 'screen-loads',
+      impact: 'serious',
+      help: 'The screen finishes loading (skeletons or loaders still shown after 30 s)',
+      nodes: 0,
+      targets: [],
+    });
+  await page.waitForFunction(
+    () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+    null,
+    { timeout: 15_000 },
+  );
 }
 
 /** Runs axe over the whole page and records its critical and serious violations under `screen`. */
@@ -47,13 +69,22 @@ async function audit(page: Page, screen: string, findings: Finding[]): Promise<v
   const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
   for (const v of result.violations) {
     if (!v.impact || !BLOCKING.has(v.impact)) continue;
-    findings.push({ screen, id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length, targets: v.nodes.slice(0, 6).map((n) => `${n.target.join(' ')}${n.failureSummary ? ` — ${n.failureSummary.split('\n').slice(1).join(' ').trim()}` : ''}`) });
+    findings.push({
+      screen,
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.length,
+      targets: v.nodes.slice(0, 6).map((n) => `${n.target.join(' ')}${n.failureSummary ? ` — ${n.failureSummary.split('\n').slice(1).join(' ').trim()}` : ''}`),
+    });
   }
 }
 
 /** Fails with every finding, screen by screen, when there is any. */
 function report(findings: Finding[]): void {
-  const text = findings.map((f) => `[${f.screen}] ${f.id} (${f.impact}, ${f.nodes} nodes): ${f.help}\n${f.targets.map((t) => `    ${t}`).join('\n')}`).join('\n');
+  const text = findings
+    .map((f) => `[${f.screen}] ${f.id} (${f.impact}, ${f.nodes} nodes): ${f.help}\n${f.targets.map((t) => `    ${t}`).join('\n')}`)
+    .join('\n');
   expect(findings.length, `axe found ${findings.length} critical or serious violations:\n${text}`).toBe(0);
 }
 
@@ -69,7 +100,9 @@ async function auditDialog(page: Page, screen: string, button: string, findings:
 /** The path of the first link whose href matches `pattern` on the current page. */
 async function firstLink(page: Page, pattern: RegExp): Promise<string> {
   const links = page.locator('a[href]');
-  await expect.poll(async () => (await links.evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''))).find((h) => pattern.test(h)) ?? '', { timeout: 30_000 }).not.toBe('');
+  await expect
+    .poll(async () => (await links.evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''))).find((h) => pattern.test(h)) ?? '', { timeout: 30_000 })
+    .not.toBe('');
   return (await links.evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''))).find((h) => pattern.test(h))!;
 }
 
@@ -119,10 +152,20 @@ test.describe('accessibility (axe, WCAG 2.1 A and AA)', () => {
     await visit('/contacts');
     await auditDialog(page, '/contacts new contact', 'New contact', findings);
     await auditDialog(page, '/contacts import', 'Import', findings);
-    await page.getByRole('checkbox', { name: /^Select / }).first().check();
+    await page
+      .getByRole('checkbox', { name: /^Select / })
+      .first()
+      .check();
     await audit(page, '/contacts with a selection', findings);
-    await page.getByRole('checkbox', { name: /^Select / }).first().uncheck();
-    await page.getByTestId('contact-row').first().click().catch(() => undefined);
+    await page
+      .getByRole('checkbox', { name: /^Select / })
+      .first()
+      .uncheck();
+    await page
+      .getByTestId('contact-row')
+      .first()
+      .click()
+      .catch(() => undefined);
     if (await page.getByRole('dialog').count()) {
       await audit(page, '/contacts contact drawer', findings);
       await page.keyboard.press('Escape');
@@ -164,7 +207,11 @@ test.describe('accessibility (axe, WCAG 2.1 A and AA)', () => {
       await visit(path);
       if (dialogs[path]) await auditDialog(page, `${path} ${dialogs[path].toLowerCase()}`, dialogs[path], findings);
       if (path === '/simulator') {
-        await page.getByRole('textbox', { name: 'Company number', exact: true }).or(page.getByRole('combobox', { name: 'Company number', exact: true })).first().click();
+        await page
+          .getByRole('textbox', { name: 'Company number', exact: true })
+          .or(page.getByRole('combobox', { name: 'Company number', exact: true }))
+          .first()
+          .click();
         await page.getByRole('option').first().click();
         await expect(page.getByTestId('forward-outcome').first()).toBeVisible();
         await audit(page, '/simulator with a number', findings);

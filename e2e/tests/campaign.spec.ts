@@ -42,7 +42,15 @@ test('import contacts, send them an MMS campaign, and see a STOP reply unsubscri
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `campaign-e2e-${testInfo.workerIndex}-`));
   const csvPath = path.join(dir, 'contacts.csv');
   const imagePath = path.join(dir, 'promo.png');
-  fs.writeFileSync(csvPath, ['First Name,Last Name,Phone,Email', `Ada,Lovelace,${numbers[0]},ada@example.com`, `Grace,Hopper,${numbers[1]},grace@example.com`, `Alan,Turing,${numbers[2]},alan@example.com`].join('\n') + '\n');
+  fs.writeFileSync(
+    csvPath,
+    [
+      'First Name,Last Name,Phone,Email',
+      `Ada,Lovelace,${numbers[0]},ada@example.com`,
+      `Grace,Hopper,${numbers[1]},grace@example.com`,
+      `Alan,Turing,${numbers[2]},alan@example.com`,
+    ].join('\n') + '\n',
+  );
   fs.writeFileSync(imagePath, PNG);
 
   await signIn(page);
@@ -71,9 +79,16 @@ test('import contacts, send them an MMS campaign, and see a STOP reply unsubscri
   const wizard = page.getByRole('dialog', { name: 'Import contacts' });
   await wizard.locator('input[type=file]').setInputFiles(csvPath);
   await expect(wizard.getByTestId('import-preview')).toContainText('Lovelace');
-  await expect(wizard.getByRole('textbox', { name: 'First name' }).or(wizard.getByRole('combobox', { name: 'First name' })).first()).toHaveValue('First Name');
+  await expect(
+    wizard
+      .getByRole('textbox', { name: 'First name' })
+      .or(wizard.getByRole('combobox', { name: 'First name' }))
+      .first(),
+  ).toHaveValue('First Name');
   // The phone field takes several columns (a multi-select): the detected one shows as its pill.
-  await expect(wizard.locator('.mantine-InputWrapper-root', { has: page.getByText('Phone number', { exact: true }) }).locator('.mantine-Pill-label')).toHaveText(['Phone']);
+  await expect(
+    wizard.locator('.mantine-InputWrapper-root', { has: page.getByText('Phone number', { exact: true }) }).locator('.mantine-Pill-label'),
+  ).toHaveText(['Phone']);
   await wizard.getByRole('button', { name: 'Next' }).click();
   await wizard.getByRole('combobox', { name: 'Add the imported contacts to groups' }).click();
   await page.getByRole('option', { name: groupName }).click();
@@ -118,7 +133,11 @@ test('import contacts, send them an MMS campaign, and see a STOP reply unsubscri
   await page.getByRole('combobox', { name: 'Groups', exact: true }).click();
   await page.getByRole('option', { name: new RegExp(groupName) }).click();
   await page.keyboard.press('Escape');
-  await page.getByRole('textbox', { name: 'Send from number' }).or(page.getByRole('combobox', { name: 'Send from number' })).first().click();
+  await page
+    .getByRole('textbox', { name: 'Send from number' })
+    .or(page.getByRole('combobox', { name: 'Send from number' }))
+    .first()
+    .click();
   const numberOption = page.getByRole('option').first();
   const companyNumber = (await numberOption.innerText()).trim();
   await numberOption.click();

@@ -46,7 +46,10 @@ test('imports a Google Contacts export: duplicates fill empty fields, counts add
 
   // The summary's Close button (the dialog's corner ✕ is named "Close" too).
   await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
-  await page.getByPlaceholder(/search/i).first().fill(`Import${suffix}`);
+  await page
+    .getByPlaceholder(/search/i)
+    .first()
+    .fill(`Import${suffix}`);
   await expect(page.getByText(`Ada Import${suffix}`)).toBeVisible();
   await expect(page.getByText(`Broken${suffix}`)).toHaveCount(0);
 });

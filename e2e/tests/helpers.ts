@@ -14,11 +14,31 @@ export async function signIn(page: Page, email = DEMO.email, password = DEMO.pas
 
 /** Picks an option of a Mantine Select found by its accessible name. */
 export async function choose(page: Page, selectName: string, option: string): Promise<void> {
-  await page.getByRole('textbox', { name: selectName, exact: true }).or(page.getByRole('combobox', { name: selectName, exact: true })).first().click();
+  await page
+    .getByRole('textbox', { name: selectName, exact: true })
+    .or(page.getByRole('combobox', { name: selectName, exact: true }))
+    .first()
+    .click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-const CANDIDATE_ZONES = ['Pacific/Honolulu', 'America/Los_Angeles', 'America/Chicago', 'America/New_York', 'America/Sao_Paulo', 'Europe/London', 'Europe/Berlin', 'Europe/Moscow', 'Asia/Dubai', 'Asia/Kolkata', 'Asia/Bangkok', 'Asia/Shanghai', 'Asia/Tokyo', 'Australia/Sydney', 'Pacific/Auckland'];
+const CANDIDATE_ZONES = [
+  'Pacific/Honolulu',
+  'America/Los_Angeles',
+  'America/Chicago',
+  'America/New_York',
+  'America/Sao_Paulo',
+  'Europe/London',
+  'Europe/Berlin',
+  'Europe/Moscow',
+  'Asia/Dubai',
+  'Asia/Kolkata',
+  'Asia/Bangkok',
+  'Asia/Shanghai',
+  'Asia/Tokyo',
+  'Australia/Sydney',
+  'Pacific/Auckland',
+];
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /**
@@ -43,8 +63,15 @@ export function zoneInBusinessHours(now = new Date()): { zone: string; dayName: 
 export async function chooseHoursOpenNow(page: Page): Promise<string> {
   const { zone, dayName } = zoneInBusinessHours();
   await choose(page, 'Schedule', 'Custom');
-  await page.getByRole('textbox', { name: 'Timezone' }).or(page.getByRole('combobox', { name: 'Timezone' })).first().fill(zone);
-  await page.getByRole('option', { name: new RegExp(zone.replace('/', '\\/')) }).first().click();
+  await page
+    .getByRole('textbox', { name: 'Timezone' })
+    .or(page.getByRole('combobox', { name: 'Timezone' }))
+    .first()
+    .fill(zone);
+  await page
+    .getByRole('option', { name: new RegExp(zone.replace('/', '\\/')) })
+    .first()
+    .click();
   await choose(page, `${dayName} open`, '8:00am');
   await choose(page, `${dayName} close`, '6:00pm');
   return dayName;

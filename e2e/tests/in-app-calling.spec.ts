@@ -40,7 +40,13 @@ test('a simulator call rings two active browsers; one answers, the other stops r
   // A second user, created through the public signup API (owner of their own company).
   const email = `softphone+${crypto.randomBytes(4).toString('hex')}@example.test`;
   await c.request.get('/api/csrf-cookie');
-  const signup = await api(c, 'post', '/api/client/signup/create', { first_name: 'Second', last_name: 'User', email, password: 'second-password-2026', company_name: 'Other Co' });
+  const signup = await api(c, 'post', '/api/client/signup/create', {
+    first_name: 'Second',
+    last_name: 'User',
+    email,
+    password: 'second-password-2026',
+    company_name: 'Other Co',
+  });
   expect(signup.status, JSON.stringify(signup.body)).toBe(201);
 
   await signIn(a);
@@ -58,7 +64,10 @@ test('a simulator call rings two active browsers; one answers, the other stops r
   const pick = found.body.data[Math.floor(Math.random() * found.body.data.length)];
   const bought = await api(a, 'post', '/api/numbers', { company_id: companyId, provider_id: pick.provider_id, number: pick.number });
   expect(bought.status, JSON.stringify(bought.body)).toBe(201);
-  const put = await api(a, 'put', `/api/numbers/${bought.body.id}`, { label: 'Softphone line', routes: [{ type: 'in-app-calling', voicemail_enabled: true, timeout: 30 }] });
+  const put = await api(a, 'put', `/api/numbers/${bought.body.id}`, {
+    label: 'Softphone line',
+    routes: [{ type: 'in-app-calling', voicemail_enabled: true, timeout: 30 }],
+  });
   expect(put.status, JSON.stringify(put.body)).toBe(200);
 
   // The outside caller (the Phone simulator's API); it waits for the browser answer.

@@ -13,17 +13,23 @@ const SLOW_4G = { offline: false, latency: 562.5, downloadThroughput: (1.6e6 / 8
 /** Bytes of `url` as the server sends it gzipped (Content-Length of the precompressed copy, else the body). */
 function gzippedSize(url: string): Promise<{ bytes: number; encoding: string | undefined; cacheControl: string | undefined }> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
-      let bytes = 0;
-      res.on('data', (c: Buffer) => { bytes += c.length; });
-      res.on('end', () => resolve({ bytes, encoding: res.headers['content-encoding'], cacheControl: res.headers['cache-control'] }));
-    }).on('error', reject);
+    http
+      .get(url, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        let bytes = 0;
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+        });
+        res.on('end', () => resolve({ bytes, encoding: res.headers['content-encoding'], cacheControl: res.headers['cache-control'] }));
+      })
+      .on('error', reject);
   });
 }
 
 test('the sign-in page ships under 200 KB of gzipped JavaScript, cached as immutable', async ({ page, baseURL }) => {
   const scripts = new Set<string>();
-  page.on('request', (r) => { if (r.resourceType() === 'script') scripts.add(r.url()); });
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') scripts.add(r.url());
+  });
   await page.goto('/login');
   await expect(page.getByLabel('Email')).toBeVisible();
   await page.waitForLoadState('networkidle');
@@ -47,7 +53,10 @@ test('the sign-in page is usable within 3 s on a slow 4G network', async ({ page
   await page.addInitScript(() => {
     const w = window as unknown as { __usableAt?: number };
     new MutationObserver((_, observer) => {
-      if (document.querySelector('input[type="email"], input[name="email"]')) { w.__usableAt = performance.now(); observer.disconnect(); }
+      if (document.querySelector('input[type="email"], input[name="email"]')) {
+        w.__usableAt = performance.now();
+        observer.disconnect();
+      }
     }).observe(document, { childList: true, subtree: true });
   });
   const cdp = await page.context().newCDPSession(page);
@@ -64,7 +73,9 @@ test('the sign-in page is usable within 3 s on a slow 4G network', async ({ page
 test('pages after sign-in come as their own chunks', async ({ page }) => {
   await signIn(page);
   const scripts: string[] = [];
-  page.on('request', (r) => { if (r.resourceType() === 'script') scripts.push(r.url()); });
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') scripts.push(r.url());
+  });
   await page.getByRole('link', { name: 'Contacts' }).first().click();
   await expect(page).toHaveURL(/\/contacts/);
   await expect.poll(() => scripts.some((u) => /ContactsRoute-[\w-]+\.js$/.test(u))).toBe(true);

@@ -58,7 +58,13 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(formbody, { parser: parseFormBody });
   await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 10 }, attachFieldsToBody: false });
   await app.register(swagger, {
-    openapi: { info: { title: 'Switchboard API', version: '0.1.0', description: 'Business phone and messaging platform. Paths follow the product specification below /api.' } },
+    openapi: {
+      info: {
+        title: 'Switchboard API',
+        version: '0.1.0',
+        description: 'Business phone and messaging platform. Paths follow the product specification below /api.',
+      },
+    },
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
@@ -82,7 +88,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   const spa = fs.existsSync(path.join(WEB_DIST, 'index.html'));
   if (spa) {
     await app.register(fastifyStatic, {
-      root: WEB_DIST, prefix: '/', wildcard: false, preCompressed: true, cacheControl: false,
+      root: WEB_DIST,
+      prefix: '/',
+      wildcard: false,
+      preCompressed: true,
+      cacheControl: false,
       // Vite's hashed assets never change under their name: a year, immutable. Anything else (index.html) is revalidated.
       setHeaders: (res, file) => res.header('Cache-Control', /[\\/]assets[\\/]/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache'),
     });
@@ -106,8 +116,14 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 export function trustProxySetting(value: string): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (value === '' || value === 'false' || value === '0') return false;
   if (value === 'true') return true;
-  if (/^\d+$/.test(value)) { const hops = Number(value); return (_address, hop) => hop < hops; }
-  return value.split(',').map((v) => v.trim()).filter(Boolean);
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return (_address, hop) => hop < hops;
+  }
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 /**

@@ -42,18 +42,21 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Lo
       return message === 'request completed' ? line : `${line} ${message}`;
     },
   });
-  return pino({
-    level: config.logLevel,
-    // Fastify serializes the reply as `res` on its request lines: carry the method and path too.
-    serializers: { res: (reply: ReplyLike) => ({ statusCode: reply.statusCode, method: reply.request?.method, url: reply.request?.url }) },
-    hooks: {
-      logMethod(args, method) {
-        // Fastify logs every request twice; in a terminal its completion line is enough.
-        if (args[1] === 'incoming request') return;
-        method.apply(this, args);
+  return pino(
+    {
+      level: config.logLevel,
+      // Fastify serializes the reply as `res` on its request lines: carry the method and path too.
+      serializers: { res: (reply: ReplyLike) => ({ statusCode: reply.statusCode, method: reply.request?.method, url: reply.request?.url }) },
+      hooks: {
+        logMethod(args, method) {
+          // Fastify logs every request twice; in a terminal its completion line is enough.
+          if (args[1] === 'incoming request') return;
+          method.apply(this, args);
+        },
       },
     },
-  }, stream);
+    stream,
+  );
 }
 
 /**
@@ -87,7 +90,12 @@ export async function startServer(config: Config, databaseUrl: string, options: 
     config.publicUrl = `http://127.0.0.1:${port}`;
     blobs.publicUrl = config.publicUrl;
   }
-  realtime.attach(app.server, pool, (session, bearer) => resolveSocketUser(ctx, session, bearer), (userId, channel) => canJoinChannel(ctx, userId, channel));
+  realtime.attach(
+    app.server,
+    pool,
+    (session, bearer) => resolveSocketUser(ctx, session, bearer),
+    (userId, channel) => canJoinChannel(ctx, userId, channel),
+  );
   await queue.start();
   const url = `http://127.0.0.1:${port}`;
   let closing: Promise<void> | undefined;
@@ -110,15 +118,20 @@ export async function startServer(config: Config, databaseUrl: string, options: 
       step = 'done';
     })();
     let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), config.shutdownTimeoutMs); });
+    const deadline = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), config.shutdownTimeoutMs);
+    });
     const outcome = await Promise.race([steps.then(() => 'done' as const), deadline]).finally(() => clearTimeout(timer));
     if (outcome === 'late') {
       const connections = await new Promise<number>((resolve) => app.server.getConnections((e, n) => resolve(e ? -1 : n)));
-      log.error({
-        waitingOn: step,
-        pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
-        httpConnections: connections,
-      }, `shutdown did not finish within ${config.shutdownTimeoutMs} ms (SHUTDOWN_TIMEOUT_MS); stopping anyway`);
+      log.error(
+        {
+          waitingOn: step,
+          pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
+          httpConnections: connections,
+        },
+        `shutdown did not finish within ${config.shutdownTimeoutMs} ms (SHUTDOWN_TIMEOUT_MS); stopping anyway`,
+      );
       steps.catch(() => {});
       return;
     }

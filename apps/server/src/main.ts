@@ -25,8 +25,16 @@ async function shutdown(signal: string): Promise<void> {
     console.error(`Shutdown still not finished ${config.shutdownTimeoutMs + DATABASE_STOP_MS} ms after ${signal}: exiting now.`);
     process.exit(1);
   }, config.shutdownTimeoutMs + DATABASE_STOP_MS);
-  try { await running?.close(); } catch (e) { console.error(e); }
-  try { await database.stop(); } catch (e) { console.error(e); }
+  try {
+    await running?.close();
+  } catch (e) {
+    console.error(e);
+  }
+  try {
+    await database.stop();
+  } catch (e) {
+    console.error(e);
+  }
   clearTimeout(hardStop);
   process.exit(0);
 }
@@ -43,7 +51,9 @@ try {
   running = await startServer(config, database.url);
   if (config.seedDemo) {
     const demo = await seedDemo(running.ctx);
-    console.log(`\n  Switchboard is running at ${config.publicUrl}\n  Demo sign-in: ${demo.email} / ${demo.password}${demo.created ? ' (demo data created)' : ''}\n`);
+    console.log(
+      `\n  Switchboard is running at ${config.publicUrl}\n  Demo sign-in: ${demo.email} / ${demo.password}${demo.created ? ' (demo data created)' : ''}\n`,
+    );
   } else {
     console.log(`\n  Switchboard is running at ${config.publicUrl}\n`);
   }

@@ -7,7 +7,10 @@
  */
 import { campaignRuntime } from '../src/modules/campaigns/campaigns.service.js';
 
-const [h, m] = new Date().toLocaleTimeString('en-US', { timeZone: 'America/Chicago', hourCycle: 'h23', hour: '2-digit', minute: '2-digit' }).split(':').map(Number) as [number, number];
+const [h, m] = new Date()
+  .toLocaleTimeString('en-US', { timeZone: 'America/Chicago', hourCycle: 'h23', hour: '2-digit', minute: '2-digit' })
+  .split(':')
+  .map(Number) as [number, number];
 const shift = (12 * 60 - (h * 60 + m)) * 60_000;
 campaignRuntime.now = () => new Date(Date.now() + shift);
 campaignRuntime.defaultRatePerSecond = Number(process.env.CRASH_TEST_RATE ?? 100);

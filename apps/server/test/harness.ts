@@ -27,7 +27,21 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   await client.end();
   const dbUrl = admin.replace(/\/postgres$/, `/${name}`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-test-data-'));
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox', TWILIO_AUTH_TOKEN: 'test-auth-token', SMTP_URL: '', PUBLIC_URL: '', TRUST_PROXY: '127.0.0.1' }, { ...overrides });
+  const config = loadConfig(
+    {
+      ...process.env,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      CARRIER: 'sandbox',
+      TWILIO_AUTH_TOKEN: 'test-auth-token',
+      SMTP_URL: '',
+      PUBLIC_URL: '',
+      TRUST_PROXY: '127.0.0.1',
+    },
+    { ...overrides },
+  );
   const running = await startServer(config, dbUrl, { publicUrlFromPort: true });
   return {
     ...running,
@@ -45,7 +59,21 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
  * PostgreSQL adapter). Close it before `server`.
  */
 export async function startSecondNode(server: TestServer, overrides: Partial<Config> = {}): Promise<TestServer> {
-  const config = loadConfig({ ...process.env, DATA_DIR: server.ctx.config.dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox', TWILIO_AUTH_TOKEN: 'test-auth-token', SMTP_URL: '', PUBLIC_URL: '', TRUST_PROXY: '127.0.0.1' }, { ...overrides });
+  const config = loadConfig(
+    {
+      ...process.env,
+      DATA_DIR: server.ctx.config.dataDir,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      CARRIER: 'sandbox',
+      TWILIO_AUTH_TOKEN: 'test-auth-token',
+      SMTP_URL: '',
+      PUBLIC_URL: '',
+      TRUST_PROXY: '127.0.0.1',
+    },
+    { ...overrides },
+  );
   const running = await startServer(config, server.dbUrl, { publicUrlFromPort: true });
   return { ...running, dbUrl: server.dbUrl };
 }
@@ -69,8 +97,12 @@ export class ApiClient {
       else this.cookies.set(name, value);
     }
   }
-  cookie(name: string): string | undefined { return this.cookies.get(name); }
-  clearCookies(): void { this.cookies.clear(); }
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+  clearCookies(): void {
+    this.cookies.clear();
+  }
 
   /** Sends a request; JSON bodies by default, `FormData`/`URLSearchParams` as given. */
   async request<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
@@ -81,19 +113,36 @@ export class ApiClient {
     if (this.bearer) h.authorization = `Bearer ${this.bearer}`;
     let payload: RequestInit['body'];
     if (body instanceof FormData || body instanceof URLSearchParams) payload = body;
-    else if (body !== undefined) { payload = JSON.stringify(body); h['content-type'] = 'application/json'; }
+    else if (body !== undefined) {
+      payload = JSON.stringify(body);
+      h['content-type'] = 'application/json';
+    }
     const res = await fetch(this.baseUrl + url, { method, headers: h, body: payload, redirect: 'manual' });
     this.store(res);
     const text = await res.text();
     let parsed: any = text;
-    try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON */
+    }
     return { status: res.status, body: parsed, headers: res.headers };
   }
-  get<T = any>(url: string) { return this.request<T>('GET', url); }
-  post<T = any>(url: string, body?: unknown) { return this.request<T>('POST', url, body ?? {}); }
-  put<T = any>(url: string, body?: unknown) { return this.request<T>('PUT', url, body ?? {}); }
-  patch<T = any>(url: string, body?: unknown) { return this.request<T>('PATCH', url, body ?? {}); }
-  delete<T = any>(url: string) { return this.request<T>('DELETE', url); }
+  get<T = any>(url: string) {
+    return this.request<T>('GET', url);
+  }
+  post<T = any>(url: string, body?: unknown) {
+    return this.request<T>('POST', url, body ?? {});
+  }
+  put<T = any>(url: string, body?: unknown) {
+    return this.request<T>('PUT', url, body ?? {});
+  }
+  patch<T = any>(url: string, body?: unknown) {
+    return this.request<T>('PATCH', url, body ?? {});
+  }
+  delete<T = any>(url: string) {
+    return this.request<T>('DELETE', url);
+  }
 
   /** GET /api/csrf-cookie then POST /api/sanctum/login. Throws unless 200. */
   async signIn(email: string, password: string): Promise<any> {
@@ -106,11 +155,19 @@ export class ApiClient {
 
 let ipSeq = 0;
 /** A distinct client address for this test file (10.77.x.y); servers started here trust X-Forwarded-For from loopback. */
-export function freshIp(): string { ipSeq += 1; return `10.77.${Math.floor(ipSeq / 250)}.${(ipSeq % 250) + 1}`; }
+export function freshIp(): string {
+  ipSeq += 1;
+  return `10.77.${Math.floor(ipSeq / 250)}.${(ipSeq % 250) + 1}`;
+}
 
 /** A browser-like client whose requests all come from one simulated address (throttles count per address). */
 export class IpClient extends ApiClient {
-  constructor(baseUrl: string, readonly ip = freshIp()) { super(baseUrl); }
+  constructor(
+    baseUrl: string,
+    readonly ip = freshIp(),
+  ) {
+    super(baseUrl);
+  }
   override request<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
     return super.request<T>(method, url, body, { 'x-forwarded-for': this.ip, ...headers });
   }
@@ -120,7 +177,12 @@ export class IpClient extends ApiClient {
  * Posts a Twilio-signed form webhook to `path` (signature over PUBLIC_URL + path with the
  * `twilio` package's own algorithm), as the carrier would.
  */
-export async function postWebhook(server: TestServer, pathname: string, params: Record<string, string>, options: { signature?: string; token?: string } = {}): Promise<HttpResult<string>> {
+export async function postWebhook(
+  server: TestServer,
+  pathname: string,
+  params: Record<string, string>,
+  options: { signature?: string; token?: string } = {},
+): Promise<HttpResult<string>> {
   const url = server.ctx.config.publicUrl + pathname;
   const signature = options.signature ?? twilio.getExpectedTwilioSignature(options.token ?? server.ctx.config.twilioAuthToken, url, params);
   const res = await fetch(server.url + pathname, {
@@ -139,7 +201,9 @@ export async function eventually<T>(fn: () => Promise<T | undefined | null | fal
     try {
       const v = await fn();
       if (v) return v;
-    } catch (e) { last = e; }
+    } catch (e) {
+      last = e;
+    }
     await new Promise((r) => setTimeout(r, stepMs));
   }
   throw new Error(`condition not met in ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);

@@ -42,7 +42,10 @@ export type UserEnvelope = z.infer<typeof UserEnvelope>;
 const email = z.string({ error: 'The email field is required.' }).trim().min(1, 'The email field is required.').max(255);
 const password = z.string({ error: 'The password field is required.' }).min(1, 'The password field is required.').max(1000);
 /** A 6-digit TOTP code. */
-export const MfaCode = z.string({ error: 'The code field is required.' }).trim().regex(/^\d{6}$/, 'The code must be 6 digits.');
+export const MfaCode = z
+  .string({ error: 'The code field is required.' })
+  .trim()
+  .regex(/^\d{6}$/, 'The code must be 6 digits.');
 
 /** `POST /api/sanctum/login`. `remember: true` = a 14-day persistent cookie; otherwise a browser-session cookie (docs/auth.md). */
 export const LoginBody = z.object({ email, password, remember: z.boolean().optional() });

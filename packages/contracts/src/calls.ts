@@ -143,7 +143,21 @@ export type CallForward = z.infer<typeof CallForwardSchema>;
 /** Call outcomes (spec 002 §3 "Other enumerations"), exact values. */
 export const CALL_OUTCOMES = ['appt_booked', 'vehicle_ordered', 'parts_ordered', 'get_back_commitment', 'not_opportunity', 'opportunity', 'unknown'] as const;
 /** Department types (spec 002 §3 "Other enumerations"), exact values. */
-export const DEPARTMENT_TYPES = ['sales', 'service', 'parts', 'trade', 'credit', 'body_shop', 'admin', 'accessories', 'hr', 'custom_shop', 'rentals', 'unknown', 'quick_lube'] as const;
+export const DEPARTMENT_TYPES = [
+  'sales',
+  'service',
+  'parts',
+  'trade',
+  'credit',
+  'body_shop',
+  'admin',
+  'accessories',
+  'hr',
+  'custom_shop',
+  'rentals',
+  'unknown',
+  'quick_lube',
+] as const;
 const OptionRow = z.object({ value: z.string(), label: z.string() });
 /**
  * `ascOptions` of GET /calls/{id}?include=ascOptions: the choices a person has when scoring a call
@@ -193,7 +207,10 @@ export const CallTagsInput = z.object({ tags: z.array(z.string().trim().min(1).m
 export const CallTagsBody = z.object({ data: z.array(TagSchema) });
 /** PATCH /calls/{id}: qualification qualified 1, not qualified 2, lead 3 (null clears). */
 export const PatchCallInput = z.object({
-  qualification: z.union([z.literal(1), z.literal(2), z.literal(3)]).nullable().optional(),
+  qualification: z
+    .union([z.literal(1), z.literal(2), z.literal(3)])
+    .nullable()
+    .optional(),
   eavAttributeValues: z.array(EavAttributeValue).max(500).optional(),
   recalculateAiAttributes: z.unknown().optional(),
 });

@@ -75,10 +75,12 @@ export const CampaignListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   size: z.coerce.number().int().min(1).max(100).default(13),
   include: z.string().optional(),
-  filter: z.object({
-    search: z.string().optional(),
-    status: z.enum(['draft', 'scheduled', 'in-progress', 'paused', 'sent', 'canceled', 'failed']).optional(),
-  }).optional(),
+  filter: z
+    .object({
+      search: z.string().optional(),
+      status: z.enum(['draft', 'scheduled', 'in-progress', 'paused', 'sent', 'canceled', 'failed']).optional(),
+    })
+    .optional(),
   sort: CampaignSort.default('created_at'),
   dir: z.enum(['asc', 'desc']).default('desc'),
 });
@@ -106,7 +108,16 @@ export const CampaignForm = z.object({
   include: z.string().optional(),
   dynamic_fields: z.union([z.string(), z.array(CampaignMergeField)]).optional(),
   media: z.union([z.array(z.string()), z.string().transform((v) => [v])]).optional(),
-  rate_per_second: z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number), z.null()]).optional(),
+  rate_per_second: z
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^\d+(\.\d+)?$/)
+        .transform(Number),
+      z.null(),
+    ])
+    .optional(),
 });
 export type CampaignForm = z.infer<typeof CampaignForm>;
 
@@ -159,5 +170,9 @@ export type CampaignsUpdatedEvent = z.infer<typeof CampaignsUpdatedEvent>;
 
 /** Job payloads. */
 export const CampaignStartJob = z.object({ campaignId: z.number().int(), sendAt: z.string().nullable().optional() });
-export const CampaignDispatchJob = z.object({ campaignId: z.number().int(), fromRecipientId: z.number().int(), toRecipientId: z.number().int().nullable().optional() });
+export const CampaignDispatchJob = z.object({
+  campaignId: z.number().int(),
+  fromRecipientId: z.number().int(),
+  toRecipientId: z.number().int().nullable().optional(),
+});
 export type CampaignDispatchJob = z.infer<typeof CampaignDispatchJob>;

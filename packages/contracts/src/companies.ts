@@ -24,18 +24,20 @@ export const CompanySettingsSchema = z.object({
 export type CompanySettings = z.infer<typeof CompanySettingsSchema>;
 
 /** PUT body: every field; start and end must differ; timezone an IANA name. */
-export const PutCompanySettingsInput = z.object({
-  help_text: z.string().max(HELP_TEXT_MAX, `The help text may not be greater than ${HELP_TEXT_MAX} characters.`),
-  quiet_hours_enabled: z.boolean(),
-  quiet_hours_start: ClockTime,
-  quiet_hours_end: ClockTime,
-  links_enabled: z.boolean(),
-  timezone: z.string().refine((v) => isValidTimeZone(v), 'The timezone must be a valid zone.'),
-}).superRefine((v, c) => {
-  if (v.quiet_hours_start === v.quiet_hours_end) {
-    c.addIssue({ code: 'custom', path: ['quiet_hours_end'], message: 'The quiet hours end must be different from the start.' });
-  }
-});
+export const PutCompanySettingsInput = z
+  .object({
+    help_text: z.string().max(HELP_TEXT_MAX, `The help text may not be greater than ${HELP_TEXT_MAX} characters.`),
+    quiet_hours_enabled: z.boolean(),
+    quiet_hours_start: ClockTime,
+    quiet_hours_end: ClockTime,
+    links_enabled: z.boolean(),
+    timezone: z.string().refine((v) => isValidTimeZone(v), 'The timezone must be a valid zone.'),
+  })
+  .superRefine((v, c) => {
+    if (v.quiet_hours_start === v.quiet_hours_end) {
+      c.addIssue({ code: 'custom', path: ['quiet_hours_end'], message: 'The quiet hours end must be different from the start.' });
+    }
+  });
 export type PutCompanySettingsInput = z.infer<typeof PutCompanySettingsInput>;
 
 export const CompanySettingsBody = z.object({ data: CompanySettingsSchema });

@@ -20,10 +20,16 @@ export const CONTACT_IMPORT_COMPLETED = 'contact import completed';
 export const ContactImportProgressEvent = z.object({ batchId: z.string(), progress: z.number() });
 /** Payload of `contact import completed`; `error` is the spec's failure message when the import failed. */
 export const ContactImportCompletedEvent = z.object({
-  batchId: z.string(), finishedAt: Timestamp, inserted: z.number().int(), merged: z.number().int(), invalid: z.number().int(),
-  failed: z.boolean(), error: z.string().nullable(),
+  batchId: z.string(),
+  finishedAt: Timestamp,
+  inserted: z.number().int(),
+  merged: z.number().int(),
+  invalid: z.number().int(),
+  failed: z.boolean(),
+  error: z.string().nullable(),
   /** Duplicates skipped and rows read: `inserted + merged + skipped + invalid = total`. */
-  skipped: z.number().int(), total: z.number().int(),
+  skipped: z.number().int(),
+  total: z.number().int(),
 });
 export type ContactImportCompletedEvent = z.infer<typeof ContactImportCompletedEvent>;
 
@@ -44,7 +50,11 @@ export const ContactFields = z.looseObject({
   last_name: optText,
   number: z.string().trim().max(64).nullish(),
   company_name: optText,
-  email: z.email().max(255).nullish().or(z.literal('').transform(() => null)),
+  email: z
+    .email()
+    .max(255)
+    .nullish()
+    .or(z.literal('').transform(() => null)),
   address1: optText,
   address2: optText,
   city: optText,
@@ -61,7 +71,10 @@ export const ContactFields = z.looseObject({
   type: z.enum(CONTACT_TYPES).nullish(),
   added_at: z.iso.datetime({ offset: true }).nullish(),
   is_unsubscribed: z.boolean().optional(),
-  custom: z.object({ country: z.string().max(255).nullish(), title: z.string().max(255).nullish() }).partial().nullish(),
+  custom: z
+    .object({ country: z.string().max(255).nullish(), title: z.string().max(255).nullish() })
+    .partial()
+    .nullish(),
   groups: z.array(Id).optional(),
   labels: z.array(Id).optional(),
   eavAttributeValues: z.array(EavAttributeValue).optional(),
@@ -166,24 +179,35 @@ export const ContactListQuery = ContactFilters.extend({
 export type ContactListQuery = z.infer<typeof ContactListQuery>;
 
 /** Page meta of the contact list (spec 001 §3: current_page, total_pages; plus total and per_page). */
-export const ContactPagination = z.object({ current_page: z.number().int(), total_pages: z.number().int(), total: z.number().int(), per_page: z.number().int() });
+export const ContactPagination = z.object({
+  current_page: z.number().int(),
+  total_pages: z.number().int(),
+  total: z.number().int(),
+  per_page: z.number().int(),
+});
 export const ContactList = z.object({ data: z.array(ContactListItem), meta: z.object({ pagination: ContactPagination }) });
 
 /**
  * A bulk selection (spec 001 §5): `{contacts: [ids]}` or `{all: true, filters: {...}}` (every
  * contact matching the filters, across every page).
  */
-export const BulkSelection = z.object({
-  contacts: z.array(Id).max(100_000).optional(),
-  all: BoolFlag.optional(),
-  filters: ContactFilters.optional(),
-}).refine((b) => b.all === true || (b.contacts !== undefined && b.contacts.length > 0), { message: 'Choose contacts or all.', path: ['contacts'] });
+export const BulkSelection = z
+  .object({
+    contacts: z.array(Id).max(100_000).optional(),
+    all: BoolFlag.optional(),
+    filters: ContactFilters.optional(),
+  })
+  .refine((b) => b.all === true || (b.contacts !== undefined && b.contacts.length > 0), { message: 'Choose contacts or all.', path: ['contacts'] });
 export type BulkSelection = z.infer<typeof BulkSelection>;
 export const BulkResult = z.object({ message: z.string(), count: z.number().int() });
 
 /** `PUT /companies/{companyId}/contacts`: upsert by number into groups. */
 export const UpsertContactsBody = z.object({ contacts: z.array(ContactFields).min(1).max(5000), groups: z.array(Id).default([]) });
-export const UpsertContactsResult = z.object({ data: z.array(z.object({ id: z.number().int(), number: z.string().nullable(), merged: z.boolean() })), inserted: z.number().int(), merged: z.number().int() });
+export const UpsertContactsResult = z.object({
+  data: z.array(z.object({ id: z.number().int(), number: z.string().nullable(), merged: z.boolean() })),
+  inserted: z.number().int(),
+  merged: z.number().int(),
+});
 
 export const ExportResult = z.object({ url: z.string(), count: z.number().int() });
 
@@ -234,20 +258,43 @@ export const ImportMapping = z.object({
 });
 export type ImportMapping = z.infer<typeof ImportMapping>;
 export const ImportStarted = z.object({ batchId: z.string() });
-export const ImportPreview = z.object({ headers: z.array(z.string()), rows: z.array(z.array(z.string())), mapping: ImportMapping, error: z.string().nullable() });
+export const ImportPreview = z.object({
+  headers: z.array(z.string()),
+  rows: z.array(z.array(z.string())),
+  mapping: ImportMapping,
+  error: z.string().nullable(),
+});
 /** Job payload of `contacts.import`. */
 export const ContactImportJob = z.object({ batchId: z.string() });
 
 // ---- groups and labels ----
 export const ContactGroup = z.object({
-  id: z.number().int(), name: z.string(), company_id: z.number().int(), created_at: Timestamp, updated_at: Timestamp, deleted_at: Timestamp.nullable(),
-  contact_count: z.number().int(), active_count: z.number().int(), invalid_count: z.number().int(), unsubscriber_count: z.number().int(),
-  contacts_link: z.string(), virtual: z.boolean(), user_id: z.number().int().nullable(), link: z.string().nullable(),
+  id: z.number().int(),
+  name: z.string(),
+  company_id: z.number().int(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  deleted_at: Timestamp.nullable(),
+  contact_count: z.number().int(),
+  active_count: z.number().int(),
+  invalid_count: z.number().int(),
+  unsubscriber_count: z.number().int(),
+  contacts_link: z.string(),
+  virtual: z.boolean(),
+  user_id: z.number().int().nullable(),
+  link: z.string().nullable(),
 });
 export const GroupListQuery = z.object({ company_id: Id.optional(), search: z.string().trim().max(255).optional() });
 export const GroupList = z.object({ data: z.array(ContactGroup) });
-export const CreateGroupBody = z.object({ company_id: Id.optional(), name: z.string().trim().min(1, 'The name field is required.').max(255), link: z.string().max(2000).nullish() });
-export const UpdateGroupBody = z.object({ name: z.string().trim().min(1, 'The name field is required.').max(255).optional(), link: z.string().max(2000).nullish() });
+export const CreateGroupBody = z.object({
+  company_id: Id.optional(),
+  name: z.string().trim().min(1, 'The name field is required.').max(255),
+  link: z.string().max(2000).nullish(),
+});
+export const UpdateGroupBody = z.object({
+  name: z.string().trim().min(1, 'The name field is required.').max(255).optional(),
+  link: z.string().max(2000).nullish(),
+});
 export const GroupAllContactsParams = z.object({ companyId: Id, groupId: Id });
 export const GroupAllContactsBody = z.object({ filters: ContactFilters.optional() });
 export const ContactLabel = z.object({ id: z.number().int(), label: z.string() });
@@ -256,7 +303,12 @@ export const CreateLabelBody = z.object({ label: z.string().trim().min(1, 'The l
 export const LabelParams = z.object({ id: Id, labelId: Id });
 
 // ---- custom fields ----
-export const EavChoice = z.object({ id: z.number().int().optional(), value: z.string().trim().min(1).max(255), sort_order: z.number().int().default(0), description: z.string().max(1000).nullish() });
+export const EavChoice = z.object({
+  id: z.number().int().optional(),
+  value: z.string().trim().min(1).max(255),
+  sort_order: z.number().int().default(0),
+  description: z.string().max(1000).nullish(),
+});
 export const EavEntityTypeList = z.object({ data: z.array(z.object({ id: z.number().int(), name: z.string() })) });
 export const EavAttribute = z.object({
   id: z.number().int(),
@@ -274,8 +326,12 @@ export const EavAttribute = z.object({
 });
 export type EavAttribute = z.infer<typeof EavAttribute>;
 export const EavAttributeQuery = z.object({
-  company_id: Id.optional(), companyId: Id.optional(), businessUnitId: Id.optional(), business_unit_id: Id.optional(),
-  entity_type: z.coerce.number().int().min(1).max(7).optional(), entityType: z.coerce.number().int().min(1).max(7).optional(),
+  company_id: Id.optional(),
+  companyId: Id.optional(),
+  businessUnitId: Id.optional(),
+  business_unit_id: Id.optional(),
+  entity_type: z.coerce.number().int().min(1).max(7).optional(),
+  entityType: z.coerce.number().int().min(1).max(7).optional(),
 });
 export const EavAttributeList = z.object({ data: z.array(EavAttribute) });
 export const EavTypeParams = z.object({ type: z.coerce.number().int().min(1).max(7) });
@@ -290,6 +346,15 @@ export const EavAttributeBody = z.object({
   businessUnitId: Id.optional(),
   parentId: Id.optional(),
 });
-export const EavAttributeUpdateBody = EavAttributeBody.omit({ companyId: true, businessUnitId: true, parentId: true }).partial().extend({ choices: z.array(EavChoice).max(500).optional() });
+export const EavAttributeUpdateBody = EavAttributeBody.omit({ companyId: true, businessUnitId: true, parentId: true })
+  .partial()
+  .extend({ choices: z.array(EavChoice).max(500).optional() });
 export const EavAttributeResult = z.object({ message: z.string(), data: EavAttribute });
-export const EavCountStats = z.object({ data: z.object({ total: z.number().int(), entities: z.number().int(), companies: z.number().int(), perValue: z.array(z.object({ value: z.unknown(), count: z.number().int() })) }) });
+export const EavCountStats = z.object({
+  data: z.object({
+    total: z.number().int(),
+    entities: z.number().int(),
+    companies: z.number().int(),
+    perValue: z.array(z.object({ value: z.unknown(), count: z.number().int() })),
+  }),
+});

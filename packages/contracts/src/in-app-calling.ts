@@ -66,8 +66,14 @@ export const OutboundTokenBody = InAppTokenBody.extend({ call_id: z.number().int
 /** Payloads of the 'in-app calling' event on `user.{userId}`. */
 export const InAppCallingEvent = z.discriminatedUnion('type', [
   z.object({
-    type: z.literal('ringing'), callId: z.number().int(), companyId: z.number().int(), from: z.string(), to: z.string(),
-    numberLabel: z.string(), joinToken: z.string(), timeoutS: z.number().int(),
+    type: z.literal('ringing'),
+    callId: z.number().int(),
+    companyId: z.number().int(),
+    from: z.string(),
+    to: z.string(),
+    numberLabel: z.string(),
+    joinToken: z.string(),
+    timeoutS: z.number().int(),
     /** The caller's contact name when the caller is a known contact. */
     contactName: z.string().nullable().optional(),
   }),

@@ -61,10 +61,15 @@ function toArray(v: unknown): unknown {
   if (v === undefined || v === null || v === '') return undefined;
   if (Array.isArray(v)) return v;
   if (typeof v === 'object') return Object.values(v as Record<string, unknown>);
-  return String(v).split(',').filter((s) => s !== '');
+  return String(v)
+    .split(',')
+    .filter((s) => s !== '');
 }
 const flag = (def: boolean) =>
-  z.preprocess((v) => (v === undefined || v === null || v === '' ? def : v), z.union([z.boolean(), z.enum(['1', '0', 'true', 'false'])]).transform((v) => v === true || v === '1' || v === 'true'));
+  z.preprocess(
+    (v) => (v === undefined || v === null || v === '' ? def : v),
+    z.union([z.boolean(), z.enum(['1', '0', 'true', 'false'])]).transform((v) => v === true || v === '1' || v === 'true'),
+  );
 
 // ---------------------------------------------------------------------------------------------
 // Conversation items and conversations
@@ -231,7 +236,9 @@ export const CompanyItemsQuery = z.object({
 export type CompanyItemsQuery = z.infer<typeof CompanyItemsQuery>;
 
 /** `POST /companies/{id}/conversations/{cid}/notes`. */
-export const ConversationNoteBody = z.object({ body: z.string({ error: 'The body field is required.' }).max(5000, 'The body may not be greater than 5000 characters.') });
+export const ConversationNoteBody = z.object({
+  body: z.string({ error: 'The body field is required.' }).max(5000, 'The body may not be greater than 5000 characters.'),
+});
 
 /** Live `conversation updated` after a conversation was deleted: only its id and `deleted: true`. */
 export const ConversationDeletedEvent = z.object({ id: z.number().int(), conversationId: z.number().int(), deleted: z.literal(true) });
@@ -255,9 +262,21 @@ export const NotificationBlockList = z.object({
   data: z.array(z.object({ number_id: z.number().int(), hasNotificationBlocks: z.boolean(), channel_types: z.array(NotificationChannelType) })),
 });
 /** Unread counts of the caller's company, muted channels excluded. */
-export const NotificationCounts = z.object({ message: z.number().int(), call: z.number().int(), voicemail: z.number().int(), fax: z.number().int(), total: z.number().int() });
+export const NotificationCounts = z.object({
+  message: z.number().int(),
+  call: z.number().int(),
+  voicemail: z.number().int(),
+  fax: z.number().int(),
+  total: z.number().int(),
+});
 /** `GET .../notificationCountsByNumber`: `{data: [...]}`, the envelope of every other list. */
-export const NumberNotificationCounts = z.object({ number_id: z.number().int(), message: z.number().int(), call: z.number().int(), voicemail: z.number().int(), fax: z.number().int() });
+export const NumberNotificationCounts = z.object({
+  number_id: z.number().int(),
+  message: z.number().int(),
+  call: z.number().int(),
+  voicemail: z.number().int(),
+  fax: z.number().int(),
+});
 export const NotificationCountsByNumber = z.object({ data: z.array(NumberNotificationCounts) });
 
 // ---------------------------------------------------------------------------------------------

@@ -6,7 +6,17 @@
  */
 import { z } from 'zod';
 import { Id, PageMeta } from './common.js';
-import { NumberCallSettingsInput, NumberSchema, RouteEntryInput, RouteEntrySchema, ScheduleInput, ScheduleSchema, TRIGGER_ACTIONS, TRIGGER_EVENTS, TriggerSchema } from './telephony.js';
+import {
+  NumberCallSettingsInput,
+  NumberSchema,
+  RouteEntryInput,
+  RouteEntrySchema,
+  ScheduleInput,
+  ScheduleSchema,
+  TRIGGER_ACTIONS,
+  TRIGGER_EVENTS,
+  TriggerSchema,
+} from './telephony.js';
 
 // ---------------------------------------------------------------- number detail and locate
 
@@ -67,7 +77,10 @@ export const BulkUpdateInput = z.object({
 });
 export const BulkPurchaseInput = z.object({
   company_id: Id,
-  numbers: z.array(z.object({ number: z.string().min(1).max(40), provider_id: z.coerce.number().int().min(1).max(4) })).min(1).max(100),
+  numbers: z
+    .array(z.object({ number: z.string().min(1).max(40), provider_id: z.coerce.number().int().min(1).max(4) }))
+    .min(1)
+    .max(100),
 });
 /** Live events: progress 0..100 (whole percent), completion with the finish time. */
 export const BatchProgressEvent = z.object({ batchId: z.string(), progress: z.number() });
@@ -121,7 +134,14 @@ export const NumberEnumerationsBody = z.object({
 
 // ---------------------------------------------------------------- forward contacts
 
-export const ForwardContactSchema = z.object({ id: z.number(), company_id: z.number(), name: z.string(), number: z.string(), national_number: z.string(), created_at: z.string() });
+export const ForwardContactSchema = z.object({
+  id: z.number(),
+  company_id: z.number(),
+  name: z.string(),
+  number: z.string(),
+  national_number: z.string(),
+  created_at: z.string(),
+});
 export const ForwardContactInput = z.object({ name: z.string().trim().min(1).max(100), number: z.string().min(1).max(40) });
 export const ForwardContactParams = z.object({ companyId: Id, id: Id });
 export const ForwardContactListBody = z.object({ data: z.array(ForwardContactSchema) });
@@ -143,13 +163,18 @@ export const ExtensionSuggestionsBody = z.object({ data: z.array(z.number()) });
 // ---------------------------------------------------------------- triggers
 
 export const TriggersInput = z.object({
-  upsert: z.array(z.object({
-    id: Id.optional(),
-    number_id: Id,
-    event: z.enum(TRIGGER_EVENTS),
-    action: z.enum(TRIGGER_ACTIONS),
-    target: z.string().trim().min(1).max(500),
-  })).max(200).default([]),
+  upsert: z
+    .array(
+      z.object({
+        id: Id.optional(),
+        number_id: Id,
+        event: z.enum(TRIGGER_EVENTS),
+        action: z.enum(TRIGGER_ACTIONS),
+        target: z.string().trim().min(1).max(500),
+      }),
+    )
+    .max(200)
+    .default([]),
   remove: z.array(Id).max(200).default([]),
 });
 export const TriggerListBody = z.object({ message: z.string().optional(), data: z.array(TriggerSchema) });
@@ -168,11 +193,13 @@ export const NumberTemplateSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
-export const NumberTemplateInput = z.object({
-  name: z.string().trim().min(1).max(100),
-  routes: z.array(RouteEntryInput).max(100).optional(),
-  schedule: ScheduleInput.optional(),
-}).extend(NumberCallSettingsInput.shape);
+export const NumberTemplateInput = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    routes: z.array(RouteEntryInput).max(100).optional(),
+    schedule: ScheduleInput.optional(),
+  })
+  .extend(NumberCallSettingsInput.shape);
 export const NumberTemplateUpdateInput = NumberTemplateInput.partial();
 export const NumberTemplateParams = z.object({ companyId: Id, id: Id });
 /**

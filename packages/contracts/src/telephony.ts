@@ -12,8 +12,13 @@ import { EavAttributeValueOut } from './contacts.js';
 const HourText = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'Use a 24-hour HH:mm time.');
 export const DayHoursSchema = z.object({ open: HourText.nullable(), close: HourText.nullable() });
 const WeekHoursSchema = z.object({
-  mon: DayHoursSchema, tue: DayHoursSchema, wed: DayHoursSchema, thu: DayHoursSchema,
-  fri: DayHoursSchema, sat: DayHoursSchema, sun: DayHoursSchema,
+  mon: DayHoursSchema,
+  tue: DayHoursSchema,
+  wed: DayHoursSchema,
+  thu: DayHoursSchema,
+  fri: DayHoursSchema,
+  sat: DayHoursSchema,
+  sun: DayHoursSchema,
 });
 /**
  * One 24-hour block of a schedule (foundation §3 "sent as 24-hour HH:mm blocks (start/end per day
@@ -44,7 +49,6 @@ export const ScheduleSchema = ScheduleBase.extend({
 });
 export type ScheduleDto = z.infer<typeof ScheduleSchema>;
 
-
 /**
  * A schedule as a client sends it: preset and timezone with the spec's `blocks` (at most one block
  * per day; for preset 4 Custom each ends after it starts), or the open/close `hours` (422 on
@@ -56,29 +60,32 @@ export type ScheduleDto = z.infer<typeof ScheduleSchema>;
 export const ScheduleInput = ScheduleBase.extend({
   hours: WeekHoursSchema.optional(),
   blocks: z.array(ScheduleBlockSchema).max(7).optional(),
-}).superRefine((v, ctx) => {
-  if (!v.hours && !v.blocks) {
-    ctx.addIssue({ code: 'custom', path: ['hours'], message: 'Send the schedule as blocks (day, start, end) or as hours.' });
-    return;
-  }
-  if (v.blocks) {
-    const days = v.blocks.map((b) => b.day);
-    const twice = days.find((d, i) => days.indexOf(d) !== i);
-    if (twice) ctx.addIssue({ code: 'custom', path: ['blocks'], message: `The day ${twice} has more than one block.` });
-    // The saving rule of the hours (domain scheduleHoursErrors), said of the block: for the hours
-    // that count (preset 4 Custom) the end is after the start ("24:00" = end of the day).
-    if (v.preset === SCHEDULE_PRESET.CUSTOM) {
-      v.blocks.forEach((b, i) => {
-        if (b.start === '24:00' || (b.end !== '24:00' && b.end <= b.start)) ctx.addIssue({ code: 'custom', path: ['blocks', i, 'end'], message: SCHEDULE_HOURS_MESSAGES.closeNotAfterOpen });
-      });
+})
+  .superRefine((v, ctx) => {
+    if (!v.hours && !v.blocks) {
+      ctx.addIssue({ code: 'custom', path: ['hours'], message: 'Send the schedule as blocks (day, start, end) or as hours.' });
+      return;
     }
-  }
-}).transform((v): { preset: number; timezone: string; hours: z.infer<typeof WeekHoursSchema> } => {
-  if (v.hours) return { preset: v.preset, timezone: v.timezone, hours: v.hours };
-  const s = fromBlocks(v.blocks ?? [], isSchedulePreset(v.preset) ? v.preset : SCHEDULE_PRESET.CUSTOM, v.timezone);
-  // fromBlocks resolves an unknown zone to UTC; keep the zone as sent so the server's check names it.
-  return { preset: v.preset, timezone: v.timezone, hours: s.hours };
-});
+    if (v.blocks) {
+      const days = v.blocks.map((b) => b.day);
+      const twice = days.find((d, i) => days.indexOf(d) !== i);
+      if (twice) ctx.addIssue({ code: 'custom', path: ['blocks'], message: `The day ${twice} has more than one block.` });
+      // The saving rule of the hours (domain scheduleHoursErrors), said of the block: for the hours
+      // that count (preset 4 Custom) the end is after the start ("24:00" = end of the day).
+      if (v.preset === SCHEDULE_PRESET.CUSTOM) {
+        v.blocks.forEach((b, i) => {
+          if (b.start === '24:00' || (b.end !== '24:00' && b.end <= b.start))
+            ctx.addIssue({ code: 'custom', path: ['blocks', i, 'end'], message: SCHEDULE_HOURS_MESSAGES.closeNotAfterOpen });
+        });
+      }
+    }
+  })
+  .transform((v): { preset: number; timezone: string; hours: z.infer<typeof WeekHoursSchema> } => {
+    if (v.hours) return { preset: v.preset, timezone: v.timezone, hours: v.hours };
+    const s = fromBlocks(v.blocks ?? [], isSchedulePreset(v.preset) ? v.preset : SCHEDULE_PRESET.CUSTOM, v.timezone);
+    // fromBlocks resolves an unknown zone to UTC; keep the zone as sent so the server's check names it.
+    return { preset: v.preset, timezone: v.timezone, hours: s.hours };
+  });
 export type ScheduleInputDto = z.input<typeof ScheduleInput>;
 
 /** A stored schedule `{preset, timezone, hours}` in the answer's form (ScheduleSchema: `blocks` added). */
@@ -90,12 +97,14 @@ export function scheduleView(schedule: { preset: number; timezone: string; hours
 export const RouteTypeSchema = z.enum(['standard', 'simultaneous', 'sequential', 'geo', 'voicemail', 'in-app-calling']);
 
 /** A forward as the editor sends it; `valid`, `international`, `updated_at` are stripped before saving. */
-export const ForwardInput = z.object({
-  number: z.string().nullish(),
-  valid: z.unknown().optional(),
-  international: z.unknown().optional(),
-  updated_at: z.unknown().optional(),
-}).passthrough();
+export const ForwardInput = z
+  .object({
+    number: z.string().nullish(),
+    valid: z.unknown().optional(),
+    international: z.unknown().optional(),
+    updated_at: z.unknown().optional(),
+  })
+  .passthrough();
 
 /** An extension entry as the editor sends it: every field optional (defaults of foundation §3 fill the rest). */
 export const RouteEntryInput = z.object({
@@ -195,24 +204,26 @@ export const NumberSpecFields = z.object({
 });
 
 /** A company's number (spec 002 §3 "Number"). */
-export const NumberSchema = z.object({
-  id: z.number(),
-  company_id: z.number(),
-  number: z.string(),
-  national_number: z.string(),
-  label: z.string(),
-  type: z.number(),
-  type_label: z.string(),
-  category: z.number(),
-  provider_id: z.number(),
-  routes: z.array(RouteEntrySchema),
-  schedule: ScheduleSchema,
-  route_type: z.string(),
-  schedule_label: z.string(),
-  menu_replays: z.number(),
-  menu_fallback: MenuFallbackSchema,
-  created_at: z.string(),
-}).extend(NumberSpecFields.shape);
+export const NumberSchema = z
+  .object({
+    id: z.number(),
+    company_id: z.number(),
+    number: z.string(),
+    national_number: z.string(),
+    label: z.string(),
+    type: z.number(),
+    type_label: z.string(),
+    category: z.number(),
+    provider_id: z.number(),
+    routes: z.array(RouteEntrySchema),
+    schedule: ScheduleSchema,
+    route_type: z.string(),
+    schedule_label: z.string(),
+    menu_replays: z.number(),
+    menu_fallback: MenuFallbackSchema,
+    created_at: z.string(),
+  })
+  .extend(NumberSpecFields.shape);
 export type NumberDto = z.infer<typeof NumberSchema>;
 
 export const NumberListBody = z.object({ data: z.array(NumberSchema) });
@@ -252,7 +263,10 @@ export const BuyNumberInput = z.object({
   number: z.string().min(1).max(40).optional(),
   national_number: z.string().min(1).max(40).optional(),
   vanity: z.string().min(1).max(40).optional(),
-  area_code: z.string().regex(/^(\d{3}|8\*\*)$/, 'The area code must be 3 digits.').optional(),
+  area_code: z
+    .string()
+    .regex(/^(\d{3}|8\*\*)$/, 'The area code must be 3 digits.')
+    .optional(),
 });
 
 /** The per-number call settings of spec 002 §3 "Number" (also set by number templates). */
@@ -262,13 +276,15 @@ export const NumberCallSettingsInput = z.object({
   ai_eav_enabled: z.boolean().optional(),
 });
 
-export const UpdateNumberInput = z.object({
-  label: z.string().max(100).optional(),
-  routes: z.array(RouteEntryInput).max(100).optional(),
-  schedule: ScheduleInput.optional(),
-  menu_replays: z.number().int().min(0).max(MENU_REPLAYS_MAX).optional(),
-  menu_fallback: MenuFallbackSchema.optional(),
-}).extend(NumberCallSettingsInput.shape);
+export const UpdateNumberInput = z
+  .object({
+    label: z.string().max(100).optional(),
+    routes: z.array(RouteEntryInput).max(100).optional(),
+    schedule: ScheduleInput.optional(),
+    menu_replays: z.number().int().min(0).max(MENU_REPLAYS_MAX).optional(),
+    menu_fallback: MenuFallbackSchema.optional(),
+  })
+  .extend(NumberCallSettingsInput.shape);
 
 // ---------------------------------------------------------------- calls
 
@@ -277,8 +293,13 @@ export const UpdateNumberInput = z.object({
  * recorded; `title`/`text`: what the step was, in words (docs/telephony.md "Call history").
  */
 export const CallEventSchema = z.object({
-  id: z.number(), status: z.number(), status_label: z.string(), detail: z.record(z.string(), z.unknown()), created_at: z.string(),
-  title: z.string().optional(), text: z.string().optional(),
+  id: z.number(),
+  status: z.number(),
+  status_label: z.string(),
+  detail: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+  title: z.string().optional(),
+  text: z.string().optional(),
 });
 export const VoicemailSchema = z.object({ id: z.number(), recording_url: z.string(), duration_s: z.number(), is_read: z.boolean(), created_at: z.string() });
 export const CallSchema = z.object({
@@ -333,7 +354,10 @@ export const BlockCreatedBody = z.object({ message: z.string(), data: BlockSchem
 export const SimulateCallInput = z.object({
   from: z.string().min(1),
   to: z.string().min(1),
-  digits: z.string().regex(/^[0-9*#]*$/, 'Digits may hold 0-9, * and #.').optional(),
+  digits: z
+    .string()
+    .regex(/^[0-9*#]*$/, 'Digits may hold 0-9, * and #.')
+    .optional(),
   forwards: z.record(z.string(), z.enum(['answer', 'no-answer', 'busy'])).optional(),
   confirm: z.boolean().optional(),
   voicemail_seconds: z.number().int().min(0).max(600).optional(),

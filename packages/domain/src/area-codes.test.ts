@@ -1,18 +1,12 @@
 import { describe, it, expect } from 'vitest';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import {
-  AREA_CODES,
-  OVERLAYS,
-  REGION_NAMES,
-  areaCodeInfo,
-  overlayAreaCodes,
-  regionOfNumber,
-  stateName,
-  timeZoneOfNumber,
-} from './area-codes.js';
+import { AREA_CODES, OVERLAYS, REGION_NAMES, areaCodeInfo, overlayAreaCodes, regionOfNumber, stateName, timeZoneOfNumber } from './area-codes.js';
 import { isValidTimeZone } from './timezone.js';
 
-const US_STATES = 'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY'.split(' ');
+const US_STATES =
+  'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY'.split(
+    ' ',
+  );
 const PROVINCES = 'AB BC MB NB NL NS ON QC SK'.split(' ');
 
 function libCountry(code: string): string | undefined {

@@ -44,11 +44,7 @@ function toTime(value: DateInput): number | null {
  * @param shouldBeSentAt the send time (Date, ISO text or epoch ms), or null
  * @param now the reference moment (default: the current time)
  */
-export function campaignDisplayStatus(
-  state: string | null | undefined,
-  shouldBeSentAt: DateInput,
-  now: Date = new Date(),
-): CampaignDisplayStatus {
+export function campaignDisplayStatus(state: string | null | undefined, shouldBeSentAt: DateInput, now: Date = new Date()): CampaignDisplayStatus {
   switch (state) {
     case 'queued': {
       const sendAt = toTime(shouldBeSentAt);
@@ -189,11 +185,7 @@ function escapeRegExp(text: string): string {
  * @param contact the recipient's values
  * @param fields the campaign's merge fields ({@link MERGE_FIELDS} unless given)
  */
-export function renderMergeFields(
-  text: string,
-  contact: MergeContact,
-  fields: ReadonlyArray<Readonly<MergeField>> = MERGE_FIELDS,
-): string {
+export function renderMergeFields(text: string, contact: MergeContact, fields: ReadonlyArray<Readonly<MergeField>> = MERGE_FIELDS): string {
   let out = text;
   for (const field of fields) {
     const value = field.enabled ? [...mergeValue(field.key, contact)].slice(0, Math.max(0, field.length)).join('') : '';
@@ -228,11 +220,7 @@ export function composeCampaignMessage(text: string, unsubscribeText: string): s
  * @param hasMedia whether media is attached (MMS)
  * @returns null, "Max 1000 characters per SMS" or "Max 1000 characters per MMS"
  */
-export function messageLengthError(
-  text: string | null | undefined,
-  unsubscribeText: string | null | undefined,
-  hasMedia: boolean,
-): string | null {
+export function messageLengthError(text: string | null | undefined, unsubscribeText: string | null | undefined, hasMedia: boolean): string | null {
   const body = text ?? '';
   if (body.trim() === '') return null;
   const length = charCount(body) + charCount(unsubscribeText ?? '');

@@ -35,8 +35,20 @@ const norm = (h: string | null | undefined) => (h ?? '').toLowerCase().replace(/
 
 /** Outlook and similar phone headers, most useful (mobile) first. */
 const PHONE_HEADERS = [
-  'mobilephone', 'cellphone', 'mobile', 'primaryphone', 'businessphone', 'businessphone2', 'homephone', 'homephone2',
-  'otherphone', 'companymainphone', 'carphone', 'assistantsphone', 'radiophone', 'callback',
+  'mobilephone',
+  'cellphone',
+  'mobile',
+  'primaryphone',
+  'businessphone',
+  'businessphone2',
+  'homephone',
+  'homephone2',
+  'otherphone',
+  'companymainphone',
+  'carphone',
+  'assistantsphone',
+  'radiophone',
+  'callback',
 ];
 const EMAIL_HEADERS = ['emailaddress', 'email2address', 'email3address', 'emailaddress2', 'emailaddress3'];
 const LABEL_HEADERS = ['groupmembership', 'labels', 'categories', 'tags', 'groups'];
@@ -78,20 +90,53 @@ export function detectContactImportMapping(headers: ReadonlyArray<string | null 
 
   // Numbers: Google's "Phone N - Value" in N order, then Outlook's named phones, then plain spellings.
   const numbers: number[] = [];
-  const googlePhones = keys.map((k, i) => ({ i, n: /^phone(\d+)value$/.exec(k)?.[1] })).filter((x) => x.n !== undefined).sort((a, b) => Number(a.n) - Number(b.n));
-  for (const p of googlePhones) { numbers.push(p.i); used.add(p.i); }
-  for (const h of PHONE_HEADERS) keys.forEach((k, i) => { if (k === h && !used.has(i)) { numbers.push(i); used.add(i); } });
-  keys.forEach((k, i) => { if (!used.has(i) && (CONTACT_COLUMN_ALIASES.number as readonly string[]).includes(k)) { numbers.push(i); used.add(i); } });
+  const googlePhones = keys
+    .map((k, i) => ({ i, n: /^phone(\d+)value$/.exec(k)?.[1] }))
+    .filter((x) => x.n !== undefined)
+    .sort((a, b) => Number(a.n) - Number(b.n));
+  for (const p of googlePhones) {
+    numbers.push(p.i);
+    used.add(p.i);
+  }
+  for (const h of PHONE_HEADERS)
+    keys.forEach((k, i) => {
+      if (k === h && !used.has(i)) {
+        numbers.push(i);
+        used.add(i);
+      }
+    });
+  keys.forEach((k, i) => {
+    if (!used.has(i) && (CONTACT_COLUMN_ALIASES.number as readonly string[]).includes(k)) {
+      numbers.push(i);
+      used.add(i);
+    }
+  });
   if (numbers.length) m.number = numbers;
 
   const emails: number[] = [];
-  const googleMails = keys.map((k, i) => ({ i, n: /^e?mail(\d+)value$/.exec(k)?.[1] })).filter((x) => x.n !== undefined).sort((a, b) => Number(a.n) - Number(b.n));
-  for (const e of googleMails) { emails.push(e.i); used.add(e.i); }
-  keys.forEach((k, i) => { if (!used.has(i) && (EMAIL_HEADERS.includes(k) || (CONTACT_COLUMN_ALIASES.email as readonly string[]).includes(k))) { emails.push(i); used.add(i); } });
+  const googleMails = keys
+    .map((k, i) => ({ i, n: /^e?mail(\d+)value$/.exec(k)?.[1] }))
+    .filter((x) => x.n !== undefined)
+    .sort((a, b) => Number(a.n) - Number(b.n));
+  for (const e of googleMails) {
+    emails.push(e.i);
+    used.add(e.i);
+  }
+  keys.forEach((k, i) => {
+    if (!used.has(i) && (EMAIL_HEADERS.includes(k) || (CONTACT_COLUMN_ALIASES.email as readonly string[]).includes(k))) {
+      emails.push(i);
+      used.add(i);
+    }
+  });
   if (emails.length) m.email = emails;
 
   const labels: number[] = [];
-  keys.forEach((k, i) => { if (!used.has(i) && LABEL_HEADERS.includes(k)) { labels.push(i); used.add(i); } });
+  keys.forEach((k, i) => {
+    if (!used.has(i) && LABEL_HEADERS.includes(k)) {
+      labels.push(i);
+      used.add(i);
+    }
+  });
   if (labels.length) m.labels = labels;
 
   for (const f of IMPORT_SINGLE_FIELDS) {
@@ -115,7 +160,10 @@ export function phoneLabelColumn(headers: ReadonlyArray<string | null | undefine
 
 /** The values of a cell that may hold several, Google style ("a ::: b"); blanks dropped. */
 export function splitMultiValue(cell: string | null | undefined): string[] {
-  return (cell ?? '').split(MULTI_VALUE_SEPARATOR).map((v) => v.trim()).filter((v) => v !== '');
+  return (cell ?? '')
+    .split(MULTI_VALUE_SEPARATOR)
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 /** Whether a phone label (or header) names a mobile phone ("Mobile", "CELL", "Mobile Phone", "iPhone"). */

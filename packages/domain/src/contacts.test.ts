@@ -1,13 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import {
-  AGE_RANGES,
-  CONTACT_GENDERS,
-  CONTACT_TYPES,
-  EAV_ENTITY_TYPES,
-  deriveContactName,
-  detectImportColumns,
-  importColumnsError,
-} from './contacts.js';
+import { AGE_RANGES, CONTACT_GENDERS, CONTACT_TYPES, EAV_ENTITY_TYPES, deriveContactName, detectImportColumns, importColumnsError } from './contacts.js';
 import { INVALID_CONTACT_FILE } from './messages.js';
 
 describe('contact enumerations (spec 001 §3)', () => {

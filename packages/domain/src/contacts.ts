@@ -16,22 +16,7 @@ export const CONTACT_TYPES = ['Person', 'Business', 'Other'] as const;
 export type ContactType = (typeof CONTACT_TYPES)[number];
 
 /** Age range buckets (spec 001 §3): 1-5, then steps of five up to 61-65, then 65+. */
-export const AGE_RANGES = [
-  '1-5',
-  '6-10',
-  '11-15',
-  '16-20',
-  '21-25',
-  '26-30',
-  '31-35',
-  '36-40',
-  '41-45',
-  '46-50',
-  '51-55',
-  '56-60',
-  '61-65',
-  '65+',
-] as const;
+export const AGE_RANGES = ['1-5', '6-10', '11-15', '16-20', '21-25', '26-30', '31-35', '36-40', '41-45', '46-50', '51-55', '56-60', '61-65', '65+'] as const;
 /** An age range bucket. */
 export type AgeRange = (typeof AGE_RANGES)[number];
 

@@ -1,12 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import {
-  CONFIRM_KEY_CHOICES,
-  CONFIRM_KEY_HASH,
-  CONFIRM_KEY_STAR,
-  confirmKeyToDtmf,
-  suggestExtension,
-  suggestExtensions,
-} from './extensions.js';
+import { CONFIRM_KEY_CHOICES, CONFIRM_KEY_HASH, CONFIRM_KEY_STAR, confirmKeyToDtmf, suggestExtension, suggestExtensions } from './extensions.js';
 
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 

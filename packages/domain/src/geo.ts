@@ -46,11 +46,7 @@ const hasStates = (forward: GeoForward): boolean => (forward.states ?? []).some(
  * @param staticFallback the entry's `geo_by_state_static_fallback`
  * @returns the matching forwards in their order (the same objects), possibly []
  */
-export function matchGeoForward<T extends GeoForward>(
-  fromState: string | null | undefined,
-  forwards: readonly T[],
-  staticFallback: boolean,
-): T[] {
+export function matchGeoForward<T extends GeoForward>(fromState: string | null | undefined, forwards: readonly T[], staticFallback: boolean): T[] {
   const state = (fromState ?? '').trim().toUpperCase();
   if (state !== '') {
     const matches = forwards.filter((f) => (f.states ?? []).some((s) => s.trim().toUpperCase() === state));

@@ -65,7 +65,11 @@ function fixedWithObserved(year: number, month: number, day: number): string[] {
 /** A fixed-date holiday plus the following Monday when it falls on a weekend (the Australian rule). */
 function weekendToMonday(year: number, month: number, day: number): string[] {
   const dow = new Date(Date.UTC(year, month - 1, day)).getUTCDay();
-  return dow === 6 ? [key(year, month, day), key(year, month, day + 2)] : dow === 0 ? [key(year, month, day), key(year, month, day + 1)] : [key(year, month, day)];
+  return dow === 6
+    ? [key(year, month, day), key(year, month, day + 2)]
+    : dow === 0
+      ? [key(year, month, day), key(year, month, day + 1)]
+      : [key(year, month, day)];
 }
 
 function usFederal(year: number): string[] {
@@ -112,7 +116,8 @@ function build(calendar: HolidayCalendar, year: number): string[] {
       ];
     case 'US-UT': // Utah Code § 63G-1-301
       return [...usFederal(year), ...fixedWithObserved(year, 7, 24)]; // Pioneer Day
-    case 'AU': { // national public holidays (Telemarketing and Research Industry Standard 2017)
+    case 'AU': {
+      // national public holidays (Telemarketing and Research Industry Standard 2017)
       const christmasDow = new Date(Date.UTC(year, 11, 25)).getUTCDay();
       return [
         ...weekendToMonday(year, 1, 1),
@@ -129,8 +134,17 @@ function build(calendar: HolidayCalendar, year: number): string[] {
     }
     case 'FR': // jours fériés, Code du travail art. L3133-1
       return [
-        key(year, 1, 1), easterOffset(year, 1), key(year, 5, 1), key(year, 5, 8), easterOffset(year, 39),
-        easterOffset(year, 50), key(year, 7, 14), key(year, 8, 15), key(year, 11, 1), key(year, 11, 11), key(year, 12, 25),
+        key(year, 1, 1),
+        easterOffset(year, 1),
+        key(year, 5, 1),
+        key(year, 5, 8),
+        easterOffset(year, 39),
+        easterOffset(year, 50),
+        key(year, 7, 14),
+        key(year, 8, 15),
+        key(year, 11, 1),
+        key(year, 11, 11),
+        key(year, 12, 25),
       ];
   }
 }

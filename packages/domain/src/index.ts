@@ -33,15 +33,7 @@ export {
 } from './extensions.js';
 export type { ConfirmKeyChoice } from './extensions.js';
 
-export {
-  ROUTE_TYPES,
-  DEFAULT_EXTENSION,
-  ROUTE_DISPLAY_TYPES,
-  newRouteEntry,
-  cleanForwards,
-  cleanRoutes,
-  displayRouteType,
-} from './routing.js';
+export { ROUTE_TYPES, DEFAULT_EXTENSION, ROUTE_DISPLAY_TYPES, newRouteEntry, cleanForwards, cleanRoutes, displayRouteType } from './routing.js';
 export type { RouteType, Forward, RouteEntry, RouteDisplayType } from './routing.js';
 
 export {
@@ -209,16 +201,7 @@ export {
   CONSUMER_NO_ACCOUNT,
 } from './messages.js';
 
-export {
-  AREA_CODES,
-  REGION_NAMES,
-  stateName,
-  areaCodeInfo,
-  regionOfNumber,
-  timeZoneOfNumber,
-  OVERLAYS,
-  overlayAreaCodes,
-} from './area-codes.js';
+export { AREA_CODES, REGION_NAMES, stateName, areaCodeInfo, regionOfNumber, timeZoneOfNumber, OVERLAYS, overlayAreaCodes } from './area-codes.js';
 export type { AreaCodeCountry, AreaCodeInfo } from './area-codes.js';
 
 export { DEFAULT_QUIET_HOURS, recipientTimeZone, isWithinSendingWindow, nextAllowedSendTime, zonedToInstant } from './quiet-hours.js';

@@ -15,8 +15,7 @@ export const RESET_LINK_EXPIRED = 'Your reset link has expired. Please try to re
  *
  * @param email the support e-mail address
  */
-export const UNKNOWN_ERROR = (email: string): string =>
-  `An unknown error has occurred, please try again or contact support by emailing us at ${email}`;
+export const UNKNOWN_ERROR = (email: string): string => `An unknown error has occurred, please try again or contact support by emailing us at ${email}`;
 /** Newer handler, HTTP 401 (foundation §8, spec 001 §8). */
 export const NOT_AUTHORIZED = "You're not authorized to perform this action";
 /** Newer handler, nothing else to show (foundation §8, spec 001 §8). */

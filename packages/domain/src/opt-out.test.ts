@@ -11,7 +11,7 @@ import {
 } from './opt-out.js';
 
 describe('keyword lists (docs/messaging.md "Opt-outs and compliance")', () => {
-  it('are exactly the issue\'s keywords', () => {
+  it("are exactly the issue's keywords", () => {
     expect(OPT_OUT_KEYWORDS).toEqual(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'REVOKE', 'OPTOUT']);
     expect(OPT_IN_KEYWORDS).toEqual(['START', 'YES', 'UNSTOP']);
     expect(HELP_KEYWORDS).toEqual(['HELP', 'INFO']);

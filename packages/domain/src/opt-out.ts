@@ -17,11 +17,9 @@ export const HELP_KEYWORDS = ['HELP', 'INFO'] as const;
 export type KeywordKind = 'opt-out' | 'opt-in' | 'help';
 
 /** Designed: reply sent once after an opt-out keyword. */
-export const OPT_OUT_CONFIRMATION =
-  'You have been unsubscribed and will receive no further messages. Reply START to resubscribe.';
+export const OPT_OUT_CONFIRMATION = 'You have been unsubscribed and will receive no further messages. Reply START to resubscribe.';
 /** Designed: reply sent once after an opt-in keyword. */
-export const OPT_IN_CONFIRMATION =
-  'You have been resubscribed and will receive messages again. Reply STOP to unsubscribe.';
+export const OPT_IN_CONFIRMATION = 'You have been resubscribed and will receive messages again. Reply STOP to unsubscribe.';
 /** Designed: help reply used when the company has no help text of its own. */
 export const DEFAULT_HELP_TEXT = 'Reply STOP to unsubscribe or START to resubscribe. Msg & data rates may apply.';
 /** Designed: refusal when a user sends from the inbox to an unsubscribed contact. */

@@ -73,9 +73,7 @@ export function isValidPhone(input: string, country: string = DEFAULT_COUNTRY): 
 export function formatPhone(e164OrRaw: string): string {
   const parsed = parseWithRetry(e164OrRaw, DEFAULT_COUNTRY);
   if (!parsed) return e164OrRaw;
-  return parsed.country && NATIONAL_DISPLAY_COUNTRIES.has(parsed.country)
-    ? parsed.formatNational()
-    : parsed.formatInternational();
+  return parsed.country && NATIONAL_DISPLAY_COUNTRIES.has(parsed.country) ? parsed.formatNational() : parsed.formatInternational();
 }
 
 /**

@@ -164,10 +164,7 @@ describe('isSendAllowed / nextSendTime (the law in the recipient local time)', (
   });
 
   it('always lands inside the window, at or after the instant, for every area code and country', () => {
-    const numbers = [
-      ...Object.keys(AREA_CODES).map((code) => `+1${code}5550123`),
-      TOLL_FREE, UK, SYDNEY, PARIS, MOSCOW,
-    ];
+    const numbers = [...Object.keys(AREA_CODES).map((code) => `+1${code}5550123`), TOLL_FREE, UK, SYDNEY, PARIS, MOSCOW];
     const instants = [at('2025-01-18T03:17:00Z'), at('2025-07-06T16:41:00Z'), at('2025-12-24T22:05:00Z')];
     for (const number of numbers) {
       for (const instant of instants) {

@@ -43,10 +43,12 @@ export interface LegalQuietHoursRule {
 }
 
 const w = (...ranges: string[]): DayWindows =>
-  Object.freeze(ranges.map((range) => {
-    const [start, end] = range.split('-') as [string, string];
-    return Object.freeze({ start, end });
-  }));
+  Object.freeze(
+    ranges.map((range) => {
+      const [start, end] = range.split('-') as [string, string];
+      return Object.freeze({ start, end });
+    }),
+  );
 const NONE: DayWindows = Object.freeze([]);
 
 function rule(
@@ -75,7 +77,12 @@ export const LEGAL_QUIET_HOURS: Readonly<Record<string, Readonly<LegalQuietHours
     [
       rule('DEFAULT', 'Other countries', { weekdays: w('08:00-20:00') }, 'No statutory window known: conservative default'),
       rule('US', 'United States (federal)', { weekdays: w('08:00-21:00') }, '47 U.S.C. § 227(c); 47 C.F.R. § 64.1200(c)(1); 16 C.F.R. § 310.4(c)'),
-      rule('CA', 'Canada', { weekdays: w('09:00-21:30'), saturday: w('10:00-18:00'), sunday: w('10:00-18:00') }, 'CRTC Unsolicited Telecommunications Rules, Part III (Telemarketing Rules), s. 2'),
+      rule(
+        'CA',
+        'Canada',
+        { weekdays: w('09:00-21:30'), saturday: w('10:00-18:00'), sunday: w('10:00-18:00') },
+        'CRTC Unsolicited Telecommunications Rules, Part III (Telemarketing Rules), s. 2',
+      ),
       rule(
         'AU',
         'Australia',
@@ -88,13 +95,23 @@ export const LEGAL_QUIET_HOURS: Readonly<Record<string, Readonly<LegalQuietHours
         { weekdays: w('10:00-13:00', '14:00-20:00'), saturday: NONE, sunday: NONE, holidays: { calendar: 'FR', windows: NONE } },
         'Code de la consommation art. L221-16; Décret n° 2022-1313 du 13 octobre 2022',
       ),
-      rule('US-AL', 'Alabama', { weekdays: w('08:00-20:00'), sunday: NONE, holidays: { calendar: 'US-AL', windows: NONE } }, 'Ala. Admin. Code r. 770-X-5-.17; holidays Ala. Code § 1-3-8'),
+      rule(
+        'US-AL',
+        'Alabama',
+        { weekdays: w('08:00-20:00'), sunday: NONE, holidays: { calendar: 'US-AL', windows: NONE } },
+        'Ala. Admin. Code r. 770-X-5-.17; holidays Ala. Code § 1-3-8',
+      ),
       rule('US-CA', 'California', { weekdays: w('09:00-21:00') }, 'Cal. Pub. Util. Code § 2872(c)'),
       rule('US-CT', 'Connecticut', { weekdays: w('09:00-20:00') }, 'Conn. Gen. Stat. § 42-288a (as amended by Public Act 23-98)'),
       rule('US-FL', 'Florida', { weekdays: w('08:00-20:00') }, 'Fla. Stat. § 501.616(6)(a) (Florida Telephone Solicitation Act, SB 1120 of 2021)'),
       rule('US-IL', 'Illinois', { weekdays: w('09:00-21:00') }, '815 ILCS 305/15 (Automatic Telephone Dialers Act)'),
       rule('US-KY', 'Kentucky', { weekdays: w('10:00-21:00') }, 'Ky. Rev. Stat. § 367.46955'),
-      rule('US-LA', 'Louisiana', { weekdays: w('08:00-20:00'), sunday: NONE, holidays: { calendar: 'US-LA', windows: NONE } }, 'La. R.S. 45:844.11 et seq. and Louisiana PSC do-not-call rules; holidays La. R.S. 1:55'),
+      rule(
+        'US-LA',
+        'Louisiana',
+        { weekdays: w('08:00-20:00'), sunday: NONE, holidays: { calendar: 'US-LA', windows: NONE } },
+        'La. R.S. 45:844.11 et seq. and Louisiana PSC do-not-call rules; holidays La. R.S. 1:55',
+      ),
       rule('US-MA', 'Massachusetts', { weekdays: w('08:00-20:00') }, 'Mass. Gen. Laws ch. 159C § 3; 201 CMR 12.02'),
       rule('US-MD', 'Maryland', { weekdays: w('08:00-20:00') }, 'Md. Code, Com. Law § 14-4501 et seq. (Stop the Spam Calls Act of 2023)'),
       rule('US-MI', 'Michigan', { weekdays: w('09:00-21:00') }, 'Mich. Comp. Laws § 750.540e; § 445.111b'),
@@ -130,10 +147,26 @@ const US_STATE_RULES = Object.values(LEGAL_QUIET_HOURS).filter((r) => r.id.start
  * populous zone. Other countries use the first zone listed.
  */
 const MAIN_ZONES: Readonly<Record<string, string>> = Object.freeze({
-  US: 'America/New_York', CA: 'America/Toronto', MX: 'America/Mexico_City', BR: 'America/Sao_Paulo', RU: 'Europe/Moscow',
-  AU: 'Australia/Sydney', ID: 'Asia/Jakarta', KZ: 'Asia/Almaty', CD: 'Africa/Kinshasa', AR: 'America/Argentina/Buenos_Aires',
-  CL: 'America/Santiago', ES: 'Europe/Madrid', PT: 'Europe/Lisbon', EC: 'America/Guayaquil', MN: 'Asia/Ulaanbaatar',
-  NZ: 'Pacific/Auckland', FR: 'Europe/Paris', GB: 'Europe/London', DE: 'Europe/Berlin', UA: 'Europe/Kyiv',
+  US: 'America/New_York',
+  CA: 'America/Toronto',
+  MX: 'America/Mexico_City',
+  BR: 'America/Sao_Paulo',
+  RU: 'Europe/Moscow',
+  AU: 'Australia/Sydney',
+  ID: 'Asia/Jakarta',
+  KZ: 'Asia/Almaty',
+  CD: 'Africa/Kinshasa',
+  AR: 'America/Argentina/Buenos_Aires',
+  CL: 'America/Santiago',
+  ES: 'Europe/Madrid',
+  PT: 'Europe/Lisbon',
+  EC: 'America/Guayaquil',
+  MN: 'Asia/Ulaanbaatar',
+  NZ: 'Pacific/Auckland',
+  FR: 'Europe/Paris',
+  GB: 'Europe/London',
+  DE: 'Europe/Berlin',
+  UA: 'Europe/Kyiv',
 });
 
 /** Who a number belongs to, for quiet hours. */

@@ -103,12 +103,8 @@ describe('nextAllowedSendTime (messages outside wait for the next allowed time)'
   });
 
   it('handles windows across midnight and the fallback zone', () => {
-    expect(nextAllowedSendTime(NY, at('2025-01-15T17:00:00Z'), { start: '22:00', end: '06:00' }).toISOString()).toBe(
-      '2025-01-16T03:00:00.000Z',
-    );
-    expect(nextAllowedSendTime(TOLL_FREE, at('2025-01-15T13:30:00Z'), undefined, 'America/Chicago').toISOString()).toBe(
-      '2025-01-15T14:00:00.000Z',
-    );
+    expect(nextAllowedSendTime(NY, at('2025-01-15T17:00:00Z'), { start: '22:00', end: '06:00' }).toISOString()).toBe('2025-01-16T03:00:00.000Z');
+    expect(nextAllowedSendTime(TOLL_FREE, at('2025-01-15T13:30:00Z'), undefined, 'America/Chicago').toISOString()).toBe('2025-01-15T14:00:00.000Z');
   });
 
   it('always lands inside the window, at or after the instant', () => {

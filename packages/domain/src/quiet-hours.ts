@@ -107,12 +107,7 @@ export function isWithinSendingWindow(
  * @returns a new Date
  * @throws RangeError when the window's times are not "HH:mm" or `instant` is invalid
  */
-export function nextAllowedSendTime(
-  e164: string,
-  instant: Date,
-  window: SendingWindow = DEFAULT_QUIET_HOURS,
-  fallbackTz: string = DEFAULT_TIME_ZONE,
-): Date {
+export function nextAllowedSendTime(e164: string, instant: Date, window: SendingWindow = DEFAULT_QUIET_HOURS, fallbackTz: string = DEFAULT_TIME_ZONE): Date {
   const { start, end } = windowMinutes(window);
   const zone = recipientTimeZone(e164, fallbackTz);
   const now = zonedDateTime(instant, zone);

@@ -157,7 +157,12 @@ describe('displayRouteType (foundation §3, spec 002 §3)', () => {
 
 describe('cleanForwards keeps geo states', () => {
   it('normalizes the states a forward serves and omits the key when there are none', () => {
-    expect(cleanForwards([{ number: ' +13125550101 ', states: [' il', 'xx', 'IN'] }, { number: '+12125550102', states: [] }, { number: '' , states: ['NY'] }]))
-      .toEqual([{ number: '+13125550101', states: ['IL', 'IN'] }, { number: '+12125550102' }]);
+    expect(
+      cleanForwards([
+        { number: ' +13125550101 ', states: [' il', 'xx', 'IN'] },
+        { number: '+12125550102', states: [] },
+        { number: '', states: ['NY'] },
+      ]),
+    ).toEqual([{ number: '+13125550101', states: ['IL', 'IN'] }, { number: '+12125550102' }]);
   });
 });

@@ -380,7 +380,9 @@ describe('isOpenAt', () => {
 
 describe('scheduleHoursErrors (foundation §3: close after open, both sides)', () => {
   it('accepts closed days, All Day and a close after the open', () => {
-    expect(scheduleHoursErrors(custom({ mon: { open: '09:00', close: '17:00' }, tue: ALL_DAY, wed: CLOSED, thu: { open: '23:45', close: '24:00' } }))).toEqual({});
+    expect(scheduleHoursErrors(custom({ mon: { open: '09:00', close: '17:00' }, tue: ALL_DAY, wed: CLOSED, thu: { open: '23:45', close: '24:00' } }))).toEqual(
+      {},
+    );
   });
 
   it('refuses a close before or equal to the open, on the close field', () => {

@@ -407,7 +407,10 @@ export const SCHEDULE_HOURS_MESSAGES = {
  * @param schedule the schedule being saved (missing days count as Closed)
  * @returns field errors keyed `hours.{day}.open` / `hours.{day}.close` (one message each); `{}` when valid
  */
-export function scheduleHoursErrors(schedule: { preset?: number | null; hours?: Partial<Record<Weekday, Partial<DayHours> | null>> | null }): Record<string, string[]> {
+export function scheduleHoursErrors(schedule: {
+  preset?: number | null;
+  hours?: Partial<Record<Weekday, Partial<DayHours> | null>> | null;
+}): Record<string, string[]> {
   const preset = Number(schedule.preset);
   if (isSchedulePreset(preset) && preset !== SCHEDULE_PRESET.CUSTOM) return {};
   const errors: Record<string, string[]> = {};

@@ -64,11 +64,7 @@ export function smsSegments(text: string): SmsSegmentInfo {
  * @param unsubscribeText the campaign's unsubscribe text
  * @param fields the campaign's merge fields ({@link MERGE_FIELDS} unless given)
  */
-export function campaignSegments(
-  text: string,
-  unsubscribeText: string,
-  fields: ReadonlyArray<Readonly<MergeField>> = MERGE_FIELDS,
-): SmsSegmentInfo {
+export function campaignSegments(text: string, unsubscribeText: string, fields: ReadonlyArray<Readonly<MergeField>> = MERGE_FIELDS): SmsSegmentInfo {
   if (text.trim() === '') return smsSegments('');
   let body = text;
   for (const field of fields) {

@@ -87,7 +87,7 @@ describe('zonedDateTime', () => {
 });
 
 describe('time-zone names', () => {
-  it('uses today\'s IANA names where ICU still reports old ones', () => {
+  it("uses today's IANA names where ICU still reports old ones", () => {
     expect(currentZoneName('Asia/Calcutta')).toBe('Asia/Kolkata');
     expect(currentZoneName('Europe/Kiev')).toBe('Europe/Kyiv');
     expect(currentZoneName('America/New_York')).toBe('America/New_York');

@@ -23,8 +23,17 @@ const AUTH_TOKEN = 'contract-auth-token';
 /** Test configuration; `voice` adds the softphone credentials (API key, TwiML app). */
 function testConfig(carrier: Config['carrier'], voice: boolean): Config {
   return loadConfig({
-    CARRIER: carrier, PUBLIC_URL, TWILIO_ACCOUNT_SID: ACCOUNT_SID, TWILIO_AUTH_TOKEN: AUTH_TOKEN,
-    ...(voice ? { TWILIO_API_KEY: 'SKcontract000000000000000000000000', TWILIO_API_SECRET: 'contract-api-secret', TWILIO_TWIML_APP_SID: 'APcontract000000000000000000000000' } : {}),
+    CARRIER: carrier,
+    PUBLIC_URL,
+    TWILIO_ACCOUNT_SID: ACCOUNT_SID,
+    TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+    ...(voice
+      ? {
+          TWILIO_API_KEY: 'SKcontract000000000000000000000000',
+          TWILIO_API_SECRET: 'contract-api-secret',
+          TWILIO_TWIML_APP_SID: 'APcontract000000000000000000000000',
+        }
+      : {}),
   });
 }
 
@@ -35,8 +44,12 @@ function testConfig(carrier: Config['carrier'], voice: boolean): Config {
 function recordingQueue(): Queue {
   const defined: string[] = [];
   return {
-    define: (name: string) => { defined.push(name); },
-    enqueue: () => { throw new Error('the contract cases send nothing'); },
+    define: (name: string) => {
+      defined.push(name);
+    },
+    enqueue: () => {
+      throw new Error('the contract cases send nothing');
+    },
   } as unknown as Queue;
 }
 
@@ -71,57 +84,160 @@ type AdapterFixture = {
 // Twilio's dialect: both adapters receive (sandbox) or are posted (Twilio) the same form fields.
 const twilioForms: AdapterFixture['forms'] = {
   inboundSms: {
-    ToCountry: 'US', ToState: 'NY', SmsMessageSid: 'SM0a1b2c3d4e5f60718293a4b5c6d7e8f9', NumMedia: '0', ToCity: 'NEW YORK', FromZip: '60601',
-    SmsSid: 'SM0a1b2c3d4e5f60718293a4b5c6d7e8f9', FromState: 'IL', SmsStatus: 'received', FromCity: 'CHICAGO', Body: 'Is the shop open on Sunday?',
-    FromCountry: 'US', To: '+12125550123', ToZip: '10001', NumSegments: '1', MessageSid: 'SM0a1b2c3d4e5f60718293a4b5c6d7e8f9',
-    AccountSid: ACCOUNT_SID, From: '+13125557101', ApiVersion: '2010-04-01',
+    ToCountry: 'US',
+    ToState: 'NY',
+    SmsMessageSid: 'SM0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+    NumMedia: '0',
+    ToCity: 'NEW YORK',
+    FromZip: '60601',
+    SmsSid: 'SM0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+    FromState: 'IL',
+    SmsStatus: 'received',
+    FromCity: 'CHICAGO',
+    Body: 'Is the shop open on Sunday?',
+    FromCountry: 'US',
+    To: '+12125550123',
+    ToZip: '10001',
+    NumSegments: '1',
+    MessageSid: 'SM0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+    AccountSid: ACCOUNT_SID,
+    From: '+13125557101',
+    ApiVersion: '2010-04-01',
   },
   inboundMms: {
-    MessageSid: 'MM11111111111111111111111111111111', SmsSid: 'MM11111111111111111111111111111111', AccountSid: ACCOUNT_SID, From: '+13125557101', To: '+12125550123',
-    Body: '', NumMedia: '2', NumSegments: '1', SmsStatus: 'received', ApiVersion: '2010-04-01',
-    MediaUrl0: `https://api.twilio.com/2010-04-01/Accounts/${ACCOUNT_SID}/Messages/MM11111111111111111111111111111111/Media/ME01`, MediaContentType0: 'image/jpeg',
-    MediaUrl1: `https://api.twilio.com/2010-04-01/Accounts/${ACCOUNT_SID}/Messages/MM11111111111111111111111111111111/Media/ME02`, MediaContentType1: '',
+    MessageSid: 'MM11111111111111111111111111111111',
+    SmsSid: 'MM11111111111111111111111111111111',
+    AccountSid: ACCOUNT_SID,
+    From: '+13125557101',
+    To: '+12125550123',
+    Body: '',
+    NumMedia: '2',
+    NumSegments: '1',
+    SmsStatus: 'received',
+    ApiVersion: '2010-04-01',
+    MediaUrl0: `https://api.twilio.com/2010-04-01/Accounts/${ACCOUNT_SID}/Messages/MM11111111111111111111111111111111/Media/ME01`,
+    MediaContentType0: 'image/jpeg',
+    MediaUrl1: `https://api.twilio.com/2010-04-01/Accounts/${ACCOUNT_SID}/Messages/MM11111111111111111111111111111111/Media/ME02`,
+    MediaContentType1: '',
   },
   statusDelivered: {
-    MessageSid: 'SM22222222222222222222222222222222', SmsSid: 'SM22222222222222222222222222222222', AccountSid: ACCOUNT_SID, From: '+12125550123', To: '+13125557101',
-    MessageStatus: 'delivered', SmsStatus: 'delivered', ApiVersion: '2010-04-01',
+    MessageSid: 'SM22222222222222222222222222222222',
+    SmsSid: 'SM22222222222222222222222222222222',
+    AccountSid: ACCOUNT_SID,
+    From: '+12125550123',
+    To: '+13125557101',
+    MessageStatus: 'delivered',
+    SmsStatus: 'delivered',
+    ApiVersion: '2010-04-01',
   },
   statusUndelivered: {
-    SmsSid: 'SM33333333333333333333333333333333', AccountSid: ACCOUNT_SID, From: '+12125550123', To: '+13125550000',
-    SmsStatus: 'undelivered', ErrorCode: '30003', ApiVersion: '2010-04-01',
+    SmsSid: 'SM33333333333333333333333333333333',
+    AccountSid: ACCOUNT_SID,
+    From: '+12125550123',
+    To: '+13125550000',
+    SmsStatus: 'undelivered',
+    ErrorCode: '30003',
+    ApiVersion: '2010-04-01',
   },
   callArrived: {
-    Called: '+12125550123', ToState: 'NY', CallerCountry: 'US', Direction: 'inbound', CallerState: 'IL', ToZip: '', CallSid: 'CA44444444444444444444444444444444',
-    To: '+12125550123', CallerZip: '', ToCountry: 'US', CallToken: '', CalledZip: '', ApiVersion: '2010-04-01', CalledCity: '', CallStatus: 'ringing',
-    From: '+13125557101', AccountSid: ACCOUNT_SID, CalledCountry: 'US', CallerCity: 'CHICAGO', ToCity: '', FromCountry: 'US', Caller: '+13125557101',
-    FromCity: 'CHICAGO', CalledState: 'NY', FromZip: '', FromState: 'IL',
+    Called: '+12125550123',
+    ToState: 'NY',
+    CallerCountry: 'US',
+    Direction: 'inbound',
+    CallerState: 'IL',
+    ToZip: '',
+    CallSid: 'CA44444444444444444444444444444444',
+    To: '+12125550123',
+    CallerZip: '',
+    ToCountry: 'US',
+    CallToken: '',
+    CalledZip: '',
+    ApiVersion: '2010-04-01',
+    CalledCity: '',
+    CallStatus: 'ringing',
+    From: '+13125557101',
+    AccountSid: ACCOUNT_SID,
+    CalledCountry: 'US',
+    CallerCity: 'CHICAGO',
+    ToCity: '',
+    FromCountry: 'US',
+    Caller: '+13125557101',
+    FromCity: 'CHICAGO',
+    CalledState: 'NY',
+    FromZip: '',
+    FromState: 'IL',
   },
   menuChoice: {
-    CallSid: 'CA44444444444444444444444444444444', AccountSid: ACCOUNT_SID, From: '+13125557101', To: '+12125550123', CallStatus: 'in-progress',
-    Direction: 'inbound', Digits: '2#', FinishedOnKey: '#', msg: 'Gather End', ApiVersion: '2010-04-01',
+    CallSid: 'CA44444444444444444444444444444444',
+    AccountSid: ACCOUNT_SID,
+    From: '+13125557101',
+    To: '+12125550123',
+    CallStatus: 'in-progress',
+    Direction: 'inbound',
+    Digits: '2#',
+    FinishedOnKey: '#',
+    msg: 'Gather End',
+    ApiVersion: '2010-04-01',
   },
   dialResult: {
-    CallSid: 'CA44444444444444444444444444444444', AccountSid: ACCOUNT_SID, From: '+13125557101', To: '+12125550123', CallStatus: 'in-progress',
-    DialCallSid: 'CA55555555555555555555555555555555', DialCallStatus: 'completed', DialCallDuration: '42', DialBridged: 'true', ApiVersion: '2010-04-01',
+    CallSid: 'CA44444444444444444444444444444444',
+    AccountSid: ACCOUNT_SID,
+    From: '+13125557101',
+    To: '+12125550123',
+    CallStatus: 'in-progress',
+    DialCallSid: 'CA55555555555555555555555555555555',
+    DialCallStatus: 'completed',
+    DialCallDuration: '42',
+    DialBridged: 'true',
+    ApiVersion: '2010-04-01',
   },
   recording: {
-    CallSid: 'CA44444444444444444444444444444444', AccountSid: ACCOUNT_SID, From: '+13125557101', To: '+12125550123', CallStatus: 'completed',
+    CallSid: 'CA44444444444444444444444444444444',
+    AccountSid: ACCOUNT_SID,
+    From: '+13125557101',
+    To: '+12125550123',
+    CallStatus: 'completed',
     RecordingUrl: `https://api.twilio.com/2010-04-01/Accounts/${ACCOUNT_SID}/Recordings/RE66666666666666666666666666666666`,
-    RecordingSid: 'RE66666666666666666666666666666666', RecordingDuration: '17.4', Digits: 'hangup', ApiVersion: '2010-04-01',
+    RecordingSid: 'RE66666666666666666666666666666666',
+    RecordingDuration: '17.4',
+    Digits: 'hangup',
+    ApiVersion: '2010-04-01',
   },
   callCompleted: {
-    CallSid: 'CA44444444444444444444444444444444', AccountSid: ACCOUNT_SID, From: '+13125557101', To: '+12125550123', CallStatus: 'completed',
-    CallDuration: '65', Duration: '2', Timestamp: 'Mon, 23 Nov 2026 02:53:38 +0000', CallbackSource: 'call-progress-events', SequenceNumber: '0', ApiVersion: '2010-04-01',
+    CallSid: 'CA44444444444444444444444444444444',
+    AccountSid: ACCOUNT_SID,
+    From: '+13125557101',
+    To: '+12125550123',
+    CallStatus: 'completed',
+    CallDuration: '65',
+    Duration: '2',
+    Timestamp: 'Mon, 23 Nov 2026 02:53:38 +0000',
+    CallbackSource: 'call-progress-events',
+    SequenceNumber: '0',
+    ApiVersion: '2010-04-01',
   },
   browserCall: {
-    AccountSid: ACCOUNT_SID, ApplicationSid: 'APcontract000000000000000000000000', CallSid: 'CA77777777777777777777777777777777', CallStatus: 'ringing',
-    Direction: 'inbound', From: 'client:user_12', Caller: 'client:user_12', To: '+13125557101', call_id: '901', number_id: '33', ApiVersion: '2010-04-01',
+    AccountSid: ACCOUNT_SID,
+    ApplicationSid: 'APcontract000000000000000000000000',
+    CallSid: 'CA77777777777777777777777777777777',
+    CallStatus: 'ringing',
+    Direction: 'inbound',
+    From: 'client:user_12',
+    Caller: 'client:user_12',
+    To: '+13125557101',
+    call_id: '901',
+    number_id: '33',
+    ApiVersion: '2010-04-01',
   },
 };
 
 const twilioStatusWords: AdapterFixture['statusWords'] = {
-  queued: ['accepted', 'scheduled', 'queued'], sending: ['sending'], sent: ['sent'],
-  delivered: ['delivered', 'read', 'DELIVERED'], undelivered: ['undelivered'], failed: ['failed', 'canceled'],
+  queued: ['accepted', 'scheduled', 'queued'],
+  sending: ['sending'],
+  sent: ['sent'],
+  delivered: ['delivered', 'read', 'DELIVERED'],
+  undelivered: ['undelivered'],
+  failed: ['failed', 'canceled'],
 };
 
 /** TwiML: one element per step, in order, with its action URL XML-escaped. */
@@ -129,7 +245,17 @@ function expectTwiml(steps: CallFlowStep[], body: string): void {
   expect(body.startsWith('<?xml version="1.0" encoding="UTF-8"?><Response>')).toBe(true);
   const verbs = [...body.matchAll(/<Response>(.*)<\/Response>/g)][0]?.[1] ?? '';
   const top = [...verbs.matchAll(/<(Say|Play|Pause|Gather|Dial|Record|Redirect|Hangup|Reject)\b[^>]*?(\/>|>)/g)].map((m) => m[1]);
-  const expected: Record<CallFlowStep['kind'], string> = { say: 'Say', play: 'Play', pause: 'Pause', gather: 'Gather', dial: 'Dial', record: 'Record', redirect: 'Redirect', hangup: 'Hangup', reject: 'Reject' };
+  const expected: Record<CallFlowStep['kind'], string> = {
+    say: 'Say',
+    play: 'Play',
+    pause: 'Pause',
+    gather: 'Gather',
+    dial: 'Dial',
+    record: 'Record',
+    redirect: 'Redirect',
+    hangup: 'Hangup',
+    reject: 'Reject',
+  };
   expect(top[0]).toBe(expected[steps[0]!.kind]);
   for (const s of steps) expect(top).toContain(expected[s.kind]);
 }
@@ -161,12 +287,31 @@ const ADAPTERS: AdapterFixture[] = [
 
 /** Call-flow steps of a few routing decisions (menu, forward with whisper, voicemail, busy). */
 const DECISIONS: Record<string, CallFlowStep[]> = {
-  menu: [{ kind: 'gather', numDigits: 1, timeoutS: 5, action: `${PUBLIC_URL}/hook?attempt=1&ext=2`, prompt: [{ kind: 'say', text: 'Press 1 for sales & 2 for support.' }] }],
+  menu: [
+    {
+      kind: 'gather',
+      numDigits: 1,
+      timeoutS: 5,
+      action: `${PUBLIC_URL}/hook?attempt=1&ext=2`,
+      prompt: [{ kind: 'say', text: 'Press 1 for sales & 2 for support.' }],
+    },
+  ],
   forward: [
     { kind: 'play', url: `${PUBLIC_URL}/files/greeting.wav` },
-    { kind: 'dial', numbers: [{ number: '+16465550101', url: `${PUBLIC_URL}/whisper?call=CA1&ext=1` }, { number: '+16465550102' }], clients: ['user_12'], timeoutS: 20, action: `${PUBLIC_URL}/dial?ext=1&i=0`, callerId: '+12125550123' },
+    {
+      kind: 'dial',
+      numbers: [{ number: '+16465550101', url: `${PUBLIC_URL}/whisper?call=CA1&ext=1` }, { number: '+16465550102' }],
+      clients: ['user_12'],
+      timeoutS: 20,
+      action: `${PUBLIC_URL}/dial?ext=1&i=0`,
+      callerId: '+12125550123',
+    },
   ],
-  voicemail: [{ kind: 'say', text: 'Please leave a message.' }, { kind: 'record', action: `${PUBLIC_URL}/rec?ext=1`, maxLengthS: 120, playBeep: true }, { kind: 'hangup' }],
+  voicemail: [
+    { kind: 'say', text: 'Please leave a message.' },
+    { kind: 'record', action: `${PUBLIC_URL}/rec?ext=1`, maxLengthS: 120, playBeep: true },
+    { kind: 'hangup' },
+  ],
   busy: [{ kind: 'reject', reason: 'busy' }],
 };
 
@@ -178,7 +323,8 @@ describe.each(ADAPTERS)('carrier contract: $name', (fx) => {
   it('names itself and declares every capability as a flag', () => {
     expect(carrier.name).toBe(fx.name);
     expect(carrier.displayName.length).toBeGreaterThan(0);
-    for (const key of ['voiceSdk', 'voiceSdkOutgoing', 'mms', 'fax', 'numberPorting', 'simulator'] as const) expect(typeof carrier.capabilities[key]).toBe('boolean');
+    for (const key of ['voiceSdk', 'voiceSdkOutgoing', 'mms', 'fax', 'numberPorting', 'simulator'] as const)
+      expect(typeof carrier.capabilities[key]).toBe('boolean');
     expect(carrier.sipDomain).toMatch(/^[a-z0-9.-]+$/);
     for (const origin of carrier.browserOrigins) expect(origin).toMatch(/^(https|wss):\/\/[a-z0-9.*-]+$/);
   });
@@ -225,7 +371,13 @@ describe.each(ADAPTERS)('carrier contract: $name', (fx) => {
 
   it('parses an inbound SMS and MMS into carrier-neutral events', () => {
     const sms = carrier.parseInboundMessage(fx.forms.inboundSms);
-    expect(sms).toEqual({ sid: 'SM0a1b2c3d4e5f60718293a4b5c6d7e8f9', from: '+13125557101', to: '+12125550123', body: 'Is the shop open on Sunday?', media: [] });
+    expect(sms).toEqual({
+      sid: 'SM0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+      from: '+13125557101',
+      to: '+12125550123',
+      body: 'Is the shop open on Sunday?',
+      media: [],
+    });
     expect(InboundMessageEvent.parse(sms)).toEqual(sms);
     const mms = carrier.parseInboundMessage(fx.forms.inboundMms);
     expect(mms?.media).toEqual([
@@ -257,12 +409,24 @@ describe.each(ADAPTERS)('carrier contract: $name', (fx) => {
 
   it('parses the voice webhooks of a call into carrier-neutral events', () => {
     const arrived = carrier.parseVoice(fx.forms.callArrived);
-    expect(arrived).toMatchObject({ callSid: 'CA44444444444444444444444444444444', from: '+13125557101', to: '+12125550123', fromState: 'IL', fromCity: 'CHICAGO', callStatus: 'ringing', callDurationS: 0 });
+    expect(arrived).toMatchObject({
+      callSid: 'CA44444444444444444444444444444444',
+      from: '+13125557101',
+      to: '+12125550123',
+      fromState: 'IL',
+      fromCity: 'CHICAGO',
+      callStatus: 'ringing',
+      callDurationS: 0,
+    });
     expect(arrived.clientParams).toEqual({});
     expect(arrived.fromClient).toBeUndefined();
     expect(carrier.parseVoice(fx.forms.menuChoice).digits).toBe('2#');
     expect(carrier.parseVoice(fx.forms.dialResult)).toMatchObject({ dialStatus: 'completed', dialDurationS: 42 });
-    expect(carrier.parseVoice(fx.forms.recording)).toMatchObject({ recordingUrl: fx.forms.recording.RecordingUrl, recordingSid: 'RE66666666666666666666666666666666', recordingDurationS: 17 });
+    expect(carrier.parseVoice(fx.forms.recording)).toMatchObject({
+      recordingUrl: fx.forms.recording.RecordingUrl,
+      recordingSid: 'RE66666666666666666666666666666666',
+      recordingDurationS: 17,
+    });
     expect(carrier.parseVoice(fx.forms.callCompleted)).toMatchObject({ callStatus: 'completed', callDurationS: 65 });
     const browser = carrier.parseVoice(fx.forms.browserCall);
     expect(browser).toMatchObject({ callSid: 'CA77777777777777777777777777777777', from: 'client:user_12', fromClient: 'user_12', to: '+13125557101' });

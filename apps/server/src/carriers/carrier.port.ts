@@ -82,8 +82,18 @@ export type ClientToken = { token: string; identity: string; ttlS: number };
  * delivery status of inbox and campaign messages.
  */
 export const WEBHOOK_KINDS = [
-  'voice', 'voice.gather', 'voice.dial', 'voice.whisper', 'voice.confirm', 'voice.recording', 'voice.status',
-  'voice.client', 'voice.client.dial', 'messaging', 'messaging.status', 'campaigns.status',
+  'voice',
+  'voice.gather',
+  'voice.dial',
+  'voice.whisper',
+  'voice.confirm',
+  'voice.recording',
+  'voice.status',
+  'voice.client',
+  'voice.client.dial',
+  'messaging',
+  'messaging.status',
+  'campaigns.status',
 ] as const;
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
 

@@ -15,7 +15,16 @@ import type { BlobStore } from './blob/types.js';
 export { BlobAccess, CARRIER_URL_TTL_MS, EMAIL_URL_TTL_MS, ownerOfKey } from './blob/access.js';
 export { LocalBlobStore } from './blob/local.js';
 export { S3BlobStore } from './blob/s3.js';
-export { blobUrl, contentTypeFor, InvalidBlobKeyError, isValidBlobKey, type BlobInfo, type BlobRange, type BlobStore, type LocalBlobFile } from './blob/types.js';
+export {
+  blobUrl,
+  contentTypeFor,
+  InvalidBlobKeyError,
+  isValidBlobKey,
+  type BlobInfo,
+  type BlobRange,
+  type BlobStore,
+  type LocalBlobFile,
+} from './blob/types.js';
 
 /** The configured store: S3 when `config.s3` is set, else the folder `${dataDir}/blobs` (created). */
 export function createBlobStore(config: Pick<Config, 's3' | 'dataDir' | 'publicUrl'>): BlobStore {

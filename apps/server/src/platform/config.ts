@@ -29,7 +29,10 @@ const schema = z.object({
   NODE_ENV: z.string().default('development'),
   // S3-compatible blob store (platform/blob.ts); unset S3_BUCKET = local folder DATA_DIR/blobs.
   S3_BUCKET: z.string().default(''),
-  S3_ENDPOINT: z.string().default('').refine((v) => v === '' || /^https?:\/\/[^/]/i.test(v), 'must be an http(s) URL'),
+  S3_ENDPOINT: z
+    .string()
+    .default('')
+    .refine((v) => v === '' || /^https?:\/\/[^/]/i.test(v), 'must be an http(s) URL'),
   S3_REGION: z.string().default(''),
   S3_ACCESS_KEY_ID: z.string().default(''),
   S3_SECRET_ACCESS_KEY: z.string().default(''),

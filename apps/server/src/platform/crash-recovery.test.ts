@@ -29,25 +29,55 @@ const RATE = 10;
 async function startServerProcess(port: number): Promise<{ child: ChildProcess; url: string; log: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', '--import', './apps/server/test/crash-child.ts', 'apps/server/src/main.ts'], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: '0', LOG_LEVEL: 'warn', PUBLIC_URL: `http://127.0.0.1:${port}`, CRASH_TEST_RATE: String(RATE), NODE_ENV: 'test' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SEED_DEMO: '0',
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      CRASH_TEST_RATE: String(RATE),
+      NODE_ENV: 'test',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
   let out = '';
-  child.stdout!.on('data', (d) => { out += String(d); });
-  child.stderr!.on('data', (d) => { out += String(d); });
+  child.stdout!.on('data', (d) => {
+    out += String(d);
+  });
+  child.stderr!.on('data', (d) => {
+    out += String(d);
+  });
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${out}`))));
   exited.catch(() => {});
-  await Promise.race([exited, eventually(async () => {
-    try { return (await fetch(`${url}/api/health`)).ok; } catch { return false; }
-  }, 120_000, 250).catch((e) => { throw new Error(`${String(e)}\n${out}`); })]);
+  await Promise.race([
+    exited,
+    eventually(
+      async () => {
+        try {
+          return (await fetch(`${url}/api/health`)).ok;
+        } catch {
+          return false;
+        }
+      },
+      120_000,
+      250,
+    ).catch((e) => {
+      throw new Error(`${String(e)}\n${out}`);
+    }),
+  ]);
   return { child, url, log: () => out };
 }
 
 /** A direct connection to the server's embedded database (port from postmaster.pid, line 4). */
 async function connectDb(): Promise<pg.Client> {
-  const port = fs.readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[3]!.trim();
+  const port = fs
+    .readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')
+    .split('\n')[3]!
+    .trim();
   const db = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/switchboard` });
   await db.connect();
   return db;
@@ -63,7 +93,16 @@ function importForm(csv: string, fields: Record<string, string> = {}, groupIds: 
 
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
-  await Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => { c.once('exit', r); setTimeout(r, 15_000); }))));
+  await Promise.all(
+    children.map((c) =>
+      c.exitCode !== null
+        ? null
+        : new Promise((r) => {
+            c.once('exit', r);
+            setTimeout(r, 15_000);
+          }),
+    ),
+  );
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -82,9 +121,16 @@ describe('crash recovery', () => {
     const audience = ['Name,Phone', ...Array.from({ length: RECIPIENTS }, (_, i) => `Person ${i},+1312${String(2000000 + i)}`)].join('\n');
     const small = await a.client.request('POST', `/api/companies/${a.companyId}/contacts/import`, importForm(audience, {}, [group.body.id]));
     expect(small.status, JSON.stringify(small.body)).toBe(202);
-    await eventually(async () => (await a.client.get(`/api/companies/${a.companyId}/contacts/progress/${small.body.batchId}`)).body.status === 'finished', 30_000);
+    await eventually(
+      async () => (await a.client.get(`/api/companies/${a.companyId}/contacts/progress/${small.body.batchId}`)).body.status === 'finished',
+      30_000,
+    );
     const search = await a.client.get('/api/numbers/search?type=local&areaCode=312');
-    const bought = await a.client.post('/api/numbers', { company_id: a.companyId, provider_id: search.body.data[0].provider_id, number: search.body.data[0].number });
+    const bought = await a.client.post('/api/numbers', {
+      company_id: a.companyId,
+      provider_id: search.body.data[0].provider_id,
+      number: search.body.data[0].number,
+    });
     expect(bought.status, JSON.stringify(bought.body)).toBe(201);
 
     // A large import (with a duplicate of each 1000th row) and the campaign, both running.
@@ -94,7 +140,13 @@ describe('crash recovery', () => {
     const big = await a.client.request('POST', `/api/companies/${a.companyId}/contacts/import`, importForm(rows.join('\n')));
     expect(big.status, JSON.stringify(big.body)).toBe(202);
     const campaign = await a.client.post('/api/campaigns', {
-      company_id: a.companyId, title: 'Crash', state: 'queued', groups: [group.body.id], number_id: bought.body.id, text: 'Hello %%firstname%%', unsubscribe_text: 'Reply STOP to stop',
+      company_id: a.companyId,
+      title: 'Crash',
+      state: 'queued',
+      groups: [group.body.id],
+      number_id: bought.body.id,
+      text: 'Hello %%firstname%%',
+      unsubscribe_text: 'Reply STOP to stop',
     });
     expect(campaign.status, JSON.stringify(campaign.body)).toBe(201);
     const campaignId = campaign.body.id as number;
@@ -104,19 +156,32 @@ describe('crash recovery', () => {
     let seen = '';
     const probe = await connectDb();
     try {
-      await eventually(async () => {
-        const p = (await a.client.get(`/api/companies/${a.companyId}/contacts/progress/${big.body.batchId}`)).body;
-        const texts = Number((await probe.query(`select count(*) from sandbox_messages where direction = 'outbound'`)).rows[0].count);
-        seen = `import ${p.status} ${p.progress}%, ${texts} texts sent`;
-        return p.status === 'running' && p.progress > 0 && texts >= RATE;
-      }, 120_000, 100).catch((e) => { throw new Error(`${String(e)}; last: ${seen}\n${first.log()}`); });
+      await eventually(
+        async () => {
+          const p = (await a.client.get(`/api/companies/${a.companyId}/contacts/progress/${big.body.batchId}`)).body;
+          const texts = Number((await probe.query(`select count(*) from sandbox_messages where direction = 'outbound'`)).rows[0].count);
+          seen = `import ${p.status} ${p.progress}%, ${texts} texts sent`;
+          return p.status === 'running' && p.progress > 0 && texts >= RATE;
+        },
+        120_000,
+        100,
+      ).catch((e) => {
+        throw new Error(`${String(e)}; last: ${seen}\n${first.log()}`);
+      });
     } finally {
       await probe.end();
     }
     lap('killing the server');
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
-    const sentBefore = await (async () => { const db = await connectDb(); try { return Number((await db.query(`select count(*) from sandbox_messages where direction = 'outbound'`)).rows[0].count); } finally { await db.end(); } })();
+    const sentBefore = await (async () => {
+      const db = await connectDb();
+      try {
+        return Number((await db.query(`select count(*) from sandbox_messages where direction = 'outbound'`)).rows[0].count);
+      } finally {
+        await db.end();
+      }
+    })();
     expect(sentBefore).toBeGreaterThan(0);
     expect(sentBefore).toBeLessThan(RECIPIENTS);
 
@@ -130,31 +195,48 @@ describe('crash recovery', () => {
       const sent = async () => Number((await db.query(`select count(*) from sandbox_messages where direction = 'outbound'`)).rows[0].count);
       // Both resume within a minute (not after pg-boss's 15-minute expiry).
       await eventually(async () => (await sent()) > sentBefore, 60_000, 250);
-      await eventually(async () => {
-        const p = (await a.client.get(`/api/companies/${a.companyId}/contacts/progress/${big.body.batchId}`)).body;
-        return p.status === 'finished' || (p.status === 'running' && p.progress > 0);
-      }, 60_000, 250);
+      await eventually(
+        async () => {
+          const p = (await a.client.get(`/api/companies/${a.companyId}/contacts/progress/${big.body.batchId}`)).body;
+          return p.status === 'finished' || (p.status === 'running' && p.progress > 0);
+        },
+        60_000,
+        250,
+      );
       expect(Date.now() - restartedAt).toBeLessThan(60_000);
       lap('import and campaign resumed');
 
-      const done = await eventually(async () => {
-        const p = (await a.client.get(`/api/companies/${a.companyId}/contacts/progress/${big.body.batchId}`)).body;
-        const c = (await a.client.get(`/api/campaigns/${campaignId}`)).body;
-        return p.status === 'finished' && c.state === 'sent' ? { p, c } : null;
-      }, 90_000, 500);
+      const done = await eventually(
+        async () => {
+          const p = (await a.client.get(`/api/companies/${a.companyId}/contacts/progress/${big.body.batchId}`)).body;
+          const c = (await a.client.get(`/api/campaigns/${campaignId}`)).body;
+          return p.status === 'finished' && c.state === 'sent' ? { p, c } : null;
+        },
+        90_000,
+        500,
+      );
       lap('both finished');
       // Nothing lost or doubled: every row has one outcome, each number is stored once.
       expect(done.p).toMatchObject({ inserted: IMPORT_ROWS, skipped: IMPORT_ROWS / 1000, invalid: 0, total: IMPORT_ROWS + IMPORT_ROWS / 1000 });
-      const stored = await db.query(`select count(*)::int as n, count(distinct number)::int as d from contacts where company_id = $1 and number like '+1646%'`, [a.companyId]);
+      const stored = await db.query(
+        `select count(*)::int as n, count(distinct number)::int as d from contacts where company_id = $1 and number like '+1646%'`,
+        [a.companyId],
+      );
       expect(stored.rows[0]).toEqual({ n: IMPORT_ROWS, d: IMPORT_ROWS });
       // Every recipient texted exactly once.
-      const texts = await db.query(`select to_number, count(*)::int as n from sandbox_messages where direction = 'outbound' and from_number = $1 group by to_number`, [bought.body.number]);
+      const texts = await db.query(
+        `select to_number, count(*)::int as n from sandbox_messages where direction = 'outbound' and from_number = $1 group by to_number`,
+        [bought.body.number],
+      );
       expect(texts.rows).toHaveLength(RECIPIENTS);
       expect(texts.rows.filter((r) => r.n !== 1)).toEqual([]);
       // The ledger: every recipient handed to the carrier once (the sandbox then reports delivery,
       // now and then a failure), none left pending, claimed or of unknown outcome.
-      const ledger = await db.query(`select count(*)::int as n, count(*) filter (where state in ('sent', 'delivered', 'undelivered') and carrier_sid is not null)::int as handed
-        from campaign_recipients where campaign_id = $1`, [campaignId]);
+      const ledger = await db.query(
+        `select count(*)::int as n, count(*) filter (where state in ('sent', 'delivered', 'undelivered') and carrier_sid is not null)::int as handed
+        from campaign_recipients where campaign_id = $1`,
+        [campaignId],
+      );
       expect(ledger.rows[0]).toEqual({ n: RECIPIENTS, handed: RECIPIENTS });
     } finally {
       await db.end();

@@ -15,7 +15,9 @@ beforeAll(async () => {
   s = await startTestServer();
   a = await createAccount(s);
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 const rowsOf = (csv: string) => Papa.parse<Record<string, string>>(csv.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data;
 
@@ -28,7 +30,13 @@ describe('CSV exports with formula cells', () => {
     expect(exp.status, JSON.stringify(exp.body)).toBe(200);
     const csv = (await a.client.get(new URL(exp.body.url).pathname)).body as string;
     const [row] = rowsOf(csv);
-    expect(row).toMatchObject({ name: `'${evil.name}`, company_name: `'${evil.company_name}`, notes: `'${evil.notes}`, city: `'${evil.city}`, number: '+12125550177' });
+    expect(row).toMatchObject({
+      name: `'${evil.name}`,
+      company_name: `'${evil.company_name}`,
+      notes: `'${evil.notes}`,
+      city: `'${evil.city}`,
+      number: '+12125550177',
+    });
     expect(row!.address1).toBe("'=1+1"); // stored trimmed, still neutralised
     // Nothing in the file starts a cell with a formula trigger, except the plain phone number.
     for (const [k, v] of Object.entries(row!)) if (k !== 'number') expect(v, k).not.toMatch(/^[=+\-@\t\r]/);

@@ -5,7 +5,7 @@ import { neutralizeCell, toCsv } from './csv.js';
 
 describe('toCsv', () => {
   it('prefixes a quote to cells starting with = + - @ tab or CR', () => {
-    const evil = ['=1+1', '+SUM(A1)', '-2+3', '@SUM(1)', '\t=1', '\r=1', "=HYPERLINK(\"http://x\",\"y\")", '+1 (212) 555-0100', "-1+cmd|' /C calc'!A0"];
+    const evil = ['=1+1', '+SUM(A1)', '-2+3', '@SUM(1)', '\t=1', '\r=1', '=HYPERLINK("http://x","y")', '+1 (212) 555-0100', "-1+cmd|' /C calc'!A0"];
     const csv = toCsv([evil], { fields: evil.map((_, i) => `c${i}`) });
     const back = Papa.parse<string[]>(csv, { header: false }).data[1]!;
     expect(back).toEqual(evil.map((v) => `'${v}`));
@@ -19,7 +19,15 @@ describe('toCsv', () => {
   });
 
   it('writes a header row, CRLF line ends, and data-only pages', () => {
-    expect(toCsv([['a', 'b'], ['=c', 'd']], { fields: ['x', 'y'] })).toBe("x,y\r\na,b\r\n\"'=c\",d");
+    expect(
+      toCsv(
+        [
+          ['a', 'b'],
+          ['=c', 'd'],
+        ],
+        { fields: ['x', 'y'] },
+      ),
+    ).toBe('x,y\r\na,b\r\n"\'=c",d');
     expect(toCsv([['a']], { fields: ['x'], header: false })).toBe('a');
   });
 

@@ -46,7 +46,12 @@ export function registerMetrics(app: FastifyInstance, config: Pick<Config, 'metr
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  const webhooks = new Counter({ name: 'carrier_webhooks_total', help: 'Carrier webhooks by kind and answer status', labelNames: ['kind', 'status'] as const, registers: [registry] });
+  const webhooks = new Counter({
+    name: 'carrier_webhooks_total',
+    help: 'Carrier webhooks by kind and answer status',
+    labelNames: ['kind', 'status'] as const,
+    registers: [registry],
+  });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     if (route === '/metrics') return;

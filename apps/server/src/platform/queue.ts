@@ -35,7 +35,12 @@ export const queueTuning = {
 
 /** Whether a process with this pid exists on this host (EPERM: it exists but is not ours). */
 function pidAlive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 export class Queue {
@@ -48,7 +53,10 @@ export class Queue {
   /** This process's worker id (uuid), recorded on resumable jobs and campaign claims. */
   readonly workerId = randomUUID();
 
-  constructor(url: string, private readonly runWorkers: boolean) {
+  constructor(
+    url: string,
+    private readonly runWorkers: boolean,
+  ) {
     this.boss = new PgBoss({ connectionString: url, max: 4, schedule: false, supervise: runWorkers });
     this.boss.on('error', (err: Error & { code?: string }) => {
       // 57P01: PostgreSQL is shutting down (Ctrl-C stops the embedded server): not worth a stack trace.
@@ -74,8 +82,16 @@ export class Queue {
     if (this.runWorkers) {
       await this.heartbeat();
       await this.sweep();
-      this.timers.push(setInterval(() => { void this.heartbeat().catch((e) => this.report(e)); }, queueTuning.heartbeatMs));
-      this.timers.push(setInterval(() => { void this.sweep().catch((e) => this.report(e)); }, queueTuning.sweepMs));
+      this.timers.push(
+        setInterval(() => {
+          void this.heartbeat().catch((e) => this.report(e));
+        }, queueTuning.heartbeatMs),
+      );
+      this.timers.push(
+        setInterval(() => {
+          void this.sweep().catch((e) => this.report(e));
+        }, queueTuning.sweepMs),
+      );
       for (const t of this.timers) t.unref();
     }
     for (const [name, { handler, concurrency, resumable }] of this.handlers) {
@@ -84,9 +100,15 @@ export class Queue {
       for (let i = 0; i < concurrency; i++) {
         await this.boss.work<any>(name, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
           for (const job of jobs) {
-            if (!resumable) { await handler(job.data, job); continue; }
-            await this.sql(`insert into queue_active_jobs (job_id, queue, worker_id) values ($1, $2, $3)
-              on conflict (job_id) do update set worker_id = excluded.worker_id, queue = excluded.queue, started_at = now()`, [job.id, name, this.workerId]);
+            if (!resumable) {
+              await handler(job.data, job);
+              continue;
+            }
+            await this.sql(
+              `insert into queue_active_jobs (job_id, queue, worker_id) values ($1, $2, $3)
+              on conflict (job_id) do update set worker_id = excluded.worker_id, queue = excluded.queue, started_at = now()`,
+              [job.id, name, this.workerId],
+            );
             try {
               await handler(job.data, job);
             } finally {
@@ -106,8 +128,11 @@ export class Queue {
 
   /** Upserts this process's heartbeat (recreated if a sweep removed it during a long stall). */
   private async heartbeat(): Promise<void> {
-    await this.sql(`insert into queue_workers (id, pid, host) values ($1, $2, $3)
-      on conflict (id) do update set heartbeat_at = now()`, [this.workerId, process.pid, os.hostname()]);
+    await this.sql(
+      `insert into queue_workers (id, pid, host) values ($1, $2, $3)
+      on conflict (id) do update set heartbeat_at = now()`,
+      [this.workerId, process.pid, os.hostname()],
+    );
   }
 
   /**
@@ -118,7 +143,8 @@ export class Queue {
     const host = os.hostname();
     const workers = await this.sql<{ id: string; pid: number; host: string; stale: boolean; started_at: Date }>(
       `select id, pid, host, started_at, heartbeat_at < now() - make_interval(secs => $1::float8 / 1000) as stale from queue_workers where id <> $2`,
-      [queueTuning.staleMs, this.workerId]);
+      [queueTuning.staleMs, this.workerId],
+    );
     // Our own pid with an earlier start: a previous process (a container's pid 1 after a restart).
     const processStart = Date.now() - process.uptime() * 1000 - 1000;
     const previous = (w: { pid: number; started_at: Date }) => (w.pid === process.pid ? new Date(w.started_at).getTime() < processStart : !pidAlive(w.pid));
@@ -135,7 +161,9 @@ export class Queue {
 
   /** Ids of the workers that are alive (heartbeat younger than `staleMs`), this one included. */
   async liveWorkerIds(): Promise<string[]> {
-    const rows = await this.sql<{ id: string }>(`select id from queue_workers where heartbeat_at >= now() - make_interval(secs => $1::float8 / 1000)`, [queueTuning.staleMs]);
+    const rows = await this.sql<{ id: string }>(`select id from queue_workers where heartbeat_at >= now() - make_interval(secs => $1::float8 / 1000)`, [
+      queueTuning.staleMs,
+    ]);
     return [...new Set([this.workerId, ...rows.map((r) => r.id)])];
   }
 

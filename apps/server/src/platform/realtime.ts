@@ -104,7 +104,8 @@ export class Realtime {
   /** Attaches Socket.IO to the HTTP server. */
   attach(server: HttpServer, pool: pg.Pool, resolveUser: ResolveUser, canJoin: CanJoin): void {
     const io = new Server(server, {
-      path: '/socket.io', serveClient: false,
+      path: '/socket.io',
+      serveClient: false,
       // Same-origin only: no CORS headers, and a handshake from another origin's page is refused.
       allowRequest: (req, callback) => {
         const ok = originAllowed(req, this.options.config?.publicUrl);
@@ -189,7 +190,9 @@ export class Realtime {
         const live = c?.sessionId ? liveSessions.has(c.sessionId) : c?.tokenHash ? liveTokens.has(c.tokenHash) : false;
         if (!live) socket.disconnect(true);
       }
-    })().finally(() => { this.revalidating = null; });
+    })().finally(() => {
+      this.revalidating = null;
+    });
     return this.revalidating;
   }
 
@@ -257,14 +260,21 @@ const ADAPTER_NOTIFY = 'SELECT pg_notify($1, $2)';
  */
 function batchedNotifyPool(pool: pg.Pool): { pool: pg.Pool; notifies: GroupCommit<[string, string], void> } {
   const notifies = new GroupCommit<[string, string], void>({
-    maxWaitMs: 0, maxItems: 500, concurrency: 1, detached: true, // publishing never holds up a transaction
+    maxWaitMs: 0,
+    maxItems: 500,
+    concurrency: 1,
+    detached: true, // publishing never holds up a transaction
     run: async (items) => {
-      await pool.query('select pg_notify(n.channel, n.payload) from unnest($1::text[], $2::text[]) as n(channel, payload)', [items.map((i) => i[0]), items.map((i) => i[1])]);
+      await pool.query('select pg_notify(n.channel, n.payload) from unnest($1::text[], $2::text[]) as n(channel, payload)', [
+        items.map((i) => i[0]),
+        items.map((i) => i[1]),
+      ]);
       return items.map(() => undefined);
     },
   });
   const shim = {
-    query: (text: string, values?: unknown[]) => (text === ADAPTER_NOTIFY && values?.length === 2 ? notifies.submit([String(values[0]), String(values[1])]) : pool.query(text, values)),
+    query: (text: string, values?: unknown[]) =>
+      text === ADAPTER_NOTIFY && values?.length === 2 ? notifies.submit([String(values[0]), String(values[1])]) : pool.query(text, values),
     connect: () => pool.connect(),
   };
   return { pool: shim as unknown as pg.Pool, notifies };

@@ -46,8 +46,22 @@ export async function seedDemo(ctx: AppContext): Promise<{ email: string; passwo
     label: 'Main line',
     schedule: { ...applyPreset(6, TZ) },
     routes: [
-      { extension: 1, label: 'Sales', type: 'simultaneous', forwards: [{ number: '+12125550111' }, { number: '+12125550112' }], voicemail_enabled: true, timeout: 20 },
-      { extension: 2, label: 'Service', type: 'sequential', forwards: [{ number: '+12125550121' }, { number: '+12125550122' }], voicemail_enabled: true, timeout: 15 },
+      {
+        extension: 1,
+        label: 'Sales',
+        type: 'simultaneous',
+        forwards: [{ number: '+12125550111' }, { number: '+12125550112' }],
+        voicemail_enabled: true,
+        timeout: 20,
+      },
+      {
+        extension: 2,
+        label: 'Service',
+        type: 'sequential',
+        forwards: [{ number: '+12125550121' }, { number: '+12125550122' }],
+        voicemail_enabled: true,
+        timeout: 15,
+      },
     ],
   });
   await updateNumber(ctx, userId, support.id, {
@@ -57,11 +71,16 @@ export async function seedDemo(ctx: AppContext): Promise<{ email: string; passwo
 
   if (ctx.carrier.capabilities.simulator) {
     // History through the real webhooks, as the carrier would produce it.
-    const [maria, james, priya] = CUSTOMERS as [typeof CUSTOMERS[number], typeof CUSTOMERS[number], typeof CUSTOMERS[number]];
+    const [maria, james, priya] = CUSTOMERS as [(typeof CUSTOMERS)[number], (typeof CUSTOMERS)[number], (typeof CUSTOMERS)[number]];
     await simulateCall(ctx, { from: james.number, to: support.number, forwards: { '+12125550131': 'answer' }, talk_seconds: 95 });
     await simulateCall(ctx, { from: priya.number, to: support.number, forwards: { '+12125550131': 'no-answer' }, voicemail_seconds: 6 });
     await simulateMessage(ctx, { from: maria.number, to: main.number, body: 'Hi! Can someone come look at a leaking water heater this week?' });
-    await sendMessage(ctx, userId, { company_id: companyId, number_id: main.id, to: maria.number, content: 'Hi Maria, we can come Thursday between 9 and 11am. Does that work?' }, []);
+    await sendMessage(
+      ctx,
+      userId,
+      { company_id: companyId, number_id: main.id, to: maria.number, content: 'Hi Maria, we can come Thursday between 9 and 11am. Does that work?' },
+      [],
+    );
     await simulateMessage(ctx, { from: james.number, to: support.number, body: 'Thanks for the quick fix yesterday!' });
   }
   return { email: DEMO_EMAIL, password: DEMO_PASSWORD, created: true };

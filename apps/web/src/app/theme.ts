@@ -1,4 +1,13 @@
-import { createTheme, darken, DEFAULT_THEME, luminance, type AnchorProps, type CSSVariablesResolver, type MantineColorsTuple, type TableScrollContainerProps } from '@mantine/core';
+import {
+  createTheme,
+  darken,
+  DEFAULT_THEME,
+  luminance,
+  type AnchorProps,
+  type CSSVariablesResolver,
+  type MantineColorsTuple,
+  type TableScrollContainerProps,
+} from '@mantine/core';
 
 /** WCAG 2.1 AA for normal text (1.4.3), with a little margin for rounding in browsers. */
 const AA_TEXT = 4.6;

@@ -43,27 +43,86 @@ function initial(attributes: CustomFieldAttribute[], values: CustomFieldValue[])
   return out;
 }
 
-function ValueInput({ attribute, value, onChange, error, disabled }: { attribute: CustomFieldAttribute; value: unknown; onChange: (v: unknown) => void; error?: string; disabled?: boolean }) {
+function ValueInput({
+  attribute,
+  value,
+  onChange,
+  error,
+  disabled,
+}: {
+  attribute: CustomFieldAttribute;
+  value: unknown;
+  onChange: (v: unknown) => void;
+  error?: string;
+  disabled?: boolean;
+}) {
   const choices = attribute.choices.map((c) => ({ value: String(c.id), label: c.value }));
   const common = { label: attribute.name, error, disabled };
   switch (attribute.type) {
     case 'number':
-      return <NumberInput {...common} value={typeof value === 'number' ? value : value === null || value === undefined || value === '' ? '' : Number(value)} onChange={(v) => onChange(v === '' ? null : v)} />;
+      return (
+        <NumberInput
+          {...common}
+          value={typeof value === 'number' ? value : value === null || value === undefined || value === '' ? '' : Number(value)}
+          onChange={(v) => onChange(v === '' ? null : v)}
+        />
+      );
     case 'boolean':
-      return <Checkbox mt="lg" label={attribute.name} disabled={disabled} error={error} checked={value === true || value === 'true' || value === 1} onChange={(e) => onChange(e.currentTarget.checked)} />;
+      return (
+        <Checkbox
+          mt="lg"
+          label={attribute.name}
+          disabled={disabled}
+          error={error}
+          checked={value === true || value === 'true' || value === 1}
+          onChange={(e) => onChange(e.currentTarget.checked)}
+        />
+      );
     case 'select':
-      return <Select {...common} data={choices} clearable value={value === null || value === undefined ? null : String(value)} onChange={(v) => onChange(v === null ? null : Number(v))} />;
+      return (
+        <Select
+          {...common}
+          data={choices}
+          clearable
+          value={value === null || value === undefined ? null : String(value)}
+          onChange={(v) => onChange(v === null ? null : Number(v))}
+        />
+      );
     case 'multiselect':
-      return <MultiSelect {...common} data={choices} value={Array.isArray(value) ? value.map(String) : []} onChange={(v) => onChange(v.length ? v.map(Number) : null)} />;
+      return (
+        <MultiSelect
+          {...common}
+          data={choices}
+          value={Array.isArray(value) ? value.map(String) : []}
+          onChange={(v) => onChange(v.length ? v.map(Number) : null)}
+        />
+      );
     case 'date':
-      return <TextInput {...common} type="date" value={typeof value === 'string' ? value.slice(0, 10) : ''} onChange={(e) => onChange(e.currentTarget.value || null)} />;
+      return (
+        <TextInput
+          {...common}
+          type="date"
+          value={typeof value === 'string' ? value.slice(0, 10) : ''}
+          onChange={(e) => onChange(e.currentTarget.value || null)}
+        />
+      );
     default:
-      return <TextInput {...common} value={value === null || value === undefined ? '' : String(value)} onChange={(e) => onChange(e.currentTarget.value || null)} />;
+      return (
+        <TextInput {...common} value={value === null || value === undefined ? '' : String(value)} onChange={(e) => onChange(e.currentTarget.value || null)} />
+      );
   }
 }
 
 /** Typed inputs for the entity's custom fields with one Save. */
-export function CustomFieldValuesEditor({ attributes, values, onSave, readOnly = false, emptyText = 'No custom fields yet. Add them under Custom fields.', saveLabel = 'Save custom fields', columns = 1 }: CustomFieldValuesEditorProps) {
+export function CustomFieldValuesEditor({
+  attributes,
+  values,
+  onSave,
+  readOnly = false,
+  emptyText = 'No custom fields yet. Add them under Custom fields.',
+  saveLabel = 'Save custom fields',
+  columns = 1,
+}: CustomFieldValuesEditorProps) {
   const start = useMemo(() => initial(attributes, values), [attributes, values]);
   const [draft, setDraft] = useState<Record<number, unknown>>(start);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
@@ -91,7 +150,9 @@ export function CustomFieldValuesEditor({ attributes, values, onSave, readOnly =
       setSaving(false);
     }
   };
-  const general = Object.entries(errors).filter(([k]) => !/^eavAttributeValues\.\d+\.value$/.test(k)).flatMap(([, m]) => m);
+  const general = Object.entries(errors)
+    .filter(([k]) => !/^eavAttributeValues\.\d+\.value$/.test(k))
+    .flatMap(([, m]) => m);
 
   return (
     <Stack gap="sm" data-testid="custom-field-values">
@@ -102,7 +163,14 @@ export function CustomFieldValuesEditor({ attributes, values, onSave, readOnly =
       ) : null}
       <SimpleGrid cols={{ base: 1, sm: columns }} spacing="sm">
         {attributes.map((a, i) => (
-          <ValueInput key={a.id} attribute={a} value={draft[a.id]} disabled={readOnly} error={errors[`eavAttributeValues.${i}.value`]?.[0]} onChange={(v) => setDraft((d) => ({ ...d, [a.id]: v }))} />
+          <ValueInput
+            key={a.id}
+            attribute={a}
+            value={draft[a.id]}
+            disabled={readOnly}
+            error={errors[`eavAttributeValues.${i}.value`]?.[0]}
+            onChange={(v) => setDraft((d) => ({ ...d, [a.id]: v }))}
+          />
         ))}
       </SimpleGrid>
       {readOnly ? null : (

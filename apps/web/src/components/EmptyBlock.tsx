@@ -33,5 +33,7 @@ export function EmptyCard(props: EmptyBlockProps) {
 
 /** A list that failed to load: "Error loading <what>", "Please try again later" and, given `onRetry`, a Retry button. */
 export function LoadError({ what, onRetry }: { what: string; onRetry?: () => void }) {
-  return <EmptyBlock title={`Error loading ${what}`} description="Please try again later" action={onRetry ? <Button onClick={onRetry}>Retry</Button> : undefined} />;
+  return (
+    <EmptyBlock title={`Error loading ${what}`} description="Please try again later" action={onRetry ? <Button onClick={onRetry}>Retry</Button> : undefined} />
+  );
 }

@@ -51,8 +51,17 @@ beforeEach(() => {
     }),
   );
   signIn({
-    id: 1, email: 'a@b.c', name: 'A', first_name: 'A', last_name: '', timezone: 'UTC', support_pins: null, read_whats_new_at: null,
-    hasBusinessUnits: false, in_app_calling_status: 'active', companies: [{ id: 7, name: 'Demo', role: 'owner' }],
+    id: 1,
+    email: 'a@b.c',
+    name: 'A',
+    first_name: 'A',
+    last_name: '',
+    timezone: 'UTC',
+    support_pins: null,
+    read_whats_new_at: null,
+    hasBusinessUnits: false,
+    in_app_calling_status: 'active',
+    companies: [{ id: 7, name: 'Demo', role: 'owner' }],
   });
   selectCompany(7);
 });
@@ -176,7 +185,10 @@ describe('error handling', () => {
   it('500 "Unauthenticated" logs out; other 500s toast the unknown error', async () => {
     answers.push(() => json(500, { message: 'Server error' }));
     await http.get('/api/x').catch(() => undefined);
-    expect(notify.danger).toHaveBeenCalledWith('An unknown error has occurred, please try again or contact support by emailing us at support@switchboard.local', 10_000);
+    expect(notify.danger).toHaveBeenCalledWith(
+      'An unknown error has occurred, please try again or contact support by emailing us at support@switchboard.local',
+      10_000,
+    );
     expect(getSession().status).toBe('authenticated');
     answers.push(() => json(500, { message: 'Unauthenticated.' }));
     await http.get('/api/x').catch(() => undefined);

@@ -31,7 +31,10 @@ function join(channel: string): void {
  */
 export function dispatch(channel: unknown, event: string, payload: unknown): void {
   if (typeof channel !== 'string') return;
-  channels.get(channel)?.get(event)?.forEach((handler) => handler(payload));
+  channels
+    .get(channel)
+    ?.get(event)
+    ?.forEach((handler) => handler(payload));
 }
 
 /** Whether the app wants a connection (between connectRealtime and disconnectRealtime). */

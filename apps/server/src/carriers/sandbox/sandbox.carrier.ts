@@ -35,7 +35,11 @@ export class SandboxCarrier extends TwilioDialect implements CarrierPort {
   /** The sandbox softphone talks to our own server only. */
   readonly browserOrigins = [] as const;
 
-  constructor(config: Config, private readonly db: Db, private readonly queue: Queue) {
+  constructor(
+    config: Config,
+    private readonly db: Db,
+    private readonly queue: Queue,
+  ) {
     super(config);
     queue.define<StatusJob>(MESSAGE_STATUS_JOB, (data) => this.advanceMessage(data));
     queue.define<BatchStatusJob>(MESSAGE_STATUS_BATCH_JOB, (data) => this.advanceBatch(data), 2);
@@ -60,8 +64,14 @@ export class SandboxCarrier extends TwilioDialect implements CarrierPort {
   async sendMessage(message: OutboundMessage): Promise<{ sid: string; status: string }> {
     const sid = newSid(message.mediaUrls.length ? 'MM' : 'SM');
     await sandboxRepository.insertMessage(this.db, {
-      sid, direction: 'outbound', from_number: message.from, to_number: message.to, body: message.body,
-      media: message.mediaUrls, status: 'queued', status_callback: message.statusCallback,
+      sid,
+      direction: 'outbound',
+      from_number: message.from,
+      to_number: message.to,
+      body: message.body,
+      media: message.mediaUrls,
+      status: 'queued',
+      status_callback: message.statusCallback,
     });
     await this.queue.enqueue<StatusJob>(MESSAGE_STATUS_JOB, { sid, status: 'sent' }, { startAfter: new Date(Date.now() + 200) });
     return { sid, status: 'queued' };
@@ -74,11 +84,21 @@ export class SandboxCarrier extends TwilioDialect implements CarrierPort {
   async sendMessages(messages: OutboundMessage[]): Promise<Array<{ sid: string; status: string }>> {
     if (messages.length === 0) return [];
     const rows = messages.map((m) => ({
-      sid: newSid(m.mediaUrls.length ? 'MM' : 'SM'), direction: 'outbound', from_number: m.from, to_number: m.to, body: m.body,
-      media: m.mediaUrls, status: 'queued', status_callback: m.statusCallback,
+      sid: newSid(m.mediaUrls.length ? 'MM' : 'SM'),
+      direction: 'outbound',
+      from_number: m.from,
+      to_number: m.to,
+      body: m.body,
+      media: m.mediaUrls,
+      status: 'queued',
+      status_callback: m.statusCallback,
     }));
     await sandboxRepository.insertMessages(this.db, rows);
-    await this.queue.enqueue<BatchStatusJob>(MESSAGE_STATUS_BATCH_JOB, { sids: rows.map((r) => r.sid), status: 'sent' }, { startAfter: new Date(Date.now() + 200) });
+    await this.queue.enqueue<BatchStatusJob>(
+      MESSAGE_STATUS_BATCH_JOB,
+      { sids: rows.map((r) => r.sid), status: 'sent' },
+      { startAfter: new Date(Date.now() + 200) },
+    );
     return rows.map((r) => ({ sid: r.sid, status: 'queued' }));
   }
 
@@ -92,8 +112,19 @@ export class SandboxCarrier extends TwilioDialect implements CarrierPort {
   private async advanceBatch(job: BatchStatusJob): Promise<void> {
     const messages = await sandboxRepository.findMessages(this.db, job.sids);
     const status = (m: { to_number: string }) => (job.status === 'sent' ? 'sent' : m.to_number.endsWith('0000') ? 'undelivered' : 'delivered');
-    await sandboxRepository.setMessagesStatus(this.db, messages.filter((m) => status(m) === 'delivered' || status(m) === 'sent').map((m) => m.sid), job.status === 'sent' ? 'sent' : 'delivered', null);
-    if (job.status !== 'sent') await sandboxRepository.setMessagesStatus(this.db, messages.filter((m) => status(m) === 'undelivered').map((m) => m.sid), 'undelivered', UNREACHABLE_ERROR_CODE);
+    await sandboxRepository.setMessagesStatus(
+      this.db,
+      messages.filter((m) => status(m) === 'delivered' || status(m) === 'sent').map((m) => m.sid),
+      job.status === 'sent' ? 'sent' : 'delivered',
+      null,
+    );
+    if (job.status !== 'sent')
+      await sandboxRepository.setMessagesStatus(
+        this.db,
+        messages.filter((m) => status(m) === 'undelivered').map((m) => m.sid),
+        'undelivered',
+        UNREACHABLE_ERROR_CODE,
+      );
     let next = 0;
     let failures = 0;
     let firstFailure: unknown;
@@ -103,8 +134,14 @@ export class SandboxCarrier extends TwilioDialect implements CarrierPort {
         if (!m.status_callback) continue;
         const s = status(m);
         const params: Record<string, string> = {
-          MessageSid: m.sid, SmsSid: m.sid, AccountSid: this.config.twilioAccountSid, From: m.from_number, To: m.to_number,
-          MessageStatus: s, SmsStatus: s, ApiVersion: '2010-04-01',
+          MessageSid: m.sid,
+          SmsSid: m.sid,
+          AccountSid: this.config.twilioAccountSid,
+          From: m.from_number,
+          To: m.to_number,
+          MessageStatus: s,
+          SmsStatus: s,
+          ApiVersion: '2010-04-01',
         };
         if (s === 'undelivered') params.ErrorCode = String(UNREACHABLE_ERROR_CODE);
         try {
@@ -120,7 +157,8 @@ export class SandboxCarrier extends TwilioDialect implements CarrierPort {
     };
     await Promise.all(Array.from({ length: 8 }, worker));
     if (failures > 0) throw new Error(`${failures} status callbacks failed`, { cause: firstFailure });
-    if (job.status === 'sent') await this.queue.enqueue<BatchStatusJob>(MESSAGE_STATUS_BATCH_JOB, { sids: job.sids, status: 'final' }, { startAfter: new Date(Date.now() + 200) });
+    if (job.status === 'sent')
+      await this.queue.enqueue<BatchStatusJob>(MESSAGE_STATUS_BATCH_JOB, { sids: job.sids, status: 'final' }, { startAfter: new Date(Date.now() + 200) });
   }
 
   /** Idempotent: re-running a step re-posts the same callback (the product dedupes by MessageSid + status). */
@@ -131,8 +169,14 @@ export class SandboxCarrier extends TwilioDialect implements CarrierPort {
     await sandboxRepository.setMessageStatus(this.db, m.sid, job.status, errorCode);
     if (m.status_callback) {
       const params: Record<string, string> = {
-        MessageSid: m.sid, SmsSid: m.sid, AccountSid: this.config.twilioAccountSid, From: m.from_number, To: m.to_number,
-        MessageStatus: job.status, SmsStatus: job.status, ApiVersion: '2010-04-01',
+        MessageSid: m.sid,
+        SmsSid: m.sid,
+        AccountSid: this.config.twilioAccountSid,
+        From: m.from_number,
+        To: m.to_number,
+        MessageStatus: job.status,
+        SmsStatus: job.status,
+        ApiVersion: '2010-04-01',
       };
       if (errorCode) params.ErrorCode = String(errorCode);
       const res = await postSigned(this.config, m.status_callback, params);
@@ -140,7 +184,11 @@ export class SandboxCarrier extends TwilioDialect implements CarrierPort {
     }
     if (job.status === 'sent') {
       const final = m.to_number.endsWith('0000') ? 'undelivered' : 'delivered';
-      await this.queue.enqueue<StatusJob>(MESSAGE_STATUS_JOB, { sid: m.sid, status: final }, { startAfter: new Date(Date.now() + 200), singletonKey: `${m.sid}:${final}` });
+      await this.queue.enqueue<StatusJob>(
+        MESSAGE_STATUS_JOB,
+        { sid: m.sid, status: final },
+        { startAfter: new Date(Date.now() + 200), singletonKey: `${m.sid}:${final}` },
+      );
     }
   }
 

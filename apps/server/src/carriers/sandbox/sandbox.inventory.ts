@@ -71,7 +71,7 @@ function* subscribers(seed: string, pattern: string, mode: 'contains' | 'starts_
     if (mode === 'starts_with') yield pattern + fill(room);
     else if (mode === 'ends_with') yield fill(room) + pattern;
     else {
-      const at = room === 0 ? 0 : (i % (room + 1));
+      const at = room === 0 ? 0 : i % (room + 1);
       yield fill(at) + pattern + fill(room - at);
     }
   }

@@ -14,19 +14,57 @@ export const sandboxRepository = {
   },
   /** Inserts a sold number; false when it is already sold (unique active index). */
   async insertNumber(db: DbOrTx, row: { sid: string; number: string; voice_url: string; sms_url: string }): Promise<boolean> {
-    const r = await db.insertInto('sandbox_numbers').values(row).onConflict((oc) => oc.column('number').where('released_at', 'is', null).doNothing()).returning('sid').executeTakeFirst();
+    const r = await db
+      .insertInto('sandbox_numbers')
+      .values(row)
+      .onConflict((oc) => oc.column('number').where('released_at', 'is', null).doNothing())
+      .returning('sid')
+      .executeTakeFirst();
     return Boolean(r);
   },
   async releaseNumber(db: DbOrTx, sid: string): Promise<void> {
     await db.updateTable('sandbox_numbers').set({ released_at: new Date() }).where('sid', '=', sid).where('released_at', 'is', null).execute();
   },
-  async insertMessage(db: DbOrTx, row: { sid: string; direction: string; from_number: string; to_number: string; body: string; media: string[]; status: string; error_code?: number | null; status_callback?: string | null }): Promise<void> {
-    await db.insertInto('sandbox_messages').values({ ...row, media: JSON.stringify(row.media) }).onConflict((oc) => oc.column('sid').doNothing()).execute();
+  async insertMessage(
+    db: DbOrTx,
+    row: {
+      sid: string;
+      direction: string;
+      from_number: string;
+      to_number: string;
+      body: string;
+      media: string[];
+      status: string;
+      error_code?: number | null;
+      status_callback?: string | null;
+    },
+  ): Promise<void> {
+    await db
+      .insertInto('sandbox_messages')
+      .values({ ...row, media: JSON.stringify(row.media) })
+      .onConflict((oc) => oc.column('sid').doNothing())
+      .execute();
   },
   /** Inserts many outbound messages in one statement (campaign batches). */
-  async insertMessages(db: DbOrTx, rows: Array<{ sid: string; direction: string; from_number: string; to_number: string; body: string; media: string[]; status: string; status_callback: string | null }>): Promise<void> {
+  async insertMessages(
+    db: DbOrTx,
+    rows: Array<{
+      sid: string;
+      direction: string;
+      from_number: string;
+      to_number: string;
+      body: string;
+      media: string[];
+      status: string;
+      status_callback: string | null;
+    }>,
+  ): Promise<void> {
     if (rows.length === 0) return;
-    await db.insertInto('sandbox_messages').values(rows.map((r) => ({ ...r, media: JSON.stringify(r.media) }))).onConflict((oc) => oc.column('sid').doNothing()).execute();
+    await db
+      .insertInto('sandbox_messages')
+      .values(rows.map((r) => ({ ...r, media: JSON.stringify(r.media) })))
+      .onConflict((oc) => oc.column('sid').doNothing())
+      .execute();
   },
   async findMessages(db: DbOrTx, sids: string[]): Promise<SandboxMessageRow[]> {
     if (sids.length === 0) return [];
@@ -50,14 +88,23 @@ export const sandboxRepository = {
   },
   /** Messages of an outside number's simulated handset, oldest first. */
   async handsetMessages(db: DbOrTx, number: string): Promise<SandboxMessageRow[]> {
-    return db.selectFrom('sandbox_messages').selectAll()
-      .where((eb) => eb.or([
-        eb.and([eb('direction', '=', 'inbound'), eb('from_number', '=', number)]),
-        eb.and([eb('direction', '=', 'outbound'), eb('to_number', '=', number)]),
-      ]))
-      .orderBy('created_at').orderBy('sid').execute();
+    return db
+      .selectFrom('sandbox_messages')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('direction', '=', 'inbound'), eb('from_number', '=', number)]),
+          eb.and([eb('direction', '=', 'outbound'), eb('to_number', '=', number)]),
+        ]),
+      )
+      .orderBy('created_at')
+      .orderBy('sid')
+      .execute();
   },
   async insertCall(db: DbOrTx, row: { sid: string; from_number: string; to_number: string; status: string; log: unknown[] }): Promise<void> {
-    await db.insertInto('sandbox_calls').values({ ...row, log: JSON.stringify(row.log) }).execute();
+    await db
+      .insertInto('sandbox_calls')
+      .values({ ...row, log: JSON.stringify(row.log) })
+      .execute();
   },
 };

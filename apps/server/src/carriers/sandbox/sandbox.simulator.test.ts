@@ -26,11 +26,15 @@ beforeAll(async () => {
   s = await startTestServer();
   owner = await createAccount(s);
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('sandbox simulator', () => {
   it('parses TwiML verbs in order with attributes and children', () => {
-    const verbs = parseTwiml('<?xml version="1.0"?><Response><Say>Hi</Say><Dial action="/a" timeout="5"><Number url="/w">+1</Number></Dial><Hangup/></Response>');
+    const verbs = parseTwiml(
+      '<?xml version="1.0"?><Response><Say>Hi</Say><Dial action="/a" timeout="5"><Number url="/w">+1</Number></Dial><Hangup/></Response>',
+    );
     expect(verbs.map((v) => v.name)).toEqual(['Say', 'Dial', 'Hangup']);
     expect(verbs[1]!.attrs).toEqual({ action: '/a', timeout: '5' });
     expect(verbs[1]!.children[0]).toMatchObject({ name: 'Number', text: '+1', attrs: { url: '/w' } });
@@ -38,10 +42,12 @@ describe('sandbox simulator', () => {
 
   it('runs an answered call through a menu and confirm key: status 12 Connected', async () => {
     const n = await buy('212');
-    const put = await owner.client.put(`/api/numbers/${n.id}`, { routes: [
-      { extension: 1, label: 'Sales', forwards: [{ number: '6465550101' }] },
-      { extension: 2, label: 'Support', forwards: [{ number: '6465550102' }, { number: '6465550103' }], confirm_key: 65534 },
-    ] });
+    const put = await owner.client.put(`/api/numbers/${n.id}`, {
+      routes: [
+        { extension: 1, label: 'Sales', forwards: [{ number: '6465550101' }] },
+        { extension: 2, label: 'Support', forwards: [{ number: '6465550102' }, { number: '6465550103' }], confirm_key: 65534 },
+      ],
+    });
     expect(put.status).toBe(200);
     const r = await owner.client.post('/api/simulator/calls', { from: '(312) 555-0142', to: n.number, digits: '2', forwards: { '+16465550102': 'no-answer' } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -59,7 +65,12 @@ describe('sandbox simulator', () => {
   it('leaves a voicemail when no one answers: status 4 with a real WAV fetched into our store', async () => {
     const n = await buy('415');
     await owner.client.put(`/api/numbers/${n.id}`, { routes: [{ voicemail_enabled: true, forwards: [{ number: '6465550101' }] }] });
-    const r = await owner.client.post('/api/simulator/calls', { from: '3125550142', to: n.number, forwards: { '6465550101': 'no-answer' }, voicemail_seconds: 3 });
+    const r = await owner.client.post('/api/simulator/calls', {
+      from: '3125550142',
+      to: n.number,
+      forwards: { '6465550101': 'no-answer' },
+      voicemail_seconds: 3,
+    });
     expect(r.status).toBe(200);
     const call = await s.ctx.db.selectFrom('calls').selectAll().where('carrier_sid', '=', r.body.sid).executeTakeFirstOrThrow();
     expect(call.status).toBe(4);
@@ -108,11 +119,12 @@ describe('sandbox simulator', () => {
     expect(h.body.data.map((m: any) => m.sid)).toContain(r.body.data.sid);
   });
 
-  it('acts only for the signed-in user\'s companies: another tenant cannot call, text or read their handsets', async () => {
+  it("acts only for the signed-in user's companies: another tenant cannot call, text or read their handsets", async () => {
     const n = await buy('303');
     await owner.client.put(`/api/numbers/${n.id}`, { routes: [{ forwards: [{ number: '6465550188' }] }] });
     const stranger = await createAccount(s);
-    const calls = async () => Number((await sql<{ n: string }>`select count(*) as n from sandbox_calls where to_number = ${n.number}`.execute(s.ctx.db)).rows[0]!.n);
+    const calls = async () =>
+      Number((await sql<{ n: string }>`select count(*) as n from sandbox_calls where to_number = ${n.number}`.execute(s.ctx.db)).rows[0]!.n);
 
     const own = await owner.client.post('/api/simulator/messages', { from: '3125550191', to: n.number, body: 'For the owner' });
     expect(own.status).toBe(200);
@@ -148,15 +160,30 @@ describe('sandbox simulator', () => {
     // An operator of the deployment may reach every sandbox number (docs/auth.md "Operators").
     const operator = await createAccount(s);
     await sql`update users set is_operator = true where id = ${operator.userId}`.execute(s.ctx.db);
-    expect((await operator.client.get('/api/simulator/handsets/3125550191/messages')).body.data.map((m: any) => m.body)).toEqual(['For the owner', 'For the stranger']);
+    expect((await operator.client.get('/api/simulator/handsets/3125550191/messages')).body.data.map((m: any) => m.body)).toEqual([
+      'For the owner',
+      'For the stranger',
+    ]);
     expect((await operator.client.post('/api/simulator/messages', { from: '3125550193', to: n.number, body: 'From the operator' })).status).toBe(200);
   });
 
   it('refuses media URLs that are not public http(s), and the download guard drops a name that resolves to loopback', async () => {
     const n = await buy('305');
     const port = new URL(s.url).port;
-    for (const bad of [`http://127.0.0.1:${port}/metrics`, 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/a.png', `http://[::1]:${port}/metrics`, 'data:image/png;base64,AAAA', 'file:///etc/passwd']) {
-      const r = await owner.client.post('/api/simulator/messages', { from: '3125550194', to: n.number, body: 'pic', media_urls: ['https://example.com/ok.png', bad] });
+    for (const bad of [
+      `http://127.0.0.1:${port}/metrics`,
+      'http://169.254.169.254/latest/meta-data/',
+      'http://10.0.0.1/a.png',
+      `http://[::1]:${port}/metrics`,
+      'data:image/png;base64,AAAA',
+      'file:///etc/passwd',
+    ]) {
+      const r = await owner.client.post('/api/simulator/messages', {
+        from: '3125550194',
+        to: n.number,
+        body: 'pic',
+        media_urls: ['https://example.com/ok.png', bad],
+      });
       expect(r.status, bad).toBe(422);
       expect(r.body.errors, bad).toEqual({ 'media_urls.1': ['The media URL must be a public http or https address.'] });
     }
@@ -174,7 +201,12 @@ describe('sandbox simulator', () => {
     // Control: the same pipeline copies the file once the test trusts that host (test-only policy).
     const previous = setDefaultAddressPolicy({ allowHosts: ['localhost'] });
     try {
-      const ok = await owner.client.post('/api/simulator/messages', { from: '3125550196', to: n.number, body: 'pic', media_urls: [`http://localhost:${port}/api/docs/json`] });
+      const ok = await owner.client.post('/api/simulator/messages', {
+        from: '3125550196',
+        to: n.number,
+        body: 'pic',
+        media_urls: [`http://localhost:${port}/api/docs/json`],
+      });
       expect(ok.status).toBe(200);
       await eventually(async () => {
         const l = await owner.client.get(`/api/companies/${owner.companyId}/conversations?search=3125550196`);
@@ -190,7 +222,11 @@ describe('sandbox simulator', () => {
     const tw = await startTestServer({ carrier: 'twilio' });
     try {
       const a = await createAccount(tw);
-      for (const [method, url] of [['POST', '/api/simulator/calls'], ['POST', '/api/simulator/messages'], ['GET', '/api/simulator/handsets/3125550101/messages']] as const) {
+      for (const [method, url] of [
+        ['POST', '/api/simulator/calls'],
+        ['POST', '/api/simulator/messages'],
+        ['GET', '/api/simulator/handsets/3125550101/messages'],
+      ] as const) {
         const r = await a.client.request(method, url, method === 'POST' ? { from: '3125550101', to: '2125550101', body: 'x' } : undefined);
         expect(r.status, url).toBe(404);
       }

@@ -55,20 +55,33 @@ export type CallResult = { sid: string; status: string; log: LogEntry[] };
 
 type Node = { name: string; attrs: Record<string, string>; children: Node[]; text: string };
 
-const parser = new XMLParser({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, parseAttributeValue: false, trimValues: true });
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+});
 
 /** Parses a TwiML document into its `<Response>` verbs. */
 export function parseTwiml(xml: string): Node[] {
-  const toNodes = (items: any[]): Node[] => items.filter((it) => !('#text' in it) && !('?xml' in it)).map((it) => {
-    const name = Object.keys(it).find((k) => k !== ':@')!;
-    const children: any[] = it[name] ?? [];
-    return {
-      name,
-      attrs: Object.fromEntries(Object.entries((it[':@'] ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)])),
-      children: toNodes(children),
-      text: children.filter((c) => '#text' in c).map((c) => String(c['#text'])).join(''),
-    };
-  });
+  const toNodes = (items: any[]): Node[] =>
+    items
+      .filter((it) => !('#text' in it) && !('?xml' in it))
+      .map((it) => {
+        const name = Object.keys(it).find((k) => k !== ':@')!;
+        const children: any[] = it[name] ?? [];
+        return {
+          name,
+          attrs: Object.fromEntries(Object.entries((it[':@'] ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)])),
+          children: toNodes(children),
+          text: children
+            .filter((c) => '#text' in c)
+            .map((c) => String(c['#text']))
+            .join(''),
+        };
+      });
   const root = toNodes(parser.parse(xml) as any[]).find((n) => n.name === 'Response');
   return root?.children ?? [];
 }
@@ -84,16 +97,32 @@ class CallRun {
   private digits: string;
   private readonly base: Record<string, string>;
 
-  constructor(private readonly ctx: AppContext, private readonly call: SimulatedCall & { from: string; to: string }, private readonly voiceUrl: string, private readonly browser: BrowserLegs) {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly call: SimulatedCall & { from: string; to: string },
+    private readonly voiceUrl: string,
+    private readonly browser: BrowserLegs,
+  ) {
     this.digits = call.digits ?? '';
     const fromArea = areaCodeOf(call.from);
     const toArea = areaCodeOf(call.to);
     const fromPlace = fromArea ? AREA_CODES[fromArea] : undefined;
     const toPlace = toArea ? AREA_CODES[toArea] : undefined;
     this.base = {
-      CallSid: this.sid, AccountSid: ctx.config.twilioAccountSid, From: call.from, To: call.to, Caller: call.from, Called: call.to,
-      Direction: 'inbound', ApiVersion: '2010-04-01', FromCountry: 'US', ToCountry: 'US',
-      FromState: fromPlace?.state ?? '', FromCity: fromPlace?.city ?? '', ToState: toPlace?.state ?? '', ToCity: toPlace?.city ?? '',
+      CallSid: this.sid,
+      AccountSid: ctx.config.twilioAccountSid,
+      From: call.from,
+      To: call.to,
+      Caller: call.from,
+      Called: call.to,
+      Direction: 'inbound',
+      ApiVersion: '2010-04-01',
+      FromCountry: 'US',
+      ToCountry: 'US',
+      FromState: fromPlace?.state ?? '',
+      FromCity: fromPlace?.city ?? '',
+      ToState: toPlace?.state ?? '',
+      ToCity: toPlace?.city ?? '',
     };
   }
 
@@ -123,10 +152,15 @@ class CallRun {
       const current = verbs;
       verbs = null;
       for (const verb of current) {
-        if (verb.name !== 'Reject' && this.answeredAt === null) { this.answeredAt = this.clock; }
+        if (verb.name !== 'Reject' && this.answeredAt === null) {
+          this.answeredAt = this.clock;
+        }
         const outcome = await this.execute(verb);
         if (outcome.kind === 'continue') continue;
-        if (outcome.kind === 'fetch') { verbs = outcome.verbs; continue outer; }
+        if (outcome.kind === 'fetch') {
+          verbs = outcome.verbs;
+          continue outer;
+        }
         final = outcome.status;
         break outer;
       }
@@ -174,7 +208,16 @@ class CallRun {
         this.note('record', `caller left a ${seconds} s message`, seconds);
         if (verb.attrs.action) {
           // Signed like a carrier's recording URL: the product fetches it without a session.
-          await this.post(verb.attrs.action, this.params({ RecordingUrl: this.ctx.blobs.signedUrl(key, CARRIER_URL_TTL_MS), RecordingDuration: String(seconds), RecordingSid: recordingSid, Digits: 'hangup' }), 'recording');
+          await this.post(
+            verb.attrs.action,
+            this.params({
+              RecordingUrl: this.ctx.blobs.signedUrl(key, CARRIER_URL_TTL_MS),
+              RecordingDuration: String(seconds),
+              RecordingSid: recordingSid,
+              Digits: 'hangup',
+            }),
+            'recording',
+          );
         }
         return { kind: 'end', status: 'completed' };
       }
@@ -227,7 +270,14 @@ class CallRun {
       this.note('dial', `no one answered (${dialStatus})`);
     }
     if (verb.attrs.action) {
-      return { kind: 'fetch', verbs: await this.post(verb.attrs.action, this.params({ DialCallStatus: dialStatus, DialCallSid: newSid('CA'), DialCallDuration: String(talk) }), `dial ${dialStatus}`) };
+      return {
+        kind: 'fetch',
+        verbs: await this.post(
+          verb.attrs.action,
+          this.params({ DialCallStatus: dialStatus, DialCallSid: newSid('CA'), DialCallDuration: String(talk) }),
+          `dial ${dialStatus}`,
+        ),
+      };
     }
     if (connected) return { kind: 'end', status: 'completed' };
     return { kind: 'continue' };
@@ -240,7 +290,11 @@ class CallRun {
    * caller talks until the user hangs up (`.../hangup`) or `talk_seconds` real seconds pass
    * (default: BROWSER_TALK_MAX_MS). Then the Dial's action gets DialCallStatus completed or no-answer.
    */
-  private async browserDial(verb: Node, clients: Node[], timeout: number): Promise<{ kind: 'continue' } | { kind: 'fetch'; verbs: Node[] | null } | { kind: 'end'; status: string }> {
+  private async browserDial(
+    verb: Node,
+    clients: Node[],
+    timeout: number,
+  ): Promise<{ kind: 'continue' } | { kind: 'fetch'; verbs: Node[] | null } | { kind: 'end'; status: string }> {
     this.note('dial', `ringing in-app ${clients.map((c) => c.text).join(', ')} for up to ${timeout} s`);
     const started = Date.now();
     const r = await this.browser.waitForAnswer(this.sid, timeout * 1000);
@@ -260,21 +314,43 @@ class CallRun {
       this.note('dial', `no one answered in the browser (${r.kind})`);
     }
     if (verb.attrs.action) {
-      return { kind: 'fetch', verbs: await this.post(verb.attrs.action, this.params({ DialCallStatus: dialStatus, DialCallSid: newSid('CA'), DialCallDuration: String(talk) }), `dial ${dialStatus}`) };
+      return {
+        kind: 'fetch',
+        verbs: await this.post(
+          verb.attrs.action,
+          this.params({ DialCallStatus: dialStatus, DialCallSid: newSid('CA'), DialCallDuration: String(talk) }),
+          `dial ${dialStatus}`,
+        ),
+      };
     }
     return dialStatus === 'completed' ? { kind: 'end', status: 'completed' } : { kind: 'continue' };
   }
 
   /** The answering forward's leg fetches the Number's url (whisper) and may press the confirm key. */
   private async whisper(n: Node): Promise<boolean> {
-    const leg = { ...this.base, CallSid: newSid('CA'), ParentCallSid: this.sid, From: this.call.from, To: n.text, Called: n.text, Direction: 'outbound-dial', CallStatus: 'in-progress' };
+    const leg = {
+      ...this.base,
+      CallSid: newSid('CA'),
+      ParentCallSid: this.sid,
+      From: this.call.from,
+      To: n.text,
+      Called: n.text,
+      Direction: 'outbound-dial',
+      CallStatus: 'in-progress',
+    };
     let verbs = await this.post(n.attrs.url!, leg, `whisper leg ${n.text}`);
     for (let doc = 0; verbs && doc < 5; doc++) {
       const current: Node[] = verbs;
       verbs = null;
       for (const v of current) {
-        if (v.name === 'Say' || v.name === 'Play') { this.note(`whisper ${v.name.toLowerCase()}`, v.text); continue; }
-        if (v.name === 'Hangup' || v.name === 'Reject') { this.note('forward', `${n.text}: leg hung up`); return false; }
+        if (v.name === 'Say' || v.name === 'Play') {
+          this.note(`whisper ${v.name.toLowerCase()}`, v.text);
+          continue;
+        }
+        if (v.name === 'Hangup' || v.name === 'Reject') {
+          this.note('forward', `${n.text}: leg hung up`);
+          return false;
+        }
         if (v.name === 'Gather') {
           const prompt = v.children.map((c) => c.text).join(' ');
           for (const c of v.children) this.note(`whisper ${c.name.toLowerCase()}`, c.text);
@@ -321,12 +397,32 @@ export async function simulateMessage(ctx: AppContext, msg: { from: string; to: 
   if (!sold) return null;
   const media = msg.media_urls ?? [];
   const sid = newSid(media.length ? 'MM' : 'SM');
-  await sandboxRepository.insertMessage(ctx.db, { sid, direction: 'inbound', from_number: msg.from, to_number: msg.to, body: msg.body, media, status: 'received' });
+  await sandboxRepository.insertMessage(ctx.db, {
+    sid,
+    direction: 'inbound',
+    from_number: msg.from,
+    to_number: msg.to,
+    body: msg.body,
+    media,
+    status: 'received',
+  });
   const fromArea = areaCodeOf(msg.from);
   const params: Record<string, string> = {
-    MessageSid: sid, SmsSid: sid, SmsMessageSid: sid, AccountSid: ctx.config.twilioAccountSid, MessagingServiceSid: '',
-    From: msg.from, To: msg.to, Body: msg.body, NumMedia: String(media.length), NumSegments: '1', SmsStatus: 'received',
-    FromCountry: 'US', FromState: (fromArea && AREA_CODES[fromArea]?.state) || '', FromCity: (fromArea && AREA_CODES[fromArea]?.city) || '', ApiVersion: '2010-04-01',
+    MessageSid: sid,
+    SmsSid: sid,
+    SmsMessageSid: sid,
+    AccountSid: ctx.config.twilioAccountSid,
+    MessagingServiceSid: '',
+    From: msg.from,
+    To: msg.to,
+    Body: msg.body,
+    NumMedia: String(media.length),
+    NumSegments: '1',
+    SmsStatus: 'received',
+    FromCountry: 'US',
+    FromState: (fromArea && AREA_CODES[fromArea]?.state) || '',
+    FromCity: (fromArea && AREA_CODES[fromArea]?.city) || '',
+    ApiVersion: '2010-04-01',
   };
   media.forEach((url, i) => {
     params[`MediaUrl${i}`] = url;
@@ -336,7 +432,15 @@ export async function simulateMessage(ctx: AppContext, msg: { from: string; to: 
   if (res.status === 200) {
     for (const reply of parseTwiml(res.body).filter((n) => n.name === 'Message')) {
       const body = reply.children.find((c) => c.name === 'Body')?.text ?? reply.text;
-      await sandboxRepository.insertMessage(ctx.db, { sid: newSid('SM'), direction: 'outbound', from_number: msg.to, to_number: msg.from, body, media: [], status: 'delivered' });
+      await sandboxRepository.insertMessage(ctx.db, {
+        sid: newSid('SM'),
+        direction: 'outbound',
+        from_number: msg.to,
+        to_number: msg.from,
+        body,
+        media: [],
+        status: 'delivered',
+      });
     }
   }
   return { row: (await sandboxRepository.findMessage(ctx.db, sid))!, webhookStatus: res.status };
@@ -349,5 +453,18 @@ export async function handsetMessages(ctx: AppContext, number: string): Promise<
 
 function contentTypeOf(url: string): string {
   const ext = /\.([a-z0-9]+)(?:\?|$)/i.exec(url)?.[1]?.toLowerCase();
-  return ({ jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', mp4: 'video/mp4', pdf: 'application/pdf', wav: 'audio/wav', mp3: 'audio/mpeg' } as Record<string, string>)[ext ?? ''] ?? 'application/octet-stream';
+  return (
+    (
+      {
+        jpg: 'image/jpeg',
+        jpeg: 'image/jpeg',
+        png: 'image/png',
+        gif: 'image/gif',
+        mp4: 'video/mp4',
+        pdf: 'application/pdf',
+        wav: 'audio/wav',
+        mp3: 'audio/mpeg',
+      } as Record<string, string>
+    )[ext ?? ''] ?? 'application/octet-stream'
+  );
 }

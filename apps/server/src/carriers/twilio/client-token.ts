@@ -19,14 +19,20 @@ export const CLIENT_TOKEN_TTL_S = 3600;
  * A Voice access token for `identity`.
  * @throws CarrierError when TWILIO_API_KEY/TWILIO_API_SECRET (or, for outgoing calls, TWILIO_TWIML_APP_SID) are not set.
  */
-export function createTwilioClientToken(config: Config, identity: string, options: { outgoing?: boolean; ttlS?: number; params?: Record<string, string> } = {}): ClientToken {
+export function createTwilioClientToken(
+  config: Config,
+  identity: string,
+  options: { outgoing?: boolean; ttlS?: number; params?: Record<string, string> } = {},
+): ClientToken {
   if (!config.twilioApiKey || !config.twilioApiSecret) throw new CarrierError('In-app calling needs TWILIO_API_KEY and TWILIO_API_SECRET.');
   if (options.outgoing && !config.twilioTwimlAppSid) throw new CarrierError('Calls from the browser need TWILIO_TWIML_APP_SID.');
   const ttlS = options.ttlS ?? CLIENT_TOKEN_TTL_S;
   const token = new AccessToken(config.twilioAccountSid, config.twilioApiKey, config.twilioApiSecret, { identity, ttl: ttlS });
-  token.addGrant(new VoiceGrant({
-    incomingAllow: true,
-    ...(options.outgoing ? { outgoingApplicationSid: config.twilioTwimlAppSid, outgoingApplicationParams: options.params ?? {} } : {}),
-  }));
+  token.addGrant(
+    new VoiceGrant({
+      incomingAllow: true,
+      ...(options.outgoing ? { outgoingApplicationSid: config.twilioTwimlAppSid, outgoingApplicationParams: options.params ?? {} } : {}),
+    }),
+  );
   return { token: token.toJwt(), identity, ttlS };
 }

@@ -8,10 +8,7 @@
  */
 import type { Config } from '../../platform/config.js';
 import { safeFetch } from '../../platform/http/safe-fetch.js';
-import {
-  CALL_STATUS_WORDS, InboundMessageEvent, MessageStatusEvent, VoiceEvent, seconds,
-  type CallStatusWord, type DeliveryState,
-} from '../carrier.events.js';
+import { CALL_STATUS_WORDS, InboundMessageEvent, MessageStatusEvent, VoiceEvent, seconds, type CallStatusWord, type DeliveryState } from '../carrier.events.js';
 import type { CallFlowStep, RenderedResponse, WebhookKind } from '../carrier.port.js';
 import { validateSignature } from './signature.js';
 import { renderMessagingTwiml, renderVoiceTwiml } from './twiml.js';
@@ -48,13 +45,24 @@ function intOrNull(v: string | undefined): number | null {
 /** Twilio's message status word → our delivery state (Twilio's 'sending' is still in flight: our 'sending'). */
 export function twilioMessageState(word: string): DeliveryState | null {
   switch (word.toLowerCase()) {
-    case 'accepted': case 'scheduled': case 'queued': return 'queued';
-    case 'sending': return 'sending';
-    case 'sent': return 'sent';
-    case 'delivered': case 'read': return 'delivered';
-    case 'undelivered': return 'undelivered';
-    case 'failed': case 'canceled': return 'failed';
-    default: return null;
+    case 'accepted':
+    case 'scheduled':
+    case 'queued':
+      return 'queued';
+    case 'sending':
+      return 'sending';
+    case 'sent':
+      return 'sent';
+    case 'delivered':
+    case 'read':
+      return 'delivered';
+    case 'undelivered':
+      return 'undelivered';
+    case 'failed':
+    case 'canceled':
+      return 'failed';
+    default:
+      return null;
   }
 }
 
@@ -70,7 +78,10 @@ export abstract class TwilioDialect {
 
   /** PUBLIC_URL + the kind's path + `query` (undefined values left out, values URI-encoded). */
   webhookUrl(kind: WebhookKind, query?: Record<string, string | number | undefined>): string {
-    const q = Object.entries(query ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
+    const q = Object.entries(query ?? {})
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+      .join('&');
     return `${this.config.publicUrl}${TWILIO_WEBHOOK_PATHS[kind]}${q ? `?${q}` : ''}`;
   }
 

@@ -70,7 +70,13 @@ export class TwilioCarrier extends TwilioDialect implements CarrierPort {
     const digits = query.pattern ?? '';
     const mode = query.mode ?? 'contains';
     // Twilio's `contains` takes a pattern with `*` wildcards over the whole 10-digit number.
-    const contains = !digits ? undefined : mode === 'starts_with' ? `${query.areaCode && query.kind === 'local' ? query.areaCode : '***'}${digits}*` : mode === 'ends_with' ? `*${digits}` : digits;
+    const contains = !digits
+      ? undefined
+      : mode === 'starts_with'
+        ? `${query.areaCode && query.kind === 'local' ? query.areaCode : '***'}${digits}*`
+        : mode === 'ends_with'
+          ? `*${digits}`
+          : digits;
     try {
       if (query.kind === 'toll_free') {
         const prefix = query.areaCode && query.areaCode !== '8**' ? query.areaCode : undefined;
@@ -78,7 +84,13 @@ export class TwilioCarrier extends TwilioDialect implements CarrierPort {
           limit,
           ...(contains ? { contains: prefix && mode === 'starts_with' ? `${prefix}${digits}*` : contains } : prefix ? { contains: `${prefix}*******` } : {}),
         });
-        return list.map((n) => ({ number: n.phoneNumber, kind: 'toll_free', region: n.region ?? null, locality: n.locality ?? null, provider_id: TOLL_FREE_PROVIDER }));
+        return list.map((n) => ({
+          number: n.phoneNumber,
+          kind: 'toll_free',
+          region: n.region ?? null,
+          locality: n.locality ?? null,
+          provider_id: TOLL_FREE_PROVIDER,
+        }));
       }
       const list = await this.client.availablePhoneNumbers('US').local.list({
         limit,
@@ -141,7 +153,9 @@ export class TwilioCarrier extends TwilioDialect implements CarrierPort {
   async fetchRecording(url: string): Promise<{ data: Buffer; contentType: string }> {
     // Through the server-side fetch guard (public addresses only, size cap, deadline; the
     // credentials are dropped if Twilio redirects to another origin).
-    const res = await safeFetch(url, { headers: { authorization: this.basicAuth() }, maxBytes: 200 * 1024 * 1024, timeoutMs: 120_000 }).catch((e: Error) => { throw new CarrierError(`Recording download failed (${e.message}).`); });
+    const res = await safeFetch(url, { headers: { authorization: this.basicAuth() }, maxBytes: 200 * 1024 * 1024, timeoutMs: 120_000 }).catch((e: Error) => {
+      throw new CarrierError(`Recording download failed (${e.message}).`);
+    });
     if (!res.ok) throw new CarrierError(`Recording download failed (${res.status}).`);
     return { data: res.body, contentType: res.contentType ?? 'audio/wav' };
   }

@@ -7,14 +7,26 @@ import { renderVoiceTwiml } from './twiml.js';
 
 describe('renderVoiceTwiml', () => {
   it('renders a menu and a dial, and the same steps again as the same document', () => {
-    const menu = [{ kind: 'gather' as const, numDigits: 1, timeoutS: 5, action: 'https://x.test/webhooks/twilio/voice/gather?attempt=1', prompt: [{ kind: 'say' as const, text: 'Press 1 for sales & 2 for <support>.' }] }];
+    const menu = [
+      {
+        kind: 'gather' as const,
+        numDigits: 1,
+        timeoutS: 5,
+        action: 'https://x.test/webhooks/twilio/voice/gather?attempt=1',
+        prompt: [{ kind: 'say' as const, text: 'Press 1 for sales & 2 for <support>.' }],
+      },
+    ];
     const first = renderVoiceTwiml(menu);
     expect(first.contentType).toBe('text/xml');
-    expect(first.body).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Gather numDigits="1" timeout="5" action="https://x.test/webhooks/twilio/voice/gather?attempt=1" method="POST" actionOnEmptyResult="true"><Say>Press 1 for sales &amp; 2 for &lt;support&gt;.</Say></Gather></Response>');
+    expect(first.body).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response><Gather numDigits="1" timeout="5" action="https://x.test/webhooks/twilio/voice/gather?attempt=1" method="POST" actionOnEmptyResult="true"><Say>Press 1 for sales &amp; 2 for &lt;support&gt;.</Say></Gather></Response>',
+    );
     expect(renderVoiceTwiml(JSON.parse(JSON.stringify(menu)))).toEqual(first);
     const other = renderVoiceTwiml([{ ...menu[0]!, numDigits: 2 }]);
     expect(other.body).toContain('numDigits="2"');
-    expect(renderVoiceTwiml([{ kind: 'reject', reason: 'busy' }]).body).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Reject reason="busy"/></Response>');
+    expect(renderVoiceTwiml([{ kind: 'reject', reason: 'busy' }]).body).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response><Reject reason="busy"/></Response>',
+    );
   });
 
   it('answers correctly after more distinct documents than it remembers', () => {

@@ -2,6 +2,4 @@
 import type { ModuleEntry } from '../../platform/module.js';
 import { registerActivityRoutes } from './activity.routes.js';
 
-export const activityModule: ModuleEntry[] = [
-  { name: 'activity', routes: registerActivityRoutes },
-];
+export const activityModule: ModuleEntry[] = [{ name: 'activity', routes: registerActivityRoutes }];

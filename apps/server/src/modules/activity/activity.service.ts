@@ -29,7 +29,9 @@ export async function listActivity(ctx: AppContext, userId: number, q: ActivityQ
   const f = q.filter;
 
   const [calls, messages] = await Promise.all([
-    f.calls || f.voicemails ? listCallActivity(ctx, companyId, { limit: window, offset: 0, calls: f.calls, voicemails: f.voicemails }) : Promise.resolve({ items: [], total: 0 }),
+    f.calls || f.voicemails
+      ? listCallActivity(ctx, companyId, { limit: window, offset: 0, calls: f.calls, voicemails: f.voicemails })
+      : Promise.resolve({ items: [], total: 0 }),
     f.messages ? listMessageActivity(ctx, companyId, window) : Promise.resolve({ rows: [], total: 0 }),
   ]);
 
@@ -41,7 +43,15 @@ export async function listActivity(ctx: AppContext, userId: number, q: ActivityQ
   ]);
   const callContact = (i: number) => contacts[i] ?? null;
   const messageContact = (i: number) => contacts[calls.items.length + i] ?? null;
-  const numbers = new Map((await getCompanyNumbers(ctx, companyId, messages.rows.map((m) => m.number_id))).map((n) => [n.id, n]));
+  const numbers = new Map(
+    (
+      await getCompanyNumbers(
+        ctx,
+        companyId,
+        messages.rows.map((m) => m.number_id),
+      )
+    ).map((n) => [n.id, n]),
+  );
 
   const merged: Sortable[] = [];
   for (const [i, c] of calls.items.entries()) {

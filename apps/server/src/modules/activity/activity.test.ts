@@ -20,13 +20,21 @@ beforeAll(async () => {
   const call = await a.client.post('/api/simulator/calls', { from: '+13125557777', to: number.number });
   expect(call.status, JSON.stringify(call.body)).toBe(200);
   await new Promise((r) => setTimeout(r, 20));
-  const r = await postWebhook(s, '/webhooks/twilio/messaging', { MessageSid: 'SMactivity00000000000000000000001', From: '+13125558888', To: number.number, Body: 'Need a quote', NumMedia: '0' });
+  const r = await postWebhook(s, '/webhooks/twilio/messaging', {
+    MessageSid: 'SMactivity00000000000000000000001',
+    From: '+13125558888',
+    To: number.number,
+    Body: 'Need a quote',
+    NumMedia: '0',
+  });
   expect(r.status).toBe(200);
   await new Promise((r2) => setTimeout(r2, 20));
   const sent = await a.client.post('/api/message', { company_id: a.companyId, number_id: number.id, to: '+13125558888', content: 'Sure, what model?' });
   expect(sent.status).toBe(201);
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('GET /api/activity', () => {
   it('merges calls and messages newest first with the page meta', async () => {
@@ -36,10 +44,24 @@ describe('GET /api/activity', () => {
     });
     expect(r.body.meta).toEqual({ current_page: 1, per_page: 10, total: 3, last_page: 1 });
     const [out, inbound, call] = r.body.data;
-    expect(out).toMatchObject({ kind: 'message', direction: 'outbound', from: number.number, to: '+13125558888', content: 'Sure, what model?', number: { id: number.id, number: number.number } });
+    expect(out).toMatchObject({
+      kind: 'message',
+      direction: 'outbound',
+      from: number.number,
+      to: '+13125558888',
+      content: 'Sure, what model?',
+      number: { id: number.id, number: number.number },
+    });
     expect(out.id).toMatch(/^message-\d+$/);
     expect(out.conversation_id).toEqual(expect.any(Number));
-    expect(inbound).toMatchObject({ kind: 'message', direction: 'inbound', from: '+13125558888', to: number.number, content: 'Need a quote', delivery_state: 'received' });
+    expect(inbound).toMatchObject({
+      kind: 'message',
+      direction: 'inbound',
+      from: '+13125558888',
+      to: number.number,
+      content: 'Need a quote',
+      delivery_state: 'received',
+    });
     expect(call.kind === 'call' || call.kind === 'voicemail').toBe(true);
     expect(call).toMatchObject({ from: '+13125557777', to: number.number, direction: 'inbound', number: { id: number.id, number: number.number } });
     expect(call.id).toMatch(/^(call|voicemail)-\d+$/);
@@ -47,7 +69,9 @@ describe('GET /api/activity', () => {
   });
 
   it('filters by kind (JSON-encoded and bracket objects) and pages', async () => {
-    const onlyMessages = await a.client.get(`/api/activity?company=${a.companyId}&filter=${encodeURIComponent(JSON.stringify({ calls: false, voicemails: false }))}`);
+    const onlyMessages = await a.client.get(
+      `/api/activity?company=${a.companyId}&filter=${encodeURIComponent(JSON.stringify({ calls: false, voicemails: false }))}`,
+    );
     expect(onlyMessages.status).toBe(200);
     expect(onlyMessages.body.data.map((i: any) => i.kind)).toEqual(['message', 'message']);
     const noMessages = await a.client.get(`/api/activity?company=${a.companyId}&filter[messages]=0`);

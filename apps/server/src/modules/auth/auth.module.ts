@@ -2,6 +2,4 @@
 import type { ModuleEntry } from '../../platform/module.js';
 import { registerAuthRoutes } from './auth.routes.js';
 
-export const authModule: ModuleEntry[] = [
-  { name: 'auth', routes: registerAuthRoutes },
-];
+export const authModule: ModuleEntry[] = [{ name: 'auth', routes: registerAuthRoutes }];

@@ -11,8 +11,14 @@ export const authRepository = {
   },
   /** An unused, unexpired reset by token hash, locked for update when inside a transaction. */
   async findUsableReset(db: DbOrTx, tokenHash: string, now: Date): Promise<{ id: number; user_id: number } | undefined> {
-    return db.selectFrom('password_resets').select(['id', 'user_id']).where('token_hash', '=', tokenHash)
-      .where('used_at', 'is', null).where('expires_at', '>', now).forUpdate().executeTakeFirst();
+    return db
+      .selectFrom('password_resets')
+      .select(['id', 'user_id'])
+      .where('token_hash', '=', tokenHash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .forUpdate()
+      .executeTakeFirst();
   },
   /** Marks every outstanding reset of the user used (the one just used and any older links). */
   async useResetsOfUser(db: DbOrTx, userId: number, now: Date): Promise<void> {
@@ -55,12 +61,14 @@ export const authRepository = {
   },
   /** Takes one attempt back from `key` (not below 0), unlocking it when it falls under `max`. */
   async refundThrottle(db: DbOrTx, key: string, max: number): Promise<void> {
-    await db.updateTable('auth_throttle')
+    await db
+      .updateTable('auth_throttle')
       .set((eb) => ({
         failures: sql<number>`greatest(${eb.ref('failures')} - 1, 0)`,
         locked_until: sql<Date | null>`case when ${eb.ref('failures')} - 1 >= ${max}::int then ${eb.ref('locked_until')} else null end`,
       }))
-      .where('key', '=', key).execute();
+      .where('key', '=', key)
+      .execute();
   },
   async clearThrottle(db: DbOrTx, key: string): Promise<void> {
     await db.deleteFrom('auth_throttle').where('key', '=', key).execute();

@@ -167,7 +167,10 @@ export async function disableMfa(ctx: AppContext, userId: number, proof: { code?
 export async function issueToken(ctx: AppContext, userId: number, deviceName: string | undefined): Promise<TokenResponse> {
   const token = randomToken(40);
   await sessionsRepository.createToken(ctx.db, {
-    user_id: userId, name: (deviceName?.trim() || 'mobile').slice(0, 255), token_hash: hashToken(token), expires_at: new Date(Date.now() + TOKEN_TTL_MS),
+    user_id: userId,
+    name: (deviceName?.trim() || 'mobile').slice(0, 255),
+    token_hash: hashToken(token),
+    expires_at: new Date(Date.now() + TOKEN_TTL_MS),
   });
   return { access_token: token, token_type: 'Bearer', expires_in: Math.round(TOKEN_TTL_MS / 1000), refresh_token: null };
 }
@@ -209,7 +212,11 @@ async function readMfaToken(ctx: AppContext, token: string): Promise<{ user: Use
  * `POST /api/sanctum/createTokenSession`: password step for a bearer token (same throttle as login).
  * @returns the token, or `{ mfa_required, mfa_token }` when TOTP is enabled.
  */
-export async function createTokenSession(ctx: AppContext, body: { email: string; password: string; device_name?: string }, ip: string): Promise<TokenResponse | { mfa_required: true; mfa_token: string }> {
+export async function createTokenSession(
+  ctx: AppContext,
+  body: { email: string; password: string; device_name?: string },
+  ip: string,
+): Promise<TokenResponse | { mfa_required: true; mfa_token: string }> {
   const outcome = await checkCredentials(ctx, body.email, body.password, ip);
   if (outcome.mfaRequired) return { mfa_required: true, mfa_token: makeMfaToken(outcome.user, body.device_name) };
   return issueToken(ctx, outcome.userId, body.device_name);
@@ -257,12 +264,15 @@ export async function forgotPassword(ctx: AppContext, email: string): Promise<{ 
     const link = `${ctx.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
     await ctx.db.transaction().execute(async (tx) => {
       await authRepository.createReset(tx, { user_id: user.id, token_hash: hashToken(token), expires_at: new Date(Date.now() + RESET_TTL_MS) });
-      await ctx.mailer.send({
-        to: user.email,
-        subject: 'Reset your password',
-        text: `Hello ${user.first_name || user.email},\n\nWe received a request to reset the password of your account.\nOpen this link to choose a new password (it expires in 60 minutes and works once):\n\n${link}\n\nIf you did not ask for this, you can ignore this e-mail.`,
-        html: `<p>Hello ${escapeHtml(user.first_name || user.email)},</p><p>We received a request to reset the password of your account.</p><p><a href="${escapeHtml(link)}">Choose a new password</a> (the link expires in 60 minutes and works once).</p><p>If you did not ask for this, you can ignore this e-mail.</p>`,
-      }, tx);
+      await ctx.mailer.send(
+        {
+          to: user.email,
+          subject: 'Reset your password',
+          text: `Hello ${user.first_name || user.email},\n\nWe received a request to reset the password of your account.\nOpen this link to choose a new password (it expires in 60 minutes and works once):\n\n${link}\n\nIf you did not ask for this, you can ignore this e-mail.`,
+          html: `<p>Hello ${escapeHtml(user.first_name || user.email)},</p><p>We received a request to reset the password of your account.</p><p><a href="${escapeHtml(link)}">Choose a new password</a> (the link expires in 60 minutes and works once).</p><p>If you did not ask for this, you can ignore this e-mail.</p>`,
+        },
+        tx,
+      );
     });
   }
   return { message: MSG_RESET_SENT };
@@ -287,7 +297,10 @@ export function passwordErrors(password: string | undefined, confirmation?: stri
  * (their live connections too).
  * @throws ValidationError (422): password rules on `password`; an unknown, used or expired link on `token`.
  */
-export async function resetPassword(ctx: AppContext, body: { token: string; email: string; password: string; password_confirmation?: string }): Promise<{ message: string }> {
+export async function resetPassword(
+  ctx: AppContext,
+  body: { token: string; email: string; password: string; password_confirmation?: string },
+): Promise<{ message: string }> {
   const errors = passwordErrors(body.password, body.password_confirmation, true);
   if (errors.length) throw new ValidationError({ password: errors });
   const now = new Date();
@@ -319,9 +332,14 @@ type ValidSignup = { first_name: string; last_name: string; email: string; passw
  */
 export async function validateSignup(ctx: AppContext, body: SignupBody): Promise<ValidSignup> {
   const errors: FieldErrors = {};
-  const add = (f: string, m: string) => { (errors[f] ??= []).push(m); };
+  const add = (f: string, m: string) => {
+    (errors[f] ??= []).push(m);
+  };
   const str = (v: string | undefined) => (v ?? '').trim();
-  const first = str(body.first_name), last = str(body.last_name), email = str(body.email).toLowerCase(), company = str(body.company_name);
+  const first = str(body.first_name),
+    last = str(body.last_name),
+    email = str(body.email).toLowerCase(),
+    company = str(body.company_name);
   if (!first) add('first_name', 'The first name field is required.');
   else if (first.length > 255) add('first_name', 'The first name may not be greater than 255 characters.');
   if (!last) add('last_name', 'The last name field is required.');

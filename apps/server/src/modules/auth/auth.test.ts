@@ -29,8 +29,12 @@ function resetLinkParams(text: string): { token: string; email: string } {
   return { token: u.searchParams.get('token')!, email: u.searchParams.get('email')! };
 }
 
-beforeAll(async () => { s = await startTestServer(); });
-afterAll(async () => { await s?.close(); });
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('CSRF', () => {
   it('sign-in without the XSRF header answers 419; with a mismatched header 419', async () => {
@@ -65,7 +69,14 @@ describe('login', () => {
     await c.get('/api/csrf-cookie');
     const r = await c.post('/api/sanctum/login', { email: acc.email.toUpperCase(), password: acc.password });
     expect(r.status).toBe(200);
-    expect(r.body.user).toMatchObject({ id: acc.userId, email: acc.email, first_name: 'Ada', timezone: 'America/New_York', hasBusinessUnits: false, in_app_calling_status: 'away' });
+    expect(r.body.user).toMatchObject({
+      id: acc.userId,
+      email: acc.email,
+      first_name: 'Ada',
+      timezone: 'America/New_York',
+      hasBusinessUnits: false,
+      in_app_calling_status: 'away',
+    });
     expect(r.body.user.companies).toEqual([{ id: acc.companyId, name: expect.any(String), role: 'owner' }]);
     expect(r.body.user).not.toHaveProperty('sip_address');
     expect(r.headers.getSetCookie().some((h) => /^switchboard_session=.*HttpOnly/i.test(h) && /SameSite=Lax/i.test(h))).toBe(true);
@@ -257,7 +268,12 @@ describe('password reset', () => {
     await c.post('/api/password/forgot', { email: acc.email });
     const latest = (await outboxFor(login, acc.email))[0]!;
     const p = resetLinkParams(latest.text);
-    await s.ctx.db.updateTable('password_resets').set({ expires_at: new Date(Date.now() - 1000) }).where('user_id', '=', acc.userId).where('used_at', 'is', null).execute();
+    await s.ctx.db
+      .updateTable('password_resets')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('user_id', '=', acc.userId)
+      .where('used_at', 'is', null)
+      .execute();
     const expired = await c.post('/api/password/reset', { ...p, password: 'new-password-3', password_confirmation: 'new-password-3' });
     expect(expired.status).toBe(422);
     expect(expired.body.errors.token).toEqual(['Your reset link has expired. Please try to resend it again.']);
@@ -278,7 +294,14 @@ describe('signup', () => {
   it('check validates fields; create makes the user the owner of a new company and signs in', async () => {
     const c = new IpClient(s.url);
     await c.get('/api/csrf-cookie');
-    const bad = await c.post('/api/client/signup/check', { first_name: '', last_name: 'X', email: 'nope', password: 'short', company_name: '', timezone: 'Mars/Base' });
+    const bad = await c.post('/api/client/signup/check', {
+      first_name: '',
+      last_name: 'X',
+      email: 'nope',
+      password: 'short',
+      company_name: '',
+      timezone: 'Mars/Base',
+    });
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.errors).sort()).toEqual(['company_name', 'email', 'first_name', 'password', 'timezone']);
     const email = uniqueEmail('owner');
@@ -287,10 +310,17 @@ describe('signup', () => {
     const created = await c.post('/api/client/signup/create', body);
     expect(created.status).toBe(201);
     expect(created.body.company).toEqual({ id: expect.any(Number), name: 'Olga Plumbing' });
-    expect(created.body.user).toMatchObject({ email, name: 'Olga Owner', timezone: 'America/Chicago', companies: [{ id: created.body.company.id, name: 'Olga Plumbing', role: 'owner' }] });
+    expect(created.body.user).toMatchObject({
+      email,
+      name: 'Olga Owner',
+      timezone: 'America/Chicago',
+      companies: [{ id: created.body.company.id, name: 'Olga Plumbing', role: 'owner' }],
+    });
     expect((await c.get('/api/user')).body.id).toBe(created.body.user.id);
     const companies = await c.get('/api/companies');
-    expect(companies.body).toEqual({ data: [{ id: created.body.company.id, name: 'Olga Plumbing', role: 'owner', timezone: 'America/Chicago', organization_id: null }] });
+    expect(companies.body).toEqual({
+      data: [{ id: created.body.company.id, name: 'Olga Plumbing', role: 'owner', timezone: 'America/Chicago', organization_id: null }],
+    });
 
     const taken = await new IpClient(s.url).request('POST', '/api/client/signup/check', { ...body, email: email.toUpperCase() }, {});
     expect(taken.status).toBe(419); // no XSRF cookie yet
@@ -305,7 +335,11 @@ describe('signup', () => {
 describe('current user', () => {
   it('SIP fields only when set; unknown stored zone answers America/New_York; whats_new_read stamps now', async () => {
     const acc = await createAccount(s);
-    await s.ctx.db.updateTable('users').set({ timezone: 'Nowhere/Land', sip_address: 'sip:1@x', sip_user: 'u1', sip_password: 'p1' }).where('id', '=', acc.userId).execute();
+    await s.ctx.db
+      .updateTable('users')
+      .set({ timezone: 'Nowhere/Land', sip_address: 'sip:1@x', sip_user: 'u1', sip_password: 'p1' })
+      .where('id', '=', acc.userId)
+      .execute();
     const u = await acc.client.get('/api/user');
     expect(u.body.timezone).toBe('America/New_York');
     expect(u.body).toMatchObject({ sip_address: 'sip:1@x', sip_user: 'u1', sip_password: 'p1', read_whats_new_at: null });
@@ -352,7 +386,8 @@ describe('tenant isolation', () => {
     const { client } = await createAccount(s); // /api/docs sits behind the sign-in check (platform)
     const r = await client.get('/api/docs/json');
     expect(r.status).toBe(200);
-    for (const p of ['/api/sanctum/login', '/api/user', '/api/user/mfa/qr', '/api/password/reset', '/api/client/signup/create', '/api/companies']) expect(r.body.paths).toHaveProperty([p]);
+    for (const p of ['/api/sanctum/login', '/api/user', '/api/user/mfa/qr', '/api/password/reset', '/api/client/signup/create', '/api/companies'])
+      expect(r.body.paths).toHaveProperty([p]);
   });
 
   it('dev outbox answers 404 when SMTP is configured', async () => {

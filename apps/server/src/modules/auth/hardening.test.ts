@@ -21,7 +21,10 @@ await vi.hoisted(async () => {
   const ph = await import('node:path');
   const dir = fsh.mkdtempSync(ph.join(osh.tmpdir(), 'switchboard-spa-'));
   fsh.mkdirSync(ph.join(dir, 'assets'));
-  fsh.writeFileSync(ph.join(dir, 'index.html'), '<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>');
+  fsh.writeFileSync(
+    ph.join(dir, 'index.html'),
+    '<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>',
+  );
   fsh.writeFileSync(ph.join(dir, 'assets', 'app-abc123.js'), 'console.log("app");');
   process.env.WEB_DIST = dir;
 });
@@ -67,10 +70,20 @@ function connect(server: TestServer, options: { cookie?: string; token?: string;
   const headers: Record<string, string> = {};
   if (options.cookie) headers.cookie = `switchboard_session=${options.cookie}`;
   if (options.origin) headers.origin = options.origin;
-  const socket = io(server.url, { path: '/socket.io', transports: ['websocket'], extraHeaders: headers, auth: options.token ? { token: options.token } : {}, reconnection: false, forceNew: true });
+  const socket = io(server.url, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    extraHeaders: headers,
+    auth: options.token ? { token: options.token } : {},
+    reconnection: false,
+    forceNew: true,
+  });
   return new Promise<Socket>((resolve, reject) => {
     socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', (e) => { socket.close(); reject(e); });
+    socket.once('connect_error', (e) => {
+      socket.close();
+      reject(e);
+    });
   });
 }
 
@@ -81,22 +94,37 @@ function connect(server: TestServer, options: { cookie?: string; token?: string;
 function watchDisconnect(socket: Socket): { within: (ms: number) => Promise<string> } {
   let reason: string | null = null;
   const waiters: ((r: string) => void)[] = [];
-  socket.once('disconnect', (r) => { reason = r; for (const w of waiters) w(r); });
+  socket.once('disconnect', (r) => {
+    reason = r;
+    for (const w of waiters) w(r);
+  });
   return {
-    within: (ms) => reason !== null ? Promise.resolve(reason) : new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`socket still connected ${ms} ms after the revocation`)), ms);
-      waiters.push((r) => { clearTimeout(timer); resolve(r); });
-    }),
+    within: (ms) =>
+      reason !== null
+        ? Promise.resolve(reason)
+        : new Promise<string>((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error(`socket still connected ${ms} ms after the revocation`)), ms);
+            waiters.push((r) => {
+              clearTimeout(timer);
+              resolve(r);
+            });
+          }),
   };
 }
 
 /** Turns off `server`'s periodic re-validation (the backstop) for `fn`, so only the revocation broadcast can disconnect. */
 async function withoutBackstop<T>(server: TestServer, fn: () => Promise<T>): Promise<T> {
   const spy = vi.spyOn(server.ctx.realtime, 'revalidate').mockResolvedValue();
-  try { return await fn(); } finally { spy.mockRestore(); }
+  try {
+    return await fn();
+  } finally {
+    spy.mockRestore();
+  }
 }
 
-beforeAll(async () => { s = await startTestServer(); });
+beforeAll(async () => {
+  s = await startTestServer();
+});
 afterAll(async () => {
   await s?.close();
   if (process.env.WEB_DIST?.includes('switchboard-spa-')) fs.rmSync(process.env.WEB_DIST, { recursive: true, force: true });
@@ -156,12 +184,16 @@ describe('login throttle under concurrency', () => {
     // The right password sent while a burst of wrong ones is still in flight, after the first 429.
     const other = await createAccount(s);
     let refusedOnce!: () => void;
-    const firstRefused = new Promise<void>((resolve) => { refusedOnce = resolve; });
-    const burst = Promise.all(Array.from({ length: 60 }, async () => {
-      const status = await attempt(other.email, 'wrong-password');
-      if (status === 429) refusedOnce();
-      return status;
-    }));
+    const firstRefused = new Promise<void>((resolve) => {
+      refusedOnce = resolve;
+    });
+    const burst = Promise.all(
+      Array.from({ length: 60 }, async () => {
+        const status = await attempt(other.email, 'wrong-password');
+        if (status === 429) refusedOnce();
+        return status;
+      }),
+    );
     await firstRefused;
     expect(await attempt(other.email, other.password)).toBe(429);
     expect((await burst).filter((x) => x === 422)).toHaveLength(5);
@@ -181,8 +213,12 @@ describe('login throttle under concurrency', () => {
 
 describe('TRUST_PROXY unset (the default)', () => {
   let plain: TestServer;
-  beforeAll(async () => { plain = await startTestServer({ trustProxy: '' }); });
-  afterAll(async () => { await plain?.close(); });
+  beforeAll(async () => {
+    plain = await startTestServer({ trustProxy: '' });
+  });
+  afterAll(async () => {
+    await plain?.close();
+  });
 
   it('a spoofed X-Forwarded-For does not change the throttled address', async () => {
     const acc = await createAccount(plain);
@@ -190,7 +226,12 @@ describe('TRUST_PROXY unset (the default)', () => {
     await c.get('/api/csrf-cookie');
     const ok = await c.request('POST', '/api/sanctum/login', { email: acc.email, password: acc.password }, { 'x-forwarded-for': '198.51.100.1' });
     expect(ok.status).toBe(200);
-    const session = await plain.ctx.db.selectFrom('sessions').select('ip').where('user_id', '=', acc.userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    const session = await plain.ctx.db
+      .selectFrom('sessions')
+      .select('ip')
+      .where('user_id', '=', acc.userId)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
     expect(session.ip).toBe('127.0.0.1');
 
     // 20 failures, each "from" another forged address and for another account: all count against the real peer.
@@ -200,7 +241,7 @@ describe('TRUST_PROXY unset (the default)', () => {
     }
     const locked = await c.request('POST', '/api/sanctum/login', { email: acc.email, password: acc.password }, { 'x-forwarded-for': '192.0.2.55' });
     expect(locked.status).toBe(429);
-    const keys = (await plain.ctx.db.selectFrom('auth_throttle').select(['key', 'failures']).where('key', 'like', 'login:ip:%').execute());
+    const keys = await plain.ctx.db.selectFrom('auth_throttle').select(['key', 'failures']).where('key', 'like', 'login:ip:%').execute();
     expect(keys.map((k) => k.key)).toEqual(['login:ip:127.0.0.1']);
     expect(keys[0]!.failures).toBeGreaterThanOrEqual(20);
   }, 120_000); // 21 password hashes in a row: slow on a shared machine
@@ -240,7 +281,13 @@ describe('remember', () => {
   it('true: a 14-day persistent cookie; false or absent: a browser-session cookie and a 12-hour session', async () => {
     const acc = await createAccount(s);
     const cookieOf = (headers: Headers) => headers.getSetCookie().find((h) => h.startsWith('switchboard_session='))!;
-    const expiresOf = async () => (await s.ctx.db.selectFrom('sessions').select(['expires_at', 'remember']).where('user_id', '=', acc.userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow());
+    const expiresOf = async () =>
+      await s.ctx.db
+        .selectFrom('sessions')
+        .select(['expires_at', 'remember'])
+        .where('user_id', '=', acc.userId)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirstOrThrow();
 
     const long = new IpClient(s.url);
     await long.get('/api/csrf-cookie');
@@ -286,7 +333,12 @@ describe('/metrics', () => {
       expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
       const wrong = await new ApiClient(s.url).request('GET', '/metrics', undefined, { authorization: 'Bearer nope' });
       expect(wrong.status).toBe(401);
-      const remote = await s.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.11', headers: { authorization: 'Bearer metrics-secret-1' } });
+      const remote = await s.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        remoteAddress: '203.0.113.11',
+        headers: { authorization: 'Bearer metrics-secret-1' },
+      });
       expect(remote.statusCode).toBe(200);
       expect(remote.body).toContain('http_request_duration_seconds');
     } finally {
@@ -337,7 +389,10 @@ describe('live connection', () => {
     const own = await connect(s, { cookie, origin: s.ctx.config.publicUrl });
     const sameHost = await connect(s, { cookie, origin: `http://${new URL(s.url).host}` });
     const native = await connect(s, { cookie });
-    for (const socket of [own, sameHost, native]) { expect(socket.connected).toBe(true); socket.close(); }
+    for (const socket of [own, sameHost, native]) {
+      expect(socket.connected).toBe(true);
+      socket.close();
+    }
   });
 
   it('logout disconnects the sockets of that session at once (a client cannot leave the revocation room); other sessions stay', async () => {
@@ -382,7 +437,12 @@ describe('live connection', () => {
     const mail = (await acc.client.get('/api/dev/outbox')).body.data[0];
     const link = new URL(/(http\S+\/reset-password\?\S+)/.exec(mail.text)![1]!);
     await withoutBackstop(s, async () => {
-      const reset = await c.post('/api/password/reset', { token: link.searchParams.get('token'), email: acc.email, password: 'a-new-password-1', password_confirmation: 'a-new-password-1' });
+      const reset = await c.post('/api/password/reset', {
+        token: link.searchParams.get('token'),
+        email: acc.email,
+        password: 'a-new-password-1',
+        password_confirmation: 'a-new-password-1',
+      });
       expect(reset.status).toBe(200);
       await browserGone.within(2000);
     });
@@ -394,7 +454,11 @@ describe('live connection', () => {
     const socket = await connect(s, { cookie });
     await s.ctx.realtime.revalidate();
     expect(socket.connected).toBe(true);
-    await s.ctx.db.updateTable('sessions').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', hashToken(cookie)).execute();
+    await s.ctx.db
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', hashToken(cookie))
+      .execute();
     const gone = watchDisconnect(socket);
     await s.ctx.realtime.revalidate();
     await gone.within(2000);

@@ -2,6 +2,4 @@
 import type { ModuleEntry } from '../../platform/module.js';
 import { registerBlocklistRoutes } from './blocklist.routes.js';
 
-export const blocklistModule: ModuleEntry[] = [
-  { name: 'blocklist', routes: registerBlocklistRoutes },
-];
+export const blocklistModule: ModuleEntry[] = [{ name: 'blocklist', routes: registerBlocklistRoutes }];

@@ -8,8 +8,13 @@ export type BlockRow = Row<'blocks'>;
 export const blocklistRepository = {
   /** True when `target` is blocked for the company globally or on this number. */
   async isBlocked(db: DbOrTx, companyId: number, numberId: number, target: string): Promise<boolean> {
-    const r = await db.selectFrom('blocks').select('id').where('company_id', '=', companyId).where('target', '=', target)
-      .where((eb) => eb.or([eb('global', '=', true), eb('number_id', '=', numberId)])).executeTakeFirst();
+    const r = await db
+      .selectFrom('blocks')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('target', '=', target)
+      .where((eb) => eb.or([eb('global', '=', true), eb('number_id', '=', numberId)]))
+      .executeTakeFirst();
     return Boolean(r);
   },
   /**
@@ -34,7 +39,11 @@ export const blocklistRepository = {
   /** A page of the company's blocks, newest first, and how many there are. */
   async list(db: DbOrTx, companyId: number, limit: number, offset: number): Promise<{ rows: BlockRow[]; total: number }> {
     const rows = await db.selectFrom('blocks').selectAll().where('company_id', '=', companyId).orderBy('id', 'desc').limit(limit).offset(offset).execute();
-    const { n } = await db.selectFrom('blocks').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
+    const { n } = await db
+      .selectFrom('blocks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('company_id', '=', companyId)
+      .executeTakeFirstOrThrow();
     return { rows, total: Number(n) };
   },
   async insert(db: DbOrTx, row: NewRow<'blocks'>): Promise<BlockRow> {

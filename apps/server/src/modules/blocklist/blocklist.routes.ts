@@ -4,7 +4,16 @@
  * POST /api/blocks; DELETE /api/blocks/{id}.
  */
 import {
-  BlockCreatedBody, BlockListBody, BlockListQuery, BlockQueryListBody, BlockQueryListQuery, CompanyParams, CreateBlockInput, IdParams, MessageBody, errorResponses,
+  BlockCreatedBody,
+  BlockListBody,
+  BlockListQuery,
+  BlockQueryListBody,
+  BlockQueryListQuery,
+  CompanyParams,
+  CreateBlockInput,
+  IdParams,
+  MessageBody,
+  errorResponses,
 } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
@@ -12,19 +21,40 @@ import { createBlock, deleteBlock, listBlocks } from './blocklist.service.js';
 
 /** Registers the blocks routes (HTTP only; the service checks access). */
 export async function registerBlocklistRoutes(app: App, ctx: AppContext): Promise<void> {
-  app.get('/api/blocks/:companyId', {
-    schema: { tags: ['blocks'], params: CompanyParams, querystring: BlockListQuery, response: { 200: BlockListBody, ...errorResponses } },
-  }, async (request) => listBlocks(ctx, request.auth!.userId, request.params.companyId, request.query.page, request.query.per_page));
+  app.get(
+    '/api/blocks/:companyId',
+    {
+      schema: { tags: ['blocks'], params: CompanyParams, querystring: BlockListQuery, response: { 200: BlockListBody, ...errorResponses } },
+    },
+    async (request) => listBlocks(ctx, request.auth!.userId, request.params.companyId, request.query.page, request.query.per_page),
+  );
 
-  app.get('/api/blocks', {
-    schema: { tags: ['blocks'], summary: 'Query version of the blocks list (perPage default 1000)', querystring: BlockQueryListQuery, response: { 200: BlockQueryListBody, ...errorResponses } },
-  }, async (request) => listBlocks(ctx, request.auth!.userId, request.query.company_id, request.query.page, request.query.perPage));
+  app.get(
+    '/api/blocks',
+    {
+      schema: {
+        tags: ['blocks'],
+        summary: 'Query version of the blocks list (perPage default 1000)',
+        querystring: BlockQueryListQuery,
+        response: { 200: BlockQueryListBody, ...errorResponses },
+      },
+    },
+    async (request) => listBlocks(ctx, request.auth!.userId, request.query.company_id, request.query.page, request.query.perPage),
+  );
 
-  app.post('/api/blocks', {
-    schema: { tags: ['blocks'], body: CreateBlockInput, response: { 201: BlockCreatedBody, ...errorResponses } },
-  }, async (request, reply) => reply.status(201).send(await createBlock(ctx, request.auth!.userId, request.body)));
+  app.post(
+    '/api/blocks',
+    {
+      schema: { tags: ['blocks'], body: CreateBlockInput, response: { 201: BlockCreatedBody, ...errorResponses } },
+    },
+    async (request, reply) => reply.status(201).send(await createBlock(ctx, request.auth!.userId, request.body)),
+  );
 
-  app.delete('/api/blocks/:id', {
-    schema: { tags: ['blocks'], params: IdParams, response: { 200: MessageBody, ...errorResponses } },
-  }, async (request) => deleteBlock(ctx, request.auth!.userId, request.params.id));
+  app.delete(
+    '/api/blocks/:id',
+    {
+      schema: { tags: ['blocks'], params: IdParams, response: { 200: MessageBody, ...errorResponses } },
+    },
+    async (request) => deleteBlock(ctx, request.auth!.userId, request.params.id),
+  );
 }

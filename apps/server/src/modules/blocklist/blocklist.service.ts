@@ -60,7 +60,12 @@ export async function isPartyBlocked(ctx: AppContext, companyId: number, numberI
  * company's cache fill, or the query of every pair when the company has too many blocks to cache).
  * @returns the blocked pairs, each keyed `${numberId}:${party}`.
  */
-export async function blockedParties(ctx: AppContext, companyId: number, pairs: Array<{ numberId: number; party: string }>, db: DbOrTx = ctx.db): Promise<Set<string>> {
+export async function blockedParties(
+  ctx: AppContext,
+  companyId: number,
+  pairs: Array<{ numberId: number; party: string }>,
+  db: DbOrTx = ctx.db,
+): Promise<Set<string>> {
   if (pairs.length === 0) return new Set();
   const blocks = await companyBlocks(ctx, companyId, db);
   if (!blocks) return new Set(await blocklistRepository.blockedAmong(db, companyId, pairs));
@@ -85,7 +90,15 @@ export function registerNumberOfCompanyCheck(check: NumberOfCompanyCheck): void 
 }
 
 function blockDto(b: BlockRow) {
-  return { id: b.id, company_id: b.company_id, number_id: b.number_id, target: b.target, global: b.global, action: b.action, created_at: b.created_at.toISOString() };
+  return {
+    id: b.id,
+    company_id: b.company_id,
+    number_id: b.number_id,
+    target: b.target,
+    global: b.global,
+    action: b.action,
+    created_at: b.created_at.toISOString(),
+  };
 }
 
 /**
@@ -103,7 +116,11 @@ export async function listBlocks(ctx: AppContext, userId: number, companyId: num
  * @throws ValidationError 422 (target not a phone number, number_id needed when not global),
  *   ForbiddenError 403, NotFoundError 404 (number not the company's).
  */
-export async function createBlock(ctx: AppContext, userId: number, input: { company_id: number; target: string; number_id?: number | null; global: boolean; action: string }) {
+export async function createBlock(
+  ctx: AppContext,
+  userId: number,
+  input: { company_id: number; target: string; number_id?: number | null; global: boolean; action: string },
+) {
   await assertCompanyAccess(ctx, userId, input.company_id, AGENT_ROLES);
   const target = parsePhone(input.target);
   if (!target) throw fieldError('target', 'The number is not a valid phone number.');
@@ -111,7 +128,13 @@ export async function createBlock(ctx: AppContext, userId: number, input: { comp
     if (!numberOfCompany) throw new Error('blocklist: no number check registered (registerNumberOfCompanyCheck)');
     await numberOfCompany(ctx, input.company_id, input.number_id);
   } else if (!input.global) throw fieldError('number_id', 'Choose the number to block the caller on, or block globally.');
-  const row = await blocklistRepository.insert(ctx.db, { company_id: input.company_id, target, number_id: input.number_id ?? null, global: input.global, action: input.action });
+  const row = await blocklistRepository.insert(ctx.db, {
+    company_id: input.company_id,
+    target,
+    number_id: input.number_id ?? null,
+    global: input.global,
+    action: input.action,
+  });
   blocksCache(ctx).invalidate();
   return { message: BLOCKED(target), data: blockDto(row) };
 }

@@ -34,8 +34,11 @@ describe('blocklist', () => {
     expect((await a.client.post('/api/blocks', { company_id: a.companyId, target: '7735550102', global: true, action: 'reject' })).status).toBe(201);
 
     const pairs = [
-      { numberId: n1.id, party: '+17735550101' }, { numberId: n2.id, party: '+17735550101' },
-      { numberId: n1.id, party: '+17735550102' }, { numberId: n2.id, party: '+17735550102' }, { numberId: n2.id, party: '+17735550103' },
+      { numberId: n1.id, party: '+17735550101' },
+      { numberId: n2.id, party: '+17735550101' },
+      { numberId: n1.id, party: '+17735550102' },
+      { numberId: n2.id, party: '+17735550102' },
+      { numberId: n2.id, party: '+17735550103' },
     ];
     const expected = new Set([`${n1.id}:+17735550101`, `${n1.id}:+17735550102`, `${n2.id}:+17735550102`]);
     expect(await blockedParties(s.ctx, a.companyId, pairs)).toEqual(expected);
@@ -52,7 +55,13 @@ describe('blocklist', () => {
 
   it("refuses another company's number and hides another company's block", async () => {
     const mine = await buyTestNumber(a, '415', 0);
-    const onTheirs = await other.client.post('/api/blocks', { company_id: other.companyId, target: '7735550109', number_id: mine.id, global: false, action: 'reject' });
+    const onTheirs = await other.client.post('/api/blocks', {
+      company_id: other.companyId,
+      target: '7735550109',
+      number_id: mine.id,
+      global: false,
+      action: 'reject',
+    });
     expect(onTheirs.status).toBe(404);
     expect((await other.client.post('/api/blocks', { company_id: other.companyId, target: '7735550109', global: false, action: 'reject' })).status).toBe(422);
     const b = await a.client.post('/api/blocks', { company_id: a.companyId, target: '7735550110', global: true, action: 'reject' });

@@ -28,10 +28,21 @@ import { callsRepository, type CallRow } from './calls.repository.js';
  * number, matched to the company's contact with the destination. `carrierSid` is a placeholder
  * until the carrier reports its own (`connectBrowserCall`).
  */
-async function recordOutboundCall(ctx: AppContext, tx: DbOrTx, input: { companyId: number; numberId: number; carrierSid: string; from: string; to: string; userId: number }): Promise<CallRow> {
+async function recordOutboundCall(
+  ctx: AppContext,
+  tx: DbOrTx,
+  input: { companyId: number; numberId: number; carrierSid: string; from: string; to: string; userId: number },
+): Promise<CallRow> {
   const call = await callsRepository.insert(tx, {
-    company_id: input.companyId, number_id: input.numberId, carrier_sid: input.carrierSid, from_number: input.from, to_number: input.to,
-    from_state: null, direction: 'outbound', status: CALL_STATUS.STARTED, contact_id: (await findContactByNumber(ctx, input.companyId, input.to, tx))?.id ?? null,
+    company_id: input.companyId,
+    number_id: input.numberId,
+    carrier_sid: input.carrierSid,
+    from_number: input.from,
+    to_number: input.to,
+    from_state: null,
+    direction: 'outbound',
+    status: CALL_STATUS.STARTED,
+    contact_id: (await findContactByNumber(ctx, input.companyId, input.to, tx))?.id ?? null,
   });
   await callsRepository.insertEvent(tx, call.id, call.status, { placed_by: input.userId, via: 'in-app', to: input.to });
   return call;
@@ -97,9 +108,17 @@ export async function finishOutboundCall(ctx: AppContext, tx: DbOrTx, input: { c
   const answered = input.dialStatus === 'completed' || input.dialStatus === 'answered';
   const status = answered ? CALL_STATUS.CONNECTED : CALL_STATUS.NO_ANSWER;
   const now = new Date();
-  const changed = await setCallStatus(tx, call, status, { dial_status: input.dialStatus }, {
-    duration_s: input.durationS, ended_at: now, ...(answered ? { answered_at: new Date(now.getTime() - input.durationS * 1000), forwarded_to: call.to_number } : {}),
-  });
+  const changed = await setCallStatus(
+    tx,
+    call,
+    status,
+    { dial_status: input.dialStatus },
+    {
+      duration_s: input.durationS,
+      ended_at: now,
+      ...(answered ? { answered_at: new Date(now.getTime() - input.durationS * 1000), forwarded_to: call.to_number } : {}),
+    },
+  );
   return { steps: [{ kind: 'hangup' }], changed };
 }
 
@@ -110,9 +129,19 @@ export async function finishOutboundCall(ctx: AppContext, tx: DbOrTx, input: { c
  * `{answered_by, confirmed_by: identity}` so the Dial's later `completed` result keeps that forward.
  * @returns the after-commit announcement of the change (undefined for an unknown call).
  */
-export async function markAnsweredInApp(ctx: AppContext, tx: DbOrTx, answer: { callId: number; userId: number; identity: string }): Promise<(() => Promise<void>) | undefined> {
+export async function markAnsweredInApp(
+  ctx: AppContext,
+  tx: DbOrTx,
+  answer: { callId: number; userId: number; identity: string },
+): Promise<(() => Promise<void>) | undefined> {
   const call = await callsRepository.find(tx, answer.callId);
   if (!call) return undefined;
-  const changed: CallChange = await setCallStatus(tx, call, CALL_STATUS.CONNECTED, { answered_by: answer.userId, confirmed_by: answer.identity, via: 'in-app' }, { answered_at: new Date(), forwarded_to: answer.identity });
+  const changed: CallChange = await setCallStatus(
+    tx,
+    call,
+    CALL_STATUS.CONNECTED,
+    { answered_by: answer.userId, confirmed_by: answer.identity, via: 'in-app' },
+    { answered_at: new Date(), forwarded_to: answer.identity },
+  );
   return () => afterCallChange(ctx, { changed });
 }

@@ -23,13 +23,20 @@ function inboundStore(ctx: AppContext): GroupCommit<InboundStore, InboundStored>
   let g = inboundStores.get(ctx);
   if (!g) {
     g = new GroupCommit<InboundStore, InboundStored>({
-      maxWaitMs: 2, maxItems: 64, concurrency: 4, owner: ctx,
+      maxWaitMs: 2,
+      maxItems: 64,
+      concurrency: 4,
+      owner: ctx,
       run: async (items) => {
         const firstOf = new Map<string, number>();
         const unique: InboundStore[] = [];
         const slot = items.map((it) => {
           let at = firstOf.get(it.receipt.key);
-          if (at === undefined) { firstOf.set(it.receipt.key, (at = unique.length)); unique.push(it); return at; }
+          if (at === undefined) {
+            firstOf.set(it.receipt.key, (at = unique.length));
+            unique.push(it);
+            return at;
+          }
           return -1;
         });
         const stored = await callsRepository.insertManyWithEventsClaiming(ctx.db, unique, contactIdForNumberSql);
@@ -62,4 +69,3 @@ export async function storeInboundCall(ctx: AppContext, plan: InboundPlan, recei
   }
   return { call, changed: { companyId: call.company_id, id: call.id, status: call.status } };
 }
-

@@ -37,11 +37,17 @@ export async function announceCallChanged(ctx: AppContext, changed: CallChange |
   if (!call) return;
   const vm = fresh ? undefined : await callsRepository.voicemailOfCall(ctx.db, call.id);
   await domainEvents.emitAfterCommit(ctx, 'call.changed', {
-    callId: call.id, companyId: call.company_id, numberId: call.number_id,
+    callId: call.id,
+    companyId: call.company_id,
+    numberId: call.number_id,
     from: call.direction === 'outbound' ? call.to_number : call.from_number,
-    status: call.status, direction: call.direction === 'outbound' ? 'outbound' : 'inbound',
+    status: call.status,
+    direction: call.direction === 'outbound' ? 'outbound' : 'inbound',
     // A voicemail's length is its recording's (as in Activity and Voicemail), not the call's.
-    voicemailId: vm?.id ?? null, durationS: vm ? vm.duration_s : call.duration_s, startedAt: call.started_at, contactId: call.contact_id,
+    voicemailId: vm?.id ?? null,
+    durationS: vm ? vm.duration_s : call.duration_s,
+    startedAt: call.started_at,
+    contactId: call.contact_id,
   });
 }
 

@@ -25,7 +25,16 @@ import { flowGreetingsCached } from '../greetings/greetings.service.js';
 import { activeInAppUserIds, endInAppRinging, ringInAppUsers } from '../in-app-calling/in-app-calling.service.js';
 import { findRoutingByE164Cached, findRoutingById, takeRoundRobinCursor } from '../numbers/numbers.service.js';
 import {
-  afterRecordingSteps, clientIdentity, confirmSteps, decideAfterDial, decideInboundStep, decideMenuChoice, flowUrls, whisperSteps, type Decision, type RoutingNumber,
+  afterRecordingSteps,
+  clientIdentity,
+  confirmSteps,
+  decideAfterDial,
+  decideInboundStep,
+  decideMenuChoice,
+  flowUrls,
+  whisperSteps,
+  type Decision,
+  type RoutingNumber,
 } from '../routing/routing.service.js';
 import { callFlowSchedule } from '../schedules/schedules.service.js';
 import type { CallChange, VoiceOutcome } from './call-changes.js';
@@ -36,7 +45,13 @@ import { storeVoicemail } from './voicemails.js';
 type Params = VoiceEvent;
 
 /** Sets the call's status with its history event (and more columns in `patch`); returns the change to announce. */
-export async function setCallStatus(tx: DbOrTx, call: CallRow, status: number, detail: Record<string, unknown>, patch: Parameters<typeof callsRepository.update>[2] = {}): Promise<CallChange> {
+export async function setCallStatus(
+  tx: DbOrTx,
+  call: CallRow,
+  status: number,
+  detail: Record<string, unknown>,
+  patch: Parameters<typeof callsRepository.update>[2] = {},
+): Promise<CallChange> {
   await callsRepository.update(tx, call.id, { status, ...patch });
   await callsRepository.insertEvent(tx, call.id, status, detail);
   return { companyId: call.company_id, id: call.id, status };
@@ -69,7 +84,15 @@ async function loadFlow(ctx: AppContext, tx: DbOrTx, number: StoredNumber, fromS
   const roundRobinCursor = roundRobinFor?.round_robin ? await takeRoundRobinCursor(ctx, number.id, tx) : undefined;
   return {
     ...number,
-    extras: { holidays, override, greetingUrls: greetings.byKey, greetingUrlsById: greetings.byId, fromState, activeClients: clients.map(clientIdentity), roundRobinCursor },
+    extras: {
+      holidays,
+      override,
+      greetingUrls: greetings.byKey,
+      greetingUrlsById: greetings.byId,
+      fromState,
+      activeClients: clients.map(clientIdentity),
+      roundRobinCursor,
+    },
   };
 }
 
@@ -78,7 +101,8 @@ async function apply(ctx: AppContext, tx: DbOrTx, call: CallRow, d: Decision, de
   if (d.outcome === 'no-answer') return { steps: d.steps, changed: await setCallStatus(tx, call, CALL_STATUS.NO_ANSWER, { ...detail, reason: 'no-answer' }) };
   if (d.outcome === 'closed') return { steps: d.steps, changed: await setCallStatus(tx, call, CALL_STATUS.MISSED, { ...detail, reason: 'closed' }) };
   if (d.outcome === 'dial') await callsRepository.insertEvent(tx, call.id, call.status, { ...detail, dialing: d.dialing });
-  if (d.outcome === 'dial' && d.entry?.type === 'in-app-calling') return { steps: d.steps, after: await ringInAppUsers(ctx, tx, call, d.dialing ?? [], d.entry.timeout) };
+  if (d.outcome === 'dial' && d.entry?.type === 'in-app-calling')
+    return { steps: d.steps, after: await ringInAppUsers(ctx, tx, call, d.dialing ?? [], d.entry.timeout) };
   if (d.outcome === 'voicemail') await callsRepository.insertEvent(tx, call.id, call.status, { ...detail, voicemail: 'prompted' });
   return { steps: d.steps };
 }
@@ -131,8 +155,14 @@ async function startInbound(ctx: AppContext, db: DbOrTx, p: Params): Promise<Inb
   const fromState = p.fromState ?? null;
   const blocked = await isPartyBlocked(ctx, number.company_id, number.id, from, db);
   const row = {
-    company_id: number.company_id, number_id: number.id, carrier_sid: p.callSid, from_number: from, to_number: number.number,
-    from_state: fromState, direction: 'inbound', status: blocked ? CALL_STATUS.BLOCKED : CALL_STATUS.STARTED,
+    company_id: number.company_id,
+    number_id: number.id,
+    carrier_sid: p.callSid,
+    from_number: from,
+    to_number: number.number,
+    from_state: fromState,
+    direction: 'inbound',
+    status: blocked ? CALL_STATUS.BLOCKED : CALL_STATUS.STARTED,
   };
   const arrived: CallEvent = { status: row.status, detail: { from, to: number.number, from_state: fromState, from_city: p.fromCity ?? null } };
   return { number, callSid: p.callSid, fromState, blocked, row, arrived };
@@ -154,13 +184,23 @@ function isInAppDial(d: Decision): boolean {
 function planOf(start: InboundStart, d: Decision | 'blocked', contactId: number | null | undefined): InboundPlan {
   const row = { ...start.row, contact_id: contactId };
   if (d === 'blocked') return { row, events: [start.arrived], steps: [{ kind: 'reject', reason: 'rejected' }] };
-  const ends = d.outcome === 'no-answer' ? { status: CALL_STATUS.NO_ANSWER, reason: 'no-answer' } : d.outcome === 'closed' ? { status: CALL_STATUS.MISSED, reason: 'closed' } : undefined;
+  const ends =
+    d.outcome === 'no-answer'
+      ? { status: CALL_STATUS.NO_ANSWER, reason: 'no-answer' }
+      : d.outcome === 'closed'
+        ? { status: CALL_STATUS.MISSED, reason: 'closed' }
+        : undefined;
   const inApp = isInAppDial(d);
   const events: CallEvent[] = [start.arrived];
   if (ends) events.push({ status: ends.status, detail: { reason: ends.reason } });
   else if (d.outcome === 'dial' && !inApp) events.push({ status: row.status, detail: { dialing: d.dialing } });
   else if (d.outcome === 'voicemail') events.push({ status: row.status, detail: { voicemail: 'prompted' } });
-  return { row: { ...row, status: ends?.status ?? row.status }, events, steps: d.steps, inApp: inApp ? { dialing: d.dialing ?? [], timeout: d.entry!.timeout } : undefined };
+  return {
+    row: { ...row, status: ends?.status ?? row.status },
+    events,
+    steps: d.steps,
+    inApp: inApp ? { dialing: d.dialing ?? [], timeout: d.entry!.timeout } : undefined,
+  };
 }
 
 /**
@@ -245,7 +285,13 @@ export async function handleMenuChoice(ctx: AppContext, tx: DbOrTx, p: Params, a
   // An invalid or missing choice is recorded with what followed (`next`: replay, or the menu's fallback).
   if (d.menuNext) await callsRepository.insertEvent(tx, call.id, call.status, { digits, attempt, invalid: true, next: d.menuNext });
   if (d.entry) {
-    const changed = await setCallStatus(tx, call, CALL_STATUS.EXTENSION_SELECTED, { extension: d.entry.extension, label: d.entry.label }, { extension: d.entry.extension });
+    const changed = await setCallStatus(
+      tx,
+      call,
+      CALL_STATUS.EXTENSION_SELECTED,
+      { extension: d.entry.extension, label: d.entry.label },
+      { extension: d.entry.extension },
+    );
     const out = await apply(ctx, tx, { ...call, status: CALL_STATUS.EXTENSION_SELECTED, extension: d.entry.extension }, d);
     return { steps: out.steps, changed: out.changed ?? changed, after: out.after };
   }
@@ -253,7 +299,15 @@ export async function handleMenuChoice(ctx: AppContext, tx: DbOrTx, p: Params, a
 }
 
 /** POST /voice/dial?ext=E&i=I&rr=C: the result of a Dial (`dialStatus`, `dialDurationS`); `rr` the call's round-robin cursor. */
-export async function handleDialResult(ctx: AppContext, tx: DbOrTx, p: Params, ext: number, index: number, now = new Date(), rr?: number): Promise<VoiceOutcome> {
+export async function handleDialResult(
+  ctx: AppContext,
+  tx: DbOrTx,
+  p: Params,
+  ext: number,
+  index: number,
+  now = new Date(),
+  rr?: number,
+): Promise<VoiceOutcome> {
   const found = await callAndNumber(ctx, tx, p.callSid);
   if (!found) return { steps: HANGUP };
   const { call, number } = found;
@@ -264,10 +318,17 @@ export async function handleDialResult(ctx: AppContext, tx: DbOrTx, p: Params, e
   const d = decideAfterDial(number, entry, status, index, now, urls(ctx, call.carrier_sid), rr);
   if (d.outcome === 'connected') {
     const events = await callsRepository.events(tx, call.id);
-    const confirmedBy = [...events].reverse().find((e) => typeof (e.detail as Record<string, unknown>).confirmed_by === 'string')?.detail.confirmed_by as string | undefined;
+    const confirmedBy = [...events].reverse().find((e) => typeof (e.detail as Record<string, unknown>).confirmed_by === 'string')?.detail.confirmed_by as
+      string | undefined;
     const forwards = lastDialing(events) ?? entry.forwards.map((f) => f.number);
     const forwardedTo = confirmedBy ?? (forwards.length === 1 ? forwards[0] : forwards.join(', ')) ?? null;
-    const changed = await setCallStatus(tx, call, CALL_STATUS.CONNECTED, { dial_status: status, forwarded_to: forwardedTo, dial_duration_s: p.dialDurationS }, { answered_at: new Date(), forwarded_to: forwardedTo });
+    const changed = await setCallStatus(
+      tx,
+      call,
+      CALL_STATUS.CONNECTED,
+      { dial_status: status, forwarded_to: forwardedTo, dial_duration_s: p.dialDurationS },
+      { answered_at: new Date(), forwarded_to: forwardedTo },
+    );
     return { steps: d.steps, changed, after };
   }
   await callsRepository.insertEvent(tx, call.id, call.status, { dial_status: status, forward_index: index });
@@ -277,7 +338,7 @@ export async function handleDialResult(ctx: AppContext, tx: DbOrTx, p: Params, e
 /** The forwards (or in-app identities) of the call's last dial, from its history. */
 function lastDialing(events: Array<{ detail: unknown }>): string[] | undefined {
   const e = [...events].reverse().find((x) => Array.isArray((x.detail as { dialing?: unknown }).dialing));
-  return e ? ((e.detail as { dialing: string[] }).dialing) : undefined;
+  return e ? (e.detail as { dialing: string[] }).dialing : undefined;
 }
 
 /** POST /voice/whisper?call=SID&ext=E: the answering forward's leg hears the whisper and the accept prompt. */
@@ -296,7 +357,12 @@ export async function confirmLeg(ctx: AppContext, tx: DbOrTx, p: Params, parentS
   if (!found || !entry) return { steps: HANGUP };
   const r = confirmSteps(entry, (p.digits ?? '').trim());
   const forward = parsePhone(p.to ?? '') ?? p.to ?? '';
-  await callsRepository.insertEvent(tx, found.call.id, found.call.status, r.accepted ? { confirmed_by: forward } : { declined_by: forward, digits: p.digits ?? '' });
+  await callsRepository.insertEvent(
+    tx,
+    found.call.id,
+    found.call.status,
+    r.accepted ? { confirmed_by: forward } : { declined_by: forward, digits: p.digits ?? '' },
+  );
   return { steps: r.steps };
 }
 
@@ -330,4 +396,3 @@ export async function handleCallStatus(ctx: AppContext, tx: DbOrTx, p: Params): 
   await callsRepository.insertEvent(tx, call.id, call.status, { call_status: p.callStatus, duration_s: patch.duration_s });
   return { steps: [], changed: { companyId: call.company_id, id: call.id, status: call.status }, after };
 }
-

@@ -28,7 +28,6 @@ export async function callForUser(ctx: AppContext, userId: number, id: number, r
   return call;
 }
 
-
 /**
  * GET /api/calls/{id}: the call with status label, history, voicemail, tags, note (the latest),
  * notes, qualification and eavAttributeValues (spec 001 "Call"). @throws NotFoundError
@@ -37,22 +36,56 @@ export async function getCall(ctx: AppContext, userId: number, id: number) {
   const call = await callForUser(ctx, userId, id);
   const party = call.direction === 'outbound' ? call.to_number : call.from_number;
   const [events, vm, tags, notes, eav, contact, numbers, conversationId, blocked] = await Promise.all([
-    callsRepository.events(ctx.db, call.id), callsRepository.voicemailOfCall(ctx.db, call.id), callsRepository.tagsOfCall(ctx.db, call.id),
-    notesOf(ctx, call.company_id, 'call', call.id), getEavValues(ctx, EAV_ENTITY_TYPES.Call, call.id),
-    knownParty(ctx, call.company_id, call.contact_id, party), getCompanyNumbers(ctx, call.company_id, [call.number_id], { includeReleased: true }),
-    conversationIdOfCall(ctx, call.id), isPartyBlocked(ctx, call.company_id, call.number_id, party),
+    callsRepository.events(ctx.db, call.id),
+    callsRepository.voicemailOfCall(ctx.db, call.id),
+    callsRepository.tagsOfCall(ctx.db, call.id),
+    notesOf(ctx, call.company_id, 'call', call.id),
+    getEavValues(ctx, EAV_ENTITY_TYPES.Call, call.id),
+    knownParty(ctx, call.company_id, call.contact_id, party),
+    getCompanyNumbers(ctx, call.company_id, [call.number_id], { includeReleased: true }),
+    conversationIdOfCall(ctx, call.id),
+    isPartyBlocked(ctx, call.company_id, call.number_id, party),
   ]);
   return {
-    contact, number_label: numbers[0]?.label ?? '', conversation_id: conversationId, caller_blocked: blocked,
+    contact,
+    number_label: numbers[0]?.label ?? '',
+    conversation_id: conversationId,
+    caller_blocked: blocked,
     forwards: forwardOutcomes(events, call.ended_at !== null || call.status === CALL_STATUS.VOICEMAIL),
-    isInbound: call.direction !== 'outbound', tags, note: notes.at(-1) ?? null, notes, qualification: call.qualification,
+    isInbound: call.direction !== 'outbound',
+    tags,
+    note: notes.at(-1) ?? null,
+    notes,
+    qualification: call.qualification,
     eavAttributeValues: eav,
-    id: call.id, company_id: call.company_id, number_id: call.number_id, carrier_sid: call.carrier_sid, from: call.from_number, to: call.to_number,
-    from_state: call.from_state, direction: call.direction, status: call.status, status_label: callStatusLabel(call.status), extension: call.extension,
-    forwarded_to: call.forwarded_to, duration_s: call.duration_s, contact_id: call.contact_id, started_at: call.started_at.toISOString(),
-    answered_at: iso(call.answered_at), ended_at: iso(call.ended_at),
-    history: events.map((e) => ({ id: e.id, status: e.status, status_label: callStatusLabel(e.status), detail: e.detail, created_at: e.created_at.toISOString(), ...describeCallEvent(e.status, e.detail as Record<string, unknown>) })),
-    voicemail: vm ? { id: vm.id, recording_url: vm.recording_url, duration_s: vm.duration_s, is_read: vm.is_read, created_at: vm.created_at.toISOString() } : null,
+    id: call.id,
+    company_id: call.company_id,
+    number_id: call.number_id,
+    carrier_sid: call.carrier_sid,
+    from: call.from_number,
+    to: call.to_number,
+    from_state: call.from_state,
+    direction: call.direction,
+    status: call.status,
+    status_label: callStatusLabel(call.status),
+    extension: call.extension,
+    forwarded_to: call.forwarded_to,
+    duration_s: call.duration_s,
+    contact_id: call.contact_id,
+    started_at: call.started_at.toISOString(),
+    answered_at: iso(call.answered_at),
+    ended_at: iso(call.ended_at),
+    history: events.map((e) => ({
+      id: e.id,
+      status: e.status,
+      status_label: callStatusLabel(e.status),
+      detail: e.detail,
+      created_at: e.created_at.toISOString(),
+      ...describeCallEvent(e.status, e.detail as Record<string, unknown>),
+    })),
+    voicemail: vm
+      ? { id: vm.id, recording_url: vm.recording_url, duration_s: vm.duration_s, is_read: vm.is_read, created_at: vm.created_at.toISOString() }
+      : null,
   };
 }
 
@@ -61,8 +94,16 @@ export async function getCall(ctx: AppContext, userId: number, id: number) {
  * else the company's contact with that number now (a contact created after the call), else null.
  * One statement for the ids; the number lookups made together share one statement.
  */
-export async function knownParties(ctx: AppContext, companyId: number, list: Array<{ contactId: number | null; party: string }>): Promise<Array<{ id: number; name: string } | null>> {
-  const byId = await getContactsByIds(ctx, companyId, list.map((x) => x.contactId).filter((x): x is number => x !== null));
+export async function knownParties(
+  ctx: AppContext,
+  companyId: number,
+  list: Array<{ contactId: number | null; party: string }>,
+): Promise<Array<{ id: number; name: string } | null>> {
+  const byId = await getContactsByIds(
+    ctx,
+    companyId,
+    list.map((x) => x.contactId).filter((x): x is number => x !== null),
+  );
   const found = await Promise.all(list.map(async (x) => (x.contactId !== null ? byId.get(x.contactId) : await findContactByNumber(ctx, companyId, x.party))));
   return found.map((c) => (c ? { id: c.id, name: c.name } : null));
 }
@@ -71,7 +112,24 @@ export async function knownParty(ctx: AppContext, companyId: number, contactId: 
   return (await knownParties(ctx, companyId, [{ contactId, party }]))[0] ?? null;
 }
 
-export type CallActivity = { id: number; kind: 'call' | 'voicemail'; created_at: Date; number_id: number; number: string; number_label: string; from: string; to: string; direction: 'inbound' | 'outbound'; status: number; status_label: string; duration_s: number; extension: number | null; forwarded_to: string | null; voicemail: null | { id: number; recording_url: string; duration_s: number; is_read: boolean }; contact_id: number | null };
+export type CallActivity = {
+  id: number;
+  kind: 'call' | 'voicemail';
+  created_at: Date;
+  number_id: number;
+  number: string;
+  number_label: string;
+  from: string;
+  to: string;
+  direction: 'inbound' | 'outbound';
+  status: number;
+  status_label: string;
+  duration_s: number;
+  extension: number | null;
+  forwarded_to: string | null;
+  voicemail: null | { id: number; recording_url: string; duration_s: number; is_read: boolean };
+  contact_id: number | null;
+};
 
 /**
  * The company's calls for the Activity feed, newest first. A call with a voicemail is kind
@@ -79,15 +137,39 @@ export type CallActivity = { id: number; kind: 'call' | 'voicemail'; created_at:
  * The caller checks company access. The numbers' E.164 and label come from the numbers module (one
  * statement for the page, released numbers included: history keeps its labels).
  */
-export async function listCallActivity(ctx: AppContext, companyId: number, opts: { limit: number; offset: number; calls: boolean; voicemails: boolean }): Promise<{ items: CallActivity[]; total: number }> {
+export async function listCallActivity(
+  ctx: AppContext,
+  companyId: number,
+  opts: { limit: number; offset: number; calls: boolean; voicemails: boolean },
+): Promise<{ items: CallActivity[]; total: number }> {
   const { rows, total } = await callsRepository.activity(ctx.db, companyId, opts);
-  const numbers = new Map((await getCompanyNumbers(ctx, companyId, rows.map((r) => r.number_id), { includeReleased: true })).map((n) => [n.id, n]));
+  const numbers = new Map(
+    (
+      await getCompanyNumbers(
+        ctx,
+        companyId,
+        rows.map((r) => r.number_id),
+        { includeReleased: true },
+      )
+    ).map((n) => [n.id, n]),
+  );
   return {
     total,
     items: rows.map((r) => ({
-      id: r.id, kind: r.vm_id ? 'voicemail' : 'call', created_at: r.started_at, number_id: r.number_id, number: numbers.get(r.number_id)?.number ?? (r.direction === 'outbound' ? r.from_number : r.to_number), number_label: numbers.get(r.number_id)?.label ?? '',
-      from: r.from_number, to: r.to_number, direction: r.direction === 'outbound' ? 'outbound' : 'inbound', status: r.status,
-      status_label: callStatusLabel(r.status), duration_s: r.duration_s, extension: r.extension, forwarded_to: r.forwarded_to,
+      id: r.id,
+      kind: r.vm_id ? 'voicemail' : 'call',
+      created_at: r.started_at,
+      number_id: r.number_id,
+      number: numbers.get(r.number_id)?.number ?? (r.direction === 'outbound' ? r.from_number : r.to_number),
+      number_label: numbers.get(r.number_id)?.label ?? '',
+      from: r.from_number,
+      to: r.to_number,
+      direction: r.direction === 'outbound' ? 'outbound' : 'inbound',
+      status: r.status,
+      status_label: callStatusLabel(r.status),
+      duration_s: r.duration_s,
+      extension: r.extension,
+      forwarded_to: r.forwarded_to,
       voicemail: r.vm_id ? { id: r.vm_id, recording_url: r.vm_url!, duration_s: r.vm_duration!, is_read: r.vm_read! } : null,
       contact_id: r.contact_id,
     })),
@@ -105,7 +187,11 @@ export async function addCallTags(ctx: AppContext, userId: number, id: number, n
   const call = await callForUser(ctx, userId, id, AGENT_ROLES);
   await ctx.db.transaction().execute(async (tx) => {
     const tags = await callsRepository.ensureTags(tx, call.company_id, tagNames(names));
-    await callsRepository.addCallTags(tx, call.id, tags.map((t) => t.id));
+    await callsRepository.addCallTags(
+      tx,
+      call.id,
+      tags.map((t) => t.id),
+    );
   });
   publishCallUpdated(ctx, { companyId: call.company_id, id: call.id, status: call.status });
   return { data: await callsRepository.tagsOfCall(ctx.db, call.id) };
@@ -126,7 +212,12 @@ export async function removeCallTags(ctx: AppContext, userId: number, id: number
  * the listed attributes change, null clears one.
  * @throws NotFoundError 404, ValidationError 422 (`eavAttributeValues.{i}.attribute_id|value`).
  */
-export async function patchCall(ctx: AppContext, userId: number, id: number, input: { qualification?: 1 | 2 | 3 | null; eavAttributeValues?: Array<{ attribute_id: number; value: unknown }> }) {
+export async function patchCall(
+  ctx: AppContext,
+  userId: number,
+  id: number,
+  input: { qualification?: 1 | 2 | 3 | null; eavAttributeValues?: Array<{ attribute_id: number; value: unknown }> },
+) {
   const call = await callForUser(ctx, userId, id, AGENT_ROLES);
   const patch: Parameters<typeof callsRepository.update>[2] = {};
   if (input.qualification !== undefined) patch.qualification = input.qualification;
@@ -137,4 +228,3 @@ export async function patchCall(ctx: AppContext, userId: number, id: number, inp
   publishCallUpdated(ctx, { companyId: call.company_id, id: call.id, status: call.status });
   return getCall(ctx, userId, id);
 }
-

@@ -9,11 +9,19 @@ import { XMLParser } from 'fast-xml-parser';
 import { createAccount, type Account } from '../../../test/fixtures.js';
 import { eventually, postWebhook, startTestServer, type TestServer } from '../../../test/harness.js';
 
-const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, isArray: (name) => ['Number', 'Say', 'Client', 'Play'].includes(name) });
+const xml = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseTagValue: false,
+  isArray: (name) => ['Number', 'Say', 'Client', 'Play'].includes(name),
+});
 const twiml = (body: string) => (xml.parse(body).Response ?? {}) as Record<string, any>;
 const sid = () => 'CA' + crypto.randomBytes(16).toString('hex');
 const text = (n: any) => (typeof n === 'string' ? n : n['#text']);
-const pathOf = (url: string) => { const u = new URL(url); return u.pathname + u.search; };
+const pathOf = (url: string) => {
+  const u = new URL(url);
+  return u.pathname + u.search;
+};
 
 let s: TestServer;
 let owner: Account;
@@ -31,21 +39,34 @@ async function setRoutes(account: Account, id: number, body: Record<string, unkn
   return r.body.data;
 }
 const callRow = (callSid: string) => s.ctx.db.selectFrom('calls').selectAll().where('carrier_sid', '=', callSid).executeTakeFirstOrThrow();
-const start = (to: string, callSid: string, extra: Record<string, string> = {}) => postWebhook(s, '/webhooks/twilio/voice', {
-  CallSid: callSid, AccountSid: s.ctx.config.twilioAccountSid, From: '+13125550142', To: to, CallStatus: 'ringing', Direction: 'inbound', FromState: 'IL', ...extra,
-});
+const start = (to: string, callSid: string, extra: Record<string, string> = {}) =>
+  postWebhook(s, '/webhooks/twilio/voice', {
+    CallSid: callSid,
+    AccountSid: s.ctx.config.twilioAccountSid,
+    From: '+13125550142',
+    To: to,
+    CallStatus: 'ringing',
+    Direction: 'inbound',
+    FromState: 'IL',
+    ...extra,
+  });
 
 beforeAll(async () => {
   s = await startTestServer();
   owner = await createAccount(s);
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('routing through signed webhooks', () => {
   it('round robin: two calls start on different forwards; a no-answer moves on in the same rotation', async () => {
     const n = await buyNumber(owner);
-    await setRoutes(owner, n.id, { routes: [{ round_robin: 'forwards', forwards: [{ number: '6465550101' }, { number: '6465550102' }, { number: '6465550103' }] }] });
-    const a = sid(); const b = sid();
+    await setRoutes(owner, n.id, {
+      routes: [{ round_robin: 'forwards', forwards: [{ number: '6465550101' }, { number: '6465550102' }, { number: '6465550103' }] }],
+    });
+    const a = sid();
+    const b = sid();
     const d1 = twiml((await start(n.number, a)).body).Dial;
     const d2 = twiml((await start(n.number, b)).body).Dial;
     expect(d1.Number.map(text)).toEqual(['+16465550101']);
@@ -63,7 +84,11 @@ describe('routing through signed webhooks', () => {
     // Forward states as the routing editor stores them (`states` per forward).
     const routes = (await s.ctx.db.selectFrom('numbers').select('routes').where('id', '=', n.id).executeTakeFirstOrThrow()).routes as any[];
     routes[0].forwards = [{ number: '+13125550101', states: ['IL'] }, { number: '+12125550102', states: ['NY'] }, { number: '+16465550103' }];
-    await s.ctx.db.updateTable('numbers').set({ routes: JSON.stringify(routes) }).where('id', '=', n.id).execute();
+    await s.ctx.db
+      .updateTable('numbers')
+      .set({ routes: JSON.stringify(routes) })
+      .where('id', '=', n.id)
+      .execute();
     expect(twiml((await start(n.number, sid(), { FromState: 'NY' })).body).Dial.Number.map(text)).toEqual(['+12125550102']);
     expect(twiml((await start(n.number, sid(), { FromState: 'IL' })).body).Dial.Number.map(text)).toEqual(['+13125550101']);
     const tx = sid();
@@ -73,7 +98,9 @@ describe('routing through signed webhooks', () => {
 
   it('stagger rings forwards one by one with the shorter leg timeout; caller ID shows the business number when pass-through is off', async () => {
     const n = await buyNumber(owner);
-    await setRoutes(owner, n.id, { routes: [{ stagger: true, timeout: 40, caller_id_pass_thru: false, forwards: [{ number: '6465550101' }, { number: '6465550102' }] }] });
+    await setRoutes(owner, n.id, {
+      routes: [{ stagger: true, timeout: 40, caller_id_pass_thru: false, forwards: [{ number: '6465550101' }, { number: '6465550102' }] }],
+    });
     const c = sid();
     const d1 = twiml((await start(n.number, c)).body).Dial;
     expect(d1.Number.map(text)).toEqual(['+16465550101']);
@@ -99,13 +126,20 @@ describe('routing through signed webhooks', () => {
 
   it('voicemail after no answer e-mails the alert address with a link; list, read, unread and delete it', async () => {
     const n = await buyNumber(owner);
-    await setRoutes(owner, n.id, { routes: [{ voicemail_enabled: true, email_alert_address: 'alerts@example.test', label: 'Sales', forwards: [{ number: '6465550101' }] }] });
+    await setRoutes(owner, n.id, {
+      routes: [{ voicemail_enabled: true, email_alert_address: 'alerts@example.test', label: 'Sales', forwards: [{ number: '6465550101' }] }],
+    });
     const c = sid();
     const dial = twiml((await start(n.number, c)).body).Dial;
     const rec = twiml((await postWebhook(s, pathOf(dial.action), { CallSid: c, DialCallStatus: 'no-answer' })).body).Record;
     expect(rec.action).toContain('/voice/recording?ext=1');
     await s.ctx.blobs.put('sandbox/recordings/REalert.wav', Buffer.from('RIFF0000WAVE'));
-    await postWebhook(s, pathOf(rec.action), { CallSid: c, RecordingUrl: s.ctx.blobs.signedUrl('sandbox/recordings/REalert.wav', 60_000), RecordingDuration: '6', RecordingSid: 'REalert' });
+    await postWebhook(s, pathOf(rec.action), {
+      CallSid: c,
+      RecordingUrl: s.ctx.blobs.signedUrl('sandbox/recordings/REalert.wav', 60_000),
+      RecordingDuration: '6',
+      RecordingSid: 'REalert',
+    });
     const call = await callRow(c);
     expect(call.status).toBe(4);
     const mail = await s.ctx.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', 'alerts@example.test').executeTakeFirstOrThrow();
@@ -116,7 +150,7 @@ describe('routing through signed webhooks', () => {
     const vmId = await eventually(async () => {
       const r = await owner.client.get(`/api/voicemails?company_id=${owner.companyId}`);
       const item = r.body.data.find((v: any) => v.call_id === call.id);
-      return item?.recording_url.includes(`/files/c/${owner.companyId}/recordings/`) ? item.id as number : undefined;
+      return item?.recording_url.includes(`/files/c/${owner.companyId}/recordings/`) ? (item.id as number) : undefined;
     });
     // The mail's recording link is signed: it opens without a session (platform/blob/access.ts).
     const link = /Recording: (\S+)/.exec(mail.text_body)![1]!;
@@ -150,7 +184,9 @@ describe('routing through signed webhooks', () => {
     const around = [-1, 0, 1].map((d) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10));
     expect((await owner.client.put(`/api/companies/${owner.companyId}/schedule`, { holidays: around })).status).toBe(200);
     expect(twiml((await start(n.number, sid())).body).Dial).toBeUndefined();
-    expect((await owner.client.put(`/api/numbers/${n.id}/override`, { mode: 'open', until: new Date(Date.now() + 3_600_000).toISOString() })).body.data.is_open).toBe(true);
+    expect(
+      (await owner.client.put(`/api/numbers/${n.id}/override`, { mode: 'open', until: new Date(Date.now() + 3_600_000).toISOString() })).body.data.is_open,
+    ).toBe(true);
     expect(twiml((await start(n.number, sid())).body).Dial).toBeDefined();
     await owner.client.put(`/api/companies/${owner.companyId}/schedule`, { holidays: [] });
     const other = await createAccount(s);
@@ -181,13 +217,19 @@ describe('call detail: tags, notes, qualification', () => {
     const contactField = (await owner.client.post('/api/eavEntityTypes/7/eavAttributes', { name: 'Tier', type: 'text', companyId: owner.companyId })).body.data;
     const patched = await owner.client.patch(`/api/calls/${id}`, { qualification: 3, eavAttributeValues: [{ attribute_id: budget.id, value: '5000' }] });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
-    expect(patched.body).toMatchObject({ qualification: 3, eavAttributeValues: [{ attribute_id: budget.id, value: 5000, name: 'Budget', type: 'number' }], isInbound: true });
+    expect(patched.body).toMatchObject({
+      qualification: 3,
+      eavAttributeValues: [{ attribute_id: budget.id, value: 5000, name: 'Budget', type: 'number' }],
+      isInbound: true,
+    });
     const badValue = await owner.client.patch(`/api/calls/${id}`, { eavAttributeValues: [{ attribute_id: budget.id, value: 'lots' }] });
     expect(badValue.status).toBe(422);
     expect(badValue.body.errors['eavAttributeValues.0.value']).toEqual(['The Budget must be a number.']);
     const wrongType = await owner.client.patch(`/api/calls/${id}`, { eavAttributeValues: [{ attribute_id: contactField.id, value: 'x' }] });
     expect(wrongType.body.errors['eavAttributeValues.0.attribute_id']).toBeDefined();
-    expect((await owner.client.get(`/api/calls/${id}`)).body.eavAttributeValues).toEqual([{ attribute_id: budget.id, value: 5000, name: 'Budget', type: 'number' }]);
+    expect((await owner.client.get(`/api/calls/${id}`)).body.eavAttributeValues).toEqual([
+      { attribute_id: budget.id, value: 5000, name: 'Budget', type: 'number' },
+    ]);
     expect((await owner.client.patch(`/api/calls/${id}`, { qualification: 4 })).status).toBe(422);
 
     const detail = (await owner.client.get(`/api/calls/${id}`)).body;

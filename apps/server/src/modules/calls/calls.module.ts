@@ -23,5 +23,13 @@ function setupCalls(): void {
 }
 
 export const callsModule: ModuleEntry[] = [
-  { name: 'calls', routes: async (app, ctx) => { await registerCallsRoutes(app, ctx); await registerVoiceWebhooks(app, ctx); }, jobs: registerCallsJobs, setup: setupCalls },
+  {
+    name: 'calls',
+    routes: async (app, ctx) => {
+      await registerCallsRoutes(app, ctx);
+      await registerVoiceWebhooks(app, ctx);
+    },
+    jobs: registerCallsJobs,
+    setup: setupCalls,
+  },
 ];

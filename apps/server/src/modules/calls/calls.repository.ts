@@ -10,7 +10,12 @@ export type VoicemailRow = Row<'voicemails'>;
 export const callsRepository = {
   /** Inserts a call; returns the existing row when the carrier SID is already stored. */
   async insert(db: DbOrTx, row: NewRow<'calls'>): Promise<CallRow> {
-    const inserted = await db.insertInto('calls').values(row).onConflict((oc) => oc.column('carrier_sid').doNothing()).returningAll().executeTakeFirst();
+    const inserted = await db
+      .insertInto('calls')
+      .values(row)
+      .onConflict((oc) => oc.column('carrier_sid').doNothing())
+      .returningAll()
+      .executeTakeFirst();
     return inserted ?? (await db.selectFrom('calls').selectAll().where('carrier_sid', '=', row.carrier_sid).executeTakeFirstOrThrow());
   },
   /**
@@ -20,11 +25,25 @@ export const callsRepository = {
   async insertWithEvents(db: DbOrTx, row: NewRow<'calls'>, events: Array<{ status: number; detail: Record<string, unknown> }>): Promise<CallRow | undefined> {
     const statuses = events.map((e) => e.status);
     const details = events.map((e) => JSON.stringify(e.detail));
-    return db.with('c', (qb) => qb.insertInto('calls').values(row).onConflict((oc) => oc.column('carrier_sid').doNothing()).returningAll())
-      .with('e', (qb) => qb.insertInto('call_events').columns(['call_id', 'status', 'detail']).expression(
-        sql`select c.id, v.status, v.detail from c cross join unnest(${statuses}::int[], ${details}::jsonb[]) with ordinality as v(status, detail, ord) order by v.ord`,
-      ))
-      .selectFrom('c').selectAll().executeTakeFirst() as Promise<CallRow | undefined>;
+    return db
+      .with('c', (qb) =>
+        qb
+          .insertInto('calls')
+          .values(row)
+          .onConflict((oc) => oc.column('carrier_sid').doNothing())
+          .returningAll(),
+      )
+      .with('e', (qb) =>
+        qb
+          .insertInto('call_events')
+          .columns(['call_id', 'status', 'detail'])
+          .expression(
+            sql`select c.id, v.status, v.detail from c cross join unnest(${statuses}::int[], ${details}::jsonb[]) with ordinality as v(status, detail, ord) order by v.ord`,
+          ),
+      )
+      .selectFrom('c')
+      .selectAll()
+      .executeTakeFirst() as Promise<CallRow | undefined>;
   },
   /**
    * The voice webhook's fast path with group commit (docs/architecture.md "The voice
@@ -39,16 +58,15 @@ export const callsRepository = {
    *   written for it); call: the inserted call (undefined when not claimed or the SID existed).
    */
   async insertManyWithEventsClaiming(
-    db: DbOrTx, items: Array<{ receipt: ReceiptRow; row: NewRow<'calls'>; events: Array<{ status: number; detail: Record<string, unknown> }> }>,
+    db: DbOrTx,
+    items: Array<{ receipt: ReceiptRow; row: NewRow<'calls'>; events: Array<{ status: number; detail: Record<string, unknown> }> }>,
     matchContact?: (companyId: RawBuilder<unknown>, number: RawBuilder<unknown>) => RawBuilder<number | null>,
   ): Promise<Array<{ claimed: boolean; call?: CallRow }>> {
     if (items.length === 0) return [];
     const first = items[0]!.row as Record<string, unknown>;
     const cols = Object.keys(first).filter((k) => first[k] !== undefined && k !== 'contact_id');
     const colList = sql.join([...cols.map((c) => sql.ref(c)), sql.ref('contact_id')]);
-    const contact = matchContact
-      ? sql`coalesce(p.contact_id, ${matchContact(sql.ref('p.company_id'), sql.ref('p.from_number'))})`
-      : sql.ref('p.contact_id');
+    const contact = matchContact ? sql`coalesce(p.contact_id, ${matchContact(sql.ref('p.company_id'), sql.ref('p.from_number'))})` : sql.ref('p.contact_id');
     const pColList = sql.join([...cols.map((c) => sql.ref(`p.${c}`)), contact]);
     const keys = items.map((i) => i.receipt.key);
     const rows = items.map((i) => JSON.stringify(i.row));
@@ -56,7 +74,11 @@ export const callsRepository = {
     const evStatus: number[] = [];
     const evDetail: string[] = [];
     items.forEach((it, idx) => {
-      for (const e of it.events) { evItem.push(idx + 1); evStatus.push(e.status); evDetail.push(JSON.stringify(e.detail)); }
+      for (const e of it.events) {
+        evItem.push(idx + 1);
+        evStatus.push(e.status);
+        evDetail.push(JSON.stringify(e.detail));
+      }
     });
     const r = await sql<CallRow & { ord: number; claimed: boolean }>`
       with i as (select * from unnest(${keys}::text[], ${rows}::jsonb[]) with ordinality as i(key, row, ord)),
@@ -97,14 +119,22 @@ export const callsRepository = {
     return db.updateTable('calls').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   },
   async insertEvent(db: DbOrTx, callId: number, status: number, detail: Record<string, unknown>): Promise<void> {
-    await db.insertInto('call_events').values({ call_id: callId, status, detail: JSON.stringify(detail) }).execute();
+    await db
+      .insertInto('call_events')
+      .values({ call_id: callId, status, detail: JSON.stringify(detail) })
+      .execute();
   },
   async events(db: DbOrTx, callId: number): Promise<Row<'call_events'>[]> {
     return db.selectFrom('call_events').selectAll().where('call_id', '=', callId).orderBy('id').execute();
   },
   /** Stores the voicemail of a call (one per call); returns the existing one on repeat. */
   async insertVoicemail(db: DbOrTx, row: NewRow<'voicemails'>): Promise<VoicemailRow> {
-    const inserted = await db.insertInto('voicemails').values(row).onConflict((oc) => oc.column('call_id').doNothing()).returningAll().executeTakeFirst();
+    const inserted = await db
+      .insertInto('voicemails')
+      .values(row)
+      .onConflict((oc) => oc.column('call_id').doNothing())
+      .returningAll()
+      .executeTakeFirst();
     return inserted ?? (await db.selectFrom('voicemails').selectAll().where('call_id', '=', row.call_id).executeTakeFirstOrThrow());
   },
   async voicemailOfCall(db: DbOrTx, callId: number): Promise<VoicemailRow | undefined> {
@@ -118,30 +148,50 @@ export const callsRepository = {
   },
   /** Calls of a company with their voicemail, newest first (see listCallActivity); the number's label comes from the numbers module. */
   async activity(db: DbOrTx, companyId: number, opts: { limit: number; offset: number; calls: boolean; voicemails: boolean }) {
-    let q = db.selectFrom('calls')
-      .leftJoin('voicemails', 'voicemails.call_id', 'calls.id')
-      .where('calls.company_id', '=', companyId);
+    let q = db.selectFrom('calls').leftJoin('voicemails', 'voicemails.call_id', 'calls.id').where('calls.company_id', '=', companyId);
     if (!opts.calls) q = q.where('voicemails.id', 'is not', null);
     if (!opts.voicemails) q = q.where('voicemails.id', 'is', null);
     if (!opts.calls && !opts.voicemails) q = q.where(sql<boolean>`false`);
-    const rows = await q.selectAll('calls')
+    const rows = await q
+      .selectAll('calls')
       .select(['voicemails.id as vm_id', 'voicemails.recording_url as vm_url', 'voicemails.duration_s as vm_duration', 'voicemails.is_read as vm_read'])
-      .orderBy('calls.started_at', 'desc').orderBy('calls.id', 'desc').limit(opts.limit).offset(opts.offset).execute();
+      .orderBy('calls.started_at', 'desc')
+      .orderBy('calls.id', 'desc')
+      .limit(opts.limit)
+      .offset(opts.offset)
+      .execute();
     const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { rows, total: Number(n) };
   },
   /** The company's voicemails with their call's parties, newest first. */
   async listVoicemails(db: DbOrTx, companyId: number, limit: number, offset: number) {
-    const rows = await db.selectFrom('voicemails').innerJoin('calls', 'calls.id', 'voicemails.call_id')
-      .selectAll('voicemails').select(['calls.from_number', 'calls.to_number', 'calls.contact_id'])
-      .where('voicemails.company_id', '=', companyId).orderBy('voicemails.created_at', 'desc').orderBy('voicemails.id', 'desc').limit(limit).offset(offset).execute();
-    const { n } = await db.selectFrom('voicemails').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow();
+    const rows = await db
+      .selectFrom('voicemails')
+      .innerJoin('calls', 'calls.id', 'voicemails.call_id')
+      .selectAll('voicemails')
+      .select(['calls.from_number', 'calls.to_number', 'calls.contact_id'])
+      .where('voicemails.company_id', '=', companyId)
+      .orderBy('voicemails.created_at', 'desc')
+      .orderBy('voicemails.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    const { n } = await db
+      .selectFrom('voicemails')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('company_id', '=', companyId)
+      .executeTakeFirstOrThrow();
     return { rows, total: Number(n) };
   },
   /** A voicemail with its call's parties. */
   async voicemailWithCall(db: DbOrTx, id: number) {
-    return db.selectFrom('voicemails').innerJoin('calls', 'calls.id', 'voicemails.call_id')
-      .selectAll('voicemails').select(['calls.from_number', 'calls.to_number', 'calls.contact_id']).where('voicemails.id', '=', id).executeTakeFirst();
+    return db
+      .selectFrom('voicemails')
+      .innerJoin('calls', 'calls.id', 'voicemails.call_id')
+      .selectAll('voicemails')
+      .select(['calls.from_number', 'calls.to_number', 'calls.contact_id'])
+      .where('voicemails.id', '=', id)
+      .executeTakeFirst();
   },
   async setVoicemailRead(db: DbOrTx, id: number, isRead: boolean): Promise<void> {
     await db.updateTable('voicemails').set({ is_read: isRead }).where('id', '=', id).execute();
@@ -150,25 +200,63 @@ export const callsRepository = {
     await db.deleteFrom('voicemails').where('id', '=', id).execute();
   },
   async tagsOfCall(db: DbOrTx, callId: number): Promise<Array<{ id: number; name: string }>> {
-    return db.selectFrom('call_tags').innerJoin('tags', 'tags.id', 'call_tags.tag_id').select(['tags.id', 'tags.name']).where('call_tags.call_id', '=', callId).orderBy('tags.name').execute();
+    return db
+      .selectFrom('call_tags')
+      .innerJoin('tags', 'tags.id', 'call_tags.tag_id')
+      .select(['tags.id', 'tags.name'])
+      .where('call_tags.call_id', '=', callId)
+      .orderBy('tags.name')
+      .execute();
   },
   /** Finds or creates the company's tags by name (case-insensitive match). */
   async ensureTags(db: DbOrTx, companyId: number, names: string[]): Promise<Array<{ id: number; name: string }>> {
     const out: Array<{ id: number; name: string }> = [];
     for (const name of names) {
-      const found = await db.selectFrom('tags').select(['id', 'name']).where('company_id', '=', companyId).where(sql<string>`lower(name)`, '=', name.toLowerCase()).executeTakeFirst();
-      out.push(found ?? await db.insertInto('tags').values({ company_id: companyId, name }).onConflict((oc) => oc.doNothing()).returning(['id', 'name']).executeTakeFirst()
-        ?? (await db.selectFrom('tags').select(['id', 'name']).where('company_id', '=', companyId).where(sql<string>`lower(name)`, '=', name.toLowerCase()).executeTakeFirstOrThrow()));
+      const found = await db
+        .selectFrom('tags')
+        .select(['id', 'name'])
+        .where('company_id', '=', companyId)
+        .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+        .executeTakeFirst();
+      out.push(
+        found ??
+          (await db
+            .insertInto('tags')
+            .values({ company_id: companyId, name })
+            .onConflict((oc) => oc.doNothing())
+            .returning(['id', 'name'])
+            .executeTakeFirst()) ??
+          (await db
+            .selectFrom('tags')
+            .select(['id', 'name'])
+            .where('company_id', '=', companyId)
+            .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+            .executeTakeFirstOrThrow()),
+      );
     }
     return out;
   },
   async findTagsByName(db: DbOrTx, companyId: number, names: string[]): Promise<number[]> {
     if (names.length === 0) return [];
-    const rows = await db.selectFrom('tags').select('id').where('company_id', '=', companyId).where(sql<string>`lower(name)`, 'in', names.map((n) => n.toLowerCase())).execute();
+    const rows = await db
+      .selectFrom('tags')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where(
+        sql<string>`lower(name)`,
+        'in',
+        names.map((n) => n.toLowerCase()),
+      )
+      .execute();
     return rows.map((r) => r.id);
   },
   async addCallTags(db: DbOrTx, callId: number, tagIds: number[]): Promise<void> {
-    if (tagIds.length) await db.insertInto('call_tags').values(tagIds.map((tag_id) => ({ call_id: callId, tag_id }))).onConflict((oc) => oc.doNothing()).execute();
+    if (tagIds.length)
+      await db
+        .insertInto('call_tags')
+        .values(tagIds.map((tag_id) => ({ call_id: callId, tag_id })))
+        .onConflict((oc) => oc.doNothing())
+        .execute();
   },
   async removeCallTags(db: DbOrTx, callId: number, tagIds: number[]): Promise<void> {
     if (tagIds.length) await db.deleteFrom('call_tags').where('call_id', '=', callId).where('tag_id', 'in', tagIds).execute();

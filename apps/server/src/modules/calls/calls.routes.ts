@@ -6,8 +6,19 @@
  * POST /api/v1/calls/token {number_id, destination} (a call placed from the browser, spec 002 §7 "In-app calling").
  */
 import {
-  CallDetailQuery, CallDetailSchema, CallTagsBody, CallTagsInput, IdParams, MessageBody, OutboundTokenBody, OutboundTokenInput, PatchCallInput, VoicemailBody, VoicemailListBody,
-  VoicemailListQuery, errorResponses,
+  CallDetailQuery,
+  CallDetailSchema,
+  CallTagsBody,
+  CallTagsInput,
+  IdParams,
+  MessageBody,
+  OutboundTokenBody,
+  OutboundTokenInput,
+  PatchCallInput,
+  VoicemailBody,
+  VoicemailListBody,
+  VoicemailListQuery,
+  errorResponses,
 } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
@@ -18,39 +29,80 @@ import { deleteVoicemail, listVoicemails, markVoicemail } from './voicemails.js'
 
 /** Registers the calls and voicemails routes (HTTP only; the use cases check access). */
 export async function registerCallsRoutes(app: App, ctx: AppContext): Promise<void> {
-  app.get('/api/calls/:id', {
-    schema: { tags: ['calls'], params: IdParams, querystring: CallDetailQuery, response: { 200: CallDetailSchema, ...errorResponses } },
-  }, async (request) => callDetailView(await getCall(ctx, request.auth!.userId, request.params.id), includeList(request.query.include)));
+  app.get(
+    '/api/calls/:id',
+    {
+      schema: { tags: ['calls'], params: IdParams, querystring: CallDetailQuery, response: { 200: CallDetailSchema, ...errorResponses } },
+    },
+    async (request) => callDetailView(await getCall(ctx, request.auth!.userId, request.params.id), includeList(request.query.include)),
+  );
 
-  app.patch('/api/calls/:id', {
-    schema: { tags: ['calls'], params: IdParams, body: PatchCallInput, response: { 200: CallDetailSchema, ...errorResponses } },
-  }, async (request) => callDetailView(await patchCall(ctx, request.auth!.userId, request.params.id, request.body)));
+  app.patch(
+    '/api/calls/:id',
+    {
+      schema: { tags: ['calls'], params: IdParams, body: PatchCallInput, response: { 200: CallDetailSchema, ...errorResponses } },
+    },
+    async (request) => callDetailView(await patchCall(ctx, request.auth!.userId, request.params.id, request.body)),
+  );
 
-  app.post('/api/calls/:id/tags/tags', {
-    schema: { tags: ['calls'], params: IdParams, body: CallTagsInput, response: { 200: CallTagsBody, ...errorResponses } },
-  }, async (request) => addCallTags(ctx, request.auth!.userId, request.params.id, request.body.tags));
+  app.post(
+    '/api/calls/:id/tags/tags',
+    {
+      schema: { tags: ['calls'], params: IdParams, body: CallTagsInput, response: { 200: CallTagsBody, ...errorResponses } },
+    },
+    async (request) => addCallTags(ctx, request.auth!.userId, request.params.id, request.body.tags),
+  );
 
-  app.delete('/api/calls/:id/tags/tags', {
-    schema: { tags: ['calls'], params: IdParams, body: CallTagsInput, response: { 200: CallTagsBody, ...errorResponses } },
-  }, async (request) => removeCallTags(ctx, request.auth!.userId, request.params.id, request.body.tags));
+  app.delete(
+    '/api/calls/:id/tags/tags',
+    {
+      schema: { tags: ['calls'], params: IdParams, body: CallTagsInput, response: { 200: CallTagsBody, ...errorResponses } },
+    },
+    async (request) => removeCallTags(ctx, request.auth!.userId, request.params.id, request.body.tags),
+  );
 
-  app.get('/api/voicemails', {
-    schema: { tags: ['voicemails'], querystring: VoicemailListQuery, response: { 200: VoicemailListBody, ...errorResponses } },
-  }, async (request) => listVoicemails(ctx, request.auth!.userId, request.query.company_id, request.query.page, request.query.per_page));
+  app.get(
+    '/api/voicemails',
+    {
+      schema: { tags: ['voicemails'], querystring: VoicemailListQuery, response: { 200: VoicemailListBody, ...errorResponses } },
+    },
+    async (request) => listVoicemails(ctx, request.auth!.userId, request.query.company_id, request.query.page, request.query.per_page),
+  );
 
-  app.put('/api/voicemails/:id/read', {
-    schema: { tags: ['voicemails'], params: IdParams, response: { 200: VoicemailBody, ...errorResponses } },
-  }, async (request) => markVoicemail(ctx, request.auth!.userId, request.params.id, true));
+  app.put(
+    '/api/voicemails/:id/read',
+    {
+      schema: { tags: ['voicemails'], params: IdParams, response: { 200: VoicemailBody, ...errorResponses } },
+    },
+    async (request) => markVoicemail(ctx, request.auth!.userId, request.params.id, true),
+  );
 
-  app.put('/api/voicemails/:id/unread', {
-    schema: { tags: ['voicemails'], params: IdParams, response: { 200: VoicemailBody, ...errorResponses } },
-  }, async (request) => markVoicemail(ctx, request.auth!.userId, request.params.id, false));
+  app.put(
+    '/api/voicemails/:id/unread',
+    {
+      schema: { tags: ['voicemails'], params: IdParams, response: { 200: VoicemailBody, ...errorResponses } },
+    },
+    async (request) => markVoicemail(ctx, request.auth!.userId, request.params.id, false),
+  );
 
-  app.delete('/api/voicemails/:id', {
-    schema: { tags: ['voicemails'], params: IdParams, response: { 200: MessageBody, ...errorResponses } },
-  }, async (request) => deleteVoicemail(ctx, request.auth!.userId, request.params.id));
+  app.delete(
+    '/api/voicemails/:id',
+    {
+      schema: { tags: ['voicemails'], params: IdParams, response: { 200: MessageBody, ...errorResponses } },
+    },
+    async (request) => deleteVoicemail(ctx, request.auth!.userId, request.params.id),
+  );
 
-  app.post('/api/v1/calls/token', {
-    schema: { tags: ['in-app calling'], summary: 'Token for a call placed from the browser; records the outbound call', body: OutboundTokenInput, response: { 200: OutboundTokenBody, ...errorResponses } },
-  }, async (request) => placeBrowserCall(ctx, request.auth!.userId, request.body));
+  app.post(
+    '/api/v1/calls/token',
+    {
+      schema: {
+        tags: ['in-app calling'],
+        summary: 'Token for a call placed from the browser; records the outbound call',
+        body: OutboundTokenInput,
+        response: { 200: OutboundTokenBody, ...errorResponses },
+      },
+    },
+    async (request) => placeBrowserCall(ctx, request.auth!.userId, request.body),
+  );
 }

@@ -35,10 +35,19 @@ const MENU_NEXT_WORDS: Record<string, { title: string; text: string }> = {
 };
 
 const DIAL_WORDS: Record<string, string> = {
-  'no-answer': 'no answer', busy: 'busy', failed: 'failed', canceled: 'cancelled', completed: 'answered', answered: 'answered',
+  'no-answer': 'no answer',
+  busy: 'busy',
+  failed: 'failed',
+  canceled: 'cancelled',
+  completed: 'answered',
+  answered: 'answered',
 };
 const CALL_END_WORDS: Record<string, string> = {
-  completed: 'completed', busy: 'busy', 'no-answer': 'not answered', failed: 'failed', canceled: 'cancelled by the caller',
+  completed: 'completed',
+  busy: 'busy',
+  'no-answer': 'not answered',
+  failed: 'failed',
+  canceled: 'cancelled by the caller',
 };
 
 function str(v: unknown): string | null {
@@ -51,7 +60,10 @@ function num(v: unknown): number | null {
 /** Any value as words: lists joined with ", ", objects as "key: value" pairs, phone numbers formatted. */
 function valueText(v: unknown): string {
   if (Array.isArray(v)) return v.map(valueText).join(', ');
-  if (v && typeof v === 'object') return Object.entries(v as Detail).map(([k, x]) => `${k.replaceAll('_', ' ')}: ${valueText(x)}`).join(', ');
+  if (v && typeof v === 'object')
+    return Object.entries(v as Detail)
+      .map(([k, x]) => `${k.replaceAll('_', ' ')}: ${valueText(x)}`)
+      .join(', ');
   if (typeof v === 'string') return forwardName(v);
   return String(v);
 }
@@ -98,16 +110,26 @@ export function describeCallEvent(status: number, detail: Detail): { title: stri
     return { title: 'Answered in the app', text: `Answered in the browser${str(d.confirmed_by) ? ` by ${forwardName(String(d.confirmed_by))}` : ''}.` };
   }
   if (str(d.confirmed_by) !== null) return { title: 'Forward accepted', text: `${forwardName(String(d.confirmed_by))} answered and accepted the call.` };
-  if (str(d.declined_by) !== null) return { title: 'Forward declined', text: `${forwardName(String(d.declined_by))} answered but did not accept the call${str(d.digits) ? ` (pressed ${String(d.digits)})` : ''}.` };
+  if (str(d.declined_by) !== null)
+    return {
+      title: 'Forward declined',
+      text: `${forwardName(String(d.declined_by))} answered but did not accept the call${str(d.digits) ? ` (pressed ${String(d.digits)})` : ''}.`,
+    };
   if (str(d.dial_status) !== null) {
     const ds = String(d.dial_status);
     if (ds === 'completed' || ds === 'answered') {
       const to = str(d.forwarded_to);
       const talk = num(d.dial_duration_s);
-      return { title: 'Connected', text: `${to ? `Answered by ${to.split(', ').map(forwardName).join(' or ')}` : 'Answered'}${talk ? ` · talked ${formatSeconds(talk)}` : ''}.` };
+      return {
+        title: 'Connected',
+        text: `${to ? `Answered by ${to.split(', ').map(forwardName).join(' or ')}` : 'Answered'}${talk ? ` · talked ${formatSeconds(talk)}` : ''}.`,
+      };
     }
     const idx = num(d.forward_index);
-    return { title: ds === 'busy' ? 'Forward busy' : 'Forward not answered', text: `The forward${idx !== null ? ` (step ${idx + 1})` : ''} was ${DIAL_WORDS[ds] ?? ds}.` };
+    return {
+      title: ds === 'busy' ? 'Forward busy' : 'Forward not answered',
+      text: `The forward${idx !== null ? ` (step ${idx + 1})` : ''} was ${DIAL_WORDS[ds] ?? ds}.`,
+    };
   }
   if (str(d.call_status) !== null) {
     const s = num(d.duration_s);
@@ -154,7 +176,7 @@ export function forwardOutcomes(events: StoredEvent[], ended: boolean): CallForw
     const ds = str(d.dial_status);
     const confirmed = str(d.confirmed_by);
     if (ds === 'completed' || ds === 'answered' || (confirmed && 'answered_by' in d)) {
-      const who = confirmed ?? ([...round].reverse().find((x) => x.outcome === 'answered')?.number) ?? (round.length === 1 ? round[0]!.number : null);
+      const who = confirmed ?? [...round].reverse().find((x) => x.outcome === 'answered')?.number ?? (round.length === 1 ? round[0]!.number : null);
       if (who) {
         let f = round.find((x) => x.number === who);
         if (!f) {
@@ -200,7 +222,11 @@ function optionLabel(value: string): string {
 export const ASC_OPTIONS: AscOptions = Object.freeze({
   outcomes: CALL_OUTCOMES.map((value) => ({ value, label: optionLabel(value) })),
   departments: DEPARTMENT_TYPES.map((value) => ({ value, label: value === 'hr' ? 'HR' : optionLabel(value) })),
-  qualifications: [{ id: 1, label: 'Qualified' }, { id: 2, label: 'Not qualified' }, { id: 3, label: 'Lead' }],
+  qualifications: [
+    { id: 1, label: 'Qualified' },
+    { id: 2, label: 'Not qualified' },
+    { id: 3, label: 'Lead' },
+  ],
 }) as AscOptions;
 
 /** The names in a call detail's `include` (a comma-separated text or a list), trimmed. */
@@ -214,7 +240,10 @@ export function includeList(include: string | string[] | undefined): string[] {
  * business placed (direction "outbound"), else 0, and `isInbound` derived from it (`outbound === 0`);
  * `ascOptions` added when `include` names it. History, note and eavAttributeValues are always there.
  */
-export function callDetailView<T extends { direction: string }>(detail: T, include: readonly string[] = []): T & { outbound: 0 | 1; isInbound: boolean; ascOptions?: AscOptions } {
+export function callDetailView<T extends { direction: string }>(
+  detail: T,
+  include: readonly string[] = [],
+): T & { outbound: 0 | 1; isInbound: boolean; ascOptions?: AscOptions } {
   const outbound: 0 | 1 = detail.direction === 'outbound' ? 1 : 0;
   return { ...detail, outbound, isInbound: outbound === 0, ...(include.includes('ascOptions') ? { ascOptions: ASC_OPTIONS } : {}) };
 }

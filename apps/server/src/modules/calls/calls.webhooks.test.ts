@@ -38,20 +38,34 @@ const db = () => s.ctx.db;
 const callRow = (callSid: string) => db().selectFrom('calls').selectAll().where('carrier_sid', '=', callSid).executeTakeFirst();
 
 function start(to: string, callSid: string, from = CALLER) {
-  return postWebhook(s, '/webhooks/twilio/voice', { CallSid: callSid, AccountSid: s.ctx.config.twilioAccountSid, From: from, To: to, CallStatus: 'ringing', Direction: 'inbound', FromState: 'IL' });
+  return postWebhook(s, '/webhooks/twilio/voice', {
+    CallSid: callSid,
+    AccountSid: s.ctx.config.twilioAccountSid,
+    From: from,
+    To: to,
+    CallStatus: 'ringing',
+    Direction: 'inbound',
+    FromState: 'IL',
+  });
 }
 
 beforeAll(async () => {
   s = await startTestServer();
   owner = await createAccount(s);
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('voice webhooks', () => {
   it('answers 403 to a missing or wrong signature and stores nothing', async () => {
     const n = await buyNumber(owner);
     const callSid = sid();
-    const missing = await fetch(`${s.url}/webhooks/twilio/voice`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ CallSid: callSid, From: CALLER, To: n.number }) });
+    const missing = await fetch(`${s.url}/webhooks/twilio/voice`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ CallSid: callSid, From: CALLER, To: n.number }),
+    });
     expect(missing.status).toBe(403);
     const wrong = await postWebhook(s, '/webhooks/twilio/voice', { CallSid: callSid, From: CALLER, To: n.number }, { token: 'not-the-token' });
     expect(wrong.status).toBe(403);
@@ -101,7 +115,9 @@ describe('voice webhooks', () => {
     const n = await buyNumber(owner);
     await setRoutes(owner, n.id, { routes: [{ extension: 1, forwards: [{ number: '(646) 555-0101' }] }] });
     const sids = Array.from({ length: 12 }, () => sid());
-    const answers = await Promise.all(sids.flatMap((callSid, i) => [start(n.number, callSid, `+1312555${String(7000 + i)}`), start(n.number, callSid, `+1312555${String(7000 + i)}`)]));
+    const answers = await Promise.all(
+      sids.flatMap((callSid, i) => [start(n.number, callSid, `+1312555${String(7000 + i)}`), start(n.number, callSid, `+1312555${String(7000 + i)}`)]),
+    );
     for (const [i, r] of answers.entries()) {
       expect(r.status).toBe(200);
       expect(r.body).toBe(answers[i - (i % 2)]!.body);
@@ -109,33 +125,79 @@ describe('voice webhooks', () => {
     const rows = await db().selectFrom('calls').select(['id', 'carrier_sid', 'from_number', 'status']).where('carrier_sid', 'in', sids).execute();
     expect(rows.map((r) => r.carrier_sid).sort()).toEqual([...sids].sort());
     for (const [i, callSid] of sids.entries()) expect(rows.find((r) => r.carrier_sid === callSid)!.from_number).toBe(`+1312555${7000 + i}`);
-    const events = await db().selectFrom('call_events').select(['call_id', 'status']).where('call_id', 'in', rows.map((r) => r.id)).orderBy('id').execute();
+    const events = await db()
+      .selectFrom('call_events')
+      .select(['call_id', 'status'])
+      .where(
+        'call_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .orderBy('id')
+      .execute();
     for (const r of rows) expect(events.filter((e) => e.call_id === r.id).map((e) => e.status)).toEqual([1, 1]);
-    const receipts = await db().selectFrom('webhook_receipts').select(['key', 'body']).where('key', 'in', sids.map((x) => `voice:${x}:start`)).execute();
+    const receipts = await db()
+      .selectFrom('webhook_receipts')
+      .select(['key', 'body'])
+      .where(
+        'key',
+        'in',
+        sids.map((x) => `voice:${x}:start`),
+      )
+      .execute();
     expect(receipts).toHaveLength(12);
     // The inbox thread follows (coalesced after the answers): one call item per call.
-    await eventually(async () => (await db().selectFrom('conversation_items').select('id').where('call_id', 'in', rows.map((r) => r.id)).execute()).length === 12);
+    await eventually(
+      async () =>
+        (
+          await db()
+            .selectFrom('conversation_items')
+            .select('id')
+            .where(
+              'call_id',
+              'in',
+              rows.map((r) => r.id),
+            )
+            .execute()
+        ).length === 12,
+    );
   });
 
-  it('links a new call to the company\'s contact with the caller\'s number (oldest), on both paths, never another company\'s', async () => {
+  it("links a new call to the company's contact with the caller's number (oldest), on both paths, never another company's", async () => {
     const other = await createAccount(s);
     const n = await buyNumber(owner);
     await setRoutes(owner, n.id, { routes: [{ extension: 1, forwards: [{ number: '(646) 555-0101' }] }] });
     const rr = await buyNumber(owner, '312');
-    await setRoutes(owner, rr.id, { routes: [{ extension: 1, round_robin: 'round_robin', type: 'sequential', forwards: [{ number: '(646) 555-0101' }, { number: '(646) 555-0102' }] }] });
-    const add = (companyId: number, name: string, number: string) => db().insertInto('contacts').values({ company_id: companyId, name, number }).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
+    await setRoutes(owner, rr.id, {
+      routes: [{ extension: 1, round_robin: 'round_robin', type: 'sequential', forwards: [{ number: '(646) 555-0101' }, { number: '(646) 555-0102' }] }],
+    });
+    const add = (companyId: number, name: string, number: string) =>
+      db()
+        .insertInto('contacts')
+        .values({ company_id: companyId, name, number })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+        .then((r) => r.id);
     await add(other.companyId, 'Theirs', '+13125557101'); // same number in another company: never matched
     const oldest = await add(owner.companyId, 'Known caller', '+13125557101');
     await add(owner.companyId, 'Same number, newer', '+13125557101');
     await add(other.companyId, 'Only theirs', '+13125557102');
 
-    const known = sid(), onlyTheirs = sid(), viaTransaction = sid();
+    const known = sid(),
+      onlyTheirs = sid(),
+      viaTransaction = sid();
     await Promise.all([start(n.number, known, '+13125557101'), start(n.number, onlyTheirs, '+13125557102'), start(rr.number, viaTransaction, '+13125557101')]);
     expect((await callRow(known))?.contact_id).toBe(oldest);
     expect((await callRow(onlyTheirs))?.contact_id).toBeNull();
     expect((await callRow(viaTransaction))?.contact_id).toBe(oldest); // round robin: the transactional path
-    const item = await eventually(async () => db().selectFrom('conversation_items').innerJoin('conversations', 'conversations.id', 'conversation_items.conversation_id')
-      .select(['conversations.contact_id']).where('conversation_items.call_id', '=', (await callRow(known))!.id).executeTakeFirst());
+    const item = await eventually(async () =>
+      db()
+        .selectFrom('conversation_items')
+        .innerJoin('conversations', 'conversations.id', 'conversation_items.conversation_id')
+        .select(['conversations.contact_id'])
+        .where('conversation_items.call_id', '=', (await callRow(known))!.id)
+        .executeTakeFirst(),
+    );
     expect(item.contact_id).toBe(oldest);
   });
 
@@ -148,7 +210,12 @@ describe('voice webhooks', () => {
     await db().deleteFrom('webhook_receipts').where('key', '=', `voice:${orphan}:start`).execute();
     const params = (callSid: string) => ({ CallSid: callSid, From: CALLER, To: n.number, FromState: 'IL' });
     const plans = await Promise.all([fresh, twice, twice, stored, orphan].map((x) => planInboundCall(s.ctx, s.ctx.carrier.parseVoice(params(x)))));
-    const receipt = (callSid: string) => ({ key: `voice:${callSid}:start`, status_code: 200, content_type: 'text/xml', body: `<Response>${callSid}</Response>` });
+    const receipt = (callSid: string) => ({
+      key: `voice:${callSid}:start`,
+      status_code: 200,
+      content_type: 'text/xml',
+      body: `<Response>${callSid}</Response>`,
+    });
     // Submitted in the same tick: one batch, one statement.
     const out = await Promise.all([fresh, twice, twice, stored, orphan].map((x, i) => storeInboundCall(s.ctx, plans[i]!, receipt(x))));
     expect(out[0]!.call.carrier_sid).toBe(fresh);
@@ -159,7 +226,16 @@ describe('voice webhooks', () => {
     expect(orphanRows).toHaveLength(1);
     expect(out[4]!.call.id).toBe(orphanRows[0]!.id);
     expect(await db().selectFrom('calls').select('id').where('carrier_sid', '=', twice).execute()).toHaveLength(1);
-    const receipts = await db().selectFrom('webhook_receipts').select(['key', 'body']).where('key', 'in', [fresh, twice, stored, orphan].map((x) => `voice:${x}:start`)).orderBy('key').execute();
+    const receipts = await db()
+      .selectFrom('webhook_receipts')
+      .select(['key', 'body'])
+      .where(
+        'key',
+        'in',
+        [fresh, twice, stored, orphan].map((x) => `voice:${x}:start`),
+      )
+      .orderBy('key')
+      .execute();
     expect(receipts).toHaveLength(4);
     expect(receipts.find((r) => r.key === `voice:${stored}:start`)!.body).not.toBe(`<Response>${stored}</Response>`);
     expect(receipts.find((r) => r.key === `voice:${twice}:start`)!.body).toBe(`<Response>${twice}</Response>`);
@@ -226,7 +302,11 @@ describe('voice webhooks', () => {
 
   it('sends a closed schedule with voicemail to Record, and a recording stores the voicemail (status 4)', async () => {
     const n = await buyNumber(owner);
-    const closed = { preset: 4, timezone: 'UTC', hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, { open: null, close: null }])) };
+    const closed = {
+      preset: 4,
+      timezone: 'UTC',
+      hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, { open: null, close: null }])),
+    };
     await setRoutes(owner, n.id, { schedule: closed, routes: [{ extension: 1, voicemail_enabled: true, forwards: [{ number: '6465550101' }] }] });
     const callSid = sid();
     const r = twiml((await start(n.number, callSid)).body);
@@ -235,25 +315,36 @@ describe('voice webhooks', () => {
     expect(r.Dial).toBeUndefined();
     // The recording lives at a URL the fetch job downloads from (the sandbox serves /files, signed).
     await s.ctx.blobs.put('sandbox/recordings/REtest.wav', Buffer.from('RIFF....WAVE'));
-    const rec = await postWebhook(s, new URL(r.Record.action).pathname + new URL(r.Record.action).search, { CallSid: callSid, RecordingUrl: s.ctx.blobs.signedUrl('sandbox/recordings/REtest.wav', 60_000), RecordingDuration: '7', RecordingSid: 'REtest' });
+    const rec = await postWebhook(s, new URL(r.Record.action).pathname + new URL(r.Record.action).search, {
+      CallSid: callSid,
+      RecordingUrl: s.ctx.blobs.signedUrl('sandbox/recordings/REtest.wav', 60_000),
+      RecordingDuration: '7',
+      RecordingSid: 'REtest',
+    });
     expect(rec.status).toBe(200);
     const call = (await callRow(callSid))!;
     expect(call.status).toBe(4);
     const vm = await db().selectFrom('voicemails').selectAll().where('call_id', '=', call.id).executeTakeFirstOrThrow();
     expect(vm.duration_s).toBe(7);
-    await eventually(async () => (await db().selectFrom('voicemails').select('recording_url').where('id', '=', vm.id).executeTakeFirst())?.recording_url.includes(`/files/c/${owner.companyId}/recordings/`));
+    await eventually(async () =>
+      (await db().selectFrom('voicemails').select('recording_url').where('id', '=', vm.id).executeTakeFirst())?.recording_url.includes(
+        `/files/c/${owner.companyId}/recordings/`,
+      ),
+    );
     const detail = await owner.client.get(`/api/calls/${call.id}`);
     expect(detail.status).toBe(200);
     expect(detail.body.status_label).toBe('Voicemail');
     expect(detail.body.voicemail.duration_s).toBe(7);
   });
 
-  it('plays a menu for two entries and dials the chosen entry\'s forwards', async () => {
+  it("plays a menu for two entries and dials the chosen entry's forwards", async () => {
     const n = await buyNumber(owner);
-    await setRoutes(owner, n.id, { routes: [
-      { extension: 2, label: 'Support', forwards: [{ number: '6465550102' }, { number: '6465550103' }], timeout: 15 },
-      { extension: 1, label: 'Sales', forwards: [{ number: '6465550101' }] },
-    ] });
+    await setRoutes(owner, n.id, {
+      routes: [
+        { extension: 2, label: 'Support', forwards: [{ number: '6465550102' }, { number: '6465550103' }], timeout: 15 },
+        { extension: 1, label: 'Sales', forwards: [{ number: '6465550101' }] },
+      ],
+    });
     const callSid = sid();
     const g = twiml((await start(n.number, callSid)).body).Gather;
     expect(g.numDigits).toBe('1');
@@ -275,7 +366,9 @@ describe('voice webhooks', () => {
 
   it('moves a sequential entry to the next forward on no-answer, then no answer ends with status 5', async () => {
     const n = await buyNumber(owner);
-    await setRoutes(owner, n.id, { routes: [{ type: 'sequential', caller_id_pass_thru: false, forwards: [{ number: '6465550101' }, { number: '6465550102' }] }] });
+    await setRoutes(owner, n.id, {
+      routes: [{ type: 'sequential', caller_id_pass_thru: false, forwards: [{ number: '6465550101' }, { number: '6465550102' }] }],
+    });
     const callSid = sid();
     const d1 = twiml((await start(n.number, callSid)).body).Dial;
     expect(d1.Number).toHaveLength(1);
@@ -296,7 +389,9 @@ describe('voice webhooks', () => {
 
   it('whispers and asks for the confirm key; the right key connects, another hangs up', async () => {
     const n = await buyNumber(owner);
-    await setRoutes(owner, n.id, { routes: [{ confirm_key: 5, confirm_whisper: 'Call from the website', confirm_key_wait: 8, forwards: [{ number: '6465550101' }] }] });
+    await setRoutes(owner, n.id, {
+      routes: [{ confirm_key: 5, confirm_whisper: 'Call from the website', confirm_key_wait: 8, forwards: [{ number: '6465550101' }] }],
+    });
     const callSid = sid();
     const dial = twiml((await start(n.number, callSid)).body).Dial;
     const url = new URL(dial.Number[0].url);
@@ -332,7 +427,7 @@ describe('voice webhooks', () => {
     expect((await callRow(callSid))!.status).toBe(3);
   });
 
-  it('hides another company\'s call (404)', async () => {
+  it("hides another company's call (404)", async () => {
     const n = await buyNumber(owner);
     const callSid = sid();
     await start(n.number, callSid);

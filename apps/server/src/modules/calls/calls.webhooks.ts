@@ -28,16 +28,25 @@ import { connectBrowserCall, finishOutboundCall } from './browser-calls.js';
 import { storeInboundCall } from './call-batching.js';
 import { afterCallChange, type VoiceOutcome } from './call-changes.js';
 import {
-  confirmLeg, handleCallStatus, handleDialResult, handleMenuChoice, handleRecording, planInboundCall, routeInboundCall, whisperLeg,
+  confirmLeg,
+  handleCallStatus,
+  handleDialResult,
+  handleMenuChoice,
+  handleRecording,
+  planInboundCall,
+  routeInboundCall,
+  whisperLeg,
 } from './call-flow.js';
 
-const Query = z.object({
-  attempt: z.coerce.number().int().min(1).max(10).optional(),
-  ext: z.coerce.number().int().min(0).optional(),
-  i: z.coerce.number().int().min(0).optional(),
-  rr: z.coerce.number().int().min(0).optional(),
-  call: z.string().max(64).optional(),
-}).passthrough();
+const Query = z
+  .object({
+    attempt: z.coerce.number().int().min(1).max(10).optional(),
+    ext: z.coerce.number().int().min(0).optional(),
+    i: z.coerce.number().int().min(0).optional(),
+    rr: z.coerce.number().int().min(0).optional(),
+    call: z.string().max(64).optional(),
+  })
+  .passthrough();
 type Query = z.infer<typeof Query>;
 /** A browser call's dial result names our call: `?call=ID` (422 when missing or malformed). */
 const ClientDialQuery = Query.extend({ call: Id });
@@ -77,18 +86,52 @@ export async function registerVoiceWebhooks(app: App, ctx: AppContext): Promise<
     });
     return true;
   };
-  route('voice', (p) => `voice:${p.callSid ?? ''}:start`, (tx, p) => routeInboundCall(ctx, tx, p), { fast: inboundFast });
-  route('voice.gather', (p, q) => `voice:${p.callSid ?? ''}:gather:${q.attempt ?? 1}`, (tx, p, q) => handleMenuChoice(ctx, tx, p, q.attempt ?? 1));
-  route('voice.dial', (p, q) => `voice:${p.callSid ?? ''}:dial:${q.ext ?? 1}:${q.i ?? 0}`, (tx, p, q) => handleDialResult(ctx, tx, p, q.ext ?? 1, q.i ?? 0, new Date(), q.rr));
-  route('voice.whisper', (p) => `voice:${p.callSid ?? ''}:whisper`, (tx, p, q) => whisperLeg(ctx, tx, q.call ?? p.parentCallSid ?? '', q.ext ?? 1));
-  route('voice.confirm', (p) => `voice:${p.callSid ?? ''}:confirm`, (tx, p, q) => confirmLeg(ctx, tx, p, q.call ?? p.parentCallSid ?? '', q.ext ?? 1));
-  route('voice.recording', (p) => `voice:${p.callSid ?? ''}:recording`, (tx, p, q) => handleRecording(ctx, tx, p, q.ext));
-  route('voice.status', (p) => `voice:${p.callSid ?? ''}:status:${p.callStatus ?? ''}`, (tx, p) => handleCallStatus(ctx, tx, p));
+  route(
+    'voice',
+    (p) => `voice:${p.callSid ?? ''}:start`,
+    (tx, p) => routeInboundCall(ctx, tx, p),
+    { fast: inboundFast },
+  );
+  route(
+    'voice.gather',
+    (p, q) => `voice:${p.callSid ?? ''}:gather:${q.attempt ?? 1}`,
+    (tx, p, q) => handleMenuChoice(ctx, tx, p, q.attempt ?? 1),
+  );
+  route(
+    'voice.dial',
+    (p, q) => `voice:${p.callSid ?? ''}:dial:${q.ext ?? 1}:${q.i ?? 0}`,
+    (tx, p, q) => handleDialResult(ctx, tx, p, q.ext ?? 1, q.i ?? 0, new Date(), q.rr),
+  );
+  route(
+    'voice.whisper',
+    (p) => `voice:${p.callSid ?? ''}:whisper`,
+    (tx, p, q) => whisperLeg(ctx, tx, q.call ?? p.parentCallSid ?? '', q.ext ?? 1),
+  );
+  route(
+    'voice.confirm',
+    (p) => `voice:${p.callSid ?? ''}:confirm`,
+    (tx, p, q) => confirmLeg(ctx, tx, p, q.call ?? p.parentCallSid ?? '', q.ext ?? 1),
+  );
+  route(
+    'voice.recording',
+    (p) => `voice:${p.callSid ?? ''}:recording`,
+    (tx, p, q) => handleRecording(ctx, tx, p, q.ext),
+  );
+  route(
+    'voice.status',
+    (p) => `voice:${p.callSid ?? ''}:status:${p.callStatus ?? ''}`,
+    (tx, p) => handleCallStatus(ctx, tx, p),
+  );
 
   // Calls placed from the browser.
-  route('voice.client', (p) => `client:${p.callSid ?? ''}`, (tx, p) => connectBrowserCall(ctx, tx, p));
   route(
-    'voice.client.dial', (p, q) => `client-dial:${p.callSid ?? q.call}:${p.dialStatus ?? ''}`,
+    'voice.client',
+    (p) => `client:${p.callSid ?? ''}`,
+    (tx, p) => connectBrowserCall(ctx, tx, p),
+  );
+  route(
+    'voice.client.dial',
+    (p, q) => `client-dial:${p.callSid ?? q.call}:${p.dialStatus ?? ''}`,
     (tx, p, q) => finishOutboundCall(ctx, tx, { callId: Number(q.call), dialStatus: p.dialStatus ?? 'failed', durationS: p.dialDurationS }),
     { query: ClientDialQuery as unknown as z.ZodType<Query> },
   );

@@ -24,9 +24,20 @@ export const FETCH_RECORDING_JOB = 'calls.fetch-recording';
  * returns the stored one) with the carrier's recording URL, queues the copy into our blob store
  * (`FETCH_RECORDING_JOB`) and mails the route entry's alert address (entry `ext`, else the call's).
  */
-export async function storeVoicemail(ctx: AppContext, tx: DbOrTx, call: CallRow, recording: { url: string; sid: string | null; durationS: number }, ext?: number): Promise<VoicemailRow> {
+export async function storeVoicemail(
+  ctx: AppContext,
+  tx: DbOrTx,
+  call: CallRow,
+  recording: { url: string; sid: string | null; durationS: number },
+  ext?: number,
+): Promise<VoicemailRow> {
   const vm = await callsRepository.insertVoicemail(tx, {
-    company_id: call.company_id, call_id: call.id, number_id: call.number_id, recording_url: recording.url, recording_sid: recording.sid, duration_s: recording.durationS,
+    company_id: call.company_id,
+    call_id: call.id,
+    number_id: call.number_id,
+    recording_url: recording.url,
+    recording_sid: recording.sid,
+    duration_s: recording.durationS,
   });
   await ctx.queue.enqueue(FETCH_RECORDING_JOB, { voicemailId: vm.id }, { singletonKey: `vm:${vm.id}` }, tx);
   await sendVoicemailAlert(ctx, tx, call, vm.id, recording.durationS, ext);
@@ -46,12 +57,15 @@ async function sendVoicemailAlert(ctx: AppContext, tx: DbOrTx, call: CallRow, vo
   // A signed link (docs/operations.md "Files"): the mail's reader may not be signed in.
   const audio = ctx.blobs.signedUrl(recordingKey(ctx, call.company_id, voicemailId), EMAIL_URL_TTL_MS);
   const label = entry.label.trim() || `extension ${entry.extension}`;
-  await ctx.mailer.send({
-    to,
-    subject: `New voicemail from ${call.from_number}`,
-    text: `${call.from_number} left a ${durationS} s voicemail on ${number.number} (${label}).\n\nListen in the app: ${link}\nRecording: ${audio}\n`,
-    html: `<p>${call.from_number} left a ${durationS} s voicemail on ${number.number} (${escapeHtml(label)}).</p><p><a href="${link}">Listen in the app</a></p>`,
-  }, tx);
+  await ctx.mailer.send(
+    {
+      to,
+      subject: `New voicemail from ${call.from_number}`,
+      text: `${call.from_number} left a ${durationS} s voicemail on ${number.number} (${label}).\n\nListen in the app: ${link}\nRecording: ${audio}\n`,
+      html: `<p>${call.from_number} left a ${durationS} s voicemail on ${number.number} (${escapeHtml(label)}).</p><p><a href="${link}">Listen in the app</a></p>`,
+    },
+    tx,
+  );
 }
 
 function escapeHtml(s: string): string {
@@ -84,8 +98,17 @@ type VoicemailWithCall = NonNullable<Awaited<ReturnType<typeof callsRepository.v
 
 function voicemailDto(v: VoicemailWithCall, numberLabel: string, contact: { id: number; name: string } | null = null) {
   return {
-    id: v.id, call_id: v.call_id, number_id: v.number_id, from: v.from_number, to: v.to_number, recording_url: v.recording_url, duration_s: v.duration_s, is_read: v.is_read, created_at: v.created_at.toISOString(),
-    contact, number_label: numberLabel,
+    id: v.id,
+    call_id: v.call_id,
+    number_id: v.number_id,
+    from: v.from_number,
+    to: v.to_number,
+    recording_url: v.recording_url,
+    duration_s: v.duration_s,
+    is_read: v.is_read,
+    created_at: v.created_at.toISOString(),
+    contact,
+    number_label: numberLabel,
   };
 }
 
@@ -106,8 +129,16 @@ export async function listVoicemails(ctx: AppContext, userId: number, companyId:
   await assertCompanyAccess(ctx, userId, companyId);
   const { rows, total } = await callsRepository.listVoicemails(ctx.db, companyId, perPage, (page - 1) * perPage);
   const [contacts, labels] = await Promise.all([
-    knownParties(ctx, companyId, rows.map((r) => ({ contactId: r.contact_id, party: r.from_number }))),
-    numberLabels(ctx, companyId, rows.map((r) => r.number_id)),
+    knownParties(
+      ctx,
+      companyId,
+      rows.map((r) => ({ contactId: r.contact_id, party: r.from_number })),
+    ),
+    numberLabels(
+      ctx,
+      companyId,
+      rows.map((r) => r.number_id),
+    ),
   ]);
   return { data: rows.map((r, i) => voicemailDto(r, labels.get(r.number_id) ?? '', contacts[i])), meta: pageMeta(page, perPage, total) };
 }
@@ -118,7 +149,10 @@ export async function markVoicemail(ctx: AppContext, userId: number, id: number,
   await callsRepository.setVoicemailRead(ctx.db, v.id, isRead);
   publishCallUpdated(ctx, { companyId: v.company_id, id: v.call_id, status: CALL_STATUS.VOICEMAIL });
   const [contact, labels] = await Promise.all([knownParty(ctx, v.company_id, v.contact_id, v.from_number), numberLabels(ctx, v.company_id, [v.number_id])]);
-  return { message: isRead ? 'Voicemail marked as read' : 'Voicemail marked as unread', data: voicemailDto({ ...v, is_read: isRead }, labels.get(v.number_id) ?? '', contact) };
+  return {
+    message: isRead ? 'Voicemail marked as read' : 'Voicemail marked as unread',
+    data: voicemailDto({ ...v, is_read: isRead }, labels.get(v.number_id) ?? '', contact),
+  };
 }
 
 /** DELETE /api/voicemails/{id}: removes the voicemail and its recording blob (the call stays). @throws NotFoundError 404 */

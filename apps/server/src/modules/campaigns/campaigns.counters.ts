@@ -39,7 +39,10 @@ export function scheduleCampaignRefresh(ctx: AppContext, campaignId: number): vo
   let timers = pendingRefresh.get(ctx);
   if (!timers) pendingRefresh.set(ctx, (timers = new Map()));
   const pending = timers.get(campaignId);
-  if (pending) { pending.again = true; return; }
+  if (pending) {
+    pending.again = true;
+    return;
+  }
   const entry = { timer: null as unknown as NodeJS.Timeout, again: false };
   const wait = Math.max(campaignRuntime.publishIntervalMs, Math.min(5_000, 10 * (refreshCost.get(campaignId) ?? 0)));
   entry.timer = setTimeout(() => {
@@ -91,7 +94,9 @@ export async function applyCampaignStatus(ctx: AppContext, tx: DbOrTx, p: Messag
     response,
     // The conversation item's state is kept in step, but no `conversation updated` is published per
     // campaign callback: at campaign volume that fan-out would cost more than the send itself.
-    afterCommit: () => { scheduleCampaignRefresh(ctx, r.campaign_id); },
+    afterCommit: () => {
+      scheduleCampaignRefresh(ctx, r.campaign_id);
+    },
   };
 }
 

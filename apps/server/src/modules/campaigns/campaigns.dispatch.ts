@@ -34,7 +34,13 @@
  */
 import { CampaignMergeField } from '@switchboard/contracts';
 import {
-  DEFAULT_QUIET_HOURS, MERGE_FIELDS, composeCampaignMessage, nextSendTime, parsePhone, recipientJurisdiction, renderMergeFields,
+  DEFAULT_QUIET_HOURS,
+  MERGE_FIELDS,
+  composeCampaignMessage,
+  nextSendTime,
+  parsePhone,
+  recipientJurisdiction,
+  renderMergeFields,
 } from '@switchboard/domain';
 import { z } from 'zod';
 import type { OutboundMessage } from '../../carriers/carrier.port.js';
@@ -52,7 +58,11 @@ import { CAMPAIGN_DISPATCH_JOB, CAMPAIGN_START_JOB, STATE_RANK, campaignRuntime,
 import { publishCampaign } from './campaigns.views.js';
 
 /** Enqueues a `campaigns.dispatch` job with the runtime's retry delay. */
-async function enqueueDispatchJob(ctx: AppContext, data: { campaignId: number; fromRecipientId: number; toRecipientId: number | null }, options: { startAfter?: Date } = {}): Promise<void> {
+async function enqueueDispatchJob(
+  ctx: AppContext,
+  data: { campaignId: number; fromRecipientId: number; toRecipientId: number | null },
+  options: { startAfter?: Date } = {},
+): Promise<void> {
   await ctx.queue.enqueue(CAMPAIGN_DISPATCH_JOB, data, { ...options, retryDelay: campaignRuntime.dispatchRetryDelayS });
 }
 
@@ -81,7 +91,11 @@ export async function startCampaign(ctx: AppContext, data: { campaignId: number;
   if (data.sendAt !== undefined && (data.sendAt ?? null) !== iso(c.should_be_sent_at)) return;
   const now = campaignRuntime.now();
   if (c.should_be_sent_at && c.should_be_sent_at.getTime() > now.getTime() + 1000) {
-    await ctx.queue.enqueue(CAMPAIGN_START_JOB, { campaignId: c.id, sendAt: iso(c.should_be_sent_at) }, { startAfter: new Date(Date.now() + c.should_be_sent_at.getTime() - now.getTime()) });
+    await ctx.queue.enqueue(
+      CAMPAIGN_START_JOB,
+      { campaignId: c.id, sendAt: iso(c.should_be_sent_at) },
+      { startAfter: new Date(Date.now() + c.should_be_sent_at.getTime() - now.getTime()) },
+    );
     return;
   }
   if (!c.number_id) {
@@ -95,15 +109,22 @@ export async function startCampaign(ctx: AppContext, data: { campaignId: number;
     for (;;) {
       const { contacts } = await listGroupRecipients(ctx, c.company_id, groups, { afterContactId: after, limit: RESOLVE_PAGE });
       if (!contacts.length) break;
-      await repo.insertRecipients(ctx.db, contacts.map((k) => {
-        // A valid contact's number is stored in E.164 already (parsed when saved): not parsed again.
-        const e164 = !k.number ? null : !k.is_invalid && E164.test(k.number) ? k.number : parsePhone(k.number);
-        const state = k.is_unsubscribed ? 'skipped_unsubscribed' : k.is_invalid || !e164 ? 'skipped_invalid' : 'pending';
-        return {
-          campaign_id: c.id, company_id: c.company_id, contact_id: k.id, number: e164 ?? k.number ?? '', state,
-          merge: JSON.stringify({ name: k.name, first_name: k.first_name, last_name: k.last_name, email: k.email }),
-        };
-      }));
+      await repo.insertRecipients(
+        ctx.db,
+        contacts.map((k) => {
+          // A valid contact's number is stored in E.164 already (parsed when saved): not parsed again.
+          const e164 = !k.number ? null : !k.is_invalid && E164.test(k.number) ? k.number : parsePhone(k.number);
+          const state = k.is_unsubscribed ? 'skipped_unsubscribed' : k.is_invalid || !e164 ? 'skipped_invalid' : 'pending';
+          return {
+            campaign_id: c.id,
+            company_id: c.company_id,
+            contact_id: k.id,
+            number: e164 ?? k.number ?? '',
+            state,
+            merge: JSON.stringify({ name: k.name, first_name: k.first_name, last_name: k.last_name, email: k.email }),
+          };
+        }),
+      );
       after = contacts[contacts.length - 1]!.id;
       if (contacts.length < RESOLVE_PAGE) break;
     }
@@ -150,8 +171,12 @@ export async function enqueueDispatch(ctx: AppContext, c: CampaignRow): Promise<
 class TokenBucket {
   private tokens: number;
   private last = Date.now();
-  constructor(private rate: number) { this.tokens = Math.min(1, rate); }
-  setRate(rate: number) { this.rate = rate; }
+  constructor(private rate: number) {
+    this.tokens = Math.min(1, rate);
+  }
+  setRate(rate: number) {
+    this.rate = rate;
+  }
   /** Waits until `n` tokens are available (capacity = max(1, rate): at most one second of burst). */
   async take(n: number): Promise<void> {
     for (;;) {
@@ -159,7 +184,10 @@ class TokenBucket {
       const capacity = Math.max(1, this.rate);
       this.tokens = Math.min(capacity, this.tokens + ((now - this.last) / 1000) * this.rate);
       this.last = now;
-      if (this.tokens >= n) { this.tokens -= n; return; }
+      if (this.tokens >= n) {
+        this.tokens -= n;
+        return;
+      }
       await new Promise((r) => setTimeout(r, Math.ceil(((n - this.tokens) / this.rate) * 1000)));
     }
   }
@@ -191,7 +219,10 @@ async function reconcileStaleClaims(ctx: AppContext, c: CampaignRow): Promise<vo
   const retry: Array<{ id: number; notBefore: Date | null }> = [];
   const unknown: Array<{ id: number; code: number | null; state: 'unknown' }> = [];
   for (const r of stale) {
-    if (!lookup) { unknown.push({ id: r.id, code: null, state: 'unknown' }); continue; }
+    if (!lookup) {
+      unknown.push({ id: r.id, code: null, state: 'unknown' });
+      continue;
+    }
     const m = await lookup(statusCallbackFor(ctx, r.id));
     if (m) found.push({ id: r.id, sid: m.sid, itemId: null });
     else retry.push({ id: r.id, notBefore: null });
@@ -213,7 +244,9 @@ type Prepared = { row: RecipientRow; message: OutboundMessage };
 async function sendBatch(ctx: AppContext, prepared: Prepared[]): Promise<Array<{ sid: string } | { error: { message: string; code: number | null } }>> {
   const carrier = ctx.carrier;
   // Our media URLs are signed for the carrier, which has no session (platform/blob/access.ts).
-  const messages = prepared.map((p) => (p.message.mediaUrls.length ? { ...p.message, mediaUrls: p.message.mediaUrls.map((u) => ctx.blobs.carrierUrl(u)) } : p.message));
+  const messages = prepared.map((p) =>
+    p.message.mediaUrls.length ? { ...p.message, mediaUrls: p.message.mediaUrls.map((u) => ctx.blobs.carrierUrl(u)) } : p.message,
+  );
   if (carrier.sendMessages) return carrier.sendMessages(messages);
   const results: Array<{ sid: string } | { error: { message: string; code: number | null } }> = new Array(prepared.length);
   let next = 0;
@@ -233,7 +266,12 @@ async function sendBatch(ctx: AppContext, prepared: Prepared[]): Promise<Array<{
   if (fatal) {
     // Outcome unknown for the rest: record what we know, leave the others claimed for reconciliation.
     const known = results.map((r, i) => (r ? i : -1)).filter((i) => i >= 0);
-    await recordResults(ctx, prepared.filter((_, i) => known.includes(i)), known.map((i) => results[i]!), null);
+    await recordResults(
+      ctx,
+      prepared.filter((_, i) => known.includes(i)),
+      known.map((i) => results[i]!),
+      null,
+    );
     throw fatal;
   }
   return results;
@@ -252,36 +290,59 @@ const LIVE_CONVERSATIONS_PER_BATCH = 5;
  * the ledger. A callback arriving meanwhile
  * waits on the row lock and then finds the item. Live: one bulk `conversation updated` per batch.
  */
-async function recordResults(ctx: AppContext, prepared: Prepared[], results: Array<{ sid: string } | { error: { message: string; code: number | null } }>, c: CampaignRow | null): Promise<void> {
+async function recordResults(
+  ctx: AppContext,
+  prepared: Prepared[],
+  results: Array<{ sid: string } | { error: { message: string; code: number | null } }>,
+  c: CampaignRow | null,
+): Promise<void> {
   const sent: Array<{ p: Prepared; sid: string }> = [];
   const failed: Array<{ id: number; code: number | null; state: 'failed' }> = [];
   results.forEach((r, i) => {
     const p = prepared[i]!;
-    if ('sid' in r) sent.push({ p, sid: r.sid }); else failed.push({ id: p.row.id, code: r.error.code, state: 'failed' });
+    if ('sid' in r) sent.push({ p, sid: r.sid });
+    else failed.push({ id: p.row.id, code: r.error.code, state: 'failed' });
   });
   const now = campaignRuntime.now();
   await repo.recordFailed(ctx.db, failed);
   if (!c || c.skip_inbox || !sent.length || c.number_id === null) {
-    await repo.recordSent(ctx.db, sent.map((x) => ({ id: x.p.row.id, sid: x.sid, itemId: null })), now);
+    await repo.recordSent(
+      ctx.db,
+      sent.map((x) => ({ id: x.p.row.id, sid: x.sid, itemId: null })),
+      now,
+    );
     return;
   }
   const companyId = c.company_id;
   const numberId = c.number_id;
   const conversationIds = await ctx.db.transaction().execute(async (tx) => {
-    const states = await repo.lockRecipients(tx, sent.map((x) => x.p.row.id));
+    const states = await repo.lockRecipients(
+      tx,
+      sent.map((x) => x.p.row.id),
+    );
     const appended = await appendOutboundMessages(ctx, tx, {
-      companyId, numberId, userId: c.user_id,
+      companyId,
+      numberId,
+      userId: c.user_id,
       messages: sent.map((x) => {
         const st = states.get(x.p.row.id);
         const state = st && (STATE_RANK[st.state] ?? 0) >= 3 ? (st.state === 'responded' ? 'delivered' : st.state) : 'sent';
         return {
-          recipient: x.p.row.number, contactId: x.p.row.contact_id, body: x.p.message.body, carrierSid: x.sid, state,
+          recipient: x.p.row.number,
+          contactId: x.p.row.contact_id,
+          body: x.p.message.body,
+          carrierSid: x.sid,
+          state,
           media: x.p.message.mediaUrls.map((url) => ({ url, contentType: 'application/octet-stream' })),
           errorCode: state === 'undelivered' || state === 'failed' ? (st?.error_code ?? null) : null,
         };
       }),
     });
-    await repo.recordSent(tx, sent.map((x, i) => ({ id: x.p.row.id, sid: x.sid, itemId: appended[i]!.itemId })), now);
+    await repo.recordSent(
+      tx,
+      sent.map((x, i) => ({ id: x.p.row.id, sid: x.sid, itemId: appended[i]!.itemId })),
+      now,
+    );
     return appended.map((a) => a.conversationId);
   });
   await publishConversationsUpdated(ctx, companyId, [...new Set(conversationIds)].slice(-LIVE_CONVERSATIONS_PER_BATCH));
@@ -291,7 +352,11 @@ async function recordResults(ctx: AppContext, prepared: Prepared[], results: Arr
 function renderFor(c: CampaignRow, r: RecipientRow): string {
   const merge = (r.merge ?? {}) as Record<string, string | null>;
   const fields = z.array(CampaignMergeField).safeParse(c.dynamic_fields);
-  const text = renderMergeFields(c.text, { name: merge.name, first_name: merge.first_name, last_name: merge.last_name, email: merge.email, number: r.number }, fields.success ? fields.data : MERGE_FIELDS);
+  const text = renderMergeFields(
+    c.text,
+    { name: merge.name, first_name: merge.first_name, last_name: merge.last_name, email: merge.email, number: r.number },
+    fields.success ? fields.data : MERGE_FIELDS,
+  );
   return composeCampaignMessage(text, c.unsubscribe_text);
 }
 
@@ -359,7 +424,11 @@ export async function dispatchChunk(ctx: AppContext, job: { campaignId: number; 
       for (const d of deferred) (byTime.get(d.notBefore.getTime()) ?? byTime.set(d.notBefore.getTime(), []).get(d.notBefore.getTime())!).push(d.id);
       for (const [t, ids] of byTime) {
         const delay = t - now.getTime();
-        await enqueueDispatchJob(ctx, { campaignId: c.id, fromRecipientId: Math.min(...ids), toRecipientId: Math.max(...ids) + 1 }, { startAfter: new Date(Date.now() + Math.max(0, delay) + 1000) });
+        await enqueueDispatchJob(
+          ctx,
+          { campaignId: c.id, fromRecipientId: Math.min(...ids), toRecipientId: Math.max(...ids) + 1 },
+          { startAfter: new Date(Date.now() + Math.max(0, delay) + 1000) },
+        );
       }
     }
     if (!allowed.length) continue;

@@ -21,7 +21,12 @@ import { campaignForUser, present, publishCampaign, wantsGroups } from './campai
 /** A file name safe as the last part of a blob key (no path, only `[A-Za-z0-9._-]`, at most 100 characters). */
 function safeName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? 'file';
-  return base.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '').slice(-100) || 'file';
+  return (
+    base
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^\.+/, '')
+      .slice(-100) || 'file'
+  );
 }
 
 /**
@@ -55,31 +60,53 @@ function parseSendAt(value: string | null | undefined): Date | null | undefined 
 
 /** A campaign's editable values after merging the form over the stored row. */
 type Draft = {
-  title: string; text: string; unsubscribe_text: string; skip_inbox: boolean; groups: number[]; should_be_sent_at: Date | null;
-  state: 'draft' | 'queued'; number_id: number | null; dynamic_fields: MergeField[]; keepMedia: string[]; rate_per_second: number | null;
+  title: string;
+  text: string;
+  unsubscribe_text: string;
+  skip_inbox: boolean;
+  groups: number[];
+  should_be_sent_at: Date | null;
+  state: 'draft' | 'queued';
+  number_id: number | null;
+  dynamic_fields: MergeField[];
+  keepMedia: string[];
+  rate_per_second: number | null;
 };
 
 /** Validates the merged values (domain `validateCampaign`, spec 001 §5) and the company's ids. */
 async function validateDraft(ctx: AppContext, companyId: number, d: Draft, sendAtInvalid: boolean, mediaCount: number): Promise<void> {
   const settings = await getCompanyMessagingSettings(ctx, companyId);
   const errors: FieldErrors = validateCampaign(
-    { title: d.title, text: d.text, unsubscribe_text: d.unsubscribe_text, groups: d.groups, number_id: d.number_id, should_be_sent_at: d.should_be_sent_at, media: Array.from({ length: mediaCount }) },
+    {
+      title: d.title,
+      text: d.text,
+      unsubscribe_text: d.unsubscribe_text,
+      groups: d.groups,
+      number_id: d.number_id,
+      should_be_sent_at: d.should_be_sent_at,
+      media: Array.from({ length: mediaCount }),
+    },
     { linksEnabled: settings.links_enabled, draft: d.state === 'draft', now: campaignRuntime.now() },
   ) as FieldErrors;
   if (sendAtInvalid) (errors.should_be_sent_at ??= []).splice(0, Infinity, CAMPAIGN_VALIDATION_MESSAGES.sendAtInvalid);
   if (d.number_id !== null && !errors.number_id) {
-    try { await getCompanyNumber(ctx, companyId, d.number_id); } catch (e) {
+    try {
+      await getCompanyNumber(ctx, companyId, d.number_id);
+    } catch (e) {
       if (!(e instanceof NotFoundError)) throw e;
       errors.number_id = ['The selected number id is invalid.'];
     }
   }
   if (d.groups.length && !errors.groups) {
-    try { await assertGroupIds(ctx, companyId, d.groups); } catch (e) {
+    try {
+      await assertGroupIds(ctx, companyId, d.groups);
+    } catch (e) {
       if (!(e instanceof ValidationError)) throw e;
       errors.groups = ['The selected group is invalid.'];
     }
   }
-  if (d.rate_per_second !== null && !(d.rate_per_second >= 0 && d.rate_per_second <= 1000)) errors.rate_per_second = ['The rate per second must be between 0 and 1000.'];
+  if (d.rate_per_second !== null && !(d.rate_per_second >= 0 && d.rate_per_second <= 1000))
+    errors.rate_per_second = ['The rate per second must be between 0 and 1000.'];
   if (Object.keys(errors).length) throw new ValidationError(errors);
 }
 
@@ -106,18 +133,34 @@ export async function createCampaign(ctx: AppContext, userId: number, form: Camp
   const sendAt = parseSendAt(form.should_be_sent_at);
   const defaults = newCampaignDefaults();
   const d: Draft = {
-    title: form.title ?? '', text: form.text ?? '', unsubscribe_text: form.unsubscribe_text ?? defaults.unsubscribe_text, skip_inbox: form.skip_inbox ?? defaults.skip_inbox,
-    groups: form.groups ?? [], should_be_sent_at: sendAt instanceof Date ? sendAt : null, state: form.state ?? 'draft',
-    number_id: typeof form.number_id === 'number' ? form.number_id : null, dynamic_fields: parseMergeFields(form.dynamic_fields) ?? defaults.dynamic_fields,
-    keepMedia: [], rate_per_second: form.rate_per_second ?? null,
+    title: form.title ?? '',
+    text: form.text ?? '',
+    unsubscribe_text: form.unsubscribe_text ?? defaults.unsubscribe_text,
+    skip_inbox: form.skip_inbox ?? defaults.skip_inbox,
+    groups: form.groups ?? [],
+    should_be_sent_at: sendAt instanceof Date ? sendAt : null,
+    state: form.state ?? 'draft',
+    number_id: typeof form.number_id === 'number' ? form.number_id : null,
+    dynamic_fields: parseMergeFields(form.dynamic_fields) ?? defaults.dynamic_fields,
+    keepMedia: [],
+    rate_per_second: form.rate_per_second ?? null,
   };
   await validateDraft(ctx, companyId, d, sendAt === 'invalid', files.length);
   const media = await storeMedia(ctx, companyId, files);
   const row = await ctx.db.transaction().execute(async (tx) => {
     const created = await repo.insert(tx, {
-      user_id: userId, company_id: companyId, type: 'sms', title: d.title, text: d.text, unsubscribe_text: d.unsubscribe_text,
-      should_be_sent_at: d.should_be_sent_at, state: d.state, number_id: d.number_id, dynamic_fields: JSON.stringify(d.dynamic_fields),
-      skip_inbox: d.skip_inbox, rate_per_second: d.rate_per_second,
+      user_id: userId,
+      company_id: companyId,
+      type: 'sms',
+      title: d.title,
+      text: d.text,
+      unsubscribe_text: d.unsubscribe_text,
+      should_be_sent_at: d.should_be_sent_at,
+      state: d.state,
+      number_id: d.number_id,
+      dynamic_fields: JSON.stringify(d.dynamic_fields),
+      skip_inbox: d.skip_inbox,
+      rate_per_second: d.rate_per_second,
     });
     await repo.setGroups(tx, created.id, d.groups);
     await repo.replaceMedia(tx, created.id, null, media);
@@ -144,13 +187,17 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
   const sendAt = parseSendAt(form.should_be_sent_at);
   const keep = form.media ? existingMedia.filter((m) => form.media!.includes(m.url)).map((m) => m.url) : existingMedia.map((m) => m.url);
   const d: Draft = {
-    title: form.title ?? current.title, text: form.text ?? current.text, unsubscribe_text: form.unsubscribe_text ?? current.unsubscribe_text,
-    skip_inbox: form.skip_inbox ?? current.skip_inbox, groups: form.groups ?? groups,
+    title: form.title ?? current.title,
+    text: form.text ?? current.text,
+    unsubscribe_text: form.unsubscribe_text ?? current.unsubscribe_text,
+    skip_inbox: form.skip_inbox ?? current.skip_inbox,
+    groups: form.groups ?? groups,
     should_be_sent_at: sendAt === undefined ? current.should_be_sent_at : sendAt instanceof Date ? sendAt : null,
     state: form.state ?? (current.state === 'queued' ? 'queued' : 'draft'),
     number_id: form.number_id === undefined ? current.number_id : typeof form.number_id === 'number' ? form.number_id : null,
     dynamic_fields: parseMergeFields(form.dynamic_fields) ?? (current.dynamic_fields as MergeField[]),
-    keepMedia: keep, rate_per_second: form.rate_per_second === undefined ? current.rate_per_second : form.rate_per_second,
+    keepMedia: keep,
+    rate_per_second: form.rate_per_second === undefined ? current.rate_per_second : form.rate_per_second,
   };
   await validateDraft(ctx, current.company_id, d, sendAt === 'invalid', keep.length + files.length);
   const media = await storeMedia(ctx, current.company_id, files);
@@ -159,8 +206,15 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
     if (!locked) throw new NotFoundError('Campaign');
     if (locked.started) throw new ValidationError({ state: ['A campaign that has started sending can no longer be edited.'] });
     const updated = (await repo.update(tx, id, {
-      title: d.title, text: d.text, unsubscribe_text: d.unsubscribe_text, skip_inbox: d.skip_inbox, should_be_sent_at: d.should_be_sent_at,
-      state: d.state, number_id: d.number_id, dynamic_fields: JSON.stringify(d.dynamic_fields), rate_per_second: d.rate_per_second,
+      title: d.title,
+      text: d.text,
+      unsubscribe_text: d.unsubscribe_text,
+      skip_inbox: d.skip_inbox,
+      should_be_sent_at: d.should_be_sent_at,
+      state: d.state,
+      number_id: d.number_id,
+      dynamic_fields: JSON.stringify(d.dynamic_fields),
+      rate_per_second: d.rate_per_second,
     }))!;
     await repo.setGroups(tx, id, d.groups);
     await repo.replaceMedia(tx, id, d.keepMedia, media);

@@ -22,17 +22,30 @@ export type MediaRow = Row<'campaign_media'>;
 /** Display status → SQL condition (spec 001 §4, mirrors the domain's `campaignDisplayStatus`). */
 function statusCondition(status: string, now: Date) {
   switch (status) {
-    case 'scheduled': return sql<boolean>`(c.state = 'queued' and c.should_be_sent_at > ${now})`;
-    case 'in-progress': return sql<boolean>`(c.state = 'sending' or (c.state = 'queued' and (c.should_be_sent_at is null or c.should_be_sent_at <= ${now})))`;
-    case 'paused': case 'sent': case 'canceled': case 'failed': return sql<boolean>`c.state = ${status}`;
-    default: return sql<boolean>`c.state not in ('queued', 'sending', 'paused', 'sent', 'canceled', 'failed')`;
+    case 'scheduled':
+      return sql<boolean>`(c.state = 'queued' and c.should_be_sent_at > ${now})`;
+    case 'in-progress':
+      return sql<boolean>`(c.state = 'sending' or (c.state = 'queued' and (c.should_be_sent_at is null or c.should_be_sent_at <= ${now})))`;
+    case 'paused':
+    case 'sent':
+    case 'canceled':
+    case 'failed':
+      return sql<boolean>`c.state = ${status}`;
+    default:
+      return sql<boolean>`c.state not in ('queued', 'sending', 'paused', 'sent', 'canceled', 'failed')`;
   }
 }
 
 /** A campaign's counters as recomputed from its ledger (spec 001 §3 Campaign). */
 export type CampaignCounters = {
-  recipients_count: number; sent_count: number; delivered_count: number; undelivered_count: number; responded_count: number;
-  unsubscriber_count: number; skipped_unsubscribed_count: number; skipped_invalid_count: number;
+  recipients_count: number;
+  sent_count: number;
+  delivered_count: number;
+  undelivered_count: number;
+  responded_count: number;
+  unsubscriber_count: number;
+  skipped_unsubscribed_count: number;
+  skipped_invalid_count: number;
 };
 
 /** The only SQL of the campaigns module (tables above). */
@@ -44,8 +57,11 @@ export const campaignsRepository = {
   },
   /** Sets (upserts) the company's campaign sending rate; null returns it to the default. */
   async setCompanyRate(db: DbOrTx, companyId: number, rate: number | null): Promise<void> {
-    await db.insertInto('campaign_settings').values({ company_id: companyId, rate_per_second: rate })
-      .onConflict((oc) => oc.column('company_id').doUpdateSet({ rate_per_second: rate, updated_at: new Date() })).execute();
+    await db
+      .insertInto('campaign_settings')
+      .values({ company_id: companyId, rate_per_second: rate })
+      .onConflict((oc) => oc.column('company_id').doUpdateSet({ rate_per_second: rate, updated_at: new Date() }))
+      .execute();
   },
 
   /** Inserts a campaign. @returns the stored row. */
@@ -54,11 +70,22 @@ export const campaignsRepository = {
   },
   /** Patches a campaign (bumps `updated_at`). @returns the row after the change, undefined when it is gone. */
   async update(db: DbOrTx, id: number, patch: RowUpdate<'campaigns'>): Promise<CampaignRow | undefined> {
-    return db.updateTable('campaigns').set({ ...patch, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirst();
+    return db
+      .updateTable('campaigns')
+      .set({ ...patch, updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
   },
   /** Moves the state only from one of `from` (compare-and-set). */
   async transition(db: DbOrTx, id: number, from: string[], patch: RowUpdate<'campaigns'>): Promise<CampaignRow | undefined> {
-    return db.updateTable('campaigns').set({ ...patch, updated_at: new Date() }).where('id', '=', id).where('state', 'in', from).returningAll().executeTakeFirst();
+    return db
+      .updateTable('campaigns')
+      .set({ ...patch, updated_at: new Date() })
+      .where('id', '=', id)
+      .where('state', 'in', from)
+      .returningAll()
+      .executeTakeFirst();
   },
   /** A company's campaign by id, optionally locked `for update`. */
   async find(db: DbOrTx, companyId: number, id: number, lock = false): Promise<CampaignRow | undefined> {
@@ -76,7 +103,11 @@ export const campaignsRepository = {
     return Number(r.numDeletedRows) > 0;
   },
   /** A page of a company's campaigns: `search` in title or text, `status` a display status (spec 001 §4), sorted by `sort` then id. @returns the rows and the total. */
-  async list(db: DbOrTx, companyId: number, q: { search?: string; status?: string; sort: string; dir: 'asc' | 'desc'; offset: number; limit: number; now: Date }): Promise<{ rows: CampaignRow[]; total: number }> {
+  async list(
+    db: DbOrTx,
+    companyId: number,
+    q: { search?: string; status?: string; sort: string; dir: 'asc' | 'desc'; offset: number; limit: number; now: Date },
+  ): Promise<{ rows: CampaignRow[]; total: number }> {
     let base = db.selectFrom('campaigns as c').where('c.company_id', '=', companyId);
     if (q.search?.trim()) {
       const pattern = `%${q.search.trim().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
@@ -92,7 +123,11 @@ export const campaignsRepository = {
   /** Replaces a campaign's groups. */
   async setGroups(db: DbOrTx, campaignId: number, groupIds: number[]): Promise<void> {
     await db.deleteFrom('campaign_groups').where('campaign_id', '=', campaignId).execute();
-    if (groupIds.length) await db.insertInto('campaign_groups').values([...new Set(groupIds)].map((group_id) => ({ campaign_id: campaignId, group_id }))).execute();
+    if (groupIds.length)
+      await db
+        .insertInto('campaign_groups')
+        .values([...new Set(groupIds)].map((group_id) => ({ campaign_id: campaignId, group_id })))
+        .execute();
   },
   /** Group ids of each campaign (campaign id → sorted group ids). */
   async groupsOf(db: DbOrTx, campaignIds: number[]): Promise<Map<number, number[]>> {
@@ -111,15 +146,27 @@ export const campaignsRepository = {
     return out;
   },
   /** Keeps only media whose URL is in `keepUrls`, then appends `added`. */
-  async replaceMedia(db: DbOrTx, campaignId: number, keepUrls: string[] | null, added: Array<Omit<NewRow<'campaign_media'>, 'campaign_id' | 'position'>>): Promise<void> {
+  async replaceMedia(
+    db: DbOrTx,
+    campaignId: number,
+    keepUrls: string[] | null,
+    added: Array<Omit<NewRow<'campaign_media'>, 'campaign_id' | 'position'>>,
+  ): Promise<void> {
     if (keepUrls !== null) {
       let del = db.deleteFrom('campaign_media').where('campaign_id', '=', campaignId);
       if (keepUrls.length) del = del.where('url', 'not in', keepUrls);
       await del.execute();
     }
     if (!added.length) return;
-    const max = await db.selectFrom('campaign_media').select(sql<number>`coalesce(max(position), -1)::int`.as('p')).where('campaign_id', '=', campaignId).executeTakeFirstOrThrow();
-    await db.insertInto('campaign_media').values(added.map((m, i) => ({ ...m, campaign_id: campaignId, position: max.p + 1 + i }))).execute();
+    const max = await db
+      .selectFrom('campaign_media')
+      .select(sql<number>`coalesce(max(position), -1)::int`.as('p'))
+      .where('campaign_id', '=', campaignId)
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('campaign_media')
+      .values(added.map((m, i) => ({ ...m, campaign_id: campaignId, position: max.p + 1 + i })))
+      .execute();
   },
 
   // ---- recipients --------------------------------------------------------------------------
@@ -128,7 +175,10 @@ export const campaignsRepository = {
    * Inserts recipients in one `unnest` statement; an existing (campaign, contact) row is left as is
    * (idempotent resolution).
    */
-  async insertRecipients(db: DbOrTx, rows: Array<{ campaign_id: number; company_id: number; contact_id: number; number: string; state: string; merge: string }>): Promise<void> {
+  async insertRecipients(
+    db: DbOrTx,
+    rows: Array<{ campaign_id: number; company_id: number; contact_id: number; number: string; state: string; merge: string }>,
+  ): Promise<void> {
     if (!rows.length) return;
     await sql`insert into campaign_recipients (campaign_id, company_id, contact_id, number, state, merge)
       select u.campaign_id, u.company_id, u.contact_id, u.number, u.state, u.merge::jsonb
@@ -140,16 +190,20 @@ export const campaignsRepository = {
   },
   /** Counters recomputed from the ledger (idempotent, no hot-row increments). */
   async counters(db: DbOrTx, campaignId: number): Promise<CampaignCounters> {
-    return db.selectFrom('campaign_recipients').where('campaign_id', '=', campaignId).select([
-      sql<number>`count(*)::int`.as('recipients_count'),
-      sql<number>`count(*) filter (where carrier_sid is not null or state in ('sent', 'delivered', 'undelivered', 'responded'))::int`.as('sent_count'),
-      sql<number>`count(*) filter (where state in ('delivered', 'responded'))::int`.as('delivered_count'),
-      sql<number>`count(*) filter (where state in ('undelivered', 'failed'))::int`.as('undelivered_count'),
-      sql<number>`count(*) filter (where responded_at is not null)::int`.as('responded_count'),
-      sql<number>`count(*) filter (where unsubscribed_at is not null)::int`.as('unsubscriber_count'),
-      sql<number>`count(*) filter (where state = 'skipped_unsubscribed')::int`.as('skipped_unsubscribed_count'),
-      sql<number>`count(*) filter (where state = 'skipped_invalid')::int`.as('skipped_invalid_count'),
-    ]).executeTakeFirstOrThrow();
+    return db
+      .selectFrom('campaign_recipients')
+      .where('campaign_id', '=', campaignId)
+      .select([
+        sql<number>`count(*)::int`.as('recipients_count'),
+        sql<number>`count(*) filter (where carrier_sid is not null or state in ('sent', 'delivered', 'undelivered', 'responded'))::int`.as('sent_count'),
+        sql<number>`count(*) filter (where state in ('delivered', 'responded'))::int`.as('delivered_count'),
+        sql<number>`count(*) filter (where state in ('undelivered', 'failed'))::int`.as('undelivered_count'),
+        sql<number>`count(*) filter (where responded_at is not null)::int`.as('responded_count'),
+        sql<number>`count(*) filter (where unsubscribed_at is not null)::int`.as('unsubscriber_count'),
+        sql<number>`count(*) filter (where state = 'skipped_unsubscribed')::int`.as('skipped_unsubscribed_count'),
+        sql<number>`count(*) filter (where state = 'skipped_invalid')::int`.as('skipped_invalid_count'),
+      ])
+      .executeTakeFirstOrThrow();
   },
   /** First pending id of every chunk of `size` pending recipients (dispatch work units). */
   async chunkStarts(db: DbOrTx, campaignId: number, size: number): Promise<number[]> {
@@ -163,7 +217,14 @@ export const campaignsRepository = {
    * `state := 'sending', claimed_at := now` in one statement, skipping rows another worker holds.
    * A claimed row is never claimed again; this is what makes each send happen at most once.
    */
-  async claim(db: DbOrTx, campaignId: number, range: { from: number; to: number | null }, now: Date, limit: number, claimedBy: string | null = null): Promise<RecipientRow[]> {
+  async claim(
+    db: DbOrTx,
+    campaignId: number,
+    range: { from: number; to: number | null },
+    now: Date,
+    limit: number,
+    claimedBy: string | null = null,
+  ): Promise<RecipientRow[]> {
     const r = await sql<RecipientRow>`
       update campaign_recipients r set state = 'sending', claimed_at = ${now}, claimed_by = ${claimedBy}::uuid
       where r.id in (
@@ -172,7 +233,13 @@ export const campaignsRepository = {
           and (not_before is null or not_before <= ${now})
         order by id limit ${limit} for update skip locked)
       returning r.*`.execute(db);
-    return r.rows.map((x) => ({ ...x, id: Number(x.id), campaign_id: Number(x.campaign_id), company_id: Number(x.company_id), contact_id: Number(x.contact_id) }));
+    return r.rows.map((x) => ({
+      ...x,
+      id: Number(x.id),
+      campaign_id: Number(x.campaign_id),
+      company_id: Number(x.company_id),
+      contact_id: Number(x.contact_id),
+    }));
   },
   /** Returns claimed rows that were not handed to the carrier (quiet hours, pause) to pending. */
   async unclaim(db: DbOrTx, rows: Array<{ id: number; notBefore: Date | null }>): Promise<void> {
@@ -201,22 +268,35 @@ export const campaignsRepository = {
    * `before`, or claimed by a worker not in `liveWorkers` (platform/queue `liveWorkerIds`) when given.
    */
   async staleClaims(db: DbOrTx, campaignId: number, before: Date, liveWorkers?: string[]): Promise<RecipientRow[]> {
-    return db.selectFrom('campaign_recipients').selectAll().where('campaign_id', '=', campaignId).where('state', '=', 'sending')
+    return db
+      .selectFrom('campaign_recipients')
+      .selectAll()
+      .where('campaign_id', '=', campaignId)
+      .where('state', '=', 'sending')
       .where('carrier_sid', 'is', null)
-      .where((eb) => eb.or([
-        eb('claimed_at', '<', before),
-        ...(liveWorkers ? [eb.and([eb('claimed_by', 'is not', null), sql<boolean>`not (claimed_by = any(${liveWorkers}::uuid[]))`])] : []),
-      ]))
-      .orderBy('id').limit(1000).execute();
+      .where((eb) =>
+        eb.or([
+          eb('claimed_at', '<', before),
+          ...(liveWorkers ? [eb.and([eb('claimed_by', 'is not', null), sql<boolean>`not (claimed_by = any(${liveWorkers}::uuid[]))`])] : []),
+        ]),
+      )
+      .orderBy('id')
+      .limit(1000)
+      .execute();
   },
   /** What is left to do: pending count, the earliest `not_before` of pending rows, and the oldest open claim. */
   async remaining(db: DbOrTx, campaignId: number): Promise<{ pending: number; next_at: Date | null; open_claims: number; oldest_claim: Date | null }> {
-    return db.selectFrom('campaign_recipients').where('campaign_id', '=', campaignId).where('state', 'in', ['pending', 'sending']).select([
-      sql<number>`count(*) filter (where state = 'pending')::int`.as('pending'),
-      sql<Date | null>`min(not_before) filter (where state = 'pending')`.as('next_at'),
-      sql<number>`count(*) filter (where state = 'sending' and carrier_sid is null)::int`.as('open_claims'),
-      sql<Date | null>`min(claimed_at) filter (where state = 'sending' and carrier_sid is null)`.as('oldest_claim'),
-    ]).executeTakeFirstOrThrow();
+    return db
+      .selectFrom('campaign_recipients')
+      .where('campaign_id', '=', campaignId)
+      .where('state', 'in', ['pending', 'sending'])
+      .select([
+        sql<number>`count(*) filter (where state = 'pending')::int`.as('pending'),
+        sql<Date | null>`min(not_before) filter (where state = 'pending')`.as('next_at'),
+        sql<number>`count(*) filter (where state = 'sending' and carrier_sid is null)::int`.as('open_claims'),
+        sql<Date | null>`min(claimed_at) filter (where state = 'sending' and carrier_sid is null)`.as('oldest_claim'),
+      ])
+      .executeTakeFirstOrThrow();
   },
   /** Locks ledger rows (`for update`, in id order) and returns their current state and error code. */
   async lockRecipients(db: DbOrTx, ids: number[]): Promise<Map<number, { state: string; error_code: number | null }>> {
@@ -236,34 +316,64 @@ export const campaignsRepository = {
     return db.updateTable('campaign_recipients').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
   },
   /** The latest recipient row messaged from `numberId` to `from` (reply attribution), within `since`. */
-  async latestRecipientFor(db: DbOrTx, companyId: number, numberId: number, from: string, since: Date): Promise<(RecipientRow & { skip_inbox: boolean }) | undefined> {
-    return db.selectFrom('campaign_recipients as r').innerJoin('campaigns as c', 'c.id', 'r.campaign_id')
-      .selectAll('r').select('c.skip_inbox')
-      .where('r.company_id', '=', companyId).where('r.number', '=', from).where('c.number_id', '=', numberId)
-      .where('r.carrier_sid', 'is not', null).where('r.sent_at', '>=', since)
-      .orderBy('r.id', 'desc').limit(1).executeTakeFirst();
+  async latestRecipientFor(
+    db: DbOrTx,
+    companyId: number,
+    numberId: number,
+    from: string,
+    since: Date,
+  ): Promise<(RecipientRow & { skip_inbox: boolean }) | undefined> {
+    return db
+      .selectFrom('campaign_recipients as r')
+      .innerJoin('campaigns as c', 'c.id', 'r.campaign_id')
+      .selectAll('r')
+      .select('c.skip_inbox')
+      .where('r.company_id', '=', companyId)
+      .where('r.number', '=', from)
+      .where('c.number_id', '=', numberId)
+      .where('r.carrier_sid', 'is not', null)
+      .where('r.sent_at', '>=', since)
+      .orderBy('r.id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
   },
   /** A page of a campaign's ledger (recipient events): matching `contactIds` or a number containing `numberLike`, filtered by `status`, in id order. @returns the rows and the total. */
-  async events(db: DbOrTx, campaignId: number, q: { contactIds?: number[]; numberLike?: string; status?: string; offset: number; limit: number }): Promise<{ rows: RecipientRow[]; total: number }> {
+  async events(
+    db: DbOrTx,
+    campaignId: number,
+    q: { contactIds?: number[]; numberLike?: string; status?: string; offset: number; limit: number },
+  ): Promise<{ rows: RecipientRow[]; total: number }> {
     let base = db.selectFrom('campaign_recipients').where('campaign_id', '=', campaignId);
     if (q.contactIds !== undefined || q.numberLike !== undefined) {
       const ids = q.contactIds ?? [];
       const like = q.numberLike;
-      base = base.where((eb) => eb.or([
-        ...(ids.length ? [eb('contact_id', 'in', ids)] : []),
-        ...(like ? [eb('number', 'like', `%${like}%`)] : []),
-        eb.val(false),
-      ]));
+      base = base.where((eb) =>
+        eb.or([...(ids.length ? [eb('contact_id', 'in', ids)] : []), ...(like ? [eb('number', 'like', `%${like}%`)] : []), eb.val(false)]),
+      );
     }
     switch (q.status) {
-      case undefined: break;
-      case 'sent': base = base.where('carrier_sid', 'is not', null); break;
-      case 'delivered': base = base.where('state', 'in', ['delivered', 'responded']); break;
-      case 'undelivered': base = base.where('state', 'in', ['undelivered', 'failed']); break;
-      case 'responded': base = base.where('responded_at', 'is not', null); break;
-      case 'unsubscribed': base = base.where('unsubscribed_at', 'is not', null); break;
-      case 'skipped': base = base.where('state', 'in', ['skipped_unsubscribed', 'skipped_invalid']); break;
-      default: base = base.where('state', '=', q.status);
+      case undefined:
+        break;
+      case 'sent':
+        base = base.where('carrier_sid', 'is not', null);
+        break;
+      case 'delivered':
+        base = base.where('state', 'in', ['delivered', 'responded']);
+        break;
+      case 'undelivered':
+        base = base.where('state', 'in', ['undelivered', 'failed']);
+        break;
+      case 'responded':
+        base = base.where('responded_at', 'is not', null);
+        break;
+      case 'unsubscribed':
+        base = base.where('unsubscribed_at', 'is not', null);
+        break;
+      case 'skipped':
+        base = base.where('state', 'in', ['skipped_unsubscribed', 'skipped_invalid']);
+        break;
+      default:
+        base = base.where('state', '=', q.status);
     }
     const { total } = await base.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow();
     const rows = await base.selectAll().orderBy('id').offset(q.offset).limit(q.limit).execute();

@@ -4,7 +4,16 @@
  * delivery-status webhook for campaign messages `POST /webhooks/twilio/campaigns/status?recipient=`.
  */
 import {
-  Campaign, CampaignEventList, CampaignEventsQuery, CampaignForm, CampaignIncludeQuery, CampaignList, CampaignListQuery, Id, IdParams, errorResponses,
+  Campaign,
+  CampaignEventList,
+  CampaignEventsQuery,
+  CampaignForm,
+  CampaignIncludeQuery,
+  CampaignList,
+  CampaignListQuery,
+  Id,
+  IdParams,
+  errorResponses,
 } from '@switchboard/contracts';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -46,56 +55,133 @@ async function readForm(req: FastifyRequest): Promise<{ form: CampaignForm; file
 
 /** Registers the campaigns API (spec 001 §7 "Campaigns") and the campaign delivery-status webhook. */
 export function registerCampaignRoutes(app: App, ctx: AppContext): void {
-  app.get('/api/campaigns', {
-    schema: { tags, summary: 'Campaigns of a company (page size 13; filter[search], filter[status]; sort, dir; include=groups)', querystring: CampaignListQuery, response: { 200: CampaignList, ...errorResponses } },
-  }, async (req) => listCampaigns(ctx, req.auth!.userId, req.query));
+  app.get(
+    '/api/campaigns',
+    {
+      schema: {
+        tags,
+        summary: 'Campaigns of a company (page size 13; filter[search], filter[status]; sort, dir; include=groups)',
+        querystring: CampaignListQuery,
+        response: { 200: CampaignList, ...errorResponses },
+      },
+    },
+    async (req) => listCampaigns(ctx, req.auth!.userId, req.query),
+  );
 
-  app.get('/api/campaigns/:id', {
-    schema: { tags, summary: 'One campaign', params: IdParams, querystring: CampaignIncludeQuery, response: { 200: Campaign, ...errorResponses } },
-  }, async (req) => getCampaign(ctx, req.auth!.userId, req.params.id, req.query.include));
+  app.get(
+    '/api/campaigns/:id',
+    {
+      schema: { tags, summary: 'One campaign', params: IdParams, querystring: CampaignIncludeQuery, response: { 200: Campaign, ...errorResponses } },
+    },
+    async (req) => getCampaign(ctx, req.auth!.userId, req.params.id, req.query.include),
+  );
 
-  app.post('/api/campaigns', {
-    schema: { tags, summary: 'Create a campaign (multipart: title, text, unsubscribe_text, skip_inbox, groups[], should_be_sent_at, state, number_id, type, dynamic_fields JSON, media[], company_id)', body: z.unknown().optional(), response: { 201: Campaign, ...errorResponses } },
-  }, async (req, reply) => {
-    const { form, files } = await readForm(req);
-    return reply.status(201).send(await createCampaign(ctx, req.auth!.userId, form, files));
-  });
+  app.post(
+    '/api/campaigns',
+    {
+      schema: {
+        tags,
+        summary:
+          'Create a campaign (multipart: title, text, unsubscribe_text, skip_inbox, groups[], should_be_sent_at, state, number_id, type, dynamic_fields JSON, media[], company_id)',
+        body: z.unknown().optional(),
+        response: { 201: Campaign, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const { form, files } = await readForm(req);
+      return reply.status(201).send(await createCampaign(ctx, req.auth!.userId, form, files));
+    },
+  );
 
-  app.post('/api/campaigns/:id', {
-    schema: { tags, summary: 'Edit a campaign (same form plus _method=PATCH)', params: IdParams, body: z.unknown().optional(), response: { 200: Campaign, ...errorResponses } },
-  }, async (req) => {
-    const { form, files } = await readForm(req);
-    if (form._method && form._method.toUpperCase() !== 'PATCH') throw new ValidationError({ _method: ['The _method must be PATCH.'] });
-    return updateCampaign(ctx, req.auth!.userId, req.params.id, form, files);
-  });
+  app.post(
+    '/api/campaigns/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Edit a campaign (same form plus _method=PATCH)',
+        params: IdParams,
+        body: z.unknown().optional(),
+        response: { 200: Campaign, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { form, files } = await readForm(req);
+      if (form._method && form._method.toUpperCase() !== 'PATCH') throw new ValidationError({ _method: ['The _method must be PATCH.'] });
+      return updateCampaign(ctx, req.auth!.userId, req.params.id, form, files);
+    },
+  );
 
-  app.patch('/api/campaigns/:id', {
-    schema: { tags, summary: 'Edit a campaign (JSON or multipart)', params: IdParams, body: z.unknown().optional(), response: { 200: Campaign, ...errorResponses } },
-  }, async (req) => {
-    const { form, files } = await readForm(req);
-    return updateCampaign(ctx, req.auth!.userId, req.params.id, form, files);
-  });
+  app.patch(
+    '/api/campaigns/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Edit a campaign (JSON or multipart)',
+        params: IdParams,
+        body: z.unknown().optional(),
+        response: { 200: Campaign, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { form, files } = await readForm(req);
+      return updateCampaign(ctx, req.auth!.userId, req.params.id, form, files);
+    },
+  );
 
-  app.delete('/api/campaigns/:id', {
-    schema: { tags, summary: 'Delete a campaign (204); a running send stops', params: IdParams, response: { 204: z.null().optional(), ...errorResponses } },
-  }, async (req, reply) => {
-    await deleteCampaign(ctx, req.auth!.userId, req.params.id);
-    return reply.status(204).send(null);
-  });
+  app.delete(
+    '/api/campaigns/:id',
+    {
+      schema: { tags, summary: 'Delete a campaign (204); a running send stops', params: IdParams, response: { 204: z.null().optional(), ...errorResponses } },
+    },
+    async (req, reply) => {
+      await deleteCampaign(ctx, req.auth!.userId, req.params.id);
+      return reply.status(204).send(null);
+    },
+  );
 
-  app.post('/api/campaigns/:id/pause', {
-    schema: { tags, summary: 'Pause a scheduled or sending campaign, or resume a paused one; returns the campaign', params: IdParams, querystring: CampaignIncludeQuery, body: z.unknown().optional(), response: { 200: Campaign, ...errorResponses } },
-  }, async (req) => togglePause(ctx, req.auth!.userId, req.params.id, req.query.include));
+  app.post(
+    '/api/campaigns/:id/pause',
+    {
+      schema: {
+        tags,
+        summary: 'Pause a scheduled or sending campaign, or resume a paused one; returns the campaign',
+        params: IdParams,
+        querystring: CampaignIncludeQuery,
+        body: z.unknown().optional(),
+        response: { 200: Campaign, ...errorResponses },
+      },
+    },
+    async (req) => togglePause(ctx, req.auth!.userId, req.params.id, req.query.include),
+  );
 
-  app.get('/api/campaigns/:id/events', {
-    schema: { tags, summary: 'Recipients of a campaign with their contact (page size 10; search; status)', params: IdParams, querystring: CampaignEventsQuery, response: { 200: CampaignEventList, ...errorResponses } },
-  }, async (req) => listCampaignEvents(ctx, req.auth!.userId, req.params.id, req.query));
+  app.get(
+    '/api/campaigns/:id/events',
+    {
+      schema: {
+        tags,
+        summary: 'Recipients of a campaign with their contact (page size 10; search; status)',
+        params: IdParams,
+        querystring: CampaignEventsQuery,
+        response: { 200: CampaignEventList, ...errorResponses },
+      },
+    },
+    async (req) => listCampaignEvents(ctx, req.auth!.userId, req.params.id, req.query),
+  );
 
-  app.post(ctx.carrier.webhookPath('campaigns.status'), {
-    preHandler: verifyCarrierSignature(ctx),
-    schema: { tags: ['webhooks'], summary: 'Carrier webhook: campaign message delivery status', querystring: z.object({ recipient: Id.optional() }), body: z.record(z.string(), z.unknown()).optional() },
-  }, async (req, reply) => {
-    const p = ctx.carrier.parseMessageStatus(formParams(req));
-    return handleOnce(ctx, reply, `campaignstatus:${p?.sid ?? ''}:${p?.status ?? ''}`, (tx) => applyCampaignStatus(ctx, tx, p, req.query.recipient ?? null));
-  });
+  app.post(
+    ctx.carrier.webhookPath('campaigns.status'),
+    {
+      preHandler: verifyCarrierSignature(ctx),
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Carrier webhook: campaign message delivery status',
+        querystring: z.object({ recipient: Id.optional() }),
+        body: z.record(z.string(), z.unknown()).optional(),
+      },
+    },
+    async (req, reply) => {
+      const p = ctx.carrier.parseMessageStatus(formParams(req));
+      return handleOnce(ctx, reply, `campaignstatus:${p?.sid ?? ''}:${p?.status ?? ''}`, (tx) => applyCampaignStatus(ctx, tx, p, req.query.recipient ?? null));
+    },
+  );
 }

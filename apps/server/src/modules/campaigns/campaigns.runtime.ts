@@ -42,7 +42,17 @@ export const campaignRuntime = {
  * Rank of a recipient ledger state: a delivery update only moves a recipient forward (pending 0 <
  * sending/queued 1 < sent/unknown 2 < delivered/undelivered/failed 3 < responded 4).
  */
-export const STATE_RANK: Record<string, number> = { pending: 0, sending: 1, queued: 1, sent: 2, unknown: 2, delivered: 3, undelivered: 3, failed: 3, responded: 4 };
+export const STATE_RANK: Record<string, number> = {
+  pending: 0,
+  sending: 1,
+  queued: 1,
+  sent: 2,
+  unknown: 2,
+  delivered: 3,
+  undelivered: 3,
+  failed: 3,
+  responded: 4,
+};
 
 /** ISO 8601 string of a date, null for null. */
 export const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);

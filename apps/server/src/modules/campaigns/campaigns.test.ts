@@ -39,7 +39,9 @@ beforeAll(async () => {
   await setCompanyCampaignRate(s.ctx, a.companyId, 0); // unlimited for the sandbox
   bGroup = (await createGroup(s.ctx, b.userId, { company_id: b.companyId, name: 'B group' })).id;
 });
-afterEach(() => { Object.assign(campaignRuntime, realRuntime, { now: () => DAYTIME }); });
+afterEach(() => {
+  Object.assign(campaignRuntime, realRuntime, { now: () => DAYTIME });
+});
 afterAll(async () => {
   Object.assign(campaignRuntime, realRuntime);
   for (const so of sockets) so.close();
@@ -47,20 +49,39 @@ afterAll(async () => {
 });
 
 /** Creates `n` contacts with numbers in area code `area` and puts them in a new group. */
-async function makeGroup(server: Pick<TestServer, 'ctx'>, account: Account, area: string, n: number, name = 'Group'): Promise<{ groupId: number; contacts: Array<{ id: number; number: string; name: string }> }> {
+async function makeGroup(
+  server: Pick<TestServer, 'ctx'>,
+  account: Account,
+  area: string,
+  n: number,
+  name = 'Group',
+): Promise<{ groupId: number; contacts: Array<{ id: number; number: string; name: string }> }> {
   const group = await createGroup(server.ctx, account.userId, { company_id: account.companyId, name: `${name} ${++seq}` });
   const contacts = [];
   for (let i = 0; i < n; i++) {
     seq += 1;
-    const c = await createContact(server.ctx, account.companyId, { name: `Person${String(seq).padStart(3, '0')} Last${seq}`, number: `+1${area}555${String(1000 + seq).slice(-4)}`, email: `p${seq}@example.test` });
+    const c = await createContact(server.ctx, account.companyId, {
+      name: `Person${String(seq).padStart(3, '0')} Last${seq}`,
+      number: `+1${area}555${String(1000 + seq).slice(-4)}`,
+      email: `p${seq}@example.test`,
+    });
     contacts.push({ id: c.id, number: c.number!, name: c.name });
   }
-  await addContactsToGroups(server.ctx, [group.id], contacts.map((c) => c.id));
+  await addContactsToGroups(
+    server.ctx,
+    [group.id],
+    contacts.map((c) => c.id),
+  );
   return { groupId: group.id, contacts };
 }
 
 async function sandboxCount(server: Pick<TestServer, 'ctx'>, to: string[]): Promise<Map<string, number>> {
-  const rows = await server.ctx.db.selectFrom('sandbox_messages').select(['to_number', 'body']).where('direction', '=', 'outbound').where('to_number', 'in', to).execute();
+  const rows = await server.ctx.db
+    .selectFrom('sandbox_messages')
+    .select(['to_number', 'body'])
+    .where('direction', '=', 'outbound')
+    .where('to_number', 'in', to)
+    .execute();
   const m = new Map<string, number>();
   for (const r of rows) m.set(r.to_number, (m.get(r.to_number) ?? 0) + 1);
   return m;
@@ -68,7 +89,10 @@ async function sandboxCount(server: Pick<TestServer, 'ctx'>, to: string[]): Prom
 
 /** A clock that runs at real speed but reads about 12:00 today in Chicago (inside the law's window there, any day). */
 function middayInChicago(): () => Date {
-  const [h, m] = new Date().toLocaleTimeString('en-US', { timeZone: 'America/Chicago', hourCycle: 'h23', hour: '2-digit', minute: '2-digit' }).split(':').map(Number) as [number, number];
+  const [h, m] = new Date()
+    .toLocaleTimeString('en-US', { timeZone: 'America/Chicago', hourCycle: 'h23', hour: '2-digit', minute: '2-digit' })
+    .split(':')
+    .map(Number) as [number, number];
   const shift = (12 * 60 - (h * 60 + m)) * 60_000;
   return () => new Date(Date.now() + shift);
 }
@@ -87,12 +111,23 @@ async function getCampaign(id: number, account = a) {
 }
 
 describe('campaign calls', () => {
-  beforeAll(() => { campaignRuntime.now = () => DAYTIME; });
+  beforeAll(() => {
+    campaignRuntime.now = () => DAYTIME;
+  });
 
   it('creates a draft with defaults, validates with field errors and the domain rules', async () => {
     const draft = await a.client.post('/api/campaigns', { company_id: a.companyId, title: 'Spring sale', state: 'draft' });
     expect(draft.status, JSON.stringify(draft.body)).toBe(201);
-    expect(draft.body).toMatchObject({ title: 'Spring sale', state: 'draft', status: 'draft', type: 'sms', unsubscribe_text: 'Reply STOP to stop', skip_inbox: false, groups: [], sent_count: 0 });
+    expect(draft.body).toMatchObject({
+      title: 'Spring sale',
+      state: 'draft',
+      status: 'draft',
+      type: 'sms',
+      unsubscribe_text: 'Reply STOP to stop',
+      skip_inbox: false,
+      groups: [],
+      sent_count: 0,
+    });
     expect(draft.body.dynamic_fields.map((f: any) => f.tag)).toEqual(['%%firstname%%', '%%lastname%%', '%%phone%%', '%%email%%']);
 
     const noTitle = await a.client.post('/api/campaigns', { company_id: a.companyId, state: 'draft' });
@@ -166,7 +201,8 @@ describe('campaign calls', () => {
   });
 
   it('lists with paging, search, display-status filter and sort; isolates companies', async () => {
-    for (const t of ['Alpha promo', 'Beta promo', 'Gamma']) expect((await a.client.post('/api/campaigns', { company_id: a.companyId, title: t })).status).toBe(201);
+    for (const t of ['Alpha promo', 'Beta promo', 'Gamma'])
+      expect((await a.client.post('/api/campaigns', { company_id: a.companyId, title: t })).status).toBe(201);
     const page = await a.client.get(`/api/campaigns?company_id=${a.companyId}`);
     expect(page.status).toBe(200);
     expect(page.body.meta).toMatchObject({ current_page: 1, per_page: 13 });
@@ -205,7 +241,9 @@ describe('campaign calls', () => {
 });
 
 describe('sending', () => {
-  beforeAll(() => { campaignRuntime.now = () => DAYTIME; });
+  beforeAll(() => {
+    campaignRuntime.now = () => DAYTIME;
+  });
 
   it('sends a 20-recipient campaign through the sandbox: merge fields, skipped contacts, live counters, events, replies', async () => {
     const { groupId, contacts } = await makeGroup(s, a, '310', 22, 'Send');
@@ -219,8 +257,13 @@ describe('sending', () => {
     so.on('campaigns updated', (e) => events.push(e));
 
     const r = await a.client.post('/api/campaigns', {
-      company_id: a.companyId, title: 'Twenty', text: 'Hi %%firstname%%, 20% off today', unsubscribe_text: 'Reply STOP to stop',
-      groups: [groupId], number_id: number.id, state: 'queued',
+      company_id: a.companyId,
+      title: 'Twenty',
+      text: 'Hi %%firstname%%, 20% off today',
+      unsubscribe_text: 'Reply STOP to stop',
+      groups: [groupId],
+      number_id: number.id,
+      state: 'queued',
     });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body.status).toBe('in-progress');
@@ -228,9 +271,21 @@ describe('sending', () => {
       const c = await getCampaign(r.body.id);
       return c.state === 'sent' && c.delivered_count === 20 ? c : null;
     }, 15_000);
-    expect(done).toMatchObject({ sent_count: 20, delivered_count: 20, undelivered_count: 0, skipped_unsubscribed_count: 1, skipped_invalid_count: 1, recipients_count: 22, started: true, status: 'sent' });
+    expect(done).toMatchObject({
+      sent_count: 20,
+      delivered_count: 20,
+      undelivered_count: 0,
+      skipped_unsubscribed_count: 1,
+      skipped_invalid_count: 1,
+      recipients_count: 22,
+      started: true,
+      status: 'sent',
+    });
 
-    const counts = await sandboxCount(s, contacts.map((c) => c.number));
+    const counts = await sandboxCount(
+      s,
+      contacts.map((c) => c.number),
+    );
     expect(counts.get(unsub.number)).toBeUndefined();
     expect(counts.get(invalid.number)).toBeUndefined();
     expect([...counts.values()]).toEqual(Array(20).fill(1));
@@ -266,13 +321,21 @@ describe('sending', () => {
     expect(responded.body.data.map((e: any) => e.contact_id).sort()).toEqual([contacts[1]!.id, contacts[2]!.id].sort());
     const unsubscribed = await a.client.get(`/api/campaigns/${r.body.id}/events?status=unsubscribed`);
     expect(unsubscribed.body.data.map((e: any) => e.contact_id)).toEqual([contacts[2]!.id]);
-    const stopped = await s.ctx.db.selectFrom('contacts').select(['id', 'is_unsubscribed']).where('id', 'in', [contacts[1]!.id, contacts[2]!.id]).orderBy('id').execute();
+    const stopped = await s.ctx.db
+      .selectFrom('contacts')
+      .select(['id', 'is_unsubscribed'])
+      .where('id', 'in', [contacts[1]!.id, contacts[2]!.id])
+      .orderBy('id')
+      .execute();
     expect(stopped.map((x) => x.is_unsubscribed)).toEqual([false, true]);
     // skip_inbox false: the replies are in the conversation thread, after the campaign message.
     const thread = await a.client.get(`/api/companies/${a.companyId}/conversations?search=${contacts[1]!.number.slice(2)}`);
     expect(thread.body.data[0]?.latestItem.details).toMatchObject({ isInbound: true, content: 'Thanks!' });
     // A direct call is idempotent: the first response time is kept and nothing is counted twice.
-    expect(await recordCampaignReply(s.ctx, { companyId: a.companyId, numberId: number.id, from: contacts[1]!.number, body: 'again' })).toEqual({ campaignId: r.body.id, skipInbox: false });
+    expect(await recordCampaignReply(s.ctx, { companyId: a.companyId, numberId: number.id, from: contacts[1]!.number, body: 'again' })).toEqual({
+      campaignId: r.body.id,
+      skipInbox: false,
+    });
     await new Promise((res) => setTimeout(res, 400));
     expect((await getCampaign(r.body.id)).responded_count).toBe(2);
   });
@@ -280,13 +343,21 @@ describe('sending', () => {
   it('skip_inbox: replies stay out of the inbox (no conversation item) but are counted and STOP still unsubscribes', async () => {
     const { groupId, contacts } = await makeGroup(s, a, '310', 3, 'Skip');
     const r = await a.client.post('/api/campaigns', {
-      company_id: a.companyId, title: 'No inbox', text: 'Hi %%firstname%%', unsubscribe_text: 'Reply STOP to stop', groups: [groupId], number_id: number.id, state: 'queued', skip_inbox: true,
+      company_id: a.companyId,
+      title: 'No inbox',
+      text: 'Hi %%firstname%%',
+      unsubscribe_text: 'Reply STOP to stop',
+      groups: [groupId],
+      number_id: number.id,
+      state: 'queued',
+      skip_inbox: true,
     });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body.skip_inbox).toBe(true);
     await eventually(async () => (await getCampaign(r.body.id)).state === 'sent', 15_000);
     const numbers = contacts.map((c) => c.number);
-    const conversationsOf = () => s.ctx.db.selectFrom('conversations').select(['id', 'recipient']).where('number_id', '=', number.id).where('recipient', 'in', numbers).execute();
+    const conversationsOf = () =>
+      s.ctx.db.selectFrom('conversations').select(['id', 'recipient']).where('number_id', '=', number.id).where('recipient', 'in', numbers).execute();
     expect(await conversationsOf()).toEqual([]);
 
     expect((await postWebhook(s, '/webhooks/twilio/messaging', inboundSms(contacts[0]!.number, number.number, 'Great offer'))).status).toBe(200);
@@ -297,12 +368,22 @@ describe('sending', () => {
     });
     expect(counted.sent_count).toBe(3);
     // No inbound item anywhere for these senders; the STOP confirmation is the only message stored.
-    const items = await s.ctx.db.selectFrom('conversation_items as i').innerJoin('conversations as c', 'c.id', 'i.conversation_id')
-      .select(['c.recipient', 'i.is_inbound', 'i.body']).where('c.number_id', '=', number.id).where('c.recipient', 'in', numbers).execute();
+    const items = await s.ctx.db
+      .selectFrom('conversation_items as i')
+      .innerJoin('conversations as c', 'c.id', 'i.conversation_id')
+      .select(['c.recipient', 'i.is_inbound', 'i.body'])
+      .where('c.number_id', '=', number.id)
+      .where('c.recipient', 'in', numbers)
+      .execute();
     expect(items.filter((i) => i.is_inbound)).toEqual([]);
     expect(items.map((i) => i.recipient)).toEqual([contacts[1]!.number]);
     expect(items[0]!.body).toBe(OPT_OUT_CONFIRMATION);
-    const unsub = await s.ctx.db.selectFrom('contacts').select(['id', 'is_unsubscribed']).where('id', 'in', [contacts[0]!.id, contacts[1]!.id]).orderBy('id').execute();
+    const unsub = await s.ctx.db
+      .selectFrom('contacts')
+      .select(['id', 'is_unsubscribed'])
+      .where('id', 'in', [contacts[0]!.id, contacts[1]!.id])
+      .orderBy('id')
+      .execute();
     expect(unsub.map((x) => x.is_unsubscribed)).toEqual([false, true]);
     // The confirmation is sent once.
     await eventually(async () => ((await sandboxCount(s, [contacts[1]!.number])).get(contacts[1]!.number) ?? 0) === 2, 10_000);
@@ -317,20 +398,53 @@ describe('sending', () => {
     // Two contacts with the same number, and an archived conversation with the first number.
     const twin = await createContact(s.ctx, a.companyId, { name: 'Twin Contact', number: contacts[0]!.number });
     await addContactsToGroups(s.ctx, [groupId], [twin.id]);
-    await s.ctx.db.insertInto('conversations').values({ company_id: a.companyId, number_id: number.id, recipient: contacts[0]!.number, contact_id: null, is_archived: true }).execute();
+    await s.ctx.db
+      .insertInto('conversations')
+      .values({ company_id: a.companyId, number_id: number.id, recipient: contacts[0]!.number, contact_id: null, is_archived: true })
+      .execute();
     const r = await a.client.post('/api/campaigns', {
-      company_id: a.companyId, title: 'Batch', text: 'Hi %%firstname%%', unsubscribe_text: 'Reply STOP to stop', groups: [groupId], number_id: number.id, state: 'queued',
+      company_id: a.companyId,
+      title: 'Batch',
+      text: 'Hi %%firstname%%',
+      unsubscribe_text: 'Reply STOP to stop',
+      groups: [groupId],
+      number_id: number.id,
+      state: 'queued',
     });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     await eventually(async () => (await getCampaign(r.body.id)).state === 'sent', 15_000);
     const numbers = contacts.map((c) => c.number);
-    const convs = await s.ctx.db.selectFrom('conversations').selectAll().where('number_id', '=', number.id).where('recipient', 'in', numbers).orderBy('recipient').execute();
+    const convs = await s.ctx.db
+      .selectFrom('conversations')
+      .selectAll()
+      .where('number_id', '=', number.id)
+      .where('recipient', 'in', numbers)
+      .orderBy('recipient')
+      .execute();
     expect(convs.map((c) => c.recipient)).toEqual([...numbers].sort());
     const shared = convs.find((c) => c.recipient === contacts[0]!.number)!;
     expect(shared.is_archived).toBe(false);
     expect(shared.contact_id).not.toBeNull();
-    expect(convs.filter((c) => c.recipient !== shared.recipient).map((c) => c.contact_id).sort()).toEqual(contacts.slice(1).map((c) => c.id).sort());
-    const items = await s.ctx.db.selectFrom('conversation_items').select(['conversation_id', 'body', 'carrier_sid', 'is_inbound']).where('conversation_id', 'in', convs.map((c) => c.id)).execute();
+    expect(
+      convs
+        .filter((c) => c.recipient !== shared.recipient)
+        .map((c) => c.contact_id)
+        .sort(),
+    ).toEqual(
+      contacts
+        .slice(1)
+        .map((c) => c.id)
+        .sort(),
+    );
+    const items = await s.ctx.db
+      .selectFrom('conversation_items')
+      .select(['conversation_id', 'body', 'carrier_sid', 'is_inbound'])
+      .where(
+        'conversation_id',
+        'in',
+        convs.map((c) => c.id),
+      )
+      .execute();
     expect(items).toHaveLength(5); // one message per recipient: the shared number's conversation holds two
     expect(items.filter((i) => i.conversation_id === shared.id)).toHaveLength(2);
     expect(items.every((i) => !i.is_inbound && i.carrier_sid)).toBe(true);
@@ -342,7 +456,14 @@ describe('sending', () => {
   it('pauses within a second and resumes where it stopped', async () => {
     const { groupId, contacts } = await makeGroup(s, a, '310', 15, 'Pause');
     const r = await a.client.post('/api/campaigns', {
-      company_id: a.companyId, title: 'Slow', text: 'Hello', unsubscribe_text: 'Reply STOP to stop', groups: [groupId], number_id: number.id, state: 'queued', rate_per_second: 5,
+      company_id: a.companyId,
+      title: 'Slow',
+      text: 'Hello',
+      unsubscribe_text: 'Reply STOP to stop',
+      groups: [groupId],
+      number_id: number.id,
+      state: 'queued',
+      rate_per_second: 5,
     });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     const numbers = contacts.map((c) => c.number);
@@ -371,7 +492,13 @@ describe('sending', () => {
     const ny = await makeGroup(s, a, '212', 3, 'NY');
     const la = await makeGroup(s, a, '310', 3, 'LA');
     const r = await a.client.post('/api/campaigns', {
-      company_id: a.companyId, title: 'Night', text: 'Evening offer', unsubscribe_text: 'Reply STOP to stop', groups: [ny.groupId, la.groupId], number_id: number.id, state: 'queued',
+      company_id: a.companyId,
+      title: 'Night',
+      text: 'Evening offer',
+      unsubscribe_text: 'Reply STOP to stop',
+      groups: [ny.groupId, la.groupId],
+      number_id: number.id,
+      state: 'queued',
     });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     const laNumbers = la.contacts.map((c) => c.number);
@@ -379,7 +506,12 @@ describe('sending', () => {
     await eventually(async () => (await sandboxCount(s, laNumbers)).size === 3, 10_000);
     await new Promise((res) => setTimeout(res, 800));
     expect((await sandboxCount(s, nyNumbers)).size).toBe(0);
-    const pending = await s.ctx.db.selectFrom('campaign_recipients').select(['state', 'not_before']).where('campaign_id', '=', r.body.id).where('number', 'in', nyNumbers).execute();
+    const pending = await s.ctx.db
+      .selectFrom('campaign_recipients')
+      .select(['state', 'not_before'])
+      .where('campaign_id', '=', r.body.id)
+      .where('number', 'in', nyNumbers)
+      .execute();
     expect(pending.map((p) => [p.state, p.not_before?.toISOString()])).toEqual(Array(3).fill(['pending', '2030-06-03T12:00:00.000Z']));
     expect((await getCampaign(r.body.id)).state).toBe('sending');
 
@@ -396,7 +528,12 @@ describe('company messaging settings (spec 001 §7 quiet hours and links, from m
     const cNumber = await buyTestNumber(c, '212');
     await setCompanyCampaignRate(s.ctx, c.companyId, 0);
     const put = await c.client.put(`/api/companies/${c.companyId}/settings`, {
-      help_text: '', quiet_hours_enabled: false, quiet_hours_start: '08:00', quiet_hours_end: '21:00', links_enabled: false, timezone: 'America/New_York',
+      help_text: '',
+      quiet_hours_enabled: false,
+      quiet_hours_start: '08:00',
+      quiet_hours_end: '21:00',
+      links_enabled: false,
+      timezone: 'America/New_York',
     });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     // Monday 07:30 UTC: New York 03:30, Los Angeles 00:30 — outside the law's window for both.
@@ -404,16 +541,34 @@ describe('company messaging settings (spec 001 §7 quiet hours and links, from m
     const ny = await makeGroup(s, c, '212', 2, 'Night NY');
     const la = await makeGroup(s, c, '310', 2, 'Night LA');
     const r = await c.client.post('/api/campaigns', {
-      company_id: c.companyId, title: 'Midnight', text: 'Night owl offer', unsubscribe_text: 'Reply STOP to stop', groups: [ny.groupId, la.groupId], number_id: cNumber.id, state: 'queued',
+      company_id: c.companyId,
+      title: 'Midnight',
+      text: 'Night owl offer',
+      unsubscribe_text: 'Reply STOP to stop',
+      groups: [ny.groupId, la.groupId],
+      number_id: cNumber.id,
+      state: 'queued',
     });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     const all = [...ny.contacts, ...la.contacts].map((x) => x.number);
-    await eventually(async () => (await s.ctx.db.selectFrom('campaign_recipients').select('id').where('campaign_id', '=', r.body.id).where('not_before', 'is not', null).execute()).length === 4, 10_000);
-    const rows = await s.ctx.db.selectFrom('campaign_recipients').select(['number', 'not_before']).where('campaign_id', '=', r.body.id).orderBy('number').execute();
+    await eventually(
+      async () =>
+        (await s.ctx.db.selectFrom('campaign_recipients').select('id').where('campaign_id', '=', r.body.id).where('not_before', 'is not', null).execute())
+          .length === 4,
+      10_000,
+    );
+    const rows = await s.ctx.db
+      .selectFrom('campaign_recipients')
+      .select(['number', 'not_before'])
+      .where('campaign_id', '=', r.body.id)
+      .orderBy('number')
+      .execute();
     expect(rows.map((x) => [x.number.slice(0, 5), x.not_before?.toISOString()])).toEqual([
-      ['+1212', '2030-06-03T12:00:00.000Z'], ['+1212', '2030-06-03T12:00:00.000Z'],
+      ['+1212', '2030-06-03T12:00:00.000Z'],
+      ['+1212', '2030-06-03T12:00:00.000Z'],
       // California's window starts at 9:00 (Cal. Pub. Util. Code § 2872): 09:00 PDT.
-      ['+1310', '2030-06-03T16:00:00.000Z'], ['+1310', '2030-06-03T16:00:00.000Z'],
+      ['+1310', '2030-06-03T16:00:00.000Z'],
+      ['+1310', '2030-06-03T16:00:00.000Z'],
     ]);
     expect((await sandboxCount(s, all)).size).toBe(0);
     campaignRuntime.now = () => new Date('2030-06-03T16:00:30Z');
@@ -422,7 +577,7 @@ describe('company messaging settings (spec 001 §7 quiet hours and links, from m
     expect([...(await sandboxCount(s, all)).values()]).toEqual(Array(4).fill(1));
   });
 
-  it('the law of the recipient\'s country and state: a UK number at 00:12 London time and a Florida number at 20:30 wait, New York at 20:30 is sent', async () => {
+  it("the law of the recipient's country and state: a UK number at 00:12 London time and a Florida number at 20:30 wait, New York at 20:30 is sent", async () => {
     const c = await createAccount(s);
     const cNumber = await buyTestNumber(c, '212');
     await setCompanyCampaignRate(s.ctx, c.companyId, 0);
@@ -434,19 +589,42 @@ describe('company messaging settings (spec 001 §7 quiet hours and links, from m
     // Monday 23:12 UTC = Tuesday 00:12 in London (BST).
     campaignRuntime.now = () => new Date('2030-06-03T23:12:00Z');
     const night = await c.client.post('/api/campaigns', {
-      company_id: c.companyId, title: 'UK night', text: 'Hello', unsubscribe_text: 'Reply STOP to stop', groups: [group.id], number_id: cNumber.id, state: 'queued',
+      company_id: c.companyId,
+      title: 'UK night',
+      text: 'Hello',
+      unsubscribe_text: 'Reply STOP to stop',
+      groups: [group.id],
+      number_id: cNumber.id,
+      state: 'queued',
     });
     expect(night.status, JSON.stringify(night.body)).toBe(201);
-    await eventually(async () => (await s.ctx.db.selectFrom('campaign_recipients').select('not_before').where('campaign_id', '=', night.body.id).executeTakeFirst())?.not_before?.toISOString() === '2030-06-04T07:00:00.000Z', 10_000);
+    await eventually(
+      async () =>
+        (
+          await s.ctx.db.selectFrom('campaign_recipients').select('not_before').where('campaign_id', '=', night.body.id).executeTakeFirst()
+        )?.not_before?.toISOString() === '2030-06-04T07:00:00.000Z',
+      10_000,
+    );
     expect((await sandboxCount(s, [uk.number!])).size).toBe(0);
     // Tuesday 00:30 UTC = Monday 20:30 in New York and Miami: Florida's window ends at 20:00.
     campaignRuntime.now = () => new Date('2030-06-04T00:30:00Z');
     const evening = await c.client.post('/api/campaigns', {
-      company_id: c.companyId, title: 'Evening', text: 'Hello', unsubscribe_text: 'Reply STOP to stop', groups: [ny.groupId, fl.groupId], number_id: cNumber.id, state: 'queued',
+      company_id: c.companyId,
+      title: 'Evening',
+      text: 'Hello',
+      unsubscribe_text: 'Reply STOP to stop',
+      groups: [ny.groupId, fl.groupId],
+      number_id: cNumber.id,
+      state: 'queued',
     });
     expect(evening.status, JSON.stringify(evening.body)).toBe(201);
     await eventually(async () => (await sandboxCount(s, [ny.contacts[0]!.number])).size === 1, 10_000);
-    const florida = await s.ctx.db.selectFrom('campaign_recipients').select(['state', 'not_before']).where('campaign_id', '=', evening.body.id).where('number', '=', fl.contacts[0]!.number).executeTakeFirstOrThrow();
+    const florida = await s.ctx.db
+      .selectFrom('campaign_recipients')
+      .select(['state', 'not_before'])
+      .where('campaign_id', '=', evening.body.id)
+      .where('number', '=', fl.contacts[0]!.number)
+      .executeTakeFirstOrThrow();
     expect([florida.state, florida.not_before?.toISOString()]).toEqual(['pending', '2030-06-04T12:00:00.000Z']);
     expect((await sandboxCount(s, [fl.contacts[0]!.number])).size).toBe(0);
   });
@@ -455,7 +633,15 @@ describe('company messaging settings (spec 001 §7 quiet hours and links, from m
     const c = await createAccount(s);
     const cNumber = await buyTestNumber(c, '212');
     const g = await makeGroup(s, c, '212', 1, 'Links');
-    const body = { company_id: c.companyId, title: 'Link', text: 'See https://example.com/sale', unsubscribe_text: 'Reply STOP to stop', groups: [g.groupId], number_id: cNumber.id, state: 'draft' };
+    const body = {
+      company_id: c.companyId,
+      title: 'Link',
+      text: 'See https://example.com/sale',
+      unsubscribe_text: 'Reply STOP to stop',
+      groups: [g.groupId],
+      number_id: cNumber.id,
+      state: 'draft',
+    };
     const refused = await c.client.post('/api/campaigns', { ...body, state: 'queued', should_be_sent_at: '2031-01-01T12:00:00Z' });
     expect(refused.status).toBe(422);
     expect(refused.body.errors.text).toEqual(['Links are not allowed in messages for this account.']);
@@ -484,7 +670,12 @@ describe('crash safety', () => {
       // apply, docs/quiet-hours.md), so the test does not depend on the time of day.
       campaignRuntime.now = middayInChicago();
       const settings = await acc.client.put(`/api/companies/${acc.companyId}/settings`, {
-        help_text: '', quiet_hours_enabled: false, quiet_hours_start: '08:00', quiet_hours_end: '21:00', links_enabled: false, timezone: 'America/New_York',
+        help_text: '',
+        quiet_hours_enabled: false,
+        quiet_hours_start: '08:00',
+        quiet_hours_end: '21:00',
+        links_enabled: false,
+        timezone: 'America/New_York',
       });
       expect(settings.status, JSON.stringify(settings.body)).toBe(200);
       const { groupId, contacts } = await makeGroup(sA, acc, '312', 60, 'Crash');
@@ -494,7 +685,9 @@ describe('crash safety', () => {
       const kill: Array<() => void> = [];
       let batches = 0;
       let bothFrozen!: () => void;
-      const frozenNow = new Promise<void>((r) => { bothFrozen = r; });
+      const frozenNow = new Promise<void>((r) => {
+        bothFrozen = r;
+      });
       campaignRuntime.faultHook = (ctx, stage) => {
         if (ctx !== sA.ctx) return;
         if (stage === 'claimed') batches += 1;
@@ -504,25 +697,52 @@ describe('crash safety', () => {
           if (frozen.length === 2) bothFrozen();
           // Frozen until node A dies; then the handler ends with an error and does nothing more,
           // like a killed process (the queue retries the job elsewhere).
-          return new Promise<void>((_, reject) => { kill.push(() => reject(new Error('worker killed'))); });
+          return new Promise<void>((_, reject) => {
+            kill.push(() => reject(new Error('worker killed')));
+          });
         }
       };
       const r = await acc.client.post('/api/campaigns', {
-        company_id: acc.companyId, title: 'Crash', text: 'Hi %%firstname%%', unsubscribe_text: 'Reply STOP to stop', groups: [groupId], number_id: num.id, state: 'queued',
+        company_id: acc.companyId,
+        title: 'Crash',
+        text: 'Hi %%firstname%%',
+        unsubscribe_text: 'Reply STOP to stop',
+        groups: [groupId],
+        number_id: num.id,
+        state: 'queued',
       });
       expect(r.status, JSON.stringify(r.body)).toBe(201);
       await frozenNow;
       const numbers = contacts.map((c) => c.number);
       for (const k of kill) k();
       await sA.close(); // the frozen jobs failed (→ retried on node B); nothing of theirs was recorded
-      const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', CARRIER: 'sandbox', TWILIO_AUTH_TOKEN: 'test-auth-token', SMTP_URL: '', PUBLIC_URL: '' });
+      const config = loadConfig({
+        ...process.env,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        CARRIER: 'sandbox',
+        TWILIO_AUTH_TOKEN: 'test-auth-token',
+        SMTP_URL: '',
+        PUBLIC_URL: '',
+      });
       sB = await startServer(config, sA.dbUrl, { publicUrlFromPort: true });
       const b2 = sB;
-      const before = await b2.ctx.db.selectFrom('campaign_recipients').select(({ fn }) => fn.countAll<number>().as('n')).where('campaign_id', '=', r.body.id).where('state', '=', 'sending').executeTakeFirstOrThrow();
+      const before = await b2.ctx.db
+        .selectFrom('campaign_recipients')
+        .select(({ fn }) => fn.countAll<number>().as('n'))
+        .where('campaign_id', '=', r.body.id)
+        .where('state', '=', 'sending')
+        .executeTakeFirstOrThrow();
       // The batch frozen after claiming is still claimed with no outcome (the other one may already
       // have been completed by the carrier's status callbacks, which carry the recipient id).
       expect(Number(before.n)).toBeGreaterThanOrEqual(5);
-      await eventually(async () => (await b2.ctx.db.selectFrom('campaigns').select('state').where('id', '=', r.body.id).executeTakeFirstOrThrow()).state === 'sent', 20_000, 200);
+      await eventually(
+        async () => (await b2.ctx.db.selectFrom('campaigns').select('state').where('id', '=', r.body.id).executeTakeFirstOrThrow()).state === 'sent',
+        20_000,
+        200,
+      );
       const per = await sandboxCount(b2, numbers);
       expect(per.size).toBe(60);
       expect([...per.values()].every((n) => n === 1)).toBe(true);

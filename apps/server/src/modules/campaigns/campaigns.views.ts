@@ -4,7 +4,12 @@
  * recipient events) and the `campaigns updated` live event.
  */
 import {
-  type Campaign, type CampaignEvent, type CampaignEventsQuery, type CampaignListQuery, type CampaignsUpdatedEvent, CampaignMergeField,
+  type Campaign,
+  type CampaignEvent,
+  type CampaignEventsQuery,
+  type CampaignListQuery,
+  type CampaignsUpdatedEvent,
+  CampaignMergeField,
 } from '@switchboard/contracts';
 import { campaignDisplayStatus } from '@switchboard/domain';
 import { z } from 'zod';
@@ -21,19 +26,38 @@ import { CAMPAIGNS_UPDATED, campaignRuntime, iso } from './campaigns.runtime.js'
 function toCampaign(row: CampaignRow, groups: number[], media: MediaRow[], now = campaignRuntime.now()): Campaign {
   const fields = z.array(CampaignMergeField).safeParse(row.dynamic_fields);
   return {
-    id: row.id, user_id: row.user_id, company_id: row.company_id, type: row.type, title: row.title, text: row.text,
-    unsubscribe_text: row.unsubscribe_text, should_be_sent_at: iso(row.should_be_sent_at), state: row.state,
+    id: row.id,
+    user_id: row.user_id,
+    company_id: row.company_id,
+    type: row.type,
+    title: row.title,
+    text: row.text,
+    unsubscribe_text: row.unsubscribe_text,
+    should_be_sent_at: iso(row.should_be_sent_at),
+    state: row.state,
     status: campaignDisplayStatus(row.state, row.should_be_sent_at, now),
-    sent_count: row.sent_count, delivered_count: row.delivered_count, undelivered_count: row.undelivered_count,
-    responded_count: row.responded_count, unsubscriber_count: row.unsubscriber_count,
-    skipped_unsubscribed_count: row.skipped_unsubscribed_count, skipped_invalid_count: row.skipped_invalid_count,
-    recipients_count: row.recipients_count, number_id: row.number_id, preview_count: row.preview_count,
-    preview_credits: row.preview_credits, started: row.started, started_at: iso(row.started_at), finished_at: iso(row.finished_at),
+    sent_count: row.sent_count,
+    delivered_count: row.delivered_count,
+    undelivered_count: row.undelivered_count,
+    responded_count: row.responded_count,
+    unsubscriber_count: row.unsubscriber_count,
+    skipped_unsubscribed_count: row.skipped_unsubscribed_count,
+    skipped_invalid_count: row.skipped_invalid_count,
+    recipients_count: row.recipients_count,
+    number_id: row.number_id,
+    preview_count: row.preview_count,
+    preview_credits: row.preview_credits,
+    started: row.started,
+    started_at: iso(row.started_at),
+    finished_at: iso(row.finished_at),
     media: media.map((m) => m.url),
     media_items: media.map((m) => ({ id: m.id, name: m.name, url: m.url, content_type: m.content_type })),
     dynamic_fields: fields.success ? fields.data : [],
-    skip_inbox: row.skip_inbox, groups, rate_per_second: row.rate_per_second,
-    created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString(),
+    skip_inbox: row.skip_inbox,
+    groups,
+    rate_per_second: row.rate_per_second,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
   };
 }
 
@@ -56,7 +80,11 @@ export async function present(ctx: AppContext, rows: CampaignRow[], includeGroup
 }
 
 /** Whether an `include` query (comma-separated) asks for `groups`. */
-export const wantsGroups = (include?: string): boolean => (include ?? '').split(',').map((s) => s.trim()).includes('groups');
+export const wantsGroups = (include?: string): boolean =>
+  (include ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .includes('groups');
 
 /**
  * Loads a campaign the user may access (`roles`), else 404 (another company's id is never revealed).
@@ -77,7 +105,13 @@ export async function campaignForUser(ctx: AppContext, userId: number, id: numbe
 export async function listCampaigns(ctx: AppContext, userId: number, q: CampaignListQuery): Promise<{ data: Campaign[]; meta: PageMeta }> {
   await assertCompanyAccess(ctx, userId, q.company_id, READER_ROLES);
   const { rows, total } = await repo.list(ctx.db, q.company_id, {
-    search: q.filter?.search, status: q.filter?.status, sort: q.sort, dir: q.dir, offset: (q.page - 1) * q.size, limit: q.size, now: campaignRuntime.now(),
+    search: q.filter?.search,
+    status: q.filter?.status,
+    sort: q.sort,
+    dir: q.dir,
+    offset: (q.page - 1) * q.size,
+    limit: q.size,
+    now: campaignRuntime.now(),
   });
   return { data: await present(ctx, rows, wantsGroups(q.include)), meta: pageMeta(q.page, q.size, total) };
 }
@@ -93,7 +127,12 @@ export async function getCampaign(ctx: AppContext, userId: number, id: number, i
  * the contact's name or the number's digits; `status` filters (sent, delivered, undelivered,
  * failed, responded, unsubscribed, skipped, pending).
  */
-export async function listCampaignEvents(ctx: AppContext, userId: number, id: number, q: CampaignEventsQuery): Promise<{ data: CampaignEvent[]; meta: PageMeta }> {
+export async function listCampaignEvents(
+  ctx: AppContext,
+  userId: number,
+  id: number,
+  q: CampaignEventsQuery,
+): Promise<{ data: CampaignEvent[]; meta: PageMeta }> {
   const c = await campaignForUser(ctx, userId, id);
   let contactIds: number[] | undefined;
   let numberLike: string | undefined;
@@ -108,8 +147,16 @@ export async function listCampaignEvents(ctx: AppContext, userId: number, id: nu
   const data = rows.map((r): CampaignEvent => {
     const contact = contacts.get(r.contact_id);
     return {
-      id: r.id, campaign_id: r.campaign_id, contact_id: r.contact_id, number: r.number, state: r.state, error_code: r.error_code,
-      sent_at: iso(r.sent_at), delivered_at: iso(r.delivered_at), responded_at: iso(r.responded_at), unsubscribed_at: iso(r.unsubscribed_at),
+      id: r.id,
+      campaign_id: r.campaign_id,
+      contact_id: r.contact_id,
+      number: r.number,
+      state: r.state,
+      error_code: r.error_code,
+      sent_at: iso(r.sent_at),
+      delivered_at: iso(r.delivered_at),
+      responded_at: iso(r.responded_at),
+      unsubscribed_at: iso(r.unsubscribed_at),
       contact: contact ? { id: contact.id, name: contact.name, number: contact.number, email: contact.email } : null,
     };
   });
@@ -119,9 +166,17 @@ export async function listCampaignEvents(ctx: AppContext, userId: number, id: nu
 /** The `campaigns updated` live payload: state, display status and counters. */
 function toEvent(row: CampaignRow): CampaignsUpdatedEvent {
   return {
-    id: row.id, company_id: row.company_id, state: row.state, status: campaignDisplayStatus(row.state, row.should_be_sent_at, campaignRuntime.now()),
-    sent_count: row.sent_count, delivered_count: row.delivered_count, undelivered_count: row.undelivered_count, responded_count: row.responded_count,
-    unsubscriber_count: row.unsubscriber_count, skipped_unsubscribed_count: row.skipped_unsubscribed_count, skipped_invalid_count: row.skipped_invalid_count,
+    id: row.id,
+    company_id: row.company_id,
+    state: row.state,
+    status: campaignDisplayStatus(row.state, row.should_be_sent_at, campaignRuntime.now()),
+    sent_count: row.sent_count,
+    delivered_count: row.delivered_count,
+    undelivered_count: row.undelivered_count,
+    responded_count: row.responded_count,
+    unsubscriber_count: row.unsubscriber_count,
+    skipped_unsubscribed_count: row.skipped_unsubscribed_count,
+    skipped_invalid_count: row.skipped_invalid_count,
     recipients_count: row.recipients_count,
   };
 }

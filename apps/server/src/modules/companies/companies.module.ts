@@ -2,6 +2,4 @@
 import type { ModuleEntry } from '../../platform/module.js';
 import { registerCompaniesRoutes } from './companies.routes.js';
 
-export const companiesModule: ModuleEntry[] = [
-  { name: 'companies', routes: registerCompaniesRoutes },
-];
+export const companiesModule: ModuleEntry[] = [{ name: 'companies', routes: registerCompaniesRoutes }];

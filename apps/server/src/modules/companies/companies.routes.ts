@@ -6,7 +6,13 @@
  * module (`PUT /api/companies/{companyId}/custom-fields`).
  */
 import {
-  CompanyList, CompanyParams, CompanySettingsBody, CompanySettingsSaved, CompanyWithEavBody, errorResponses, PutCompanySettingsInput,
+  CompanyList,
+  CompanyParams,
+  CompanySettingsBody,
+  CompanySettingsSaved,
+  CompanyWithEavBody,
+  errorResponses,
+  PutCompanySettingsInput,
 } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
@@ -14,19 +20,51 @@ import { getCompanySettings, getCompanyWithEav, listCompanySummaries, updateComp
 
 /** Registers the companies module's HTTP routes. */
 export function registerCompaniesRoutes(app: App, ctx: AppContext): void {
-  app.get('/api/companies', {
-    schema: { tags: ['companies'], summary: "The caller's active companies", response: { 200: CompanyList, ...errorResponses } },
-  }, async (request) => ({ data: await listCompanySummaries(ctx, request.auth!.userId) }));
+  app.get(
+    '/api/companies',
+    {
+      schema: { tags: ['companies'], summary: "The caller's active companies", response: { 200: CompanyList, ...errorResponses } },
+    },
+    async (request) => ({ data: await listCompanySummaries(ctx, request.auth!.userId) }),
+  );
 
-  app.get('/api/companies/:companyId', {
-    schema: { tags: ['companies'], summary: 'One company of the caller (403 when not a member)', params: CompanyParams, response: { 200: CompanyWithEavBody, ...errorResponses } },
-  }, async (request) => getCompanyWithEav(ctx, request.auth!.userId, request.params.companyId));
+  app.get(
+    '/api/companies/:companyId',
+    {
+      schema: {
+        tags: ['companies'],
+        summary: 'One company of the caller (403 when not a member)',
+        params: CompanyParams,
+        response: { 200: CompanyWithEavBody, ...errorResponses },
+      },
+    },
+    async (request) => getCompanyWithEav(ctx, request.auth!.userId, request.params.companyId),
+  );
 
-  app.get('/api/companies/:companyId/settings', {
-    schema: { tags: ['companies'], summary: 'Messaging settings: HELP text, quiet hours, links, time zone (any member)', params: CompanyParams, response: { 200: CompanySettingsBody, ...errorResponses } },
-  }, async (request) => getCompanySettings(ctx, request.auth!.userId, request.params.companyId));
+  app.get(
+    '/api/companies/:companyId/settings',
+    {
+      schema: {
+        tags: ['companies'],
+        summary: 'Messaging settings: HELP text, quiet hours, links, time zone (any member)',
+        params: CompanyParams,
+        response: { 200: CompanySettingsBody, ...errorResponses },
+      },
+    },
+    async (request) => getCompanySettings(ctx, request.auth!.userId, request.params.companyId),
+  );
 
-  app.put('/api/companies/:companyId/settings', {
-    schema: { tags: ['companies'], summary: 'Update the messaging settings (owner or administrator)', params: CompanyParams, body: PutCompanySettingsInput, response: { 200: CompanySettingsSaved, ...errorResponses } },
-  }, async (request) => updateCompanySettings(ctx, request.auth!.userId, request.params.companyId, request.body));
+  app.put(
+    '/api/companies/:companyId/settings',
+    {
+      schema: {
+        tags: ['companies'],
+        summary: 'Update the messaging settings (owner or administrator)',
+        params: CompanyParams,
+        body: PutCompanySettingsInput,
+        response: { 200: CompanySettingsSaved, ...errorResponses },
+      },
+    },
+    async (request) => updateCompanySettings(ctx, request.auth!.userId, request.params.companyId, request.body),
+  );
 }

@@ -25,7 +25,13 @@ export const READER_ROLES: Role[] = ['owner', 'administrator', 'billing', 'repor
  * @returns the user's role.
  * @throws ForbiddenError (403) when the user has no such membership; the company's data is never revealed.
  */
-export async function assertCompanyAccess(ctx: AppContext, userId: number, companyId: number, roles: Role[] = READER_ROLES, db: DbOrTx = ctx.db): Promise<Role> {
+export async function assertCompanyAccess(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+  roles: Role[] = READER_ROLES,
+  db: DbOrTx = ctx.db,
+): Promise<Role> {
   const m = await companiesRepository.membership(db, userId, companyId);
   if (!m || m.role === 'deactivated' || !roles.includes(m.role as Role)) throw new ForbiddenError();
   return m.role as Role;
@@ -82,7 +88,12 @@ export async function canJoinChannel(ctx: AppContext, userId: number, channel: s
  * @param input.timezone IANA zone; unknown names are stored as America/New_York.
  * @returns the new company's id.
  */
-export async function createCompany(ctx: AppContext, input: { name: string; timezone?: string; organizationId?: number | null }, ownerUserId: number, tx?: DbOrTx): Promise<number> {
+export async function createCompany(
+  ctx: AppContext,
+  input: { name: string; timezone?: string; organizationId?: number | null },
+  ownerUserId: number,
+  tx?: DbOrTx,
+): Promise<number> {
   const db = tx ?? ctx.db;
   const id = await companiesRepository.create(db, {
     name: input.name.trim(),
@@ -125,7 +136,13 @@ export type CompanySummaryOut = { id: number; name: string; role: Role; timezone
 
 /** The caller's active companies, by name (`GET /api/companies`). */
 export async function listCompanySummaries(ctx: AppContext, userId: number): Promise<CompanySummaryOut[]> {
-  return (await listUserCompanies(ctx, userId)).map((c) => ({ id: c.id, name: c.name, role: c.role as Role, timezone: c.timezone, organization_id: c.organization_id }));
+  return (await listUserCompanies(ctx, userId)).map((c) => ({
+    id: c.id,
+    name: c.name,
+    role: c.role as Role,
+    timezone: c.timezone,
+    organization_id: c.organization_id,
+  }));
 }
 
 /**
@@ -165,7 +182,11 @@ export function registerCompanyCustomFieldsReader(ctx: AppContext, reader: Compa
  * is registered).
  * @throws ForbiddenError (403) when the caller is not an active member.
  */
-export async function getCompanyWithEav(ctx: AppContext, userId: number, companyId: number): Promise<CompanySummaryOut & { eav_attribute_values: EavAttributeValueOut[] }> {
+export async function getCompanyWithEav(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+): Promise<CompanySummaryOut & { eav_attribute_values: EavAttributeValueOut[] }> {
   const summary = await getCompanySummary(ctx, userId, companyId);
   const reader = customFieldsReaders.get(ctx);
   return { ...summary, eav_attribute_values: reader ? await reader(ctx, companyId) : [] };
@@ -216,7 +237,14 @@ export async function getCompanyMessagingSettings(ctx: AppContext, companyId: nu
 export type CompanySettingsOut = Omit<CompanyMessagingSettings, 'name'>;
 
 function settingsOut(s: CompanyMessagingSettings): CompanySettingsOut {
-  return { help_text: s.help_text, quiet_hours_enabled: s.quiet_hours_enabled, quiet_hours_start: s.quiet_hours_start, quiet_hours_end: s.quiet_hours_end, links_enabled: s.links_enabled, timezone: s.timezone };
+  return {
+    help_text: s.help_text,
+    quiet_hours_enabled: s.quiet_hours_enabled,
+    quiet_hours_start: s.quiet_hours_start,
+    quiet_hours_end: s.quiet_hours_end,
+    links_enabled: s.links_enabled,
+    timezone: s.timezone,
+  };
 }
 
 /**
@@ -234,7 +262,12 @@ export async function getCompanySettings(ctx: AppContext, userId: number, compan
  * @returns `{ message: 'Settings were successfully updated', data }`.
  * @throws ForbiddenError (403) when the caller is not an owner or administrator of the company.
  */
-export async function updateCompanySettings(ctx: AppContext, userId: number, companyId: number, input: PutCompanySettingsInput): Promise<{ message: string; data: CompanySettingsOut }> {
+export async function updateCompanySettings(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+  input: PutCompanySettingsInput,
+): Promise<{ message: string; data: CompanySettingsOut }> {
   await assertCompanyAccess(ctx, userId, companyId, MANAGER_ROLES);
   const saved = await companiesRepository.updateSettings(ctx.db, companyId, {
     help_text: input.help_text.trim(),

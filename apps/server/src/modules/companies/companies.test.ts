@@ -6,8 +6,12 @@ import { ForbiddenError } from '../../platform/http/errors.js';
 import { addCompanyMember, assertCompanyAccess, getCompanyMessagingSettings, isDeactivatedEverywhere, MANAGER_ROLES } from './companies.service.js';
 
 let s: TestServer;
-beforeAll(async () => { s = await startTestServer(); });
-afterAll(async () => { await s?.close(); });
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('assertCompanyAccess', () => {
   it('answers the role of a member, 403 for a stranger, a deactivated member, or a role outside the list', async () => {
@@ -26,13 +30,26 @@ describe('assertCompanyAccess', () => {
 });
 
 describe('company messaging settings (docs/quiet-hours.md)', () => {
-  const valid = { help_text: 'Acme: call 555-0100 for help.', quiet_hours_enabled: false, quiet_hours_start: '09:15', quiet_hours_end: '20:45', links_enabled: true, timezone: 'America/Chicago' };
+  const valid = {
+    help_text: 'Acme: call 555-0100 for help.',
+    quiet_hours_enabled: false,
+    quiet_hours_start: '09:15',
+    quiet_hours_end: '20:45',
+    links_enabled: true,
+    timezone: 'America/Chicago',
+  };
 
   it('GET answers the defaults to any member; PUT by the owner saves and answers the message and data', async () => {
     const a = await createAccount(s);
     const got = await a.client.get(`/api/companies/${a.companyId}/settings`);
     expect(got.status).toBe(200);
-    expect(got.body.data).toMatchObject({ help_text: '', quiet_hours_enabled: true, quiet_hours_start: '08:00', quiet_hours_end: '21:00', links_enabled: false });
+    expect(got.body.data).toMatchObject({
+      help_text: '',
+      quiet_hours_enabled: true,
+      quiet_hours_start: '08:00',
+      quiet_hours_end: '21:00',
+      links_enabled: false,
+    });
     const put = await a.client.put(`/api/companies/${a.companyId}/settings`, valid);
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     expect(put.body).toEqual({ message: 'Settings were successfully updated', data: valid });

@@ -11,8 +11,12 @@ import { eventually, startTestServer, type TestServer } from '../../../test/harn
 
 let s: TestServer;
 
-beforeAll(async () => { s = await startTestServer(); });
-afterAll(async () => { await s?.close(); });
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(async () => {
+  await s?.close();
+});
 
 function form(text: string, filename: string, fields: Record<string, string> = {}, type = 'text/csv'): FormData {
   const f = new FormData();
@@ -60,7 +64,14 @@ describe('contact import formats (no mapping)', () => {
     expect(p).toMatchObject({ status: 'finished', inserted: 2, merged: 0, skipped: 0, invalid: 1, total: 3 });
     addsUp(p);
     const ada = await contactByNumber(a, '+12125550402');
-    expect(ada).toMatchObject({ name: 'Ada Lovelace', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', company_name: 'Analytical Engines', source: 'Import' });
+    expect(ada).toMatchObject({
+      name: 'Ada Lovelace',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email: 'ada@example.com',
+      company_name: 'Analytical Engines',
+      source: 'Import',
+    });
     expect(ada.notes).toContain('Met at the fair');
     expect(ada.notes).toContain('Work +1 212-555-0401');
     expect(ada.notes).toContain('+1 212-555-0403');
@@ -99,21 +110,50 @@ describe('contact import formats (no mapping)', () => {
   it('Apple/iCloud vCards: 3.0 and 4.0, folded lines, TEL types, several cards, a card without a number', async () => {
     const a = await createAccount(s);
     const vcf = [
-      'BEGIN:VCARD', 'VERSION:3.0', 'PRODID:-//Apple Inc.//iPhone OS 17.0//EN', 'N:Appleseed;Johnny;;;', 'FN:Johnny Appleseed', 'ORG:Apple Inc.;',
-      'item1.EMAIL;type=INTERNET;type=pref:johnny@example.com', 'TEL;type=WORK;type=VOICE:(212) 555-0421',
-      'TEL;type=CELL;type=VOICE;type=pref:+1 (212) 555-0422', 'NOTE:A long note that is fo', ' lded over two lines\\, with a comma', 'END:VCARD',
-      'BEGIN:VCARD', 'VERSION:4.0', 'FN:Zoë Martin', 'N:Martin;Zoë;;;', 'TEL;VALUE=uri;TYPE="voice,cell":tel:+44-20-7946-0958', 'EMAIL;TYPE=work:zoe@example.org', 'END:VCARD',
-      'BEGIN:VCARD', 'VERSION:3.0', 'FN:No Number', 'N:Number;No;;;', 'EMAIL:nn@example.org', 'END:VCARD',
+      'BEGIN:VCARD',
+      'VERSION:3.0',
+      'PRODID:-//Apple Inc.//iPhone OS 17.0//EN',
+      'N:Appleseed;Johnny;;;',
+      'FN:Johnny Appleseed',
+      'ORG:Apple Inc.;',
+      'item1.EMAIL;type=INTERNET;type=pref:johnny@example.com',
+      'TEL;type=WORK;type=VOICE:(212) 555-0421',
+      'TEL;type=CELL;type=VOICE;type=pref:+1 (212) 555-0422',
+      'NOTE:A long note that is fo',
+      ' lded over two lines\\, with a comma',
+      'END:VCARD',
+      'BEGIN:VCARD',
+      'VERSION:4.0',
+      'FN:Zoë Martin',
+      'N:Martin;Zoë;;;',
+      'TEL;VALUE=uri;TYPE="voice,cell":tel:+44-20-7946-0958',
+      'EMAIL;TYPE=work:zoe@example.org',
+      'END:VCARD',
+      'BEGIN:VCARD',
+      'VERSION:3.0',
+      'FN:No Number',
+      'N:Number;No;;;',
+      'EMAIL:nn@example.org',
+      'END:VCARD',
     ].join('\r\n');
     const p = await runImport(a, vcf, 'contacts.vcf', {}, 'text/vcard');
     expect(p).toMatchObject({ status: 'finished', inserted: 2, invalid: 1, total: 3 });
     addsUp(p);
     const j = await contactByNumber(a, '+12125550422');
-    expect(j).toMatchObject({ name: 'Johnny Appleseed', first_name: 'Johnny', last_name: 'Appleseed', company_name: 'Apple Inc.', email: 'johnny@example.com' });
+    expect(j).toMatchObject({
+      name: 'Johnny Appleseed',
+      first_name: 'Johnny',
+      last_name: 'Appleseed',
+      company_name: 'Apple Inc.',
+      email: 'johnny@example.com',
+    });
     expect(j.notes).toBe('A long note that is folded over two lines, with a comma\nOther phones: WORK (212) 555-0421');
     expect(await contactByNumber(a, '+442079460958')).toMatchObject({ name: 'Zoë Martin', email: 'zoe@example.org' });
     const rows = await report(a, p.report_url);
-    expect(rows).toEqual([['Row', 'Outcome', 'Reason', 'Name', 'Number'], ['3', 'invalid', 'No phone number', 'No Number', '']]);
+    expect(rows).toEqual([
+      ['Row', 'Outcome', 'Reason', 'Name', 'Number'],
+      ['3', 'invalid', 'No phone number', 'No Number', ''],
+    ]);
   });
 
   it('a hand mapping can pick any columns, several phone columns included', async () => {
@@ -123,7 +163,11 @@ describe('contact import formats (no mapping)', () => {
     expect(p).toMatchObject({ inserted: 2, total: 2 });
     expect(await contactByNumber(a, '+12125550431')).toMatchObject({ name: 'Kay', notes: 'x' });
     expect(await contactByNumber(a, '+12125550432')).toMatchObject({ name: 'Lee', notes: 'y' });
-    const bad = await a.client.request('POST', `/api/companies/${a.companyId}/contacts/import`, form(csv, 'odd.csv', { mapping: JSON.stringify({ name: 0, number: [9] }) }));
+    const bad = await a.client.request(
+      'POST',
+      `/api/companies/${a.companyId}/contacts/import`,
+      form(csv, 'odd.csv', { mapping: JSON.stringify({ name: 0, number: [9] }) }),
+    );
     expect(bad.status).toBe(422);
     expect(bad.body.errors.file).toEqual(['The file must have valid name and number columns.']);
     const badChoice = await a.client.request('POST', `/api/companies/${a.companyId}/contacts/import`, form(csv, 'odd.csv', { duplicates: 'merge' }));

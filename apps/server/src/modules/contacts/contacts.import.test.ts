@@ -26,7 +26,10 @@ beforeAll(async () => {
   expect((await subscribe(socket, `company.${a.companyId}`)).ok).toBe(true);
   socket.onAny((event, payload) => events.push({ event, payload }));
 });
-afterAll(async () => { socket?.close(); await s?.close(); });
+afterAll(async () => {
+  socket?.close();
+  await s?.close();
+});
 
 function form(file: Blob, filename: string, fields: Record<string, string> = {}, groupIds: number[] = []): FormData {
   const f = new FormData();
@@ -46,9 +49,18 @@ async function finished(batchId: string): Promise<any> {
 
 describe('contact import', () => {
   it('previews a CSV with a suggested mapping', async () => {
-    const r = await a.client.request('POST', `/api/companies/${a.companyId}/contacts/import/preview`, form(csvBlob('First Name,Last Name,Phone,Email\nAda,L,2125550301,a@x.io\n'), 'c.csv'));
+    const r = await a.client.request(
+      'POST',
+      `/api/companies/${a.companyId}/contacts/import/preview`,
+      form(csvBlob('First Name,Last Name,Phone,Email\nAda,L,2125550301,a@x.io\n'), 'c.csv'),
+    );
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body).toMatchObject({ headers: ['First Name', 'Last Name', 'Phone', 'Email'], rows: [['Ada', 'L', '2125550301', 'a@x.io']], mapping: { name: { first: 0, last: 1 }, number: 2, email: 3 }, error: null });
+    expect(r.body).toMatchObject({
+      headers: ['First Name', 'Last Name', 'Phone', 'Email'],
+      rows: [['Ada', 'L', '2125550301', 'a@x.io']],
+      mapping: { name: { first: 0, last: 1 }, number: 2, email: 3 },
+      error: null,
+    });
   });
 
   it('rejects a file without a number column with the spec message', async () => {
@@ -64,7 +76,11 @@ describe('contact import', () => {
     const r = await a.client.request('POST', `/api/companies/${a.companyId}/contacts/import`, bad);
     expect(r.status, JSON.stringify(r.body)).toBe(422);
     expect(r.body.errors.group_ids).toEqual(['The group ids must be a JSON array or a comma-separated list.']);
-    const m = await a.client.request('POST', `/api/companies/${a.companyId}/contacts/import`, form(csvBlob('Name,Phone\nAda,2125550399\n'), 'c.csv', { mapping: '{"name":' }));
+    const m = await a.client.request(
+      'POST',
+      `/api/companies/${a.companyId}/contacts/import`,
+      form(csvBlob('Name,Phone\nAda,2125550399\n'), 'c.csv', { mapping: '{"name":' }),
+    );
     expect(m.status, JSON.stringify(m.body)).toBe(422);
     expect(m.body.errors.mapping).toEqual(['The mapping must be valid JSON.']);
   });
@@ -72,7 +88,8 @@ describe('contact import', () => {
   it('imports a CSV: invalid rows not imported, duplicates overwritten, groups applied, progress events', async () => {
     await a.client.post('/api/contacts', { company_id: a.companyId, name: 'Existing', number: '2125550310', email: 'old@x.io' });
     const group = await a.client.post('/api/groups', { company_id: a.companyId, name: 'Imported' });
-    const csv = ['Phone,Full Name,Email,Gender',
+    const csv = [
+      'Phone,Full Name,Email,Gender',
       '(212) 555-0311,Alice,alice@x.io,female',
       '12345,Broken,,',
       '212-555-0311,Alice Again,alice2@x.io,',
@@ -81,12 +98,26 @@ describe('contact import', () => {
       ',,,',
     ].join('\n');
     importTuning.chunkSize = 2;
-    const r = await a.client.request('POST', `/api/companies/${a.companyId}/contacts/import`, form(csvBlob(csv), 'contacts.csv', { duplicates: 'overwrite' }, [group.body.id]));
+    const r = await a.client.request(
+      'POST',
+      `/api/companies/${a.companyId}/contacts/import`,
+      form(csvBlob(csv), 'contacts.csv', { duplicates: 'overwrite' }, [group.body.id]),
+    );
     expect(r.status, JSON.stringify(r.body)).toBe(202);
     const batchId = r.body.batchId;
     const done = await finished(batchId);
     importTuning.chunkSize = 1000;
-    expect(done).toMatchObject({ progress: 100, status: 'finished', inserted: 2, merged: 2, skipped: 0, invalid: 1, total: 5, duplicates: 'overwrite', error: null });
+    expect(done).toMatchObject({
+      progress: 100,
+      status: 'finished',
+      inserted: 2,
+      merged: 2,
+      skipped: 0,
+      invalid: 1,
+      total: 5,
+      duplicates: 'overwrite',
+      error: null,
+    });
     const list = await a.client.get(`/api/contacts?company_id=${a.companyId}&group_id=${group.body.id}&per_page=50`);
     const byName = Object.fromEntries(list.body.data.map((c: any) => [c.name, c]));
     expect(Object.keys(byName).sort()).toEqual(['Alice Again', 'Carol', 'Existing Updated']);
@@ -97,7 +128,14 @@ describe('contact import', () => {
     const alice = await a.client.get(`/api/contacts/${byName['Alice Again'].id}`);
     expect(alice.body.gender).toBe('Female');
     await eventually(async () => events.some((e) => e.event === 'contact import completed' && e.payload.batchId === batchId));
-    expect(events.find((e) => e.event === 'contact import completed' && e.payload.batchId === batchId)!.payload).toMatchObject({ inserted: 2, merged: 2, skipped: 0, invalid: 1, total: 5, failed: false });
+    expect(events.find((e) => e.event === 'contact import completed' && e.payload.batchId === batchId)!.payload).toMatchObject({
+      inserted: 2,
+      merged: 2,
+      skipped: 0,
+      invalid: 1,
+      total: 5,
+      failed: false,
+    });
     expect(events.some((e) => e.event === 'contact import progress' && e.payload.batchId === batchId)).toBe(true);
   });
 
@@ -109,7 +147,11 @@ describe('contact import', () => {
     rows.push('Nobody,12345,');
     importTuning.chunkSize = 4;
     try {
-      const r = await fresh.client.request('POST', `/api/companies/${fresh.companyId}/contacts/import`, form(csvBlob(rows.join('\n')), 'many.csv', { duplicates: 'overwrite' }));
+      const r = await fresh.client.request(
+        'POST',
+        `/api/companies/${fresh.companyId}/contacts/import`,
+        form(csvBlob(rows.join('\n')), 'many.csv', { duplicates: 'overwrite' }),
+      );
       expect(r.status, JSON.stringify(r.body)).toBe(202);
       const done = await eventually(async () => {
         const p = await fresh.client.get(`/api/companies/${fresh.companyId}/contacts/progress/${r.body.batchId}`);
@@ -135,8 +177,11 @@ describe('contact import', () => {
     ws.addRow(['Xena', 'W2', '+1 212 555 0321', '']);
     const buf = Buffer.from(await wb.xlsx.writeBuffer());
     const mapping = JSON.stringify({ first_name: 0, last_name: 1, number: 2, city: 3 });
-    const r = await a.client.request('POST', `/api/companies/${a.companyId}/contacts/import`,
-      form(new Blob([buf], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), 'c.xlsx', { mapping, duplicates: 'overwrite' }));
+    const r = await a.client.request(
+      'POST',
+      `/api/companies/${a.companyId}/contacts/import`,
+      form(new Blob([buf], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), 'c.xlsx', { mapping, duplicates: 'overwrite' }),
+    );
     expect(r.status, JSON.stringify(r.body)).toBe(202);
     const done = await finished(r.body.batchId);
     expect(done).toMatchObject({ status: 'finished', inserted: 1, merged: 1, invalid: 1, total: 3 });

@@ -25,11 +25,29 @@ import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
 import {
-  CONTACT_IMPORT_COMPLETED, CONTACT_IMPORT_PROGRESS, IMPORT_DUPLICATE_CHOICES, ImportMapping, type ContactImportCompletedEvent, type ImportDuplicateChoice,
+  CONTACT_IMPORT_COMPLETED,
+  CONTACT_IMPORT_PROGRESS,
+  IMPORT_DUPLICATE_CHOICES,
+  ImportMapping,
+  type ContactImportCompletedEvent,
+  type ImportDuplicateChoice,
 } from '@switchboard/contracts';
 import {
-  AGE_RANGES, CONTACT_GENDERS, CONTACT_TYPES, IMPORT_FAILURE, IMPORT_SINGLE_FIELDS, deriveContactName, detectContactImportMapping, importColumnsError,
-  parsePhone, phoneLabelColumn, pickRowNumber, splitMultiValue, type ContactImportMapping, type ImportSingleField, type RowPhone,
+  AGE_RANGES,
+  CONTACT_GENDERS,
+  CONTACT_TYPES,
+  IMPORT_FAILURE,
+  IMPORT_SINGLE_FIELDS,
+  deriveContactName,
+  detectContactImportMapping,
+  importColumnsError,
+  parsePhone,
+  phoneLabelColumn,
+  pickRowNumber,
+  splitMultiValue,
+  type ContactImportMapping,
+  type ImportSingleField,
+  type RowPhone,
 } from '@switchboard/domain';
 import ExcelJS from 'exceljs';
 import ICAL from 'ical.js';
@@ -72,7 +90,8 @@ type Plan = {
 /** CSV, XLSX or vCard from the name, the MIME type or the content. @throws 422 on `file` otherwise. */
 function fileTypeOf(f: UploadedFile): FileType {
   const name = f.filename.toLowerCase();
-  if (name.endsWith('.vcf') || name.endsWith('.vcard') || /vcard/.test(f.mimetype) || /^\uFEFF?\s*BEGIN:VCARD/i.test(f.data.subarray(0, 64).toString('utf8'))) return 'vcf';
+  if (name.endsWith('.vcf') || name.endsWith('.vcard') || /vcard/.test(f.mimetype) || /^\uFEFF?\s*BEGIN:VCARD/i.test(f.data.subarray(0, 64).toString('utf8')))
+    return 'vcf';
   if (name.endsWith('.xlsx') || f.mimetype.includes('spreadsheetml') || (f.data[0] === 0x50 && f.data[1] === 0x4b)) return 'xlsx';
   if (name.endsWith('.csv') || name.endsWith('.txt') || f.mimetype.includes('csv') || f.mimetype.startsWith('text/')) return 'csv';
   throw fieldError('file', 'The file must be a file of type: csv, xlsx, vcf.');
@@ -101,7 +120,11 @@ function xlsxRowValues(row: ExcelJS.Row): string[] {
 
 /** The text of a vCard property value (structured values joined; `tel:` URIs of vCard 4 unwrapped). */
 function vcardText(v: unknown): string {
-  if (Array.isArray(v)) return v.map(vcardText).filter((x) => x !== '').join(', ');
+  if (Array.isArray(v))
+    return v
+      .map(vcardText)
+      .filter((x) => x !== '')
+      .join(', ');
   if (v === null || v === undefined) return '';
   return String(v).replace(/^tel:/i, '').trim();
 }
@@ -120,24 +143,43 @@ function vcardRows(text: string): string[][] {
     throw e;
   }
   const list = (Array.isArray(parsed) && Array.isArray(parsed[0]) ? parsed : [parsed]) as unknown[];
-  const cards: Array<{ fn: string; first: string; last: string; org: string; note: string; emails: string[]; phones: Array<{ label: string; value: string }> }> = [];
+  const cards: Array<{
+    fn: string;
+    first: string;
+    last: string;
+    org: string;
+    note: string;
+    emails: string[];
+    phones: Array<{ label: string; value: string }>;
+  }> = [];
   for (const jcard of list) {
     const comp = new ICAL.Component(jcard as never);
     if (comp.name !== 'vcard') continue;
     const n = comp.getFirstPropertyValue('n') as unknown;
     const nParts = Array.isArray(n) ? n.map(vcardText) : [vcardText(n)];
-    const types = (p: ICAL.Property) => { const t = p.getParameter('type'); return (Array.isArray(t) ? t : t ? [t] : []).map(String); };
+    const types = (p: ICAL.Property) => {
+      const t = p.getParameter('type');
+      return (Array.isArray(t) ? t : t ? [t] : []).map(String);
+    };
     cards.push({
       fn: vcardText(comp.getFirstPropertyValue('fn')),
       last: nParts[0] ?? '',
       first: nParts[1] ?? '',
       org: vcardText(comp.getFirstPropertyValue('org')),
       note: vcardText(comp.getFirstPropertyValue('note')),
-      emails: comp.getAllProperties('email').map((p) => vcardText(p.getFirstValue())).filter((x) => x !== ''),
-      phones: comp.getAllProperties('tel').map((p) => ({
-        label: types(p).filter((t) => !/^(voice|pref|internet)$/i.test(t)).join(' '),
-        value: vcardText(p.getFirstValue()),
-      })).filter((x) => x.value !== ''),
+      emails: comp
+        .getAllProperties('email')
+        .map((p) => vcardText(p.getFirstValue()))
+        .filter((x) => x !== ''),
+      phones: comp
+        .getAllProperties('tel')
+        .map((p) => ({
+          label: types(p)
+            .filter((t) => !/^(voice|pref|internet)$/i.test(t))
+            .join(' '),
+          value: vcardText(p.getFirstValue()),
+        }))
+        .filter((x) => x.value !== ''),
     });
   }
   const maxEmails = Math.max(0, ...cards.map((c) => c.emails.length));
@@ -176,7 +218,9 @@ async function readRows(data: Buffer, type: FileType, limit?: number): Promise<s
   }
   const ws = wb.worksheets[0];
   const rows: string[][] = [];
-  ws?.eachRow((row) => { if (!limit || rows.length < limit) rows.push(xlsxRowValues(row)); });
+  ws?.eachRow((row) => {
+    if (!limit || rows.length < limit) rows.push(xlsxRowValues(row));
+  });
   return rows;
 }
 
@@ -234,9 +278,13 @@ function planOf(m: ContactImportMapping, headers: string[]): Plan {
   const single: Plan['single'] = {};
   for (const f of IMPORT_SINGLE_FIELDS) if (m[f] !== undefined) single[f] = m[f];
   return {
-    v: 2, name: m.name, first_name: m.first_name, last_name: m.last_name,
+    v: 2,
+    name: m.name,
+    first_name: m.first_name,
+    last_name: m.last_name,
     numbers: (m.number ?? []).map((column) => ({ column, labelColumn: phoneLabelColumn(headers, column), header: headers[column] ?? '' })),
-    emails: m.email ?? [], single,
+    emails: m.email ?? [],
+    single,
   };
 }
 
@@ -247,8 +295,13 @@ function loadPlan(stored: Record<string, unknown>): Plan {
   const single: Plan['single'] = {};
   for (const f of IMPORT_SINGLE_FIELDS) if (flat[f] !== undefined) single[f] = flat[f];
   return {
-    v: 2, name: flat.name, first_name: flat.first_name, last_name: flat.last_name,
-    numbers: flat.number === undefined ? [] : [{ column: flat.number, header: '' }], emails: flat.email === undefined ? [] : [flat.email], single,
+    v: 2,
+    name: flat.name,
+    first_name: flat.first_name,
+    last_name: flat.last_name,
+    numbers: flat.number === undefined ? [] : [{ column: flat.number, header: '' }],
+    emails: flat.email === undefined ? [] : [flat.email],
+    single,
   };
 }
 
@@ -268,7 +321,12 @@ export async function previewImport(ctx: AppContext, userId: number, companyId: 
  * @returns `{batchId}`. @throws ValidationError (422) with `INVALID_CONTACT_FILE` when the file has no
  *   name and number columns, on `mapping` when it is malformed, on `duplicates` when unknown.
  */
-export async function startImport(ctx: AppContext, userId: number, companyId: number, input: { file?: UploadedFile; mapping?: unknown; duplicates?: unknown; groupIds: number[] }): Promise<{ batchId: string }> {
+export async function startImport(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+  input: { file?: UploadedFile; mapping?: unknown; duplicates?: unknown; groupIds: number[] },
+): Promise<{ batchId: string }> {
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
   const file = input.file;
   if (!file || file.data.length === 0) throw fieldError('file', 'The file field is required.');
@@ -299,8 +357,14 @@ export async function startImport(ctx: AppContext, userId: number, companyId: nu
   await ctx.blobs.put(key, file.data);
   await ctx.db.transaction().execute(async (tx) => {
     await contactsRepository.insertImport(tx, {
-      id: batchId, company_id: companyId, user_id: userId, file_key: key, file_type: type, duplicates,
-      mapping: JSON.stringify(planOf(mapping, headers)), group_ids: JSON.stringify(groupIds),
+      id: batchId,
+      company_id: companyId,
+      user_id: userId,
+      file_key: key,
+      file_type: type,
+      duplicates,
+      mapping: JSON.stringify(planOf(mapping, headers)),
+      group_ids: JSON.stringify(groupIds),
     });
     await ctx.queue.enqueue(IMPORT_JOB, { batchId }, { singletonKey: batchId }, tx);
   });
@@ -318,9 +382,17 @@ export async function getImportProgress(ctx: AppContext, userId: number, company
   const b = await contactsRepository.findImport(ctx.db, batchId);
   if (!b || b.company_id !== companyId) throw new NotFoundError('Batch');
   return {
-    progress: b.status === 'finished' ? 100 : Math.round(b.progress * 10) / 10, finishedAt: b.finished_at?.toISOString() ?? null,
-    status: b.status, inserted: b.inserted, merged: b.merged, invalid: b.invalid, error: b.error,
-    skipped: b.skipped, total: b.total, duplicates: b.duplicates, report_url: b.status === 'finished' ? reportUrl(companyId, batchId) : null,
+    progress: b.status === 'finished' ? 100 : Math.round(b.progress * 10) / 10,
+    finishedAt: b.finished_at?.toISOString() ?? null,
+    status: b.status,
+    inserted: b.inserted,
+    merged: b.merged,
+    invalid: b.invalid,
+    error: b.error,
+    skipped: b.skipped,
+    total: b.total,
+    duplicates: b.duplicates,
+    report_url: b.status === 'finished' ? reportUrl(companyId, batchId) : null,
   };
 }
 
@@ -370,12 +442,16 @@ function rawNumbers(rows: string[][], plan: Plan): string[] {
 /** One row → record / invalid / null (blank). `parsed`: raw number → E.164 or null. */
 function toRecord(row: string[], rowNumber: number, plan: Plan, parsed: Map<string, string | null>): RowResult | null {
   if (row.every((c) => c === undefined || c === null || String(c).trim() === '')) return null;
-  const cell = (i: number | undefined): string | null => { const v = i === undefined ? '' : String(row[i] ?? '').trim(); return v === '' ? null : v; };
+  const cell = (i: number | undefined): string | null => {
+    const v = i === undefined ? '' : String(row[i] ?? '').trim();
+    return v === '' ? null : v;
+  };
   const derived = deriveContactName({ name: cell(plan.name) ?? '', first_name: cell(plan.first_name) ?? '', last_name: cell(plan.last_name) ?? '' });
   const phones = rowPhones(row, plan);
   if (phones.length === 0) return { kind: 'invalid', row: rowNumber, reason: 'No phone number', name: derived || null, number: null };
   const pickd = pickRowNumber(phones, (raw) => parsed.get(raw) ?? parsePhone(raw));
-  if (!pickd.chosen) return { kind: 'invalid', row: rowNumber, reason: `Invalid phone number: ${phones[0]!.value}`, name: derived || null, number: phones[0]!.value };
+  if (!pickd.chosen)
+    return { kind: 'invalid', row: rowNumber, reason: `Invalid phone number: ${phones[0]!.value}`, name: derived || null, number: phones[0]!.value };
   const rec = {} as ImportRecord;
   for (const c of IMPORT_COLUMNS) rec[c] = null;
   for (const f of IMPORT_SINGLE_FIELDS) rec[f] = cell(plan.single[f]);
@@ -394,7 +470,8 @@ function toRecord(row: string[], rowNumber: number, plan: Plan, parsed: Map<stri
   rec.last_name = cell(plan.last_name);
   if (rec.first_name === null && rec.last_name === null && !nameFromNumber) {
     const [first = '', ...rest] = name.split(/\s+/);
-    rec.first_name = first; rec.last_name = rest.join(' ');
+    rec.first_name = first;
+    rec.last_name = rest.join(' ');
   }
   rec.first_name ??= '';
   rec.last_name ??= '';
@@ -425,35 +502,61 @@ async function* streamRows(file: string, type: FileType): AsyncGenerator<{ rows:
     let failure: unknown = null;
     let paused: Papa.Parser | null = null;
     let wake: (() => void) | null = null;
-    const signal = () => { const w = wake; wake = null; w?.(); };
+    const signal = () => {
+      const w = wake;
+      wake = null;
+      w?.();
+    };
     let first = true;
     let nextRow = 2;
-    input.on('error', (e) => { failure = e; signal(); });
+    input.on('error', (e) => {
+      failure = e;
+      signal();
+    });
     Papa.parse(input as unknown as File, {
       skipEmptyLines: false,
       chunk: (res: Papa.ParseResult<string[]>, parser: Papa.Parser) => {
         // Cells are trimmed where they are read (toRecord); the header (with any BOM) is dropped.
         const rows = res.data;
-        if (first) { first = false; rows.shift(); }
+        if (first) {
+          first = false;
+          rows.shift();
+        }
         queue.push({ rows, firstRow: nextRow, fraction: Math.min(1, input.bytesRead / size) });
         nextRow += rows.length;
-        if (queue.length >= 2) { parser.pause(); input.pause(); paused = parser; }
+        if (queue.length >= 2) {
+          parser.pause();
+          input.pause();
+          paused = parser;
+        }
         signal();
       },
-      complete: () => { done = true; signal(); },
-      error: (e: Error) => { failure = e; signal(); },
+      complete: () => {
+        done = true;
+        signal();
+      },
+      error: (e: Error) => {
+        failure = e;
+        signal();
+      },
     });
     for (;;) {
       if (failure) throw failure as Error;
       const next = queue.shift();
       if (next) {
         const p = paused as Papa.Parser | null;
-        if (p && queue.length < 2) { paused = null; p.resume(); input.resume(); }
+        if (p && queue.length < 2) {
+          paused = null;
+          p.resume();
+          input.resume();
+        }
         if (next.rows.length) yield next;
         continue;
       }
       if (done) return;
-      await new Promise<void>((r) => { wake = r; });
+      await new Promise<void>((r) => {
+        wake = r;
+      });
     }
   }
   const wb = new ExcelJS.Workbook();
@@ -499,7 +602,9 @@ class PhoneParser {
         this.pending.clear();
       };
       w.on('error', fail);
-      w.on('exit', (code) => { if (this.worker === w) fail(new Error(`phone worker exited (${code})`)); });
+      w.on('exit', (code) => {
+        if (this.worker === w) fail(new Error(`phone worker exited (${code})`));
+      });
       w.unref();
       this.worker = w;
     } catch (startError) {
@@ -563,7 +668,10 @@ function applyDuplicate(mode: ImportDuplicateChoice, target: ImportValues, r: { 
   for (const f of MERGE_FIELDS) {
     const v = r.rec[f];
     if (blank(v) || (r.nameFromNumber && NAME_FIELDS.has(f))) continue;
-    if (mode === 'fill' ? blank(target[f]) : target[f] !== v) { target[f] = v; changed.push(f); }
+    if (mode === 'fill' ? blank(target[f]) : target[f] !== v) {
+      target[f] = v;
+      changed.push(f);
+    }
   }
   return changed;
 }
@@ -572,7 +680,14 @@ function applyDuplicate(mode: ImportDuplicateChoice, target: ImportValues, r: { 
  * Writes one chunk: every row gets one outcome (added, updated, skipped, invalid), in file order, so
  * several rows with one number act one after the other on the same contact.
  */
-async function writeChunk(ctx: AppContext, tx: DbOrTx, batch: { id: string; companyId: number; groupIds: number[]; mode: ImportDuplicateChoice }, chunk: RowResult[], c: Counters, known: Known): Promise<void> {
+async function writeChunk(
+  ctx: AppContext,
+  tx: DbOrTx,
+  batch: { id: string; companyId: number; groupIds: number[]; mode: ImportDuplicateChoice },
+  chunk: RowResult[],
+  c: Counters,
+  known: Known,
+): Promise<void> {
   const { companyId, mode } = batch;
   const numbers = [...new Set(chunk.flatMap((r) => (r.kind === 'record' ? [r.rec.number!] : [])))];
   const candidates = known.lookup ? numbers : numbers.filter((k) => known.added.has(k));
@@ -614,7 +729,12 @@ async function writeChunk(ctx: AppContext, tx: DbOrTx, batch: { id: string; comp
     }
   }
   const updates = [...targets.values()].filter((t): t is Extract<Target, { kind: 'existing' }> => t.kind === 'existing' && t.changed);
-  await contactsRepository.updateImportValues(tx, companyId, updates.map((t) => t.id), updates.map((t) => t.values));
+  await contactsRepository.updateImportValues(
+    tx,
+    companyId,
+    updates.map((t) => t.id),
+    updates.map((t) => t.values),
+  );
   const inserted = await contactsRepository.insertMany(tx, companyId, 'Import', toInsert, batch.groupIds.length > 0);
   await contactsRepository.insertImportRows(tx, report);
   for (const t of targets.values()) if (t.kind === 'new') known.added.set(t.values.number!, t.row);
@@ -642,75 +762,105 @@ export async function runContactImport(ctx: AppContext, batchId: string): Promis
   const file = local.path;
   let outcome: { counters: Counters; finishedAt: Date } | null;
   try {
-    outcome = await ctx.db.transaction().execute(async (tx) => {
-      await contactsRepository.lockImport(tx, batchId);
-      const fresh = await contactsRepository.findImport(tx, batchId);
-      if (!fresh || fresh.status === 'finished' || fresh.status === 'failed') return null;
-      const c: Counters = { inserted: 0, merged: 0, skipped: 0, invalid: 0, processed: 0 };
-      const known: Known = { lookup: await contactsRepository.hasNumberedContacts(tx, companyId), added: new Map() };
-      let chunk: RowResult[] = [];
-      let lastPublish = 0;
-      let fraction = 0;
-      // One chunk is written while the next is parsed (one statement at a time on the transaction;
-      // a chunk starts only after the previous one finished, so duplicates across chunks are seen).
-      let writing: Promise<void> | null = null;
-      const flush = async () => {
-        const rows = chunk;
-        chunk = [];
-        if (writing) await writing;
-        writing = (async () => {
-          await writeChunk(ctx, tx, { id: batchId, companyId, groupIds, mode }, rows, c, known);
-          if (Date.now() - lastPublish >= 250) {
-            lastPublish = Date.now();
-            const progress = Math.min(99, Math.round(fraction * 1000) / 10);
-            // Not awaited: the transaction never waits for another pool connection (docs/architecture.md).
-            void outsideTransaction(() => contactsRepository.updateImportProgress(ctx.db, batchId, c.processed, progress)).catch((err) => ctx.log.warn({ err, batchId }, 'import progress not saved'));
-            ctx.realtime.send(channel, CONTACT_IMPORT_PROGRESS, { batchId, progress });
+    outcome = await ctx.db
+      .transaction()
+      .execute(async (tx) => {
+        await contactsRepository.lockImport(tx, batchId);
+        const fresh = await contactsRepository.findImport(tx, batchId);
+        if (!fresh || fresh.status === 'finished' || fresh.status === 'failed') return null;
+        const c: Counters = { inserted: 0, merged: 0, skipped: 0, invalid: 0, processed: 0 };
+        const known: Known = { lookup: await contactsRepository.hasNumberedContacts(tx, companyId), added: new Map() };
+        let chunk: RowResult[] = [];
+        let lastPublish = 0;
+        let fraction = 0;
+        // One chunk is written while the next is parsed (one statement at a time on the transaction;
+        // a chunk starts only after the previous one finished, so duplicates across chunks are seen).
+        let writing: Promise<void> | null = null;
+        const flush = async () => {
+          const rows = chunk;
+          chunk = [];
+          if (writing) await writing;
+          writing = (async () => {
+            await writeChunk(ctx, tx, { id: batchId, companyId, groupIds, mode }, rows, c, known);
+            if (Date.now() - lastPublish >= 250) {
+              lastPublish = Date.now();
+              const progress = Math.min(99, Math.round(fraction * 1000) / 10);
+              // Not awaited: the transaction never waits for another pool connection (docs/architecture.md).
+              void outsideTransaction(() => contactsRepository.updateImportProgress(ctx.db, batchId, c.processed, progress)).catch((err) =>
+                ctx.log.warn({ err, batchId }, 'import progress not saved'),
+              );
+              ctx.realtime.send(channel, CONTACT_IMPORT_PROGRESS, { batchId, progress });
+            }
+          })();
+          writing.catch(() => {}); // rethrown by the next await
+        };
+        // Batches of rows flow: read → numbers parsed on the worker (the next batch's while this one
+        // is built) → records → chunks written (one while the next is built).
+        const parser = new PhoneParser(importTuning.phoneWorker);
+        type Ahead = { rows: string[][]; firstRow: number; fraction: number; raw: string[]; parsed: Promise<Array<string | null>> };
+        const consume = async (b: Ahead) => {
+          const values = await b.parsed;
+          const parsed = new Map<string, string | null>();
+          b.raw.forEach((raw, i) => parsed.set(raw, values[i] ?? null));
+          for (let i = 0; i < b.rows.length; i++) {
+            const rec = toRecord(b.rows[i]!, b.firstRow + i, plan, parsed);
+            if (rec) chunk.push(rec);
+            if (chunk.length >= importTuning.chunkSize) await flush();
           }
-        })();
-        writing.catch(() => {}); // rethrown by the next await
-      };
-      // Batches of rows flow: read → numbers parsed on the worker (the next batch's while this one
-      // is built) → records → chunks written (one while the next is built).
-      const parser = new PhoneParser(importTuning.phoneWorker);
-      type Ahead = { rows: string[][]; firstRow: number; fraction: number; raw: string[]; parsed: Promise<Array<string | null>> };
-      const consume = async (b: Ahead) => {
-        const values = await b.parsed;
-        const parsed = new Map<string, string | null>();
-        b.raw.forEach((raw, i) => parsed.set(raw, values[i] ?? null));
-        for (let i = 0; i < b.rows.length; i++) {
-          const rec = toRecord(b.rows[i]!, b.firstRow + i, plan, parsed);
-          if (rec) chunk.push(rec);
-          if (chunk.length >= importTuning.chunkSize) await flush();
-        }
-        fraction = b.fraction;
-      };
-      try {
-        let ahead: Ahead | null = null;
-        for await (const { rows, firstRow, fraction: f } of streamRows(file, batch.file_type as FileType)) {
-          const raw = rawNumbers(rows, plan);
-          const next: Ahead = { rows, firstRow, fraction: f, raw, parsed: parser.parse(raw) };
+          fraction = b.fraction;
+        };
+        try {
+          let ahead: Ahead | null = null;
+          for await (const { rows, firstRow, fraction: f } of streamRows(file, batch.file_type as FileType)) {
+            const raw = rawNumbers(rows, plan);
+            const next: Ahead = { rows, firstRow, fraction: f, raw, parsed: parser.parse(raw) };
+            if (ahead) await consume(ahead);
+            ahead = next;
+          }
           if (ahead) await consume(ahead);
-          ahead = next;
+        } finally {
+          await parser.close();
         }
-        if (ahead) await consume(ahead);
-      } finally {
-        await parser.close();
-      }
-      if (chunk.length) await flush();
-      if (writing) await writing;
-      const finishedAt = new Date();
-      await contactsRepository.updateImport(tx, batchId, {
-        status: 'finished', progress: 100, finished_at: finishedAt, total: c.processed,
-        processed: c.processed, inserted: c.inserted, merged: c.merged, skipped: c.skipped, invalid: c.invalid,
-      });
-      return { counters: c, finishedAt };
-    }).finally(() => local.release());
+        if (chunk.length) await flush();
+        if (writing) await writing;
+        const finishedAt = new Date();
+        await contactsRepository.updateImport(tx, batchId, {
+          status: 'finished',
+          progress: 100,
+          finished_at: finishedAt,
+          total: c.processed,
+          processed: c.processed,
+          inserted: c.inserted,
+          merged: c.merged,
+          skipped: c.skipped,
+          invalid: c.invalid,
+        });
+        return { counters: c, finishedAt };
+      })
+      .finally(() => local.release());
   } catch (err) {
     ctx.log.warn({ err, batchId }, 'contact import failed');
     const finishedAt = new Date();
-    await contactsRepository.updateImport(ctx.db, batchId, { status: 'failed', error: IMPORT_FAILURE, finished_at: finishedAt, inserted: 0, merged: 0, skipped: 0, invalid: 0 });
-    const ev: ContactImportCompletedEvent = { batchId, finishedAt: finishedAt.toISOString(), inserted: 0, merged: 0, skipped: 0, invalid: 0, total: 0, failed: true, error: IMPORT_FAILURE };
+    await contactsRepository.updateImport(ctx.db, batchId, {
+      status: 'failed',
+      error: IMPORT_FAILURE,
+      finished_at: finishedAt,
+      inserted: 0,
+      merged: 0,
+      skipped: 0,
+      invalid: 0,
+    });
+    const ev: ContactImportCompletedEvent = {
+      batchId,
+      finishedAt: finishedAt.toISOString(),
+      inserted: 0,
+      merged: 0,
+      skipped: 0,
+      invalid: 0,
+      total: 0,
+      failed: true,
+      error: IMPORT_FAILURE,
+    };
     ctx.realtime.send(channel, CONTACT_IMPORT_COMPLETED, ev);
     return;
   }
@@ -718,8 +868,15 @@ export async function runContactImport(ctx: AppContext, batchId: string): Promis
   const { counters, finishedAt } = outcome;
   ctx.realtime.send(channel, CONTACT_IMPORT_PROGRESS, { batchId, progress: 100 });
   const ev: ContactImportCompletedEvent = {
-    batchId, finishedAt: finishedAt.toISOString(), inserted: counters.inserted, merged: counters.merged, skipped: counters.skipped,
-    invalid: counters.invalid, total: counters.processed, failed: false, error: null,
+    batchId,
+    finishedAt: finishedAt.toISOString(),
+    inserted: counters.inserted,
+    merged: counters.merged,
+    skipped: counters.skipped,
+    invalid: counters.invalid,
+    total: counters.processed,
+    failed: false,
+    error: null,
   };
   ctx.realtime.send(channel, CONTACT_IMPORT_COMPLETED, ev);
 }

@@ -21,7 +21,12 @@ afterAll(async () => s?.close());
 afterEach(() => vi.restoreAllMocks());
 
 const insert = (companyId: number, name: string, number: string) =>
-  s.ctx.db.insertInto('contacts').values({ company_id: companyId, name, number }).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
+  s.ctx.db
+    .insertInto('contacts')
+    .values({ company_id: companyId, name, number })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .then((r) => r.id);
 
 describe('findContactByNumber', () => {
   it('answers lookups of one tick with one statement, per company, oldest first', async () => {
@@ -40,13 +45,19 @@ describe('findContactByNumber', () => {
       findContactByNumber(s.ctx, a.companyId, '+12125550101'),
     ]);
     expect(found.map((c) => c?.id ?? null)).toEqual([oldest, other, null, theirs, null, oldest]);
-    const contactReads = query.mock.calls.filter(([q]) => /from\s+unnest[\s\S]*join contacts/i.test(typeof q === 'string' ? q : String((q as { text?: string })?.text)));
+    const contactReads = query.mock.calls.filter(([q]) =>
+      /from\s+unnest[\s\S]*join contacts/i.test(typeof q === 'string' ? q : String((q as { text?: string })?.text)),
+    );
     expect(contactReads).toHaveLength(1);
   });
 
   it('reads inside a transaction see that transaction (not batched)', async () => {
     const id = await s.ctx.db.transaction().execute(async (tx) => {
-      const c = await tx.insertInto('contacts').values({ company_id: a.companyId, name: 'Dee', number: '+12125550199' }).returning('id').executeTakeFirstOrThrow();
+      const c = await tx
+        .insertInto('contacts')
+        .values({ company_id: a.companyId, name: 'Dee', number: '+12125550199' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       // Another connection (deliberately, past the transaction guard) does not see it yet.
       expect(await outsideTransaction(() => findContactByNumber(s.ctx, a.companyId, '+12125550199'))).toBeUndefined();
       expect((await findContactByNumber(s.ctx, a.companyId, '+12125550199', tx))?.id).toBe(c.id);

@@ -12,7 +12,12 @@ export type ImportRow = Row<'contact_imports'>;
 
 /** List / bulk filters (spec 001 §7 "GET /contacts: filters and page"). */
 export type ContactFilterInput = {
-  search?: string; group_id?: number; label_id?: number; is_unsubscribed?: boolean; is_invalid?: boolean; source?: string;
+  search?: string;
+  group_id?: number;
+  label_id?: number;
+  is_unsubscribed?: boolean;
+  is_invalid?: boolean;
+  source?: string;
 };
 /** Either chosen ids or all contacts matching the filters. */
 export type ContactSelectionInput = { contacts?: number[]; all?: boolean; filters?: ContactFilterInput };
@@ -22,25 +27,46 @@ function escapeLike(text: string): string {
 }
 
 /** Applies the filters to a `contacts as c` query of one company. */
-function applyFilters<O>(db: DbOrTx, q: SelectQueryBuilder<DB & { c: DB['contacts'] }, 'c', O>, f: ContactFilterInput): SelectQueryBuilder<DB & { c: DB['contacts'] }, 'c', O> {
+function applyFilters<O>(
+  db: DbOrTx,
+  q: SelectQueryBuilder<DB & { c: DB['contacts'] }, 'c', O>,
+  f: ContactFilterInput,
+): SelectQueryBuilder<DB & { c: DB['contacts'] }, 'c', O> {
   if (f.search) {
     const pattern = `%${escapeLike(f.search)}%`;
     const digits = f.search.replace(/[\s\-().+]/g, '');
-    q = q.where((eb) => eb.or([
-      eb('c.name', 'ilike', pattern),
-      eb('c.email', 'ilike', pattern),
-      eb('c.number', 'ilike', pattern),
-      ...(/^\d{3,}$/.test(digits) ? [eb('c.number', 'like', `%${digits}%`)] : []),
-    ]));
+    q = q.where((eb) =>
+      eb.or([
+        eb('c.name', 'ilike', pattern),
+        eb('c.email', 'ilike', pattern),
+        eb('c.number', 'ilike', pattern),
+        ...(/^\d{3,}$/.test(digits) ? [eb('c.number', 'like', `%${digits}%`)] : []),
+      ]),
+    );
   }
   if (f.group_id !== undefined) {
     const gid = f.group_id;
-    q = q.where(({ exists, selectFrom }) => exists(selectFrom('contact_group_members as gm').innerJoin('contact_groups as g', 'g.id', 'gm.group_id')
-      .select(sql`1`.as('one')).whereRef('gm.contact_id', '=', 'c.id').where('gm.group_id', '=', gid).where('g.deleted_at', 'is', null)));
+    q = q.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('contact_group_members as gm')
+          .innerJoin('contact_groups as g', 'g.id', 'gm.group_id')
+          .select(sql`1`.as('one'))
+          .whereRef('gm.contact_id', '=', 'c.id')
+          .where('gm.group_id', '=', gid)
+          .where('g.deleted_at', 'is', null),
+      ),
+    );
   }
   if (f.label_id !== undefined) {
     const lid = f.label_id;
-    q = q.where(({ exists, selectFrom }) => exists(selectFrom('contact_label_members as lm').select(sql`1`.as('one')).whereRef('lm.contact_id', '=', 'c.id').where('lm.label_id', '=', lid)));
+    q = q.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('contact_label_members as lm')
+          .select(sql`1`.as('one'))
+          .whereRef('lm.contact_id', '=', 'c.id')
+          .where('lm.label_id', '=', lid),
+      ),
+    );
   }
   if (f.is_unsubscribed !== undefined) q = q.where('c.is_unsubscribed', '=', f.is_unsubscribed);
   if (f.is_invalid !== undefined) q = q.where('c.is_invalid', '=', f.is_invalid);
@@ -50,20 +76,42 @@ function applyFilters<O>(db: DbOrTx, q: SelectQueryBuilder<DB & { c: DB['contact
 }
 
 /** Columns an import or upsert writes (text, in this order, for the unnest statements). */
-export const IMPORT_COLUMNS = ['name', 'first_name', 'last_name', 'number', 'email', 'company_name', 'address1', 'address2', 'city', 'state', 'zip', 'notes', 'gender', 'age_range', 'type'] as const;
+export const IMPORT_COLUMNS = [
+  'name',
+  'first_name',
+  'last_name',
+  'number',
+  'email',
+  'company_name',
+  'address1',
+  'address2',
+  'city',
+  'state',
+  'zip',
+  'notes',
+  'gender',
+  'age_range',
+  'type',
+] as const;
 export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
 export type ImportRecord = Record<ImportColumn, string | null> & { is_invalid: boolean };
 /** A contact's import columns (what a duplicate row may fill or overwrite) and its id. */
 export type ImportValues = Record<ImportColumn, string | null> & { id: number };
 /** One row of an import's report (`contact_import_rows`). */
-export type ImportReportRow = { import_id: string; row_number: number; outcome: 'updated' | 'skipped' | 'invalid'; reason: string; name: string | null; number: string | null };
+export type ImportReportRow = {
+  import_id: string;
+  row_number: number;
+  outcome: 'updated' | 'skipped' | 'invalid';
+  reason: string;
+  name: string | null;
+  number: string | null;
+};
 
 /** SQL for contacts and contact imports (the only code that reads or writes those tables). */
 export const contactsRepository = {
   /** The company's oldest contact with exactly this E.164 number (index contacts_company_number). */
   async findByNumber(db: DbOrTx, companyId: number, e164: string): Promise<ContactRow | undefined> {
-    return db.selectFrom('contacts').selectAll().where('company_id', '=', companyId).where('number', '=', e164)
-      .orderBy('id').limit(1).executeTakeFirst();
+    return db.selectFrom('contacts').selectAll().where('company_id', '=', companyId).where('number', '=', e164).orderBy('id').limit(1).executeTakeFirst();
   },
   /**
    * SQL (a scalar subquery) for the id of the company's oldest contact whose number is `number`
@@ -89,7 +137,12 @@ export const contactsRepository = {
   },
   async findByIds(db: DbOrTx, companyId: number, ids: number[]): Promise<ContactRow[]> {
     if (ids.length === 0) return [];
-    return db.selectFrom('contacts').selectAll().where('company_id', '=', companyId).where('id', '=', (eb) => eb.fn.any(eb.val(ids))).execute();
+    return db
+      .selectFrom('contacts')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('id', '=', (eb) => eb.fn.any(eb.val(ids)))
+      .execute();
   },
   async findById(db: DbOrTx, companyId: number, id: number): Promise<ContactRow | undefined> {
     return db.selectFrom('contacts').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
@@ -108,10 +161,20 @@ export const contactsRepository = {
     return db.insertInto('contacts').values(row).returningAll().executeTakeFirstOrThrow();
   },
   async update(db: DbOrTx, companyId: number, id: number, patch: RowUpdate<'contacts'>): Promise<void> {
-    await db.updateTable('contacts').set({ ...patch, updated_at: new Date() }).where('company_id', '=', companyId).where('id', '=', id).execute();
+    await db
+      .updateTable('contacts')
+      .set({ ...patch, updated_at: new Date() })
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .execute();
   },
   async setUnsubscribed(db: DbOrTx, companyId: number, id: number, unsubscribed: boolean): Promise<void> {
-    await db.updateTable('contacts').set({ is_unsubscribed: unsubscribed, updated_at: new Date() }).where('company_id', '=', companyId).where('id', '=', id).execute();
+    await db
+      .updateTable('contacts')
+      .set({ is_unsubscribed: unsubscribed, updated_at: new Date() })
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .execute();
   },
 
   /** `select c.id from contacts c where company and (ids | filters)` as a subquery for bulk statements. */
@@ -125,7 +188,12 @@ export const contactsRepository = {
   async list(db: DbOrTx, companyId: number, f: ContactFilterInput, page: number, perPage: number): Promise<{ rows: ContactRow[]; total: number }> {
     const base = applyFilters(db, db.selectFrom('contacts as c').where('c.company_id', '=', companyId), f);
     const [rows, count] = await Promise.all([
-      base.selectAll('c').orderBy('c.id', 'desc').limit(perPage).offset((page - 1) * perPage).execute(),
+      base
+        .selectAll('c')
+        .orderBy('c.id', 'desc')
+        .limit(perPage)
+        .offset((page - 1) * perPage)
+        .execute(),
       base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: count.n };
@@ -133,11 +201,24 @@ export const contactsRepository = {
   /** Selected contacts, by id ascending after `afterId` (export pages). */
   async selectedPage(db: DbOrTx, companyId: number, sel: ContactSelectionInput, afterId: number, limit: number): Promise<ContactRow[]> {
     const ids = contactsRepository.idsQuery(db, companyId, sel);
-    return db.selectFrom('contacts').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    return db
+      .selectFrom('contacts')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('id', 'in', ids)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
   },
   /** Deletes the selected contacts. @returns their ids. */
   async deleteSelected(db: DbOrTx, companyId: number, sel: ContactSelectionInput): Promise<number[]> {
-    const r = await db.deleteFrom('contacts').where('company_id', '=', companyId).where('id', 'in', contactsRepository.idsQuery(db, companyId, sel)).returning('id').execute();
+    const r = await db
+      .deleteFrom('contacts')
+      .where('company_id', '=', companyId)
+      .where('id', 'in', contactsRepository.idsQuery(db, companyId, sel))
+      .returning('id')
+      .execute();
     return r.map((x) => x.id);
   },
 
@@ -154,7 +235,10 @@ export const contactsRepository = {
   async idsByNumbers(db: DbOrTx, companyId: number, numbers: string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     if (numbers.length === 0) return out;
-    const r = await sql<{ id: number; number: string }>`select u.number, (select c.id from contacts c where c.company_id = ${companyId} and c.number = u.number order by c.id limit 1) as id
+    const r = await sql<{
+      id: number;
+      number: string;
+    }>`select u.number, (select c.id from contacts c where c.company_id = ${companyId} and c.number = u.number order by c.id limit 1) as id
       from unnest(${numbers}::text[]) as u(number)`.execute(db);
     for (const row of r.rows) if (row.id !== null) out.set(row.number, Number(row.id));
     return out;
@@ -193,8 +277,12 @@ export const contactsRepository = {
     if (numbers.length === 0) return out;
     const ids = await contactsRepository.idsByNumbers(db, companyId, numbers);
     if (ids.size === 0) return out;
-    const rows = await db.selectFrom('contacts').select(['id', ...IMPORT_COLUMNS]).where('company_id', '=', companyId)
-      .where('id', '=', (eb) => eb.fn.any(eb.val([...ids.values()]))).execute();
+    const rows = await db
+      .selectFrom('contacts')
+      .select(['id', ...IMPORT_COLUMNS])
+      .where('company_id', '=', companyId)
+      .where('id', '=', (eb) => eb.fn.any(eb.val([...ids.values()])))
+      .execute();
     const byId = new Map(rows.map((r) => [Number(r.id), r]));
     for (const [n, id] of ids) {
       const r = byId.get(id);
@@ -234,8 +322,12 @@ export const contactsRepository = {
   },
   /** Marks a batch running with its counters reset, unless it finished or failed meanwhile. */
   async markImportRunning(db: DbOrTx, id: string): Promise<void> {
-    await db.updateTable('contact_imports').set({ status: 'running', processed: 0, progress: 0, inserted: 0, merged: 0, skipped: 0, invalid: 0 })
-      .where('id', '=', id).where('status', 'in', ['queued', 'running']).execute();
+    await db
+      .updateTable('contact_imports')
+      .set({ status: 'running', processed: 0, progress: 0, inserted: 0, merged: 0, skipped: 0, invalid: 0 })
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', 'running'])
+      .execute();
   },
   /** Progress of a running batch (ignored once it finished: a late write never lowers a finished batch). */
   async updateImportProgress(db: DbOrTx, id: string, processed: number, progress: number): Promise<void> {

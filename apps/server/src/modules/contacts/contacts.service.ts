@@ -50,7 +50,10 @@ function contactsByNumber(ctx: AppContext): GroupCommit<{ companyId: number; num
   let g = contactReaders.get(ctx);
   if (!g) {
     g = new GroupCommit({
-      maxWaitMs: 0, maxItems: 256, concurrency: 4, owner: ctx,
+      maxWaitMs: 0,
+      maxItems: 256,
+      concurrency: 4,
+      owner: ctx,
       run: async (keys) => {
         const found = await contactsRepository.findByNumbers(ctx.db, keys);
         return keys.map((k) => found.get(`${k.companyId}:${k.number}`));
@@ -116,8 +119,24 @@ export async function setContactUnsubscribed(ctx: AppContext, companyId: number,
 // HTTP use cases
 // ---------------------------------------------------------------------------------------------
 
-const PLAIN_FIELDS = ['company_name', 'email', 'address1', 'address2', 'city', 'state', 'zip', 'notes', 'optin_type', 'optin_source', 'carrier', 'gender', 'age_range', 'type'] as const;
-const NAME_KEYS = /^(name|full_?name|contact_?name|display_?name|customer_?name|fullName|contactName|displayName|customerName|first_?name|last_?name|firstName|lastName|first|last)$/;
+const PLAIN_FIELDS = [
+  'company_name',
+  'email',
+  'address1',
+  'address2',
+  'city',
+  'state',
+  'zip',
+  'notes',
+  'optin_type',
+  'optin_source',
+  'carrier',
+  'gender',
+  'age_range',
+  'type',
+] as const;
+const NAME_KEYS =
+  /^(name|full_?name|contact_?name|display_?name|customer_?name|fullName|contactName|displayName|customerName|first_?name|last_?name|firstName|lastName|first|last)$/;
 
 /**
  * Column values of a create / update payload. On update only the given fields change; the name is
@@ -133,7 +152,10 @@ async function toColumns(ctx: AppContext, db: DbOrTx, companyId: number, body: C
     const derived = deriveContactName({ ...body, first_name: first, last_name: last });
     if (!derived) throw fieldError('name', 'The name field is required.');
     out.name = derived.slice(0, 255);
-    if (body.first_name !== undefined || body.last_name !== undefined) { out.first_name = first; out.last_name = last; } else Object.assign(out, splitName(derived));
+    if (body.first_name !== undefined || body.last_name !== undefined) {
+      out.first_name = first;
+      out.last_name = last;
+    } else Object.assign(out, splitName(derived));
   }
   if (body.number !== undefined || !existing) {
     if (!body.number) throw fieldError('number', 'The number field is required.');
@@ -160,14 +182,39 @@ async function present(ctx: AppContext, rows: ContactRow[], db: DbOrTx = ctx.db)
   return rows.map((r) => {
     const values = eav.get(r.id) ?? [];
     return {
-      id: r.id, company_id: r.company_id, name: r.name, first_name: r.first_name, last_name: r.last_name, number: r.number,
-      company_name: r.company_name, email: r.email, address1: r.address1, address2: r.address2, city: r.city, state: r.state, zip: r.zip,
-      notes: r.notes, optin_type: r.optin_type, optin_source: r.optin_source,
-      alternative_names: (r.alternative_names as string[]) ?? [], secondary_emails: (r.secondary_emails as string[]) ?? [],
-      carrier: r.carrier, gender: r.gender, age_range: r.age_range, type: r.type, added_at: r.added_at.toISOString(), source: r.source,
-      is_invalid: r.is_invalid, is_unsubscribed: r.is_unsubscribed, custom: (r.custom as Record<string, unknown>) ?? {},
-      groups: groups.get(r.id) ?? [], labels: labels.get(r.id) ?? [], eavAttributeValues: values, eav_attribute_values: values,
-      created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString(),
+      id: r.id,
+      company_id: r.company_id,
+      name: r.name,
+      first_name: r.first_name,
+      last_name: r.last_name,
+      number: r.number,
+      company_name: r.company_name,
+      email: r.email,
+      address1: r.address1,
+      address2: r.address2,
+      city: r.city,
+      state: r.state,
+      zip: r.zip,
+      notes: r.notes,
+      optin_type: r.optin_type,
+      optin_source: r.optin_source,
+      alternative_names: (r.alternative_names as string[]) ?? [],
+      secondary_emails: (r.secondary_emails as string[]) ?? [],
+      carrier: r.carrier,
+      gender: r.gender,
+      age_range: r.age_range,
+      type: r.type,
+      added_at: r.added_at.toISOString(),
+      source: r.source,
+      is_invalid: r.is_invalid,
+      is_unsubscribed: r.is_unsubscribed,
+      custom: (r.custom as Record<string, unknown>) ?? {},
+      groups: groups.get(r.id) ?? [],
+      labels: labels.get(r.id) ?? [],
+      eavAttributeValues: values,
+      eav_attribute_values: values,
+      created_at: r.created_at.toISOString(),
+      updated_at: r.updated_at.toISOString(),
     };
   });
 }
@@ -183,7 +230,18 @@ export async function listContacts(ctx: AppContext, userId: number, q: ContactLi
   const { rows, total } = await contactsRepository.list(ctx.db, companyId, q, q.page, q.per_page);
   const full = await present(ctx, rows);
   return {
-    data: full.map((c) => ({ id: c.id, name: c.name, number: c.number, email: c.email, source: c.source, is_unsubscribed: c.is_unsubscribed, is_invalid: c.is_invalid, labels: c.labels, groups: c.groups, eavAttributeValues: c.eavAttributeValues })),
+    data: full.map((c) => ({
+      id: c.id,
+      name: c.name,
+      number: c.number,
+      email: c.email,
+      source: c.source,
+      is_unsubscribed: c.is_unsubscribed,
+      is_invalid: c.is_invalid,
+      labels: c.labels,
+      groups: c.groups,
+      eavAttributeValues: c.eavAttributeValues,
+    })),
     meta: { pagination: contactPagination(pageMeta(q.page, q.per_page, total)) },
   };
 }
@@ -271,17 +329,28 @@ export async function upsertContacts(ctx: AppContext, userId: number, companyId:
           data.push({ id: row.id, number, merged: false });
         }
       } catch (e) {
-        if (e instanceof ValidationError && e.errors) throw new ValidationError(Object.fromEntries(Object.entries(e.errors).map(([k, v]) => [`contacts.${i}.${k}`, v])));
+        if (e instanceof ValidationError && e.errors)
+          throw new ValidationError(Object.fromEntries(Object.entries(e.errors).map(([k, v]) => [`contacts.${i}.${k}`, v])));
         throw e;
       }
     }
-    await addContactsToGroups(ctx, groups, data.map((d) => d.id), tx);
+    await addContactsToGroups(
+      ctx,
+      groups,
+      data.map((d) => d.id),
+      tx,
+    );
     return { data, inserted: data.filter((d) => !d.merged).length, merged: data.filter((d) => d.merged).length };
   });
 }
 
 /** `POST /companies/{companyId}/contacts/bulkDestroy` over ids or all + filters (every page). */
-export async function bulkDestroyContacts(ctx: AppContext, userId: number, companyId: number, selection: BulkSelection): Promise<{ message: string; count: number }> {
+export async function bulkDestroyContacts(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+  selection: BulkSelection,
+): Promise<{ message: string; count: number }> {
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
   const ids = await ctx.db.transaction().execute(async (tx) => {
     const deleted = await contactsRepository.deleteSelected(tx, companyId, selection as ContactSelectionInput);
@@ -291,15 +360,45 @@ export async function bulkDestroyContacts(ctx: AppContext, userId: number, compa
   return { message: 'Contacts deleted successfully', count: ids.length };
 }
 
-const EXPORT_COLUMNS = ['id', 'name', 'first_name', 'last_name', 'number', 'email', 'company_name', 'address1', 'address2', 'city', 'state', 'zip', 'notes',
-  'optin_type', 'optin_source', 'carrier', 'gender', 'age_range', 'type', 'source', 'is_unsubscribed', 'is_invalid', 'groups', 'labels', 'added_at'] as const;
+const EXPORT_COLUMNS = [
+  'id',
+  'name',
+  'first_name',
+  'last_name',
+  'number',
+  'email',
+  'company_name',
+  'address1',
+  'address2',
+  'city',
+  'state',
+  'zip',
+  'notes',
+  'optin_type',
+  'optin_source',
+  'carrier',
+  'gender',
+  'age_range',
+  'type',
+  'source',
+  'is_unsubscribed',
+  'is_invalid',
+  'groups',
+  'labels',
+  'added_at',
+] as const;
 
 /**
  * `POST /companies/{companyId}/contacts/bulkExport`: writes the selected contacts (all pages) as a
  * CSV file (platform/csv.ts: formula cells neutralised, docs/contacts.md "Exports and formulas")
  * to the blob store under an unguessable key, served to the company's users. @returns `{url, count}`.
  */
-export async function bulkExportContacts(ctx: AppContext, userId: number, companyId: number, selection: BulkSelection): Promise<{ url: string; count: number }> {
+export async function bulkExportContacts(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+  selection: BulkSelection,
+): Promise<{ url: string; count: number }> {
   await assertCompanyAccess(ctx, userId, companyId);
   const parts: string[] = [toCsv([[...EXPORT_COLUMNS]]) + '\r\n'];
   let after = 0;
@@ -307,14 +406,19 @@ export async function bulkExportContacts(ctx: AppContext, userId: number, compan
   for (;;) {
     const rows = await contactsRepository.selectedPage(ctx.db, companyId, selection as ContactSelectionInput, after, 5000);
     if (rows.length === 0) break;
-    const { groups, labels } = await membershipsOfContacts(ctx, rows.map((r) => r.id));
-    const data = rows.map((r) => EXPORT_COLUMNS.map((c) => {
-      if (c === 'groups') return (groups.get(r.id) ?? []).map((g) => g.name).join('; ');
-      if (c === 'labels') return (labels.get(r.id) ?? []).map((l) => l.label).join('; ');
-      if (c === 'added_at') return r.added_at.toISOString();
-      const v = r[c];
-      return v === null || v === undefined ? '' : String(v);
-    }));
+    const { groups, labels } = await membershipsOfContacts(
+      ctx,
+      rows.map((r) => r.id),
+    );
+    const data = rows.map((r) =>
+      EXPORT_COLUMNS.map((c) => {
+        if (c === 'groups') return (groups.get(r.id) ?? []).map((g) => g.name).join('; ');
+        if (c === 'labels') return (labels.get(r.id) ?? []).map((l) => l.label).join('; ');
+        if (c === 'added_at') return r.added_at.toISOString();
+        const v = r[c];
+        return v === null || v === undefined ? '' : String(v);
+      }),
+    );
     parts.push(toCsv(data) + '\r\n');
     count += rows.length;
     after = rows[rows.length - 1]!.id;

@@ -14,18 +14,48 @@ beforeAll(async () => {
   s = await startTestServer();
   [a, b] = await Promise.all([createAccount(s), createAccount(s)]);
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('contacts CRUD', () => {
   it('creates with every field, derives the name from first + last, reads it back, patches and deletes', async () => {
     const r = await a.client.post('/api/contacts', {
-      company_id: a.companyId, first_name: 'Ada', last_name: 'Lovelace', number: '(212) 555-0101', email: 'ada@example.com', company_name: 'Engines',
-      address1: '1 Main St', address2: 'Apt 2', city: 'New York', state: 'NY', zip: '10001', notes: 'vip', optin_type: 'web', optin_source: 'form',
-      alternative_names: ['Countess'], secondary_emails: ['ada2@example.com'], carrier: 'Verizon', gender: 'Female', age_range: '31-35', type: 'Person',
+      company_id: a.companyId,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      number: '(212) 555-0101',
+      email: 'ada@example.com',
+      company_name: 'Engines',
+      address1: '1 Main St',
+      address2: 'Apt 2',
+      city: 'New York',
+      state: 'NY',
+      zip: '10001',
+      notes: 'vip',
+      optin_type: 'web',
+      optin_source: 'form',
+      alternative_names: ['Countess'],
+      secondary_emails: ['ada2@example.com'],
+      carrier: 'Verizon',
+      gender: 'Female',
+      age_range: '31-35',
+      type: 'Person',
       custom: { country: 'US', title: 'Dr' },
     });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
-    expect(r.body).toMatchObject({ name: 'Ada Lovelace', number: '+12125550101', source: 'Manual', gender: 'Female', age_range: '31-35', type: 'Person', city: 'New York', alternative_names: ['Countess'], custom: { country: 'US', title: 'Dr' }, is_invalid: false });
+    expect(r.body).toMatchObject({
+      name: 'Ada Lovelace',
+      number: '+12125550101',
+      source: 'Manual',
+      gender: 'Female',
+      age_range: '31-35',
+      type: 'Person',
+      city: 'New York',
+      alternative_names: ['Countess'],
+      custom: { country: 'US', title: 'Dr' },
+      is_invalid: false,
+    });
     const id = r.body.id;
     const g = await a.client.get(`/api/contacts/${id}`);
     expect(g.status).toBe(200);
@@ -70,16 +100,25 @@ describe('contacts CRUD', () => {
 
 describe('list, upsert and bulk actions', () => {
   let c: Account;
-  beforeAll(async () => { c = await createAccount(s); });
+  beforeAll(async () => {
+    c = await createAccount(s);
+  });
 
   it('upserts by number into groups, filters, paginates, exports and destroys across every page', async () => {
     const group = await c.client.post('/api/groups', { company_id: c.companyId, name: 'Leads' });
     expect(group.status).toBe(201);
-    const contacts = Array.from({ length: 12 }, (_, i) => ({ name: `Person ${i}`, number: `21255502${String(i).padStart(2, '0')}`, email: i % 2 ? `p${i}@example.com` : null }));
+    const contacts = Array.from({ length: 12 }, (_, i) => ({
+      name: `Person ${i}`,
+      number: `21255502${String(i).padStart(2, '0')}`,
+      email: i % 2 ? `p${i}@example.com` : null,
+    }));
     const up = await c.client.put(`/api/companies/${c.companyId}/contacts`, { contacts, groups: [group.body.id] });
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     expect(up.body).toMatchObject({ inserted: 12, merged: 0 });
-    const again = await c.client.put(`/api/companies/${c.companyId}/contacts`, { contacts: [{ name: 'Person 0 Renamed', number: '+12125550200' }], groups: [] });
+    const again = await c.client.put(`/api/companies/${c.companyId}/contacts`, {
+      contacts: [{ name: 'Person 0 Renamed', number: '+12125550200' }],
+      groups: [],
+    });
     expect(again.body).toMatchObject({ inserted: 0, merged: 1 });
     await c.client.post('/api/contacts', { company_id: c.companyId, name: 'Outsider', number: '2125550299' });
 

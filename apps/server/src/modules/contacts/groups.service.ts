@@ -26,20 +26,42 @@ export async function listGroupRecipients(
   companyId: number,
   groupIds: number[],
   opts: { afterContactId?: number; limit: number },
-): Promise<{ contacts: Array<{ id: number; name: string; first_name: string; last_name: string; number: string | null; email: string | null; is_unsubscribed: boolean; is_invalid: boolean }> }> {
+): Promise<{
+  contacts: Array<{
+    id: number;
+    name: string;
+    first_name: string;
+    last_name: string;
+    number: string | null;
+    email: string | null;
+    is_unsubscribed: boolean;
+    is_invalid: boolean;
+  }>;
+}> {
   const contacts = await groupsRepository.recipients(ctx.db, companyId, [...new Set(groupIds)], opts.afterContactId ?? 0, Math.max(1, opts.limit));
   return { contacts };
 }
 
 /** Counters over the distinct contacts of the groups: total, active (neither unsubscribed nor invalid), unsubscribed, invalid. */
-export async function countGroupRecipients(ctx: AppContext, companyId: number, groupIds: number[]): Promise<{ total: number; active: number; unsubscribed: number; invalid: number }> {
+export async function countGroupRecipients(
+  ctx: AppContext,
+  companyId: number,
+  groupIds: number[],
+): Promise<{ total: number; active: number; unsubscribed: number; invalid: number }> {
   return groupsRepository.countRecipients(ctx.db, companyId, [...new Set(groupIds)]);
 }
 
-export type GroupOut = Omit<GroupRow, 'created_at' | 'updated_at' | 'deleted_at'> & GroupCounters & { contacts_link: string; created_at: string; updated_at: string; deleted_at: string | null };
+export type GroupOut = Omit<GroupRow, 'created_at' | 'updated_at' | 'deleted_at'> &
+  GroupCounters & { contacts_link: string; created_at: string; updated_at: string; deleted_at: string | null };
 
 function toGroupOut(g: GroupRow & GroupCounters): GroupOut {
-  return { ...g, created_at: g.created_at.toISOString(), updated_at: g.updated_at.toISOString(), deleted_at: g.deleted_at?.toISOString() ?? null, contacts_link: `/contacts?group_id=${g.id}` };
+  return {
+    ...g,
+    created_at: g.created_at.toISOString(),
+    updated_at: g.updated_at.toISOString(),
+    deleted_at: g.deleted_at?.toISOString() ?? null,
+    contacts_link: `/contacts?group_id=${g.id}`,
+  };
 }
 
 /** The company's live groups with counters, by name (`search` filters by name). */
@@ -78,7 +100,10 @@ export async function createGroup(ctx: AppContext, userId: number, input: { comp
 /** `PATCH /api/groups/{id}` (agents): renames the group and/or changes its link. @throws 403, 404. */
 export async function updateGroup(ctx: AppContext, userId: number, groupId: number, input: { name?: string; link?: string | null }): Promise<GroupOut> {
   const g = await loadGroup(ctx, userId, groupId, true);
-  await groupsRepository.updateGroup(ctx.db, g.company_id, g.id, { ...(input.name !== undefined ? { name: input.name.trim() } : {}), ...(input.link !== undefined ? { link: input.link } : {}) });
+  await groupsRepository.updateGroup(ctx.db, g.company_id, g.id, {
+    ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+    ...(input.link !== undefined ? { link: input.link } : {}),
+  });
   return toGroupOut((await groupsRepository.findGroup(ctx.db, g.company_id, g.id))!);
 }
 
@@ -90,7 +115,13 @@ export async function deleteGroup(ctx: AppContext, userId: number, groupId: numb
 }
 
 /** `POST /groups/{companyId}/{groupId}/all-contacts`: adds every company contact matching `filters`. */
-export async function addAllContactsToGroup(ctx: AppContext, userId: number, companyId: number, groupId: number, filters: ContactFilters = {}): Promise<{ message: string; count: number }> {
+export async function addAllContactsToGroup(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+  groupId: number,
+  filters: ContactFilters = {},
+): Promise<{ message: string; count: number }> {
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
   const g = await loadGroup(ctx, userId, groupId, true, companyId);
   const count = await groupsRepository.addMembersFromQuery(ctx.db, g.id, contactIdsQuery(ctx.db, companyId, { all: true, filters }));
@@ -98,7 +129,13 @@ export async function addAllContactsToGroup(ctx: AppContext, userId: number, com
 }
 
 /** Adds (`add`) or removes the selected contacts (ids or all + filters) to/from one group. */
-export async function changeGroupMembers(ctx: AppContext, userId: number, groupId: number, selection: BulkSelection, add: boolean): Promise<{ message: string; count: number }> {
+export async function changeGroupMembers(
+  ctx: AppContext,
+  userId: number,
+  groupId: number,
+  selection: BulkSelection,
+  add: boolean,
+): Promise<{ message: string; count: number }> {
   const g = await loadGroup(ctx, userId, groupId, true);
   const q = contactIdsQuery(ctx.db, g.company_id, selection);
   const count = add ? await groupsRepository.addMembersFromQuery(ctx.db, g.id, q) : await groupsRepository.removeMembersFromQuery(ctx.db, g.id, q);
@@ -138,7 +175,14 @@ export async function deleteLabel(ctx: AppContext, userId: number, companyId: nu
 }
 
 /** bulkAddLabel / bulkRemoveLabel over a selection (ids or all + filters). */
-export async function changeLabelMembers(ctx: AppContext, userId: number, companyId: number, labelId: number, selection: BulkSelection, add: boolean): Promise<{ message: string; count: number }> {
+export async function changeLabelMembers(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+  labelId: number,
+  selection: BulkSelection,
+  add: boolean,
+): Promise<{ message: string; count: number }> {
   const l = await loadLabel(ctx, userId, companyId, labelId);
   const q = contactIdsQuery(ctx.db, companyId, selection);
   const count = add ? await groupsRepository.addLabelFromQuery(ctx.db, l.id, q) : await groupsRepository.removeLabelFromQuery(ctx.db, l.id, q);
@@ -150,7 +194,11 @@ export async function changeLabelMembers(ctx: AppContext, userId: number, compan
 // ---------------------------------------------------------------------------------------------
 
 /** Groups and labels of each contact (contact id → lists). */
-export async function membershipsOfContacts(ctx: AppContext, contactIds: number[], db: DbOrTx = ctx.db): Promise<{ groups: Map<number, Array<{ id: number; name: string }>>; labels: Map<number, Array<{ id: number; label: string }>> }> {
+export async function membershipsOfContacts(
+  ctx: AppContext,
+  contactIds: number[],
+  db: DbOrTx = ctx.db,
+): Promise<{ groups: Map<number, Array<{ id: number; name: string }>>; labels: Map<number, Array<{ id: number; label: string }>> }> {
   const [groups, labels] = await Promise.all([groupsRepository.groupsOfContacts(db, contactIds), groupsRepository.labelsOfContacts(db, contactIds)]);
   return { groups, labels };
 }
@@ -177,8 +225,13 @@ export async function addContactsToGroups(ctx: AppContext, groupIds: number[], c
 }
 
 /** Replaces a contact's groups / labels (ids already validated). */
-export async function setContactMemberships(ctx: AppContext, companyId: number, contactId: number, input: { groups?: number[]; labels?: number[] }, tx: DbOrTx = ctx.db): Promise<void> {
+export async function setContactMemberships(
+  ctx: AppContext,
+  companyId: number,
+  contactId: number,
+  input: { groups?: number[]; labels?: number[] },
+  tx: DbOrTx = ctx.db,
+): Promise<void> {
   if (input.groups) await groupsRepository.setContactGroups(tx, companyId, contactId, input.groups);
   if (input.labels) await groupsRepository.setContactLabels(tx, companyId, contactId, input.labels);
 }
-

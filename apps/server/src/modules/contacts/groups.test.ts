@@ -21,7 +21,9 @@ beforeAll(async () => {
   });
   ids.push(...up.body.data.map((d: { id: number }) => d.id));
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('groups', () => {
   it('counts contacts, active, invalid and unsubscribed; adds and removes by ids and by all + filters', async () => {

@@ -14,7 +14,6 @@ import { conversationsRepository, type ItemRow } from './conversations.repositor
 import { InboxCommandError } from './conversations.commands.js';
 import { publishItemsChanged } from './conversations.live.js';
 
-
 /** Time (ms) `call.changed` events wait to be written to the threads together. */
 export const CALL_ITEMS_FLUSH_MS = 50;
 /** The most `call.changed` events written to the threads in one transaction. */
@@ -25,8 +24,14 @@ function callItemBatcher(ctx: AppContext): GroupCommit<CallChangedEvent, void> {
   let b = callItemBatchers.get(ctx);
   if (!b) {
     b = new GroupCommit<CallChangedEvent, void>({
-      run: async (list) => { await applyCallChanges(ctx, list); return list.map(() => undefined); },
-      maxWaitMs: CALL_ITEMS_FLUSH_MS, maxItems: CALL_ITEMS_FLUSH_MAX, concurrency: 1, owner: ctx,
+      run: async (list) => {
+        await applyCallChanges(ctx, list);
+        return list.map(() => undefined);
+      },
+      maxWaitMs: CALL_ITEMS_FLUSH_MS,
+      maxItems: CALL_ITEMS_FLUSH_MAX,
+      concurrency: 1,
+      owner: ctx,
     });
     callItemBatchers.set(ctx, b);
   }
@@ -55,8 +60,14 @@ type CallItemState = { type: string; is_read: boolean; voicemail_id: number | nu
 /** Applies one later event of a call to its item's state (the rules of a `call.changed` update). @returns whether it changed. */
 function applyCallEvent(item: CallItemState, e: CallChangedEvent): boolean {
   let changed = false;
-  if (item.call_status !== e.status) { item.call_status = e.status; changed = true; }
-  if (e.durationS !== undefined && e.durationS !== null && item.duration_s !== e.durationS) { item.duration_s = e.durationS; changed = true; }
+  if (item.call_status !== e.status) {
+    item.call_status = e.status;
+    changed = true;
+  }
+  if (e.durationS !== undefined && e.durationS !== null && item.duration_s !== e.durationS) {
+    item.duration_s = e.durationS;
+    changed = true;
+  }
   if (e.voicemailId && item.voicemail_id !== e.voicemailId) {
     item.voicemail_id = e.voicemailId;
     item.type = 'voicemail';
@@ -80,7 +91,8 @@ export async function applyCallChanges(ctx: AppContext, list: CallChangedEvent[]
   const byCall = new Map<number, CallChangedEvent[]>();
   for (const e of list) {
     const l = byCall.get(e.callId);
-    if (l) l.push(e); else byCall.set(e.callId, [e]);
+    if (l) l.push(e);
+    else byCall.set(e.callId, [e]);
   }
   const changed = await ctx.db.transaction().execute(async (tx) => {
     const out: ItemRow[] = [];
@@ -97,7 +109,8 @@ export async function applyCallChanges(ctx: AppContext, list: CallChangedEvent[]
         let contactId = first!.contactId;
         if (contactId === undefined) contactId = parties.get(k)?.contact_id ?? (await findContactByNumber(ctx, first!.companyId, first!.from, tx))?.id ?? null;
         const had = parties.get(k);
-        if (!had || had.contact_id === null) parties.set(k, { company_id: first!.companyId, number_id: first!.numberId, recipient: first!.from, contact_id: contactId });
+        if (!had || had.contact_id === null)
+          parties.set(k, { company_id: first!.companyId, number_id: first!.numberId, recipient: first!.from, contact_id: contactId });
       }
       const conversations = await conversationsRepository.upsertActiveMany(tx, [...parties.values()]);
       const convOf = new Map(conversations.map((c) => [`${c.number_id} ${c.recipient}`, c]));
@@ -105,13 +118,21 @@ export async function applyCallChanges(ctx: AppContext, list: CallChangedEvent[]
         const [first, ...rest] = events as [CallChangedEvent, ...CallChangedEvent[]];
         const inbound = (first.direction ?? 'inbound') === 'inbound';
         const state: CallItemState = {
-          type: first.voicemailId ? 'voicemail' : 'call', is_read: !inbound || first.status === CALL_STATUS.CONNECTED,
-          voicemail_id: first.voicemailId ?? null, call_status: first.status, duration_s: first.durationS ?? null,
+          type: first.voicemailId ? 'voicemail' : 'call',
+          is_read: !inbound || first.status === CALL_STATUS.CONNECTED,
+          voicemail_id: first.voicemailId ?? null,
+          call_status: first.status,
+          duration_s: first.durationS ?? null,
         };
         for (const e of rest) applyCallEvent(state, e);
         return {
-          ...state, call_status: state.call_status!, company_id: first.companyId, conversation_id: convOf.get(`${first.numberId} ${first.from}`)!.id,
-          is_inbound: inbound, call_id: callId, created_at: first.startedAt ? new Date(first.startedAt) : null,
+          ...state,
+          call_status: state.call_status!,
+          company_id: first.companyId,
+          conversation_id: convOf.get(`${first.numberId} ${first.from}`)!.id,
+          is_inbound: inbound,
+          call_id: callId,
+          created_at: first.startedAt ? new Date(first.startedAt) : null,
         };
       });
       const inserted = await conversationsRepository.insertCallItemsMany(tx, rows);
@@ -124,9 +145,21 @@ export async function applyCallChanges(ctx: AppContext, list: CallChangedEvent[]
     const updates: Array<CallItemState & { id: number }> = [];
     for (const [callId, item] of existing) {
       const events = byCall.get(callId)!;
-      const state: CallItemState = { type: item.type, is_read: item.is_read, voicemail_id: item.voicemail_id, call_status: item.call_status, duration_s: item.duration_s };
+      const state: CallItemState = {
+        type: item.type,
+        is_read: item.is_read,
+        voicemail_id: item.voicemail_id,
+        call_status: item.call_status,
+        duration_s: item.duration_s,
+      };
       for (const e of events) applyCallEvent(state, e);
-      if (state.type !== item.type || state.is_read !== item.is_read || state.voicemail_id !== item.voicemail_id || state.call_status !== item.call_status || state.duration_s !== item.duration_s) {
+      if (
+        state.type !== item.type ||
+        state.is_read !== item.is_read ||
+        state.voicemail_id !== item.voicemail_id ||
+        state.call_status !== item.call_status ||
+        state.duration_s !== item.duration_s
+      ) {
         updates.push({ id: item.id, ...state });
       }
     }

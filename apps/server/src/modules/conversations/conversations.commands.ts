@@ -64,7 +64,14 @@ function requireMedia(command: string, media: unknown): void {
 }
 
 /** Finds or starts the (number, party) thread, linking the company's contact of the party (given, else looked up), bumping and un-archiving it. */
-async function openThread(ctx: AppContext, tx: DbOrTx, companyId: number, numberId: number, party: string, contactId?: number | null): Promise<ConversationRow> {
+async function openThread(
+  ctx: AppContext,
+  tx: DbOrTx,
+  companyId: number,
+  numberId: number,
+  party: string,
+  contactId?: number | null,
+): Promise<ConversationRow> {
   const contact = contactId ?? (await findContactByNumber(ctx, companyId, party, tx))?.id ?? null;
   return conversationsRepository.upsertActive(tx, { company_id: companyId, number_id: numberId, recipient: party, contact_id: contact });
 }
@@ -82,16 +89,30 @@ async function openThread(ctx: AppContext, tx: DbOrTx, companyId: number, number
  * @returns the conversation and the stored item (publish both after commit).
  * @throws InboxCommandError on malformed input.
  */
-export async function appendInboundMessage(ctx: AppContext, tx: DbOrTx, input: { companyId: number; numberId: number; from: string; body: string; media: MediaRef[]; carrierSid: string }): Promise<{ conversation: ConversationRow; item: ItemRow }> {
+export async function appendInboundMessage(
+  ctx: AppContext,
+  tx: DbOrTx,
+  input: { companyId: number; numberId: number; from: string; body: string; media: MediaRef[]; carrierSid: string },
+): Promise<{ conversation: ConversationRow; item: ItemRow }> {
   const cmd = 'appendInboundMessage';
-  requireId(cmd, 'companyId', input.companyId); requireId(cmd, 'numberId', input.numberId); requireParty(cmd, 'from', input.from); requireMedia(cmd, input.media);
+  requireId(cmd, 'companyId', input.companyId);
+  requireId(cmd, 'numberId', input.numberId);
+  requireParty(cmd, 'from', input.from);
+  requireMedia(cmd, input.media);
   if (typeof input.body !== 'string') throw new InboxCommandError(cmd, 'body must be a string');
   if (typeof input.carrierSid !== 'string' || !input.carrierSid) throw new InboxCommandError(cmd, 'carrierSid is required');
   const conversation = await openThread(ctx, tx, input.companyId, input.numberId, input.from);
   const blocked = await isPartyBlocked(ctx, input.companyId, input.numberId, input.from, tx);
   const item = await conversationsRepository.insertItem(tx, {
-    company_id: input.companyId, conversation_id: conversation.id, type: 'message', is_inbound: true, is_read: blocked,
-    body: input.body, media: JSON.stringify(input.media), delivery_state: 'received', carrier_sid: input.carrierSid,
+    company_id: input.companyId,
+    conversation_id: conversation.id,
+    type: 'message',
+    is_inbound: true,
+    is_read: blocked,
+    body: input.body,
+    media: JSON.stringify(input.media),
+    delivery_state: 'received',
+    carrier_sid: input.carrierSid,
   });
   return { conversation, item };
 }
@@ -103,15 +124,29 @@ export async function appendInboundMessage(ctx: AppContext, tx: DbOrTx, input: {
  * the same transaction. `contactId` (optional) links that contact when the thread has none.
  * @returns the conversation and the stored item. @throws InboxCommandError on malformed input.
  */
-export async function appendOutboundMessage(ctx: AppContext, tx: DbOrTx, input: { companyId: number; numberId: number; recipient: string; body: string; media: MediaRef[]; userId: number | null; contactId?: number | null }): Promise<{ conversation: ConversationRow; item: ItemRow }> {
+export async function appendOutboundMessage(
+  ctx: AppContext,
+  tx: DbOrTx,
+  input: { companyId: number; numberId: number; recipient: string; body: string; media: MediaRef[]; userId: number | null; contactId?: number | null },
+): Promise<{ conversation: ConversationRow; item: ItemRow }> {
   const cmd = 'appendOutboundMessage';
-  requireId(cmd, 'companyId', input.companyId); requireId(cmd, 'numberId', input.numberId); requireParty(cmd, 'recipient', input.recipient); requireMedia(cmd, input.media);
+  requireId(cmd, 'companyId', input.companyId);
+  requireId(cmd, 'numberId', input.numberId);
+  requireParty(cmd, 'recipient', input.recipient);
+  requireMedia(cmd, input.media);
   if (typeof input.body !== 'string') throw new InboxCommandError(cmd, 'body must be a string');
   if (input.userId !== null) requireId(cmd, 'userId', input.userId);
   const conversation = await openThread(ctx, tx, input.companyId, input.numberId, input.recipient, input.contactId);
   const item = await conversationsRepository.insertItem(tx, {
-    company_id: input.companyId, conversation_id: conversation.id, type: 'message', is_inbound: false, is_read: true,
-    body: input.body, media: JSON.stringify(input.media), delivery_state: 'sending', user_id: input.userId,
+    company_id: input.companyId,
+    conversation_id: conversation.id,
+    type: 'message',
+    is_inbound: false,
+    is_read: true,
+    body: input.body,
+    media: JSON.stringify(input.media),
+    delivery_state: 'sending',
+    user_id: input.userId,
   });
   return { conversation, item };
 }
@@ -140,9 +175,14 @@ export type OutboundBatchMessage = {
  * @returns `{itemId, conversationId}` per message, in input order.
  * @throws InboxCommandError on malformed input (an unknown state, an empty recipient).
  */
-export async function appendOutboundMessages(ctx: AppContext, tx: DbOrTx, input: { companyId: number; numberId: number; userId: number | null; messages: OutboundBatchMessage[] }): Promise<Array<{ itemId: number; conversationId: number }>> {
+export async function appendOutboundMessages(
+  ctx: AppContext,
+  tx: DbOrTx,
+  input: { companyId: number; numberId: number; userId: number | null; messages: OutboundBatchMessage[] },
+): Promise<Array<{ itemId: number; conversationId: number }>> {
   const cmd = 'appendOutboundMessages';
-  requireId(cmd, 'companyId', input.companyId); requireId(cmd, 'numberId', input.numberId);
+  requireId(cmd, 'companyId', input.companyId);
+  requireId(cmd, 'numberId', input.numberId);
   if (input.userId !== null) requireId(cmd, 'userId', input.userId);
   if (input.messages.length === 0) return [];
   const threads = new Map<string, number | null>();
@@ -151,15 +191,33 @@ export async function appendOutboundMessages(ctx: AppContext, tx: DbOrTx, input:
     if (!isDeliveryState(m.state)) throw new InboxCommandError(cmd, `unknown delivery state ${JSON.stringify(m.state)}`);
     if (!threads.has(m.recipient) || threads.get(m.recipient) === null) threads.set(m.recipient, m.contactId);
   }
-  const conversations = await conversationsRepository.upsertActiveMany(tx, [...threads].map(([recipient, contactId]) => ({
-    company_id: input.companyId, number_id: input.numberId, recipient, contact_id: contactId,
-  })));
+  const conversations = await conversationsRepository.upsertActiveMany(
+    tx,
+    [...threads].map(([recipient, contactId]) => ({
+      company_id: input.companyId,
+      number_id: input.numberId,
+      recipient,
+      contact_id: contactId,
+    })),
+  );
   const byRecipient = new Map(conversations.map((c) => [c.recipient, c.id]));
   const conversationIds = input.messages.map((m) => byRecipient.get(m.recipient)!);
-  const items = await conversationsRepository.insertItemsMany(tx, input.messages.map((m, i) => ({
-    company_id: input.companyId, conversation_id: conversationIds[i]!, type: 'message', is_inbound: false, is_read: true, body: m.body,
-    media: JSON.stringify(m.media), delivery_state: m.state, error_code: m.errorCode, carrier_sid: m.carrierSid, user_id: input.userId,
-  })));
+  const items = await conversationsRepository.insertItemsMany(
+    tx,
+    input.messages.map((m, i) => ({
+      company_id: input.companyId,
+      conversation_id: conversationIds[i]!,
+      type: 'message',
+      is_inbound: false,
+      is_read: true,
+      body: m.body,
+      media: JSON.stringify(m.media),
+      delivery_state: m.state,
+      error_code: m.errorCode,
+      carrier_sid: m.carrierSid,
+      user_id: input.userId,
+    })),
+  );
   return items.map((it, i) => ({ itemId: it.id, conversationId: conversationIds[i]! }));
 }
 
@@ -175,7 +233,12 @@ export type DeliveryTarget = { carrierSid: string; itemId?: number | null } | { 
  * Target `{itemId}`: that item (our own send attempt; a campaign's ledger).
  * @returns `found` (whether the message exists) and `updated` (the row after the change, null when nothing changed; publish it after commit).
  */
-export async function applyDeliveryUpdate(ctx: AppContext, tx: DbOrTx, target: DeliveryTarget, update: DeliveryUpdate): Promise<{ found: boolean; updated: ItemRow | null }> {
+export async function applyDeliveryUpdate(
+  ctx: AppContext,
+  tx: DbOrTx,
+  target: DeliveryTarget,
+  update: DeliveryUpdate,
+): Promise<{ found: boolean; updated: ItemRow | null }> {
   let item: ItemRow | undefined;
   if ('carrierSid' in target) {
     if (!target.carrierSid) throw new InboxCommandError('applyDeliveryUpdate', 'carrierSid is required');
@@ -206,7 +269,8 @@ export async function applyDeliveryUpdate(ctx: AppContext, tx: DbOrTx, target: D
  * @throws InboxCommandError on malformed media.
  */
 export async function attachMessageMedia(ctx: AppContext, itemId: number, media: MediaRef[], db: DbOrTx = ctx.db): Promise<ItemRow | undefined> {
-  requireId('attachMessageMedia', 'itemId', itemId); requireMedia('attachMessageMedia', media);
+  requireId('attachMessageMedia', 'itemId', itemId);
+  requireMedia('attachMessageMedia', media);
   return conversationsRepository.updateItem(db, itemId, { media: JSON.stringify(media) });
 }
 
@@ -220,15 +284,30 @@ export async function attachMessageMedia(ctx: AppContext, itemId: number, media:
  * enqueues the job that releases it at `sendAt`. Starts/bumps the conversation.
  * @returns the conversation and the item. @throws InboxCommandError on malformed input.
  */
-export async function scheduleOutboundMessage(ctx: AppContext, tx: DbOrTx, input: { companyId: number; numberId: number; recipient: string; body: string; media: MediaRef[]; userId: number; sendAt: Date }): Promise<{ conversation: ConversationRow; item: ItemRow }> {
+export async function scheduleOutboundMessage(
+  ctx: AppContext,
+  tx: DbOrTx,
+  input: { companyId: number; numberId: number; recipient: string; body: string; media: MediaRef[]; userId: number; sendAt: Date },
+): Promise<{ conversation: ConversationRow; item: ItemRow }> {
   const cmd = 'scheduleOutboundMessage';
-  requireId(cmd, 'companyId', input.companyId); requireId(cmd, 'numberId', input.numberId); requireParty(cmd, 'recipient', input.recipient);
-  requireMedia(cmd, input.media); requireId(cmd, 'userId', input.userId);
+  requireId(cmd, 'companyId', input.companyId);
+  requireId(cmd, 'numberId', input.numberId);
+  requireParty(cmd, 'recipient', input.recipient);
+  requireMedia(cmd, input.media);
+  requireId(cmd, 'userId', input.userId);
   if (!(input.sendAt instanceof Date) || Number.isNaN(input.sendAt.getTime())) throw new InboxCommandError(cmd, 'sendAt must be a valid date');
   const conversation = await openThread(ctx, tx, input.companyId, input.numberId, input.recipient);
   const item = await conversationsRepository.insertItem(tx, {
-    company_id: input.companyId, conversation_id: conversation.id, type: 'scheduledmessage', is_inbound: false, is_read: true,
-    body: input.body, media: JSON.stringify(input.media), delivery_state: null, should_be_sent_at: input.sendAt, user_id: input.userId,
+    company_id: input.companyId,
+    conversation_id: conversation.id,
+    type: 'scheduledmessage',
+    is_inbound: false,
+    is_read: true,
+    body: input.body,
+    media: JSON.stringify(input.media),
+    delivery_state: null,
+    should_be_sent_at: input.sendAt,
+    user_id: input.userId,
   });
   return { conversation, item };
 }
@@ -250,9 +329,17 @@ export async function releaseScheduledMessage(ctx: AppContext, tx: DbOrTx, itemI
   const contact = await findContactByNumber(ctx, item.company_id, conversation.recipient, tx);
   const optedOut = Boolean(contact?.is_unsubscribed);
   const row = await conversationsRepository.updateItem(tx, item.id, {
-    type: 'message', created_at: new Date(), delivery_state: optedOut ? 'failed' : 'sending', ...(optedOut ? { error_code: OPTED_OUT_ERROR_CODE } : {}),
+    type: 'message',
+    created_at: new Date(),
+    delivery_state: optedOut ? 'failed' : 'sending',
+    ...(optedOut ? { error_code: OPTED_OUT_ERROR_CODE } : {}),
   });
-  await conversationsRepository.upsertActive(tx, { company_id: conversation.company_id, number_id: conversation.number_id, recipient: conversation.recipient, contact_id: conversation.contact_id });
+  await conversationsRepository.upsertActive(tx, {
+    company_id: conversation.company_id,
+    number_id: conversation.number_id,
+    recipient: conversation.recipient,
+    contact_id: conversation.contact_id,
+  });
   return { item: row ?? null, released: Boolean(row) };
 }
 
@@ -281,15 +368,31 @@ export async function cancelScheduledMessage(ctx: AppContext, tx: DbOrTx, itemId
  * @returns the note item. @throws NotFoundError (404) when the conversation is not the company's;
  *   ValidationError (422 on `body`) when the text is empty.
  */
-export async function addNote(ctx: AppContext, tx: DbOrTx, input: { companyId: number; conversationId: number; userId: number; body: string }): Promise<ItemRow> {
+export async function addNote(
+  ctx: AppContext,
+  tx: DbOrTx,
+  input: { companyId: number; conversationId: number; userId: number; body: string },
+): Promise<ItemRow> {
   requireId('addNote', 'userId', input.userId);
   const text = typeof input.body === 'string' ? input.body.trim() : '';
   if (!text) throw fieldError('body', 'The body field is required.');
   const conversation = await conversationsRepository.find(tx, input.companyId, input.conversationId);
   if (!conversation) throw new NotFoundError('Conversation');
-  await conversationsRepository.upsertActive(tx, { company_id: conversation.company_id, number_id: conversation.number_id, recipient: conversation.recipient, contact_id: conversation.contact_id });
+  await conversationsRepository.upsertActive(tx, {
+    company_id: conversation.company_id,
+    number_id: conversation.number_id,
+    recipient: conversation.recipient,
+    contact_id: conversation.contact_id,
+  });
   return conversationsRepository.insertItem(tx, {
-    company_id: input.companyId, conversation_id: input.conversationId, type: 'note', is_inbound: false, is_read: true, body: text, media: '[]', user_id: input.userId,
+    company_id: input.companyId,
+    conversation_id: input.conversationId,
+    type: 'note',
+    is_inbound: false,
+    is_read: true,
+    body: text,
+    media: '[]',
+    user_id: input.userId,
   });
 }
 

@@ -25,8 +25,16 @@ function liveBatcher(ctx: AppContext): GroupCommit<LiveUpdate, void> {
   let b = liveBatchers.get(ctx);
   if (!b) {
     b = new GroupCommit<LiveUpdate, void>({
-      run: async (list) => { await publishUpdates(ctx, list); return list.map(() => undefined); },
-      maxWaitMs: 0, maxItems: 200, concurrency: 1, owner: ctx, detached: true, isolateFailures: false,
+      run: async (list) => {
+        await publishUpdates(ctx, list);
+        return list.map(() => undefined);
+      },
+      maxWaitMs: 0,
+      maxItems: 200,
+      concurrency: 1,
+      owner: ctx,
+      detached: true,
+      isolateFailures: false,
     });
     liveBatchers.set(ctx, b);
   }
@@ -38,7 +46,8 @@ async function publishUpdates(ctx: AppContext, list: LiveUpdate[]): Promise<void
   const byCompany = new Map<number, LiveUpdate[]>();
   for (const u of list) {
     const l = byCompany.get(u.companyId);
-    if (l) l.push(u); else byCompany.set(u.companyId, [u]);
+    if (l) l.push(u);
+    else byCompany.set(u.companyId, [u]);
   }
   for (const [companyId, updates] of byCompany) {
     try {
@@ -49,7 +58,10 @@ async function publishUpdates(ctx: AppContext, list: LiveUpdate[]): Promise<void
         const c = conversations.get(u.conversationId);
         if (!c) continue;
         // Without an item, the conversation as read now says it all: once per batch is enough.
-        if (!u.item) { if (sent.has(c.id)) continue; sent.add(c.id); }
+        if (!u.item) {
+          if (sent.has(c.id)) continue;
+          sent.add(c.id);
+        }
         ctx.realtime.send(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: u.item ? toConversationItem(u.item) : null });
       }
     } catch (e) {
@@ -83,7 +95,13 @@ export async function publishConversationsUpdated(ctx: AppContext, companyId: nu
   if (conversationIds.length === 0 || !ctx.realtime.mayHaveSubscribers(`conversations.${companyId}`)) return;
   try {
     const rows = await conversationsRepository.findMany(ctx.db, companyId, [...new Set(conversationIds)]);
-    const [conversations, latest] = await Promise.all([toConversations(ctx, companyId, rows), conversationsRepository.latestItems(ctx.db, rows.map((r) => r.id))]);
+    const [conversations, latest] = await Promise.all([
+      toConversations(ctx, companyId, rows),
+      conversationsRepository.latestItems(
+        ctx.db,
+        rows.map((r) => r.id),
+      ),
+    ]);
     for (const c of conversations.reverse()) {
       const item = latest.get(c.id);
       ctx.realtime.send(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: item ? toConversationItem(item) : null });
@@ -122,7 +140,8 @@ export async function publishItemsChanged(ctx: AppContext, items: ItemRow[]): Pr
   const byCompany = new Map<number, ItemRow[]>();
   for (const i of items) {
     const l = byCompany.get(i.company_id);
-    if (l) l.push(i); else byCompany.set(i.company_id, [i]);
+    if (l) l.push(i);
+    else byCompany.set(i.company_id, [i]);
   }
   for (const [companyId, list] of byCompany) {
     if (!ctx.realtime.mayHaveSubscribers(`conversations.${companyId}`)) continue; // nobody has this inbox open

@@ -3,6 +3,4 @@ import type { ModuleEntry } from '../../platform/module.js';
 import { registerConversationRoutes } from './conversations.routes.js';
 import { registerConversationSubscribers } from './conversations.call-items.js';
 
-export const conversationsModule: ModuleEntry[] = [
-  { name: 'conversations', routes: registerConversationRoutes, setup: registerConversationSubscribers },
-];
+export const conversationsModule: ModuleEntry[] = [{ name: 'conversations', routes: registerConversationRoutes, setup: registerConversationSubscribers }];

@@ -38,7 +38,8 @@ export function decodeCursor(cursor: string | undefined): Keyset | undefined {
   if (Array.isArray(parsed) && parsed.length === 2) {
     const [ts, id] = parsed as [unknown, unknown];
     // A real date (not only its shape): PostgreSQL refuses e.g. month 13 or 25 o'clock.
-    if (typeof ts === 'string' && /^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d/.test(ts) && isRealTimestampText(ts) && Number.isSafeInteger(id)) return { ts, id: id as number };
+    if (typeof ts === 'string' && /^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d/.test(ts) && isRealTimestampText(ts) && Number.isSafeInteger(id))
+      return { ts, id: id as number };
   }
   throw new ValidationError({ cursor: ['The cursor is invalid.'] });
 }
@@ -90,9 +91,21 @@ export async function toConversations(ctx: AppContext, companyId: number, rows: 
   const [latest, unread, contacts, numbers, blocked] = await Promise.all([
     conversationsRepository.latestItems(ctx.db, ids),
     conversationsRepository.unreadCounts(ctx.db, ids),
-    getContactsByIds(ctx, companyId, rows.map((r) => r.contact_id).filter((x): x is number => x !== null)),
-    numbersById(ctx, companyId, rows.map((r) => r.number_id)),
-    blockedParties(ctx, companyId, rows.map((r) => ({ numberId: r.number_id, party: r.recipient }))),
+    getContactsByIds(
+      ctx,
+      companyId,
+      rows.map((r) => r.contact_id).filter((x): x is number => x !== null),
+    ),
+    numbersById(
+      ctx,
+      companyId,
+      rows.map((r) => r.number_id),
+    ),
+    blockedParties(
+      ctx,
+      companyId,
+      rows.map((r) => ({ numberId: r.number_id, party: r.recipient })),
+    ),
   ]);
   return rows.map((r) => {
     const li = latest.get(r.id);
@@ -105,7 +118,17 @@ export async function toConversations(ctx: AppContext, companyId: number, rows: 
       number: numbers.get(r.number_id) ?? { id: r.number_id, number: '' },
       contact: contact ? { id: contact.id, name: contact.name, subscribed: !contact.is_unsubscribed } : null,
       latestItem: li
-        ? { type: li.type, details: { content: li.body, deliveryState: li.delivery_state, errorCode: li.error_code, media: li.media ?? [], isInbound: li.is_inbound, createdAt: li.created_at.toISOString() } }
+        ? {
+            type: li.type,
+            details: {
+              content: li.body,
+              deliveryState: li.delivery_state,
+              errorCode: li.error_code,
+              media: li.media ?? [],
+              isInbound: li.is_inbound,
+              createdAt: li.created_at.toISOString(),
+            },
+          }
         : null,
       numUnreadItems: unread.get(r.id) ?? 0,
       isArchived: r.is_archived,

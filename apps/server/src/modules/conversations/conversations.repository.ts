@@ -50,7 +50,15 @@ export function containsPattern(text: string): string {
 /** A raw `returning *` row of conversation_items with its id columns as numbers (int8 parses to number already; kept explicit). */
 function itemFromRaw(x: ItemRow): ItemRow {
   const n = (v: number | null) => (v === null ? null : Number(v));
-  return { ...x, id: Number(x.id), company_id: Number(x.company_id), conversation_id: Number(x.conversation_id), call_id: n(x.call_id), voicemail_id: n(x.voicemail_id), user_id: n(x.user_id) };
+  return {
+    ...x,
+    id: Number(x.id),
+    company_id: Number(x.company_id),
+    conversation_id: Number(x.conversation_id),
+    call_id: n(x.call_id),
+    voicemail_id: n(x.voicemail_id),
+    user_id: n(x.user_id),
+  };
 }
 
 /** The inbox's statements; used only inside modules/conversations. */
@@ -60,13 +68,18 @@ export const conversationsRepository = {
    * last_activity_at to now, un-archives it and fills contact_id when it was empty.
    */
   async upsertActive(db: DbOrTx, row: { company_id: number; number_id: number; recipient: string; contact_id: number | null }): Promise<ConversationRow> {
-    return db.insertInto('conversations').values(row)
-      .onConflict((oc) => oc.columns(['number_id', 'recipient']).doUpdateSet({
-        last_activity_at: sql`now()`,
-        is_archived: false,
-        contact_id: sql`coalesce(conversations.contact_id, excluded.contact_id)`,
-      }))
-      .returningAll().executeTakeFirstOrThrow();
+    return db
+      .insertInto('conversations')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['number_id', 'recipient']).doUpdateSet({
+          last_activity_at: sql`now()`,
+          is_archived: false,
+          contact_id: sql`coalesce(conversations.contact_id, excluded.contact_id)`,
+        }),
+      )
+      .returningAll()
+      .executeTakeFirstOrThrow();
   },
   /**
    * Batch form of `upsertActive` (one statement): finds or creates the conversation of each
@@ -74,9 +87,12 @@ export const conversationsRepository = {
    * Rows must be distinct by (number_id, recipient); they are upserted in recipient order so two
    * concurrent batches lock shared rows in the same order.
    */
-  async upsertActiveMany(db: DbOrTx, rows: Array<{ company_id: number; number_id: number; recipient: string; contact_id: number | null }>): Promise<ConversationRow[]> {
+  async upsertActiveMany(
+    db: DbOrTx,
+    rows: Array<{ company_id: number; number_id: number; recipient: string; contact_id: number | null }>,
+  ): Promise<ConversationRow[]> {
     if (rows.length === 0) return [];
-    const sorted = [...rows].sort((a, b) => (a.number_id - b.number_id) || (a.recipient < b.recipient ? -1 : a.recipient > b.recipient ? 1 : 0));
+    const sorted = [...rows].sort((a, b) => a.number_id - b.number_id || (a.recipient < b.recipient ? -1 : a.recipient > b.recipient ? 1 : 0));
     const r = await sql<ConversationRow>`
       insert into conversations (company_id, number_id, recipient, contact_id)
       select u.company_id, u.number_id, u.recipient, u.contact_id
@@ -86,7 +102,13 @@ export const conversationsRepository = {
       on conflict (number_id, recipient) do update set last_activity_at = now(), is_archived = false,
         contact_id = coalesce(conversations.contact_id, excluded.contact_id)
       returning *`.execute(db);
-    return r.rows.map((x) => ({ ...x, id: Number(x.id), company_id: Number(x.company_id), number_id: Number(x.number_id), contact_id: x.contact_id === null ? null : Number(x.contact_id) }));
+    return r.rows.map((x) => ({
+      ...x,
+      id: Number(x.id),
+      company_id: Number(x.company_id),
+      number_id: Number(x.number_id),
+      contact_id: x.contact_id === null ? null : Number(x.contact_id),
+    }));
   },
   async find(db: DbOrTx, companyId: number, id: number): Promise<ConversationRow | undefined> {
     return db.selectFrom('conversations').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
@@ -112,12 +134,21 @@ export const conversationsRepository = {
       const { contactIds, pattern } = f.text;
       const [byContact, byBody] = await Promise.all([
         contactIds.length ? this.page(db, f, (q) => q.where('c.contact_id', '=', (eb) => eb.fn.any(eb.val(contactIds)))) : Promise.resolve([]),
-        this.page(db, f, (q) => q.where(({ exists, selectFrom }) => exists(selectFrom('conversation_items as b').select(sql`1`.as('one'))
-          .whereRef('b.conversation_id', '=', 'c.id').where('b.company_id', '=', f.companyId).where('b.body', 'ilike', pattern)))),
+        this.page(db, f, (q) =>
+          q.where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom('conversation_items as b')
+                .select(sql`1`.as('one'))
+                .whereRef('b.conversation_id', '=', 'c.id')
+                .where('b.company_id', '=', f.companyId)
+                .where('b.body', 'ilike', pattern),
+            ),
+          ),
+        ),
       ]);
       const seen = new Set<number>();
       return [...byContact, ...byBody]
-        .sort((a, b) => (b.activity_us - a.activity_us) || (b.id - a.id))
+        .sort((a, b) => b.activity_us - a.activity_us || b.id - a.id)
         .filter((r) => (seen.has(r.id) ? false : (seen.add(r.id), true)))
         .slice(0, f.limit);
     }
@@ -126,9 +157,13 @@ export const conversationsRepository = {
   },
   /** `list` with one more condition (`narrow`) on top of the filter's own. */
   async page(db: DbOrTx, f: ListFilter, narrow: (q: InboxQuery) => InboxQuery): Promise<InboxRow[]> {
-    let q: InboxQuery = db.selectFrom('conversations as c').selectAll('c').select(sql<string>`c.last_activity_at::text`.as('cursor_ts'))
+    let q: InboxQuery = db
+      .selectFrom('conversations as c')
+      .selectAll('c')
+      .select(sql<string>`c.last_activity_at::text`.as('cursor_ts'))
       .select(sql<number>`(extract(epoch from c.last_activity_at) * 1000000)::int8`.as('activity_us'))
-      .where('c.company_id', '=', f.companyId).where('c.is_archived', '=', f.isArchived);
+      .where('c.company_id', '=', f.companyId)
+      .where('c.is_archived', '=', f.isArchived);
     if (f.recipientDigits || f.text) q = q.modifyFront(CUSTOM_PLAN);
     if (f.after) q = q.where(sql<SqlBool>`(c.last_activity_at, c.id) < (${f.after.ts}::timestamptz, ${f.after.id})`);
     if (f.numberIds?.length) q = q.where('c.number_id', 'in', f.numberIds);
@@ -136,7 +171,14 @@ export const conversationsRepository = {
     if (f.since) q = q.where('c.last_activity_at', '>=', f.since);
     if (f.types?.length) {
       const types = f.types;
-      q = q.where(({ exists, selectFrom }) => exists(selectFrom('conversation_items as t').select(sql`1`.as('one')).whereRef('t.conversation_id', '=', 'c.id').where('t.type', 'in', types)));
+      q = q.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('conversation_items as t')
+            .select(sql`1`.as('one'))
+            .whereRef('t.conversation_id', '=', 'c.id')
+            .where('t.type', 'in', types),
+        ),
+      );
     }
     return narrow(q).orderBy('c.last_activity_at', 'desc').orderBy('c.id', 'desc').limit(f.limit).execute();
   },
@@ -155,8 +197,13 @@ export const conversationsRepository = {
   /** Unread item counts per conversation (partial index conversation_items_unread). */
   async unreadCounts(db: DbOrTx, conversationIds: number[]): Promise<Map<number, number>> {
     if (conversationIds.length === 0) return new Map();
-    const rows = await db.selectFrom('conversation_items').select(['conversation_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('conversation_id', '=', (eb) => eb.fn.any(eb.val(conversationIds))).where('is_read', '=', false).groupBy('conversation_id').execute();
+    const rows = await db
+      .selectFrom('conversation_items')
+      .select(['conversation_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('conversation_id', '=', (eb) => eb.fn.any(eb.val(conversationIds)))
+      .where('is_read', '=', false)
+      .groupBy('conversation_id')
+      .execute();
     return new Map(rows.map((r) => [r.conversation_id, Number(r.n)]));
   },
 
@@ -169,7 +216,22 @@ export const conversationsRepository = {
    * Inserts many message items in one statement (`unnest`). @returns `{id, carrier_sid}` in input order.
    * Only the columns a batch of outbound/inbound messages needs; others take their defaults.
    */
-  async insertItemsMany(db: DbOrTx, rows: Array<{ company_id: number; conversation_id: number; type: string; is_inbound: boolean; is_read: boolean; body: string | null; media: string; delivery_state: string | null; error_code: number | null; carrier_sid: string | null; user_id: number | null }>): Promise<Array<{ id: number; carrier_sid: string | null }>> {
+  async insertItemsMany(
+    db: DbOrTx,
+    rows: Array<{
+      company_id: number;
+      conversation_id: number;
+      type: string;
+      is_inbound: boolean;
+      is_read: boolean;
+      body: string | null;
+      media: string;
+      delivery_state: string | null;
+      error_code: number | null;
+      carrier_sid: string | null;
+      user_id: number | null;
+    }>,
+  ): Promise<Array<{ id: number; carrier_sid: string | null }>> {
     if (rows.length === 0) return [];
     const col = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((x) => x[k]);
     const r = await sql<{ id: number; carrier_sid: string | null }>`
@@ -184,13 +246,22 @@ export const conversationsRepository = {
   },
   /** A page of a thread, newest first. */
   async listItems(db: DbOrTx, conversationId: number, limit: number, after?: Keyset): Promise<Array<ItemRow & { cursor_ts: string }>> {
-    let q = db.selectFrom('conversation_items as i').selectAll('i').select(sql<string>`i.created_at::text`.as('cursor_ts'))
+    let q = db
+      .selectFrom('conversation_items as i')
+      .selectAll('i')
+      .select(sql<string>`i.created_at::text`.as('cursor_ts'))
       .where('i.conversation_id', '=', conversationId);
     if (after) q = q.where(sql<SqlBool>`(i.created_at, i.id) < (${after.ts}::timestamptz, ${after.id})`);
     return q.orderBy('i.created_at', 'desc').orderBy('i.id', 'desc').limit(limit).execute();
   },
   async findItem(db: DbOrTx, companyId: number, conversationId: number, itemId: number): Promise<ItemRow | undefined> {
-    return db.selectFrom('conversation_items').selectAll().where('company_id', '=', companyId).where('conversation_id', '=', conversationId).where('id', '=', itemId).executeTakeFirst();
+    return db
+      .selectFrom('conversation_items')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('conversation_id', '=', conversationId)
+      .where('id', '=', itemId)
+      .executeTakeFirst();
   },
   /** An item by id, locked for update when `lock` (jobs and status callbacks). */
   async findItemById(db: DbOrTx, id: number, lock = false): Promise<ItemRow | undefined> {
@@ -208,15 +279,27 @@ export const conversationsRepository = {
   },
   /** Marks every item of the conversation read; returns how many changed. */
   async markAllRead(db: DbOrTx, companyId: number, conversationId: number): Promise<number> {
-    const r = await db.updateTable('conversation_items').set({ is_read: true }).where('company_id', '=', companyId)
-      .where('conversation_id', '=', conversationId).where('is_read', '=', false).executeTakeFirst();
+    const r = await db
+      .updateTable('conversation_items')
+      .set({ is_read: true })
+      .where('company_id', '=', companyId)
+      .where('conversation_id', '=', conversationId)
+      .where('is_read', '=', false)
+      .executeTakeFirst();
     return Number(r.numUpdatedRows);
   },
 
   /** The company's conversations among `ids` (others' ids are left out). */
   async findMany(db: DbOrTx, companyId: number, ids: number[]): Promise<ConversationRow[]> {
     if (ids.length === 0) return [];
-    return db.selectFrom('conversations').selectAll().where('company_id', '=', companyId).where('id', '=', (eb) => eb.fn.any(eb.val(ids))).orderBy('last_activity_at', 'desc').orderBy('id', 'desc').execute();
+    return db
+      .selectFrom('conversations')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('id', '=', (eb) => eb.fn.any(eb.val(ids)))
+      .orderBy('last_activity_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
   },
   async setArchivedMany(db: DbOrTx, companyId: number, ids: number[], archived: boolean): Promise<void> {
     await db.updateTable('conversations').set({ is_archived: archived }).where('company_id', '=', companyId).where('id', 'in', ids).execute();
@@ -227,8 +310,13 @@ export const conversationsRepository = {
   },
   /** Marks every item of these conversations read. */
   async markReadMany(db: DbOrTx, companyId: number, conversationIds: number[]): Promise<void> {
-    await db.updateTable('conversation_items').set({ is_read: true }).where('company_id', '=', companyId)
-      .where('conversation_id', 'in', conversationIds).where('is_read', '=', false).execute();
+    await db
+      .updateTable('conversation_items')
+      .set({ is_read: true })
+      .where('company_id', '=', companyId)
+      .where('conversation_id', 'in', conversationIds)
+      .where('is_read', '=', false)
+      .execute();
   },
   /** Marks the newest item of each conversation unread (a conversation "marked unread"). */
   async markLatestUnreadMany(db: DbOrTx, companyId: number, conversationIds: number[]): Promise<void> {
@@ -243,8 +331,14 @@ export const conversationsRepository = {
    * @returns the conversations touched and how many items changed.
    */
   async markReadByType(db: DbOrTx, companyId: number, type: string, numberIds: number[] | undefined): Promise<{ conversationIds: number[]; updated: number }> {
-    let q = db.updateTable('conversation_items as i').set({ is_read: true }).from('conversations as c')
-      .whereRef('c.id', '=', 'i.conversation_id').where('i.company_id', '=', companyId).where('i.type', '=', type).where('i.is_read', '=', false);
+    let q = db
+      .updateTable('conversation_items as i')
+      .set({ is_read: true })
+      .from('conversations as c')
+      .whereRef('c.id', '=', 'i.conversation_id')
+      .where('i.company_id', '=', companyId)
+      .where('i.type', '=', type)
+      .where('i.is_read', '=', false);
     if (numberIds) q = q.where('c.number_id', 'in', numberIds.length ? numberIds : [-1]);
     const rows = await q.returning('i.conversation_id').execute();
     return { conversationIds: [...new Set(rows.map((r) => r.conversation_id))], updated: rows.length };
@@ -253,17 +347,36 @@ export const conversationsRepository = {
     await db.deleteFrom('conversation_items').where('id', '=', id).execute();
   },
   async deleteItem(db: DbOrTx, companyId: number, conversationId: number, itemId: number): Promise<boolean> {
-    const r = await db.deleteFrom('conversation_items').where('company_id', '=', companyId).where('conversation_id', '=', conversationId).where('id', '=', itemId).executeTakeFirst();
+    const r = await db
+      .deleteFrom('conversation_items')
+      .where('company_id', '=', companyId)
+      .where('conversation_id', '=', conversationId)
+      .where('id', '=', itemId)
+      .executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   },
   /** Deletes the thread's items of these types; returns how many. */
   async deleteItemsOfTypes(db: DbOrTx, companyId: number, conversationId: number, types: string[]): Promise<number> {
-    const r = await db.deleteFrom('conversation_items').where('company_id', '=', companyId).where('conversation_id', '=', conversationId).where('type', 'in', types).executeTakeFirst();
+    const r = await db
+      .deleteFrom('conversation_items')
+      .where('company_id', '=', companyId)
+      .where('conversation_id', '=', conversationId)
+      .where('type', 'in', types)
+      .executeTakeFirst();
     return Number(r.numDeletedRows);
   },
   /** Items of every conversation of the company, newest first (index conversation_items_company). */
-  async listCompanyItems(db: DbOrTx, companyId: number, limit: number, types: string[] | undefined, after?: Keyset): Promise<Array<ItemRow & { cursor_ts: string }>> {
-    let q = db.selectFrom('conversation_items as i').selectAll('i').select(sql<string>`i.created_at::text`.as('cursor_ts'))
+  async listCompanyItems(
+    db: DbOrTx,
+    companyId: number,
+    limit: number,
+    types: string[] | undefined,
+    after?: Keyset,
+  ): Promise<Array<ItemRow & { cursor_ts: string }>> {
+    let q = db
+      .selectFrom('conversation_items as i')
+      .selectAll('i')
+      .select(sql<string>`i.created_at::text`.as('cursor_ts'))
       .where('i.company_id', '=', companyId);
     if (types?.length) q = q.where('i.type', 'in', types);
     if (after) q = q.where(sql<SqlBool>`(i.created_at, i.id) < (${after.ts}::timestamptz, ${after.id})`);
@@ -277,7 +390,11 @@ export const conversationsRepository = {
   /** The items of these calls (one index probe per call), locked for update in id order when `lock`. */
   async findItemsByCalls(db: DbOrTx, callIds: number[], lock = false): Promise<ItemRow[]> {
     if (callIds.length === 0) return [];
-    let q = db.selectFrom('conversation_items').selectAll().where('call_id', '=', sql<number>`any(${sql.val(callIds)}::bigint[])`).orderBy('id');
+    let q = db
+      .selectFrom('conversation_items')
+      .selectAll()
+      .where('call_id', '=', sql<number>`any(${sql.val(callIds)}::bigint[])`)
+      .orderBy('id');
     if (lock) q = q.forUpdate();
     return q.execute();
   },
@@ -286,7 +403,21 @@ export const conversationsRepository = {
    * another transaction inserted first is skipped (not returned).
    * `created_at` null takes now(). Rows must be distinct by call_id.
    */
-  async insertCallItemsMany(db: DbOrTx, rows: Array<{ company_id: number; conversation_id: number; type: string; is_inbound: boolean; is_read: boolean; call_id: number; voicemail_id: number | null; call_status: number; duration_s: number | null; created_at: Date | null }>): Promise<ItemRow[]> {
+  async insertCallItemsMany(
+    db: DbOrTx,
+    rows: Array<{
+      company_id: number;
+      conversation_id: number;
+      type: string;
+      is_inbound: boolean;
+      is_read: boolean;
+      call_id: number;
+      voicemail_id: number | null;
+      call_status: number;
+      duration_s: number | null;
+      created_at: Date | null;
+    }>,
+  ): Promise<ItemRow[]> {
     if (rows.length === 0) return [];
     const sorted = [...rows].sort((a, b) => a.call_id - b.call_id);
     const col = <K extends keyof (typeof rows)[number]>(k: K) => sorted.map((x) => x[k]);
@@ -305,7 +436,10 @@ export const conversationsRepository = {
    * Sets the call fields of many call items (one statement; rows distinct by id, already locked by
    * the caller). @returns the updated rows.
    */
-  async updateCallItemsMany(db: DbOrTx, rows: Array<{ id: number; type: string; is_read: boolean; voicemail_id: number | null; call_status: number | null; duration_s: number | null }>): Promise<ItemRow[]> {
+  async updateCallItemsMany(
+    db: DbOrTx,
+    rows: Array<{ id: number; type: string; is_read: boolean; voicemail_id: number | null; call_status: number | null; duration_s: number | null }>,
+  ): Promise<ItemRow[]> {
     if (rows.length === 0) return [];
     const col = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((x) => x[k]);
     const r = await sql<ItemRow>`
@@ -319,10 +453,15 @@ export const conversationsRepository = {
 
   /** Unread item counts of the company by business number and item type (index conversation_items_company_unread). */
   async unreadCountsByNumber(db: DbOrTx, companyId: number, types: readonly string[]): Promise<Array<{ number_id: number; type: string; n: number }>> {
-    const rows = await db.selectFrom('conversation_items as i').innerJoin('conversations as c', 'c.id', 'i.conversation_id')
+    const rows = await db
+      .selectFrom('conversation_items as i')
+      .innerJoin('conversations as c', 'c.id', 'i.conversation_id')
       .select(['c.number_id', 'i.type', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('i.company_id', '=', companyId).where('i.is_read', '=', false).where('i.type', 'in', [...types])
-      .groupBy(['c.number_id', 'i.type']).execute();
+      .where('i.company_id', '=', companyId)
+      .where('i.is_read', '=', false)
+      .where('i.type', 'in', [...types])
+      .groupBy(['c.number_id', 'i.type'])
+      .execute();
     return rows.map((r) => ({ number_id: r.number_id, type: r.type, n: Number(r.n) }));
   },
 
@@ -330,14 +469,37 @@ export const conversationsRepository = {
 
   /** The company's newest message items with their conversation (index conversation_items_company). */
   async recentMessages(db: DbOrTx, companyId: number, limit: number) {
-    return db.selectFrom('conversation_items as i').innerJoin('conversations as c', 'c.id', 'i.conversation_id')
-      .select(['i.id', 'i.created_at', 'i.is_inbound', 'i.is_read', 'i.body', 'i.media', 'i.delivery_state', 'i.error_code', 'i.conversation_id', 'c.number_id', 'c.recipient', 'c.contact_id'])
-      .where('i.company_id', '=', companyId).where('i.type', '=', 'message')
-      .orderBy('i.created_at', 'desc').orderBy('i.id', 'desc').limit(limit).execute();
+    return db
+      .selectFrom('conversation_items as i')
+      .innerJoin('conversations as c', 'c.id', 'i.conversation_id')
+      .select([
+        'i.id',
+        'i.created_at',
+        'i.is_inbound',
+        'i.is_read',
+        'i.body',
+        'i.media',
+        'i.delivery_state',
+        'i.error_code',
+        'i.conversation_id',
+        'c.number_id',
+        'c.recipient',
+        'c.contact_id',
+      ])
+      .where('i.company_id', '=', companyId)
+      .where('i.type', '=', 'message')
+      .orderBy('i.created_at', 'desc')
+      .orderBy('i.id', 'desc')
+      .limit(limit)
+      .execute();
   },
   async countMessages(db: DbOrTx, companyId: number): Promise<number> {
-    const r = await db.selectFrom('conversation_items').select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('company_id', '=', companyId).where('type', '=', 'message').executeTakeFirstOrThrow();
+    const r = await db
+      .selectFrom('conversation_items')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('company_id', '=', companyId)
+      .where('type', '=', 'message')
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   },
 };

@@ -16,7 +16,13 @@ let sid = 0;
 
 async function text(from: string, body: string) {
   sid += 1;
-  const r = await postWebhook(s, '/webhooks/twilio/messaging', { MessageSid: `SMsearch${String(sid).padStart(25, '0')}`, From: from, To: n.number, Body: body, NumMedia: '0' });
+  const r = await postWebhook(s, '/webhooks/twilio/messaging', {
+    MessageSid: `SMsearch${String(sid).padStart(25, '0')}`,
+    From: from,
+    To: n.number,
+    Body: body,
+    NumMedia: '0',
+  });
   expect(r.status).toBe(200);
 }
 
@@ -26,13 +32,15 @@ beforeAll(async () => {
   n = await buyTestNumber(a, '212');
   await createContact(s.ctx, a.companyId, { name: 'Zed Quinton', number: '+13125550701' });
   await createContact(s.ctx, a.companyId, { name: 'Ann Quinton', number: '+13125550702' });
-  await text('+13125550701', 'hello there');                // contact match only
+  await text('+13125550701', 'hello there'); // contact match only
   await text('+13125550703', 'ask quinton about the quote'); // body match only
-  await text('+13125550702', 'quinton here, call me');       // contact and body match
-  await text('+13125550704', 'nothing to see');              // no match
-  await text('+13125550705', 'QUINTON in capitals');         // body match, case-insensitive
+  await text('+13125550702', 'quinton here, call me'); // contact and body match
+  await text('+13125550704', 'nothing to see'); // no match
+  await text('+13125550705', 'QUINTON in capitals'); // body match, case-insensitive
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 const base = () => `/api/companies/${a.companyId}/conversations`;
 
@@ -60,8 +68,20 @@ describe('inbox search', () => {
   });
 
   it('the trigram indexes exist and serve a rare digit search', async () => {
-    const idx = await s.ctx.db.selectFrom('pg_indexes' as any).select('indexname' as any).where('tablename' as any, 'in', ['conversations', 'conversation_items', 'contacts']).execute();
+    const idx = await s.ctx.db
+      .selectFrom('pg_indexes' as any)
+      .select('indexname' as any)
+      .where('tablename' as any, 'in', ['conversations', 'conversation_items', 'contacts'])
+      .execute();
     const names = idx.map((x: any) => x.indexname);
-    expect(names).toEqual(expect.arrayContaining(['conversations_recipient_trgm', 'conversation_items_body_trgm', 'contacts_name_trgm', 'contacts_number_trgm', 'conversations_contact']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'conversations_recipient_trgm',
+        'conversation_items_body_trgm',
+        'contacts_name_trgm',
+        'contacts_number_trgm',
+        'conversations_contact',
+      ]),
+    );
   });
 });

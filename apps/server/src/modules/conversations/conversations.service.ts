@@ -29,7 +29,12 @@ import { containsPattern, conversationsRepository } from './conversations.reposi
  * message body. A search only looks at the last 2 years (spec 001 §5).
  * @throws ForbiddenError (403) without access to the company.
  */
-export async function listConversations(ctx: AppContext, userId: number, companyId: number, q: ConversationListQuery): Promise<{ data: Conversation[]; meta: { next_cursor: string | null; per_page: number } }> {
+export async function listConversations(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+  q: ConversationListQuery,
+): Promise<{ data: Conversation[]; meta: { next_cursor: string | null; per_page: number } }> {
   await assertCompanyAccess(ctx, userId, companyId);
   const after = decodeCursor(q.cursor);
   const search = q.search?.trim() ?? '';
@@ -43,8 +48,16 @@ export async function listConversations(ctx: AppContext, userId: number, company
     else text = { contactIds: await findContactIdsByName(ctx, companyId, search), pattern: containsPattern(search) };
   }
   const rows = await conversationsRepository.list(ctx.db, {
-    companyId, isArchived: q.isArchived, limit: q.perPage + 1, after,
-    numberIds: q.numberIds, types: q.types, updatedAfter: q.updatedAfter, recipientDigits, text, since,
+    companyId,
+    isArchived: q.isArchived,
+    limit: q.perPage + 1,
+    after,
+    numberIds: q.numberIds,
+    types: q.types,
+    updatedAfter: q.updatedAfter,
+    recipientDigits,
+    text,
+    since,
   });
   const page = rows.slice(0, q.perPage);
   const last = page[page.length - 1];
@@ -60,7 +73,13 @@ export async function getConversation(ctx: AppContext, userId: number, companyId
 }
 
 /** `GET .../conversations/{cid}/items`: newest first, keyset-paged. */
-export async function listConversationItems(ctx: AppContext, userId: number, companyId: number, conversationId: number, q: { perPage: number; cursor?: string }): Promise<{ data: ConversationItem[]; meta: { next_cursor: string | null; per_page: number } }> {
+export async function listConversationItems(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+  conversationId: number,
+  q: { perPage: number; cursor?: string },
+): Promise<{ data: ConversationItem[]; meta: { next_cursor: string | null; per_page: number } }> {
   await assertCompanyAccess(ctx, userId, companyId);
   await getCompanyConversationRow(ctx, companyId, conversationId);
   const rows = await conversationsRepository.listItems(ctx.db, conversationId, q.perPage + 1, decodeCursor(q.cursor));
@@ -82,7 +101,14 @@ export async function markConversationRead(ctx: AppContext, userId: number, comp
 }
 
 /** `PUT .../items/{iid}/read` and `/unread`; publishes. @returns the item. @throws NotFoundError (404). */
-export async function setItemRead(ctx: AppContext, userId: number, companyId: number, conversationId: number, itemId: number, read: boolean): Promise<ConversationItem> {
+export async function setItemRead(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+  conversationId: number,
+  itemId: number,
+  read: boolean,
+): Promise<ConversationItem> {
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
   const item = await conversationsRepository.findItem(ctx.db, companyId, conversationId, itemId);
   if (!item) throw new NotFoundError('Conversation item');
@@ -120,18 +146,33 @@ export async function setConversationArchived(ctx: AppContext, userId: number, c
  * @returns `{ data: conversations after the change (none for delete), ids }`.
  * @throws 403 without an agent role; NotFoundError (404) when any id is not the company's.
  */
-export async function bulkUpdateConversations(ctx: AppContext, userId: number, companyId: number, body: BulkUpdateBody): Promise<{ data: Conversation[]; ids: number[] }> {
+export async function bulkUpdateConversations(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+  body: BulkUpdateBody,
+): Promise<{ data: Conversation[]; ids: number[] }> {
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
   const ids = [...new Set(body.ids)];
   const rows = await ctx.db.transaction().execute(async (tx) => {
     const found = await conversationsRepository.findMany(tx, companyId, ids);
     if (found.length !== ids.length) throw new NotFoundError('Conversation');
     switch (body.type) {
-      case 'read': await conversationsRepository.markReadMany(tx, companyId, ids); break;
-      case 'unread': await conversationsRepository.markLatestUnreadMany(tx, companyId, ids); break;
-      case 'archive': await conversationsRepository.setArchivedMany(tx, companyId, ids, true); break;
-      case 'restore': await conversationsRepository.setArchivedMany(tx, companyId, ids, false); break;
-      case 'delete': await conversationsRepository.deleteMany(tx, companyId, ids); break;
+      case 'read':
+        await conversationsRepository.markReadMany(tx, companyId, ids);
+        break;
+      case 'unread':
+        await conversationsRepository.markLatestUnreadMany(tx, companyId, ids);
+        break;
+      case 'archive':
+        await conversationsRepository.setArchivedMany(tx, companyId, ids, true);
+        break;
+      case 'restore':
+        await conversationsRepository.setArchivedMany(tx, companyId, ids, false);
+        break;
+      case 'delete':
+        await conversationsRepository.deleteMany(tx, companyId, ids);
+        break;
     }
     return found;
   });
@@ -139,7 +180,11 @@ export async function bulkUpdateConversations(ctx: AppContext, userId: number, c
     for (const id of ids) publishConversationDeleted(ctx, companyId, id);
     return { data: [], ids };
   }
-  const data = await publishManyUpdated(ctx, companyId, rows.map((r) => r.id));
+  const data = await publishManyUpdated(
+    ctx,
+    companyId,
+    rows.map((r) => r.id),
+  );
   return { data, ids };
 }
 
@@ -148,11 +193,18 @@ export async function bulkUpdateConversations(ctx: AppContext, userId: number, c
  * `type` on the given number ids (default: all of the company's numbers) becomes read.
  * @throws 403; ValidationError (422 on `numbers`) when a number id is not one of the company's.
  */
-export async function markReadByType(ctx: AppContext, userId: number, companyId: number, body: { type: string; numbers?: number[] }): Promise<{ updated: number; conversationIds: number[] }> {
+export async function markReadByType(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+  body: { type: string; numbers?: number[] },
+): Promise<{ updated: number; conversationIds: number[] }> {
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
   if (body.numbers) {
     for (const id of new Set(body.numbers)) {
-      try { await getCompanyNumber(ctx, companyId, id); } catch (e) {
+      try {
+        await getCompanyNumber(ctx, companyId, id);
+      } catch (e) {
         if (e instanceof NotFoundError) throw fieldError('numbers', 'The selected numbers is invalid.');
         throw e;
       }
@@ -164,7 +216,13 @@ export async function markReadByType(ctx: AppContext, userId: number, companyId:
 }
 
 /** `GET .../conversations/{cid}/items/{iid}`. @throws 403 / NotFoundError (404). */
-export async function getConversationItem(ctx: AppContext, userId: number, companyId: number, conversationId: number, itemId: number): Promise<ConversationItem> {
+export async function getConversationItem(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+  conversationId: number,
+  itemId: number,
+): Promise<ConversationItem> {
   await assertCompanyAccess(ctx, userId, companyId);
   const item = await conversationsRepository.findItem(ctx.db, companyId, conversationId, itemId);
   if (!item) throw new NotFoundError('Conversation item');
@@ -191,7 +249,11 @@ export async function deleteConversationMessages(ctx: AppContext, userId: number
 }
 
 /** `GET /inbox/conversations/items` {company_id, types[], cursor, perPage}: newest first, keyset-paged. @throws 403; 422 on a bad cursor. */
-export async function listCompanyItems(ctx: AppContext, userId: number, q: CompanyItemsQuery): Promise<{ data: ConversationItem[]; meta: { next_cursor: string | null; per_page: number } }> {
+export async function listCompanyItems(
+  ctx: AppContext,
+  userId: number,
+  q: CompanyItemsQuery,
+): Promise<{ data: ConversationItem[]; meta: { next_cursor: string | null; per_page: number } }> {
   await assertCompanyAccess(ctx, userId, q.company_id);
   const rows = await conversationsRepository.listCompanyItems(ctx.db, q.company_id, q.perPage + 1, q.types, decodeCursor(q.cursor));
   const page = rows.slice(0, q.perPage);

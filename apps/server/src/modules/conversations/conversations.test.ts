@@ -17,7 +17,13 @@ let sid = 0;
 
 async function text(to: string, from: string, body: string) {
   sid += 1;
-  const r = await postWebhook(s, '/webhooks/twilio/messaging', { MessageSid: `SMinbox${String(sid).padStart(26, '0')}`, From: from, To: to, Body: body, NumMedia: '0' });
+  const r = await postWebhook(s, '/webhooks/twilio/messaging', {
+    MessageSid: `SMinbox${String(sid).padStart(26, '0')}`,
+    From: from,
+    To: to,
+    Body: body,
+    NumMedia: '0',
+  });
   expect(r.status).toBe(200);
 }
 
@@ -34,7 +40,9 @@ beforeAll(async () => {
   for (const [i, from] of senders.entries()) await text(n1.number, from, `message number ${i}`);
   await text(n2.number, '+16175550199', 'brake pads quote please');
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 const base = () => `/api/companies/${a.companyId}/conversations`;
 

@@ -20,7 +20,13 @@ let sid = 0;
 
 async function text(to: string, from: string, body: string) {
   sid += 1;
-  const r = await postWebhook(s, '/webhooks/twilio/messaging', { MessageSid: `SMcomplete${String(sid).padStart(24, '0')}`, From: from, To: to, Body: body, NumMedia: '0' });
+  const r = await postWebhook(s, '/webhooks/twilio/messaging', {
+    MessageSid: `SMcomplete${String(sid).padStart(24, '0')}`,
+    From: from,
+    To: to,
+    Body: body,
+    NumMedia: '0',
+  });
   expect(r.status).toBe(200);
 }
 const base = () => `/api/companies/${a.companyId}/conversations`;
@@ -40,7 +46,9 @@ beforeAll(async () => {
   await text(n2.number, '+13125550205', 'on the other number');
   await text(bNumber.number, '+13125550299', 'for company b');
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('bulk update', () => {
   it('reads, unreads, archives, restores and deletes several conversations', async () => {
@@ -173,22 +181,57 @@ describe('calls and voicemails in the thread', () => {
     expect(sim.status, JSON.stringify(sim.body)).toBe(200);
     const call = await s.ctx.db.selectFrom('calls').selectAll().where('carrier_sid', '=', sim.body.sid).executeTakeFirstOrThrow();
     // The simulated number's default route may not take a voicemail: record one as the calls module would.
-    const vm = (await s.ctx.db.selectFrom('voicemails').selectAll().where('call_id', '=', call.id).executeTakeFirst())
-      ?? (await s.ctx.db.insertInto('voicemails').values({ company_id: a.companyId, call_id: call.id, number_id: n1.id, recording_url: 'http://x/vm.wav', duration_s: 4 }).returningAll().executeTakeFirstOrThrow());
+    const vm =
+      (await s.ctx.db.selectFrom('voicemails').selectAll().where('call_id', '=', call.id).executeTakeFirst()) ??
+      (await s.ctx.db
+        .insertInto('voicemails')
+        .values({ company_id: a.companyId, call_id: call.id, number_id: n1.id, recording_url: 'http://x/vm.wav', duration_s: 4 })
+        .returningAll()
+        .executeTakeFirstOrThrow());
 
     // What the calls module announces after its commit (see docs/messaging.md "Calls in the thread").
-    await events.emitAfterCommit(s.ctx, 'call.changed', { callId: call.id, companyId: a.companyId, numberId: n1.id, from: caller, status: 1, direction: 'inbound', startedAt: call.started_at });
-    await events.emitAfterCommit(s.ctx, 'call.changed', { callId: call.id, companyId: a.companyId, numberId: n1.id, from: caller, status: 1, direction: 'inbound' });
+    await events.emitAfterCommit(s.ctx, 'call.changed', {
+      callId: call.id,
+      companyId: a.companyId,
+      numberId: n1.id,
+      from: caller,
+      status: 1,
+      direction: 'inbound',
+      startedAt: call.started_at,
+    });
+    await events.emitAfterCommit(s.ctx, 'call.changed', {
+      callId: call.id,
+      companyId: a.companyId,
+      numberId: n1.id,
+      from: caller,
+      status: 1,
+      direction: 'inbound',
+    });
     const conv = await convOf(caller);
     let items = (await a.client.get(`${base()}/${conv.id}/items`)).body.data;
     expect(items.map((i: any) => i.details.type)).toEqual(['call', 'message']);
-    expect(items[0]).toMatchObject({ isInbound: true, isRead: false, details: { callId: call.id, callStatus: 1, callStatusLabel: 'Started', voicemailId: null } });
+    expect(items[0]).toMatchObject({
+      isInbound: true,
+      isRead: false,
+      details: { callId: call.id, callStatus: 1, callStatusLabel: 'Started', voicemailId: null },
+    });
     expect(Date.parse(items[0].createdAt)).toBe(call.started_at.getTime());
 
-    await events.emitAfterCommit(s.ctx, 'call.changed', { callId: call.id, companyId: a.companyId, numberId: n1.id, from: caller, status: 4, voicemailId: vm.id, durationS: 4 });
+    await events.emitAfterCommit(s.ctx, 'call.changed', {
+      callId: call.id,
+      companyId: a.companyId,
+      numberId: n1.id,
+      from: caller,
+      status: 4,
+      voicemailId: vm.id,
+      durationS: 4,
+    });
     items = (await a.client.get(`${base()}/${conv.id}/items`)).body.data;
     expect(items).toHaveLength(2);
-    expect(items[0]).toMatchObject({ isRead: false, details: { type: 'voicemail', voicemailId: vm.id, callStatus: 4, callStatusLabel: 'Voicemail', durationS: 4 } });
+    expect(items[0]).toMatchObject({
+      isRead: false,
+      details: { type: 'voicemail', voicemailId: vm.id, callStatus: 4, callStatusLabel: 'Voicemail', durationS: 4 },
+    });
     expect((await a.client.get(`${base()}/${conv.id}`)).body.latestItem.type).toBe('voicemail');
     // Read by type clears it.
     await a.client.put(`${base()}/read-all-by-type`, { type: 'voicemail', numbers: [n1.id] });
@@ -198,14 +241,32 @@ describe('calls and voicemails in the thread', () => {
 
   it('coalesces a burst of call events into one write: latest state per call, one publish per changed item', async () => {
     const caller = '+13125550279';
-    const newCall = async (carrierSid: string) => s.ctx.db.insertInto('calls').values({
-      company_id: a.companyId, number_id: n1.id, carrier_sid: carrierSid, from_number: caller, to_number: n1.number, direction: 'inbound', status: 1,
-    }).returningAll().executeTakeFirstOrThrow();
+    const newCall = async (carrierSid: string) =>
+      s.ctx.db
+        .insertInto('calls')
+        .values({
+          company_id: a.companyId,
+          number_id: n1.id,
+          carrier_sid: carrierSid,
+          from_number: caller,
+          to_number: n1.number,
+          direction: 'inbound',
+          status: 1,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
     const [c1, c2] = [await newCall('CAcoalesce1'), await newCall('CAcoalesce2')];
-    const vm = await s.ctx.db.insertInto('voicemails').values({ company_id: a.companyId, call_id: c1.id, number_id: n1.id, recording_url: 'http://x/vm1.wav', duration_s: 7 }).returningAll().executeTakeFirstOrThrow();
+    const vm = await s.ctx.db
+      .insertInto('voicemails')
+      .values({ company_id: a.companyId, call_id: c1.id, number_id: n1.id, recording_url: 'http://x/vm1.wav', duration_s: 7 })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     const published: any[] = [];
     const publish = s.ctx.realtime.publish.bind(s.ctx.realtime);
-    s.ctx.realtime.publish = (channel, event, payload) => { if (channel === `conversations.${a.companyId}`) published.push(payload); publish(channel, event, payload); };
+    s.ctx.realtime.publish = (channel, event, payload) => {
+      if (channel === `conversations.${a.companyId}`) published.push(payload);
+      publish(channel, event, payload);
+    };
     const listening = s.ctx.realtime.mayHaveSubscribers.bind(s.ctx.realtime);
     s.ctx.realtime.mayHaveSubscribers = () => true; // as if the inbox were open
     try {
@@ -236,7 +297,10 @@ describe('calls and voicemails in the thread', () => {
 
     // A later event that changes nothing writes and publishes nothing.
     published.length = 0;
-    s.ctx.realtime.publish = (channel, event, payload) => { if (channel === `conversations.${a.companyId}`) published.push(payload); publish(channel, event, payload); };
+    s.ctx.realtime.publish = (channel, event, payload) => {
+      if (channel === `conversations.${a.companyId}`) published.push(payload);
+      publish(channel, event, payload);
+    };
     s.ctx.realtime.mayHaveSubscribers = () => true;
     try {
       await events.emitAfterCommit(s.ctx, 'call.changed', { companyId: a.companyId, numberId: n1.id, from: caller, callId: c2.id, status: 12, durationS: 5 });
@@ -249,9 +313,19 @@ describe('calls and voicemails in the thread', () => {
 
   it('a bad event in a burst fails alone; the others of its flush are written', async () => {
     const caller = '+13125550281';
-    const call = await s.ctx.db.insertInto('calls').values({
-      company_id: a.companyId, number_id: n1.id, carrier_sid: 'CAcoalesce3', from_number: caller, to_number: n1.number, direction: 'inbound', status: 1,
-    }).returningAll().executeTakeFirstOrThrow();
+    const call = await s.ctx.db
+      .insertInto('calls')
+      .values({
+        company_id: a.companyId,
+        number_id: n1.id,
+        carrier_sid: 'CAcoalesce3',
+        from_number: caller,
+        to_number: n1.number,
+        direction: 'inbound',
+        status: 1,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     const ev = { companyId: a.companyId, numberId: n1.id, from: caller, direction: 'inbound' as const, status: 1 };
     await Promise.all([
       events.emitAfterCommit(s.ctx, 'call.changed', { ...ev, callId: 99999998 }), // no such call: the item's insert fails
@@ -264,10 +338,27 @@ describe('calls and voicemails in the thread', () => {
   it('a closing server writes the call events still queued', async () => {
     const node = await startSecondNode(s);
     const caller = '+13125550280';
-    const call = await s.ctx.db.insertInto('calls').values({
-      company_id: a.companyId, number_id: n1.id, carrier_sid: 'CAclosing1', from_number: caller, to_number: n1.number, direction: 'inbound', status: 1,
-    }).returningAll().executeTakeFirstOrThrow();
-    const pending = events.emitAfterCommit(node.ctx, 'call.changed', { callId: call.id, companyId: a.companyId, numberId: n1.id, from: caller, status: 10, direction: 'inbound' });
+    const call = await s.ctx.db
+      .insertInto('calls')
+      .values({
+        company_id: a.companyId,
+        number_id: n1.id,
+        carrier_sid: 'CAclosing1',
+        from_number: caller,
+        to_number: n1.number,
+        direction: 'inbound',
+        status: 1,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const pending = events.emitAfterCommit(node.ctx, 'call.changed', {
+      callId: call.id,
+      companyId: a.companyId,
+      numberId: n1.id,
+      from: caller,
+      status: 10,
+      direction: 'inbound',
+    });
     await node.close();
     await pending;
     const item = await s.ctx.db.selectFrom('conversation_items').selectAll().where('call_id', '=', call.id).executeTakeFirst();
@@ -275,7 +366,9 @@ describe('calls and voicemails in the thread', () => {
   });
 
   it('a handler error does not reach the emitter', async () => {
-    await expect(events.emitAfterCommit(s.ctx, 'call.changed', { callId: 99999999, companyId: a.companyId, numberId: n1.id, from: '+13125550278', status: 1 })).resolves.toBeUndefined();
+    await expect(
+      events.emitAfterCommit(s.ctx, 'call.changed', { callId: 99999999, companyId: a.companyId, numberId: n1.id, from: '+13125550278', status: 1 }),
+    ).resolves.toBeUndefined();
   });
 });
 

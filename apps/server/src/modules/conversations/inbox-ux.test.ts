@@ -35,7 +35,13 @@ async function simulateCall(body: Record<string, unknown>) {
   return s.ctx.db.selectFrom('calls').selectAll().where('carrier_sid', '=', r.body.sid).executeTakeFirstOrThrow();
 }
 async function inboundText(from: string, to: string, body: string) {
-  const r = await postWebhook(s, '/webhooks/twilio/messaging', { MessageSid: `SMux${String(++sms).padStart(30, '0')}`, From: from, To: to, Body: body, NumMedia: '0' });
+  const r = await postWebhook(s, '/webhooks/twilio/messaging', {
+    MessageSid: `SMux${String(++sms).padStart(30, '0')}`,
+    From: from,
+    To: to,
+    Body: body,
+    NumMedia: '0',
+  });
   expect(r.status, r.body).toBe(200);
 }
 async function conversations(numberId: number) {
@@ -53,7 +59,9 @@ beforeAll(async () => {
   s = await startTestServer();
   owner = await createAccount(s);
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('blocked callers', () => {
   it("a blocked caller's call starts no conversation and nothing unread; it stays in Activity as Blocked", async () => {
@@ -105,7 +113,9 @@ describe('known callers, voicemail lengths and the call detail', () => {
   it('names the contact and the number label in Voicemail, Activity and the detail; one voicemail length everywhere; the e-mail links to the call', async () => {
     const n = await buyNumber(owner);
     await owner.client.put(`/api/numbers/${n.id}`, { label: 'Front desk' });
-    await setRoutes(owner, n.id, { routes: [{ voicemail_enabled: true, email_alert_address: 'ux-alerts@example.test', forwards: [{ number: '6465550101' }] }] });
+    await setRoutes(owner, n.id, {
+      routes: [{ voicemail_enabled: true, email_alert_address: 'ux-alerts@example.test', forwards: [{ number: '6465550101' }] }],
+    });
     const contact = await owner.client.post('/api/contacts', { company_id: owner.companyId, name: 'Dana Whitfield', number: '(312) 555-0190' });
     expect(contact.status, JSON.stringify(contact.body)).toBe(201);
 
@@ -129,7 +139,9 @@ describe('known callers, voicemail lengths and the call detail', () => {
     expect(detail.conversation_id).toEqual(expect.any(Number));
     expect(detail.forwards).toEqual([expect.objectContaining({ number: '+16465550101', outcome: 'no-answer' })]);
 
-    const item = await eventually(async () => (await threadItems(detail.conversation_id)).find((i) => i.details.callId === call.id && i.details.type === 'voicemail' && i.details.durationS === 4));
+    const item = await eventually(async () =>
+      (await threadItems(detail.conversation_id)).find((i) => i.details.callId === call.id && i.details.type === 'voicemail' && i.details.durationS === 4),
+    );
     expect(item.isRead).toBe(false);
     // Items stored before (the call's length) are brought in line by migration 0014.
     await s.ctx.db.updateTable('conversation_items').set({ duration_s: call.duration_s }).where('call_id', '=', call.id).execute();
@@ -143,14 +155,19 @@ describe('known callers, voicemail lengths and the call detail', () => {
 
   it('lists each forward with its real outcome and words every history step (no raw lists)', async () => {
     const n = await buyNumber(owner, '212');
-    await setRoutes(owner, n.id, { routes: [
-      { extension: 1, label: 'Sales', forwards: [{ number: '6465550101' }] },
-      { extension: 2, label: 'Support', forwards: [{ number: '6465550102' }, { number: '6465550103' }], confirm_key: 65534 },
-    ] });
+    await setRoutes(owner, n.id, {
+      routes: [
+        { extension: 1, label: 'Sales', forwards: [{ number: '6465550101' }] },
+        { extension: 2, label: 'Support', forwards: [{ number: '6465550102' }, { number: '6465550103' }], confirm_key: 65534 },
+      ],
+    });
     const answered = await simulateCall({ from: '3125550142', to: n.number, digits: '2', forwards: { '+16465550102': 'no-answer' } });
     expect(answered).toMatchObject({ status: 12, forwarded_to: '+16465550103' });
     const detail = (await owner.client.get(`/api/calls/${answered.id}`)).body;
-    expect(detail.forwards.map((f: any) => [f.number, f.outcome])).toEqual([['+16465550102', 'no-answer'], ['+16465550103', 'answered']]);
+    expect(detail.forwards.map((f: any) => [f.number, f.outcome])).toEqual([
+      ['+16465550102', 'no-answer'],
+      ['+16465550103', 'answered'],
+    ]);
     const titles = detail.history.map((h: any) => h.title);
     expect(titles).toEqual(expect.arrayContaining(['Call received', 'Menu choice', 'Ringing forwards', 'Forward accepted', 'Connected']));
     expect(detail.history.find((h: any) => h.title === 'Menu choice').text).toBe('The caller pressed 2 (Support).');

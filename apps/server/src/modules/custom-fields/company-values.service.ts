@@ -21,7 +21,12 @@ export async function readCompanyEavValues(ctx: AppContext, companyId: number): 
  * @returns `{ message: 'Settings were successfully updated', data: values }`.
  * @throws ForbiddenError 403, ValidationError 422 on `eavAttributeValues.{i}.attribute_id|value`.
  */
-export async function putCompanyEavValues(ctx: AppContext, userId: number, companyId: number, values: Array<{ attribute_id: number; value: unknown }>): Promise<{ message: string; data: EavAttributeValueOut[] }> {
+export async function putCompanyEavValues(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+  values: Array<{ attribute_id: number; value: unknown }>,
+): Promise<{ message: string; data: EavAttributeValueOut[] }> {
   await assertCompanyAccess(ctx, userId, companyId, MANAGER_ROLES);
   await ctx.db.transaction().execute((tx) => setEavValues(ctx, EAV_ENTITY_TYPES.Company, companyId, companyId, values, tx));
   return { message: SETTINGS_UPDATED, data: await readCompanyEavValues(ctx, companyId) };

@@ -6,9 +6,7 @@
  * (`parentId` = the business-unit attribute). Values live in `eav_values`, keyed by
  * (attribute, entity id); `getEavValues` / `setEavValues` are the API for other modules.
  */
-import {
-  CUSTOM_FIELD_CREATED, CUSTOM_FIELD_DELETED, CUSTOM_FIELD_OVERRIDE_DELETED, CUSTOM_FIELD_UPDATED, EAV_ENTITY_TYPES,
-} from '@switchboard/domain';
+import { CUSTOM_FIELD_CREATED, CUSTOM_FIELD_DELETED, CUSTOM_FIELD_OVERRIDE_DELETED, CUSTOM_FIELD_UPDATED, EAV_ENTITY_TYPES } from '@switchboard/domain';
 import type { EavAttribute, EavAttributeValueOut } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
@@ -27,7 +25,11 @@ type ChoiceIn = { id?: number; value: string; sort_order?: number; description?:
 
 /** `GET /eavEntityTypes`: `[{id, name}]` in id order. */
 export function listEntityTypes(): { data: Array<{ id: number; name: string }> } {
-  return { data: Object.entries(EAV_ENTITY_TYPES).map(([name, id]) => ({ id, name })).sort((a, b) => a.id - b.id) };
+  return {
+    data: Object.entries(EAV_ENTITY_TYPES)
+      .map(([name, id]) => ({ id, name }))
+      .sort((a, b) => a.id - b.id),
+  };
 }
 
 function toOut(a: AttributeRow, override?: AttributeRow): EavAttribute {
@@ -73,12 +75,20 @@ async function loadAttribute(ctx: AppContext, userId: number, id: number, write:
  * `GET /eavAttributes`: a company's attributes plus its business unit's (with the company's
  * overrides applied), or a business unit's own attributes.
  */
-export async function listAttributes(ctx: AppContext, userId: number, q: { companyId?: number; businessUnitId?: number; entityType?: number }): Promise<{ data: EavAttribute[] }> {
+export async function listAttributes(
+  ctx: AppContext,
+  userId: number,
+  q: { companyId?: number; businessUnitId?: number; entityType?: number },
+): Promise<{ data: EavAttribute[] }> {
   if (q.companyId) {
     await assertCompanyAccess(ctx, userId, q.companyId);
     const org = (await listCompanySummaries(ctx, userId)).find((c) => c.id === q.companyId)?.organization_id ?? null;
     const rows = await customFieldsRepository.listScoped(ctx.db, { companyId: q.companyId, businessUnitId: org }, q.entityType);
-    const overrides = await customFieldsRepository.overridesFor(ctx.db, rows.filter((r) => r.business_unit_id !== null).map((r) => r.id), q.companyId);
+    const overrides = await customFieldsRepository.overridesFor(
+      ctx.db,
+      rows.filter((r) => r.business_unit_id !== null).map((r) => r.id),
+      q.companyId,
+    );
     const byParent = new Map(overrides.map((o) => [o.parent_id!, o]));
     return { data: rows.map((r) => toOut(r, byParent.get(r.id))) };
   }
@@ -112,62 +122,117 @@ export function coerceEavValue(a: { type: string; choices: unknown; name: string
     return c.id;
   };
   switch (a.type) {
-    case 'text': if (typeof value !== 'string' && typeof value !== 'number') throw bad(`The ${a.name} must be a string.`); return String(value).slice(0, 10_000);
-    case 'number': { const n = typeof value === 'number' ? value : Number(value); if (!Number.isFinite(n)) throw bad(`The ${a.name} must be a number.`); return n; }
-    case 'date': { if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(Date.parse(value))) throw bad(`The ${a.name} is not a valid date.`); return value; }
-    case 'boolean': { if (typeof value === 'boolean') return value; if (['1', 'true', 1].includes(value as never)) return true; if (['0', 'false', 0].includes(value as never)) return false; throw bad(`The ${a.name} field must be true or false.`); }
-    case 'select': return choiceOf(value);
-    case 'multiselect': { const list = Array.isArray(value) ? value : [value]; return [...new Set(list.map(choiceOf))]; }
-    default: return value;
+    case 'text':
+      if (typeof value !== 'string' && typeof value !== 'number') throw bad(`The ${a.name} must be a string.`);
+      return String(value).slice(0, 10_000);
+    case 'number': {
+      const n = typeof value === 'number' ? value : Number(value);
+      if (!Number.isFinite(n)) throw bad(`The ${a.name} must be a number.`);
+      return n;
+    }
+    case 'date': {
+      if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(Date.parse(value))) throw bad(`The ${a.name} is not a valid date.`);
+      return value;
+    }
+    case 'boolean': {
+      if (typeof value === 'boolean') return value;
+      if (['1', 'true', 1].includes(value as never)) return true;
+      if (['0', 'false', 0].includes(value as never)) return false;
+      throw bad(`The ${a.name} field must be true or false.`);
+    }
+    case 'select':
+      return choiceOf(value);
+    case 'multiselect': {
+      const list = Array.isArray(value) ? value : [value];
+      return [...new Set(list.map(choiceOf))];
+    }
+    default:
+      return value;
   }
 }
 
-type AttributeInput = { name: string; type: string; defaultValue?: unknown; choices?: ChoiceIn[]; companyId?: number; businessUnitId?: number; parentId?: number };
+type AttributeInput = {
+  name: string;
+  type: string;
+  defaultValue?: unknown;
+  choices?: ChoiceIn[];
+  companyId?: number;
+  businessUnitId?: number;
+  parentId?: number;
+};
 
 /**
  * `POST /eavEntityTypes/{type}/eavAttributes`. With `parentId` + `companyId` creates (or replaces)
  * the company's override of a business-unit attribute.
  * @throws ValidationError 422 (scope missing, bad default), ForbiddenError 403 (not a manager).
  */
-export async function createAttribute(ctx: AppContext, userId: number, entityType: number, input: AttributeInput): Promise<{ message: string; data: EavAttribute }> {
+export async function createAttribute(
+  ctx: AppContext,
+  userId: number,
+  entityType: number,
+  input: AttributeInput,
+): Promise<{ message: string; data: EavAttribute }> {
   if (input.parentId) {
     if (!input.companyId) throw new ValidationError({ companyId: ['The company id is required for an override.'] });
     await assertCompanyAccess(ctx, userId, input.companyId, MANAGER_ROLES);
     const parent = await customFieldsRepository.findAttribute(ctx.db, input.parentId);
     const visible = parent ? await attributesVisibleToCompany(ctx, ctx.db, input.companyId, [parent.id]) : [];
-    if (!parent || parent.business_unit_id === null || visible.length === 0 || parent.entity_type !== entityType) throw new ValidationError({ parentId: ['The selected parent is invalid.'] });
+    if (!parent || parent.business_unit_id === null || visible.length === 0 || parent.entity_type !== entityType)
+      throw new ValidationError({ parentId: ['The selected parent is invalid.'] });
     const choices = normalizeChoices(parent.type, input.choices ?? (parent.choices as Choice[]));
     const def = coerceEavValue({ type: parent.type, choices, name: 'default value' }, input.defaultValue, 'defaultValue');
     const existing = await customFieldsRepository.overridesFor(ctx.db, [parent.id], input.companyId);
     const row = { name: input.name.trim(), default_value: JSON.stringify(def), choices: JSON.stringify(choices) };
     const o = existing[0]
       ? await customFieldsRepository.updateAttribute(ctx.db, existing[0].id, row)
-      : await customFieldsRepository.insertAttribute(ctx.db, { ...row, entity_type: entityType, type: parent.type, company_id: input.companyId, parent_id: parent.id });
+      : await customFieldsRepository.insertAttribute(ctx.db, {
+          ...row,
+          entity_type: entityType,
+          type: parent.type,
+          company_id: input.companyId,
+          parent_id: parent.id,
+        });
     return { message: CUSTOM_FIELD_CREATED, data: toOut(parent, o) };
   }
   if (input.companyId) await assertCompanyAccess(ctx, userId, input.companyId, MANAGER_ROLES);
   else if (input.businessUnitId) await assertBusinessUnitAccess(ctx, userId, input.businessUnitId, true);
   else throw new ValidationError({ companyId: ['The company id or business unit id is required.'] });
   const choices = normalizeChoices(input.type, input.choices ?? []);
-  if ((input.type === 'select' || input.type === 'multiselect') && choices.length === 0) throw new ValidationError({ choices: ['The choices field is required.'] });
+  if ((input.type === 'select' || input.type === 'multiselect') && choices.length === 0)
+    throw new ValidationError({ choices: ['The choices field is required.'] });
   const def = coerceEavValue({ type: input.type, choices, name: 'default value' }, input.defaultValue, 'defaultValue');
   const a = await customFieldsRepository.insertAttribute(ctx.db, {
-    entity_type: entityType, name: input.name.trim(), type: input.type, default_value: JSON.stringify(def), choices: JSON.stringify(choices),
-    company_id: input.companyId ?? null, business_unit_id: input.companyId ? null : input.businessUnitId!,
+    entity_type: entityType,
+    name: input.name.trim(),
+    type: input.type,
+    default_value: JSON.stringify(def),
+    choices: JSON.stringify(choices),
+    company_id: input.companyId ?? null,
+    business_unit_id: input.companyId ? null : input.businessUnitId!,
   });
   return { message: CUSTOM_FIELD_CREATED, data: toOut(a) };
 }
 
 /** `PUT /eavEntityTypes/{type}/eavAttributes/{id}`. The type can change only while no values exist. */
-export async function updateAttribute(ctx: AppContext, userId: number, entityType: number, id: number, input: Partial<AttributeInput>): Promise<{ message: string; data: EavAttribute }> {
+export async function updateAttribute(
+  ctx: AppContext,
+  userId: number,
+  entityType: number,
+  id: number,
+  input: Partial<AttributeInput>,
+): Promise<{ message: string; data: EavAttribute }> {
   const a = await loadAttribute(ctx, userId, id, true);
   if (a.entity_type !== entityType) throw new NotFoundError('Custom field');
   const type = input.type ?? a.type;
-  if (type !== a.type && (await customFieldsRepository.countStats(ctx.db, a.id)).total > 0) throw new ValidationError({ type: ['The type cannot change while values exist.'] });
+  if (type !== a.type && (await customFieldsRepository.countStats(ctx.db, a.id)).total > 0)
+    throw new ValidationError({ type: ['The type cannot change while values exist.'] });
   const choices = normalizeChoices(type, input.choices ?? (a.choices as Choice[]));
   const def = coerceEavValue({ type, choices, name: 'default value' }, input.defaultValue !== undefined ? input.defaultValue : a.default_value, 'defaultValue');
   const u = await customFieldsRepository.updateAttribute(ctx.db, a.id, {
-    ...(input.name !== undefined ? { name: input.name.trim() } : {}), type, choices: JSON.stringify(choices), default_value: JSON.stringify(def),
+    ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+    type,
+    choices: JSON.stringify(choices),
+    default_value: JSON.stringify(def),
   });
   return { message: CUSTOM_FIELD_UPDATED, data: toOut(u) };
 }
@@ -199,7 +264,12 @@ export async function getEavValues(ctx: AppContext, entityType: number, entityId
 }
 
 /** Values of many entities of one type: entity id → values. */
-export async function getEavValuesMany(ctx: AppContext, entityType: number, entityIds: number[], db: DbOrTx = ctx.db): Promise<Map<number, EavAttributeValueOut[]>> {
+export async function getEavValuesMany(
+  ctx: AppContext,
+  entityType: number,
+  entityIds: number[],
+  db: DbOrTx = ctx.db,
+): Promise<Map<number, EavAttributeValueOut[]>> {
   const out = new Map<number, EavAttributeValueOut[]>();
   for (const v of await customFieldsRepository.valuesOf(db, entityType, entityIds)) {
     out.set(v.entity_id, [...(out.get(v.entity_id) ?? []), { attribute_id: v.attribute_id, value: v.value, name: v.name, type: v.type }]);
@@ -212,9 +282,25 @@ export async function getEavValuesMany(ctx: AppContext, entityType: number, enti
  * must be of `entityType` and belong to the company or its business unit.
  * @throws ValidationError (422) on `eavAttributeValues.{i}.attribute_id` / `.value`.
  */
-export async function setEavValues(ctx: AppContext, entityType: number, entityId: number, companyId: number, values: Array<{ attribute_id: number; value: unknown }>, tx: DbOrTx = ctx.db): Promise<void> {
+export async function setEavValues(
+  ctx: AppContext,
+  entityType: number,
+  entityId: number,
+  companyId: number,
+  values: Array<{ attribute_id: number; value: unknown }>,
+  tx: DbOrTx = ctx.db,
+): Promise<void> {
   if (values.length === 0) return;
-  const attrs = new Map((await attributesVisibleToCompany(ctx, tx, companyId, values.map((v) => v.attribute_id))).map((a) => [a.id, a]));
+  const attrs = new Map(
+    (
+      await attributesVisibleToCompany(
+        ctx,
+        tx,
+        companyId,
+        values.map((v) => v.attribute_id),
+      )
+    ).map((a) => [a.id, a]),
+  );
   const checked = values.map((v, i) => {
     const a = attrs.get(v.attribute_id);
     if (!a || a.entity_type !== entityType) throw new ValidationError({ [`eavAttributeValues.${i}.attribute_id`]: ['The selected custom field is invalid.'] });

@@ -19,7 +19,9 @@ beforeAll(async () => {
   [a, b, agent] = await Promise.all([createAccount(s), createAccount(s), createAccount(s)]);
   await addCompanyMember(s.ctx, a.companyId, agent.userId, 'user');
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 async function attribute(owner: Account, entityType: number, body: Record<string, unknown>) {
   const r = await owner.client.post(`/api/eavEntityTypes/${entityType}/eavAttributes`, { companyId: owner.companyId, ...body });
@@ -44,14 +46,22 @@ describe('custom-field values on numbers', () => {
     const n = await buyNumber(a);
     expect((await a.client.get(`/api/numbers/${n.id}`)).body.eavAttributeValues).toEqual([]);
 
-    const put = await a.client.put(`/api/numbers/${n.id}`, { label: 'Sales', eavAttributeValues: [{ attribute_id: region.id, value: 'South' }, { attribute_id: launched.id, value: '2026-01-15' }] });
+    const put = await a.client.put(`/api/numbers/${n.id}`, {
+      label: 'Sales',
+      eavAttributeValues: [
+        { attribute_id: region.id, value: 'South' },
+        { attribute_id: launched.id, value: '2026-01-15' },
+      ],
+    });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     expect(put.body.data.label).toBe('Sales');
     const south = region.choices.find((c) => c.value === 'South')!.id;
-    expect(put.body.data.eavAttributeValues).toEqual(expect.arrayContaining([
-      { attribute_id: region.id, value: south, name: 'Region', type: 'select' },
-      { attribute_id: launched.id, value: '2026-01-15', name: 'Launched', type: 'date' },
-    ]));
+    expect(put.body.data.eavAttributeValues).toEqual(
+      expect.arrayContaining([
+        { attribute_id: region.id, value: south, name: 'Region', type: 'select' },
+        { attribute_id: launched.id, value: '2026-01-15', name: 'Launched', type: 'date' },
+      ]),
+    );
     // stored in the shared EAV store under entity type Number 1
     expect((await getEavValues(s.ctx, 1, n.id)).map((v) => v.attribute_id).sort()).toEqual([region.id, launched.id].sort());
 
@@ -85,7 +95,12 @@ describe('custom-field values on companies', () => {
     const size = await attribute(a, 2, { name: 'Employees', type: 'number' });
     const vip = await attribute(a, 2, { name: 'VIP', type: 'boolean' });
     expect((await a.client.get(`/api/companies/${a.companyId}`)).body).toMatchObject({ id: a.companyId, eav_attribute_values: [] });
-    const put = await a.client.put(`/api/companies/${a.companyId}/custom-fields`, { eavAttributeValues: [{ attribute_id: size.id, value: '120' }, { attribute_id: vip.id, value: 'true' }] });
+    const put = await a.client.put(`/api/companies/${a.companyId}/custom-fields`, {
+      eavAttributeValues: [
+        { attribute_id: size.id, value: '120' },
+        { attribute_id: vip.id, value: 'true' },
+      ],
+    });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     expect(put.body.message).toBe('Settings were successfully updated');
     expect(put.body.data).toEqual([
@@ -100,7 +115,9 @@ describe('custom-field values on companies', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.errors['eavAttributeValues.0.value']).toEqual(['The VIP field must be true or false.']);
     expect((await agent.client.get(`/api/companies/${a.companyId}`)).body.eav_attribute_values).toHaveLength(2);
-    expect((await agent.client.put(`/api/companies/${a.companyId}/custom-fields`, { eavAttributeValues: [{ attribute_id: size.id, value: 1 }] })).status).toBe(403);
+    expect((await agent.client.put(`/api/companies/${a.companyId}/custom-fields`, { eavAttributeValues: [{ attribute_id: size.id, value: 1 }] })).status).toBe(
+      403,
+    );
     expect((await b.client.get(`/api/companies/${a.companyId}`)).status).toBe(403);
     expect((await b.client.put(`/api/companies/${a.companyId}/custom-fields`, { eavAttributeValues: [] })).status).toBe(403);
     // b cannot write a's attribute onto its own company
@@ -118,8 +135,13 @@ describe('custom-field values on users', () => {
     expect(own.body.data).toEqual([{ attribute_id: shirt.id, value: large, name: 'Shirt size', type: 'select' }]);
     // the agent's own company has no such field: nothing shows there, and it cannot be written there
     expect((await agent.client.get(`/api/user/custom-fields?company_id=${agent.companyId}`)).body.data).toEqual([]);
-    expect((await agent.client.put('/api/user/custom-fields', { company_id: agent.companyId, eavAttributeValues: [{ attribute_id: shirt.id, value: 'L' }] })).status).toBe(422);
-    const badChoice = await agent.client.put('/api/user/custom-fields', { company_id: a.companyId, eavAttributeValues: [{ attribute_id: shirt.id, value: 'XXL' }] });
+    expect(
+      (await agent.client.put('/api/user/custom-fields', { company_id: agent.companyId, eavAttributeValues: [{ attribute_id: shirt.id, value: 'L' }] })).status,
+    ).toBe(422);
+    const badChoice = await agent.client.put('/api/user/custom-fields', {
+      company_id: a.companyId,
+      eavAttributeValues: [{ attribute_id: shirt.id, value: 'XXL' }],
+    });
     expect(badChoice.status).toBe(422);
     expect(badChoice.body.errors['eavAttributeValues.0.value']).toEqual(['The selected Shirt size is invalid.']);
     expect((await b.client.get(`/api/user/custom-fields?company_id=${a.companyId}`)).status).toBe(403);
@@ -128,7 +150,9 @@ describe('custom-field values on users', () => {
     const seen = await a.client.get(`/api/companies/${a.companyId}/users/${agent.userId}/custom-fields`);
     expect(seen.body.data).toEqual([{ attribute_id: shirt.id, value: large, name: 'Shirt size', type: 'select' }]);
     const m = shirt.choices.find((c) => c.value === 'M')!.id;
-    const edited = await a.client.put(`/api/companies/${a.companyId}/users/${agent.userId}/custom-fields`, { eavAttributeValues: [{ attribute_id: shirt.id, value: m }] });
+    const edited = await a.client.put(`/api/companies/${a.companyId}/users/${agent.userId}/custom-fields`, {
+      eavAttributeValues: [{ attribute_id: shirt.id, value: m }],
+    });
     expect(edited.body.data[0].value).toBe(m);
     expect((await agent.client.get(`/api/user/custom-fields?company_id=${a.companyId}`)).body.data[0].value).toBe(m);
     expect((await agent.client.put(`/api/companies/${a.companyId}/users/${a.userId}/custom-fields`, { eavAttributeValues: [] })).status).toBe(403);
@@ -152,7 +176,11 @@ describe('number override read', () => {
     expect((await b.client.get(`/api/numbers/${n.id}/override`)).status).toBe(404);
     expect((await a.client.get('/api/numbers/999999999/override')).status).toBe(404);
     // an override whose end has passed reads as auto
-    await s.ctx.db.updateTable('number_overrides').set({ until: new Date(Date.now() - 1000) }).where('number_id', '=', n.id).execute();
+    await s.ctx.db
+      .updateTable('number_overrides')
+      .set({ until: new Date(Date.now() - 1000) })
+      .where('number_id', '=', n.id)
+      .execute();
     expect((await a.client.get(`/api/numbers/${n.id}/override`)).body.data).toMatchObject({ mode: 'auto', until: null, is_open: true });
   });
 });

@@ -2,6 +2,4 @@
 import type { ModuleEntry } from '../../platform/module.js';
 import { registerDevRoutes } from './dev.routes.js';
 
-export const devModule: ModuleEntry[] = [
-  { name: 'dev', routes: registerDevRoutes },
-];
+export const devModule: ModuleEntry[] = [{ name: 'dev', routes: registerDevRoutes }];

@@ -11,7 +11,15 @@ import { readDevOutbox } from './dev.service.js';
 
 /** Registers `GET /api/dev/outbox`. */
 export function registerDevRoutes(app: App, ctx: AppContext): void {
-  app.get('/api/dev/outbox', {
-    schema: { tags: ['dev'], summary: "Development mail outbox: the caller's own mail (an operator's: all); 404 when SMTP is configured or in production", response: { 200: OutboxList, ...errorResponses } },
-  }, async (request) => readDevOutbox(ctx, request.auth!.userId));
+  app.get(
+    '/api/dev/outbox',
+    {
+      schema: {
+        tags: ['dev'],
+        summary: "Development mail outbox: the caller's own mail (an operator's: all); 404 when SMTP is configured or in production",
+        response: { 200: OutboxList, ...errorResponses },
+      },
+    },
+    async (request) => readDevOutbox(ctx, request.auth!.userId),
+  );
 }

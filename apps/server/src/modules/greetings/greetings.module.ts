@@ -2,6 +2,4 @@
 import type { ModuleEntry } from '../../platform/module.js';
 import { registerGreetingsRoutes } from './greetings.routes.js';
 
-export const greetingsModule: ModuleEntry[] = [
-  { name: 'greetings', routes: registerGreetingsRoutes },
-];
+export const greetingsModule: ModuleEntry[] = [{ name: 'greetings', routes: registerGreetingsRoutes }];

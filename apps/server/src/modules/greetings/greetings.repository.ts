@@ -20,7 +20,12 @@ export const greetingsRepository = {
     return db.insertInto('greetings').values(row).returningAll().executeTakeFirstOrThrow();
   },
   async update(db: DbOrTx, id: number, patch: RowUpdate<'greetings'>): Promise<GreetingRow> {
-    return db.updateTable('greetings').set({ ...patch, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    return db
+      .updateTable('greetings')
+      .set({ ...patch, updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   },
   async delete(db: DbOrTx, id: number): Promise<void> {
     await db.deleteFrom('greetings').where('id', '=', id).execute();
@@ -30,17 +35,29 @@ export const greetingsRepository = {
   },
   /** The number's assignments with each greeting's audio key. */
   async assignmentsWithAudio(db: DbOrTx, numberId: number): Promise<Array<AssignmentRow & { audio_key: string }>> {
-    return db.selectFrom('greeting_assignments').innerJoin('greetings', 'greetings.id', 'greeting_assignments.greeting_id')
-      .selectAll('greeting_assignments').select('greetings.audio_key').where('greeting_assignments.number_id', '=', numberId).execute();
+    return db
+      .selectFrom('greeting_assignments')
+      .innerJoin('greetings', 'greetings.id', 'greeting_assignments.greeting_id')
+      .selectAll('greeting_assignments')
+      .select('greetings.audio_key')
+      .where('greeting_assignments.number_id', '=', numberId)
+      .execute();
   },
   /** The assignments (with audio) of the company's greetings, for the call flow's cache. */
   async companyAssignmentsWithAudio(db: DbOrTx, companyId: number): Promise<Array<{ number_id: number; extension: number; kind: string; audio_key: string }>> {
-    return db.selectFrom('greeting_assignments').innerJoin('greetings', 'greetings.id', 'greeting_assignments.greeting_id')
+    return db
+      .selectFrom('greeting_assignments')
+      .innerJoin('greetings', 'greetings.id', 'greeting_assignments.greeting_id')
       .select(['greeting_assignments.number_id', 'greeting_assignments.extension', 'greeting_assignments.kind', 'greetings.audio_key'])
-      .where('greetings.company_id', '=', companyId).execute();
+      .where('greetings.company_id', '=', companyId)
+      .execute();
   },
   async replaceAssignments(db: DbOrTx, numberId: number, rows: Array<Omit<AssignmentRow, 'number_id'>>): Promise<void> {
     await db.deleteFrom('greeting_assignments').where('number_id', '=', numberId).execute();
-    if (rows.length) await db.insertInto('greeting_assignments').values(rows.map((r) => ({ ...r, number_id: numberId }))).execute();
+    if (rows.length)
+      await db
+        .insertInto('greeting_assignments')
+        .values(rows.map((r) => ({ ...r, number_id: numberId })))
+        .execute();
   },
 };

@@ -32,8 +32,15 @@ const AUDIO_TYPES: Record<string, string> = { 'audio/wav': 'wav', 'audio/x-wav':
 
 function dto(ctx: AppContext, g: GreetingRow): GreetingDto {
   return {
-    id: g.id, company_id: g.company_id, name: g.name, content: g.content, voice: g.voice, source: g.source as 'tts' | 'upload',
-    url: ctx.blobs.url(g.audio_key), created_at: g.created_at.toISOString(), updated_at: g.updated_at.toISOString(),
+    id: g.id,
+    company_id: g.company_id,
+    name: g.name,
+    content: g.content,
+    voice: g.voice,
+    source: g.source as 'tts' | 'upload',
+    url: ctx.blobs.url(g.audio_key),
+    created_at: g.created_at.toISOString(),
+    updated_at: g.updated_at.toISOString(),
   };
 }
 
@@ -87,7 +94,8 @@ export async function speak(userId: number, input: { content: string; voice?: st
  * @throws ValidationError (name, content/file, voice, file type), NotFoundError, ForbiddenError.
  */
 export async function saveGreeting(
-  ctx: AppContext, userId: number,
+  ctx: AppContext,
+  userId: number,
   fields: { company_id: number; name?: string; content?: string; voice?: string; _method?: string; id?: number },
   file?: UploadedAudio,
 ) {
@@ -102,7 +110,7 @@ export async function saveGreeting(
   const content = (fields.content ?? existing?.content ?? '').trim();
   const voice = fields.voice || existing?.voice || DEFAULT_VOICE;
   if (!isKnownVoice(voice)) errors.voice = ['The selected voice is invalid.'];
-  const ext = file ? AUDIO_TYPES[file.mimetype] ?? (/\.(wav|mp3)$/i.exec(file.filename)?.[1]?.toLowerCase()) : undefined;
+  const ext = file ? (AUDIO_TYPES[file.mimetype] ?? /\.(wav|mp3)$/i.exec(file.filename)?.[1]?.toLowerCase()) : undefined;
   if (file && !ext) errors.file = ['The file must be a WAV or MP3 audio file.'];
   if (!file && !content && !existing) errors.content = ['Enter the text to speak or upload an audio file.'];
   if (Object.keys(errors).length) throw new ValidationError(errors);
@@ -120,10 +128,23 @@ export async function saveGreeting(
   }
   let row: GreetingRow;
   if (existing) {
-    row = await greetingsRepository.update(ctx.db, existing.id, { name, content, voice, ...(audio ? { audio_key: audio.key, content_type: audio.type, source: audio.source } : {}) });
+    row = await greetingsRepository.update(ctx.db, existing.id, {
+      name,
+      content,
+      voice,
+      ...(audio ? { audio_key: audio.key, content_type: audio.type, source: audio.source } : {}),
+    });
     if (audio) await ctx.blobs.delete(existing.audio_key);
   } else {
-    row = await greetingsRepository.insert(ctx.db, { company_id: fields.company_id, name, content, voice, source: audio!.source, audio_key: audio!.key, content_type: audio!.type });
+    row = await greetingsRepository.insert(ctx.db, {
+      company_id: fields.company_id,
+      name,
+      content,
+      voice,
+      source: audio!.source,
+      audio_key: audio!.key,
+      content_type: audio!.type,
+    });
   }
   flowCache(ctx).invalidate();
   return { message: GREETING_SAVED, data: dto(ctx, row) };
@@ -143,7 +164,13 @@ type Assignment = { extension: number; kind: 'menu' | 'voicemail' | 'whisper'; g
 /** GET /api/numbers/{id}/greetings (owner/administrator). */
 export async function getNumberGreetings(ctx: AppContext, userId: number, numberId: number) {
   await numberForManager(ctx, userId, numberId);
-  return { data: (await greetingsRepository.assignments(ctx.db, numberId)).map((a) => ({ extension: a.extension, kind: a.kind as Assignment['kind'], greeting_id: a.greeting_id })) };
+  return {
+    data: (await greetingsRepository.assignments(ctx.db, numberId)).map((a) => ({
+      extension: a.extension,
+      kind: a.kind as Assignment['kind'],
+      greeting_id: a.greeting_id,
+    })),
+  };
 }
 
 /**
@@ -174,9 +201,11 @@ export async function putNumberGreetings(ctx: AppContext, userId: number, number
  */
 export async function flowGreetings(ctx: AppContext, number: { id: number; company_id: number }, holdIds: number[], db: DbOrTx = ctx.db) {
   const byKey: Record<string, string> = {};
-  for (const a of await greetingsRepository.assignmentsWithAudio(db, number.id)) byKey[`${a.extension}:${a.kind}`] = ctx.blobs.signedUrl(a.audio_key, CARRIER_URL_TTL_MS);
+  for (const a of await greetingsRepository.assignmentsWithAudio(db, number.id))
+    byKey[`${a.extension}:${a.kind}`] = ctx.blobs.signedUrl(a.audio_key, CARRIER_URL_TTL_MS);
   const byId: Record<number, string> = {};
-  for (const g of await greetingsRepository.findMany(db, number.company_id, [...new Set(holdIds)])) byId[g.id] = ctx.blobs.signedUrl(g.audio_key, CARRIER_URL_TTL_MS);
+  for (const g of await greetingsRepository.findMany(db, number.company_id, [...new Set(holdIds)]))
+    byId[g.id] = ctx.blobs.signedUrl(g.audio_key, CARRIER_URL_TTL_MS);
   return { byKey, byId };
 }
 
@@ -190,7 +219,12 @@ const flowCache = (ctx: AppContext) => readCache<number, CompanyGreetings>(ctx.d
  * two statements per company on a miss, through `db`, the webhook's transaction). This module
  * invalidates it after every greeting or assignment write. Treat the result as read-only.
  */
-export async function flowGreetingsCached(ctx: AppContext, number: { id: number; company_id: number }, holdIds: number[], db: DbOrTx = ctx.db): Promise<FlowGreetings> {
+export async function flowGreetingsCached(
+  ctx: AppContext,
+  number: { id: number; company_id: number },
+  holdIds: number[],
+  db: DbOrTx = ctx.db,
+): Promise<FlowGreetings> {
   const company = await flowCache(ctx).get(number.company_id, async () => {
     const byNumber = new Map<number, Record<string, string>>();
     for (const a of await greetingsRepository.companyAssignmentsWithAudio(db, number.company_id)) {

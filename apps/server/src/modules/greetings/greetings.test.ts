@@ -20,7 +20,9 @@ beforeAll(async () => {
   s = await startTestServer();
   owner = await createAccount(s);
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('greetings', () => {
   it('lists voices and speaks: a RIFF/WAVE PCM body with audible samples', async () => {
@@ -28,7 +30,11 @@ describe('greetings', () => {
     expect(voices.body.data.map((v: any) => v.id)).toContain('en/en-us');
     const res = await fetch(`${s.url}/api/greetings/speak`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: `XSRF-TOKEN=${owner.client.cookie('XSRF-TOKEN')}; ${sessionCookie()}`, 'x-xsrf-token': decodeURIComponent(owner.client.cookie('XSRF-TOKEN')!) },
+      headers: {
+        'content-type': 'application/json',
+        cookie: `XSRF-TOKEN=${owner.client.cookie('XSRF-TOKEN')}; ${sessionCookie()}`,
+        'x-xsrf-token': decodeURIComponent(owner.client.cookie('XSRF-TOKEN')!),
+      },
       body: JSON.stringify({ content: 'Thank you for calling. Please hold.', voice: 'en/en-us' }),
     });
     expect(res.status).toBe(200);
@@ -55,10 +61,17 @@ describe('greetings', () => {
     expect((await fetch(g.url)).status).toBe(401); // files are the company's (platform/blob/access.ts)
     const audio = await fetch(g.url, { headers: { cookie: sessionCookie() } });
     expect(audio.status).toBe(200);
-    expect(Buffer.from(await audio.arrayBuffer()).subarray(0, 4).toString('latin1')).toBe('RIFF');
+    expect(
+      Buffer.from(await audio.arrayBuffer())
+        .subarray(0, 4)
+        .toString('latin1'),
+    ).toBe('RIFF');
 
     const upd = new FormData();
-    upd.set('_method', 'PUT'); upd.set('id', String(g.id)); upd.set('company_id', String(owner.companyId)); upd.set('content', 'For support press two.');
+    upd.set('_method', 'PUT');
+    upd.set('id', String(g.id));
+    upd.set('company_id', String(owner.companyId));
+    upd.set('content', 'For support press two.');
     const updated = await owner.client.post('/api/greetings', upd);
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     expect(updated.body.data.content).toBe('For support press two.');
@@ -66,17 +79,20 @@ describe('greetings', () => {
     expect((await fetch(g.url, { headers: { cookie: sessionCookie() } })).status).toBe(404);
 
     const up = new FormData();
-    up.set('company_id', String(owner.companyId)); up.set('name', 'Hold music');
+    up.set('company_id', String(owner.companyId));
+    up.set('name', 'Hold music');
     up.set('file', new Blob([Buffer.from('RIFF....WAVEfmt ')], { type: 'audio/wav' }), 'hold.wav');
     const uploaded = await owner.client.post('/api/greetings', up);
     expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
     expect(uploaded.body.data.source).toBe('upload');
     const bad = new FormData();
-    bad.set('company_id', String(owner.companyId)); bad.set('name', 'Bad');
+    bad.set('company_id', String(owner.companyId));
+    bad.set('name', 'Bad');
     bad.set('file', new Blob([Buffer.from('hello')], { type: 'text/plain' }), 'x.txt');
     expect((await owner.client.post('/api/greetings', bad)).status).toBe(422);
     const empty = new FormData();
-    empty.set('company_id', String(owner.companyId)); empty.set('name', 'Nothing');
+    empty.set('company_id', String(owner.companyId));
+    empty.set('name', 'Nothing');
     expect((await owner.client.post('/api/greetings', empty)).body.errors.content).toBeDefined();
 
     const list = await owner.client.get(`/api/greetings?company_id=${owner.companyId}`);
@@ -92,20 +108,33 @@ describe('greetings', () => {
   it('plays assigned greetings in the call flow: menu prompt, voicemail greeting, whisper, hold music', async () => {
     const make = async (name: string, content: string) => {
       const f = new FormData();
-      f.set('company_id', String(owner.companyId)); f.set('name', name); f.set('content', content);
+      f.set('company_id', String(owner.companyId));
+      f.set('name', name);
+      f.set('content', content);
       return (await owner.client.post('/api/greetings', f)).body.data as { id: number; url: string };
     };
-    const [menu, vm, whisper, hold] = [await make('Menu', 'Press one or two.'), await make('VM', 'Leave a message.'), await make('Whisper', 'Website caller.'), await make('Hold', 'Please hold.')];
+    const [menu, vm, whisper, hold] = [
+      await make('Menu', 'Press one or two.'),
+      await make('VM', 'Leave a message.'),
+      await make('Whisper', 'Website caller.'),
+      await make('Hold', 'Please hold.'),
+    ];
     const found = await owner.client.get('/api/numbers/search?type=local&areaCode=312&limit=10');
     const pick = found.body.data[Math.floor(Math.random() * found.body.data.length)];
     const n = (await owner.client.post('/api/numbers', { company_id: owner.companyId, provider_id: pick.provider_id, number: pick.number })).body;
-    await owner.client.put(`/api/numbers/${n.id}`, { routes: [
-      { extension: 1, type: 'voicemail' },
-      { extension: 2, confirm_key: 1, onhold_music_id: hold.id, forwards: [{ number: '6465550101' }] },
-    ] });
-    const put = await owner.client.put(`/api/numbers/${n.id}/greetings`, { assignments: [
-      { extension: 0, kind: 'menu', greeting_id: menu.id }, { extension: 1, kind: 'voicemail', greeting_id: vm.id }, { extension: 2, kind: 'whisper', greeting_id: whisper.id },
-    ] });
+    await owner.client.put(`/api/numbers/${n.id}`, {
+      routes: [
+        { extension: 1, type: 'voicemail' },
+        { extension: 2, confirm_key: 1, onhold_music_id: hold.id, forwards: [{ number: '6465550101' }] },
+      ],
+    });
+    const put = await owner.client.put(`/api/numbers/${n.id}/greetings`, {
+      assignments: [
+        { extension: 0, kind: 'menu', greeting_id: menu.id },
+        { extension: 1, kind: 'voicemail', greeting_id: vm.id },
+        { extension: 2, kind: 'whisper', greeting_id: whisper.id },
+      ],
+    });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     expect(put.body.data).toHaveLength(3);
     const other = await createAccount(s);
@@ -113,7 +142,9 @@ describe('greetings', () => {
 
     const call = (digits?: string) => 'CA' + crypto.randomBytes(16).toString('hex') + (digits ?? '');
     const sid = call();
-    const first = xml.parse((await postWebhook(s, '/webhooks/twilio/voice', { CallSid: sid, From: '+13125550142', To: n.number, CallStatus: 'ringing' })).body).Response;
+    const first = xml.parse(
+      (await postWebhook(s, '/webhooks/twilio/voice', { CallSid: sid, From: '+13125550142', To: n.number, CallStatus: 'ringing' })).body,
+    ).Response;
     // The carrier gets signed URLs of the greetings' audio, which it fetches without a session.
     const signed = (url: string) => expect.stringMatching(new RegExp(`^${url.replace(/[.?*+^$()[\]{}|\\]/g, '\\$&')}\\?expires=\\d+&signature=[\\w-]{43}$`));
     expect(first.Gather.Play).toEqual([signed(menu.url)]);

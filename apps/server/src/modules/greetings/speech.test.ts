@@ -16,12 +16,18 @@ beforeAll(async () => {
   s = await startTestServer();
   owner = await createAccount(s);
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 /** Text of exactly `n` characters made of words, as a person would type. */
 function words(n: number): string {
   const base = 'Thank you for calling the front desk. Our opening hours are nine to five, Monday to Friday. ';
-  return base.repeat(Math.ceil(n / base.length)).slice(0, n).trimEnd().padEnd(n, '.');
+  return base
+    .repeat(Math.ceil(n / base.length))
+    .slice(0, n)
+    .trimEnd()
+    .padEnd(n, '.');
 }
 
 describe('speech synthesis', () => {
@@ -29,16 +35,28 @@ describe('speech synthesis', () => {
     // Order of events, not wall-clock: with synthesis on the event loop, no health check could
     // be answered until a synthesis had finished.
     const log: string[] = [];
-    const speaks = Array.from({ length: 4 }, (_, i) => owner.client.post('/api/greetings/speak', { content: words(500), voice: 'en/en-us' })
-      .then((r) => { log.push(`speak ${i} ${r.status}`); return r; }));
+    const speaks = Array.from({ length: 4 }, (_, i) =>
+      owner.client.post('/api/greetings/speak', { content: words(500), voice: 'en/en-us' }).then((r) => {
+        log.push(`speak ${i} ${r.status}`);
+        return r;
+      }),
+    );
     let pending = speaks.length;
-    const allDone = Promise.all(speaks).finally(() => { pending = 0; });
-    for (const p of speaks) void p.then(() => { pending -= 1; });
+    const allDone = Promise.all(speaks).finally(() => {
+      pending = 0;
+    });
+    for (const p of speaks)
+      void p.then(() => {
+        pending -= 1;
+      });
     let during = 0;
     while (pending > 0) {
       const h = await owner.client.get('/api/health');
       expect(h.status).toBe(200);
-      if (pending > 0) { during += 1; log.push('health'); }
+      if (pending > 0) {
+        during += 1;
+        log.push('health');
+      }
     }
     const results = await allDone;
     for (const r of results) {

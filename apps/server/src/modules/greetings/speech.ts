@@ -67,7 +67,8 @@ export async function synthesize(text: string, voice: string = DEFAULT_VOICE): P
   try {
     out = await speechPool().run({ text, voice: v.id, file: v.file });
   } catch (e) {
-    if (e instanceof Error && /queue is at limit/i.test(e.message)) throw new ServiceUnavailableError(2, 'Speech synthesis is busy. Please try again in a moment.');
+    if (e instanceof Error && /queue is at limit/i.test(e.message))
+      throw new ServiceUnavailableError(2, 'Speech synthesis is busy. Please try again in a moment.');
     throw e;
   }
   return Buffer.from(out.buffer, out.byteOffset, out.byteLength);

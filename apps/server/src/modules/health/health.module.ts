@@ -2,6 +2,4 @@
 import type { ModuleEntry } from '../../platform/module.js';
 import { registerHealthRoutes } from './health.routes.js';
 
-export const healthModule: ModuleEntry[] = [
-  { name: 'health', routes: registerHealthRoutes },
-];
+export const healthModule: ModuleEntry[] = [{ name: 'health', routes: registerHealthRoutes }];

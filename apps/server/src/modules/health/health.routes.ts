@@ -6,11 +6,18 @@ import { checkHealth } from './health.service.js';
 
 /** Registers the public health check. */
 export function registerHealthRoutes(app: App, ctx: AppContext): void {
-  app.get('/api/health', {
-    config: { public: true },
-    schema: { tags: ['platform'], response: { 200: z.object({ status: z.literal('ok') }), 503: z.object({ status: z.literal('unavailable'), message: z.string() }) } },
-  }, async (_req, reply) => {
-    const health = await checkHealth(ctx);
-    return health.status === 'ok' ? health : reply.status(503).send(health);
-  });
+  app.get(
+    '/api/health',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['platform'],
+        response: { 200: z.object({ status: z.literal('ok') }), 503: z.object({ status: z.literal('unavailable'), message: z.string() }) },
+      },
+    },
+    async (_req, reply) => {
+      const health = await checkHealth(ctx);
+      return health.status === 'ok' ? health : reply.status(503).send(health);
+    },
+  );
 }

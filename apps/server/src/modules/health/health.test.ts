@@ -2,8 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, startTestServer, type TestServer } from '../../../test/harness.js';
 
 let server: TestServer;
-beforeAll(async () => { server = await startTestServer(); });
-afterAll(async () => { await server?.close(); });
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
 
 describe('platform endpoints', () => {
   it('GET /api/health answers ok once the database is reachable', async () => {
@@ -33,7 +37,10 @@ describe('platform endpoints', () => {
   it('answers malformed JSON with 422, not 500', async () => {
     const client = new ApiClient(server.url);
     await client.get('/api/csrf-cookie');
-    const r = await client.request('POST', '/api/sanctum/login', undefined, { 'content-type': 'application/json', 'x-xsrf-token': decodeURIComponent(client.cookie('XSRF-TOKEN') ?? '') });
+    const r = await client.request('POST', '/api/sanctum/login', undefined, {
+      'content-type': 'application/json',
+      'x-xsrf-token': decodeURIComponent(client.cookie('XSRF-TOKEN') ?? ''),
+    });
     expect(r.status).toBe(422);
     expect(r.body.message).toBeTruthy();
   });

@@ -2,6 +2,4 @@
 import type { ModuleEntry } from '../../platform/module.js';
 import { registerInAppCallingRoutes } from './in-app-calling.routes.js';
 
-export const inAppCallingModule: ModuleEntry[] = [
-  { name: 'in-app-calling', routes: registerInAppCallingRoutes },
-];
+export const inAppCallingModule: ModuleEntry[] = [{ name: 'in-app-calling', routes: registerInAppCallingRoutes }];

@@ -17,9 +17,19 @@ function norm<T extends InAppCallRow | undefined>(row: T): T {
 export const inAppCallingRepository = {
   /** Stores the ringing call; a repeated ring of the same call keeps its join token and adds the users. */
   async upsertCall(db: DbOrTx, row: NewRow<'in_app_calls'> & { rung_user_ids: number[] }): Promise<InAppCallRow> {
-    return db.insertInto('in_app_calls').values(row)
-      .onConflict((oc) => oc.column('call_id').doUpdateSet({ rung_user_ids: sql<number[]>`(select array(select distinct unnest(in_app_calls.rung_user_ids || excluded.rung_user_ids)))`, ended_at: null, end_reason: null }))
-      .returningAll().executeTakeFirstOrThrow().then(norm);
+    return db
+      .insertInto('in_app_calls')
+      .values(row)
+      .onConflict((oc) =>
+        oc.column('call_id').doUpdateSet({
+          rung_user_ids: sql<number[]>`(select array(select distinct unnest(in_app_calls.rung_user_ids || excluded.rung_user_ids)))`,
+          ended_at: null,
+          end_reason: null,
+        }),
+      )
+      .returningAll()
+      .executeTakeFirstOrThrow()
+      .then(norm);
   },
   async find(db: DbOrTx, callId: number): Promise<InAppCallRow | undefined> {
     return db.selectFrom('in_app_calls').selectAll().where('call_id', '=', callId).executeTakeFirst().then(norm);
@@ -29,18 +39,35 @@ export const inAppCallingRepository = {
   },
   /** The first answer wins: sets answered_by only while nobody answered and the call still rings. */
   async claimAnswer(db: DbOrTx, callId: number, userId: number): Promise<InAppCallRow | undefined> {
-    return db.updateTable('in_app_calls').set({ answered_by: userId, answered_at: new Date() })
-      .where('call_id', '=', callId).where('answered_by', 'is', null).where('ended_at', 'is', null)
-      .returningAll().executeTakeFirst().then(norm);
+    return db
+      .updateTable('in_app_calls')
+      .set({ answered_by: userId, answered_at: new Date() })
+      .where('call_id', '=', callId)
+      .where('answered_by', 'is', null)
+      .where('ended_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst()
+      .then(norm);
   },
   async addRejection(db: DbOrTx, callId: number, userId: number): Promise<InAppCallRow | undefined> {
-    return db.updateTable('in_app_calls').set({ rejected_by: sql<number[]>`array(select distinct unnest(rejected_by || array[${userId}::bigint]))` })
-      .where('call_id', '=', callId).returningAll().executeTakeFirst().then(norm);
+    return db
+      .updateTable('in_app_calls')
+      .set({ rejected_by: sql<number[]>`array(select distinct unnest(rejected_by || array[${userId}::bigint]))` })
+      .where('call_id', '=', callId)
+      .returningAll()
+      .executeTakeFirst()
+      .then(norm);
   },
   /** Marks the ring (or the browser leg) over; returns the row only the first time. */
   async end(db: DbOrTx, callId: number, reason: string): Promise<InAppCallRow | undefined> {
-    return db.updateTable('in_app_calls').set({ ended_at: new Date(), end_reason: reason })
-      .where('call_id', '=', callId).where('ended_at', 'is', null).returningAll().executeTakeFirst().then(norm);
+    return db
+      .updateTable('in_app_calls')
+      .set({ ended_at: new Date(), end_reason: reason })
+      .where('call_id', '=', callId)
+      .where('ended_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst()
+      .then(norm);
   },
   async insertOutbound(db: DbOrTx, row: NewRow<'in_app_calls'>): Promise<void> {
     await db.insertInto('in_app_calls').values(row).execute();

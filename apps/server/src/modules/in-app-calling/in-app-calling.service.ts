@@ -35,7 +35,12 @@ import { findContactByNumber } from '../contacts/contacts.service.js';
 import { findNumberByE164 } from '../numbers/numbers.service.js';
 import { clientIdentity } from '../routing/routing.service.js';
 import {
-  filterInAppCallingActive, getInAppCallingProfile, getInAppCallingProfiles, setInAppCallingStatus, setSipCredentials, type InAppCallingProfile,
+  filterInAppCallingActive,
+  getInAppCallingProfile,
+  getInAppCallingProfiles,
+  setInAppCallingStatus,
+  setSipCredentials,
+  type InAppCallingProfile,
 } from '../users/users.service.js';
 import { inAppCallingRepository, type InAppCallRow } from './in-app-calling.repository.js';
 
@@ -64,7 +69,16 @@ function publish(ctx: AppContext, userIds: Iterable<number>, event: InAppCalling
 function userDto(u: InAppCallingProfile & { role: string }): InAppUser {
   const status = u.in_app_calling_status === 'active' ? 'active' : 'away';
   const sip = hasSip(u);
-  return { id: u.id, first_name: u.first_name, last_name: u.last_name, email: u.email, role: u.role, in_app_calling_status: status, has_sip: sip, can_take_calls: status === 'active' && sip };
+  return {
+    id: u.id,
+    first_name: u.first_name,
+    last_name: u.last_name,
+    email: u.email,
+    role: u.role,
+    in_app_calling_status: status,
+    has_sip: sip,
+    can_take_calls: status === 'active' && sip,
+  };
 }
 
 /**
@@ -84,7 +98,10 @@ export async function listInAppUsers(ctx: AppContext, userId: number, companyId:
   const members = await listActiveMembers(ctx, companyId);
   const roles = new Map(members.map((m) => [m.userId, m.role]));
   // The profiles come ordered by first name, last name, id.
-  const profiles = await getInAppCallingProfiles(ctx, members.map((m) => m.userId));
+  const profiles = await getInAppCallingProfiles(
+    ctx,
+    members.map((m) => m.userId),
+  );
   return { data: profiles.map((u) => userDto({ ...u, role: roles.get(u.id)! })) };
 }
 
@@ -100,7 +117,12 @@ function canProvisionSip(ctx: AppContext): boolean {
  * the sandbox), else 422. Publishes `{type:'status'}` on `user.{id}` so the user's other tabs follow.
  * @throws ForbiddenError 403, ValidationError 422 (status active without SIP fields).
  */
-export async function setInAppStatus(ctx: AppContext, userId: number, companyId: number, status: InAppCallingStatus): Promise<{ message: string; data: InAppUser }> {
+export async function setInAppStatus(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+  status: InAppCallingStatus,
+): Promise<{ message: string; data: InAppUser }> {
   const role = await assertCompanyAccess(ctx, userId, companyId);
   await ctx.db.transaction().execute(async (tx) => {
     const u = await getInAppCallingProfile(ctx, userId, tx);
@@ -108,11 +130,16 @@ export async function setInAppStatus(ctx: AppContext, userId: number, companyId:
     if (status === 'active' && !hasSip(u)) {
       if (!canProvisionSip(ctx)) throw fieldError('status', MISSING_SIP);
       const domain = ctx.carrier.sipDomain;
-      await setSipCredentials(ctx, userId, {
-        sip_address: u.sip_address?.trim() || `sip:${clientIdentity(userId)}@${domain}`,
-        sip_user: u.sip_user?.trim() || clientIdentity(userId),
-        sip_password: u.sip_password?.trim() || crypto.randomBytes(18).toString('base64url'),
-      }, tx);
+      await setSipCredentials(
+        ctx,
+        userId,
+        {
+          sip_address: u.sip_address?.trim() || `sip:${clientIdentity(userId)}@${domain}`,
+          sip_user: u.sip_user?.trim() || clientIdentity(userId),
+          sip_password: u.sip_password?.trim() || crypto.randomBytes(18).toString('base64url'),
+        },
+        tx,
+      );
     }
     await setInAppCallingStatus(ctx, userId, status, tx);
   });
@@ -153,9 +180,19 @@ export async function assertSoftphoneReady(ctx: AppContext, userId: number): Pro
  * browser call's `in_app_calls` row (placed by `userId`; `carrierSid` is the placeholder SID the
  * token's call carries until the carrier connects it).
  */
-export async function recordBrowserCall(ctx: AppContext, tx: DbOrTx, call: { callId: number; companyId: number; carrierSid: string; userId: number }): Promise<void> {
+export async function recordBrowserCall(
+  ctx: AppContext,
+  tx: DbOrTx,
+  call: { callId: number; companyId: number; carrierSid: string; userId: number },
+): Promise<void> {
   await inAppCallingRepository.insertOutbound(tx, {
-    call_id: call.callId, company_id: call.companyId, carrier_sid: call.carrierSid, direction: 'outbound', join_token: crypto.randomBytes(16).toString('base64url'), placed_by: call.userId, rung_user_ids: [],
+    call_id: call.callId,
+    company_id: call.companyId,
+    carrier_sid: call.carrierSid,
+    direction: 'outbound',
+    join_token: crypto.randomBytes(16).toString('base64url'),
+    placed_by: call.userId,
+    rung_user_ids: [],
   });
 }
 
@@ -174,7 +211,11 @@ export function browserCallToken(ctx: AppContext, userId: number, params: Record
  * the token was issued to (`identity` `user_{id}`), and only once (the call row still carries the
  * token's SID). @returns the placing user and the token's SID, or null (refuse the call).
  */
-export async function authorizeBrowserCall(ctx: AppContext, tx: DbOrTx, input: { callId: number; identity: string | undefined }): Promise<{ userId: number; tokenSid: string } | null> {
+export async function authorizeBrowserCall(
+  ctx: AppContext,
+  tx: DbOrTx,
+  input: { callId: number; identity: string | undefined },
+): Promise<{ userId: number; tokenSid: string } | null> {
   const userId = input.identity ? userIdOfIdentity(input.identity) : null;
   if (userId === null || !Number.isInteger(input.callId) || input.callId <= 0) return null;
   const placed = await inAppCallingRepository.find(tx, input.callId);
@@ -188,17 +229,36 @@ export async function authorizeBrowserCall(ctx: AppContext, tx: DbOrTx, input: {
  * the after-commit publisher of `{type:'ringing', callId, companyId, from, to, numberLabel,
  * joinToken, timeoutS}` on `user.{id}` of each rung user.
  */
-export async function ringInAppUsers(ctx: AppContext, tx: DbOrTx, call: { id: number; company_id: number; carrier_sid: string; from_number: string; to_number: string }, identities: readonly string[], timeoutS: number): Promise<() => void> {
+export async function ringInAppUsers(
+  ctx: AppContext,
+  tx: DbOrTx,
+  call: { id: number; company_id: number; carrier_sid: string; from_number: string; to_number: string },
+  identities: readonly string[],
+  timeoutS: number,
+): Promise<() => void> {
   const userIds = identities.map(userIdOfIdentity).filter((x): x is number => x !== null);
   const row = await inAppCallingRepository.upsertCall(tx, {
-    call_id: call.id, company_id: call.company_id, carrier_sid: call.carrier_sid, join_token: crypto.randomBytes(16).toString('base64url'), rung_user_ids: userIds,
+    call_id: call.id,
+    company_id: call.company_id,
+    carrier_sid: call.carrier_sid,
+    join_token: crypto.randomBytes(16).toString('base64url'),
+    rung_user_ids: userIds,
   });
   const label = (await findNumberByE164(ctx, call.to_number, tx))?.label ?? '';
   // The ringing card names a known caller (contacts module's lookup, inside this transaction).
   const contactName = (await findContactByNumber(ctx, call.company_id, call.from_number, tx))?.name ?? null;
-  return () => publish(ctx, userIds, {
-    type: 'ringing', callId: call.id, companyId: call.company_id, from: call.from_number, to: call.to_number, numberLabel: label, joinToken: row.join_token, timeoutS, contactName,
-  });
+  return () =>
+    publish(ctx, userIds, {
+      type: 'ringing',
+      callId: call.id,
+      companyId: call.company_id,
+      from: call.from_number,
+      to: call.to_number,
+      numberLabel: label,
+      joinToken: row.join_token,
+      timeoutS,
+      contactName,
+    });
 }
 
 /**
@@ -220,7 +280,11 @@ export async function endInAppRinging(ctx: AppContext, tx: DbOrTx, callId: numbe
  * claimed the answer: `{callId, userId, identity}` (`user_{id}`). Returns what to run after commit
  * (its live events), if anything. Registered by the calls module (it owns the call's status).
  */
-export type InAppAnswerHandler = (ctx: AppContext, tx: DbOrTx, answer: { callId: number; userId: number; identity: string }) => Promise<(() => Promise<void>) | undefined>;
+export type InAppAnswerHandler = (
+  ctx: AppContext,
+  tx: DbOrTx,
+  answer: { callId: number; userId: number; identity: string },
+) => Promise<(() => Promise<void>) | undefined>;
 let answerHandler: InAppAnswerHandler | undefined;
 
 /** Registers the {@link InAppAnswerHandler} (in the calls module's setup). Idempotent: the last one wins. */
@@ -238,8 +302,10 @@ async function callFor(ctx: AppContext, userId: number, companyId: number, callI
 
 function stateOf(row: InAppCallRow) {
   return {
-    call_id: row.call_id, state: row.answered_by !== null ? ('answered' as const) : row.ended_at ? ('ended' as const) : ('ringing' as const),
-    answered_by: row.answered_by, answered_at: row.answered_at ? row.answered_at.toISOString() : null,
+    call_id: row.call_id,
+    state: row.answered_by !== null ? ('answered' as const) : row.ended_at ? ('ended' as const) : ('ringing' as const),
+    answered_by: row.answered_by,
+    answered_at: row.answered_at ? row.answered_at.toISOString() : null,
   };
 }
 
@@ -331,7 +397,11 @@ async function waitFor<T>(callIdOf: () => number | undefined, check: () => Promi
     if (left <= 0) return null;
     const id = callIdOf();
     await new Promise<void>((resolve) => {
-      const done = () => { clearTimeout(t); if (id !== undefined) signals.off(`call:${id}`, done); resolve(); };
+      const done = () => {
+        clearTimeout(t);
+        if (id !== undefined) signals.off(`call:${id}`, done);
+        resolve();
+      };
       const t = setTimeout(done, Math.min(pollMs, left));
       if (id !== undefined) signals.once(`call:${id}`, done);
     });
@@ -345,15 +415,19 @@ async function waitFor<T>(callIdOf: () => number | undefined, check: () => Promi
  */
 export async function waitForBrowserAnswer(ctx: AppContext, sid: string, timeoutMs: number): Promise<BrowserAnswer> {
   let callId: number | undefined;
-  const r = await waitFor<BrowserAnswer>(() => callId, async () => {
-    const row = await inAppCallingRepository.findBySid(ctx.db, sid);
-    if (!row) return null;
-    callId = row.call_id;
-    if (row.answered_by !== null) return { kind: 'answered', userId: row.answered_by, callId: row.call_id };
-    if (row.end_reason === 'rejected') return { kind: 'rejected' };
-    if (row.ended_at) return { kind: 'ended' };
-    return null;
-  }, timeoutMs);
+  const r = await waitFor<BrowserAnswer>(
+    () => callId,
+    async () => {
+      const row = await inAppCallingRepository.findBySid(ctx.db, sid);
+      if (!row) return null;
+      callId = row.call_id;
+      if (row.answered_by !== null) return { kind: 'answered', userId: row.answered_by, callId: row.call_id };
+      if (row.end_reason === 'rejected') return { kind: 'rejected' };
+      if (row.ended_at) return { kind: 'ended' };
+      return null;
+    },
+    timeoutMs,
+  );
   return r ?? { kind: 'timeout' };
 }
 
@@ -362,6 +436,10 @@ export async function waitForBrowserAnswer(ctx: AppContext, sid: string, timeout
  * @returns true when the user hung up, false when the time ran out.
  */
 export async function waitForBrowserHangup(ctx: AppContext, callId: number, maxMs: number): Promise<boolean> {
-  const r = await waitFor<boolean>(() => callId, async () => ((await inAppCallingRepository.find(ctx.db, callId))?.ended_at ? true : null), maxMs);
+  const r = await waitFor<boolean>(
+    () => callId,
+    async () => ((await inAppCallingRepository.find(ctx.db, callId))?.ended_at ? true : null),
+    maxMs,
+  );
   return r === true;
 }

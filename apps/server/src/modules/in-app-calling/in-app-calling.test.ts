@@ -70,7 +70,12 @@ describe('in-app calling', () => {
     expect((await a.client.post(`${base(a)}/status`, { status: 'active' })).status).toBe(200);
     expect((await b.client.post(`${base(b)}/status`, { status: 'active' })).status).toBe(200);
     const users = await a.client.get(`${base(a)}/users`);
-    expect(users.body.data.filter((u: { can_take_calls: boolean }) => u.can_take_calls).map((u: { id: number }) => u.id).sort()).toEqual([a.userId, b.userId].sort());
+    expect(
+      users.body.data
+        .filter((u: { can_take_calls: boolean }) => u.can_take_calls)
+        .map((u: { id: number }) => u.id)
+        .sort(),
+    ).toEqual([a.userId, b.userId].sort());
 
     const sa = await connectSocket(s, a.client);
     const sb = await connectSocket(s, b.client);
@@ -85,7 +90,9 @@ describe('in-app calling', () => {
     const evO = collect(so);
 
     const n = await buyTestNumber(a, '415');
-    expect((await a.client.put(`/api/numbers/${n.id}`, { label: 'Front desk', routes: [{ type: 'in-app-calling', voicemail_enabled: true, timeout: 20 }] })).status).toBe(200);
+    expect(
+      (await a.client.put(`/api/numbers/${n.id}`, { label: 'Front desk', routes: [{ type: 'in-app-calling', voicemail_enabled: true, timeout: 20 }] })).status,
+    ).toBe(200);
 
     const sim = a.client.post('/api/simulator/calls', { from: '+13125550142', to: n.number, talk_seconds: 1 });
     const ringA = await eventually(async () => evA.find((e) => e.type === 'ringing'));
@@ -98,7 +105,10 @@ describe('in-app calling', () => {
     expect((await a.client.get(`${base(a)}/calls/${callId}/can-answer-call`)).body).toEqual({ canAnswer: true });
     expect((await outsider.client.get(`${base(a)}/calls/${callId}/can-answer-call`)).status).toBe(403);
 
-    const [ansA, ansB] = await Promise.all([a.client.post(`${base(a)}/calls/${callId}/answer`), new Promise((r) => setTimeout(r, 30)).then(() => b.client.post(`${base(b)}/calls/${callId}/answer`))]);
+    const [ansA, ansB] = await Promise.all([
+      a.client.post(`${base(a)}/calls/${callId}/answer`),
+      new Promise((r) => setTimeout(r, 30)).then(() => b.client.post(`${base(b)}/calls/${callId}/answer`)),
+    ]);
     expect(ansA.status, JSON.stringify(ansA.body)).toBe(200);
     expect(ansA.body.data).toMatchObject({ state: 'answered', answered_by: a.userId });
     expect(ansB.status).toBe(409);
@@ -144,7 +154,7 @@ describe('in-app calling', () => {
     expect((await b.client.post(`${base(b)}/calls/${ring.callId}/answer`)).status).toBe(409);
   }, 60_000);
 
-  it('outbound token records an outbound call; 404 for another company\'s number', async () => {
+  it("outbound token records an outbound call; 404 for another company's number", async () => {
     const n = await buyTestNumber(a, '415', 2);
     const r = await a.client.post('/api/v1/calls/token', { number_id: n.id, destination: '(312) 555-0199' });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -160,7 +170,15 @@ describe('in-app calling', () => {
     const t = await a.client.post('/api/v1/calls/token', { number_id: n.id, destination: '+13125550177' });
     expect(t.status, JSON.stringify(t.body)).toBe(200);
     const sid = 'CA' + 'b'.repeat(32);
-    const params = { CallSid: sid, AccountSid: s.ctx.config.twilioAccountSid, From: `client:user_${a.userId}`, To: '+13125550177', call_id: String(t.body.call_id), CallStatus: 'ringing', Direction: 'inbound' };
+    const params = {
+      CallSid: sid,
+      AccountSid: s.ctx.config.twilioAccountSid,
+      From: `client:user_${a.userId}`,
+      To: '+13125550177',
+      call_id: String(t.body.call_id),
+      CallStatus: 'ringing',
+      Direction: 'inbound',
+    };
     const forged = await postWebhook(s, '/webhooks/twilio/voice/client', params, { token: 'wrong-token' });
     expect(forged.status).toBe(403);
     const first = await postWebhook(s, '/webhooks/twilio/voice/client', params);
@@ -171,7 +189,11 @@ describe('in-app calling', () => {
     // Someone else's client identity cannot use this call.
     const other = await postWebhook(s, '/webhooks/twilio/voice/client', { ...params, CallSid: 'CA' + 'c'.repeat(32), From: `client:user_${outsider.userId}` });
     expect(other.body).toContain('<Hangup');
-    const dial = await postWebhook(s, `/webhooks/twilio/voice/client/dial?call=${t.body.call_id}`, { CallSid: sid, DialCallStatus: 'completed', DialCallDuration: '42' });
+    const dial = await postWebhook(s, `/webhooks/twilio/voice/client/dial?call=${t.body.call_id}`, {
+      CallSid: sid,
+      DialCallStatus: 'completed',
+      DialCallDuration: '42',
+    });
     expect(dial.status).toBe(200);
     const call = await a.client.get(`/api/calls/${t.body.call_id}`);
     expect(call.body).toMatchObject({ direction: 'outbound', status: 12, duration_s: 42, carrier_sid: sid });

@@ -38,7 +38,9 @@ async function inbound(from: string, body: string): Promise<string> {
 /** Collects the payloads of `name` emitted for this test's company. */
 function collect<K extends 'message.received' | 'message.status-changed'>(name: K): Array<DomainEvents[K]> {
   const seen: Array<DomainEvents[K]> = [];
-  const handler = (_ctx: unknown, p: DomainEvents[K]) => { if (p.companyId === a.companyId) seen.push(p); };
+  const handler = (_ctx: unknown, p: DomainEvents[K]) => {
+    if (p.companyId === a.companyId) seen.push(p);
+  };
   cleanups.push(events.on(name, handler));
   return seen;
 }
@@ -46,13 +48,15 @@ function collect<K extends 'message.received' | 'message.status-changed'>(name: 
 describe('the inbound-reply hook', () => {
   it('is asked inside the transaction; its campaign travels on message.received', async () => {
     const asked: InboundReplyInput[] = [];
-    cleanups.push(registerInboundReplyHook(async (_ctx, tx, input) => {
-      if (input.companyId !== a.companyId) return { skipInbox: false, campaignId: null };
-      // The hook reads through the webhook's transaction (docs/architecture.md "Transactions never wait on the pool").
-      await tx.selectFrom('companies').select('id').where('id', '=', input.companyId).executeTakeFirstOrThrow();
-      asked.push(input);
-      return { skipInbox: false, campaignId: 4242 };
-    }));
+    cleanups.push(
+      registerInboundReplyHook(async (_ctx, tx, input) => {
+        if (input.companyId !== a.companyId) return { skipInbox: false, campaignId: null };
+        // The hook reads through the webhook's transaction (docs/architecture.md "Transactions never wait on the pool").
+        await tx.selectFrom('companies').select('id').where('id', '=', input.companyId).executeTakeFirstOrThrow();
+        asked.push(input);
+        return { skipInbox: false, campaignId: 4242 };
+      }),
+    );
     const received = collect('message.received');
     const carrierSid = await inbound('(312) 555-0101', 'Is this still on?');
     expect(asked).toEqual([{ companyId: a.companyId, numberId: number.id, from: '+13125550101', body: 'Is this still on?' }]);

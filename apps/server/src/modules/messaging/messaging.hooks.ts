@@ -27,7 +27,9 @@ const hooks = new Set<InboundReplyHook>();
  */
 export function registerInboundReplyHook(hook: InboundReplyHook): () => void {
   hooks.add(hook);
-  return () => { hooks.delete(hook); };
+  return () => {
+    hooks.delete(hook);
+  };
 }
 
 /**

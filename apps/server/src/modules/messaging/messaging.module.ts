@@ -3,6 +3,4 @@ import type { ModuleEntry } from '../../platform/module.js';
 import { registerMessagingJobs } from './messaging.jobs.js';
 import { registerMessagingRoutes } from './messaging.routes.js';
 
-export const messagingModule: ModuleEntry[] = [
-  { name: 'messaging', routes: registerMessagingRoutes, jobs: registerMessagingJobs },
-];
+export const messagingModule: ModuleEntry[] = [{ name: 'messaging', routes: registerMessagingRoutes, jobs: registerMessagingJobs }];

@@ -39,54 +39,79 @@ async function readMessageRequest<S extends z.ZodType>(req: FastifyRequest, sche
 
 /** Registers the send/schedule API routes and the carrier's messaging webhooks on the app. */
 export function registerMessagingRoutes(app: App, ctx: AppContext): void {
-  app.post('/api/message', {
-    schema: {
-      tags: ['inbox'],
-      summary: 'Send an SMS/MMS (multipart: company_id, number_id, to | conversation_id, content, media[] files; or JSON)',
-      body: SendMessageBody.nullish(),
-      response: { 201: ConversationItem, ...errorResponses },
+  app.post(
+    '/api/message',
+    {
+      schema: {
+        tags: ['inbox'],
+        summary: 'Send an SMS/MMS (multipart: company_id, number_id, to | conversation_id, content, media[] files; or JSON)',
+        body: SendMessageBody.nullish(),
+        response: { 201: ConversationItem, ...errorResponses },
+      },
     },
-  }, async (req, reply) => {
-    const { body, files } = await readMessageRequest(req, SendMessageBody);
-    const item = await sendMessage(ctx, req.auth!.userId, body, files);
-    return reply.status(201).send(item);
-  });
-
-  app.post('/api/inbox/message/schedule', {
-    schema: {
-      tags: ['inbox'],
-      summary: 'Schedule an SMS/MMS: the fields of POST /message plus shouldBeSentAt (ISO, future); sent by a job at that time',
-      body: ScheduleMessageBody.nullish(),
-      response: { 201: ConversationItem, ...errorResponses },
+    async (req, reply) => {
+      const { body, files } = await readMessageRequest(req, SendMessageBody);
+      const item = await sendMessage(ctx, req.auth!.userId, body, files);
+      return reply.status(201).send(item);
     },
-  }, async (req, reply) => {
-    const { body, files } = await readMessageRequest(req, ScheduleMessageBody);
-    const item = await scheduleMessage(ctx, req.auth!.userId, body, files);
-    return reply.status(201).send(item);
-  });
+  );
 
-  app.delete('/api/inbox/message/schedule/:id', {
-    schema: { tags: ['inbox'], summary: 'Cancel a scheduled message that has not been sent (204; 409 once sent)', params: IdParams, response: { 204: z.null().optional(), 409: ErrorBody, ...errorResponses } },
-  }, async (req, reply) => {
-    await cancelScheduledMessage(ctx, req.auth!.userId, req.params.id);
-    return reply.code(204).send(null);
-  });
+  app.post(
+    '/api/inbox/message/schedule',
+    {
+      schema: {
+        tags: ['inbox'],
+        summary: 'Schedule an SMS/MMS: the fields of POST /message plus shouldBeSentAt (ISO, future); sent by a job at that time',
+        body: ScheduleMessageBody.nullish(),
+        response: { 201: ConversationItem, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const { body, files } = await readMessageRequest(req, ScheduleMessageBody);
+      const item = await scheduleMessage(ctx, req.auth!.userId, body, files);
+      return reply.status(201).send(item);
+    },
+  );
 
-  app.post(ctx.carrier.webhookPath('messaging'), {
-    preHandler: verifyCarrierSignature(ctx),
-    schema: { tags: ['webhooks'], summary: "Carrier webhook: inbound SMS/MMS (the carrier's form post)", body: WebhookBody },
-  }, async (req, reply) => {
-    const p = ctx.carrier.parseInboundMessage(formParams(req));
-    if (!p) return reply.type(ctx.carrier.renderMessaging().contentType).send(ctx.carrier.renderMessaging().body);
-    return handleOnce(ctx, reply, `sms:${p.sid}`, (tx) => receiveInboundMessage(ctx, tx, p));
-  });
+  app.delete(
+    '/api/inbox/message/schedule/:id',
+    {
+      schema: {
+        tags: ['inbox'],
+        summary: 'Cancel a scheduled message that has not been sent (204; 409 once sent)',
+        params: IdParams,
+        response: { 204: z.null().optional(), 409: ErrorBody, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      await cancelScheduledMessage(ctx, req.auth!.userId, req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.post(ctx.carrier.webhookPath('messaging.status'), {
-    preHandler: verifyCarrierSignature(ctx),
-    schema: { tags: ['webhooks'], summary: 'Carrier webhook: message delivery status', querystring: z.object({ item: Id.optional() }), body: WebhookBody },
-  }, async (req, reply) => {
-    const p = ctx.carrier.parseMessageStatus(formParams(req));
-    if (!p) return reply.type(ctx.carrier.renderMessaging().contentType).send(ctx.carrier.renderMessaging().body);
-    return handleOnce(ctx, reply, `smsstatus:${p.sid}:${p.status}`, (tx) => applyMessageStatus(ctx, tx, p, req.query.item ?? null));
-  });
+  app.post(
+    ctx.carrier.webhookPath('messaging'),
+    {
+      preHandler: verifyCarrierSignature(ctx),
+      schema: { tags: ['webhooks'], summary: "Carrier webhook: inbound SMS/MMS (the carrier's form post)", body: WebhookBody },
+    },
+    async (req, reply) => {
+      const p = ctx.carrier.parseInboundMessage(formParams(req));
+      if (!p) return reply.type(ctx.carrier.renderMessaging().contentType).send(ctx.carrier.renderMessaging().body);
+      return handleOnce(ctx, reply, `sms:${p.sid}`, (tx) => receiveInboundMessage(ctx, tx, p));
+    },
+  );
+
+  app.post(
+    ctx.carrier.webhookPath('messaging.status'),
+    {
+      preHandler: verifyCarrierSignature(ctx),
+      schema: { tags: ['webhooks'], summary: 'Carrier webhook: message delivery status', querystring: z.object({ item: Id.optional() }), body: WebhookBody },
+    },
+    async (req, reply) => {
+      const p = ctx.carrier.parseMessageStatus(formParams(req));
+      if (!p) return reply.type(ctx.carrier.renderMessaging().contentType).send(ctx.carrier.renderMessaging().body);
+      return handleOnce(ctx, reply, `smsstatus:${p.sid}:${p.status}`, (tx) => applyMessageStatus(ctx, tx, p, req.query.item ?? null));
+    },
+  );
 }

@@ -15,8 +15,19 @@
  */
 import { type ConversationItem, type ScheduleMessageBody, type SendMessageBody } from '@switchboard/contracts';
 import {
-  DEFAULT_HELP_TEXT, MMS_MAX_LENGTH, MMS_TOO_LONG, OPT_IN_CONFIRMATION, OPT_OUT_CONFIRMATION, RECIPIENT_UNSUBSCRIBED, SMS_MAX_LENGTH, SMS_TOO_LONG,
-  classifyKeyword, formatPhone, parsePhone, type DeliveryUpdate, type KeywordKind,
+  DEFAULT_HELP_TEXT,
+  MMS_MAX_LENGTH,
+  MMS_TOO_LONG,
+  OPT_IN_CONFIRMATION,
+  OPT_OUT_CONFIRMATION,
+  RECIPIENT_UNSUBSCRIBED,
+  SMS_MAX_LENGTH,
+  SMS_TOO_LONG,
+  classifyKeyword,
+  formatPhone,
+  parsePhone,
+  type DeliveryUpdate,
+  type KeywordKind,
 } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
@@ -30,8 +41,15 @@ import type { WebhookOutcome } from '../../platform/http/webhooks.js';
 import { AGENT_ROLES, assertCompanyAccess, getCompanyMessagingSettings } from '../companies/companies.service.js';
 import { createContact, findContactByNumber, setContactUnsubscribed } from '../contacts/contacts.service.js';
 import {
-  appendInboundMessage, appendOutboundMessage, applyDeliveryUpdate, attachMessageMedia, cancelScheduledMessage as withdrawScheduledMessage,
-  releaseScheduledMessage, scheduleOutboundMessage, type DeliveryTarget, type ItemRow,
+  appendInboundMessage,
+  appendOutboundMessage,
+  applyDeliveryUpdate,
+  attachMessageMedia,
+  cancelScheduledMessage as withdrawScheduledMessage,
+  releaseScheduledMessage,
+  scheduleOutboundMessage,
+  type DeliveryTarget,
+  type ItemRow,
 } from '../conversations/conversations.commands.js';
 import { publishConversationUpdated } from '../conversations/conversations.live.js';
 import { findItem, getCompanyConversationRow, getConversationRow, toConversationItem } from '../conversations/conversations.queries.js';
@@ -84,8 +102,16 @@ export async function receiveInboundMessage(ctx: AppContext, tx: DbOrTx, p: Inbo
     response,
     afterCommit: async () => {
       await events.emitAfterCommit(ctx, 'message.received', {
-        companyId, numberId: number.id, conversationId: item?.conversation_id ?? null, itemId: item?.id ?? null,
-        from, body: p.body, carrierSid: p.sid, receivedAt, keyword: kind, campaignId: verdict.campaignId,
+        companyId,
+        numberId: number.id,
+        conversationId: item?.conversation_id ?? null,
+        itemId: item?.id ?? null,
+        from,
+        body: p.body,
+        carrierSid: p.sid,
+        receivedAt,
+        keyword: kind,
+        campaignId: verdict.campaignId,
       });
       if (item) await publishConversationUpdated(ctx, companyId, item.conversation_id, item);
       if (reply) await publishConversationUpdated(ctx, companyId, reply.conversation_id, reply);
@@ -98,7 +124,12 @@ export async function receiveInboundMessage(ctx: AppContext, tx: DbOrTx, p: Inbo
  * its delivery through `messages.send`, inside the caller's transaction, so it shows in the thread.
  * `contactId` links that contact when the thread has none (a contact the keyword just created).
  */
-async function queueAutoReply(ctx: AppContext, tx: DbOrTx, to: { companyId: number; numberId: number; recipient: string; contactId?: number }, body: string): Promise<ItemRow> {
+async function queueAutoReply(
+  ctx: AppContext,
+  tx: DbOrTx,
+  to: { companyId: number; numberId: number; recipient: string; contactId?: number },
+  body: string,
+): Promise<ItemRow> {
   const { item } = await appendOutboundMessage(ctx, tx, { ...to, body, media: [], userId: null });
   await ctx.queue.enqueue(SEND_MESSAGE_JOB, { itemId: item.id }, { singletonKey: `send-${item.id}` }, tx);
   return item;
@@ -120,7 +151,11 @@ async function queueAutoReply(ctx: AppContext, tx: DbOrTx, to: { companyId: numb
  * kept out of the inbox, and linked to the sender's contact (the one created here included).
  * @returns the reply item, or null when nothing is sent.
  */
-async function answerKeyword(ctx: AppContext, tx: DbOrTx, input: { companyId: number; numberId: number; from: string; kind: KeywordKind }): Promise<ItemRow | null> {
+async function answerKeyword(
+  ctx: AppContext,
+  tx: DbOrTx,
+  input: { companyId: number; numberId: number; from: string; kind: KeywordKind },
+): Promise<ItemRow | null> {
   const { companyId, numberId, from, kind } = input;
   if (kind === 'help') {
     const company = await getCompanyMessagingSettings(ctx, companyId, tx);
@@ -139,7 +174,17 @@ async function answerKeyword(ctx: AppContext, tx: DbOrTx, input: { companyId: nu
 }
 
 function extensionFor(contentType: string, url: string): string {
-  const known: Record<string, string> = { 'image/jpeg': '.jpg', 'image/jpg': '.jpg', 'image/png': '.png', 'image/gif': '.gif', 'image/webp': '.webp', 'video/mp4': '.mp4', 'audio/mpeg': '.mp3', 'text/vcard': '.vcf', 'application/pdf': '.pdf' };
+  const known: Record<string, string> = {
+    'image/jpeg': '.jpg',
+    'image/jpg': '.jpg',
+    'image/png': '.png',
+    'image/gif': '.gif',
+    'image/webp': '.webp',
+    'video/mp4': '.mp4',
+    'audio/mpeg': '.mp3',
+    'text/vcard': '.vcf',
+    'application/pdf': '.pdf',
+  };
   const k = known[contentType.toLowerCase()];
   if (k) return k;
   const m = /\.([a-z0-9]{1,5})(?:$|\?)/i.exec(new URL(url, 'http://x').pathname);
@@ -161,7 +206,10 @@ export async function fetchInboundMedia(ctx: AppContext, data: { itemId: number 
   const media = [];
   for (const [i, m] of item.media.entries()) {
     const ownKey = ctx.blobs.keyOf(m.url);
-    if (ownKey && ownerOfKey(ownKey) === item.company_id) { media.push(m); continue; }
+    if (ownKey && ownerOfKey(ownKey) === item.company_id) {
+      media.push(m);
+      continue;
+    }
     let res;
     try {
       res = await ctx.carrier.downloadMedia(m.url);
@@ -187,7 +235,12 @@ export async function fetchInboundMedia(ctx: AppContext, data: { itemId: number 
 
 function safeName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? 'file';
-  return base.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '').slice(-100) || 'file';
+  return (
+    base
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^\.+/, '')
+      .slice(-100) || 'file'
+  );
 }
 
 type PreparedOutbound = { companyId: number; numberId: number; recipient: string; content: string; media: { url: string; contentType: string }[] };
@@ -197,7 +250,13 @@ type PreparedOutbound = { companyId: number; numberId: number; recipient: string
  * uploaded media. `extraErrors` (e.g. on `shouldBeSentAt`) are reported with the others.
  * @throws 403 without an agent role; 404 for another company's conversation; ValidationError (422).
  */
-async function prepareOutbound(ctx: AppContext, userId: number, input: SendMessageBody, files: UploadedFile[], extraErrors: Record<string, string[]> = {}): Promise<PreparedOutbound> {
+async function prepareOutbound(
+  ctx: AppContext,
+  userId: number,
+  input: SendMessageBody,
+  files: UploadedFile[],
+  extraErrors: Record<string, string[]> = {},
+): Promise<PreparedOutbound> {
   const companyId = input.company_id;
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
 
@@ -256,7 +315,12 @@ export async function sendMessage(ctx: AppContext, userId: number, input: SendMe
   const out = await prepareOutbound(ctx, userId, input, files);
   const item = await ctx.db.transaction().execute(async (tx) => {
     const { item: row } = await appendOutboundMessage(ctx, tx, {
-      companyId: out.companyId, numberId: out.numberId, recipient: out.recipient, body: out.content, media: out.media, userId,
+      companyId: out.companyId,
+      numberId: out.numberId,
+      recipient: out.recipient,
+      body: out.content,
+      media: out.media,
+      userId,
     });
     await ctx.queue.enqueue(SEND_MESSAGE_JOB, { itemId: row.id }, { singletonKey: `send-${row.id}` }, tx);
     return row;
@@ -274,12 +338,19 @@ export async function sendMessage(ctx: AppContext, userId: number, input: SendMe
 export async function scheduleMessage(ctx: AppContext, userId: number, input: ScheduleMessageBody, files: UploadedFile[]): Promise<ConversationItem> {
   const at = new Date(input.shouldBeSentAt);
   const errors: Record<string, string[]> = {};
-  if (Number.isNaN(at.getTime()) || !/^\d{4}-\d\d-\d\d/.test(input.shouldBeSentAt.trim())) errors.shouldBeSentAt = ['The should be sent at is not a valid date.'];
+  if (Number.isNaN(at.getTime()) || !/^\d{4}-\d\d-\d\d/.test(input.shouldBeSentAt.trim()))
+    errors.shouldBeSentAt = ['The should be sent at is not a valid date.'];
   else if (at.getTime() <= Date.now()) errors.shouldBeSentAt = ['The should be sent at must be a date after now.'];
   const out = await prepareOutbound(ctx, userId, input, files, errors);
   const item = await ctx.db.transaction().execute(async (tx) => {
     const { item: row } = await scheduleOutboundMessage(ctx, tx, {
-      companyId: out.companyId, numberId: out.numberId, recipient: out.recipient, body: out.content, media: out.media, userId, sendAt: at,
+      companyId: out.companyId,
+      numberId: out.numberId,
+      recipient: out.recipient,
+      body: out.content,
+      media: out.media,
+      userId,
+      sendAt: at,
     });
     await ctx.queue.enqueue(SEND_SCHEDULED_JOB, { itemId: row.id }, { singletonKey: `scheduled-${row.id}`, startAfter: at }, tx);
     return row;
@@ -332,8 +403,13 @@ export async function sendScheduledMessage(ctx: AppContext, data: { itemId: numb
  */
 async function announceDelivery(ctx: AppContext, updated: ItemRow): Promise<void> {
   await events.emitAfterCommit(ctx, 'message.status-changed', {
-    companyId: updated.company_id, conversationId: updated.conversation_id, itemId: updated.id, carrierSid: updated.carrier_sid,
-    state: updated.delivery_state, errorCode: updated.error_code, campaignId: null,
+    companyId: updated.company_id,
+    conversationId: updated.conversation_id,
+    itemId: updated.id,
+    carrierSid: updated.carrier_sid,
+    state: updated.delivery_state,
+    errorCode: updated.error_code,
+    campaignId: null,
   });
   await publishConversationUpdated(ctx, updated.company_id, updated.conversation_id, updated);
 }
@@ -386,7 +462,12 @@ export async function deliverMessage(ctx: AppContext, data: { itemId: number }):
  */
 export async function applyMessageStatus(ctx: AppContext, tx: DbOrTx, p: MessageStatusEvent, itemIdParam: number | null): Promise<WebhookOutcome> {
   const response = ctx.carrier.renderMessaging();
-  const { found, updated } = await applyDeliveryUpdate(ctx, tx, { carrierSid: p.sid, itemId: itemIdParam }, { carrierSid: p.sid, state: p.state ?? undefined, errorCode: p.errorCode });
+  const { found, updated } = await applyDeliveryUpdate(
+    ctx,
+    tx,
+    { carrierSid: p.sid, itemId: itemIdParam },
+    { carrierSid: p.sid, state: p.state ?? undefined, errorCode: p.errorCode },
+  );
   if (!found) {
     ctx.log.warn({ sid: p.sid }, 'status callback for an unknown message ignored');
     return { response };

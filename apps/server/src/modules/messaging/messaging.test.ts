@@ -44,8 +44,13 @@ let sidCounter = 0;
 function inbound(extra: Record<string, string> = {}): Record<string, string> {
   sidCounter += 1;
   return {
-    MessageSid: `SM${String(sidCounter).padStart(32, '0')}`, AccountSid: 'ACtest', From: '+13125551234', To: number.number,
-    Body: 'Hello there', NumMedia: '0', ...extra,
+    MessageSid: `SM${String(sidCounter).padStart(32, '0')}`,
+    AccountSid: 'ACtest',
+    From: '+13125551234',
+    To: number.number,
+    Body: 'Hello there',
+    NumMedia: '0',
+    ...extra,
   };
 }
 
@@ -75,7 +80,15 @@ describe('inbound messages', () => {
     const list = await a.client.get(`/api/companies/${a.companyId}/conversations`);
     expect(list.status).toBe(200);
     const conv = list.body.data.find((c: any) => c.recipient === '+13125551234');
-    expect(conv).toMatchObject({ conversationId: conv.id, number: { id: number.id, number: number.number }, numUnreadItems: 1, isArchived: false, isBlocked: false, enhancedCallerId: null, contact: null });
+    expect(conv).toMatchObject({
+      conversationId: conv.id,
+      number: { id: number.id, number: number.number },
+      numUnreadItems: 1,
+      isArchived: false,
+      isBlocked: false,
+      enhancedCallerId: null,
+      contact: null,
+    });
     expect(conv.latestItem).toMatchObject({ type: 'message', details: { content: 'Is the shop open today?', isInbound: true, deliveryState: 'received' } });
 
     const ev = await eventually(async () => events.find((e) => e.id === conv.id));
@@ -94,7 +107,11 @@ describe('inbound messages', () => {
     const params = inbound({ Body: 'forged message' });
     const r = await postWebhook(s, '/webhooks/twilio/messaging', params, { token: 'wrong-token' });
     expect(r.status).toBe(403);
-    const missing = await fetch(`${s.url}/webhooks/twilio/messaging`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params) });
+    const missing = await fetch(`${s.url}/webhooks/twilio/messaging`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(params),
+    });
     expect(missing.status).toBe(403);
     const list = await a.client.get(`/api/companies/${a.companyId}/conversations?search=forged`);
     expect(list.body.data).toHaveLength(0);
@@ -108,7 +125,11 @@ describe('inbound messages', () => {
   });
 
   it('copies MMS media into the blob store (fetch-media job)', async () => {
-    const r = await postWebhook(s, '/webhooks/twilio/messaging', inbound({ From: '+13125550111', Body: '', NumMedia: '1', MediaUrl0: mediaUrl, MediaContentType0: 'image/png' }));
+    const r = await postWebhook(
+      s,
+      '/webhooks/twilio/messaging',
+      inbound({ From: '+13125550111', Body: '', NumMedia: '1', MediaUrl0: mediaUrl, MediaContentType0: 'image/png' }),
+    );
     expect(r.status).toBe(200);
     const conv = await eventually(async () => {
       const l = await a.client.get(`/api/companies/${a.companyId}/conversations?search=3125550111`);
@@ -126,7 +147,10 @@ describe('outbound messages', () => {
   it('sends through the carrier and follows status callbacks to delivered', async () => {
     const r = await a.client.post('/api/message', { company_id: a.companyId, number_id: number.id, to: '(312) 555-1234', content: 'We open at 9.' });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ isInbound: false, details: { type: 'message', content: 'We open at 9.', deliveryState: 'sending', errorCode: null, media: [] } });
+    expect(r.body).toMatchObject({
+      isInbound: false,
+      details: { type: 'message', content: 'We open at 9.', deliveryState: 'sending', errorCode: null, media: [] },
+    });
     const conversationId = r.body.conversationId;
     const delivered = await eventually(async () => {
       const items = await itemsOf(a, conversationId);

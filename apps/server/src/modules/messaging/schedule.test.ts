@@ -27,12 +27,20 @@ beforeAll(async () => {
   [a, b] = await Promise.all([createAccount(s), createAccount(s)]);
   number = await buyTestNumber(a, '212');
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('scheduled messages', () => {
   it('sends at the time, once, as an ordinary message of the thread', async () => {
     const to = '+13125551001';
-    const r = await a.client.post('/api/inbox/message/schedule', { company_id: a.companyId, number_id: number.id, to, content: 'Your car is ready', shouldBeSentAt: inSeconds(1.5) });
+    const r = await a.client.post('/api/inbox/message/schedule', {
+      company_id: a.companyId,
+      number_id: number.id,
+      to,
+      content: 'Your car is ready',
+      shouldBeSentAt: inSeconds(1.5),
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body).toMatchObject({ isInbound: false, details: { type: 'scheduledmessage', content: 'Your car is ready', deliveryState: null } });
     expect(Date.parse(r.body.details.shouldBeSentAt)).toBeGreaterThan(Date.now() - 100);
@@ -56,7 +64,13 @@ describe('scheduled messages', () => {
 
   it('is cancellable until it goes out', async () => {
     const to = '+13125551002';
-    const r = await a.client.post('/api/inbox/message/schedule', { company_id: a.companyId, number_id: number.id, to, content: 'Reminder', shouldBeSentAt: inSeconds(120) });
+    const r = await a.client.post('/api/inbox/message/schedule', {
+      company_id: a.companyId,
+      number_id: number.id,
+      to,
+      content: 'Reminder',
+      shouldBeSentAt: inSeconds(120),
+    });
     expect(r.status).toBe(201);
     expect((await b.client.delete(`/api/inbox/message/schedule/${r.body.id}`)).status).toBe(404);
     const c = await a.client.delete(`/api/inbox/message/schedule/${r.body.id}`);
@@ -70,9 +84,21 @@ describe('scheduled messages', () => {
 
   it('does not send to a contact who opted out in the meantime', async () => {
     const to = '+13125551003';
-    const r = await a.client.post('/api/inbox/message/schedule', { company_id: a.companyId, number_id: number.id, to, content: 'Sale this weekend', shouldBeSentAt: inSeconds(120) });
+    const r = await a.client.post('/api/inbox/message/schedule', {
+      company_id: a.companyId,
+      number_id: number.id,
+      to,
+      content: 'Sale this weekend',
+      shouldBeSentAt: inSeconds(120),
+    });
     expect(r.status).toBe(201);
-    await postWebhook(s, '/webhooks/twilio/messaging', { MessageSid: 'SMschedule000000000000000000000001', From: to, To: number.number, Body: 'STOP', NumMedia: '0' });
+    await postWebhook(s, '/webhooks/twilio/messaging', {
+      MessageSid: 'SMschedule000000000000000000000001',
+      From: to,
+      To: number.number,
+      Body: 'STOP',
+      NumMedia: '0',
+    });
     await sendScheduledMessage(s.ctx, { itemId: r.body.id });
     const it = await item(r.body.conversationId, r.body.id);
     expect(it.details).toMatchObject({ type: 'message', deliveryState: 'failed', errorCode: 21610, errorText: 'Recipient has opted out' });

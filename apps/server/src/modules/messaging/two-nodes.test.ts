@@ -39,7 +39,13 @@ describe('two server nodes', () => {
     const seen: any[] = [];
     socket.on('conversation updated', (e) => seen.push(e));
 
-    const r = await postWebhook(nodeA, '/webhooks/twilio/messaging', { MessageSid: 'SMtwonodes000000000000000000000001', From: '+13125551101', To: number.number, Body: 'hello from node A', NumMedia: '0' });
+    const r = await postWebhook(nodeA, '/webhooks/twilio/messaging', {
+      MessageSid: 'SMtwonodes000000000000000000000001',
+      From: '+13125551101',
+      To: number.number,
+      Body: 'hello from node A',
+      NumMedia: '0',
+    });
     expect(r.status).toBe(200);
     const ev = await eventually(async () => seen.find((e) => e.item?.details.content === 'hello from node A'), 10_000, 50);
     expect(ev).toMatchObject({ recipient: '+13125551101', number: { id: number.id }, numUnreadItems: 1 });
@@ -85,10 +91,20 @@ describe('two server nodes', () => {
       expect(solo.ctx.realtime.mayHaveSubscribers(`conversations.${soloSocket.acc.companyId}`)).toBe(false);
       const n = await buyTestNumber(soloSocket.acc, '312');
       const reads = vi.spyOn(pg.Client.prototype, 'query');
-      const r = await postWebhook(solo, '/webhooks/twilio/messaging', { MessageSid: 'SMsolo00000000000000000000000000001', From: '+13125551102', To: n.number, Body: 'nobody watching', NumMedia: '0' });
+      const r = await postWebhook(solo, '/webhooks/twilio/messaging', {
+        MessageSid: 'SMsolo00000000000000000000000000001',
+        From: '+13125551102',
+        To: n.number,
+        Body: 'nobody watching',
+        NumMedia: '0',
+      });
       expect(r.status).toBe(200);
-      await eventually(async () => (await solo.ctx.db.selectFrom('conversation_items').select('id').where('body', '=', 'nobody watching').execute()).length === 1);
-      const conversationReads = reads.mock.calls.filter(([q]) => /from "conversations" where "company_id"/i.test(typeof q === 'string' ? q : String((q as { text?: string })?.text)));
+      await eventually(
+        async () => (await solo.ctx.db.selectFrom('conversation_items').select('id').where('body', '=', 'nobody watching').execute()).length === 1,
+      );
+      const conversationReads = reads.mock.calls.filter(([q]) =>
+        /from "conversations" where "company_id"/i.test(typeof q === 'string' ? q : String((q as { text?: string })?.text)),
+      );
       reads.mockRestore();
       expect(conversationReads).toHaveLength(0);
     } finally {

@@ -2,6 +2,4 @@
 import type { ModuleEntry } from '../../platform/module.js';
 import { registerNotesRoutes } from './notes.routes.js';
 
-export const notesModule: ModuleEntry[] = [
-  { name: 'notes', routes: registerNotesRoutes },
-];
+export const notesModule: ModuleEntry[] = [{ name: 'notes', routes: registerNotesRoutes }];

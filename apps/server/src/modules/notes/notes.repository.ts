@@ -18,6 +18,13 @@ export const notesRepository = {
     await db.deleteFrom('notes').where('id', '=', id).execute();
   },
   async forModel(db: DbOrTx, companyId: number, modelType: string, modelId: number): Promise<NoteRow[]> {
-    return db.selectFrom('notes').selectAll().where('company_id', '=', companyId).where('model_type', '=', modelType).where('model_id', '=', modelId).orderBy('id').execute();
+    return db
+      .selectFrom('notes')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('model_type', '=', modelType)
+      .where('model_id', '=', modelId)
+      .orderBy('id')
+      .execute();
   },
 };

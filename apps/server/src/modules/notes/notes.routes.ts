@@ -6,15 +6,27 @@ import { createNote, deleteNote, updateNote } from './notes.service.js';
 
 /** Registers the notes routes (HTTP only; the service checks access). */
 export function registerNotesRoutes(app: App, ctx: AppContext): void {
-  app.post('/api/notes', {
-    schema: { tags: ['notes'], body: CreateNoteInput, response: { 201: NoteSavedBody, ...errorResponses } },
-  }, async (req, reply) => reply.status(201).send(await createNote(ctx, req.auth!.userId, req.body)));
+  app.post(
+    '/api/notes',
+    {
+      schema: { tags: ['notes'], body: CreateNoteInput, response: { 201: NoteSavedBody, ...errorResponses } },
+    },
+    async (req, reply) => reply.status(201).send(await createNote(ctx, req.auth!.userId, req.body)),
+  );
 
-  app.put('/api/notes/:id', {
-    schema: { tags: ['notes'], params: IdParams, body: UpdateNoteInput, response: { 200: NoteSavedBody, ...errorResponses } },
-  }, async (req) => updateNote(ctx, req.auth!.userId, req.params.id, req.body.body));
+  app.put(
+    '/api/notes/:id',
+    {
+      schema: { tags: ['notes'], params: IdParams, body: UpdateNoteInput, response: { 200: NoteSavedBody, ...errorResponses } },
+    },
+    async (req) => updateNote(ctx, req.auth!.userId, req.params.id, req.body.body),
+  );
 
-  app.delete('/api/notes/:id', {
-    schema: { tags: ['notes'], params: IdParams, response: { 200: MessageBody, ...errorResponses } },
-  }, async (req) => deleteNote(ctx, req.auth!.userId, req.params.id));
+  app.delete(
+    '/api/notes/:id',
+    {
+      schema: { tags: ['notes'], params: IdParams, response: { 200: MessageBody, ...errorResponses } },
+    },
+    async (req) => deleteNote(ctx, req.auth!.userId, req.params.id),
+  );
 }

@@ -33,7 +33,15 @@ export const NOTE_DELETED = 'Note deleted successfully';
 
 /** The API shape of a note. */
 export function noteDto(n: NoteRow) {
-  return { id: n.id, model_type: n.model_type, model_id: n.model_id, body: n.body, user_id: n.user_id, created_at: n.created_at.toISOString(), updated_at: n.updated_at.toISOString() };
+  return {
+    id: n.id,
+    model_type: n.model_type,
+    model_id: n.model_id,
+    body: n.body,
+    user_id: n.user_id,
+    created_at: n.created_at.toISOString(),
+    updated_at: n.updated_at.toISOString(),
+  };
 }
 
 async function noteForUser(ctx: AppContext, userId: number, id: number): Promise<NoteRow> {
@@ -48,7 +56,13 @@ export async function createNote(ctx: AppContext, userId: number, input: { model
   const resolve = subjects.get(input.model_type);
   if (!resolve) throw new Error(`notes: no subject resolver registered for '${input.model_type}' (registerNoteSubject)`);
   const subject = await resolve(ctx, userId, input.model_id);
-  const n = await notesRepository.insert(ctx.db, { company_id: subject.companyId, model_type: input.model_type, model_id: input.model_id, user_id: userId, body: input.body });
+  const n = await notesRepository.insert(ctx.db, {
+    company_id: subject.companyId,
+    model_type: input.model_type,
+    model_id: input.model_id,
+    user_id: userId,
+    body: input.body,
+  });
   subject.onSaved?.();
   return { message: NOTE_SAVED, data: noteDto(n) };
 }

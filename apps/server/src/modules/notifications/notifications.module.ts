@@ -3,6 +3,4 @@ import type { ModuleEntry } from '../../platform/module.js';
 import { registerNotificationRoutes } from './notifications.routes.js';
 import { registerNotificationHooks } from './notifications.service.js';
 
-export const notificationsModule: ModuleEntry[] = [
-  { name: 'notifications', routes: registerNotificationRoutes, setup: registerNotificationHooks },
-];
+export const notificationsModule: ModuleEntry[] = [{ name: 'notifications', routes: registerNotificationRoutes, setup: registerNotificationHooks }];

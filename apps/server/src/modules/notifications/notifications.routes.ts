@@ -2,7 +2,14 @@
  * Notification counts and blocks (spec 002 "Messages and notifications"); all company-scoped (403 for others).
  * GET .../notificationCountsByNumber answers `{data: [...]}` like every other list.
  */
-import { CompanyParams, NotificationBlockList, NotificationBlocksBody, NotificationCounts, NotificationCountsByNumber, errorResponses } from '@switchboard/contracts';
+import {
+  CompanyParams,
+  NotificationBlockList,
+  NotificationBlocksBody,
+  NotificationCounts,
+  NotificationCountsByNumber,
+  errorResponses,
+} from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { listNotificationBlocks, notificationCounts, notificationCountsByNumber, setNotificationBlocks } from './notifications.service.js';
@@ -11,21 +18,56 @@ const tags = ['notifications'];
 
 /** Registers the notification counts and blocks routes. */
 export function registerNotificationRoutes(app: App, ctx: AppContext): void {
-  app.get('/api/companies/:companyId/notificationCounts', {
-    schema: { tags, summary: 'Unread message, call, voicemail and fax counts (muted channels left out)', params: CompanyParams, response: { 200: NotificationCounts, ...errorResponses } },
-  }, async (req) => notificationCounts(ctx, req.auth!.userId, req.params.companyId));
+  app.get(
+    '/api/companies/:companyId/notificationCounts',
+    {
+      schema: {
+        tags,
+        summary: 'Unread message, call, voicemail and fax counts (muted channels left out)',
+        params: CompanyParams,
+        response: { 200: NotificationCounts, ...errorResponses },
+      },
+    },
+    async (req) => notificationCounts(ctx, req.auth!.userId, req.params.companyId),
+  );
 
-  app.get('/api/companies/:companyId/notificationCountsByNumber', {
-    schema: { tags, summary: 'Unread counts per number', params: CompanyParams, response: { 200: NotificationCountsByNumber, ...errorResponses } },
-  }, async (req) => ({ data: await notificationCountsByNumber(ctx, req.auth!.userId, req.params.companyId) }));
+  app.get(
+    '/api/companies/:companyId/notificationCountsByNumber',
+    {
+      schema: { tags, summary: 'Unread counts per number', params: CompanyParams, response: { 200: NotificationCountsByNumber, ...errorResponses } },
+    },
+    async (req) => ({ data: await notificationCountsByNumber(ctx, req.auth!.userId, req.params.companyId) }),
+  );
 
-  app.get('/api/companies/:companyId/notificationBlocks', {
-    schema: { tags, summary: "The caller's notification blocks, per number", params: CompanyParams, response: { 200: NotificationBlockList, ...errorResponses } },
-  }, async (req) => listNotificationBlocks(ctx, req.auth!.userId, req.params.companyId));
+  app.get(
+    '/api/companies/:companyId/notificationBlocks',
+    {
+      schema: {
+        tags,
+        summary: "The caller's notification blocks, per number",
+        params: CompanyParams,
+        response: { 200: NotificationBlockList, ...errorResponses },
+      },
+    },
+    async (req) => listNotificationBlocks(ctx, req.auth!.userId, req.params.companyId),
+  );
 
-  for (const [method, blocked] of [['post', true], ['delete', false]] as const) {
-    app[method]('/api/companies/:companyId/notificationBlocks', {
-      schema: { tags, summary: blocked ? 'Mute notifications of numbers per channel type' : 'Unmute notifications of numbers per channel type', params: CompanyParams, body: NotificationBlocksBody, response: { 200: NotificationBlockList, ...errorResponses } },
-    }, async (req) => setNotificationBlocks(ctx, req.auth!.userId, req.params.companyId, req.body, blocked));
+  for (const [method, blocked] of [
+    ['post', true],
+    ['delete', false],
+  ] as const) {
+    app[method](
+      '/api/companies/:companyId/notificationBlocks',
+      {
+        schema: {
+          tags,
+          summary: blocked ? 'Mute notifications of numbers per channel type' : 'Unmute notifications of numbers per channel type',
+          params: CompanyParams,
+          body: NotificationBlocksBody,
+          response: { 200: NotificationBlockList, ...errorResponses },
+        },
+      },
+      async (req) => setNotificationBlocks(ctx, req.auth!.userId, req.params.companyId, req.body, blocked),
+    );
   }
 }

@@ -57,7 +57,12 @@ export async function notificationCountsByNumber(ctx: AppContext, userId: number
  * `unread_messages_count` (the number's unread message items, muted or not) and
  * `hasNotificationBlocks` (the user muted at least one channel type of it; false without a user).
  */
-export async function numberNotificationSignals(ctx: AppContext, userId: number | null, companyId: number, numberIds: number[]): Promise<Map<number, NumberViewSignals>> {
+export async function numberNotificationSignals(
+  ctx: AppContext,
+  userId: number | null,
+  companyId: number,
+  numberIds: number[],
+): Promise<Map<number, NumberViewSignals>> {
   const [rows, blocks] = await Promise.all([
     unreadCountsByNumber(ctx, companyId),
     userId === null ? Promise.resolve([]) : notificationsRepository.list(ctx.db, companyId, userId),
@@ -83,7 +88,11 @@ export async function notificationCounts(ctx: AppContext, userId: number, compan
 }
 
 /** `GET /companies/{companyId}/notificationBlocks`: the caller's blocks, one entry per number. @throws 403. */
-export async function listNotificationBlocks(ctx: AppContext, userId: number, companyId: number): Promise<{ data: Array<{ number_id: number; hasNotificationBlocks: boolean; channel_types: Channel[] }> }> {
+export async function listNotificationBlocks(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+): Promise<{ data: Array<{ number_id: number; hasNotificationBlocks: boolean; channel_types: Channel[] }> }> {
   await assertCompanyAccess(ctx, userId, companyId);
   const rows = await notificationsRepository.list(ctx.db, companyId, userId);
   const byNumber = new Map<number, Channel[]>();
@@ -96,7 +105,9 @@ async function resolveNumbers(ctx: AppContext, companyId: number, body: Notifica
   const ids = [...new Set([...(body.number_id ? [body.number_id] : []), ...(body.number_ids ?? [])])];
   if (ids.length === 0) throw fieldError('number_id', 'The number id field is required.');
   for (const id of ids) {
-    try { await getCompanyNumber(ctx, companyId, id); } catch (e) {
+    try {
+      await getCompanyNumber(ctx, companyId, id);
+    } catch (e) {
       if (e instanceof NotFoundError) throw fieldError(field, 'The selected number id is invalid.');
       throw e;
     }
@@ -114,7 +125,10 @@ export async function setNotificationBlocks(ctx: AppContext, userId: number, com
   const numberIds = await resolveNumbers(ctx, companyId, body);
   const channels = [...new Set(body.channel_types)];
   if (blocked) {
-    await notificationsRepository.add(ctx.db, numberIds.flatMap((number_id) => channels.map((channel_type) => ({ company_id: companyId, user_id: userId, number_id, channel_type }))));
+    await notificationsRepository.add(
+      ctx.db,
+      numberIds.flatMap((number_id) => channels.map((channel_type) => ({ company_id: companyId, user_id: userId, number_id, channel_type }))),
+    );
   } else {
     await notificationsRepository.remove(ctx.db, companyId, userId, numberIds, channels);
   }

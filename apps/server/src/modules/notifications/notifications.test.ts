@@ -18,7 +18,13 @@ let sid = 0;
 
 async function text(to: string, from: string, body: string) {
   sid += 1;
-  const r = await postWebhook(s, '/webhooks/twilio/messaging', { MessageSid: `SMnotif${String(sid).padStart(27, '0')}`, From: from, To: to, Body: body, NumMedia: '0' });
+  const r = await postWebhook(s, '/webhooks/twilio/messaging', {
+    MessageSid: `SMnotif${String(sid).padStart(27, '0')}`,
+    From: from,
+    To: to,
+    Body: body,
+    NumMedia: '0',
+  });
   expect(r.status).toBe(200);
 }
 const url = (path: string, companyId = a.companyId) => `/api/companies/${companyId}/${path}`;
@@ -37,11 +43,25 @@ beforeAll(async () => {
   const call = await a.client.post('/api/simulator/calls', { from: '+13125550305', to: n2.number, voicemail_seconds: 3 });
   expect(call.status).toBe(200);
   const row = await s.ctx.db.selectFrom('calls').selectAll().where('carrier_sid', '=', call.body.sid).executeTakeFirstOrThrow();
-  const vm = (await s.ctx.db.selectFrom('voicemails').select('id').where('call_id', '=', row.id).executeTakeFirst())
-    ?? (await s.ctx.db.insertInto('voicemails').values({ company_id: a.companyId, call_id: row.id, number_id: n2.id, recording_url: 'http://x/vm.wav', duration_s: 3 }).returning('id').executeTakeFirstOrThrow());
-  await events.emitAfterCommit(s.ctx, 'call.changed', { callId: row.id, companyId: a.companyId, numberId: n2.id, from: '+13125550305', status: 4, voicemailId: vm.id });
+  const vm =
+    (await s.ctx.db.selectFrom('voicemails').select('id').where('call_id', '=', row.id).executeTakeFirst()) ??
+    (await s.ctx.db
+      .insertInto('voicemails')
+      .values({ company_id: a.companyId, call_id: row.id, number_id: n2.id, recording_url: 'http://x/vm.wav', duration_s: 3 })
+      .returning('id')
+      .executeTakeFirstOrThrow());
+  await events.emitAfterCommit(s.ctx, 'call.changed', {
+    callId: row.id,
+    companyId: a.companyId,
+    numberId: n2.id,
+    from: '+13125550305',
+    status: 4,
+    voicemailId: vm.id,
+  });
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('notification counts', () => {
   it('counts unread items per type and per number', async () => {

@@ -2,6 +2,4 @@
 import type { ModuleEntry } from '../../platform/module.js';
 import { registerNumberTemplatesRoutes } from './number-templates.routes.js';
 
-export const numberTemplatesModule: ModuleEntry[] = [
-  { name: 'number-templates', routes: registerNumberTemplatesRoutes },
-];
+export const numberTemplatesModule: ModuleEntry[] = [{ name: 'number-templates', routes: registerNumberTemplatesRoutes }];

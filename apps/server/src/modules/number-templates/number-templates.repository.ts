@@ -16,7 +16,13 @@ export const numberTemplatesRepository = {
     return db.insertInto('number_templates').values(row).returningAll().executeTakeFirstOrThrow();
   },
   async update(db: DbOrTx, companyId: number, id: number, patch: RowUpdate<'number_templates'>): Promise<TemplateRow | undefined> {
-    return db.updateTable('number_templates').set({ ...patch, updated_at: new Date() }).where('company_id', '=', companyId).where('id', '=', id).returningAll().executeTakeFirst();
+    return db
+      .updateTable('number_templates')
+      .set({ ...patch, updated_at: new Date() })
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
   },
   async delete(db: DbOrTx, companyId: number, id: number): Promise<boolean> {
     const r = await db.deleteFrom('number_templates').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();

@@ -27,9 +27,16 @@ export type TemplateInput = {
 export function toTemplateDto(t: TemplateRow) {
   const routes = (t.routes as RouteEntry[]).map((r) => ({ ...r, schedule: scheduleView(r.schedule) }));
   return {
-    id: t.id, company_id: t.company_id, name: t.name, routes, schedule: scheduleView(t.schedule as Schedule),
-    record: t.record, call_transcription_enabled: t.call_transcription_enabled, ai_eav_enabled: t.ai_eav_enabled,
-    created_at: t.created_at.toISOString(), updated_at: t.updated_at.toISOString(),
+    id: t.id,
+    company_id: t.company_id,
+    name: t.name,
+    routes,
+    schedule: scheduleView(t.schedule as Schedule),
+    record: t.record,
+    call_transcription_enabled: t.call_transcription_enabled,
+    ai_eav_enabled: t.ai_eav_enabled,
+    created_at: t.created_at.toISOString(),
+    updated_at: t.updated_at.toISOString(),
   };
 }
 
@@ -117,6 +124,10 @@ export async function applyTemplate(ctx: AppContext, userId: number, companyId: 
   const t = await numberTemplatesRepository.find(ctx.db, companyId, id);
   if (!t) throw new NotFoundError('Number template');
   return applyRoutingToNumbers(ctx, userId, companyId, numberIds, {
-    routes: t.routes as RouteEntry[], schedule: t.schedule as Schedule, record: t.record, call_transcription_enabled: t.call_transcription_enabled, ai_eav_enabled: t.ai_eav_enabled,
+    routes: t.routes as RouteEntry[],
+    schedule: t.schedule as Schedule,
+    record: t.record,
+    call_transcription_enabled: t.call_transcription_enabled,
+    ai_eav_enabled: t.ai_eav_enabled,
   });
 }

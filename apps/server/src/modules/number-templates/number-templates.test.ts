@@ -11,7 +11,9 @@ beforeAll(async () => {
   s = await startTestServer();
   [owner, other] = await Promise.all([createAccount(s), createAccount(s)]);
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 async function buy(account: Account, areaCode: string, index: number): Promise<any> {
   const pick = (await account.client.get(`/api/numbers/search?type=local&areaCode=${areaCode}&limit=${index + 1}`)).body.data[index];
@@ -20,14 +22,23 @@ async function buy(account: Account, areaCode: string, index: number): Promise<a
   return r.body;
 }
 
-const weekdays = { preset: 2, timezone: 'America/Chicago', hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, { open: null, close: null }])) };
+const weekdays = {
+  preset: 2,
+  timezone: 'America/Chicago',
+  hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, { open: null, close: null }])),
+};
 
 describe('number templates', () => {
   it('creates, lists, reads, updates (ai_eav rule), applies and deletes; validates and isolates', async () => {
     const base = `/api/companies/${owner.companyId}/numberTemplates`;
     const c = await owner.client.post(base, {
-      name: 'Sales line', record: true, call_transcription_enabled: true,
-      routes: [{ label: 'Sales', type: 'sequential', forwards: [{ number: '(312) 555-0101' }, { number: '3125550102' }] }, { extension: 2, label: 'Support' }],
+      name: 'Sales line',
+      record: true,
+      call_transcription_enabled: true,
+      routes: [
+        { label: 'Sales', type: 'sequential', forwards: [{ number: '(312) 555-0101' }, { number: '3125550102' }] },
+        { extension: 2, label: 'Support' },
+      ],
       schedule: weekdays,
     });
     expect(c.status, JSON.stringify(c.body)).toBe(201);

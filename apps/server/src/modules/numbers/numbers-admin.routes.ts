@@ -9,19 +9,67 @@
  * GET .../extension-suggestions; GET, PUT .../triggers.
  */
 import {
-  BatchParams, BatchSchema, BatchStartedBody, BulkPurchaseInput, BulkUpdateInput, CompanyParams, ExtensionSuggestionsBody, ExtensionSuggestionsQuery,
-  ForwardContactBody, ForwardContactInput, ForwardContactListBody, ForwardContactParams, ForwardContactUsageBody, IdParams, LocateBulkBody,
-  LocateBulkInput, LocateInput, LocateResult, MessageBody, NumberDatatableBody, NumberDatatableQuery, NumberDetailSchema, NumberEnumerationsBody,
-  NumberExportInput, NumberLimitBody, NumberLimitIncreaseInput, NumberListParams, NumberListQuery, NumberPatternsBody, NumberPrefixesBody,
-  OverlayBody, OverlayParams, RemoveBulkInput, RotateBody, TriggerListBody, TriggersInput, errorResponses,
+  BatchParams,
+  BatchSchema,
+  BatchStartedBody,
+  BulkPurchaseInput,
+  BulkUpdateInput,
+  CompanyParams,
+  ExtensionSuggestionsBody,
+  ExtensionSuggestionsQuery,
+  ForwardContactBody,
+  ForwardContactInput,
+  ForwardContactListBody,
+  ForwardContactParams,
+  ForwardContactUsageBody,
+  IdParams,
+  LocateBulkBody,
+  LocateBulkInput,
+  LocateInput,
+  LocateResult,
+  MessageBody,
+  NumberDatatableBody,
+  NumberDatatableQuery,
+  NumberDetailSchema,
+  NumberEnumerationsBody,
+  NumberExportInput,
+  NumberLimitBody,
+  NumberLimitIncreaseInput,
+  NumberListParams,
+  NumberListQuery,
+  NumberPatternsBody,
+  NumberPrefixesBody,
+  OverlayBody,
+  OverlayParams,
+  RemoveBulkInput,
+  RotateBody,
+  TriggerListBody,
+  TriggersInput,
+  errorResponses,
 } from '@switchboard/contracts';
 import type { Schedule } from '@switchboard/domain';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import {
-  createForwardContact, deleteForwardContact, exportNumbersCsv, extensionSuggestions, forwardContactUsage, getNumberDetail, getNumberLimit,
-  listForwardContacts, listTriggers, locateNumber, locateNumbers, numberEnumerations, numberPatterns, numberPrefixes, numbersDatatable, overlayOf,
-  requestNumberLimitIncrease, saveTriggers, updateForwardContact,
+  createForwardContact,
+  deleteForwardContact,
+  exportNumbersCsv,
+  extensionSuggestions,
+  forwardContactUsage,
+  getNumberDetail,
+  getNumberLimit,
+  listForwardContacts,
+  listTriggers,
+  locateNumber,
+  locateNumbers,
+  numberEnumerations,
+  numberPatterns,
+  numberPrefixes,
+  numbersDatatable,
+  overlayOf,
+  requestNumberLimitIncrease,
+  saveTriggers,
+  updateForwardContact,
 } from './numbers-admin.service.js';
 import { getBatch, rotateNumber, startBulkPurchase, startBulkUpdate, startRelease } from './numbers-batches.service.js';
 
@@ -30,82 +78,161 @@ const tags = ['numbers'];
 /** Registers the number administration routes listed in the file header. */
 export async function registerNumbersAdminRoutes(app: App, ctx: AppContext): Promise<void> {
   // ------------------------------------------------------------ locate and detail
-  app.post('/api/numbers/locate', { schema: { tags, body: LocateInput, response: { 200: LocateResult, ...errorResponses } } },
-    async (request) => locateNumber(ctx, request.auth!.userId, request.body.number));
-  app.post('/api/numbers/locate-bulk', { schema: { tags, body: LocateBulkInput, response: { 200: LocateBulkBody, ...errorResponses } } },
-    async (request) => ({ data: await locateNumbers(ctx, request.auth!.userId, request.body.numbers) }));
-  app.get('/api/numbers/list/:idOrNumber', { schema: { tags, params: NumberListParams, querystring: NumberListQuery, response: { 200: NumberDetailSchema, ...errorResponses } } },
-    async (request) => getNumberDetail(ctx, request.auth!.userId, request.params.idOrNumber, (request.query.include ?? '').split(',').map((s) => s.trim()).filter(Boolean)));
+  app.post('/api/numbers/locate', { schema: { tags, body: LocateInput, response: { 200: LocateResult, ...errorResponses } } }, async (request) =>
+    locateNumber(ctx, request.auth!.userId, request.body.number),
+  );
+  app.post('/api/numbers/locate-bulk', { schema: { tags, body: LocateBulkInput, response: { 200: LocateBulkBody, ...errorResponses } } }, async (request) => ({
+    data: await locateNumbers(ctx, request.auth!.userId, request.body.numbers),
+  }));
+  app.get(
+    '/api/numbers/list/:idOrNumber',
+    { schema: { tags, params: NumberListParams, querystring: NumberListQuery, response: { 200: NumberDetailSchema, ...errorResponses } } },
+    async (request) =>
+      getNumberDetail(
+        ctx,
+        request.auth!.userId,
+        request.params.idOrNumber,
+        (request.query.include ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+  );
 
   // ------------------------------------------------------------ rotate, release, bulk jobs
-  app.post('/api/numbers/:id/rotate', { schema: { tags, params: IdParams, response: { 200: RotateBody, ...errorResponses } } },
-    async (request) => rotateNumber(ctx, request.auth!.userId, request.params.id));
-  app.post('/api/numbers/:id/remove', { schema: { tags, params: IdParams, response: { 202: BatchStartedBody, ...errorResponses } } },
+  app.post('/api/numbers/:id/rotate', { schema: { tags, params: IdParams, response: { 200: RotateBody, ...errorResponses } } }, async (request) =>
+    rotateNumber(ctx, request.auth!.userId, request.params.id),
+  );
+  app.post(
+    '/api/numbers/:id/remove',
+    { schema: { tags, params: IdParams, response: { 202: BatchStartedBody, ...errorResponses } } },
     async (request, reply) => {
       const b = await startRelease(ctx, request.auth!.userId, [request.params.id]);
       return reply.status(202).send({ message: 'The number is being released.', batchId: b.id, data: b });
-    });
-  app.post('/api/numbers/remove-bulk', { schema: { tags, body: RemoveBulkInput, response: { 202: BatchStartedBody, ...errorResponses } } },
+    },
+  );
+  app.post(
+    '/api/numbers/remove-bulk',
+    { schema: { tags, body: RemoveBulkInput, response: { 202: BatchStartedBody, ...errorResponses } } },
     async (request, reply) => {
       const b = await startRelease(ctx, request.auth!.userId, request.body.ids);
       return reply.status(202).send({ message: 'The numbers are being released.', batchId: b.id, data: b });
-    });
-  app.put('/api/v1/numbers', { schema: { tags, body: BulkUpdateInput, response: { 202: BatchStartedBody, ...errorResponses } } },
-    async (request, reply) => {
-      const { ids, label, routes, schedule } = request.body;
-      const b = await startBulkUpdate(ctx, request.auth!.userId, { ids, label, routes: routes as never, schedule: schedule as Schedule | undefined });
-      return reply.status(202).send({ message: 'The numbers are being updated.', batchId: b.id, data: b });
-    });
-  app.post('/api/numbers/bulk', { schema: { tags, body: BulkPurchaseInput, response: { 202: BatchStartedBody, ...errorResponses } } },
+    },
+  );
+  app.put('/api/v1/numbers', { schema: { tags, body: BulkUpdateInput, response: { 202: BatchStartedBody, ...errorResponses } } }, async (request, reply) => {
+    const { ids, label, routes, schedule } = request.body;
+    const b = await startBulkUpdate(ctx, request.auth!.userId, { ids, label, routes: routes as never, schedule: schedule as Schedule | undefined });
+    return reply.status(202).send({ message: 'The numbers are being updated.', batchId: b.id, data: b });
+  });
+  app.post(
+    '/api/numbers/bulk',
+    { schema: { tags, body: BulkPurchaseInput, response: { 202: BatchStartedBody, ...errorResponses } } },
     async (request, reply) => {
       const b = await startBulkPurchase(ctx, request.auth!.userId, request.body);
       return reply.status(202).send({ message: 'The numbers are being purchased.', batchId: b.id, data: b });
-    });
-  app.get('/api/companies/:companyId/numbers/batches/:batchId', { schema: { tags, params: BatchParams, response: { 200: BatchSchema, ...errorResponses } } },
-    async (request) => getBatch(ctx, request.auth!.userId, request.params.companyId, request.params.batchId));
+    },
+  );
+  app.get(
+    '/api/companies/:companyId/numbers/batches/:batchId',
+    { schema: { tags, params: BatchParams, response: { 200: BatchSchema, ...errorResponses } } },
+    async (request) => getBatch(ctx, request.auth!.userId, request.params.companyId, request.params.batchId),
+  );
 
   // ------------------------------------------------------------ datatable and export
-  app.get('/api/companies/:companyId/numbers/datatable', { schema: { tags, params: CompanyParams, querystring: NumberDatatableQuery, response: { 200: NumberDatatableBody, ...errorResponses } } },
-    async (request) => numbersDatatable(ctx, request.auth!.userId, request.params.companyId, request.query));
-  app.post('/api/companies/:companyId/numbers/export', { schema: { tags, params: CompanyParams, body: NumberExportInput, response: { ...errorResponses } } },
+  app.get(
+    '/api/companies/:companyId/numbers/datatable',
+    { schema: { tags, params: CompanyParams, querystring: NumberDatatableQuery, response: { 200: NumberDatatableBody, ...errorResponses } } },
+    async (request) => numbersDatatable(ctx, request.auth!.userId, request.params.companyId, request.query),
+  );
+  app.post(
+    '/api/companies/:companyId/numbers/export',
+    { schema: { tags, params: CompanyParams, body: NumberExportInput, response: { ...errorResponses } } },
     async (request, reply) => {
       const csv = await exportNumbersCsv(ctx, request.auth!.userId, request.params.companyId, request.body);
       const date = new Date().toISOString().slice(0, 10);
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="numbers-${date}.csv"`).send(csv as never);
-    });
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="numbers-${date}.csv"`)
+        .send(csv as never);
+    },
+  );
 
   // ------------------------------------------------------------ prefixes, patterns, overlays, labels
   app.get('/api/numberPrefixes', { schema: { tags, response: { 200: NumberPrefixesBody, ...errorResponses } } }, async () => ({ data: numberPrefixes() }));
   app.get('/api/numbers/patterns', { schema: { tags, response: { 200: NumberPatternsBody, ...errorResponses } } }, async () => ({ data: numberPatterns() }));
-  app.get('/api/numbers/overlay/:areaCode', { schema: { tags, params: OverlayParams, response: { 200: OverlayBody, ...errorResponses } } },
-    async (request) => ({ data: overlayOf(request.params.areaCode) }));
+  app.get(
+    '/api/numbers/overlay/:areaCode',
+    { schema: { tags, params: OverlayParams, response: { 200: OverlayBody, ...errorResponses } } },
+    async (request) => ({ data: overlayOf(request.params.areaCode) }),
+  );
   app.get('/api/numbers/enumerations', { schema: { tags, response: { 200: NumberEnumerationsBody, ...errorResponses } } }, async () => numberEnumerations());
 
   // ------------------------------------------------------------ forward contacts
-  app.get('/api/companies/:companyId/forward-contacts', { schema: { tags, params: CompanyParams, response: { 200: ForwardContactListBody, ...errorResponses } } },
-    async (request) => ({ data: await listForwardContacts(ctx, request.auth!.userId, request.params.companyId) }));
-  app.post('/api/companies/:companyId/forward-contacts', { schema: { tags, params: CompanyParams, body: ForwardContactInput, response: { 201: ForwardContactBody, ...errorResponses } } },
-    async (request, reply) => reply.status(201).send({ message: 'The forward contact has been created', data: await createForwardContact(ctx, request.auth!.userId, request.params.companyId, request.body) }));
-  app.put('/api/companies/:companyId/forward-contacts/:id', { schema: { tags, params: ForwardContactParams, body: ForwardContactInput, response: { 200: ForwardContactBody, ...errorResponses } } },
-    async (request) => ({ message: 'The forward contact has been updated', data: await updateForwardContact(ctx, request.auth!.userId, request.params.companyId, request.params.id, request.body) }));
-  app.delete('/api/companies/:companyId/forward-contacts/:id', { schema: { tags, params: ForwardContactParams, response: { 200: MessageBody, ...errorResponses } } },
+  app.get(
+    '/api/companies/:companyId/forward-contacts',
+    { schema: { tags, params: CompanyParams, response: { 200: ForwardContactListBody, ...errorResponses } } },
+    async (request) => ({ data: await listForwardContacts(ctx, request.auth!.userId, request.params.companyId) }),
+  );
+  app.post(
+    '/api/companies/:companyId/forward-contacts',
+    { schema: { tags, params: CompanyParams, body: ForwardContactInput, response: { 201: ForwardContactBody, ...errorResponses } } },
+    async (request, reply) =>
+      reply.status(201).send({
+        message: 'The forward contact has been created',
+        data: await createForwardContact(ctx, request.auth!.userId, request.params.companyId, request.body),
+      }),
+  );
+  app.put(
+    '/api/companies/:companyId/forward-contacts/:id',
+    { schema: { tags, params: ForwardContactParams, body: ForwardContactInput, response: { 200: ForwardContactBody, ...errorResponses } } },
+    async (request) => ({
+      message: 'The forward contact has been updated',
+      data: await updateForwardContact(ctx, request.auth!.userId, request.params.companyId, request.params.id, request.body),
+    }),
+  );
+  app.delete(
+    '/api/companies/:companyId/forward-contacts/:id',
+    { schema: { tags, params: ForwardContactParams, response: { 200: MessageBody, ...errorResponses } } },
     async (request) => {
       await deleteForwardContact(ctx, request.auth!.userId, request.params.companyId, request.params.id);
       return { message: 'The forward contact has been deleted' };
-    });
-  app.get('/api/companies/:companyId/forward-contacts/:id/usage', { schema: { tags, params: ForwardContactParams, response: { 200: ForwardContactUsageBody, ...errorResponses } } },
-    async (request) => ({ data: await forwardContactUsage(ctx, request.auth!.userId, request.params.companyId, request.params.id) }));
+    },
+  );
+  app.get(
+    '/api/companies/:companyId/forward-contacts/:id/usage',
+    { schema: { tags, params: ForwardContactParams, response: { 200: ForwardContactUsageBody, ...errorResponses } } },
+    async (request) => ({ data: await forwardContactUsage(ctx, request.auth!.userId, request.params.companyId, request.params.id) }),
+  );
 
   // ------------------------------------------------------------ number limit, suggestions, triggers
-  app.get('/api/companies/:companyId/number-limit', { schema: { tags, params: CompanyParams, response: { 200: NumberLimitBody, ...errorResponses } } },
-    async (request) => getNumberLimit(ctx, request.auth!.userId, request.params.companyId));
-  app.post('/api/companies/:companyId/number-limit-increase', { schema: { tags, params: CompanyParams, body: NumberLimitIncreaseInput, response: { 200: MessageBody, ...errorResponses } } },
-    async (request) => requestNumberLimitIncrease(ctx, request.auth!.userId, request.params.companyId, request.body));
-  app.get('/api/companies/:companyId/extension-suggestions', { schema: { tags, params: CompanyParams, querystring: ExtensionSuggestionsQuery, response: { 200: ExtensionSuggestionsBody, ...errorResponses } } },
-    async (request) => ({ data: await extensionSuggestions(ctx, request.auth!.userId, request.params.companyId, request.query.number_id, request.query.perPage) }));
-  app.get('/api/companies/:companyId/triggers', { schema: { tags, params: CompanyParams, response: { 200: TriggerListBody, ...errorResponses } } },
-    async (request) => ({ data: await listTriggers(ctx, request.auth!.userId, request.params.companyId) }));
-  app.put('/api/companies/:companyId/triggers', { schema: { tags, params: CompanyParams, body: TriggersInput, response: { 200: TriggerListBody, ...errorResponses } } },
-    async (request) => ({ message: 'Triggers were successfully updated', data: await saveTriggers(ctx, request.auth!.userId, request.params.companyId, request.body) }));
+  app.get(
+    '/api/companies/:companyId/number-limit',
+    { schema: { tags, params: CompanyParams, response: { 200: NumberLimitBody, ...errorResponses } } },
+    async (request) => getNumberLimit(ctx, request.auth!.userId, request.params.companyId),
+  );
+  app.post(
+    '/api/companies/:companyId/number-limit-increase',
+    { schema: { tags, params: CompanyParams, body: NumberLimitIncreaseInput, response: { 200: MessageBody, ...errorResponses } } },
+    async (request) => requestNumberLimitIncrease(ctx, request.auth!.userId, request.params.companyId, request.body),
+  );
+  app.get(
+    '/api/companies/:companyId/extension-suggestions',
+    { schema: { tags, params: CompanyParams, querystring: ExtensionSuggestionsQuery, response: { 200: ExtensionSuggestionsBody, ...errorResponses } } },
+    async (request) => ({
+      data: await extensionSuggestions(ctx, request.auth!.userId, request.params.companyId, request.query.number_id, request.query.perPage),
+    }),
+  );
+  app.get(
+    '/api/companies/:companyId/triggers',
+    { schema: { tags, params: CompanyParams, response: { 200: TriggerListBody, ...errorResponses } } },
+    async (request) => ({ data: await listTriggers(ctx, request.auth!.userId, request.params.companyId) }),
+  );
+  app.put(
+    '/api/companies/:companyId/triggers',
+    { schema: { tags, params: CompanyParams, body: TriggersInput, response: { 200: TriggerListBody, ...errorResponses } } },
+    async (request) => ({
+      message: 'Triggers were successfully updated',
+      data: await saveTriggers(ctx, request.auth!.userId, request.params.companyId, request.body),
+    }),
+  );
 }
-

@@ -5,8 +5,21 @@
  * Design decisions for what the spec does not show: docs/numbers.md.
  */
 import {
-  NUMBER_CATEGORY_LABELS, NUMBER_LIMIT_INCREASE_SUBMITTED, NUMBER_TYPE_LABELS, NUMBER_TYPES, PROVIDER_LABELS, SERVICE_TYPES,
-  TOLL_FREE_SEARCH_PREFIXES, areaCodeOf, formatPhone, isTollFree, overlayAreaCodes, parsePhone, suggestExtensions, vanitySearchPattern, vanityToDigits,
+  NUMBER_CATEGORY_LABELS,
+  NUMBER_LIMIT_INCREASE_SUBMITTED,
+  NUMBER_TYPE_LABELS,
+  NUMBER_TYPES,
+  PROVIDER_LABELS,
+  SERVICE_TYPES,
+  TOLL_FREE_SEARCH_PREFIXES,
+  areaCodeOf,
+  formatPhone,
+  isTollFree,
+  overlayAreaCodes,
+  parsePhone,
+  suggestExtensions,
+  vanitySearchPattern,
+  vanityToDigits,
   type RouteEntry,
 } from '@switchboard/domain';
 import type { NumberDetailDto } from '@switchboard/contracts';
@@ -58,7 +71,13 @@ async function carrierOffers(ctx: AppContext, e164: string): Promise<boolean> {
   const area = areaCodeOf(e164);
   if (!area || !e164.startsWith('+1')) return false;
   const subscriber = e164.slice(5);
-  const found = await ctx.carrier.searchNumbers({ kind: isTollFree(e164) ? 'toll_free' : 'local', areaCode: area, pattern: subscriber, mode: 'ends_with', limit: 20 });
+  const found = await ctx.carrier.searchNumbers({
+    kind: isTollFree(e164) ? 'toll_free' : 'local',
+    areaCode: area,
+    pattern: subscriber,
+    mode: 'ends_with',
+    limit: 20,
+  });
   return found.some((n) => n.number === e164);
 }
 
@@ -66,7 +85,12 @@ async function locateOne(ctx: AppContext, userId: number, companyIds: number[], 
   const owned = await numbersAdminRepository.findByNumberInCompanies(ctx.db, companyIds, e164);
   // A number active anywhere is not on offer; only ask the carrier about numbers nobody holds.
   const taken = owned ? true : Boolean(await numbersRepository.findActiveByNumber(ctx.db, e164));
-  return { number: e164, national_number: formatPhone(e164), owned: owned ? (await numberDetails(ctx, userId, [owned]))[0]! : null, available: taken ? false : await carrierOffers(ctx, e164) };
+  return {
+    number: e164,
+    national_number: formatPhone(e164),
+    owned: owned ? (await numberDetails(ctx, userId, [owned]))[0]! : null,
+    available: taken ? false : await carrierOffers(ctx, e164),
+  };
 }
 
 /**
@@ -126,7 +150,14 @@ export async function getNumberDetail(ctx: AppContext, userId: number, idOrNumbe
 
 // ---------------------------------------------------------------- datatable and export
 
-type TableInput = { search?: string; type?: number; label?: string; sort: NumberTableQuery['sort']; dir: NumberTableQuery['dir']; filters?: { search?: string; type?: number; label?: string } };
+type TableInput = {
+  search?: string;
+  type?: number;
+  label?: string;
+  sort: NumberTableQuery['sort'];
+  dir: NumberTableQuery['dir'];
+  filters?: { search?: string; type?: number; label?: string };
+};
 
 function tableFilters(q: TableInput): NumberTableQuery {
   return { search: q.filters?.search ?? q.search, type: q.filters?.type ?? q.type, label: q.filters?.label ?? q.label, sort: q.sort, dir: q.dir };
@@ -186,13 +217,18 @@ export function overlayOf(areaCode: string): string[] {
   return overlayAreaCodes(areaCode);
 }
 
-const rows = (t: Record<number, string>) => Object.entries(t).map(([id, l]) => ({ id: Number(id), label: l })).sort((a, b) => a.id - b.id);
+const rows = (t: Record<number, string>) =>
+  Object.entries(t)
+    .map(([id, l]) => ({ id: Number(id), label: l }))
+    .sort((a, b) => a.id - b.id);
 
 /** The number label tables of spec 002 §3, for the browser. */
 export function numberEnumerations() {
   return {
-    number_types: rows({ [NUMBER_TYPES.local]: 'Local', [NUMBER_TYPES.toll_free]: 'Toll free', [NUMBER_TYPES.canadian]: 'Canadian' })
-      .map((r) => ({ ...r, type_label: numberTypeLabel(r.id) })),
+    number_types: rows({ [NUMBER_TYPES.local]: 'Local', [NUMBER_TYPES.toll_free]: 'Toll free', [NUMBER_TYPES.canadian]: 'Canadian' }).map((r) => ({
+      ...r,
+      type_label: numberTypeLabel(r.id),
+    })),
     // The spec's label table keeps its own ids; `types` says which number types each label is shown for
     // (docs/domain-decisions.md "Number type labels").
     number_type_labels: rows(NUMBER_TYPE_LABELS).map((r) => ({ ...r, types: Object.values(NUMBER_TYPES).filter((t) => numberTypeLabel(t) === r.label) })),
@@ -223,7 +259,9 @@ export async function listForwardContacts(ctx: AppContext, userId: number, compa
 /** @throws ValidationError 422 `number`; ForbiddenError 403 unless owner/administrator. */
 export async function createForwardContact(ctx: AppContext, userId: number, companyId: number, input: { name: string; number: string }) {
   await assertCompanyAccess(ctx, userId, companyId, MANAGER_ROLES);
-  return toForwardContact(await numbersAdminRepository.insertForwardContact(ctx.db, { company_id: companyId, name: input.name.trim(), number: parseForward(input.number) }));
+  return toForwardContact(
+    await numbersAdminRepository.insertForwardContact(ctx.db, { company_id: companyId, name: input.name.trim(), number: parseForward(input.number) }),
+  );
 }
 
 /** @throws NotFoundError 404 when the contact is not the company's. */
@@ -249,7 +287,8 @@ export async function forwardContactUsage(ctx: AppContext, userId: number, compa
   const out: Array<{ number_id: number; number: string; label: string; extension: number; route_label: string }> = [];
   for (const n of await numbersRepository.listForCompany(ctx.db, companyId)) {
     for (const entry of n.routes as RouteEntry[]) {
-      if (entry.forwards.some((f) => f.number === contact.number)) out.push({ number_id: n.id, number: n.number, label: n.label, extension: entry.extension, route_label: entry.label });
+      if (entry.forwards.some((f) => f.number === contact.number))
+        out.push({ number_id: n.id, number: n.number, label: n.label, extension: entry.extension, route_label: entry.label });
     }
   }
   return out;
@@ -273,12 +312,21 @@ export async function requestNumberLimitIncrease(ctx: AppContext, userId: number
   if (input.requested_limit <= limit) throw fieldError('requested_limit', `The requested limit must be greater than the current limit of ${limit}.`);
   const company = (await listUserCompanies(ctx, userId)).find((c) => c.id === companyId);
   await ctx.db.transaction().execute(async (tx) => {
-    await numbersAdminRepository.insertLimitRequest(tx, { company_id: companyId, user_id: userId, current_limit: limit, requested_limit: input.requested_limit, reason: input.reason.trim() });
-    await ctx.mailer.send({
-      to: ctx.config.supportEmail,
-      subject: `Number limit increase request: ${company?.name ?? `company ${companyId}`}`,
-      text: `Company: ${company?.name ?? ''} (id ${companyId})\nRequested by user id ${userId}\nCurrent limit: ${limit} (${used} numbers in use)\nRequested limit: ${input.requested_limit}\nReason:\n${input.reason.trim()}\n`,
-    }, tx);
+    await numbersAdminRepository.insertLimitRequest(tx, {
+      company_id: companyId,
+      user_id: userId,
+      current_limit: limit,
+      requested_limit: input.requested_limit,
+      reason: input.reason.trim(),
+    });
+    await ctx.mailer.send(
+      {
+        to: ctx.config.supportEmail,
+        subject: `Number limit increase request: ${company?.name ?? `company ${companyId}`}`,
+        text: `Company: ${company?.name ?? ''} (id ${companyId})\nRequested by user id ${userId}\nCurrent limit: ${limit} (${used} numbers in use)\nRequested limit: ${input.requested_limit}\nReason:\n${input.reason.trim()}\n`,
+      },
+      tx,
+    );
   });
   return { message: NUMBER_LIMIT_INCREASE_SUBMITTED };
 }
@@ -290,7 +338,13 @@ export async function requestNumberLimitIncrease(ctx: AppContext, userId: number
  * `suggestExtensions`); without `number_id` nothing exists yet, so the list starts at 0.
  * @throws NotFoundError 404 when `number_id` is not the company's.
  */
-export async function extensionSuggestions(ctx: AppContext, userId: number, companyId: number, numberId: number | undefined, perPage: number): Promise<number[]> {
+export async function extensionSuggestions(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+  numberId: number | undefined,
+  perPage: number,
+): Promise<number[]> {
   await assertCompanyAccess(ctx, userId, companyId);
   let existing: number[] = [];
   if (numberId !== undefined) {
@@ -314,7 +368,9 @@ type TriggerInput = { id?: number; number_id: number; event: string; action: str
 export async function saveTriggers(ctx: AppContext, userId: number, companyId: number, input: { upsert: TriggerInput[]; remove: number[] }) {
   await assertCompanyAccess(ctx, userId, companyId, MANAGER_ROLES);
   const errors: FieldErrors = {};
-  const owned = new Set((await numbersAdminRepository.findManyForCompany(ctx.db, companyId, [...new Set(input.upsert.map((u) => u.number_id))])).map((n) => n.id));
+  const owned = new Set(
+    (await numbersAdminRepository.findManyForCompany(ctx.db, companyId, [...new Set(input.upsert.map((u) => u.number_id))])).map((n) => n.id),
+  );
   input.upsert.forEach((u, i) => {
     if (!owned.has(u.number_id)) errors[`upsert.${i}.number_id`] = ['The selected number is invalid.'];
     if (u.action === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(u.target)) errors[`upsert.${i}.target`] = ['The target must be a valid e-mail address.'];

@@ -34,7 +34,11 @@ describe('locate and detail', () => {
     const n = await buy(owner, '303');
     const r = await owner.client.post('/api/numbers/locate', { number: n.national_number });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ number: n.number, available: false, owned: { id: n.id, category_label: 'Voice & SMS', provider_label: s.ctx.carrier.displayName } });
+    expect(r.body).toMatchObject({
+      number: n.number,
+      available: false,
+      owned: { id: n.id, category_label: 'Voice & SMS', provider_label: s.ctx.carrier.displayName },
+    });
     // The provider shown is the configured carrier's own name (the sandbox here), not the spec table's example.
     expect(r.body.owned.provider_label).toBe('Sandbox');
     const offer = (await owner.client.get('/api/numbers/search?type=local&areaCode=303&limit=3')).body.data[1].number;
@@ -49,7 +53,10 @@ describe('locate and detail', () => {
     expect(theirs.body).toMatchObject({ owned: null, available: false });
 
     const bulk = await owner.client.post('/api/numbers/locate-bulk', { numbers: [n.number, offer] });
-    expect(bulk.body.data.map((d: any) => [d.number, Boolean(d.owned), d.available])).toEqual([[n.number, true, false], [offer, false, true]]);
+    expect(bulk.body.data.map((d: any) => [d.number, Boolean(d.owned), d.available])).toEqual([
+      [n.number, true, false],
+      [offer, false, true],
+    ]);
     const bulkBad = await owner.client.post('/api/numbers/locate-bulk', { numbers: [n.number, 'nope'] });
     expect(bulkBad.status).toBe(422);
     expect(Object.keys(bulkBad.body.errors)).toEqual(['numbers.1']);
@@ -83,7 +90,10 @@ describe('prefixes, patterns, overlays, enumerations', () => {
     expect((await owner.client.get('/api/numbers/overlay/abc')).status).toBe(422);
     const e = await owner.client.get('/api/numbers/enumerations');
     expect(e.body.number_type_labels).toEqual([
-      { id: 1, label: 'Toll-Free Voice & SMS', types: [2] }, { id: 2, label: 'Local Voice & SMS', types: [1, 3] }, { id: 3, label: 'Fax number', types: [] }, { id: 4, label: 'Bulk numbers', types: [] },
+      { id: 1, label: 'Toll-Free Voice & SMS', types: [2] },
+      { id: 2, label: 'Local Voice & SMS', types: [1, 3] },
+      { id: 3, label: 'Fax number', types: [] },
+      { id: 4, label: 'Bulk numbers', types: [] },
     ]);
     expect(e.body.categories.map((c: any) => c.label)).toEqual(['Voice & SMS', 'International', 'Fax']);
     expect(e.body.providers[0]).toEqual({ id: 1, label: 'Bandwidth' });
@@ -97,7 +107,10 @@ describe('datatable and export', () => {
     for (let i = 0; i < 3; i++) bought.push(await buy(acct, '512', i));
     await acct.client.put(`/api/numbers/${bought[0].id}`, { label: 'Alpha desk' });
     await acct.client.put(`/api/numbers/${bought[1].id}`, { label: 'Bravo desk' });
-    await acct.client.put(`/api/numbers/${bought[2].id}`, { label: 'Charlie', routes: [{ type: 'sequential', forwards: [{ number: '6465550101' }, { number: '6465550102' }] }] });
+    await acct.client.put(`/api/numbers/${bought[2].id}`, {
+      label: 'Charlie',
+      routes: [{ type: 'sequential', forwards: [{ number: '6465550101' }, { number: '6465550102' }] }],
+    });
 
     const page1 = await acct.client.get(`/api/companies/${acct.companyId}/numbers/datatable?perPage=2&sort=label&dir=asc`);
     expect(page1.status).toBe(200);
@@ -194,7 +207,18 @@ describe('batches', () => {
     await eventually(async () => (await acct.client.get(`/api/companies/${acct.companyId}/numbers/batches/${batchId}`)).body.finished_at);
     expect((await acct.client.get(`/api/numbers/${a.id}`)).body.label).toBe('Bulk label');
     expect((await acct.client.get(`/api/numbers/${b.id}`)).body.label).toBe('Bulk label');
-    await s.ctx.db.updateTable('number_batches').set({ finished_at: null, items: JSON.stringify([{ key: String(a.id), number_id: a.id, status: 'done' }, { key: String(b.id), number_id: b.id, status: 'pending' }]), done: 1 }).where('id', '=', batchId).execute();
+    await s.ctx.db
+      .updateTable('number_batches')
+      .set({
+        finished_at: null,
+        items: JSON.stringify([
+          { key: String(a.id), number_id: a.id, status: 'done' },
+          { key: String(b.id), number_id: b.id, status: 'pending' },
+        ]),
+        done: 1,
+      })
+      .where('id', '=', batchId)
+      .execute();
     await acct.client.put(`/api/numbers/${a.id}`, { label: 'Changed since' });
     await runBatch(s.ctx, batchId);
     expect((await acct.client.get(`/api/numbers/${a.id}`)).body.label).toBe('Changed since');
@@ -214,7 +238,10 @@ describe('batches', () => {
     const bad = await acct.client.put('/api/v1/numbers', { ids: [a.id], routes: [{ forwards: [{ number: '12' }] }] });
     expect(bad.status).toBe(422);
     expect(bad.body.errors['routes.0.forwards.0.number']).toBeDefined();
-    const r = await acct.client.put('/api/v1/numbers', { ids: [a.id], routes: [{ type: 'simultaneous', forwards: [{ number: '6465550101' }, { number: '6465550102' }] }] });
+    const r = await acct.client.put('/api/v1/numbers', {
+      ids: [a.id],
+      routes: [{ type: 'simultaneous', forwards: [{ number: '6465550101' }, { number: '6465550102' }] }],
+    });
     await eventually(async () => completed.find((e) => e.batchId === r.body.batchId));
     const n = (await acct.client.get(`/api/numbers/${a.id}`)).body;
     expect(n.routes[0]).toMatchObject({ type: 'simultaneous', forwards: [{ number: '+16465550101' }, { number: '+16465550102' }] });
@@ -236,7 +263,10 @@ describe('batches', () => {
     const taken = await buy(other, '206', 0);
     const offers = (await acct.client.get('/api/numbers/search?type=local&areaCode=206&limit=4')).body.data;
     const picks = offers.filter((o: any) => o.number !== taken.number).slice(0, 2);
-    const r = await acct.client.post('/api/numbers/bulk', { company_id: acct.companyId, numbers: [...picks.map((p: any) => ({ number: p.number, provider_id: 1 })), { number: taken.number, provider_id: 1 }] });
+    const r = await acct.client.post('/api/numbers/bulk', {
+      company_id: acct.companyId,
+      numbers: [...picks.map((p: any) => ({ number: p.number, provider_id: 1 })), { number: taken.number, provider_id: 1 }],
+    });
     expect(r.status).toBe(202);
     const fin = await eventually(async () => finished.find((e) => e.batchId === r.body.batchId));
     expect(fin).toMatchObject({ done: 2, failed: 1 });
@@ -246,7 +276,9 @@ describe('batches', () => {
     expect((await acct.client.get(`/api/companies/${acct.companyId}/number-limit`)).body).toEqual({ limit: 25, used: 2 });
 
     expect((await acct.client.post('/api/numbers/bulk', { company_id: acct.companyId, numbers: [{ number: 'x', provider_id: 1 }] })).status).toBe(422);
-    expect((await other.client.post('/api/numbers/bulk', { company_id: acct.companyId, numbers: [{ number: picks[0].number, provider_id: 1 }] })).status).toBe(403);
+    expect((await other.client.post('/api/numbers/bulk', { company_id: acct.companyId, numbers: [{ number: picks[0].number, provider_id: 1 }] })).status).toBe(
+      403,
+    );
     const many = Array.from({ length: 24 }, (_, i) => ({ number: `+1206555${String(1000 + i)}`, provider_id: 1 }));
     const over = await acct.client.post('/api/numbers/bulk', { company_id: acct.companyId, numbers: many });
     expect(over.status).toBe(422);
@@ -282,7 +314,12 @@ describe('forward contacts', () => {
     expect((await owner.client.get(base)).body.data.map((x: any) => x.id)).toContain(c.body.data.id);
 
     const n = await buy(owner, '404');
-    await owner.client.put(`/api/numbers/${n.id}`, { routes: [{ label: 'Sales', forwards: [{ number: '6465550177' }] }, { extension: 2, label: 'Other', forwards: [{ number: '6465550100' }] }] });
+    await owner.client.put(`/api/numbers/${n.id}`, {
+      routes: [
+        { label: 'Sales', forwards: [{ number: '6465550177' }] },
+        { extension: 2, label: 'Other', forwards: [{ number: '6465550100' }] },
+      ],
+    });
     const usage = await owner.client.get(`${base}/${c.body.data.id}/usage`);
     expect(usage.body.data).toEqual([{ number_id: n.id, number: n.number, label: n.label, extension: 1, route_label: 'Sales' }]);
 
@@ -314,7 +351,12 @@ describe('number limit', () => {
     const inc = await acct.client.post(`/api/companies/${acct.companyId}/number-limit-increase`, { requested_limit: 50, reason: 'New branch office' });
     expect(inc.status).toBe(200);
     expect(inc.body).toEqual({ message: 'Your request to increase the number limit has been submitted.' });
-    const mail = await s.ctx.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', s.ctx.config.supportEmail).orderBy('id', 'desc').executeTakeFirst();
+    const mail = await s.ctx.db
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('to_address', '=', s.ctx.config.supportEmail)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
     expect(mail?.text_body).toContain('Requested limit: 50');
     expect(mail?.text_body).toContain('New branch office');
     const stored = await s.ctx.db.selectFrom('number_limit_requests').selectAll().where('company_id', '=', acct.companyId).execute();
@@ -344,25 +386,37 @@ describe('triggers', () => {
   it('upserts, updates and removes triggers with validation and isolation', async () => {
     const n = await buy(owner, '214');
     const url = `/api/companies/${owner.companyId}/triggers`;
-    const r = await owner.client.put(url, { upsert: [
-      { number_id: n.id, event: 'call.missed', action: 'email', target: 'ops@example.test' },
-      { number_id: n.id, event: 'sms.received', action: 'webhook', target: 'https://hooks.example.test/sms' },
-    ] });
+    const r = await owner.client.put(url, {
+      upsert: [
+        { number_id: n.id, event: 'call.missed', action: 'email', target: 'ops@example.test' },
+        { number_id: n.id, event: 'sms.received', action: 'webhook', target: 'https://hooks.example.test/sms' },
+      ],
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.data).toHaveLength(2);
     // The same trigger again is not duplicated.
     const same = await owner.client.put(url, { upsert: [{ number_id: n.id, event: 'call.missed', action: 'email', target: 'ops@example.test' }] });
     expect(same.body.data).toHaveLength(2);
     const missed = same.body.data.find((t: any) => t.event === 'call.missed');
-    const upd = await owner.client.put(url, { upsert: [{ id: missed.id, number_id: n.id, event: 'call.voicemail', action: 'email', target: 'vm@example.test' }], remove: [same.body.data.find((t: any) => t.event === 'sms.received').id] });
+    const upd = await owner.client.put(url, {
+      upsert: [{ id: missed.id, number_id: n.id, event: 'call.voicemail', action: 'email', target: 'vm@example.test' }],
+      remove: [same.body.data.find((t: any) => t.event === 'sms.received').id],
+    });
     expect(upd.body.data).toEqual([expect.objectContaining({ id: missed.id, event: 'call.voicemail', target: 'vm@example.test' })]);
     expect((await owner.client.get(`/api/numbers/list/${n.id}`)).body.triggers).toHaveLength(1);
 
-    const bad = await owner.client.put(url, { upsert: [{ number_id: n.id, event: 'call.missed', action: 'email', target: 'not-mail' }, { number_id: n.id, event: 'call.missed', action: 'webhook', target: 'ftp://x' }] });
+    const bad = await owner.client.put(url, {
+      upsert: [
+        { number_id: n.id, event: 'call.missed', action: 'email', target: 'not-mail' },
+        { number_id: n.id, event: 'call.missed', action: 'webhook', target: 'ftp://x' },
+      ],
+    });
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.errors).sort()).toEqual(['upsert.0.target', 'upsert.1.target']);
     expect((await owner.client.put(url, { upsert: [{ number_id: n.id, event: 'call.nope', action: 'email', target: 'a@b.co' }] })).status).toBe(422);
-    const foreign = await other.client.put(`/api/companies/${other.companyId}/triggers`, { upsert: [{ number_id: n.id, event: 'call.missed', action: 'email', target: 'a@b.co' }] });
+    const foreign = await other.client.put(`/api/companies/${other.companyId}/triggers`, {
+      upsert: [{ number_id: n.id, event: 'call.missed', action: 'email', target: 'a@b.co' }],
+    });
     expect(foreign.status).toBe(422);
     expect(foreign.body.errors['upsert.0.number_id']).toBeDefined();
     // Removing another company's trigger id does nothing.

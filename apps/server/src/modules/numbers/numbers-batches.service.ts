@@ -12,10 +12,27 @@
 import type { BatchCompletedEvent, BatchProgressEvent, Infer } from '@switchboard/contracts';
 import { areaCodeOf, formatPhone, isTollFree, parsePhone, type RouteEntry, type Schedule } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
-import { AppError, CarrierError, NotFoundError, ServiceUnavailableError, ValidationError, fieldError, type FieldErrors, deniedAsNotFound } from '../../platform/http/errors.js';
+import {
+  AppError,
+  CarrierError,
+  NotFoundError,
+  ServiceUnavailableError,
+  ValidationError,
+  fieldError,
+  type FieldErrors,
+  deniedAsNotFound,
+} from '../../platform/http/errors.js';
 import { MANAGER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { numbersAdminRepository, numbersRepository, type BatchRow } from './numbers.repository.js';
-import { assertValidSchedule, assertWithinNumberLimit, companyTimezone, invalidateRoutingCache, purchaseIntoCompany, validateRoutes, type RouteInput } from './numbers.service.js';
+import {
+  assertValidSchedule,
+  assertWithinNumberLimit,
+  companyTimezone,
+  invalidateRoutingCache,
+  purchaseIntoCompany,
+  validateRoutes,
+  type RouteInput,
+} from './numbers.service.js';
 import { numberDetails } from './numbers-admin.service.js';
 
 /** The job that works through a batch: data `{ batchId }`. */
@@ -28,7 +45,12 @@ export type BatchItem = { key: string; status: 'pending' | 'done' | 'failed'; er
  * Publishes a batch's progress (whole percent) or completion on its live channel (packages/contracts
  * `LIVE_EVENTS`): release and bulk update on `company.{companyId}`, bulk purchase on `bulk-purchase.{companyId}`.
  */
-function sendBatchEvent(ctx: AppContext, kind: BatchKind, companyId: number, ev: { progress: Infer<typeof BatchProgressEvent> } | { completed: Infer<typeof BatchCompletedEvent> }): void {
+function sendBatchEvent(
+  ctx: AppContext,
+  kind: BatchKind,
+  companyId: number,
+  ev: { progress: Infer<typeof BatchProgressEvent> } | { completed: Infer<typeof BatchCompletedEvent> },
+): void {
   if ('progress' in ev) {
     if (kind === 'purchase') ctx.realtime.send(`bulk-purchase.${companyId}`, 'bulk purchase progress', ev.progress);
     else ctx.realtime.send(`company.${companyId}`, kind === 'release' ? 'release progress' : 'number update progress', ev.progress);
@@ -43,14 +65,29 @@ function progressOf(b: Pick<BatchRow, 'total' | 'done' | 'failed'>): number {
 /** The API shape of a batch. */
 export function toBatchDto(b: BatchRow) {
   return {
-    id: b.id, company_id: b.company_id, kind: b.kind as BatchKind, total: b.total, done: b.done, failed: b.failed, progress: progressOf(b),
-    items: b.items as BatchItem[], created_at: b.created_at.toISOString(), finished_at: b.finished_at?.toISOString() ?? null,
+    id: b.id,
+    company_id: b.company_id,
+    kind: b.kind as BatchKind,
+    total: b.total,
+    done: b.done,
+    failed: b.failed,
+    progress: progressOf(b),
+    items: b.items as BatchItem[],
+    created_at: b.created_at.toISOString(),
+    finished_at: b.finished_at?.toISOString() ?? null,
   };
 }
 
 async function startBatch(ctx: AppContext, companyId: number, userId: number, kind: BatchKind, items: BatchItem[], params: Record<string, unknown> = {}) {
   const batch = await ctx.db.transaction().execute(async (tx) => {
-    const row = await numbersAdminRepository.insertBatch(tx, { company_id: companyId, user_id: userId, kind, total: items.length, items: JSON.stringify(items), params: JSON.stringify(params) });
+    const row = await numbersAdminRepository.insertBatch(tx, {
+      company_id: companyId,
+      user_id: userId,
+      kind,
+      total: items.length,
+      items: JSON.stringify(items),
+      params: JSON.stringify(params),
+    });
     await ctx.queue.enqueue(NUMBER_BATCH_JOB, { batchId: row.id }, { singletonKey: row.id }, tx);
     return row;
   });
@@ -76,7 +113,13 @@ async function numbersOfOneCompany(ctx: AppContext, userId: number, ids: number[
 /** Starts releasing numbers (owner/administrator); `POST /numbers/{id}/remove` and `/numbers/remove-bulk`. */
 export async function startRelease(ctx: AppContext, userId: number, ids: number[]) {
   const { companyId, rows } = await numbersOfOneCompany(ctx, userId, ids);
-  return startBatch(ctx, companyId, userId, 'release', rows.map((r) => ({ key: String(r.id), number_id: r.id, status: 'pending' })));
+  return startBatch(
+    ctx,
+    companyId,
+    userId,
+    'release',
+    rows.map((r) => ({ key: String(r.id), number_id: r.id, status: 'pending' })),
+  );
 }
 
 /**
@@ -96,14 +139,25 @@ export async function startBulkUpdate(ctx: AppContext, userId: number, input: { 
     params.schedule = input.schedule;
   }
   if (input.routes !== undefined) params.routes = validateRoutes(input.routes, (input.schedule ?? (rows[0]!.schedule as Schedule)).timezone);
-  return startBatch(ctx, companyId, userId, 'update', rows.map((r) => ({ key: String(r.id), number_id: r.id, status: 'pending' })), params);
+  return startBatch(
+    ctx,
+    companyId,
+    userId,
+    'update',
+    rows.map((r) => ({ key: String(r.id), number_id: r.id, status: 'pending' })),
+    params,
+  );
 }
 
 /**
  * Starts a bulk purchase (`POST /numbers/bulk`) for the company (owner/administrator).
  * @throws ValidationError 422 `numbers.{i}.number` (invalid or repeated), `numbers` (limit).
  */
-export async function startBulkPurchase(ctx: AppContext, userId: number, input: { company_id: number; numbers: Array<{ number: string; provider_id: number }> }) {
+export async function startBulkPurchase(
+  ctx: AppContext,
+  userId: number,
+  input: { company_id: number; numbers: Array<{ number: string; provider_id: number }> },
+) {
   await assertCompanyAccess(ctx, userId, input.company_id, MANAGER_ROLES);
   const errors: FieldErrors = {};
   const seen = new Set<string>();
@@ -112,7 +166,10 @@ export async function startBulkPurchase(ctx: AppContext, userId: number, input: 
     const e164 = parsePhone(n.number);
     if (!e164) errors[`numbers.${i}.number`] = ['The number is not a valid phone number.'];
     else if (seen.has(e164)) errors[`numbers.${i}.number`] = ['The number is listed twice.'];
-    else { seen.add(e164); items.push({ key: e164, provider_id: n.provider_id, status: 'pending', number_id: null }); }
+    else {
+      seen.add(e164);
+      items.push({ key: e164, provider_id: n.provider_id, status: 'pending', number_id: null });
+    }
   });
   if (Object.keys(errors).length) throw new ValidationError(errors);
   await assertWithinNumberLimit(ctx, input.company_id, items.length, 'numbers');
@@ -147,7 +204,10 @@ async function processItem(ctx: AppContext, batch: BatchRow, item: BatchItem): P
     invalidateRoutingCache(ctx);
   } else {
     const existing = await numbersRepository.findActiveByNumber(ctx.db, item.key);
-    if (existing && existing.company_id === batch.company_id) { item.number_id = existing.id; return; } // bought by an earlier run
+    if (existing && existing.company_id === batch.company_id) {
+      item.number_id = existing.id;
+      return;
+    } // bought by an earlier run
     await assertWithinNumberLimit(ctx, batch.company_id, 1);
     const tz = await companyTimezone(ctx, batch.user_id, batch.company_id);
     const row = await purchaseIntoCompany(ctx, batch.company_id, tz, item.key, item.provider_id ?? 1);
@@ -183,7 +243,7 @@ export async function runBatch(ctx: AppContext, batchId: string): Promise<void> 
       // already settled are skipped on the next run.
       if (!isItemRefusal(e)) throw e;
       item.status = 'failed';
-      item.error = e instanceof ValidationError ? Object.values(e.errors ?? {}).flat()[0] ?? e.message : e.message;
+      item.error = e instanceof ValidationError ? (Object.values(e.errors ?? {}).flat()[0] ?? e.message) : e.message;
     }
     items[i] = item;
     const updated = await numbersAdminRepository.updateBatch(ctx.db, batchId, {
@@ -194,7 +254,9 @@ export async function runBatch(ctx: AppContext, batchId: string): Promise<void> 
     sendBatchEvent(ctx, kind, batch.company_id, { progress: { batchId, progress: progressOf(updated) } });
   }
   const finished = await numbersAdminRepository.updateBatch(ctx.db, batchId, { finished_at: new Date() });
-  sendBatchEvent(ctx, kind, batch.company_id, { completed: { batchId, finishedAt: finished.finished_at!.toISOString(), done: finished.done, failed: finished.failed } });
+  sendBatchEvent(ctx, kind, batch.company_id, {
+    completed: { batchId, finishedAt: finished.finished_at!.toISOString(), done: finished.done, failed: finished.failed },
+  });
 }
 
 /**
@@ -214,7 +276,11 @@ export async function rotateNumber(ctx: AppContext, userId: number, id: number) 
   for (const candidate of offered) {
     if (candidate.number === row.number || (await numbersRepository.findActiveByNumber(ctx.db, candidate.number))) continue;
     try {
-      bought = await ctx.carrier.buyNumber(candidate.number, { voiceUrl: ctx.carrier.webhookUrl('voice'), smsUrl: ctx.carrier.webhookUrl('messaging'), statusCallback: ctx.carrier.webhookUrl('voice.status') });
+      bought = await ctx.carrier.buyNumber(candidate.number, {
+        voiceUrl: ctx.carrier.webhookUrl('voice'),
+        smsUrl: ctx.carrier.webhookUrl('messaging'),
+        statusCallback: ctx.carrier.webhookUrl('voice.status'),
+      });
       break;
     } catch (e) {
       if (!(e instanceof CarrierError)) throw e;
@@ -225,6 +291,7 @@ export async function rotateNumber(ctx: AppContext, userId: number, id: number) 
   const label = row.label === formatPhone(previous) ? formatPhone(bought.number) : row.label;
   const updated = await numbersRepository.update(ctx.db, row.id, { number: bought.number, carrier_sid: bought.sid, label });
   invalidateRoutingCache(ctx);
-  if (row.carrier_sid) await ctx.carrier.releaseNumber(row.carrier_sid).catch((e) => ctx.log.warn({ err: e, sid: row.carrier_sid }, 'release after rotate failed'));
+  if (row.carrier_sid)
+    await ctx.carrier.releaseNumber(row.carrier_sid).catch((e) => ctx.log.warn({ err: e, sid: row.carrier_sid }, 'release after rotate failed'));
   return { message: 'The number has been rotated', previous_number: previous, data: (await numberDetails(ctx, userId, [updated]))[0]! };
 }

@@ -8,7 +8,9 @@ import { getCompanyNumber } from './numbers.service.js';
 
 /** Gives the blocklist (a lower module) its check that a block's number is the company's (404 otherwise). */
 function setupNumbers(): void {
-  registerNumberOfCompanyCheck(async (ctx, companyId, numberId) => { await getCompanyNumber(ctx, companyId, numberId); });
+  registerNumberOfCompanyCheck(async (ctx, companyId, numberId) => {
+    await getCompanyNumber(ctx, companyId, numberId);
+  });
 }
 
 export const numbersModule: ModuleEntry[] = [

@@ -18,20 +18,39 @@ export const numbersRepository = {
   },
   /** Advances the active number's round-robin cursor by one; returns the cursor before (undefined when no such number). */
   async takeRoundRobinCursor(db: DbOrTx, id: number): Promise<number | undefined> {
-    const r = await db.updateTable('numbers').set((eb) => ({ round_robin_cursor: eb('round_robin_cursor', '+', 1), updated_at: new Date() }))
-      .where('id', '=', id).where('released_at', 'is', null).returning((eb) => eb('round_robin_cursor', '-', 1).as('cursor')).executeTakeFirst();
+    const r = await db
+      .updateTable('numbers')
+      .set((eb) => ({ round_robin_cursor: eb('round_robin_cursor', '+', 1), updated_at: new Date() }))
+      .where('id', '=', id)
+      .where('released_at', 'is', null)
+      .returning((eb) => eb('round_robin_cursor', '-', 1).as('cursor'))
+      .executeTakeFirst();
     return r ? Number(r.cursor) : undefined;
   },
   /** The active numbers among `e164s` (one statement, index numbers_active_number), keyed by E.164. */
   async findActiveByNumbers(db: DbOrTx, e164s: string[]): Promise<Map<string, NumberRow>> {
     if (e164s.length === 0) return new Map();
-    const rows = await db.selectFrom('numbers').selectAll().where('number', '=', (eb) => eb.fn.any(eb.val(e164s))).where('released_at', 'is', null).execute();
+    const rows = await db
+      .selectFrom('numbers')
+      .selectAll()
+      .where('number', '=', (eb) => eb.fn.any(eb.val(e164s)))
+      .where('released_at', 'is', null)
+      .execute();
     return new Map(rows.map((r) => [r.number, r]));
   },
   /** Id and E.164 of the company's active numbers among `ids` (one statement). */
-  async findManyForCompany(db: DbOrTx, companyId: number, ids: number[], includeReleased = false): Promise<Array<{ id: number; number: string; label: string }>> {
+  async findManyForCompany(
+    db: DbOrTx,
+    companyId: number,
+    ids: number[],
+    includeReleased = false,
+  ): Promise<Array<{ id: number; number: string; label: string }>> {
     if (ids.length === 0) return [];
-    let q = db.selectFrom('numbers').select(['id', 'number', 'label']).where('company_id', '=', companyId).where('id', '=', (eb) => eb.fn.any(eb.val(ids)));
+    let q = db
+      .selectFrom('numbers')
+      .select(['id', 'number', 'label'])
+      .where('company_id', '=', companyId)
+      .where('id', '=', (eb) => eb.fn.any(eb.val(ids)));
     if (!includeReleased) q = q.where('released_at', 'is', null);
     return q.execute();
   },
@@ -42,7 +61,12 @@ export const numbersRepository = {
     return db.selectFrom('numbers').selectAll().where('number', '=', e164).where('released_at', 'is', null).executeTakeFirst();
   },
   async update(db: DbOrTx, id: number, patch: RowUpdate<'numbers'>): Promise<NumberRow> {
-    return db.updateTable('numbers').set({ ...patch, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    return db
+      .updateTable('numbers')
+      .set({ ...patch, updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   },
 };
 
@@ -59,10 +83,7 @@ function tableQuery(db: DbOrTx, companyId: number, q: NumberTableQuery) {
   if (search) {
     const digits = search.replace(/\D/g, '');
     const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = query.where((eb) => eb.or([
-      eb('label', 'ilike', like),
-      ...(digits ? [eb('number', 'like', `%${digits}%`)] : []),
-    ]));
+    query = query.where((eb) => eb.or([eb('label', 'ilike', like), ...(digits ? [eb('number', 'like', `%${digits}%`)] : [])]));
   }
   if (q.type !== undefined) query = query.where('type', '=', q.type);
   if (q.label?.trim()) query = query.where('label', 'ilike', `%${q.label.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
@@ -74,7 +95,14 @@ export const numbersAdminRepository = {
   /** Active numbers of a company with `ids` (any not found are simply missing). */
   async findManyForCompany(db: DbOrTx, companyId: number, ids: number[]): Promise<NumberRow[]> {
     if (!ids.length) return [];
-    return db.selectFrom('numbers').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).where('released_at', 'is', null).orderBy('id').execute();
+    return db
+      .selectFrom('numbers')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('id', 'in', ids)
+      .where('released_at', 'is', null)
+      .orderBy('id')
+      .execute();
   },
   /** Active numbers with `ids` in any company. */
   async findMany(db: DbOrTx, ids: number[]): Promise<NumberRow[]> {
@@ -84,16 +112,35 @@ export const numbersAdminRepository = {
   /** Active numbers of any of `companyIds` with this E.164. */
   async findByNumberInCompanies(db: DbOrTx, companyIds: number[], e164: string): Promise<NumberRow | undefined> {
     if (!companyIds.length) return undefined;
-    return db.selectFrom('numbers').selectAll().where('company_id', 'in', companyIds).where('number', '=', e164).where('released_at', 'is', null).executeTakeFirst();
+    return db
+      .selectFrom('numbers')
+      .selectAll()
+      .where('company_id', 'in', companyIds)
+      .where('number', '=', e164)
+      .where('released_at', 'is', null)
+      .executeTakeFirst();
   },
   async countActive(db: DbOrTx, companyId: number): Promise<number> {
-    const r = await db.selectFrom('numbers').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).where('released_at', 'is', null).executeTakeFirstOrThrow();
+    const r = await db
+      .selectFrom('numbers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('company_id', '=', companyId)
+      .where('released_at', 'is', null)
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   },
   /** One page of the datatable plus the total count. */
   async page(db: DbOrTx, companyId: number, q: NumberTableQuery, page: number, perPage: number): Promise<{ rows: NumberRow[]; total: number }> {
-    const totalRow = await tableQuery(db, companyId, q).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await tableQuery(db, companyId, q).selectAll().orderBy(q.sort, q.dir).orderBy('id', q.dir).limit(perPage).offset((page - 1) * perPage).execute();
+    const totalRow = await tableQuery(db, companyId, q)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const rows = await tableQuery(db, companyId, q)
+      .selectAll()
+      .orderBy(q.sort, q.dir)
+      .orderBy('id', q.dir)
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute();
     return { rows, total: Number(totalRow.n) };
   },
   /** Every row matching the datatable filters (export). */
@@ -137,7 +184,13 @@ export const numbersAdminRepository = {
     return db.insertInto('forward_contacts').values(row).returningAll().executeTakeFirstOrThrow();
   },
   async updateForwardContact(db: DbOrTx, companyId: number, id: number, patch: { name: string; number: string }): Promise<ForwardContactRow | undefined> {
-    return db.updateTable('forward_contacts').set({ ...patch, updated_at: new Date() }).where('company_id', '=', companyId).where('id', '=', id).returningAll().executeTakeFirst();
+    return db
+      .updateTable('forward_contacts')
+      .set({ ...patch, updated_at: new Date() })
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
   },
   async deleteForwardContact(db: DbOrTx, companyId: number, id: number): Promise<boolean> {
     const r = await db.deleteFrom('forward_contacts').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
@@ -163,12 +216,27 @@ export const numbersAdminRepository = {
     if (!ids.length) return [];
     return db.selectFrom('number_triggers').selectAll().where('number_id', 'in', ids).orderBy('number_id').orderBy('id').execute();
   },
-  async updateTrigger(db: DbOrTx, companyId: number, id: number, patch: { number_id: number; event: string; action: string; target: string }): Promise<TriggerRow | undefined> {
-    return db.updateTable('number_triggers').set({ ...patch, updated_at: new Date() }).where('company_id', '=', companyId).where('id', '=', id).returningAll().executeTakeFirst();
+  async updateTrigger(
+    db: DbOrTx,
+    companyId: number,
+    id: number,
+    patch: { number_id: number; event: string; action: string; target: string },
+  ): Promise<TriggerRow | undefined> {
+    return db
+      .updateTable('number_triggers')
+      .set({ ...patch, updated_at: new Date() })
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
   },
   /** Inserts, or returns the existing identical trigger. */
   async upsertTrigger(db: DbOrTx, row: NewRow<'number_triggers'>): Promise<void> {
-    await db.insertInto('number_triggers').values(row).onConflict((oc) => oc.columns(['number_id', 'event', 'action', 'target']).doUpdateSet({ updated_at: new Date() })).execute();
+    await db
+      .insertInto('number_triggers')
+      .values(row)
+      .onConflict((oc) => oc.columns(['number_id', 'event', 'action', 'target']).doUpdateSet({ updated_at: new Date() }))
+      .execute();
   },
   async removeTriggers(db: DbOrTx, companyId: number, ids: number[]): Promise<void> {
     if (!ids.length) return;

@@ -4,9 +4,23 @@
  * routing setup and schedule.
  */
 import {
-  EAV_ENTITY_TYPES, NUMBER_TYPES, SERVICE_TYPES, TOLL_FREE_SEARCH_PREFIXES, cleanRoutes, confirmKeyToDtmf, defaultSchedule,
-  areaCodeOf, formatPhone, isTollFree, isValidTimeZone, newRouteEntry, parsePhone, scheduleHoursErrors, vanityToDigits,
-  type RouteEntry, type Schedule,
+  EAV_ENTITY_TYPES,
+  NUMBER_TYPES,
+  SERVICE_TYPES,
+  TOLL_FREE_SEARCH_PREFIXES,
+  cleanRoutes,
+  confirmKeyToDtmf,
+  defaultSchedule,
+  areaCodeOf,
+  formatPhone,
+  isTollFree,
+  isValidTimeZone,
+  newRouteEntry,
+  parsePhone,
+  scheduleHoursErrors,
+  vanityToDigits,
+  type RouteEntry,
+  type Schedule,
 } from '@switchboard/domain';
 import type { MenuFallback, NumberDto } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
@@ -26,7 +40,14 @@ const INVALID_PHONE = 'The number is not a valid phone number.';
 /** The API shape of a number: numbers.view.ts (re-exported for the module's other files). */
 export { toNumberDto };
 
-export type SearchInput = { type: 'local' | 'toll_free'; areaCode?: string; prefix?: string; mode: 'contains' | 'starts_with' | 'ends_with'; pattern?: string; limit: number };
+export type SearchInput = {
+  type: 'local' | 'toll_free';
+  areaCode?: string;
+  prefix?: string;
+  mode: 'contains' | 'starts_with' | 'ends_with';
+  pattern?: string;
+  limit: number;
+};
 
 /**
  * Searches purchasable numbers. Local: `areaCode` must be 3 digits (NXX); toll-free: `prefix`
@@ -41,7 +62,8 @@ export async function searchNumbers(ctx: AppContext, q: SearchInput) {
     else areaCode = q.areaCode.trim();
   } else {
     const prefix = q.prefix ?? q.areaCode ?? '8**';
-    if (!(TOLL_FREE_SEARCH_PREFIXES as readonly string[]).includes(prefix)) errors.prefix = [`The prefix must be one of ${TOLL_FREE_SEARCH_PREFIXES.join(', ')}.`];
+    if (!(TOLL_FREE_SEARCH_PREFIXES as readonly string[]).includes(prefix))
+      errors.prefix = [`The prefix must be one of ${TOLL_FREE_SEARCH_PREFIXES.join(', ')}.`];
     else areaCode = prefix;
   }
   let pattern = '';
@@ -51,7 +73,14 @@ export async function searchNumbers(ctx: AppContext, q: SearchInput) {
   }
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const found = await ctx.carrier.searchNumbers({ kind: q.type, areaCode, pattern: pattern || undefined, mode: q.mode, limit: q.limit });
-  return found.map((n) => ({ number: n.number, national_number: formatPhone(n.number), type: n.kind, region: n.region, locality: n.locality, provider_id: n.provider_id }));
+  return found.map((n) => ({
+    number: n.number,
+    national_number: formatPhone(n.number),
+    type: n.kind,
+    region: n.region,
+    locality: n.locality,
+    provider_id: n.provider_id,
+  }));
 }
 
 /**
@@ -109,7 +138,8 @@ async function numberToBuy(ctx: AppContext, input: BuyInput): Promise<string> {
   let areaCode = input.area_code;
   if (tollFree) {
     areaCode ??= '8**';
-    if (!(TOLL_FREE_SEARCH_PREFIXES as readonly string[]).includes(areaCode)) throw fieldError('area_code', `The prefix must be one of ${TOLL_FREE_SEARCH_PREFIXES.join(', ')}.`);
+    if (!(TOLL_FREE_SEARCH_PREFIXES as readonly string[]).includes(areaCode))
+      throw fieldError('area_code', `The prefix must be one of ${TOLL_FREE_SEARCH_PREFIXES.join(', ')}.`);
   } else {
     if (areaCode === '8**') throw fieldError('area_code', 'The area code must be 3 digits.');
     const newest = (await numbersRepository.listForCompany(ctx.db, input.company_id)).filter((n) => !isTollFree(n.number)).at(-1);
@@ -145,7 +175,11 @@ export async function purchaseIntoCompany(ctx: AppContext, companyId: number, tz
   if (await numbersRepository.findActiveByNumber(ctx.db, e164)) throw fieldError('number', 'The number has already been taken.');
   let purchased;
   try {
-    purchased = await ctx.carrier.buyNumber(e164, { voiceUrl: ctx.carrier.webhookUrl('voice'), smsUrl: ctx.carrier.webhookUrl('messaging'), statusCallback: ctx.carrier.webhookUrl('voice.status') });
+    purchased = await ctx.carrier.buyNumber(e164, {
+      voiceUrl: ctx.carrier.webhookUrl('voice'),
+      smsUrl: ctx.carrier.webhookUrl('messaging'),
+      statusCallback: ctx.carrier.webhookUrl('voice.status'),
+    });
   } catch (e) {
     if (e instanceof CarrierError) throw fieldError('number', e.message);
     throw e;
@@ -165,7 +199,9 @@ export async function purchaseIntoCompany(ctx: AppContext, companyId: number, tz
     });
   } catch (e) {
     // Give the number back; the insert's error is what the caller sees, a failed release is logged.
-    await ctx.carrier.releaseNumber(purchased.sid).catch((releaseError: unknown) => ctx.log.warn({ err: releaseError, sid: purchased.sid }, 'release after a failed purchase failed'));
+    await ctx.carrier
+      .releaseNumber(purchased.sid)
+      .catch((releaseError: unknown) => ctx.log.warn({ err: releaseError, sid: purchased.sid }, 'release after a failed purchase failed'));
     if ((e as { code?: string }).code === '23505') throw fieldError('number', 'The number has already been taken.');
     throw e;
   }
@@ -188,7 +224,12 @@ export async function getCompanyNumber(ctx: AppContext, companyId: number, numbe
 }
 
 /** Id, E.164 and label of the company's active numbers among `ids` (one statement; ids of other companies are absent, released numbers too unless `includeReleased`: history such as calls and voicemails keeps its labels). */
-export async function getCompanyNumbers(ctx: AppContext, companyId: number, ids: number[], opts: { includeReleased?: boolean } = {}): Promise<Array<{ id: number; number: string; label: string }>> {
+export async function getCompanyNumbers(
+  ctx: AppContext,
+  companyId: number,
+  ids: number[],
+  opts: { includeReleased?: boolean } = {},
+): Promise<Array<{ id: number; number: string; label: string }>> {
   return numbersRepository.findManyForCompany(ctx.db, companyId, [...new Set(ids)], opts.includeReleased === true);
 }
 
@@ -212,7 +253,11 @@ export async function getNumber(ctx: AppContext, userId: number, id: number): Pr
 }
 
 /** For the messaging module: the active number with this E.164, if any. `db`: the caller's transaction, if any (a transaction never waits on the pool). */
-export async function findNumberByE164(ctx: AppContext, e164: string, db: DbOrTx = ctx.db): Promise<{ id: number; company_id: number; number: string; label: string } | undefined> {
+export async function findNumberByE164(
+  ctx: AppContext,
+  e164: string,
+  db: DbOrTx = ctx.db,
+): Promise<{ id: number; company_id: number; number: string; label: string } | undefined> {
   const row = await numbersRepository.findActiveByNumber(db, e164);
   return row ? { id: row.id, company_id: row.company_id, number: row.number, label: row.label } : undefined;
 }
@@ -225,7 +270,11 @@ export async function findRoutingByE164(ctx: AppContext, e164: string, db = ctx.
 
 function toRoutingData(row: NumberRow): RoutingData {
   return {
-    id: row.id, company_id: row.company_id, number: row.number, routes: row.routes as RouteEntry[], schedule: row.schedule as Schedule,
+    id: row.id,
+    company_id: row.company_id,
+    number: row.number,
+    routes: row.routes as RouteEntry[],
+    schedule: row.schedule as Schedule,
     menu: { replays: row.menu_replays, fallback: row.menu_fallback as MenuFallback },
   };
 }
@@ -240,7 +289,10 @@ function routingReader(ctx: AppContext): GroupCommit<string, NumberRow | undefin
   let g = routingReaders.get(ctx);
   if (!g) {
     g = new GroupCommit<string, NumberRow | undefined>({
-      maxWaitMs: 0, maxItems: 256, concurrency: 4, owner: ctx,
+      maxWaitMs: 0,
+      maxItems: 256,
+      concurrency: 4,
+      owner: ctx,
       run: async (e164s) => {
         const found = await numbersRepository.findActiveByNumbers(ctx.db, [...new Set(e164s)]);
         return e164s.map((n) => found.get(n));
@@ -252,7 +304,14 @@ function routingReader(ctx: AppContext): GroupCommit<string, NumberRow | undefin
 }
 
 /** A number's routing data as the call flow reads it; `menu`: its menu replays and fallback (migration 0013). */
-export type RoutingData = { id: number; company_id: number; number: string; routes: RouteEntry[]; schedule: Schedule; menu: { replays: number; fallback: MenuFallback } };
+export type RoutingData = {
+  id: number;
+  company_id: number;
+  number: string;
+  routes: RouteEntry[];
+  schedule: Schedule;
+  menu: { replays: number; fallback: MenuFallback };
+};
 
 /** Cross-process channel telling every server on the database that some number's routing changed. */
 export const ROUTING_INVALIDATE_CHANNEL = 'routing_invalidate';
@@ -319,7 +378,10 @@ export function assertValidSchedule(schedule: Schedule, prefix = 'schedule.'): v
   if (Object.keys(errors).length) throw new ValidationError(errors);
 }
 
-export type RouteInput = Partial<Omit<RouteEntry, 'extension' | 'forwards'>> & { extension?: number | string | null; forwards?: Array<{ number?: string | null }> };
+export type RouteInput = Partial<Omit<RouteEntry, 'extension' | 'forwards'>> & {
+  extension?: number | string | null;
+  forwards?: Array<{ number?: string | null }>;
+};
 
 /**
  * Validates and cleans edited routes (foundation §3): forwards must parse as phone numbers
@@ -337,7 +399,8 @@ export function validateRoutes(input: RouteInput[], timezone: string): RouteEntr
     const ext = entry.extension === undefined || entry.extension === null || entry.extension === '' ? 1 : Number(entry.extension);
     if (seen.has(ext)) errors[`routes.${i}.extension`] = ['The extension has already been taken.'];
     else seen.set(ext, i);
-    if (entry.confirm_key !== undefined && entry.confirm_key !== null && confirmKeyToDtmf(entry.confirm_key) === null) errors[`routes.${i}.confirm_key`] = ['The confirm key is not valid.'];
+    if (entry.confirm_key !== undefined && entry.confirm_key !== null && confirmKeyToDtmf(entry.confirm_key) === null)
+      errors[`routes.${i}.confirm_key`] = ['The confirm key is not valid.'];
     if (entry.schedule) Object.assign(errors, scheduleErrors(entry.schedule, `routes.${i}.schedule.`));
   });
   if (Object.keys(errors).length) throw new ValidationError(errors);
@@ -351,14 +414,22 @@ export function validateRoutes(input: RouteInput[], timezone: string): RouteEntr
  * `eavAttributeValues.{i}.attribute_id|value` from the custom-fields service).
  */
 export async function updateNumber(
-  ctx: AppContext, userId: number, id: number,
+  ctx: AppContext,
+  userId: number,
+  id: number,
   input: {
-    label?: string; routes?: RouteInput[]; schedule?: Schedule; menu_replays?: number; menu_fallback?: MenuFallback; eavAttributeValues?: Array<{ attribute_id: number; value: unknown }>;
+    label?: string;
+    routes?: RouteInput[];
+    schedule?: Schedule;
+    menu_replays?: number;
+    menu_fallback?: MenuFallback;
+    eavAttributeValues?: Array<{ attribute_id: number; value: unknown }>;
   } & NumberCallSettings,
 ): Promise<NumberWithEav> {
   const row = await numberForUser(ctx, userId, id);
   await assertCompanyAccess(ctx, userId, row.company_id, MANAGER_ROLES);
-  const patch: { label?: string; routes?: string; schedule?: string; menu_replays?: number; menu_fallback?: MenuFallback } & NumberCallSettings = callSettingsPatch(input);
+  const patch: { label?: string; routes?: string; schedule?: string; menu_replays?: number; menu_fallback?: MenuFallback } & NumberCallSettings =
+    callSettingsPatch(input);
   if (input.label !== undefined) patch.label = input.label.trim();
   if (input.menu_replays !== undefined) patch.menu_replays = input.menu_replays;
   if (input.menu_fallback !== undefined) patch.menu_fallback = input.menu_fallback;
@@ -413,19 +484,32 @@ export async function takeRoundRobinCursor(ctx: AppContext, numberId: number, db
  * @throws NotFoundError 404 when any id is not the company's active number.
  */
 export async function applyRoutingToNumbers(
-  ctx: AppContext, userId: number | null, companyId: number, ids: number[], routing: { routes: RouteEntry[]; schedule: Schedule } & NumberCallSettings,
+  ctx: AppContext,
+  userId: number | null,
+  companyId: number,
+  ids: number[],
+  routing: { routes: RouteEntry[]; schedule: Schedule } & NumberCallSettings,
 ): Promise<NumberDto[]> {
   const unique = [...new Set(ids)];
   const settings = { record: routing.record, call_transcription_enabled: routing.call_transcription_enabled, ai_eav_enabled: routing.ai_eav_enabled };
-  const rows = await ctx.db.transaction().execute(async (tx) => {
-    const found = await numbersAdminRepository.findManyForCompany(tx, companyId, unique);
-    if (found.length !== unique.length) throw new NotFoundError('Number');
-    const out: NumberRow[] = [];
-    for (const row of found) {
-      out.push(await numbersRepository.update(tx, row.id, { routes: JSON.stringify(routing.routes), schedule: JSON.stringify(routing.schedule), ...callSettingsPatch(settings) }));
-    }
-    return out;
-  }).finally(() => invalidateRoutingCache(ctx));
+  const rows = await ctx.db
+    .transaction()
+    .execute(async (tx) => {
+      const found = await numbersAdminRepository.findManyForCompany(tx, companyId, unique);
+      if (found.length !== unique.length) throw new NotFoundError('Number');
+      const out: NumberRow[] = [];
+      for (const row of found) {
+        out.push(
+          await numbersRepository.update(tx, row.id, {
+            routes: JSON.stringify(routing.routes),
+            schedule: JSON.stringify(routing.schedule),
+            ...callSettingsPatch(settings),
+          }),
+        );
+      }
+      return out;
+    })
+    .finally(() => invalidateRoutingCache(ctx));
   return numberViews(ctx, userId, rows);
 }
 

@@ -10,7 +10,9 @@ beforeAll(async () => {
   s = await startTestServer();
   owner = await createAccount(s);
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('numbers', () => {
   it('searches local numbers by area code with the spec modes and vanity letters', async () => {
@@ -48,9 +50,24 @@ describe('numbers', () => {
     const pick = (await owner.client.get('/api/numbers/search?type=toll_free&prefix=800&limit=1')).body.data[0];
     const r = await owner.client.post('/api/numbers', { company_id: owner.companyId, provider_id: pick.provider_id, number: pick.number });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ number: pick.number, type: 2, type_label: 'Toll-Free Voice & SMS', category: 1, route_type: 'Standard', schedule_label: '24/7' });
+    expect(r.body).toMatchObject({
+      number: pick.number,
+      type: 2,
+      type_label: 'Toll-Free Voice & SMS',
+      category: 1,
+      route_type: 'Standard',
+      schedule_label: '24/7',
+    });
     expect(r.body.routes).toHaveLength(1);
-    expect(r.body.routes[0]).toMatchObject({ extension: 1, type: 'standard', timeout: 20, confirm_key_wait: 10, caller_id_pass_thru: true, voicemail_enabled: false, forwards: [] });
+    expect(r.body.routes[0]).toMatchObject({
+      extension: 1,
+      type: 'standard',
+      timeout: 20,
+      confirm_key_wait: 10,
+      caller_id_pass_thru: true,
+      voicemail_enabled: false,
+      forwards: [],
+    });
     const again = await owner.client.post('/api/numbers', { company_id: owner.companyId, provider_id: 1, number: pick.number });
     expect(again.status).toBe(422);
     expect(again.body.errors.number).toBeDefined();
@@ -76,7 +93,11 @@ describe('numbers', () => {
         { extension: '2', label: 'Support', forwards: [{ number: '(646) 555-0101', valid: true, international: false, updated_at: 'x' }, { number: '' }] },
         { label: 'Sales', type: 'sequential', forwards: [{ number: '6465550102' }, { number: '+16465550103' }] },
       ],
-      schedule: { preset: 2, timezone: 'America/New_York', hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, { open: null, close: null }])) },
+      schedule: {
+        preset: 2,
+        timezone: 'America/New_York',
+        hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, { open: null, close: null }])),
+      },
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.message).toBe('The number has been updated');
@@ -105,21 +126,31 @@ describe('numbers', () => {
   it('refuses business hours that close before (or when) they open, on the number and on an extension', async () => {
     const pick = (await owner.client.get('/api/numbers/search?type=local&areaCode=718&limit=1')).body.data[0];
     const n = (await owner.client.post('/api/numbers', { company_id: owner.companyId, provider_id: 1, number: pick.number })).body;
-    const week = (mon: { open: string | null; close: string | null }) => ({ ...Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, { open: null, close: null }])), mon });
-    const bad = await owner.client.put(`/api/numbers/${n.id}`, { label: 'Changed', schedule: { preset: 4, timezone: 'America/Chicago', hours: week({ open: '18:00', close: '08:00' }) } });
+    const week = (mon: { open: string | null; close: string | null }) => ({
+      ...Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, { open: null, close: null }])),
+      mon,
+    });
+    const bad = await owner.client.put(`/api/numbers/${n.id}`, {
+      label: 'Changed',
+      schedule: { preset: 4, timezone: 'America/Chicago', hours: week({ open: '18:00', close: '08:00' }) },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual({ 'schedule.hours.mon.close': ['The close time must be after the open time.'] });
-    const entry = await owner.client.put(`/api/numbers/${n.id}`, { routes: [{ extension: 1, schedule: { preset: 4, timezone: 'UTC', hours: week({ open: '09:00', close: '09:00' }) } }] });
+    const entry = await owner.client.put(`/api/numbers/${n.id}`, {
+      routes: [{ extension: 1, schedule: { preset: 4, timezone: 'UTC', hours: week({ open: '09:00', close: '09:00' }) } }],
+    });
     expect(entry.status).toBe(422);
     expect(Object.keys(entry.body.errors)).toEqual(['routes.0.schedule.hours.mon.close']);
     const stored = (await owner.client.get(`/api/numbers/${n.id}`)).body;
     expect(stored.label).not.toBe('Changed');
     expect(stored.schedule.preset).toBe(1);
-    const good = await owner.client.put(`/api/numbers/${n.id}`, { schedule: { preset: 4, timezone: 'America/Chicago', hours: week({ open: '08:00', close: '18:00' }) } });
+    const good = await owner.client.put(`/api/numbers/${n.id}`, {
+      schedule: { preset: 4, timezone: 'America/Chicago', hours: week({ open: '08:00', close: '18:00' }) },
+    });
     expect(good.status, JSON.stringify(good.body)).toBe(200);
   });
 
-  it('gives a new number the company\'s time zone: the company schedule\'s zone, else the zone chosen at sign-up', async () => {
+  it("gives a new number the company's time zone: the company schedule's zone, else the zone chosen at sign-up", async () => {
     const london = await createAccount(s, { timezone: 'Europe/London' });
     const buy = async (areaCode: string) => {
       const pick = (await london.client.get(`/api/numbers/search?type=local&areaCode=${areaCode}&limit=1`)).body.data[0];
@@ -130,7 +161,13 @@ describe('numbers', () => {
     const first = await buy('213');
     expect(first.schedule.timezone).toBe('Europe/London');
     expect(first.routes[0].schedule.timezone).toBe('Europe/London');
-    const saved = await london.client.put(`/api/companies/${london.companyId}/schedule`, { schedule: { preset: 6, timezone: 'Asia/Tokyo', hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, { open: null, close: null }])) } });
+    const saved = await london.client.put(`/api/companies/${london.companyId}/schedule`, {
+      schedule: {
+        preset: 6,
+        timezone: 'Asia/Tokyo',
+        hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, { open: null, close: null }])),
+      },
+    });
     expect(saved.status).toBe(200);
     const second = await buy('214');
     expect(second.schedule.timezone).toBe('Asia/Tokyo');

@@ -16,7 +16,14 @@
  *   are the number's stored flags (migration 0016).
  */
 import {
-  EAV_ENTITY_TYPES, NUMBER_TYPES, SERVICE_TYPES, displayRouteType, formatPhone, scheduleLabel, type RouteEntry, type Schedule,
+  EAV_ENTITY_TYPES,
+  NUMBER_TYPES,
+  SERVICE_TYPES,
+  displayRouteType,
+  formatPhone,
+  scheduleLabel,
+  type RouteEntry,
+  type Schedule,
 } from '@switchboard/domain';
 import { scheduleView, type MenuFallback, type NumberDto } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
@@ -61,7 +68,14 @@ export type NumberViewExtras = {
 
 /** A trigger row in the API shape (ISO timestamps). */
 export function toTriggerDto(t: TriggerRow): NumberDto['triggers'][number] {
-  return { id: t.id, number_id: t.number_id, event: t.event as 'call.missed', action: t.action as 'email', target: t.target, created_at: t.created_at.toISOString() };
+  return {
+    id: t.id,
+    number_id: t.number_id,
+    event: t.event as 'call.missed',
+    action: t.action as 'email',
+    target: t.target,
+    created_at: t.created_at.toISOString(),
+  };
 }
 
 /** The API shape of a number from its row and, when loaded, its extras (absent extras answer their empty value). */

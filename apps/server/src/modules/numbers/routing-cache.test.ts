@@ -30,7 +30,15 @@ afterAll(async () => {
 });
 
 async function dialed(server: TestServer, to: string): Promise<string> {
-  const r = await postWebhook(server, '/webhooks/twilio/voice', { CallSid: sid(), AccountSid: server.ctx.config.twilioAccountSid, From: '+13125550142', To: to, CallStatus: 'ringing', Direction: 'inbound', FromState: 'IL' });
+  const r = await postWebhook(server, '/webhooks/twilio/voice', {
+    CallSid: sid(),
+    AccountSid: server.ctx.config.twilioAccountSid,
+    From: '+13125550142',
+    To: to,
+    CallStatus: 'ringing',
+    Direction: 'inbound',
+    FromState: 'IL',
+  });
   expect(r.status).toBe(200);
   const n = xml.parse(r.body).Response.Dial.Number[0];
   return n['#text'] ?? n;
@@ -58,7 +66,9 @@ describe('routing cache across nodes', () => {
 
     // The feed's connection is killed: node 2 drops its entries, reconnects and LISTENs again.
     expect(await dialed(node, n.number)).toBe('+16465550102');
-    await sql`select pg_terminate_backend(pid) from pg_stat_activity where query = ${`LISTEN "${ROUTING_INVALIDATE_CHANNEL}"`} and pid <> pg_backend_pid()`.execute(s.ctx.db);
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where query = ${`LISTEN "${ROUTING_INVALIDATE_CHANNEL}"`} and pid <> pg_backend_pid()`.execute(
+      s.ctx.db,
+    );
     await eventually(async () => !invalidationFeedLive(node.ctx, ROUTING_INVALIDATE_CHANNEL), 5_000, 10);
     await eventually(async () => invalidationFeedLive(node.ctx, ROUTING_INVALIDATE_CHANNEL), 10_000, 50);
     expect(await dialed(node, n.number)).toBe('+16465550102');

@@ -36,7 +36,9 @@ describe('findRoutingByE164 / getCompanyNumbers', () => {
 
     const query = vi.spyOn(pg.Client.prototype, 'query');
     const found = await Promise.all([n1.number, n2.number, gone.number, '+19999999999', n1.number].map((n) => findRoutingByE164(s.ctx, n)));
-    const reads = query.mock.calls.filter(([q]) => /from "numbers" where "number" = any/i.test(typeof q === 'string' ? q : String((q as { text?: string })?.text)));
+    const reads = query.mock.calls.filter(([q]) =>
+      /from "numbers" where "number" = any/i.test(typeof q === 'string' ? q : String((q as { text?: string })?.text)),
+    );
     query.mockRestore();
     expect(found.map((r) => r?.id ?? null)).toEqual([n1.id, n2.id, null, null, n1.id]);
     expect(found[0]!.company_id).toBe(owner.companyId);

@@ -15,8 +15,22 @@ let owner: Account;
 let other: Account;
 
 const SPEC_FIELDS = [
-  'id', 'label', 'number', 'routes', 'forwards', 'tags', 'port', 'triggers', 'eavAttributeValues', 'unread_messages_count', 'hasNotificationBlocks',
-  'call_transcription_enabled', 'sms_enabled', 'sms_verification', 'record', 'ai_eav_enabled',
+  'id',
+  'label',
+  'number',
+  'routes',
+  'forwards',
+  'tags',
+  'port',
+  'triggers',
+  'eavAttributeValues',
+  'unread_messages_count',
+  'hasNotificationBlocks',
+  'call_transcription_enabled',
+  'sms_enabled',
+  'sms_verification',
+  'record',
+  'ai_eav_enabled',
 ] as const;
 
 beforeAll(async () => {
@@ -33,7 +47,7 @@ afterAll(async () => {
 });
 
 describe('POST /numbers with the spec payload', () => {
-  it('buys a toll-free number for the toll-free registry and a local one in the area code given or the newest number\'s', async () => {
+  it("buys a toll-free number for the toll-free registry and a local one in the area code given or the newest number's", async () => {
     const acct = await createAccount(s);
     const tollFree = await acct.client.post('/api/numbers', { company_id: acct.companyId, provider_id: 2 });
     expect(tollFree.status).toBe(201);
@@ -77,18 +91,30 @@ describe('the spec Number fields', () => {
     const n = await buyTestNumber(owner, '212');
     // Routes with forwards, a trigger, a custom-field value, unread texts and a muted channel.
     const put = await owner.client.put(`/api/numbers/${n.id}`, {
-      routes: [{ extension: 1, forwards: [{ number: '+13125550101' }, { number: '+13125550102' }] }, { extension: 2, forwards: [{ number: '+13125550103' }] }],
-      record: true, call_transcription_enabled: true,
+      routes: [
+        { extension: 1, forwards: [{ number: '+13125550101' }, { number: '+13125550102' }] },
+        { extension: 2, forwards: [{ number: '+13125550103' }] },
+      ],
+      record: true,
+      call_transcription_enabled: true,
     });
     expect(put.status).toBe(200);
-    const trig = await owner.client.put(`/api/companies/${owner.companyId}/triggers`, { upsert: [{ number_id: n.id, event: 'call.missed', action: 'email', target: 'ops@example.com' }] });
+    const trig = await owner.client.put(`/api/companies/${owner.companyId}/triggers`, {
+      upsert: [{ number_id: n.id, event: 'call.missed', action: 'email', target: 'ops@example.com' }],
+    });
     expect(trig.status).toBe(200);
     const attr = await owner.client.post('/api/eavEntityTypes/1/eavAttributes', { name: 'Campaign source', type: 'text', companyId: owner.companyId });
     expect(attr.status).toBe(201);
     const attrId = attr.body.data.id;
     expect((await owner.client.put(`/api/numbers/${n.id}`, { eavAttributeValues: [{ attribute_id: attrId, value: 'Billboard' }] })).status).toBe(200);
     for (const [i, body] of ['first', 'second'].entries()) {
-      const r = await postWebhook(s, '/webhooks/twilio/messaging', { MessageSid: `SMspecalign${String(i).padStart(23, '0')}`, From: '+13125550150', To: n.number, Body: body, NumMedia: '0' });
+      const r = await postWebhook(s, '/webhooks/twilio/messaging', {
+        MessageSid: `SMspecalign${String(i).padStart(23, '0')}`,
+        From: '+13125550150',
+        To: n.number,
+        Body: body,
+        NumMedia: '0',
+      });
       expect(r.status).toBe(200);
     }
     expect((await owner.client.post(`/api/companies/${owner.companyId}/notificationBlocks`, { number_id: n.id, channel_types: ['call'] })).status).toBe(200);
@@ -101,15 +127,28 @@ describe('the spec Number fields', () => {
     for (const view of [list, table, byId, byNumber, one]) {
       for (const field of SPEC_FIELDS) expect(view, field).toHaveProperty(field);
       expect(view.routes.map((r: any) => r._id)).toEqual([`${n.id}.1`, `${n.id}.2`]);
-      expect(view.routes[0].forwards).toEqual([{ _id: `${n.id}.1.0`, number: '+13125550101' }, { _id: `${n.id}.1.1`, number: '+13125550102' }]);
+      expect(view.routes[0].forwards).toEqual([
+        { _id: `${n.id}.1.0`, number: '+13125550101' },
+        { _id: `${n.id}.1.1`, number: '+13125550102' },
+      ]);
       expect(view.forwards).toEqual([
-        { _id: `${n.id}.1.0`, number: '+13125550101' }, { _id: `${n.id}.1.1`, number: '+13125550102' }, { _id: `${n.id}.2.0`, number: '+13125550103' },
+        { _id: `${n.id}.1.0`, number: '+13125550101' },
+        { _id: `${n.id}.1.1`, number: '+13125550102' },
+        { _id: `${n.id}.2.0`, number: '+13125550103' },
       ]);
       expect(view.triggers).toEqual([expect.objectContaining({ number_id: n.id, event: 'call.missed', action: 'email', target: 'ops@example.com' })]);
       expect(view.eavAttributeValues).toEqual([expect.objectContaining({ attribute_id: attrId, value: 'Billboard' })]);
       expect(view.unread_messages_count).toBe(2);
       expect(view.hasNotificationBlocks).toBe(true);
-      expect(view).toMatchObject({ tags: [], port: null, sms_enabled: true, sms_verification: { status: 'unverified' }, record: true, call_transcription_enabled: true, ai_eav_enabled: false });
+      expect(view).toMatchObject({
+        tags: [],
+        port: null,
+        sms_enabled: true,
+        sms_verification: { status: 'unverified' },
+        record: true,
+        call_transcription_enabled: true,
+        ai_eav_enabled: false,
+      });
     }
     // The same fields in the same values everywhere (the detail adds only its labels).
     const pickSpec = (v: any) => Object.fromEntries(SPEC_FIELDS.map((f) => [f, v[f]]));
@@ -140,7 +179,11 @@ describe('the spec Number fields', () => {
     expect(on.body.data).toMatchObject({ record: true, call_transcription_enabled: true, ai_eav_enabled: false });
     const ai = await owner.client.put(`/api/numbers/${n.id}`, { ai_eav_enabled: true, record: false, call_transcription_enabled: false });
     expect(ai.body.data).toMatchObject({ record: true, call_transcription_enabled: true, ai_eav_enabled: true });
-    const stored = await s.ctx.db.selectFrom('numbers').select(['record', 'call_transcription_enabled', 'ai_eav_enabled']).where('id', '=', n.id).executeTakeFirstOrThrow();
+    const stored = await s.ctx.db
+      .selectFrom('numbers')
+      .select(['record', 'call_transcription_enabled', 'ai_eav_enabled'])
+      .where('id', '=', n.id)
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ record: true, call_transcription_enabled: true, ai_eav_enabled: true });
     expect((await owner.client.put(`/api/numbers/${n.id}`, { record: 'yes' })).status).toBe(422);
 
@@ -159,20 +202,30 @@ describe('the port field', () => {
     const acct = await createAccount(s);
     const bought = await buyTestNumber(acct, '512');
     const r = await acct.client.post(`/api/company/${acct.companyId}/numbers/port`, {
-      numbers: ['(737) 555-0142'], carrier_name: 'Old Telco', account_number: 'A-1', pin: '1234', authorized_name: 'Pat Owner', service_address: '1 Main St, Austin TX',
+      numbers: ['(737) 555-0142'],
+      carrier_name: 'Old Telco',
+      account_number: 'A-1',
+      pin: '1234',
+      authorized_name: 'Pat Owner',
+      service_address: '1 Main St, Austin TX',
     });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     const portId = r.body.data.id;
-    const ported = await eventually(async () => (await acct.client.get(`/api/companies/${acct.companyId}/numbers`)).body.data.find((n: any) => n.number === '+17375550142'));
+    const ported = await eventually(async () =>
+      (await acct.client.get(`/api/companies/${acct.companyId}/numbers`)).body.data.find((n: any) => n.number === '+17375550142'),
+    );
     expect(ported.port).toEqual({ id: portId, state: 'completed' });
     expect((await acct.client.get(`/api/numbers/list/${ported.id}`)).body.port).toEqual({ id: portId, state: 'completed' });
-    expect((await acct.client.get(`/api/companies/${acct.companyId}/numbers/datatable`)).body.data.find((n: any) => n.id === ported.id).port).toEqual({ id: portId, state: 'completed' });
+    expect((await acct.client.get(`/api/companies/${acct.companyId}/numbers/datatable`)).body.data.find((n: any) => n.id === ported.id).port).toEqual({
+      id: portId,
+      state: 'completed',
+    });
     expect((await acct.client.get(`/api/numbers/${bought.id}`)).body.port).toBeNull();
   });
 });
 
 describe('number type labels', () => {
-  it('a number\'s type_label is the one the enumerations answer gives for its type', async () => {
+  it("a number's type_label is the one the enumerations answer gives for its type", async () => {
     const enums = (await owner.client.get('/api/numbers/enumerations')).body;
     expect(enums.number_types).toEqual([
       { id: 1, label: 'Local', type_label: 'Local Voice & SMS' },

@@ -4,6 +4,4 @@ import { registerPortsJobs } from './ports.jobs.js';
 import { registerPortsRoutes } from './ports.routes.js';
 import { registerPortsHooks } from './ports.number-view.js';
 
-export const portsModule: ModuleEntry[] = [
-  { name: 'ports', routes: registerPortsRoutes, jobs: registerPortsJobs, setup: registerPortsHooks },
-];
+export const portsModule: ModuleEntry[] = [{ name: 'ports', routes: registerPortsRoutes, jobs: registerPortsJobs, setup: registerPortsHooks }];

@@ -10,9 +10,18 @@ import { addNumberViewSource, type NumberViewSignals } from '../numbers/numbers.
 import { portsRepository } from './ports.repository.js';
 
 /** The numbers view source: for each of `numberIds`, the port-in request that brought it (`{id, state}`) or null. */
-export async function numberPortSignals(ctx: AppContext, _userId: number | null, companyId: number, numberIds: number[]): Promise<Map<number, NumberViewSignals>> {
+export async function numberPortSignals(
+  ctx: AppContext,
+  _userId: number | null,
+  companyId: number,
+  numberIds: number[],
+): Promise<Map<number, NumberViewSignals>> {
   const numbers = await getCompanyNumbers(ctx, companyId, numberIds);
-  const requests = await portsRepository.completedWithAny(ctx.db, companyId, numbers.map((n) => n.number));
+  const requests = await portsRepository.completedWithAny(
+    ctx.db,
+    companyId,
+    numbers.map((n) => n.number),
+  );
   const out = new Map<number, NumberViewSignals>();
   for (const n of numbers) {
     const p = requests.find((r) => (r.numbers as string[]).includes(n.number));

@@ -18,12 +18,25 @@ export const portsRepository = {
   },
   /** Moves the request from one of `from` to the new state; undefined when it was not in `from`. */
   async transition(db: DbOrTx, id: number, from: string[], patch: RowUpdate<'port_requests'>): Promise<PortRow | undefined> {
-    return db.updateTable('port_requests').set({ ...patch, updated_at: new Date() }).where('id', '=', id).where('state', 'in', from).returningAll().executeTakeFirst();
+    return db
+      .updateTable('port_requests')
+      .set({ ...patch, updated_at: new Date() })
+      .where('id', '=', id)
+      .where('state', 'in', from)
+      .returningAll()
+      .executeTakeFirst();
   },
   /** The company's completed requests listing any of `e164s`, newest completion first. */
   async completedWithAny(db: DbOrTx, companyId: number, e164s: string[]): Promise<PortRow[]> {
     if (!e164s.length) return [];
-    return db.selectFrom('port_requests').selectAll().where('company_id', '=', companyId).where('state', '=', 'completed')
-      .where(sql<boolean>`numbers ?| ${sql.val(e164s)}::text[]`).orderBy('completed_at', 'desc').orderBy('id', 'desc').execute();
+    return db
+      .selectFrom('port_requests')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('state', '=', 'completed')
+      .where(sql<boolean>`numbers ?| ${sql.val(e164s)}::text[]`)
+      .orderBy('completed_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
   },
 };

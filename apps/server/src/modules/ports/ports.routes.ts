@@ -6,11 +6,21 @@ import { createPort, listPorts } from './ports.service.js';
 
 /** Registers the port-in routes. */
 export async function registerPortsRoutes(app: App, ctx: AppContext): Promise<void> {
-  app.get('/api/company/:companyId/ports', { schema: { tags: ['ports'], params: CompanyParams, response: { 200: PortListBody, ...errorResponses } } },
-    async (request) => ({ data: await listPorts(ctx, request.auth!.userId, request.params.companyId) }));
-  app.post('/api/company/:companyId/numbers/port', { config: { maxTextLength: 5_000_000 }, schema: { tags: ['ports'], params: CompanyParams, body: PortRequestInput, response: { 201: PortCreatedBody, ...errorResponses } } },
-    async (request, reply) => reply.status(201).send({
-      message: 'Your port request has been submitted.',
-      data: await createPort(ctx, request.auth!.userId, request.params.companyId, request.body),
-    }));
+  app.get(
+    '/api/company/:companyId/ports',
+    { schema: { tags: ['ports'], params: CompanyParams, response: { 200: PortListBody, ...errorResponses } } },
+    async (request) => ({ data: await listPorts(ctx, request.auth!.userId, request.params.companyId) }),
+  );
+  app.post(
+    '/api/company/:companyId/numbers/port',
+    {
+      config: { maxTextLength: 5_000_000 },
+      schema: { tags: ['ports'], params: CompanyParams, body: PortRequestInput, response: { 201: PortCreatedBody, ...errorResponses } },
+    },
+    async (request, reply) =>
+      reply.status(201).send({
+        message: 'Your port request has been submitted.',
+        data: await createPort(ctx, request.auth!.userId, request.params.companyId, request.body),
+      }),
+  );
 }

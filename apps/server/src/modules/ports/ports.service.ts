@@ -31,10 +31,20 @@ export function sandboxPortDelays(env: NodeJS.ProcessEnv = process.env): { progr
 /** A port-in request in the API shape (state label, ISO timestamps; the bill copy only as `has_bill_copy`). */
 export function toPortDto(p: PortRow) {
   return {
-    id: p.id, company_id: p.company_id, numbers: p.numbers as string[], carrier_name: p.carrier_name, account_number: p.account_number,
-    authorized_name: p.authorized_name, service_address: p.service_address, has_bill_copy: Boolean(p.bill_copy),
-    state: p.state as PortState, state_label: PORT_STATE_LABELS[p.state as PortState], reason: p.reason,
-    created_at: p.created_at.toISOString(), updated_at: p.updated_at.toISOString(), completed_at: p.completed_at?.toISOString() ?? null,
+    id: p.id,
+    company_id: p.company_id,
+    numbers: p.numbers as string[],
+    carrier_name: p.carrier_name,
+    account_number: p.account_number,
+    authorized_name: p.authorized_name,
+    service_address: p.service_address,
+    has_bill_copy: Boolean(p.bill_copy),
+    state: p.state as PortState,
+    state_label: PORT_STATE_LABELS[p.state as PortState],
+    reason: p.reason,
+    created_at: p.created_at.toISOString(),
+    updated_at: p.updated_at.toISOString(),
+    completed_at: p.completed_at?.toISOString() ?? null,
   };
 }
 
@@ -48,7 +58,15 @@ export async function listPorts(ctx: AppContext, userId: number, companyId: numb
   return (await portsRepository.list(ctx.db, companyId)).map(toPortDto);
 }
 
-export type PortInput = { numbers: string[]; carrier_name: string; account_number: string; pin: string; authorized_name: string; service_address: string; bill_copy?: string | null };
+export type PortInput = {
+  numbers: string[];
+  carrier_name: string;
+  account_number: string;
+  pin: string;
+  authorized_name: string;
+  service_address: string;
+  bill_copy?: string | null;
+};
 
 /**
  * Creates a port-in request (owner/administrator) in state submitted.
@@ -71,14 +89,30 @@ export async function createPort(ctx: AppContext, userId: number, companyId: num
   const delays = sandboxPortDelays();
   const row = await ctx.db.transaction().execute(async (tx) => {
     const p = await portsRepository.insert(tx, {
-      company_id: companyId, user_id: userId, numbers: JSON.stringify(numbers), carrier_name: input.carrier_name.trim(),
-      account_number: input.account_number.trim(), pin: input.pin.trim(), authorized_name: input.authorized_name.trim(),
-      service_address: input.service_address.trim(), bill_copy: input.bill_copy || null,
+      company_id: companyId,
+      user_id: userId,
+      numbers: JSON.stringify(numbers),
+      carrier_name: input.carrier_name.trim(),
+      account_number: input.account_number.trim(),
+      pin: input.pin.trim(),
+      authorized_name: input.authorized_name.trim(),
+      service_address: input.service_address.trim(),
+      bill_copy: input.bill_copy || null,
     });
     if (ctx.carrier.capabilities.simulator) {
       const now = Date.now();
-      await ctx.queue.enqueue(PORT_ADVANCE_JOB, { portId: p.id, step: 'in_progress' }, { startAfter: new Date(now + delays.progressMs), singletonKey: `port-${p.id}-progress` }, tx);
-      await ctx.queue.enqueue(PORT_ADVANCE_JOB, { portId: p.id, step: 'finish' }, { startAfter: new Date(now + delays.completeMs), singletonKey: `port-${p.id}-finish` }, tx);
+      await ctx.queue.enqueue(
+        PORT_ADVANCE_JOB,
+        { portId: p.id, step: 'in_progress' },
+        { startAfter: new Date(now + delays.progressMs), singletonKey: `port-${p.id}-progress` },
+        tx,
+      );
+      await ctx.queue.enqueue(
+        PORT_ADVANCE_JOB,
+        { portId: p.id, step: 'finish' },
+        { startAfter: new Date(now + delays.completeMs), singletonKey: `port-${p.id}-finish` },
+        tx,
+      );
     }
     return p;
   });

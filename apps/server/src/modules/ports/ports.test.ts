@@ -32,11 +32,24 @@ describe('ports', () => {
     expect(await subscribe(so, `company.${owner.companyId}`)).toEqual({ ok: true });
     const events: any[] = [];
     const channels: unknown[] = [];
-    so.on('port updated', (e, channel) => { events.push(e); channels.push(channel); });
+    so.on('port updated', (e, channel) => {
+      events.push(e);
+      channels.push(channel);
+    });
 
-    const r = await owner.client.post(`/api/company/${owner.companyId}/numbers/port`, { ...details, numbers: ['(512) 555-0142', '+1 512 555 0143'], bill_copy: 'data:application/pdf;base64,JVBERi0=' });
+    const r = await owner.client.post(`/api/company/${owner.companyId}/numbers/port`, {
+      ...details,
+      numbers: ['(512) 555-0142', '+1 512 555 0143'],
+      bill_copy: 'data:application/pdf;base64,JVBERi0=',
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
-    expect(r.body.data).toMatchObject({ state: 'submitted', state_label: 'Submitted', numbers: ['+15125550142', '+15125550143'], has_bill_copy: true, reason: null });
+    expect(r.body.data).toMatchObject({
+      state: 'submitted',
+      state_label: 'Submitted',
+      numbers: ['+15125550142', '+15125550143'],
+      has_bill_copy: true,
+      reason: null,
+    });
     expect(r.body.data).not.toHaveProperty('pin');
     const id = r.body.data.id;
 

@@ -1,20 +1,46 @@
 /** The call-flow engine (docs/telephony.md "Engine additions"): every routing type, stagger, round robin, geo, override, holidays, DST, greetings. */
 import { describe, expect, it } from 'vitest';
 import { applyPreset, newRouteEntry, type RouteEntry } from '@switchboard/domain';
-import { STAGGER_LEG_TIMEOUT_S, decideAfterDial, decideInboundStep, flowUrls, isNumberOpen, whisperSteps, type RoutingExtras, type RoutingNumber } from './routing.service.js';
+import {
+  STAGGER_LEG_TIMEOUT_S,
+  decideAfterDial,
+  decideInboundStep,
+  flowUrls,
+  isNumberOpen,
+  whisperSteps,
+  type RoutingExtras,
+  type RoutingNumber,
+} from './routing.service.js';
 
 /** Webhook URLs as an adapter builds them (kind + query). */
-const urls = flowUrls({ webhookUrl: (kind, q) => `https://x.test/${kind}?${Object.entries(q ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`).join('&')}` }, 'CA1');
+const urls = flowUrls(
+  {
+    webhookUrl: (kind, q) =>
+      `https://x.test/${kind}?${Object.entries(q ?? {})
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('&')}`,
+  },
+  'CA1',
+);
 const entry = (over: Partial<RouteEntry>): RouteEntry => ({ ...newRouteEntry('UTC'), ...over });
 const fw = (...n: string[]) => n.map((number) => ({ number }));
-const num = (routes: RouteEntry[], extras: RoutingExtras = {}, schedule = applyPreset(1, 'UTC')): RoutingNumber => ({ number: '+12125550100', routes, schedule, extras });
+const num = (routes: RouteEntry[], extras: RoutingExtras = {}, schedule = applyPreset(1, 'UTC')): RoutingNumber => ({
+  number: '+12125550100',
+  routes,
+  schedule,
+  extras,
+});
 const monday10 = new Date('2025-03-03T10:00:00Z');
 const dialOf = (d: ReturnType<typeof decideInboundStep>) => d.steps.find((s) => s.kind === 'dial') as Extract<(typeof d.steps)[number], { kind: 'dial' }>;
 
 describe('routing types', () => {
   it('standard and simultaneous ring every forward at once', () => {
     for (const type of ['standard', 'simultaneous'] as const) {
-      expect(decideInboundStep(num([entry({ type, forwards: fw('+16465550101', '+16465550102') })]), monday10, urls).dialing).toEqual(['+16465550101', '+16465550102']);
+      expect(decideInboundStep(num([entry({ type, forwards: fw('+16465550101', '+16465550102') })]), monday10, urls).dialing).toEqual([
+        '+16465550101',
+        '+16465550102',
+      ]);
     }
   });
 
@@ -74,7 +100,13 @@ describe('routing types', () => {
     const vm = decideInboundStep(num([entry({ type: 'voicemail' })], { greetingUrls }), monday10, urls);
     expect(vm.steps[0]).toEqual({ kind: 'play', url: 'https://x.test/vm.wav' });
     const w = whisperSteps(entry({ confirm_key: 1, confirm_whisper: 'ignored' }), 'https://x.test/c', 'https://x.test/w.wav');
-    expect(w[0]).toMatchObject({ kind: 'gather', prompt: [{ kind: 'play', url: 'https://x.test/w.wav' }, { kind: 'say', text: 'Press 1 to accept the call.' }] });
+    expect(w[0]).toMatchObject({
+      kind: 'gather',
+      prompt: [
+        { kind: 'play', url: 'https://x.test/w.wav' },
+        { kind: 'say', text: 'Press 1 to accept the call.' },
+      ],
+    });
   });
 });
 
@@ -103,10 +135,14 @@ describe('schedule evaluation: override → holidays → schedule', () => {
   it('the manual override wins over holidays and hours until it expires', () => {
     const sunday = new Date('2025-03-09T15:00:00Z');
     expect(decideInboundStep(num([e], { override: { mode: 'open', until: null } }, ny), sunday, urls).outcome).toBe('dial');
-    expect(decideInboundStep(num([e], { override: { mode: 'open', until: null }, holidays: ['2025-12-25'] }, ny), new Date('2025-12-25T15:00:00Z'), urls).outcome).toBe('dial');
+    expect(
+      decideInboundStep(num([e], { override: { mode: 'open', until: null }, holidays: ['2025-12-25'] }, ny), new Date('2025-12-25T15:00:00Z'), urls).outcome,
+    ).toBe('dial');
     expect(decideInboundStep(num([e], { override: { mode: 'closed', until: null } }, ny), monday10Ny(), urls).outcome).toBe('closed');
     expect(decideInboundStep(num([e], { override: { mode: 'closed', until: new Date('2025-03-03T14:00:00Z') } }, ny), monday10Ny(), urls).outcome).toBe('dial');
   });
 });
 
-function monday10Ny(): Date { return new Date('2025-03-03T15:00:00Z'); } // 10:00 EST
+function monday10Ny(): Date {
+  return new Date('2025-03-03T15:00:00Z');
+} // 10:00 EST

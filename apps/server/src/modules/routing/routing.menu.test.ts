@@ -24,7 +24,9 @@ beforeAll(async () => {
   s = await startTestServer();
   owner = await createAccount(s);
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 /** A bought number with a two-extension menu (1 Sales, 2 Support) and the given menu settings. */
 async function menuNumber(settings: Record<string, unknown> = {}) {
@@ -45,15 +47,25 @@ async function menuNumber(settings: Record<string, unknown> = {}) {
 /** Starts a call to `to`; returns the call's SID and the first menu's Gather. */
 async function call(to: string) {
   const callSid = sid();
-  const first = await postWebhook(s, '/webhooks/twilio/voice', { CallSid: callSid, AccountSid: s.ctx.config.twilioAccountSid, From: '+13125550199', To: to, CallStatus: 'ringing', Direction: 'inbound' });
+  const first = await postWebhook(s, '/webhooks/twilio/voice', {
+    CallSid: callSid,
+    AccountSid: s.ctx.config.twilioAccountSid,
+    From: '+13125550199',
+    To: to,
+    CallStatus: 'ringing',
+    Direction: 'inbound',
+  });
   expect(first.status).toBe(200);
   return { callSid, gather: twiml(first.body).Gather as { action: string; Say: string[] } };
 }
 
-const press = async (callSid: string, action: string, digits: string) => twiml((await postWebhook(s, pathOf(action), { CallSid: callSid, Digits: digits })).body);
+const press = async (callSid: string, action: string, digits: string) =>
+  twiml((await postWebhook(s, pathOf(action), { CallSid: callSid, Digits: digits })).body);
 const callRow = (callSid: string) => s.ctx.db.selectFrom('calls').selectAll().where('carrier_sid', '=', callSid).executeTakeFirstOrThrow();
-const invalidEvents = async (callId: number) => (await s.ctx.db.selectFrom('call_events').select('detail').where('call_id', '=', callId).orderBy('id').execute())
-  .map((e) => e.detail as Record<string, unknown>).filter((d) => d.invalid === true);
+const invalidEvents = async (callId: number) =>
+  (await s.ctx.db.selectFrom('call_events').select('detail').where('call_id', '=', callId).orderBy('id').execute())
+    .map((e) => e.detail as Record<string, unknown>)
+    .filter((d) => d.invalid === true);
 
 describe('menu replays and fallback', () => {
   it('by default replays the menu twice (invalid digit, then no input), then connects the first extension', async () => {

@@ -7,7 +7,14 @@
  * can be answered from the number's routing data alone. Wording: docs/telephony.md "Menu wording".
  */
 import {
-  SCHEDULE_PRESET, cleanForwards, confirmKeyToDtmf, isOpenAt, matchGeoForward, nextRoundRobin, type RouteEntry, type Schedule,
+  SCHEDULE_PRESET,
+  cleanForwards,
+  confirmKeyToDtmf,
+  isOpenAt,
+  matchGeoForward,
+  nextRoundRobin,
+  type RouteEntry,
+  type Schedule,
 } from '@switchboard/domain';
 import type { CallFlowStep, CarrierPort } from '../../carriers/carrier.port.js';
 
@@ -214,7 +221,9 @@ export function entryStep(entry: RouteEntry, ctx: StepCtx, index = 0, rr?: numbe
     const clients = [...(number?.extras?.activeClients ?? [])];
     if (clients.length === 0) return unanswered(entry, ctx.urls, number);
     return {
-      outcome: 'dial', entry, dialing: clients,
+      outcome: 'dial',
+      entry,
+      dialing: clients,
       steps: [...hold, { kind: 'dial', numbers: [], clients, timeoutS: entry.timeout, action: ctx.urls.dial(entry.extension, 0), ...callerId }],
     };
   }
@@ -230,13 +239,16 @@ export function entryStep(entry: RouteEntry, ctx: StepCtx, index = 0, rr?: numbe
     outcome: 'dial',
     entry,
     dialing,
-    steps: [...hold, {
-      kind: 'dial',
-      numbers: dialing.map((n) => (confirm ? { number: n, url: ctx.urls.whisper(entry.extension) } : { number: n })),
-      timeoutS,
-      action: ctx.urls.dial(entry.extension, oneByOne ? index : 0, cursor),
-      ...callerId,
-    }],
+    steps: [
+      ...hold,
+      {
+        kind: 'dial',
+        numbers: dialing.map((n) => (confirm ? { number: n, url: ctx.urls.whisper(entry.extension) } : { number: n })),
+        timeoutS,
+        action: ctx.urls.dial(entry.extension, oneByOne ? index : 0, cursor),
+        ...callerId,
+      },
+    ],
   };
 }
 
@@ -278,7 +290,8 @@ export function decideMenuChoice(number: RoutingNumber, digits: string, attempt:
   const sorry = digits ? TEXT.invalidChoice : TEXT.noChoice;
   if (attempt <= settings.replays) return { ...menu(number, attempt + 1, urls, sorry), menuNext: 'replay' };
   const first = number.routes[0];
-  if (settings.fallback === 'hangup' || !first) return { outcome: 'hangup', menuNext: 'hangup', steps: [{ kind: 'say', text: `${sorry} ${TEXT.goodbye}` }, { kind: 'hangup' }] };
+  if (settings.fallback === 'hangup' || !first)
+    return { outcome: 'hangup', menuNext: 'hangup', steps: [{ kind: 'say', text: `${sorry} ${TEXT.goodbye}` }, { kind: 'hangup' }] };
   if (settings.fallback === 'voicemail') {
     const d = voicemail(first, urls, number);
     return { ...d, menuNext: 'voicemail', steps: [{ kind: 'say', text: sorry }, ...d.steps] };
@@ -312,10 +325,7 @@ export function whisperSteps(entry: RouteEntry, confirmAction: string, whisperGr
   if (whisperGreetingUrl) prompt.push({ kind: 'play', url: whisperGreetingUrl });
   else if (entry.confirm_whisper.trim()) prompt.push({ kind: 'say', text: entry.confirm_whisper.trim() });
   prompt.push({ kind: 'say', text: TEXT.acceptPrompt(key) });
-  return [
-    { kind: 'gather', numDigits: key.length, timeoutS: entry.confirm_key_wait, action: confirmAction, prompt },
-    { kind: 'hangup' },
-  ];
+  return [{ kind: 'gather', numDigits: key.length, timeoutS: entry.confirm_key_wait, action: confirmAction, prompt }, { kind: 'hangup' }];
 }
 
 /** The forward's key press: the confirm key connects (empty response), anything else hangs the leg up. */

@@ -4,7 +4,16 @@ import { applyPreset, newRouteEntry, type RouteEntry } from '@switchboard/domain
 import { decideAfterDial, decideInboundStep, decideMenuChoice, flowUrls, menuText } from './routing.service.js';
 
 /** Webhook URLs as an adapter builds them (kind + query). */
-const urls = flowUrls({ webhookUrl: (kind, q) => `https://x.test/${kind}?${Object.entries(q ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`).join('&')}` }, 'CA1');
+const urls = flowUrls(
+  {
+    webhookUrl: (kind, q) =>
+      `https://x.test/${kind}?${Object.entries(q ?? {})
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('&')}`,
+  },
+  'CA1',
+);
 const entry = (over: Partial<RouteEntry>): RouteEntry => ({ ...newRouteEntry('UTC'), ...over });
 const number = (routes: RouteEntry[], preset = 1) => ({ number: '+12125550100', routes, schedule: applyPreset(preset as 1, 'UTC') });
 const monday10 = new Date('2025-03-03T10:00:00Z');
@@ -42,7 +51,7 @@ describe('call-flow engine', () => {
     expect(fallback.steps[0]).toEqual({ kind: 'say', text: 'Sorry, that is not a valid choice. Please hold while we connect your call.' });
   });
 
-  it('honours the number\'s menu settings: replays 0 to 5, fallback voicemail or hang up', () => {
+  it("honours the number's menu settings: replays 0 to 5, fallback voicemail or hang up", () => {
     const routes = [entry({ extension: 1, label: 'Sales' }), entry({ extension: 2 })];
     const none = { ...number(routes), menu: { replays: 0, fallback: 'voicemail' as const } };
     const vm = decideMenuChoice(none, '', 1, monday10, urls);

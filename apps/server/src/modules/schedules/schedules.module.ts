@@ -3,6 +3,4 @@ import type { ModuleEntry } from '../../platform/module.js';
 import { registerSchedulesRoutes } from './schedules.routes.js';
 import { registerSchedulesHooks } from './schedules.service.js';
 
-export const schedulesModule: ModuleEntry[] = [
-  { name: 'schedules', routes: registerSchedulesRoutes, setup: registerSchedulesHooks },
-];
+export const schedulesModule: ModuleEntry[] = [{ name: 'schedules', routes: registerSchedulesRoutes, setup: registerSchedulesHooks }];

@@ -4,8 +4,16 @@
  * GET /api/numbers/{id}/override (the override in force now); PUT /api/numbers/{id}/override {mode: auto|open|closed, until?}.
  */
 import {
-  CompanyParams, CompanyScheduleBody, IdParams, NumberOverrideBody, NumberOverrideInput, NumberOverrideStateBody, PutCompanyScheduleInput, PutUserScheduleInput,
-  UserScheduleBody, errorResponses,
+  CompanyParams,
+  CompanyScheduleBody,
+  IdParams,
+  NumberOverrideBody,
+  NumberOverrideInput,
+  NumberOverrideStateBody,
+  PutCompanyScheduleInput,
+  PutUserScheduleInput,
+  UserScheduleBody,
+  errorResponses,
 } from '@switchboard/contracts';
 import type { Schedule } from '@switchboard/domain';
 import { z } from 'zod';
@@ -17,27 +25,52 @@ const Saved = <T extends z.ZodObject>(body: T) => body.extend({ message: z.strin
 
 /** Registers the schedule and override routes listed in the file header. */
 export function registerSchedulesRoutes(app: App, ctx: AppContext): void {
-  app.get('/api/companies/:companyId/schedule', {
-    schema: { tags: ['schedule'], params: CompanyParams, response: { 200: CompanyScheduleBody, ...errorResponses } },
-  }, async (req) => getCompanySchedule(ctx, req.auth!.userId, req.params.companyId));
+  app.get(
+    '/api/companies/:companyId/schedule',
+    {
+      schema: { tags: ['schedule'], params: CompanyParams, response: { 200: CompanyScheduleBody, ...errorResponses } },
+    },
+    async (req) => getCompanySchedule(ctx, req.auth!.userId, req.params.companyId),
+  );
 
-  app.put('/api/companies/:companyId/schedule', {
-    schema: { tags: ['schedule'], params: CompanyParams, body: PutCompanyScheduleInput, response: { 200: Saved(CompanyScheduleBody), ...errorResponses } },
-  }, async (req) => putCompanySchedule(ctx, req.auth!.userId, req.params.companyId, { schedule: req.body.schedule as Schedule | undefined, holidays: req.body.holidays }));
+  app.put(
+    '/api/companies/:companyId/schedule',
+    {
+      schema: { tags: ['schedule'], params: CompanyParams, body: PutCompanyScheduleInput, response: { 200: Saved(CompanyScheduleBody), ...errorResponses } },
+    },
+    async (req) =>
+      putCompanySchedule(ctx, req.auth!.userId, req.params.companyId, { schedule: req.body.schedule as Schedule | undefined, holidays: req.body.holidays }),
+  );
 
-  app.get('/api/user/schedule', {
-    schema: { tags: ['schedule'], response: { 200: UserScheduleBody, ...errorResponses } },
-  }, async (req) => getUserSchedule(ctx, req.auth!.userId));
+  app.get(
+    '/api/user/schedule',
+    {
+      schema: { tags: ['schedule'], response: { 200: UserScheduleBody, ...errorResponses } },
+    },
+    async (req) => getUserSchedule(ctx, req.auth!.userId),
+  );
 
-  app.put('/api/user/schedule', {
-    schema: { tags: ['schedule'], body: PutUserScheduleInput, response: { 200: Saved(UserScheduleBody), ...errorResponses } },
-  }, async (req) => putUserSchedule(ctx, req.auth!.userId, req.body.schedule as Schedule));
+  app.put(
+    '/api/user/schedule',
+    {
+      schema: { tags: ['schedule'], body: PutUserScheduleInput, response: { 200: Saved(UserScheduleBody), ...errorResponses } },
+    },
+    async (req) => putUserSchedule(ctx, req.auth!.userId, req.body.schedule as Schedule),
+  );
 
-  app.get('/api/numbers/:id/override', {
-    schema: { tags: ['schedule'], params: IdParams, response: { 200: NumberOverrideStateBody, ...errorResponses } },
-  }, async (req) => getNumberOverride(ctx, req.auth!.userId, req.params.id));
+  app.get(
+    '/api/numbers/:id/override',
+    {
+      schema: { tags: ['schedule'], params: IdParams, response: { 200: NumberOverrideStateBody, ...errorResponses } },
+    },
+    async (req) => getNumberOverride(ctx, req.auth!.userId, req.params.id),
+  );
 
-  app.put('/api/numbers/:id/override', {
-    schema: { tags: ['schedule'], params: IdParams, body: NumberOverrideInput, response: { 200: NumberOverrideBody, ...errorResponses } },
-  }, async (req) => setNumberOverride(ctx, req.auth!.userId, req.params.id, req.body));
+  app.put(
+    '/api/numbers/:id/override',
+    {
+      schema: { tags: ['schedule'], params: IdParams, body: NumberOverrideInput, response: { 200: NumberOverrideBody, ...errorResponses } },
+    },
+    async (req) => setNumberOverride(ctx, req.auth!.userId, req.params.id, req.body),
+  );
 }

@@ -111,7 +111,12 @@ const overrideCache = (ctx: AppContext) => readCache<'all', Map<number, NumberOv
  * every write. Misses read through `db` (the webhook's transaction, which must not have written
  * these tables). Treat the results as read-only.
  */
-export async function callFlowSchedule(ctx: AppContext, companyId: number, numberId: number, db: DbOrTx = ctx.db): Promise<{ holidays: string[]; override: NumberOverride | null }> {
+export async function callFlowSchedule(
+  ctx: AppContext,
+  companyId: number,
+  numberId: number,
+  db: DbOrTx = ctx.db,
+): Promise<{ holidays: string[]; override: NumberOverride | null }> {
   const holidays = await holidaysCache(ctx).get(companyId, () => companyHolidays(ctx, companyId, db));
   // Overrides are few (a manual switch per number): all non-`auto` ones are cached together, so a
   // number without one needs no read. An `auto` override acts as none.
@@ -129,7 +134,13 @@ export async function callFlowSchedule(ctx: AppContext, companyId: number, numbe
  * ISO instant in the future (ignored for auto). Answers whether the number is open now.
  * @throws 403, 404 (another company's number), 422 (`until` in the past).
  */
-export async function setNumberOverride(ctx: AppContext, userId: number, numberId: number, input: { mode: 'auto' | 'open' | 'closed'; until?: string | null }, now = new Date()) {
+export async function setNumberOverride(
+  ctx: AppContext,
+  userId: number,
+  numberId: number,
+  input: { mode: 'auto' | 'open' | 'closed'; until?: string | null },
+  now = new Date(),
+) {
   const routing = await numberForManager(ctx, userId, numberId);
   const companyId = routing.company_id;
   const until = input.mode === 'auto' || !input.until ? null : new Date(input.until);
@@ -154,7 +165,9 @@ export async function getNumberOverride(ctx: AppContext, userId: number, numberI
   const [stored, holidays] = await Promise.all([numberOverride(ctx, numberId), companyHolidays(ctx, routing.company_id)]);
   const active = stored && stored.mode !== 'auto' && (!stored.until || stored.until.getTime() > now.getTime()) ? stored : null;
   const isOpen = isNumberOpen({ ...routing, extras: { holidays, override: active } }, now);
-  return { data: { number_id: numberId, mode: active ? active.mode : 'auto' as const, until: active?.until ? active.until.toISOString() : null, is_open: isOpen } };
+  return {
+    data: { number_id: numberId, mode: active ? active.mode : ('auto' as const), until: active?.until ? active.until.toISOString() : null, is_open: isOpen },
+  };
 }
 
 /**

@@ -20,14 +20,19 @@ beforeAll(async () => {
   s = await startTestServer();
   [owner, other] = await Promise.all([createAccount(s), createAccount(s)]);
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 const weekdays9to5 = ['mon', 'tue', 'wed', 'thu', 'fri'].map((day) => ({ day, start: '09:00', end: '17:00' }));
 
 describe('schedules as 24-hour blocks', () => {
   it('takes the company schedule as blocks and answers blocks with the hours beside them', async () => {
     const url = `/api/companies/${owner.companyId}/schedule`;
-    const blocks = [{ day: 'mon', start: '08:30', end: '18:00' }, { day: 'sat', start: '22:00', end: '24:00' }];
+    const blocks = [
+      { day: 'mon', start: '08:30', end: '18:00' },
+      { day: 'sat', start: '22:00', end: '24:00' },
+    ];
     const put = await owner.client.put(url, { schedule: { preset: 4, timezone: 'America/Chicago', blocks } });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     const got = (await owner.client.get(url)).body.data;
@@ -41,19 +46,34 @@ describe('schedules as 24-hour blocks', () => {
 
     // The open/close form is still accepted; sent together with blocks, the hours win (an editor
     // that loaded the schedule, blocks included, and changed its hours sends both).
-    const hours: Record<string, { open: string | null; close: string | null }> = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, { open: null, close: null }]));
+    const hours: Record<string, { open: string | null; close: string | null }> = Object.fromEntries(
+      ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, { open: null, close: null }]),
+    );
     hours.tue = { open: '10:00', close: '12:00' };
     const byHours = await owner.client.put(url, { schedule: { preset: 4, timezone: 'America/Chicago', hours } });
     expect(byHours.status).toBe(200);
     expect(byHours.body.data.schedule.blocks).toEqual([{ day: 'tue', start: '10:00', end: '12:00' }]);
-    const agree = await owner.client.put(url, { schedule: { preset: 4, timezone: 'America/Chicago', hours, blocks: [{ day: 'tue', start: '10:00', end: '12:00' }] } });
+    const agree = await owner.client.put(url, {
+      schedule: { preset: 4, timezone: 'America/Chicago', hours, blocks: [{ day: 'tue', start: '10:00', end: '12:00' }] },
+    });
     expect(agree.status).toBe(200);
-    const edited = await owner.client.put(url, { schedule: { preset: 4, timezone: 'America/Chicago', hours, blocks: [{ day: 'tue', start: '10:00', end: '13:00' }] } });
+    const edited = await owner.client.put(url, {
+      schedule: { preset: 4, timezone: 'America/Chicago', hours, blocks: [{ day: 'tue', start: '10:00', end: '13:00' }] },
+    });
     expect(edited.status).toBe(200);
     expect(edited.body.data.schedule.blocks).toEqual([{ day: 'tue', start: '10:00', end: '12:00' }]);
 
     // Bad blocks answer 422 with the field named.
-    const twice = await owner.client.put(url, { schedule: { preset: 4, timezone: 'UTC', blocks: [{ day: 'mon', start: '09:00', end: '10:00' }, { day: 'mon', start: '11:00', end: '12:00' }] } });
+    const twice = await owner.client.put(url, {
+      schedule: {
+        preset: 4,
+        timezone: 'UTC',
+        blocks: [
+          { day: 'mon', start: '09:00', end: '10:00' },
+          { day: 'mon', start: '11:00', end: '12:00' },
+        ],
+      },
+    });
     expect(twice.status).toBe(422);
     expect(twice.body.errors['schedule.blocks']).toEqual(['The day mon has more than one block.']);
     const badTime = await owner.client.put(url, { schedule: { preset: 4, timezone: 'UTC', blocks: [{ day: 'mon', start: '9am', end: '10:00' }] } });
@@ -73,7 +93,7 @@ describe('schedules as 24-hour blocks', () => {
     expect((await other.client.put(url, { schedule: { preset: 4, timezone: 'UTC', blocks: weekdays9to5 } })).status).toBe(403);
   });
 
-  it('takes a number\'s and an extension\'s schedule as blocks; presets answer their own blocks', async () => {
+  it("takes a number's and an extension's schedule as blocks; presets answer their own blocks", async () => {
     const n = await buyTestNumber(owner, '312');
     const put = await owner.client.put(`/api/numbers/${n.id}`, {
       schedule: { preset: 4, timezone: 'America/New_York', blocks: weekdays9to5 },
@@ -137,7 +157,8 @@ describe('greetings', () => {
     expect(viaPost.status).toBe(200);
     expect(viaPost.body.data).toMatchObject({ id: g.id, name: 'Welcome back' });
     const form = new FormData();
-    form.set('company_id', String(owner.companyId)); form.set('content', 'Hello again.');
+    form.set('company_id', String(owner.companyId));
+    form.set('content', 'Hello again.');
     const viaPut = await owner.client.put(`/api/greetings/${g.id}`, form);
     expect(viaPut.status, JSON.stringify(viaPut.body)).toBe(200);
     expect(viaPut.body.data).toMatchObject({ id: g.id, name: 'Welcome back', content: 'Hello again.' });
@@ -170,9 +191,21 @@ describe('the call view', () => {
     expect(inbound.body).toHaveProperty('eavAttributeValues');
 
     const withOptions = await owner.client.get(`/api/calls/${row.id}?include=history,note,ascOptions,eavAttributeValues`);
-    expect(withOptions.body.ascOptions.outcomes.map((o: any) => o.value)).toEqual(['appt_booked', 'vehicle_ordered', 'parts_ordered', 'get_back_commitment', 'not_opportunity', 'opportunity', 'unknown']);
+    expect(withOptions.body.ascOptions.outcomes.map((o: any) => o.value)).toEqual([
+      'appt_booked',
+      'vehicle_ordered',
+      'parts_ordered',
+      'get_back_commitment',
+      'not_opportunity',
+      'opportunity',
+      'unknown',
+    ]);
     expect(withOptions.body.ascOptions.departments).toHaveLength(13);
-    expect(withOptions.body.ascOptions.qualifications).toEqual([{ id: 1, label: 'Qualified' }, { id: 2, label: 'Not qualified' }, { id: 3, label: 'Lead' }]);
+    expect(withOptions.body.ascOptions.qualifications).toEqual([
+      { id: 1, label: 'Qualified' },
+      { id: 2, label: 'Not qualified' },
+      { id: 3, label: 'Lead' },
+    ]);
     const bracket = await owner.client.get(`/api/calls/${row.id}?include[]=ascOptions`);
     expect(bracket.body.ascOptions).toBeDefined();
     const patched = await owner.client.patch(`/api/calls/${row.id}`, { qualification: 3 });

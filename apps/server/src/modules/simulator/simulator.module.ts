@@ -2,6 +2,4 @@
 import type { ModuleEntry } from '../../platform/module.js';
 import { registerSimulatorRoutes } from './simulator.routes.js';
 
-export const simulatorModule: ModuleEntry[] = [
-  { name: 'simulator', routes: registerSimulatorRoutes },
-];
+export const simulatorModule: ModuleEntry[] = [{ name: 'simulator', routes: registerSimulatorRoutes }];

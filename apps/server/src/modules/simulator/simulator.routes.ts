@@ -10,7 +10,15 @@
  * - POST /api/simulator/messages  {from, to, body, media_urls?} → {data: HandsetMessage, webhook_status}
  * - GET  /api/simulator/handsets/{number}/messages → {data: HandsetMessage[]} (oldest first)
  */
-import { HandsetMessagesBody, HandsetParams, SimulateCallBody, SimulateCallInput, SimulateMessageBody, SimulateMessageInput, errorResponses } from '@switchboard/contracts';
+import {
+  HandsetMessagesBody,
+  HandsetParams,
+  SimulateCallBody,
+  SimulateCallInput,
+  SimulateMessageBody,
+  SimulateMessageInput,
+  errorResponses,
+} from '@switchboard/contracts';
 import { parsePhone } from '@switchboard/domain';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
@@ -59,7 +67,9 @@ async function assertOwnNumber(ctx: AppContext, userId: number, to: string): Pro
 function checkMediaUrls(urls: string[] | undefined): void {
   const errors: Record<string, string[]> = {};
   (urls ?? []).forEach((u, i) => {
-    try { assertFetchableUrl(u); } catch (e) {
+    try {
+      assertFetchableUrl(u);
+    } catch (e) {
       if (!(e instanceof UnsafeUrlError)) throw e;
       errors[`media_urls.${i}`] = ['The media URL must be a public http or https address.'];
     }
@@ -76,9 +86,16 @@ function phone(field: string, value: string): string {
 function handsetMessage(m: SandboxMessageRow) {
   const inbound = m.direction === 'inbound';
   return {
-    sid: m.sid, direction: m.direction as 'inbound' | 'outbound', from: m.from_number, to: m.to_number,
-    business_number: inbound ? m.to_number : m.from_number, body: m.body, media: m.media, status: m.status,
-    error_code: m.error_code, created_at: m.created_at.toISOString(),
+    sid: m.sid,
+    direction: m.direction as 'inbound' | 'outbound',
+    from: m.from_number,
+    to: m.to_number,
+    business_number: inbound ? m.to_number : m.from_number,
+    body: m.body,
+    media: m.media,
+    status: m.status,
+    error_code: m.error_code,
+    created_at: m.created_at.toISOString(),
   };
 }
 
@@ -94,46 +111,58 @@ function browserLegs(ctx: AppContext): BrowserLegs {
 export async function registerSimulatorRoutes(app: App, ctx: AppContext): Promise<void> {
   if (!ctx.carrier.capabilities.simulator) return;
 
-  app.post('/api/simulator/calls', {
-    schema: { tags: ['simulator'], body: SimulateCallInput, response: { 200: SimulateCallBody, ...errorResponses } },
-  }, async (request) => {
-    const { userId } = requireAuth(request);
-    const b = request.body;
-    const from = phone('from', b.from);
-    const to = phone('to', b.to);
-    await assertOwnNumber(ctx, userId, to);
-    const forwards = b.forwards ? Object.fromEntries(Object.entries(b.forwards).map(([k, v]) => [parsePhone(k) ?? k, v])) : undefined;
-    const result = await simulateCall(ctx, { ...b, from, to, forwards }, browserLegs(ctx));
-    if (!result) throw fieldError('to', NOT_SANDBOX_NUMBER);
-    return result;
-  });
+  app.post(
+    '/api/simulator/calls',
+    {
+      schema: { tags: ['simulator'], body: SimulateCallInput, response: { 200: SimulateCallBody, ...errorResponses } },
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      const b = request.body;
+      const from = phone('from', b.from);
+      const to = phone('to', b.to);
+      await assertOwnNumber(ctx, userId, to);
+      const forwards = b.forwards ? Object.fromEntries(Object.entries(b.forwards).map(([k, v]) => [parsePhone(k) ?? k, v])) : undefined;
+      const result = await simulateCall(ctx, { ...b, from, to, forwards }, browserLegs(ctx));
+      if (!result) throw fieldError('to', NOT_SANDBOX_NUMBER);
+      return result;
+    },
+  );
 
-  app.post('/api/simulator/messages', {
-    schema: { tags: ['simulator'], body: SimulateMessageInput, response: { 200: SimulateMessageBody, ...errorResponses } },
-  }, async (request) => {
-    const { userId } = requireAuth(request);
-    const b = request.body;
-    const from = phone('from', b.from);
-    const to = phone('to', b.to);
-    checkMediaUrls(b.media_urls);
-    await assertOwnNumber(ctx, userId, to);
-    const result = await simulateMessage(ctx, { from, to, body: b.body, media_urls: b.media_urls });
-    if (!result) throw fieldError('to', NOT_SANDBOX_NUMBER);
-    return { data: handsetMessage(result.row), webhook_status: result.webhookStatus };
-  });
+  app.post(
+    '/api/simulator/messages',
+    {
+      schema: { tags: ['simulator'], body: SimulateMessageInput, response: { 200: SimulateMessageBody, ...errorResponses } },
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      const b = request.body;
+      const from = phone('from', b.from);
+      const to = phone('to', b.to);
+      checkMediaUrls(b.media_urls);
+      await assertOwnNumber(ctx, userId, to);
+      const result = await simulateMessage(ctx, { from, to, body: b.body, media_urls: b.media_urls });
+      if (!result) throw fieldError('to', NOT_SANDBOX_NUMBER);
+      return { data: handsetMessage(result.row), webhook_status: result.webhookStatus };
+    },
+  );
 
-  app.get('/api/simulator/handsets/:number/messages', {
-    schema: { tags: ['simulator'], params: HandsetParams, response: { 200: HandsetMessagesBody, ...errorResponses } },
-  }, async (request) => {
-    const { userId } = requireAuth(request);
-    const number = phone('number', request.params.number);
-    const scope = await numberScope(ctx, userId);
-    const rows = await handsetMessages(ctx, number);
-    // Only the messages exchanged with the user's own business numbers.
-    const visible = [];
-    for (const m of rows) {
-      if (scope === 'all' || (await scope(m.direction === 'inbound' ? m.to_number : m.from_number))) visible.push(m);
-    }
-    return { data: visible.map(handsetMessage) };
-  });
+  app.get(
+    '/api/simulator/handsets/:number/messages',
+    {
+      schema: { tags: ['simulator'], params: HandsetParams, response: { 200: HandsetMessagesBody, ...errorResponses } },
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      const number = phone('number', request.params.number);
+      const scope = await numberScope(ctx, userId);
+      const rows = await handsetMessages(ctx, number);
+      // Only the messages exchanged with the user's own business numbers.
+      const visible = [];
+      for (const m of rows) {
+        if (scope === 'all' || (await scope(m.direction === 'inbound' ? m.to_number : m.from_number))) visible.push(m);
+      }
+      return { data: visible.map(handsetMessage) };
+    },
+  );
 }

@@ -30,7 +30,12 @@ async function valuesFor(ctx: AppContext, callerId: number, companyId: number, u
 
 /** @throws NotFoundError (404) unless `userId` is an active member of the company. */
 async function assertMember(ctx: AppContext, userId: number, companyId: number): Promise<void> {
-  try { await assertCompanyAccess(ctx, userId, companyId); } catch (e) { if (e instanceof ForbiddenError) throw new NotFoundError('User'); throw e; }
+  try {
+    await assertCompanyAccess(ctx, userId, companyId);
+  } catch (e) {
+    if (e instanceof ForbiddenError) throw new NotFoundError('User');
+    throw e;
+  }
 }
 
 /** `GET /api/user/custom-fields?company_id`. @throws ForbiddenError 403 when not a member. */
@@ -40,7 +45,12 @@ export async function getOwnEavValues(ctx: AppContext, userId: number, companyId
 }
 
 /** `PUT /api/user/custom-fields {company_id, eavAttributeValues}`. @throws 403, 422 (`eavAttributeValues.{i}.*`). */
-export async function putOwnEavValues(ctx: AppContext, userId: number, companyId: number, values: ValueIn[]): Promise<{ message: string; data: EavAttributeValueOut[] }> {
+export async function putOwnEavValues(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+  values: ValueIn[],
+): Promise<{ message: string; data: EavAttributeValueOut[] }> {
   await assertCompanyAccess(ctx, userId, companyId);
   await ctx.db.transaction().execute((tx) => setEavValues(ctx, EAV_ENTITY_TYPES.User, userId, companyId, values, tx));
   return { message: SETTINGS_UPDATED, data: await valuesFor(ctx, userId, companyId, userId) };
@@ -54,7 +64,13 @@ export async function getMemberEavValues(ctx: AppContext, callerId: number, comp
 }
 
 /** `PUT /api/companies/{companyId}/users/{userId}/custom-fields` (owner/administrator). @throws 403, 404, 422. */
-export async function putMemberEavValues(ctx: AppContext, callerId: number, companyId: number, userId: number, values: ValueIn[]): Promise<{ message: string; data: EavAttributeValueOut[] }> {
+export async function putMemberEavValues(
+  ctx: AppContext,
+  callerId: number,
+  companyId: number,
+  userId: number,
+  values: ValueIn[],
+): Promise<{ message: string; data: EavAttributeValueOut[] }> {
   await assertCompanyAccess(ctx, callerId, companyId, MANAGER_ROLES);
   await assertMember(ctx, userId, companyId);
   await ctx.db.transaction().execute((tx) => setEavValues(ctx, EAV_ENTITY_TYPES.User, userId, companyId, values, tx));

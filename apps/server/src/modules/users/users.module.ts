@@ -2,6 +2,4 @@
 import type { ModuleEntry } from '../../platform/module.js';
 import { registerUsersRoutes } from './users.routes.js';
 
-export const usersModule: ModuleEntry[] = [
-  { name: 'users', routes: registerUsersRoutes },
-];
+export const usersModule: ModuleEntry[] = [{ name: 'users', routes: registerUsersRoutes }];

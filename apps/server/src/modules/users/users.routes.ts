@@ -4,7 +4,14 @@
  * `GET|PUT /api/companies/{companyId}/users/{userId}/custom-fields` (see user-custom-fields.service.ts).
  */
 import {
-  CompanyUserParams, CurrentUser, EavValuesBody, EavValuesSaved, PutMemberCustomFieldsInput, PutUserCustomFieldsInput, UserCustomFieldsQuery, errorResponses,
+  CompanyUserParams,
+  CurrentUser,
+  EavValuesBody,
+  EavValuesSaved,
+  PutMemberCustomFieldsInput,
+  PutUserCustomFieldsInput,
+  UserCustomFieldsQuery,
+  errorResponses,
 } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
@@ -13,27 +20,72 @@ import { getCurrentUser, markWhatsNewRead } from './users.service.js';
 
 /** Registers the current-user routes listed in the file header. */
 export function registerUsersRoutes(app: App, ctx: AppContext): void {
-  app.get('/api/user', {
-    schema: { tags: ['session'], summary: 'The signed-in user', response: { 200: CurrentUser, ...errorResponses } },
-  }, async (request) => getCurrentUser(ctx, request.auth!.userId));
+  app.get(
+    '/api/user',
+    {
+      schema: { tags: ['session'], summary: 'The signed-in user', response: { 200: CurrentUser, ...errorResponses } },
+    },
+    async (request) => getCurrentUser(ctx, request.auth!.userId),
+  );
 
-  app.post('/api/user/whats_new_read', {
-    schema: { tags: ['session'], summary: "Stamps What's New as read now", response: { 200: CurrentUser, ...errorResponses } },
-  }, async (request) => markWhatsNewRead(ctx, request.auth!.userId));
+  app.post(
+    '/api/user/whats_new_read',
+    {
+      schema: { tags: ['session'], summary: "Stamps What's New as read now", response: { 200: CurrentUser, ...errorResponses } },
+    },
+    async (request) => markWhatsNewRead(ctx, request.auth!.userId),
+  );
 
-  app.get('/api/user/custom-fields', {
-    schema: { tags: ['custom-fields'], summary: "The signed-in user's custom-field values for one company", querystring: UserCustomFieldsQuery, response: { 200: EavValuesBody, ...errorResponses } },
-  }, async (request) => getOwnEavValues(ctx, request.auth!.userId, request.query.company_id));
+  app.get(
+    '/api/user/custom-fields',
+    {
+      schema: {
+        tags: ['custom-fields'],
+        summary: "The signed-in user's custom-field values for one company",
+        querystring: UserCustomFieldsQuery,
+        response: { 200: EavValuesBody, ...errorResponses },
+      },
+    },
+    async (request) => getOwnEavValues(ctx, request.auth!.userId, request.query.company_id),
+  );
 
-  app.put('/api/user/custom-fields', {
-    schema: { tags: ['custom-fields'], summary: "Save the signed-in user's custom-field values", body: PutUserCustomFieldsInput, response: { 200: EavValuesSaved, ...errorResponses } },
-  }, async (request) => putOwnEavValues(ctx, request.auth!.userId, request.body.company_id, request.body.eavAttributeValues));
+  app.put(
+    '/api/user/custom-fields',
+    {
+      schema: {
+        tags: ['custom-fields'],
+        summary: "Save the signed-in user's custom-field values",
+        body: PutUserCustomFieldsInput,
+        response: { 200: EavValuesSaved, ...errorResponses },
+      },
+    },
+    async (request) => putOwnEavValues(ctx, request.auth!.userId, request.body.company_id, request.body.eavAttributeValues),
+  );
 
-  app.get('/api/companies/:companyId/users/:userId/custom-fields', {
-    schema: { tags: ['custom-fields'], summary: "A member's custom-field values (any member)", params: CompanyUserParams, response: { 200: EavValuesBody, ...errorResponses } },
-  }, async (request) => getMemberEavValues(ctx, request.auth!.userId, request.params.companyId, request.params.userId));
+  app.get(
+    '/api/companies/:companyId/users/:userId/custom-fields',
+    {
+      schema: {
+        tags: ['custom-fields'],
+        summary: "A member's custom-field values (any member)",
+        params: CompanyUserParams,
+        response: { 200: EavValuesBody, ...errorResponses },
+      },
+    },
+    async (request) => getMemberEavValues(ctx, request.auth!.userId, request.params.companyId, request.params.userId),
+  );
 
-  app.put('/api/companies/:companyId/users/:userId/custom-fields', {
-    schema: { tags: ['custom-fields'], summary: "Save a member's custom-field values (owner or administrator)", params: CompanyUserParams, body: PutMemberCustomFieldsInput, response: { 200: EavValuesSaved, ...errorResponses } },
-  }, async (request) => putMemberEavValues(ctx, request.auth!.userId, request.params.companyId, request.params.userId, request.body.eavAttributeValues));
+  app.put(
+    '/api/companies/:companyId/users/:userId/custom-fields',
+    {
+      schema: {
+        tags: ['custom-fields'],
+        summary: "Save a member's custom-field values (owner or administrator)",
+        params: CompanyUserParams,
+        body: PutMemberCustomFieldsInput,
+        response: { 200: EavValuesSaved, ...errorResponses },
+      },
+    },
+    async (request) => putMemberEavValues(ctx, request.auth!.userId, request.params.companyId, request.params.userId, request.body.eavAttributeValues),
+  );
 }

@@ -160,6 +160,11 @@ export async function setInAppCallingStatus(ctx: AppContext, userId: number, sta
 }
 
 /** Stores the user's softphone (SIP) address, user name and password. */
-export async function setSipCredentials(ctx: AppContext, userId: number, sip: { sip_address: string; sip_user: string; sip_password: string }, db: DbOrTx = ctx.db): Promise<void> {
+export async function setSipCredentials(
+  ctx: AppContext,
+  userId: number,
+  sip: { sip_address: string; sip_user: string; sip_password: string },
+  db: DbOrTx = ctx.db,
+): Promise<void> {
   await usersRepository.setSip(db, userId, sip);
 }

@@ -65,13 +65,24 @@ export function issueXsrfCookie(reply: FastifyReply, secure: boolean): string {
  * lifetime (SESSION_IDLE_TTL_MS). Returns the session id (the hash of the cookie value).
  */
 export async function startSession(
-  db: Db, request: FastifyRequest, reply: FastifyReply, userId: number, mfaPending: boolean, secure: boolean, remember: boolean,
+  db: Db,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: number,
+  mfaPending: boolean,
+  secure: boolean,
+  remember: boolean,
 ): Promise<string> {
   const token = randomToken();
   const id = hashToken(token);
   await sessionsRepository.create(db, {
-    id, user_id: userId, mfa_pending: mfaPending, expires_at: new Date(Date.now() + sessionTtlMs(remember)), remember,
-    user_agent: request.headers['user-agent']?.slice(0, 300) ?? null, ip: request.ip,
+    id,
+    user_id: userId,
+    mfa_pending: mfaPending,
+    expires_at: new Date(Date.now() + sessionTtlMs(remember)),
+    remember,
+    user_agent: request.headers['user-agent']?.slice(0, 300) ?? null,
+    ip: request.ip,
   });
   reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure, ...(remember ? { maxAge: SESSION_TTL_MS / 1000 } : {}) });
   return id;

@@ -64,7 +64,9 @@ export abstract class BlobAccess {
   }
 
   /** True once `setSecret` ran. */
-  get canSign(): boolean { return this.urlKey !== null; }
+  get canSign(): boolean {
+    return this.urlKey !== null;
+  }
 
   private keys(): { urlKey: Buffer; nameKey: Buffer } {
     if (!this.urlKey || !this.nameKey) throw new Error('the blob signing secret is not loaded yet');
@@ -72,7 +74,9 @@ export abstract class BlobAccess {
   }
 
   /** `${publicUrl}/files/{key}`: served to signed-in users of the owning company. */
-  url(key: string): string { return blobUrl(this.publicUrl, key); }
+  url(key: string): string {
+    return blobUrl(this.publicUrl, key);
+  }
 
   /** A fresh key `c/{companyId}/{kind}/{32 random hex}{suffix}` (suffix e.g. `.wav`, `-map.jpg`). */
   newKey(companyId: number, kind: string, suffix = ''): string {

@@ -22,7 +22,8 @@ const audio = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
 /** The session cookie of a signed-in account, as a browser sends it. */
 const session = (a: Account) => ({ cookie: `switchboard_session=${a.client.cookie('switchboard_session')}` });
 /** GET (or another method) of a /files URL with the owner's session. */
-const own = (url: string, init: RequestInit = {}) => fetch(url, { ...init, headers: { ...session(owner), ...(init.headers as Record<string, string> | undefined) } });
+const own = (url: string, init: RequestInit = {}) =>
+  fetch(url, { ...init, headers: { ...session(owner), ...(init.headers as Record<string, string> | undefined) } });
 
 /** A GET with the path sent byte for byte (fetch would normalise `..`). */
 function rawGet(server: TestServer, rawPath: string): Promise<{ status: number; body: string }> {
@@ -30,7 +31,9 @@ function rawGet(server: TestServer, rawPath: string): Promise<{ status: number; 
   return new Promise((resolve, reject) => {
     const req = http.request({ host: u.hostname, port: u.port, path: rawPath, method: 'GET' }, (res) => {
       let body = '';
-      res.on('data', (c) => { body += c; });
+      res.on('data', (c) => {
+        body += c;
+      });
       res.on('end', () => resolve({ status: res.statusCode!, body }));
     });
     req.on('error', reject);
@@ -45,7 +48,9 @@ beforeAll(async () => {
   key = s.ctx.blobs.newKey(owner.companyId, 'recordings', '.wav');
   await s.ctx.blobs.put(key, audio);
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 describe('GET /files/* on the local store', () => {
   it('uses the local folder under DATA_DIR by default', () => {
@@ -123,8 +128,17 @@ describe('GET /files/* on the local store', () => {
 
   it('never serves a file outside the blob folder', async () => {
     fs.writeFileSync(path.join(s.ctx.config.dataDir, 'secret.txt'), 'top-secret');
-    for (const p of ['/files/../secret.txt', '/files/%2e%2e/secret.txt', '/files/..%2fsecret.txt', '/files/recordings/..%2f..%2fsecret.txt',
-      '/files/%2e%2e%2f%2e%2e%2fpackage.json', '/files/..%5csecret.txt', '/files//etc/passwd', '/files/%2fetc%2fpasswd', '/files/a%00b']) {
+    for (const p of [
+      '/files/../secret.txt',
+      '/files/%2e%2e/secret.txt',
+      '/files/..%2fsecret.txt',
+      '/files/recordings/..%2f..%2fsecret.txt',
+      '/files/%2e%2e%2f%2e%2e%2fpackage.json',
+      '/files/..%5csecret.txt',
+      '/files//etc/passwd',
+      '/files/%2fetc%2fpasswd',
+      '/files/a%00b',
+    ]) {
       const r = await rawGet(s, p);
       expect(r.body, p).not.toContain('top-secret');
       expect(r.body, p).not.toContain('root:');
@@ -231,7 +245,9 @@ describe('who may read /files/*', () => {
       const signed = new URL(s.ctx.blobs.signedUrl(key, 60_000));
       const r = await fetch(`${second.url}${signed.pathname}${signed.search}`);
       expect(r.status).toBe(200);
-      expect(second.ctx.blobs.derivedKey(owner.companyId, 'recordings', '42', '.wav')).toBe(s.ctx.blobs.derivedKey(owner.companyId, 'recordings', '42', '.wav'));
+      expect(second.ctx.blobs.derivedKey(owner.companyId, 'recordings', '42', '.wav')).toBe(
+        s.ctx.blobs.derivedKey(owner.companyId, 'recordings', '42', '.wav'),
+      );
     } finally {
       await second.close();
     }

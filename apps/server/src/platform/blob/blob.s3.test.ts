@@ -25,11 +25,18 @@ let s: TestServer;
 let owner: Account;
 let admin: S3Client;
 /** fetch with the owner's session cookie (files are served to the owning company's users). */
-const own = (url: string, init: RequestInit = {}) => fetch(url, { ...init, headers: { cookie: `switchboard_session=${owner.client.cookie('switchboard_session')}`, ...(init.headers as Record<string, string> | undefined) } });
+const own = (url: string, init: RequestInit = {}) =>
+  fetch(url, {
+    ...init,
+    headers: { cookie: `switchboard_session=${owner.client.cookie('switchboard_session')}`, ...(init.headers as Record<string, string> | undefined) },
+  });
 
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false });
 const twiml = (body: string) => (xml.parse(body).Response ?? {}) as Record<string, any>;
-const pathOf = (url: string) => { const u = new URL(url); return u.pathname + u.search; };
+const pathOf = (url: string) => {
+  const u = new URL(url);
+  return u.pathname + u.search;
+};
 
 /** Buys a sandbox number through the API (platform/ tests import no module code). */
 async function buyTestNumber(account: Account, areaCode: string): Promise<{ id: number; number: string }> {
@@ -98,7 +105,14 @@ describe('S3 blob store (S3_BUCKET set)', () => {
     const put = await owner.client.put(`/api/numbers/${n.id}`, { routes: [{ voicemail_enabled: true, forwards: [{ number: '6465550101' }] }] });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     const callSid = 'CA' + crypto.randomBytes(16).toString('hex');
-    const start = await postWebhook(s, '/webhooks/twilio/voice', { CallSid: callSid, AccountSid: s.ctx.config.twilioAccountSid, From: '+13125550142', To: n.number, CallStatus: 'ringing', Direction: 'inbound' });
+    const start = await postWebhook(s, '/webhooks/twilio/voice', {
+      CallSid: callSid,
+      AccountSid: s.ctx.config.twilioAccountSid,
+      From: '+13125550142',
+      To: n.number,
+      CallStatus: 'ringing',
+      Direction: 'inbound',
+    });
     const dial = twiml(start.body).Dial;
     const rec = twiml((await postWebhook(s, pathOf(dial.action), { CallSid: callSid, DialCallStatus: 'no-answer' })).body).Record;
     expect(rec).toBeDefined();
@@ -106,12 +120,17 @@ describe('S3 blob store (S3_BUCKET set)', () => {
     // The carrier's copy (the sandbox keeps it in the blob store too, so it is fetched from /files/ on S3 through a signed URL).
     const wav = Buffer.concat([Buffer.from('RIFF'), crypto.randomBytes(4092)]);
     await s.ctx.blobs.put('sandbox/recordings/REs3.wav', wav);
-    await postWebhook(s, pathOf(rec.action), { CallSid: callSid, RecordingUrl: s.ctx.blobs.signedUrl('sandbox/recordings/REs3.wav', 60_000), RecordingDuration: '5', RecordingSid: 'REs3' });
+    await postWebhook(s, pathOf(rec.action), {
+      CallSid: callSid,
+      RecordingUrl: s.ctx.blobs.signedUrl('sandbox/recordings/REs3.wav', 60_000),
+      RecordingDuration: '5',
+      RecordingSid: 'REs3',
+    });
 
     const vm = await eventually(async () => {
       const r = await owner.client.get(`/api/voicemails?company_id=${owner.companyId}`);
       const item = r.body.data?.[0];
-      return item?.recording_url.includes(`/files/c/${owner.companyId}/recordings/`) ? item as { id: number; recording_url: string } : undefined;
+      return item?.recording_url.includes(`/files/c/${owner.companyId}/recordings/`) ? (item as { id: number; recording_url: string }) : undefined;
     });
     const key = s.ctx.blobs.derivedKey(owner.companyId, 'recordings', String(vm.id), '.wav');
     expect(key).toMatch(new RegExp(`^c/${owner.companyId}/recordings/${vm.id}-[0-9a-f]{32}\\.wav$`));

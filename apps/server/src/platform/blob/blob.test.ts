@@ -102,10 +102,20 @@ describe('S3 configuration', () => {
 
   it('reads S3_* with the defaults (us-east-1; path style when an endpoint is given)', () => {
     expect(loadConfig({ S3_BUCKET: 'rec', S3_ENDPOINT: 'http://minio:9000/', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' }).s3).toEqual({
-      bucket: 'rec', endpoint: 'http://minio:9000', region: 'us-east-1', accessKeyId: 'k', secretAccessKey: 's', forcePathStyle: true,
+      bucket: 'rec',
+      endpoint: 'http://minio:9000',
+      region: 'us-east-1',
+      accessKeyId: 'k',
+      secretAccessKey: 's',
+      forcePathStyle: true,
     });
     expect(loadConfig({ S3_BUCKET: 'rec', S3_REGION: 'eu-west-3' }).s3).toEqual({
-      bucket: 'rec', endpoint: undefined, region: 'eu-west-3', accessKeyId: undefined, secretAccessKey: undefined, forcePathStyle: false,
+      bucket: 'rec',
+      endpoint: undefined,
+      region: 'eu-west-3',
+      accessKeyId: undefined,
+      secretAccessKey: undefined,
+      forcePathStyle: false,
     });
     expect(loadConfig({ S3_BUCKET: 'rec', S3_ENDPOINT: 'https://acc.r2.cloudflarestorage.com', S3_FORCE_PATH_STYLE: 'false' }).s3!.forcePathStyle).toBe(false);
     const store = createBlobStore({ ...loadConfig({ S3_BUCKET: 'rec', S3_ENDPOINT: 'http://minio:9000' }), publicUrl: 'http://app.test' });

@@ -94,5 +94,7 @@ export class LocalBlobStore extends BlobAccess implements BlobStore {
   close(): void {}
 
   /** The folder holding the blobs. */
-  get directory(): string { return this.root; }
+  get directory(): string {
+    return this.root;
+  }
 }

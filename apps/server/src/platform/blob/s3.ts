@@ -47,7 +47,9 @@ export class S3BlobStore extends BlobAccess implements BlobStore {
 
   async put(key: string, data: Buffer | Uint8Array): Promise<void> {
     this.check(key);
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentLength: data.byteLength, ContentType: contentTypeFor(key) }));
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentLength: data.byteLength, ContentType: contentTypeFor(key) }),
+    );
   }
 
   async get(key: string): Promise<Buffer | null> {
@@ -84,7 +86,9 @@ export class S3BlobStore extends BlobAccess implements BlobStore {
   async stream(key: string, range?: BlobRange): Promise<Readable | null> {
     if (!isValidBlobKey(key)) return null;
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }));
+      const res = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+      );
       // In Node the SDK's body is an http.IncomingMessage (a Readable).
       return (res.Body as Readable | undefined) ?? null;
     } catch (err) {
@@ -108,5 +112,7 @@ export class S3BlobStore extends BlobAccess implements BlobStore {
     return { path: file, release };
   }
 
-  close(): void { this.client.destroy(); }
+  close(): void {
+    this.client.destroy();
+  }
 }

@@ -12,7 +12,11 @@ const NAME = 'blob_signing';
 export const secretsRepository = {
   /** The stored value of `name`, inserting `candidate` first when none exists (race-safe). */
   async getOrCreate(db: Db, name: string, candidate: string): Promise<string> {
-    await db.insertInto('app_secrets').values({ name, value: candidate }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    await db
+      .insertInto('app_secrets')
+      .values({ name, value: candidate })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
     const row = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
     return row.value;
   },

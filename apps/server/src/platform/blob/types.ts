@@ -18,7 +18,9 @@ export type LocalBlobFile = { path: string; release: () => Promise<void> };
 
 /** Thrown by `put`/`delete`/`localFile` for a key that is not a safe relative path. */
 export class InvalidBlobKeyError extends Error {
-  constructor(key: string) { super(`invalid blob key: ${JSON.stringify(key).slice(0, 200)}`); }
+  constructor(key: string) {
+    super(`invalid blob key: ${JSON.stringify(key).slice(0, 200)}`);
+  }
 }
 
 /** Key naming and URL signing, shared by every store (access.ts). */
@@ -71,15 +73,49 @@ export function blobUrl(publicUrl: string, key: string): string {
 }
 
 const TYPES: Record<string, string> = {
-  wav: 'audio/wav', mp3: 'audio/mpeg', ogg: 'audio/ogg', oga: 'audio/ogg', opus: 'audio/ogg', m4a: 'audio/mp4',
-  aac: 'audio/aac', flac: 'audio/flac', weba: 'audio/webm', amr: 'audio/amr', gsm: 'audio/x-gsm', ulaw: 'audio/basic', au: 'audio/basic',
-  webm: 'video/webm', mp4: 'video/mp4', m4v: 'video/mp4', mov: 'video/quicktime', '3gp': 'video/3gpp', '3g2': 'video/3gpp2', mpeg: 'video/mpeg',
-  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp',
-  heic: 'image/heic', heif: 'image/heif', tif: 'image/tiff', tiff: 'image/tiff', svg: 'image/svg+xml', ico: 'image/x-icon',
-  pdf: 'application/pdf', csv: 'text/csv; charset=utf-8', txt: 'text/plain; charset=utf-8', vcf: 'text/vcard; charset=utf-8',
-  json: 'application/json', xml: 'application/xml', zip: 'application/zip',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', xls: 'application/vnd.ms-excel',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', doc: 'application/msword',
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  ogg: 'audio/ogg',
+  oga: 'audio/ogg',
+  opus: 'audio/ogg',
+  m4a: 'audio/mp4',
+  aac: 'audio/aac',
+  flac: 'audio/flac',
+  weba: 'audio/webm',
+  amr: 'audio/amr',
+  gsm: 'audio/x-gsm',
+  ulaw: 'audio/basic',
+  au: 'audio/basic',
+  webm: 'video/webm',
+  mp4: 'video/mp4',
+  m4v: 'video/mp4',
+  mov: 'video/quicktime',
+  '3gp': 'video/3gpp',
+  '3g2': 'video/3gpp2',
+  mpeg: 'video/mpeg',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  bmp: 'image/bmp',
+  heic: 'image/heic',
+  heif: 'image/heif',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
+  svg: 'image/svg+xml',
+  ico: 'image/x-icon',
+  pdf: 'application/pdf',
+  csv: 'text/csv; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  vcf: 'text/vcard; charset=utf-8',
+  json: 'application/json',
+  xml: 'application/xml',
+  zip: 'application/zip',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  xls: 'application/vnd.ms-excel',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  doc: 'application/msword',
 };
 
 /** Content-Type from the key's extension (case-insensitive); `application/octet-stream` when unknown. */

@@ -33,13 +33,19 @@ beforeAll(async () => {
   a = await createAccount(s);
   number = await buyTestNumber(a, '212');
 });
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 /** Reads rows with a connection of its own (never the server's pool). */
 async function query<T>(server: TestServer, text: string, values: unknown[] = []): Promise<T[]> {
   const c = new pg.Client({ connectionString: server.dbUrl });
   await c.connect();
-  try { return (await c.query(text, values)).rows as T[]; } finally { await c.end(); }
+  try {
+    return (await c.query(text, values)).rows as T[];
+  } finally {
+    await c.end();
+  }
 }
 
 type Outcome = { status: number; attempts: number; busy: number };
@@ -66,45 +72,90 @@ const sid = (prefix: string, i: number) => `${prefix}${String(i).padStart(32 - p
 describe(`a burst of ${BURST} of each kind at a pool of ${POOL}`, () => {
   it('answers every delivery and stores every message once; health answers afterwards', async () => {
     // Outbound messages whose status callbacks the burst repeats (the sandbox delivers them first).
-    const sent = await Promise.all(Array.from({ length: BURST }, (_, i) => a.client.post('/api/message', { company_id: a.companyId, number_id: number.id, to: `+1312555${String(2000 + i)}`, content: `before ${i}` })));
+    const sent = await Promise.all(
+      Array.from({ length: BURST }, (_, i) =>
+        a.client.post('/api/message', { company_id: a.companyId, number_id: number.id, to: `+1312555${String(2000 + i)}`, content: `before ${i}` }),
+      ),
+    );
     expect(sent.map((r) => r.status)).toEqual(Array(BURST).fill(201));
     const sids = await eventually(async () => {
-      const rows = await query<{ carrier_sid: string | null; delivery_state: string }>(s, 'select carrier_sid, delivery_state from conversation_items where id = any($1)', [sent.map((r) => r.body.id)]);
+      const rows = await query<{ carrier_sid: string | null; delivery_state: string }>(
+        s,
+        'select carrier_sid, delivery_state from conversation_items where id = any($1)',
+        [sent.map((r) => r.body.id)],
+      );
       return rows.length === BURST && rows.every((r) => r.carrier_sid && r.delivery_state === 'delivered') ? rows.map((r) => r.carrier_sid!) : null;
     }, 20_000);
 
-    const inbound = Array.from({ length: BURST }, (_, i) => ({ MessageSid: sid('SMburst', i), From: `+1312555${String(3000 + i)}`, To: number.number, Body: `burst ${i}`, NumMedia: '0' }));
+    const inbound = Array.from({ length: BURST }, (_, i) => ({
+      MessageSid: sid('SMburst', i),
+      From: `+1312555${String(3000 + i)}`,
+      To: number.number,
+      Body: `burst ${i}`,
+      NumMedia: '0',
+    }));
     const jobs: Array<{ kind: string; run: () => Promise<HttpResult> }> = [
       // Each inbound text twice at once: a carrier retrying while the first delivery is in flight.
       ...inbound.flatMap((p) => [0, 1].map(() => ({ kind: 'sms', run: () => postWebhook(s, '/webhooks/twilio/messaging', p) }))),
       ...sids.map((MessageSid) => ({ kind: 'status', run: () => postWebhook(s, '/webhooks/twilio/messaging/status', { MessageSid, MessageStatus: 'read' }) })),
-      ...Array.from({ length: BURST }, (_, i) => ({ kind: 'voice', run: () => postWebhook(s, '/webhooks/twilio/voice', { CallSid: sid('CAburst', i), From: `+1312555${String(4000 + i)}`, To: number.number, CallStatus: 'ringing', Direction: 'inbound' }) })),
-      ...Array.from({ length: BURST }, (_, i) => ({ kind: 'api', run: () => a.client.post('/api/message', { company_id: a.companyId, number_id: number.id, to: `+1312555${String(5000 + i)}`, content: `api ${i}` }) })),
+      ...Array.from({ length: BURST }, (_, i) => ({
+        kind: 'voice',
+        run: () =>
+          postWebhook(s, '/webhooks/twilio/voice', {
+            CallSid: sid('CAburst', i),
+            From: `+1312555${String(4000 + i)}`,
+            To: number.number,
+            CallStatus: 'ringing',
+            Direction: 'inbound',
+          }),
+      })),
+      ...Array.from({ length: BURST }, (_, i) => ({
+        kind: 'api',
+        run: () => a.client.post('/api/message', { company_id: a.companyId, number_id: number.id, to: `+1312555${String(5000 + i)}`, content: `api ${i}` }),
+      })),
     ];
     // Interleave the kinds so each wave of requests mixes them.
-    const mixed = jobs.map((j, i) => ({ j, at: (i * 7919) % jobs.length })).sort((x, y) => x.at - y.at).map((x) => x.j);
+    const mixed = jobs
+      .map((j, i) => ({ j, at: (i * 7919) % jobs.length }))
+      .sort((x, y) => x.at - y.at)
+      .map((x) => x.j);
     const outcomes = await Promise.all(mixed.map(async (j) => ({ kind: j.kind, ...(await untilServed(j.run)) })));
 
     for (const o of outcomes) expect([200, 201], `${o.kind} answered ${o.status}`).toContain(o.status);
     console.log(`burst: ${outcomes.length} deliveries, ${outcomes.filter((o) => o.busy > 0).length} answered 503 at least once (then retried)`);
 
-    const stored = await query<{ carrier_sid: string; n: number }>(s, `select carrier_sid, count(*)::int as n from conversation_items where carrier_sid like 'SMburst%' group by carrier_sid`);
+    const stored = await query<{ carrier_sid: string; n: number }>(
+      s,
+      `select carrier_sid, count(*)::int as n from conversation_items where carrier_sid like 'SMburst%' group by carrier_sid`,
+    );
     expect(stored).toHaveLength(BURST);
     expect(stored.every((r) => r.n === 1)).toBe(true);
-    const calls = await query<{ carrier_sid: string; n: number }>(s, `select carrier_sid, count(*)::int as n from calls where carrier_sid like 'CAburst%' group by carrier_sid`);
+    const calls = await query<{ carrier_sid: string; n: number }>(
+      s,
+      `select carrier_sid, count(*)::int as n from calls where carrier_sid like 'CAburst%' group by carrier_sid`,
+    );
     expect(calls).toHaveLength(BURST);
     expect(calls.every((r) => r.n === 1)).toBe(true);
-    const api = await query<{ body: string; n: number }>(s, `select body, count(*)::int as n from conversation_items where company_id = $1 and body like 'api %' group by body`, [a.companyId]);
+    const api = await query<{ body: string; n: number }>(
+      s,
+      `select body, count(*)::int as n from conversation_items where company_id = $1 and body like 'api %' group by body`,
+      [a.companyId],
+    );
     expect(api).toHaveLength(BURST);
     expect(api.every((r) => r.n === 1)).toBe(true);
-    const receipts = await query<{ n: number }>(s, `select count(*)::int as n from webhook_receipts where key = any($1) and status_code = 200`, [sids.map((x) => `smsstatus:${x}:read`)]);
+    const receipts = await query<{ n: number }>(s, `select count(*)::int as n from webhook_receipts where key = any($1) and status_code = 200`, [
+      sids.map((x) => `smsstatus:${x}:read`),
+    ]);
     expect(receipts[0]!.n).toBe(BURST);
 
     // Nothing is left holding a connection: the pool serves the next request at once.
     const health = await fetch(`${s.url}/api/health`);
     expect(health.status).toBe(200);
     // No session is left waiting inside a transaction (jobs of the queue may be mid-transaction for a moment).
-    const stuck = await query<{ query: string }>(s, `select query from pg_stat_activity where datname = current_database() and state like 'idle in transaction%' and state_change < now() - interval '2 seconds'`);
+    const stuck = await query<{ query: string }>(
+      s,
+      `select query from pg_stat_activity where datname = current_database() and state like 'idle in transaction%' and state_change < now() - interval '2 seconds'`,
+    );
     expect(stuck).toEqual([]);
   }, 120_000);
 });
@@ -118,7 +169,9 @@ describe('no connection within DB_ACQUIRE_TIMEOUT_MS', () => {
     b = await createAccount(t);
     n = await buyTestNumber(b, '415');
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('a webhook answers 503 with Retry-After and leaves no receipt; an API call answers 503; both work once a connection is free', async () => {
     // Take every connection the pool has left.
@@ -154,17 +207,24 @@ describe('no connection within DB_ACQUIRE_TIMEOUT_MS', () => {
   it('the guard refuses a pool connection asked for inside a transaction, and allows reads through the transaction', async () => {
     const db = t.ctx.db;
     await expect(db.transaction().execute(async () => db.selectFrom('users').select('id').execute())).rejects.toBeInstanceOf(PoolWaitInTransactionError);
-    await expect(db.transaction().setIsolationLevel('read committed').execute(async (tx) => {
-      await tx.selectFrom('users').select('id').execute();
-      await db.transaction().execute(async () => undefined);
-    })).rejects.toBeInstanceOf(PoolWaitInTransactionError);
+    await expect(
+      db
+        .transaction()
+        .setIsolationLevel('read committed')
+        .execute(async (tx) => {
+          await tx.selectFrom('users').select('id').execute();
+          await db.transaction().execute(async () => undefined);
+        }),
+    ).rejects.toBeInstanceOf(PoolWaitInTransactionError);
     const rows = await db.transaction().execute(async (tx) => tx.selectFrom('users').select('id').execute());
     expect(rows.length).toBeGreaterThan(0);
     // Work scheduled inside a transaction that runs after its commit may use the pool.
     let later: Promise<unknown> | undefined;
     await db.transaction().execute(async (tx) => {
       await tx.selectFrom('users').select('id').execute();
-      await new Promise<void>((resolve) => { setTimeout(resolve, 0); });
+      await new Promise<void>((resolve) => {
+        setTimeout(resolve, 0);
+      });
       later = new Promise((resolve, reject) => setTimeout(() => db.selectFrom('users').select('id').execute().then(resolve, reject), 50));
     });
     await expect(later).resolves.toBeDefined();

@@ -40,7 +40,11 @@ export async function freePort(): Promise<number> {
 /** What we know of a process: its parent and command line (Linux `/proc`, else `ps`); null when it does not exist. */
 function processInfo(pid: number): { ppid: number; command: string } | null {
   if (!Number.isInteger(pid) || pid <= 0) return null;
-  try { process.kill(pid, 0); } catch (e) { if ((e as NodeJS.ErrnoException).code !== 'EPERM') return null; }
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return null;
+  }
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
@@ -146,7 +150,12 @@ async function clearLeftoverPostmaster(dir: string, ownerFile?: string): Promise
  * @param ownerFile the owner lock file of this data folder (see the module doc), if any.
  * @throws Error when a live server of ours already runs a PostgreSQL on `dir`.
  */
-export async function startEmbeddedPostgres(dir: string, persistent = true, flags: string[] = [], ownerFile?: string): Promise<{ pg: EmbeddedPostgres; port: number; stop: () => Promise<void> }> {
+export async function startEmbeddedPostgres(
+  dir: string,
+  persistent = true,
+  flags: string[] = [],
+  ownerFile?: string,
+): Promise<{ pg: EmbeddedPostgres; port: number; stop: () => Promise<void> }> {
   const port = await freePort();
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
@@ -167,7 +176,16 @@ export async function startEmbeddedPostgres(dir: string, persistent = true, flag
   await clearLeftoverPostmaster(dir, ownerFile);
   await pg.start();
   let stopped = false;
-  return { pg, port, stop: async () => { if (!stopped) { stopped = true; await pg.stop(); } } };
+  return {
+    pg,
+    port,
+    stop: async () => {
+      if (!stopped) {
+        stopped = true;
+        await pg.stop();
+      }
+    },
+  };
 }
 
 /**

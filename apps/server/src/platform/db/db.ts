@@ -77,7 +77,9 @@ const migrations: Record<string, Migration> = {
 };
 
 class StaticProvider implements MigrationProvider {
-  async getMigrations() { return migrations; }
+  async getMigrations() {
+    return migrations;
+  }
 }
 
 /**

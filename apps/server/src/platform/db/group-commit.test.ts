@@ -7,7 +7,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('GroupCommit', () => {
   it('fails every item of a batch at once when no pool connection came in time (no rerun one by one)', async () => {
     let runs = 0;
-    const g = new GroupCommit<number, number>({ maxWaitMs: 0, maxItems: 10, run: async () => { runs++; throw new Error('timeout exceeded when trying to connect'); } });
+    const g = new GroupCommit<number, number>({
+      maxWaitMs: 0,
+      maxItems: 10,
+      run: async () => {
+        runs++;
+        throw new Error('timeout exceeded when trying to connect');
+      },
+    });
     const out = await Promise.allSettled([1, 2, 3].map((x) => g.submit(x)));
     expect(out.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
     expect(runs).toBe(1);
@@ -15,7 +22,14 @@ describe('GroupCommit', () => {
 
   it('runs a full batch at once and answers each item with its own result', async () => {
     const batches: number[][] = [];
-    const g = new GroupCommit<number, string>({ maxWaitMs: 10_000, maxItems: 3, run: async (xs) => { batches.push(xs); return xs.map((x) => `r${x}`); } });
+    const g = new GroupCommit<number, string>({
+      maxWaitMs: 10_000,
+      maxItems: 3,
+      run: async (xs) => {
+        batches.push(xs);
+        return xs.map((x) => `r${x}`);
+      },
+    });
     const out = await Promise.all([1, 2, 3].map((x) => g.submit(x)));
     expect(out).toEqual(['r1', 'r2', 'r3']);
     expect(batches).toEqual([[1, 2, 3]]);
@@ -24,10 +38,18 @@ describe('GroupCommit', () => {
   it('waits at most maxWaitMs for companions, and items queued while a batch runs form the next batch', async () => {
     const batches: number[][] = [];
     let release!: () => void;
-    const gate = new Promise<void>((r) => { release = r; });
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
     const g = new GroupCommit<number, number>({
-      maxWaitMs: 20, maxItems: 100, concurrency: 1,
-      run: async (xs) => { batches.push(xs); if (batches.length === 1) await gate; return xs.map((x) => x * 2); },
+      maxWaitMs: 20,
+      maxItems: 100,
+      concurrency: 1,
+      run: async (xs) => {
+        batches.push(xs);
+        if (batches.length === 1) await gate;
+        return xs.map((x) => x * 2);
+      },
     });
     const t0 = Date.now();
     const first = g.submit(1);
@@ -46,8 +68,13 @@ describe('GroupCommit', () => {
   it('reruns a failed batch item by item so only the bad item fails', async () => {
     const batches: number[][] = [];
     const g = new GroupCommit<number, number>({
-      maxWaitMs: 1, maxItems: 10,
-      run: async (xs) => { batches.push(xs); if (xs.includes(13)) throw new Error('bad 13'); return xs; },
+      maxWaitMs: 1,
+      maxItems: 10,
+      run: async (xs) => {
+        batches.push(xs);
+        if (xs.includes(13)) throw new Error('bad 13');
+        return xs;
+      },
     });
     const settled = await Promise.allSettled([1, 13, 2].map((x) => g.submit(x)));
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
@@ -63,7 +90,16 @@ describe('GroupCommit', () => {
   it('drainGroupCommits runs pending work of its owner at once and waits for it', async () => {
     const owner = {};
     const done: number[] = [];
-    const g = new GroupCommit<number, void>({ owner, maxWaitMs: 60_000, maxItems: 100, run: async (xs) => { await sleep(5); done.push(...xs); return xs.map(() => undefined); } });
+    const g = new GroupCommit<number, void>({
+      owner,
+      maxWaitMs: 60_000,
+      maxItems: 100,
+      run: async (xs) => {
+        await sleep(5);
+        done.push(...xs);
+        return xs.map(() => undefined);
+      },
+    });
     const p = Promise.all([g.submit(1), g.submit(2)]);
     expect(g.busy).toBe(2);
     const t0 = Date.now();

@@ -97,8 +97,15 @@ export class GroupCommit<I, R> {
     this.start(false);
     if (this.queue.length === 0 || this.running >= this.concurrency || this.timer) return;
     const wait = Math.max(0, this.options.maxWaitMs - (Date.now() - this.queue[0]!.at));
-    if (wait === 0 && afterBatch) { this.start(true); return; }
-    const fire = () => { this.timer = null; this.start(true); this.schedule(); };
+    if (wait === 0 && afterBatch) {
+      this.start(true);
+      return;
+    }
+    const fire = () => {
+      this.timer = null;
+      this.start(true);
+      this.schedule();
+    };
     if (wait === 0) {
       const h = outsideTransaction(() => setImmediate(fire));
       this.timer = { cancel: () => clearImmediate(h) };
@@ -112,7 +119,10 @@ export class GroupCommit<I, R> {
   private start(force: boolean): void {
     while (this.running < this.concurrency && this.queue.length > 0) {
       if (!force && this.queue.length < this.options.maxItems) return;
-      if (this.timer) { this.timer.cancel(); this.timer = null; }
+      if (this.timer) {
+        this.timer.cancel();
+        this.timer = null;
+      }
       const batch = this.queue.splice(0, this.options.maxItems);
       this.running++;
       // The batch is shared work of many submitters: it runs in none of their contexts.

@@ -45,7 +45,10 @@ function scheduleReconnect(ctx: AppContext, feed: Feed): void {
   if (feed.closed || feed.timer) return;
   const wait = feed.backoffMs;
   feed.backoffMs = Math.min(MAX_BACKOFF_MS, feed.backoffMs * 2);
-  feed.timer = setTimeout(() => { feed.timer = null; void connect(ctx, feed); }, wait);
+  feed.timer = setTimeout(() => {
+    feed.timer = null;
+    void connect(ctx, feed);
+  }, wait);
   feed.timer.unref();
 }
 
@@ -70,13 +73,21 @@ async function connect(ctx: AppContext, feed: Feed): Promise<void> {
   const options = ctx.pool.options;
   const client = new pg.Client({ ...options, keepAlive: true } as pg.ClientConfig);
   feed.client = client;
-  client.on('error', (e) => { ctx.log.warn({ err: e }, 'invalidation feed connection lost'); dropClient(ctx, feed, client); });
+  client.on('error', (e) => {
+    ctx.log.warn({ err: e }, 'invalidation feed connection lost');
+    dropClient(ctx, feed, client);
+  });
   client.on('end', () => dropClient(ctx, feed, client));
-  client.on('notification', (msg) => { if (feed.client === client) runAll(feed, [msg.channel]); });
+  client.on('notification', (msg) => {
+    if (feed.client === client) runAll(feed, [msg.channel]);
+  });
   try {
     await client.connect();
     for (const ch of feed.handlers.keys()) await listen(feed, client, ch);
-    if (feed.closed) { await client.end().catch(() => {}); return; }
+    if (feed.closed) {
+      await client.end().catch(() => {});
+      return;
+    }
     feed.backoffMs = MIN_BACKOFF_MS;
   } catch (e) {
     if (!feed.closed) ctx.log.warn({ err: e }, 'invalidation feed could not connect');

@@ -10,7 +10,9 @@ import { startTestServer, type TestServer } from '../../../test/harness.js';
 import type { DbOrTx } from './db.js';
 
 let s: TestServer;
-beforeAll(async () => { s = await startTestServer(); });
+beforeAll(async () => {
+  s = await startTestServer();
+});
 afterAll(async () => s?.close());
 
 const prepared = async (tx: DbOrTx) =>
@@ -39,10 +41,12 @@ describe('prepared statements', () => {
     // One connection, so the statement is prepared where it runs next.
     await s.ctx.db.connection().execute(async (conn) => {
       const read = () => sql<Record<string, unknown>>`select * from prep_probe where id = ${1}`.execute(conn);
-      await read(); await read(); await read();
+      await read();
+      await read();
+      await read();
       const other = new (await import('pg')).default.Client({ connectionString: s.dbUrl });
       await other.connect();
-      await other.query('alter table prep_probe add column b text default \'bee\'');
+      await other.query("alter table prep_probe add column b text default 'bee'");
       await other.end();
       // Outside a transaction: answered (with the new column) instead of failing.
       expect((await read()).rows[0]).toEqual({ id: 1, a: 'one', b: 'bee' });
@@ -50,7 +54,8 @@ describe('prepared statements', () => {
     // A new text after another change, prepared again, then changed inside a transaction: the error reaches the caller.
     await s.ctx.db.connection().execute(async (conn) => {
       const read = () => sql<Record<string, unknown>>`select * from prep_probe where id >= ${1}`.execute(conn);
-      await read(); await read();
+      await read();
+      await read();
       const other = new (await import('pg')).default.Client({ connectionString: s.dbUrl });
       await other.connect();
       await other.query('alter table prep_probe add column c text');

@@ -44,7 +44,8 @@ let counter = 0;
 function nameFor(text: string): string | undefined {
   const known = names.get(text);
   if (known) return known;
-  if (refused.has(text) || names.size >= MAX_PREPARED_TEXTS || !PREPARABLE.test(text) || text.includes(';') || text.includes(CUSTOM_PLAN_MARK)) return undefined;
+  if (refused.has(text) || names.size >= MAX_PREPARED_TEXTS || !PREPARABLE.test(text) || text.includes(';') || text.includes(CUSTOM_PLAN_MARK))
+    return undefined;
   if (!seenOnce.has(text)) {
     if (seenOnce.size >= MAX_PREPARED_TEXTS * 4) seenOnce.clear();
     seenOnce.add(text);

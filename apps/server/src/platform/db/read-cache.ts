@@ -19,7 +19,10 @@ export class ReadCache<K, V> {
   private readonly entries = new Map<K, { value: V; expiresAt: number }>();
   private generation = 0;
 
-  constructor(private readonly ttlMs: number | (() => number), private readonly maxEntries = 50_000) {}
+  constructor(
+    private readonly ttlMs: number | (() => number),
+    private readonly maxEntries = 50_000,
+  ) {}
 
   /** The cached value of `key`, or `load()`'s result (stored unless undefined or invalidated meanwhile). */
   async get(key: K, load: () => Promise<V>): Promise<V> {

@@ -10,7 +10,12 @@ type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefine
 type Json<T> = ColumnType<T, string | T, string | T>;
 
 /** modules/companies */
-export interface OrganizationsTable { id: Generated<number>; name: string; owner_id: number | null; created_at: Generated<Date> }
+export interface OrganizationsTable {
+  id: Generated<number>;
+  name: string;
+  owner_id: number | null;
+  created_at: Generated<Date>;
+}
 /** modules/companies */
 export interface CompaniesTable {
   id: Generated<number>;
@@ -26,9 +31,18 @@ export interface CompaniesTable {
   quiet_hours_enabled: Generated<boolean>;
 }
 /** modules/companies: membership and role per company (spec foundation §6). */
-export interface CompanyUsersTable { company_id: number; user_id: number; role: string; created_at: Generated<Date> }
+export interface CompanyUsersTable {
+  company_id: number;
+  user_id: number;
+  role: string;
+  created_at: Generated<Date>;
+}
 /** modules/companies */
-export interface OrganizationAdminsTable { organization_id: number; user_id: number; created_at: Generated<Date> }
+export interface OrganizationAdminsTable {
+  organization_id: number;
+  user_id: number;
+  created_at: Generated<Date>;
+}
 
 /** modules/users */
 export interface UsersTable {
@@ -85,9 +99,18 @@ export interface PasswordResetsTable {
   created_at: Generated<Date>;
 }
 /** modules/auth: failed sign-in counters per account and per address. */
-export interface AuthThrottleTable { key: string; failures: number; window_started_at: Timestamp; locked_until: NullableTimestamp }
+export interface AuthThrottleTable {
+  key: string;
+  failures: number;
+  window_started_at: Timestamp;
+  locked_until: NullableTimestamp;
+}
 /** modules/auth (0009): the last TOTP time step accepted per user (a code is accepted once). */
-export interface AuthTotpStepsTable { user_id: number; last_step: number; updated_at: Generated<Date> }
+export interface AuthTotpStepsTable {
+  user_id: number;
+  last_step: number;
+  updated_at: Generated<Date>;
+}
 
 /** platform/mail: development outbox and delivery log. */
 export interface MailOutboxTable {
@@ -175,11 +198,23 @@ export interface ContactGroupsTable {
   deleted_at: NullableTimestamp;
 }
 /** modules/groups (0005) */
-export interface ContactGroupMembersTable { group_id: number; contact_id: number; created_at: Generated<Date> }
+export interface ContactGroupMembersTable {
+  group_id: number;
+  contact_id: number;
+  created_at: Generated<Date>;
+}
 /** modules/groups (0005) */
-export interface ContactLabelsTable { id: Generated<number>; company_id: number; label: string; created_at: Generated<Date> }
+export interface ContactLabelsTable {
+  id: Generated<number>;
+  company_id: number;
+  label: string;
+  created_at: Generated<Date>;
+}
 /** modules/groups (0005) */
-export interface ContactLabelMembersTable { label_id: number; contact_id: number }
+export interface ContactLabelMembersTable {
+  label_id: number;
+  contact_id: number;
+}
 /** modules/contacts (0005): one contact import batch. */
 export interface ContactImportsTable {
   id: Generated<string>;
@@ -213,8 +248,19 @@ export interface ContactImportRowsTable {
   number: string | null;
 }
 /** platform/queue (0011): running processes with workers (heartbeat) and the resumable jobs each runs. */
-export interface QueueWorkersTable { id: string; pid: number; host: string; started_at: Generated<Date>; heartbeat_at: Generated<Date> }
-export interface QueueActiveJobsTable { job_id: string; queue: string; worker_id: string; started_at: Generated<Date> }
+export interface QueueWorkersTable {
+  id: string;
+  pid: number;
+  host: string;
+  started_at: Generated<Date>;
+  heartbeat_at: Generated<Date>;
+}
+export interface QueueActiveJobsTable {
+  job_id: string;
+  queue: string;
+  worker_id: string;
+  started_at: Generated<Date>;
+}
 /** modules/custom-fields (0005) */
 export interface EavAttributesTable {
   id: Generated<number>;
@@ -299,7 +345,13 @@ export interface CallsTable {
   eav_attribute_values: ColumnType<Record<string, unknown>, string | undefined, string>;
 }
 /** modules/calls: the status history of a call. */
-export interface CallEventsTable { id: Generated<number>; call_id: number; status: number; detail: Json<Record<string, unknown>>; created_at: Generated<Date> }
+export interface CallEventsTable {
+  id: Generated<number>;
+  call_id: number;
+  status: number;
+  detail: Json<Record<string, unknown>>;
+  created_at: Generated<Date>;
+}
 /** modules/calls */
 export interface VoicemailsTable {
   id: Generated<number>;
@@ -324,10 +376,23 @@ export interface BlocksTable {
 }
 
 /** platform/http: responses to carrier webhooks by delivery key, so a repeated delivery has the effect of one. */
-export interface WebhookReceiptsTable { key: string; status_code: number; content_type: string; body: string; created_at: Generated<Date> }
+export interface WebhookReceiptsTable {
+  key: string;
+  status_code: number;
+  content_type: string;
+  body: string;
+  created_at: Generated<Date>;
+}
 
 /** carriers/sandbox: numbers the simulated carrier has sold. */
-export interface SandboxNumbersTable { sid: string; number: string; voice_url: string; sms_url: string; purchased_at: Generated<Date>; released_at: NullableTimestamp }
+export interface SandboxNumbersTable {
+  sid: string;
+  number: string;
+  voice_url: string;
+  sms_url: string;
+  purchased_at: Generated<Date>;
+  released_at: NullableTimestamp;
+}
 /** carriers/sandbox: the simulated handsets' messages (both directions). */
 export interface SandboxMessagesTable {
   sid: string;
@@ -352,11 +417,25 @@ export interface SandboxCallsTable {
 }
 
 /** modules/schedules (0003): the company schedule and holiday dates "YYYY-MM-DD". */
-export interface CompanySchedulesTable { company_id: number; schedule: Json<unknown>; holidays: Json<string[]>; updated_at: Generated<Date> }
+export interface CompanySchedulesTable {
+  company_id: number;
+  schedule: Json<unknown>;
+  holidays: Json<string[]>;
+  updated_at: Generated<Date>;
+}
 /** modules/schedules (0003) */
-export interface UserSchedulesTable { user_id: number; schedule: Json<unknown>; updated_at: Generated<Date> }
+export interface UserSchedulesTable {
+  user_id: number;
+  schedule: Json<unknown>;
+  updated_at: Generated<Date>;
+}
 /** modules/schedules (0003): manual open/closed override of a number (auto = follow the schedule). */
-export interface NumberOverridesTable { number_id: number; mode: string; until: NullableTimestamp; updated_at: Generated<Date> }
+export interface NumberOverridesTable {
+  number_id: number;
+  mode: string;
+  until: NullableTimestamp;
+  updated_at: Generated<Date>;
+}
 /** modules/greetings (0003) */
 export interface GreetingsTable {
   id: Generated<number>;
@@ -371,11 +450,25 @@ export interface GreetingsTable {
   updated_at: Generated<Date>;
 }
 /** modules/greetings (0003): greeting per (number, extension, kind menu|voicemail|whisper). */
-export interface GreetingAssignmentsTable { number_id: number; extension: number; kind: string; greeting_id: number }
+export interface GreetingAssignmentsTable {
+  number_id: number;
+  extension: number;
+  kind: string;
+  greeting_id: number;
+}
 /** modules/calls (0003): company tags. */
-export interface TagsTable { id: Generated<number>; company_id: number; name: string; created_at: Generated<Date> }
+export interface TagsTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  created_at: Generated<Date>;
+}
 /** modules/calls (0003) */
-export interface CallTagsTable { call_id: number; tag_id: number; created_at: Generated<Date> }
+export interface CallTagsTable {
+  call_id: number;
+  tag_id: number;
+  created_at: Generated<Date>;
+}
 /** modules/notes (0003) */
 export interface NotesTable {
   id: Generated<number>;
@@ -403,9 +496,20 @@ export interface NumberBatchesTable {
   finished_at: NullableTimestamp;
 }
 /** modules/numbers: named forward destinations of a company ("Mike's cell"). */
-export interface ForwardContactsTable { id: Generated<number>; company_id: number; name: string; number: string; created_at: Generated<Date>; updated_at: Generated<Date> }
+export interface ForwardContactsTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  number: string;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
 /** modules/numbers: a company's number limit when it differs from the default. */
-export interface CompanyNumberLimitsTable { company_id: number; number_limit: number; updated_at: Generated<Date> }
+export interface CompanyNumberLimitsTable {
+  company_id: number;
+  number_limit: number;
+  updated_at: Generated<Date>;
+}
 /** modules/numbers: number limit increase requests. */
 export interface NumberLimitRequestsTable {
   id: Generated<number>;
@@ -502,11 +606,27 @@ export interface CampaignsTable {
   updated_at: Generated<Date>;
 }
 /** modules/campaigns (0006) */
-export interface CampaignGroupsTable { campaign_id: number; group_id: number }
+export interface CampaignGroupsTable {
+  campaign_id: number;
+  group_id: number;
+}
 /** modules/campaigns (0006): MMS media of a campaign (blob store). */
-export interface CampaignMediaTable { id: Generated<number>; campaign_id: number; position: number; name: string; url: string; blob_key: string | null; content_type: string; created_at: Generated<Date> }
+export interface CampaignMediaTable {
+  id: Generated<number>;
+  campaign_id: number;
+  position: number;
+  name: string;
+  url: string;
+  blob_key: string | null;
+  content_type: string;
+  created_at: Generated<Date>;
+}
 /** modules/campaigns (0006): company campaign settings (sending rate per number, messages/s; 0 = unlimited). */
-export interface CampaignSettingsTable { company_id: number; rate_per_second: number | null; updated_at: Generated<Date> }
+export interface CampaignSettingsTable {
+  company_id: number;
+  rate_per_second: number | null;
+  updated_at: Generated<Date>;
+}
 /** modules/campaigns (0006): one recipient of a campaign; the at-most-once send ledger. */
 export interface CampaignRecipientsTable {
   id: Generated<number>;
@@ -590,7 +710,11 @@ export interface DB {
 }
 
 /** platform/blob (0010): server secrets generated once and shared by every node. */
-export interface AppSecretsTable { name: string; value: string; created_at: Generated<Date> }
+export interface AppSecretsTable {
+  name: string;
+  value: string;
+  created_at: Generated<Date>;
+}
 
 /** modules/in-app-calling (0007): a call that rang in-app users or was placed from the browser. */
 export interface InAppCallsTable {

@@ -26,7 +26,9 @@ export type TxGuardMode = 'throw' | 'warn' | 'off';
 /** Thrown (mode 'throw') when code inside an open transaction asks the pool for another connection. */
 export class PoolWaitInTransactionError extends Error {
   constructor(what = 'a pool connection') {
-    super(`${what} was requested while a transaction is open (docs/architecture.md "Transactions never wait on the pool"): read before the transaction or through its \`tx\``);
+    super(
+      `${what} was requested while a transaction is open (docs/architecture.md "Transactions never wait on the pool"): read before the transaction or through its \`tx\``,
+    );
     this.name = 'PoolWaitInTransactionError';
   }
 }
@@ -52,7 +54,12 @@ function violation(what: string): PoolWaitInTransactionError | undefined {
   const error = new PoolWaitInTransactionError(what);
   if (globalMode === 'throw') return error;
   // One report per call site: the first frames of our own code (not the guard, libraries or Node).
-  const site = (error.stack ?? '').split('\n').slice(1).filter((l) => !/node_modules|node:internal|tx-guard/.test(l)).slice(0, 4).join('\n');
+  const site = (error.stack ?? '')
+    .split('\n')
+    .slice(1)
+    .filter((l) => !/node_modules|node:internal|tx-guard/.test(l))
+    .slice(0, 4)
+    .join('\n');
   if (!reported.has(site)) {
     if (reported.size > 1000) reported.clear();
     reported.add(site);
@@ -76,12 +83,17 @@ function guardBuilder<DB>(builder: TransactionBuilder<DB>): TransactionBuilder<D
   const setAccessMode = builder.setAccessMode.bind(builder);
   const setIsolationLevel = builder.setIsolationLevel.bind(builder);
   return Object.assign(builder, {
-    execute: <T>(callback: Parameters<typeof execute<T>>[0]) => execute<T>((trx) => {
-      const state: OpenTransaction = { open: true };
-      // Kysely commits or rolls back once the callback settles: the context closes with it, so
-      // work the callback scheduled for later (timers, setImmediate) is not counted as inside.
-      return current.run(state, () => callback(trx)).finally(() => { state.open = false; });
-    }),
+    execute: <T>(callback: Parameters<typeof execute<T>>[0]) =>
+      execute<T>((trx) => {
+        const state: OpenTransaction = { open: true };
+        // Kysely commits or rolls back once the callback settles: the context closes with it, so
+        // work the callback scheduled for later (timers, setImmediate) is not counted as inside.
+        return current
+          .run(state, () => callback(trx))
+          .finally(() => {
+            state.open = false;
+          });
+      }),
     setAccessMode: (mode: Parameters<typeof setAccessMode>[0]) => guardBuilder(setAccessMode(mode)),
     setIsolationLevel: (level: Parameters<typeof setIsolationLevel>[0]) => guardBuilder(setIsolationLevel(level)),
   });

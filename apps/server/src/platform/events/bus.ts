@@ -23,7 +23,9 @@ class EventBus {
     let set = this.handlers.get(name);
     if (!set) this.handlers.set(name, (set = new Set()));
     set.add(handler);
-    return () => { set.delete(handler); };
+    return () => {
+      set.delete(handler);
+    };
   }
 
   /** Runs the handlers of `name` with `payload` (call after commit); errors are logged, not thrown. */

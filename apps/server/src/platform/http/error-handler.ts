@@ -50,7 +50,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       if (status === 429 && !reply.getHeader('retry-after')) reply.header('Retry-After', '1');
       // Malformed JSON, body too large, unsupported media type: a client error, answered as such.
-      return reply.status(status === 400 || status === 415 ? 422 : status).send({ message: fe.message, errors: status === 400 || status === 415 ? { body: [fe.message] } : undefined });
+      return reply
+        .status(status === 400 || status === 415 ? 422 : status)
+        .send({ message: fe.message, errors: status === 400 || status === 415 ? { body: [fe.message] } : undefined });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ message: 'Internal server error' });

@@ -27,19 +27,27 @@ export function fieldError(field: string, message: string): ValidationError {
 }
 /** 401: no valid session or token. */
 export class UnauthenticatedError extends AppError {
-  constructor(message = 'Unauthenticated.') { super(401, message); }
+  constructor(message = 'Unauthenticated.') {
+    super(401, message);
+  }
 }
 /** 403: authenticated but not allowed. */
 export class ForbiddenError extends AppError {
-  constructor(message = "You're not authorized to perform this action") { super(403, message); }
+  constructor(message = "You're not authorized to perform this action") {
+    super(403, message);
+  }
 }
 /** 404: the object does not exist or is not visible to the caller. */
 export class NotFoundError extends AppError {
-  constructor(what = 'Resource') { super(404, `${what} not found.`); }
+  constructor(what = 'Resource') {
+    super(404, `${what} not found.`);
+  }
 }
 /** 409: the request conflicts with the current state. */
 export class ConflictError extends AppError {
-  constructor(message: string) { super(409, message); }
+  constructor(message: string) {
+    super(409, message);
+  }
 }
 /** 429 with `Retry-After` in whole seconds. */
 export class RateLimitedError extends AppError {
@@ -49,11 +57,18 @@ export class RateLimitedError extends AppError {
 }
 /** 419: missing or mismatched anti-forgery token (Laravel's "page expired"). */
 export class CsrfError extends AppError {
-  constructor() { super(419, 'CSRF token mismatch. Reload the page and try again.'); }
+  constructor() {
+    super(419, 'CSRF token mismatch. Reload the page and try again.');
+  }
 }
 /** 502: the carrier refused or failed a request we made. */
 export class CarrierError extends AppError {
-  constructor(message: string, readonly code?: number) { super(502, message); }
+  constructor(
+    message: string,
+    readonly code?: number,
+  ) {
+    super(502, message);
+  }
 }
 /**
  * 503 with `Retry-After` in whole seconds: the server cannot take the request now (no database

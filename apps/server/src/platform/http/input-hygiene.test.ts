@@ -18,7 +18,11 @@ beforeAll(async () => {
   a = await createAccount(s);
   // A sandbox number bought through the API, as a person would.
   const search = await a.client.get('/api/numbers/search?type=local&areaCode=212');
-  const bought = await a.client.post('/api/numbers', { company_id: a.companyId, provider_id: search.body.data[0].provider_id, number: search.body.data[0].number });
+  const bought = await a.client.post('/api/numbers', {
+    company_id: a.companyId,
+    provider_id: search.body.data[0].provider_id,
+    number: search.body.data[0].number,
+  });
   if (bought.status !== 201) throw new Error(`number purchase failed: ${bought.status} ${JSON.stringify(bought.body)}`);
   number = { id: bought.body.id, number: bought.body.number };
 });
@@ -32,15 +36,23 @@ function multipart(fields: Record<string, string>, file?: { name: string; filena
   const b = '----hygiene';
   let body = '';
   for (const [k, v] of Object.entries(fields)) body += `--${b}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
-  if (file) body += `--${b}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n${file.data}\r\n`;
+  if (file)
+    body += `--${b}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n${file.data}\r\n`;
   return { body: `${body}--${b}--\r\n`, type: `multipart/form-data; boundary=${b}` };
 }
 
 /** Sends a pre-encoded body with the client's cookies and XSRF header. */
 async function rawPost(client: ApiClient, url: string, body: string, type: string): Promise<{ status: number; body: any }> {
   const csrf = client.cookie('XSRF-TOKEN');
-  const cookies = ['switchboard_session', 'XSRF-TOKEN'].filter((n) => client.cookie(n)).map((n) => `${n}=${client.cookie(n)}`).join('; ');
-  const res = await fetch(s.url + url, { method: 'POST', headers: { 'content-type': type, accept: 'application/json', cookie: cookies, ...(csrf ? { 'x-xsrf-token': decodeURIComponent(csrf) } : {}) }, body });
+  const cookies = ['switchboard_session', 'XSRF-TOKEN']
+    .filter((n) => client.cookie(n))
+    .map((n) => `${n}=${client.cookie(n)}`)
+    .join('; ');
+  const res = await fetch(s.url + url, {
+    method: 'POST',
+    headers: { 'content-type': type, accept: 'application/json', cookie: cookies, ...(csrf ? { 'x-xsrf-token': decodeURIComponent(csrf) } : {}) },
+    body,
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
@@ -54,7 +66,13 @@ describe('NUL characters and lone surrogates', () => {
     expect(Object.keys(login.body.errors).sort()).toEqual(['email', 'password']);
     expect(login.body.errors.password[0]).toMatch(/NUL/);
 
-    const signup = await stranger.post('/api/client/signup/create', { first_name: NUL, last_name: 'Doe', email: uniqueEmail(), password: 'correct-horse-battery', company_name: 'Acme' });
+    const signup = await stranger.post('/api/client/signup/create', {
+      first_name: NUL,
+      last_name: 'Doe',
+      email: uniqueEmail(),
+      password: 'correct-horse-battery',
+      company_name: 'Acme',
+    });
     expect(signup.status).toBe(422);
     expect(signup.body.errors).toHaveProperty('first_name');
 
@@ -112,7 +130,12 @@ describe('NUL characters and lone surrogates', () => {
 
   it('stores a signed inbound SMS with the NUL removed (answered 200, not lost)', async () => {
     const r = await postWebhook(s, '/webhooks/twilio/messaging', {
-      MessageSid: `SM${'7'.repeat(32)}`, AccountSid: 'ACtest', From: '+13125557777', To: number.number, Body: 'Open\u0000 today?', NumMedia: '0',
+      MessageSid: `SM${'7'.repeat(32)}`,
+      AccountSid: 'ACtest',
+      From: '+13125557777',
+      To: number.number,
+      Body: 'Open\u0000 today?',
+      NumMedia: '0',
     });
     expect(r.status).toBe(200);
     const list = await a.client.get(`/api/companies/${a.companyId}/conversations?search=3125557777`);

@@ -98,10 +98,13 @@ export function registerInputHygiene(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!isWebhook(route.url)) return;
     const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
-    route.preHandler = [...own, async (request: FastifyRequest) => {
-      request.body = scrub(request.body);
-      request.query = scrub(request.query);
-    }];
+    route.preHandler = [
+      ...own,
+      async (request: FastifyRequest) => {
+        request.body = scrub(request.body);
+        request.query = scrub(request.query);
+      },
+    ];
   });
   app.addHook('preValidation', async (request: FastifyRequest) => {
     if (isWebhook(request.url)) return;

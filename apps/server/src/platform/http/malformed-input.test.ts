@@ -42,7 +42,7 @@ beforeAll(async () => {
   server = await startTestServer();
   owner = await createAccount(server);
   await createFixtures();
-  const doc = await (await fetch(`${server.url}/api/docs/json`)).json() as { paths: Record<string, Record<string, Operation>> };
+  const doc = (await (await fetch(`${server.url}/api/docs/json`)).json()) as { paths: Record<string, Record<string, Operation>> };
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {
       if (['get', 'post', 'put', 'patch', 'delete'].includes(method)) routes.push({ method: method.toUpperCase(), path, op });
@@ -69,7 +69,11 @@ function fill(path: string, value: (name: string, segment: string) => string): s
 async function createFixtures(): Promise<void> {
   const c = owner.client;
   const search = await c.get('/api/numbers/search?type=local&areaCode=212');
-  const bought = await c.post('/api/numbers', { company_id: owner.companyId, provider_id: search.body.data[0].provider_id, number: search.body.data[0].number });
+  const bought = await c.post('/api/numbers', {
+    company_id: owner.companyId,
+    provider_id: search.body.data[0].provider_id,
+    number: search.body.data[0].number,
+  });
   expect(bought.status).toBe(201);
   fixtures.numbers = String(bought.body.id);
   fixtures.number = encodeURIComponent(bought.body.number);
@@ -78,7 +82,18 @@ async function createFixtures(): Promise<void> {
   fixtures.groups = String(group?.data?.id ?? group?.id ?? '');
   fixtures.contactLabels = String((await c.post(`/api/companies/${owner.companyId}/contactLabels`, { label: 'Fuzz label' })).body.id ?? '');
   fixtures.campaigns = String((await c.post('/api/campaigns', { company_id: owner.companyId, title: 'Fuzz', state: 'draft' })).body.id);
-  expect((await postWebhook(server, '/webhooks/twilio/messaging', { MessageSid: `SM${'f'.repeat(32)}`, AccountSid: 'ACfuzz', From: '+13125550100', To: bought.body.number, Body: 'Hello', NumMedia: '0' })).status).toBe(200);
+  expect(
+    (
+      await postWebhook(server, '/webhooks/twilio/messaging', {
+        MessageSid: `SM${'f'.repeat(32)}`,
+        AccountSid: 'ACfuzz',
+        From: '+13125550100',
+        To: bought.body.number,
+        Body: 'Hello',
+        NumMedia: '0',
+      })
+    ).status,
+  ).toBe(200);
   const conv = (await c.get(`/api/companies/${owner.companyId}/conversations`)).body.data[0];
   fixtures.conversations = String(conv.id);
   fixtures.items = String((await c.get(`/api/companies/${owner.companyId}/conversations/${conv.id}/items`)).body.data[0]?.id ?? '1');
@@ -100,8 +115,20 @@ function goodParam(name: string, segment: string): string {
 }
 
 type Schema = {
-  type?: string; properties?: Record<string, Schema>; items?: Schema; enum?: unknown[]; anyOf?: Schema[]; oneOf?: Schema[];
-  format?: string; minimum?: number; maximum?: number; exclusiveMinimum?: boolean | number; minLength?: number; maxLength?: number; minItems?: number; default?: unknown;
+  type?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  enum?: unknown[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: boolean | number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  default?: unknown;
 };
 
 function bodySchema(op: Operation): Schema | undefined {
@@ -114,7 +141,12 @@ function declaredProps(op: Operation & { summary?: string }): string[] {
   const props = Object.keys(bodySchema(op)?.properties ?? {});
   if (props.length) return props;
   const m = /multipart:? ([^)]*)/.exec(op.summary ?? '');
-  return m ? m[1]!.split(/,| or /).map((x) => x.trim().split(/\s|\[/)[0]!).filter((x) => /^[a-z_]+$/i.test(x)) : [];
+  return m
+    ? m[1]!
+        .split(/,| or /)
+        .map((x) => x.trim().split(/\s|\[/)[0]!)
+        .filter((x) => /^[a-z_]+$/i.test(x))
+    : [];
 }
 
 function queryNames(op: Operation): string[] {
@@ -138,15 +170,19 @@ function sample(schema: Schema | undefined, name: string, over: { text?: (name: 
   if (alt?.length) return sample(alt.find((a) => a.type !== 'null' && !(a.enum && a.enum.length === 1 && a.enum[0] === '')) ?? alt[0], name, over, depth + 1);
   if (schema.enum?.length) return schema.enum[0];
   switch (schema.type) {
-    case 'integer': case 'number': {
+    case 'integer':
+    case 'number': {
       if (over.int) return over.int(name);
       if (/company/i.test(name)) return owner.companyId;
       const min = typeof schema.minimum === 'number' ? schema.minimum + (schema.exclusiveMinimum === true ? 1 : 0) : 1;
       return Math.min(Math.max(min, 1), schema.maximum ?? 1);
     }
-    case 'boolean': return true;
-    case 'array': return Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => sample(schema.items, name, over, depth + 1));
-    case 'object': return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, sample(v, k, over, depth + 1)]));
+    case 'boolean':
+      return true;
+    case 'array':
+      return Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => sample(schema.items, name, over, depth + 1));
+    case 'object':
+      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, sample(v, k, over, depth + 1)]));
     case 'string': {
       if (schema.format === 'email') return 'fuzz@example.test';
       if (schema.format === 'date-time') return new Date().toISOString();
@@ -156,7 +192,8 @@ function sample(schema: Schema | undefined, name: string, over: { text?: (name: 
       if (/number|phone|^to$|^from$/i.test(name)) return '+14155550100';
       return 'x'.repeat(Math.max(1, schema.minLength ?? 1));
     }
-    default: return over.text ? over.text(name) : 'x';
+    default:
+      return over.text ? over.text(name) : 'x';
   }
 }
 
@@ -172,15 +209,31 @@ function sampleQuery(op: Operation, over: Parameters<typeof sample>[2]): string 
 }
 
 /** Sends one request (no body, a JSON value, or pre-encoded text with its type) and records a 5xx. */
-async function send(client: ApiClient, method: string, url: string, variant: string, body: { json?: unknown; text?: string; type?: string } | undefined, findings: Finding[]): Promise<void> {
-  const once = () => (body === undefined ? client.request(method, url) : 'json' in body ? client.request(method, url, body.json) : rawFetch(client, method, url, body.text!, body.type!));
+async function send(
+  client: ApiClient,
+  method: string,
+  url: string,
+  variant: string,
+  body: { json?: unknown; text?: string; type?: string } | undefined,
+  findings: Finding[],
+): Promise<void> {
+  const once = () =>
+    body === undefined
+      ? client.request(method, url)
+      : 'json' in body
+        ? client.request(method, url, body.json)
+        : rawFetch(client, method, url, body.text!, body.type!);
   let res: { status: number; body: unknown };
   try {
     res = await once();
   } catch {
     // A connection closed before the answer was read (the server may answer a refused body before
     // reading all of it): asked again once; no answer at all the second time counts as a failure.
-    try { res = await once(); } catch (e) { res = { status: 599, body: String((e as Error).cause ?? e) }; }
+    try {
+      res = await once();
+    } catch (e) {
+      res = { status: 599, body: String((e as Error).cause ?? e) };
+    }
   }
   tally(res.status);
   if (res.status >= 500) findings.push({ method, url, variant, status: res.status, body: res.body });
@@ -196,22 +249,31 @@ async function rawFetch(client: ApiClient, method: string, url: string, text: st
   const res = await fetch(client.baseUrl + url, { method, headers, body: text, redirect: 'manual' });
   const t = await res.text();
   let parsed: unknown = t;
-  try { parsed = t ? JSON.parse(t) : null; } catch { /* not JSON */ }
+  try {
+    parsed = t ? JSON.parse(t) : null;
+  } catch {
+    /* not JSON */
+  }
   return { status: res.status, body: parsed };
 }
 
 /** Runs `tasks` with at most `n` in flight. */
 async function pool(n: number, tasks: Array<() => Promise<void>>): Promise<void> {
   let i = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (i < tasks.length) await tasks[i++]!();
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (i < tasks.length) await tasks[i++]!();
+    }),
+  );
 }
 
 const BOUNDARY = '----fuzzboundary';
 const MULTIPART_BAD = [
   // Truncated: no closing boundary, part header cut.
-  { text: `--${BOUNDARY}\r\nContent-Disposition: form-data; name="company_id"\r\n\r\n1\r\n--${BOUNDARY}\r\nContent-Disp`, type: `multipart/form-data; boundary=${BOUNDARY}` },
+  {
+    text: `--${BOUNDARY}\r\nContent-Disposition: form-data; name="company_id"\r\n\r\n1\r\n--${BOUNDARY}\r\nContent-Disp`,
+    type: `multipart/form-data; boundary=${BOUNDARY}`,
+  },
   // Boundary missing from the header.
   { text: `--${BOUNDARY}\r\nContent-Disposition: form-data; name="x"\r\n\r\ny\r\n--${BOUNDARY}--\r\n`, type: 'multipart/form-data' },
   // A part with no name and garbage headers.
@@ -220,7 +282,8 @@ const MULTIPART_BAD = [
 function multipartWith(fields: Record<string, string>, file?: { name: string; filename: string; data: string }): { text: string; type: string } {
   let text = '';
   for (const [k, v] of Object.entries(fields)) text += `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
-  if (file) text += `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: text/csv\r\n\r\n${file.data}\r\n`;
+  if (file)
+    text += `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: text/csv\r\n\r\n${file.data}\r\n`;
   return { text: `${text}--${BOUNDARY}--\r\n`, type: `multipart/form-data; boundary=${BOUNDARY}` };
 }
 
@@ -240,26 +303,84 @@ describe('every route answers malformed input with 4xx, never 5xx', () => {
 
       // Path parameters that are not ids.
       if (/\{/.test(r.path)) {
-        for (const bad of BAD_IDS) tasks.push(() => send(client, r.method, fill(r.path, () => bad), `param ${bad}`, hasBody ? { json: {} } : undefined, findings));
+        for (const bad of BAD_IDS)
+          tasks.push(() =>
+            send(
+              client,
+              r.method,
+              fill(r.path, () => bad),
+              `param ${bad}`,
+              hasBody ? { json: {} } : undefined,
+              findings,
+            ),
+          );
       }
       // Query: NUL / lone surrogate / huge numbers in every declared parameter; bracket garbage.
       const names = q.length ? q : ['company_id', 'page'];
-      for (const [label, v] of [['nul', '%00'], ['nul-in', 'a%00b'], ['surrogate', '%ED%A0%80'], ['huge', '1e308'], ['2^63', '9223372036854775808'], ['float', '1.5'], ['neg', '-1']] as const) {
-        tasks.push(() => send(client, r.method, `${good}?${names.map((n) => `${n}=${v}`).join('&')}`, `query ${label}`, hasBody ? { json: {} } : undefined, findings));
+      for (const [label, v] of [
+        ['nul', '%00'],
+        ['nul-in', 'a%00b'],
+        ['surrogate', '%ED%A0%80'],
+        ['huge', '1e308'],
+        ['2^63', '9223372036854775808'],
+        ['float', '1.5'],
+        ['neg', '-1'],
+      ] as const) {
+        tasks.push(() =>
+          send(client, r.method, `${good}?${names.map((n) => `${n}=${v}`).join('&')}`, `query ${label}`, hasBody ? { json: {} } : undefined, findings),
+        );
       }
-      tasks.push(() => send(client, r.method, `${good}?${names.map((n) => `${n}[a][b][c][d][e][f]=1&${n}[]=x&${n}[0][y]=%00`).join('&')}&%5B=1&[]=2&a[__proto__][x]=1`, 'query brackets', hasBody ? { json: {} } : undefined, findings));
-      tasks.push(() => send(client, r.method, `${good}?${names.map((n) => `${n}=%7B%22a%22%3A`).join('&')}&filters=%7Bbad&cursor=eyJ0IjoiOTk5OTktOTktOTkiLCJpZCI6MX0&cursor2=%00`, 'query json garbage', hasBody ? { json: {} } : undefined, findings));
+      tasks.push(() =>
+        send(
+          client,
+          r.method,
+          `${good}?${names.map((n) => `${n}[a][b][c][d][e][f]=1&${n}[]=x&${n}[0][y]=%00`).join('&')}&%5B=1&[]=2&a[__proto__][x]=1`,
+          'query brackets',
+          hasBody ? { json: {} } : undefined,
+          findings,
+        ),
+      );
+      tasks.push(() =>
+        send(
+          client,
+          r.method,
+          `${good}?${names.map((n) => `${n}=%7B%22a%22%3A`).join('&')}&filters=%7Bbad&cursor=eyJ0IjoiOTk5OTktOTktOTkiLCJpZCI6MX0&cursor2=%00`,
+          'query json garbage',
+          hasBody ? { json: {} } : undefined,
+          findings,
+        ),
+      );
 
       // Schema-shaped inputs (valid elsewhere) carrying one kind of malformed value in every free string / integer.
       const SHAPED: Array<[string, Parameters<typeof sample>[2]]> = [
-        ['nul', { text: () => NUL }], ['surrogate', { text: () => SURROGATE }], ['impossible date', { text: () => '2024-02-30 25:61:00' }],
-        ['long text', { text: () => 'x'.repeat(100_000) }], ['text 300', { text: () => 'y'.repeat(300) }], ['text 9000', { text: () => 'z'.repeat(9000) }],
-        ['json garbage', { text: () => '{"a":[' }], ['int 2^31', { int: () => 2 ** 31 }], ['int 0', { int: () => 0 }],
-        ['int 1.5', { int: () => 1.5 }], ['int 1e308', { int: () => 1e308 }], ['int 2^63', { int: () => 2 ** 63 }], ['int -1', { int: () => -1 }], ['int 2^53+', { int: () => 2 ** 53 + 2 }],
+        ['nul', { text: () => NUL }],
+        ['surrogate', { text: () => SURROGATE }],
+        ['impossible date', { text: () => '2024-02-30 25:61:00' }],
+        ['long text', { text: () => 'x'.repeat(100_000) }],
+        ['text 300', { text: () => 'y'.repeat(300) }],
+        ['text 9000', { text: () => 'z'.repeat(9000) }],
+        ['json garbage', { text: () => '{"a":[' }],
+        ['int 2^31', { int: () => 2 ** 31 }],
+        ['int 0', { int: () => 0 }],
+        ['int 1.5', { int: () => 1.5 }],
+        ['int 1e308', { int: () => 1e308 }],
+        ['int 2^63', { int: () => 2 ** 63 }],
+        ['int -1', { int: () => -1 }],
+        ['int 2^53+', { int: () => 2 ** 53 + 2 }],
       ];
       for (const [label, over] of SHAPED) {
         const query = sampleQuery(r.op, over);
-        if (query) tasks.push(() => send(client, r.method, `${good}?${query}`, `shaped query ${label}`, hasBody ? { json: sample(bodySchema(r.op), 'body', {}) ?? {} } : undefined, findings));
+        if (query)
+          tasks.push(() =>
+            send(
+              client,
+              r.method,
+              `${good}?${query}`,
+              `shaped query ${label}`,
+              hasBody ? { json: sample(bodySchema(r.op), 'body', {}) ?? {} } : undefined,
+              findings,
+            ),
+          );
         if (hasBody && !isWebhook) {
           const schema = bodySchema(r.op);
           const body = schema?.properties ? sample(schema, 'body', over) : objectWith(props, over.text ? over.text('x') : over.int!('company_id'));
@@ -268,17 +389,55 @@ describe('every route answers malformed input with 4xx, never 5xx', () => {
       }
 
       if (hasBody && !isWebhook) {
-        for (const json of [null, [], 'x', {}, 0, true]) tasks.push(() => send(client, r.method, good, `body ${JSON.stringify(json)}`, { text: JSON.stringify(json), type: 'application/json' }, findings));
-        for (const [label, v] of [['nul', NUL], ['surrogate', SURROGATE], ['huge', 1e308], ['2^63', 2 ** 63], ['float', 1.5], ['neg', -1], ['array', [NUL, {}]], ['object', { a: NUL, '\u0000': 1 }], ['long', 'x'.repeat(70_000)]] as const) {
+        for (const json of [null, [], 'x', {}, 0, true])
+          tasks.push(() => send(client, r.method, good, `body ${JSON.stringify(json)}`, { text: JSON.stringify(json), type: 'application/json' }, findings));
+        for (const [label, v] of [
+          ['nul', NUL],
+          ['surrogate', SURROGATE],
+          ['huge', 1e308],
+          ['2^63', 2 ** 63],
+          ['float', 1.5],
+          ['neg', -1],
+          ['array', [NUL, {}]],
+          ['object', { a: NUL, '\u0000': 1 }],
+          ['long', 'x'.repeat(70_000)],
+        ] as const) {
           tasks.push(() => send(client, r.method, good, `body ${label}`, { json: objectWith(props, v) }, findings));
         }
         // Numbers past what JSON.stringify writes: 2^63 and 1e400 as literal JSON text.
-        tasks.push(() => send(client, r.method, good, 'body literal huge', { text: `{${(props.length ? props : ['company_id']).map((p) => `"${p}":9223372036854775808`).join(',')},"x":1e400}`, type: 'application/json' }, findings));
+        tasks.push(() =>
+          send(
+            client,
+            r.method,
+            good,
+            'body literal huge',
+            { text: `{${(props.length ? props : ['company_id']).map((p) => `"${p}":9223372036854775808`).join(',')},"x":1e400}`, type: 'application/json' },
+            findings,
+          ),
+        );
         tasks.push(() => send(client, r.method, good, 'body malformed json', { text: '{"a":', type: 'application/json' }, findings));
-        tasks.push(() => send(client, r.method, good, 'body form nul', { text: (props.length ? props : ['name']).map((p) => `${p}=a%00b`).join('&'), type: 'application/x-www-form-urlencoded' }, findings));
+        tasks.push(() =>
+          send(
+            client,
+            r.method,
+            good,
+            'body form nul',
+            { text: (props.length ? props : ['name']).map((p) => `${p}=a%00b`).join('&'), type: 'application/x-www-form-urlencoded' },
+            findings,
+          ),
+        );
         for (const [i, m] of MULTIPART_BAD.entries()) tasks.push(() => send(client, r.method, good, `multipart bad ${i}`, m, findings));
         const fields = Object.fromEntries((props.length ? props : ['company_id', 'name', 'content', 'title', 'text']).map((p) => [p, NUL]));
-        tasks.push(() => send(client, r.method, good, 'multipart nul', multipartWith({ ...fields, company_id: String(owner.companyId) }, { name: 'file', filename: 'a\u0000.csv', data: 'phone\n\u0000' }), findings));
+        tasks.push(() =>
+          send(
+            client,
+            r.method,
+            good,
+            'multipart nul',
+            multipartWith({ ...fields, company_id: String(owner.companyId) }, { name: 'file', filename: 'a\u0000.csv', data: 'phone\n\u0000' }),
+            findings,
+          ),
+        );
         tasks.push(() => send(client, r.method, good, 'multipart nul fields', multipartWith(fields), findings));
       }
       if (isWebhook) {
@@ -301,7 +460,9 @@ describe('every route answers malformed input with 4xx, never 5xx', () => {
     }
     // Everything reported at once, so one run shows every offender.
     const summary = findings.map((f) => `${f.status} ${f.method} ${f.url.slice(0, 160)} [${f.variant}] ${JSON.stringify(f.body).slice(0, 200)}`);
-    console.log(`malformed-input fuzz: ${routes.length} routes, ${count} requests, ${findings.length} answers of 5xx; answers: ${JSON.stringify(Object.fromEntries(seen))}`);
+    console.log(
+      `malformed-input fuzz: ${routes.length} routes, ${count} requests, ${findings.length} answers of 5xx; answers: ${JSON.stringify(Object.fromEntries(seen))}`,
+    );
     expect(summary).toEqual([]);
     // The session held (few 401s) and a share of the inputs were accepted, so the handlers behind validation ran too.
     expect(seen.get('401') ?? 0).toBeLessThan(count * 0.05);

@@ -28,17 +28,26 @@ import ipaddr from 'ipaddr.js';
 /** Thrown when a URL or one of its redirects is not allowed (scheme or address). */
 export class UnsafeUrlError extends Error {
   readonly code = 'UNSAFE_URL';
-  constructor(message: string) { super(message); this.name = 'UnsafeUrlError'; }
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsafeUrlError';
+  }
 }
 /** Thrown when a body is larger than `maxBytes`. */
 export class ResponseTooLargeError extends Error {
   readonly code = 'RESPONSE_TOO_LARGE';
-  constructor(maxBytes: number) { super(`response larger than ${maxBytes} bytes`); this.name = 'ResponseTooLargeError'; }
+  constructor(maxBytes: number) {
+    super(`response larger than ${maxBytes} bytes`);
+    this.name = 'ResponseTooLargeError';
+  }
 }
 /** Thrown when the exchange takes longer than `timeoutMs`. */
 export class FetchTimeoutError extends Error {
   readonly code = 'FETCH_TIMEOUT';
-  constructor(timeoutMs: number) { super(`download took longer than ${timeoutMs} ms`); this.name = 'FetchTimeoutError'; }
+  constructor(timeoutMs: number) {
+    super(`download took longer than ${timeoutMs} ms`);
+    this.name = 'FetchTimeoutError';
+  }
 }
 
 export type ResolvedAddress = { address: string; family: 4 | 6 };
@@ -124,16 +133,26 @@ async function systemResolve(hostname: string): Promise<ResolvedAddress[]> {
 /** A `net` lookup function that resolves with the policy's resolver and refuses non-public answers. */
 export function guardedLookup(policy: AddressPolicy): LookupFunction {
   const resolve = policy.resolve ?? systemResolve;
-  return ((hostname: string, options: dns.LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void) => {
-    resolve(hostname).then((all) => {
-      if (all.length === 0) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-      const bad = trusted(hostname, policy) ? undefined : all.find((a) => !isPublicAddress(a.address));
-      if (bad) throw new UnsafeUrlError(`${hostname} resolves to a non-public address (${bad.address})`);
-      const wanted = options.family === 4 || options.family === 6 ? all.filter((a) => a.family === options.family) : all;
-      if (wanted.length === 0) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-      if (options.all) callback(null, wanted.map((a) => ({ address: a.address, family: a.family })));
-      else callback(null, wanted[0]!.address, wanted[0]!.family);
-    }).catch((err: NodeJS.ErrnoException) => callback(err, options.all ? [] : ''));
+  return ((
+    hostname: string,
+    options: dns.LookupOptions,
+    callback: (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void,
+  ) => {
+    resolve(hostname)
+      .then((all) => {
+        if (all.length === 0) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+        const bad = trusted(hostname, policy) ? undefined : all.find((a) => !isPublicAddress(a.address));
+        if (bad) throw new UnsafeUrlError(`${hostname} resolves to a non-public address (${bad.address})`);
+        const wanted = options.family === 4 || options.family === 6 ? all.filter((a) => a.family === options.family) : all;
+        if (wanted.length === 0) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+        if (options.all)
+          callback(
+            null,
+            wanted.map((a) => ({ address: a.address, family: a.family })),
+          );
+        else callback(null, wanted[0]!.address, wanted[0]!.family);
+      })
+      .catch((err: NodeJS.ErrnoException) => callback(err, options.all ? [] : ''));
   }) as LookupFunction;
 }
 
@@ -158,7 +177,10 @@ export function assertFetchableUrl(raw: string | URL, policy: AddressPolicy = de
 }
 
 /** One request/response on a fresh connection (no pooled socket can skip the lookup). */
-function exchange(u: URL, o: { method: string; headers: Record<string, string>; lookup: LookupFunction; maxBytes: number; signal: AbortSignal }): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function exchange(
+  u: URL,
+  o: { method: string; headers: Record<string, string>; lookup: LookupFunction; maxBytes: number; signal: AbortSignal },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const mod = u.protocol === 'https:' ? https : http;
     const req = mod.request(u, { method: o.method, headers: o.headers, lookup: o.lookup, agent: false, signal: o.signal }, (res) => {
@@ -234,8 +256,12 @@ export async function safeFetch(url: string | URL, options: SafeFetchOptions = {
       }
       const type = r.headers['content-type'];
       return {
-        status: r.status, ok: r.status >= 200 && r.status < 300, url: current.toString(), headers: r.headers,
-        contentType: type ? type.split(';')[0]!.trim().toLowerCase() || null : null, body: r.body,
+        status: r.status,
+        ok: r.status >= 200 && r.status < 300,
+        url: current.toString(),
+        headers: r.headers,
+        contentType: type ? type.split(';')[0]!.trim().toLowerCase() || null : null,
+        body: r.body,
       };
     }
   } finally {

@@ -16,8 +16,12 @@ export const webhookReceiptsRepository = {
    * @returns true when this transaction claimed the key, false when a receipt is already stored.
    */
   async claim(db: DbOrTx, key: string): Promise<boolean> {
-    const r = await db.insertInto('webhook_receipts').values({ key, status_code: PENDING, content_type: '', body: '' })
-      .onConflict((oc) => oc.column('key').doNothing()).returning('key').executeTakeFirst();
+    const r = await db
+      .insertInto('webhook_receipts')
+      .values({ key, status_code: PENDING, content_type: '', body: '' })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .returning('key')
+      .executeTakeFirst();
     return Boolean(r);
   },
   async find(db: DbOrTx, key: string) {
@@ -50,6 +54,10 @@ export const webhookReceiptsRepository = {
   },
   /** Stores the answer of a claimed key (same transaction as the claim). */
   async complete(db: DbOrTx, row: { key: string; status_code: number; content_type: string; body: string }): Promise<void> {
-    await db.updateTable('webhook_receipts').set({ status_code: row.status_code, content_type: row.content_type, body: row.body }).where('key', '=', row.key).execute();
+    await db
+      .updateTable('webhook_receipts')
+      .set({ status_code: row.status_code, content_type: row.content_type, body: row.body })
+      .where('key', '=', row.key)
+      .execute();
   },
 };

@@ -72,7 +72,9 @@ function answer(ctx: AppContext, reply: FastifyReply, stored: Omit<ReceiptRow, '
   if (after) {
     const run = after;
     setImmediate(() => {
-      Promise.resolve().then(run).catch((e) => ctx.log.error({ err: e }, 'webhook afterCommit failed'));
+      Promise.resolve()
+        .then(run)
+        .catch((e) => ctx.log.error({ err: e }, 'webhook afterCommit failed'));
     });
   }
   return sent;
@@ -89,7 +91,10 @@ function answer(ctx: AppContext, reply: FastifyReply, stored: Omit<ReceiptRow, '
  * primary key until the first statement commits; a failed statement leaves no claim behind.
  */
 export async function handleOnceInOneStatement(
-  ctx: AppContext, reply: FastifyReply, key: string, response: RenderedResponse,
+  ctx: AppContext,
+  reply: FastifyReply,
+  key: string,
+  response: RenderedResponse,
   store: (receipt: ReceiptRow) => Promise<{ afterCommit?: () => void | Promise<void> } | undefined>,
 ): Promise<void> {
   // Resolves to nothing once the answer is sent: a FastifyReply is a thenable, so awaiting one
@@ -97,9 +102,15 @@ export async function handleOnceInOneStatement(
   const row: ReceiptRow = { key, status_code: 200, content_type: response.contentType, body: response.body };
   for (let attempt = 0; ; attempt++) {
     const stored = await store(row);
-    if (stored) { answer(ctx, reply, row, stored.afterCommit); return; }
+    if (stored) {
+      answer(ctx, reply, row, stored.afterCommit);
+      return;
+    }
     const existing = await webhookReceiptsRepository.find(ctx.db, key);
-    if (existing) { answer(ctx, reply, existing, undefined); return; }
+    if (existing) {
+      answer(ctx, reply, existing, undefined);
+      return;
+    }
     // The receipt was removed between the two statements (retention clean-up): claim again.
     if (attempt >= 2) throw new Error(`webhook receipt ${key} could not be claimed`);
   }

@@ -1,10 +1,22 @@
 /** SQL for `mail_outbox` (platform/mail owns it). */
 import type { DbOrTx } from '../db/db.js';
 
-export type OutboxRow = { id: number; to_address: string; subject: string; text_body: string; html_body: string | null; transport: string; created_at: Date; delivered_at: Date | null };
+export type OutboxRow = {
+  id: number;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  transport: string;
+  created_at: Date;
+  delivered_at: Date | null;
+};
 
 export const mailRepository = {
-  async insert(db: DbOrTx, row: { to_address: string; subject: string; text_body: string; html_body: string | null; transport: string; delivered_at: Date | null }): Promise<number> {
+  async insert(
+    db: DbOrTx,
+    row: { to_address: string; subject: string; text_body: string; html_body: string | null; transport: string; delivered_at: Date | null },
+  ): Promise<number> {
     return (await db.insertInto('mail_outbox').values(row).returning('id').executeTakeFirstOrThrow()).id;
   },
   async find(db: DbOrTx, id: number): Promise<OutboxRow | undefined> {

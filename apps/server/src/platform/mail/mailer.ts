@@ -13,7 +13,12 @@ export type MailMessage = { to: string; subject: string; text: string; html?: st
 export class Mailer {
   private readonly transport: ReturnType<typeof nodemailer.createTransport> | null;
 
-  constructor(private readonly db: Db, private readonly queue: Queue, smtpUrl: string | undefined, private readonly from: string) {
+  constructor(
+    private readonly db: Db,
+    private readonly queue: Queue,
+    smtpUrl: string | undefined,
+    private readonly from: string,
+  ) {
     this.transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : null;
     queue.define<{ id: number }>('mail.deliver', async ({ id }) => this.deliver(id));
   }
@@ -22,8 +27,12 @@ export class Mailer {
   async send(message: MailMessage, tx?: DbOrTx): Promise<number> {
     const db = tx ?? this.db;
     const id = await mailRepository.insert(db, {
-      to_address: message.to, subject: message.subject, text_body: message.text, html_body: message.html ?? null,
-      transport: this.transport ? 'smtp' : 'outbox', delivered_at: this.transport ? null : new Date(),
+      to_address: message.to,
+      subject: message.subject,
+      text_body: message.text,
+      html_body: message.html ?? null,
+      transport: this.transport ? 'smtp' : 'outbox',
+      delivered_at: this.transport ? null : new Date(),
     });
     if (this.transport) await this.queue.enqueue('mail.deliver', { id }, { singletonKey: `mail-${id}` }, db);
     return id;

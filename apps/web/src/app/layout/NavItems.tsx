@@ -1,5 +1,15 @@
 import { NavLink, Stack, Text } from '@mantine/core';
-import { IconActivity, IconAddressBook, IconDeviceMobile, IconForms, IconHash, IconMessages, IconSettings, IconSpeakerphone, IconUsersGroup } from '@tabler/icons-react';
+import {
+  IconActivity,
+  IconAddressBook,
+  IconDeviceMobile,
+  IconForms,
+  IconHash,
+  IconMessages,
+  IconSettings,
+  IconSpeakerphone,
+  IconUsersGroup,
+} from '@tabler/icons-react';
 import { IconArrowsTransferDown, IconBan, IconCalendarTime, IconMicrophone, IconTemplate, IconPhoneIncoming } from '@tabler/icons-react';
 import { NavLink as RouterNavLink, useLocation } from 'react-router';
 import { InboxUnreadBadge } from '../../features/inbox/components/InboxUnreadBadge';

@@ -5,5 +5,7 @@ import { useCompanyNumbers } from '../../features/numbers/api/get-numbers';
 /** Composes the inbox with the company's numbers (its number filter). */
 export function InboxRoute() {
   const numbers = useCompanyNumbers();
-  return <InboxPage numbers={(numbers.data?.data ?? []).map((n) => ({ value: String(n.id), label: `${formatPhone(n.number)}${n.label ? ` · ${n.label}` : ''}` }))} />;
+  return (
+    <InboxPage numbers={(numbers.data?.data ?? []).map((n) => ({ value: String(n.id), label: `${formatPhone(n.number)}${n.label ? ` · ${n.label}` : ''}` }))} />
+  );
 }

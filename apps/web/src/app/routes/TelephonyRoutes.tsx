@@ -16,13 +16,19 @@ import { NumberEditorPage } from '../../features/numbers/components/NumberEditor
 
 function useNumberChoices() {
   const numbers = useCompanyNumbers();
-  return (numbers.data?.data ?? []).map((n) => ({ id: n.id, routes: n.routes, label: `${formatPhone(n.number)}${n.label && n.label !== n.national_number ? ` · ${n.label}` : ''}` }));
+  return (numbers.data?.data ?? []).map((n) => ({
+    id: n.id,
+    routes: n.routes,
+    label: `${formatPhone(n.number)}${n.label && n.label !== n.national_number ? ` · ${n.label}` : ''}`,
+  }));
 }
 
 export function NumberEditorRoute() {
   const greetings = useGreetings();
   const attributes = useAttributes(EAV_ENTITY_TYPES.Number);
-  return <NumberEditorPage greetings={(greetings.data?.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))} attributes={attributes.data?.data ?? []} />;
+  return (
+    <NumberEditorPage greetings={(greetings.data?.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))} attributes={attributes.data?.data ?? []} />
+  );
 }
 
 export function BlocksRoute() {

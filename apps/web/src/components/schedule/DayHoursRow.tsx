@@ -8,7 +8,19 @@ const CHOICES = TIME_CHOICES.map((c) => ({ value: c.value, label: c.label }));
  * One weekday of a Custom schedule: open and close selects (15-minute steps, Closed, All Day).
  * `openError` / `closeError`: the messages of the schedule rule (`scheduleHoursErrors`) or the server.
  */
-export function DayHoursRow({ day, hours, openError, closeError, onChange }: { day: Weekday; hours: DayHours; openError?: string; closeError?: string; onChange: (hours: DayHours) => void }) {
+export function DayHoursRow({
+  day,
+  hours,
+  openError,
+  closeError,
+  onChange,
+}: {
+  day: Weekday;
+  hours: DayHours;
+  openError?: string;
+  closeError?: string;
+  onChange: (hours: DayHours) => void;
+}) {
   return (
     <Group gap="sm" wrap="nowrap" align="flex-start" data-testid={`day-${day}`}>
       <Text w={100} size="sm" fw={500} mt={6}>

@@ -1,5 +1,16 @@
 import { Card, Grid, Select, Stack, Text, Title } from '@mantine/core';
-import { applyPreset, effectiveHours, SCHEDULE_HOURS_MESSAGES, SCHEDULE_PRESET, SCHEDULE_PRESETS, scheduleHoursErrors, to12h, WEEKDAYS, type Schedule, type SchedulePreset } from '@switchboard/domain';
+import {
+  applyPreset,
+  effectiveHours,
+  SCHEDULE_HOURS_MESSAGES,
+  SCHEDULE_PRESET,
+  SCHEDULE_PRESETS,
+  scheduleHoursErrors,
+  to12h,
+  WEEKDAYS,
+  type Schedule,
+  type SchedulePreset,
+} from '@switchboard/domain';
 import type { ReactNode } from 'react';
 import { TimezoneSelect } from '../TimezoneSelect';
 import { DayHoursRow } from './DayHoursRow';
@@ -68,7 +79,12 @@ export function ScheduleEditor({
           />
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 7 }}>
-          <TimezoneSelect value={schedule.timezone} error={errorAt(errors, 'timezone')} allowDeselect={false} onChange={(v) => v && onChange({ ...schedule, timezone: v })} />
+          <TimezoneSelect
+            value={schedule.timezone}
+            error={errorAt(errors, 'timezone')}
+            allowDeselect={false}
+            onChange={(v) => v && onChange({ ...schedule, timezone: v })}
+          />
         </Grid.Col>
       </Grid>
       {custom ? (

@@ -9,7 +9,9 @@ import { useBlocker } from 'react-router';
  * "Leave site?" question (`beforeunload`). Used by the routing editor and the company schedule.
  */
 export function UnsavedChangesPrompt({ dirty, what = 'changes' }: { dirty: boolean; what?: string }) {
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search));
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search),
+  );
 
   useEffect(() => {
     if (!dirty) return;

@@ -48,7 +48,11 @@ export function ActivityPage() {
         {activity.isPending ? (
           <ListSkeleton rows={6} height={52} />
         ) : items.length === 0 ? (
-          <EmptyBlock icon={<IconActivity />} title="No activity yet" description="Place a call or send a text to one of your numbers from the Phone simulator to see it here." />
+          <EmptyBlock
+            icon={<IconActivity />}
+            title="No activity yet"
+            description="Place a call or send a text to one of your numbers from the Phone simulator to see it here."
+          />
         ) : (
           <Table.ScrollContainer minWidth={720}>
             <Table verticalSpacing="sm" data-testid="activity-table">

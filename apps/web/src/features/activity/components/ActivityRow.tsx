@@ -6,7 +6,8 @@ import { formatDateTime, formatDuration } from '../../../lib/format';
 import type { ActivityItem } from '../types';
 
 function KindIcon({ item }: { item: ActivityItem }) {
-  const Icon = item.kind === 'voicemail' ? IconRecordMail : item.kind === 'message' ? IconMessage : item.direction === 'outbound' ? IconPhoneOutgoing : IconPhoneIncoming;
+  const Icon =
+    item.kind === 'voicemail' ? IconRecordMail : item.kind === 'message' ? IconMessage : item.direction === 'outbound' ? IconPhoneOutgoing : IconPhoneIncoming;
   const color = item.kind === 'voicemail' ? 'grape' : item.kind === 'message' ? 'teal' : 'blue';
   return (
     <ThemeIcon variant="light" color={color} radius="xl" role="img" aria-label={item.kind}>
@@ -44,7 +45,9 @@ function Details({ item }: { item: ActivityItem }) {
           </Text>
         ) : null}
       </Group>
-      {item.kind === 'voicemail' && item.recording_url ? <audio controls preload="none" src={item.recording_url} style={{ height: 32, maxWidth: 260 }} aria-label="Voicemail recording" /> : null}
+      {item.kind === 'voicemail' && item.recording_url ? (
+        <audio controls preload="none" src={item.recording_url} style={{ height: 32, maxWidth: 260 }} aria-label="Voicemail recording" />
+      ) : null}
     </Stack>
   );
 }

@@ -13,5 +13,8 @@ export function createBlock(input: CreateBlockInput): Promise<Infer<typeof Block
 
 export function useCreateBlock() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: createBlock, onSuccess: (_r, input) => queryClient.invalidateQueries({ queryKey: companyKey(input.company_id, 'blocks') }) });
+  return useMutation({
+    mutationFn: createBlock,
+    onSuccess: (_r, input) => queryClient.invalidateQueries({ queryKey: companyKey(input.company_id, 'blocks') }),
+  });
 }

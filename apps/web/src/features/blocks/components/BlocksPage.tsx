@@ -58,7 +58,15 @@ export function BlocksPage({ numbers = [] }: { numbers?: NumberChoice[] }) {
       <Card withBorder radius="md" padding="md" mb="md">
         <form onSubmit={submit}>
           <Group align="flex-start" gap="sm" wrap="wrap">
-            <TextInput label="Caller number" placeholder="(202) 555-0123" value={target} onChange={(e) => setTarget(e.currentTarget.value)} error={errors.target?.[0]} inputMode="tel" w={200} />
+            <TextInput
+              label="Caller number"
+              placeholder="(202) 555-0123"
+              value={target}
+              onChange={(e) => setTarget(e.currentTarget.value)}
+              error={errors.target?.[0]}
+              inputMode="tel"
+              w={200}
+            />
             <Stack gap={4}>
               <Text size="sm" fw={500}>
                 Block on
@@ -74,7 +82,16 @@ export function BlocksPage({ numbers = [] }: { numbers?: NumberChoice[] }) {
               />
             </Stack>
             {scope === 'number' ? (
-              <Select label="Number" placeholder={numbers.length ? 'Choose a number' : 'No numbers yet'} data={numbers} value={numberId} onChange={setNumberId} error={errors.number_id?.[0]} searchable w={240} />
+              <Select
+                label="Number"
+                placeholder={numbers.length ? 'Choose a number' : 'No numbers yet'}
+                data={numbers}
+                value={numberId}
+                onChange={setNumberId}
+                error={errors.number_id?.[0]}
+                searchable
+                w={240}
+              />
             ) : null}
             <Select label="Action" data={ACTIONS} value={action} onChange={(v) => v && setAction(v)} allowDeselect={false} w={170} />
             <Button type="submit" mt={25} leftSection={<IconBan size={16} />} loading={create.isPending}>
@@ -115,7 +132,13 @@ export function BlocksPage({ numbers = [] }: { numbers?: NumberChoice[] }) {
                     </Table.Td>
                     <Table.Td ta="right">
                       <Tooltip label="Unblock">
-                        <ActionIcon variant="subtle" color="red" aria-label={`Unblock ${formatPhone(b.target)}`} loading={remove.isPending && remove.variables === b.id} onClick={() => remove.mutate(b.id, { onSuccess: (r) => notify.success(r.message) })}>
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={`Unblock ${formatPhone(b.target)}`}
+                          loading={remove.isPending && remove.variables === b.id}
+                          onClick={() => remove.mutate(b.id, { onSuccess: (r) => notify.success(r.message) })}
+                        >
                           <IconTrash size={16} />
                         </ActionIcon>
                       </Tooltip>

@@ -2,6 +2,9 @@
 import { request } from '../../../lib/http';
 import type { CallDetail } from '../types';
 
-export async function patchCall(id: number, input: { qualification?: CallDetail['qualification']; eavAttributeValues?: Array<{ attribute_id: number; value: unknown }> }): Promise<CallDetail> {
+export async function patchCall(
+  id: number,
+  input: { qualification?: CallDetail['qualification']; eavAttributeValues?: Array<{ attribute_id: number; value: unknown }> },
+): Promise<CallDetail> {
   return (await request<CallDetail>(`/api/calls/${id}`, { method: 'PATCH', data: input, silent: true })).data;
 }

@@ -32,7 +32,10 @@ const STATUS_COLORS: Partial<Record<number, string>> = {
 /** Any stored value in words (a history step from an older server without `text`): lists joined, never JSON. */
 function valueText(v: unknown): string {
   if (Array.isArray(v)) return v.map(valueText).join(', ');
-  if (v && typeof v === 'object') return Object.entries(v).map(([k, x]) => `${k.replaceAll('_', ' ')}: ${valueText(x)}`).join(', ');
+  if (v && typeof v === 'object')
+    return Object.entries(v)
+      .map(([k, x]) => `${k.replaceAll('_', ' ')}: ${valueText(x)}`)
+      .join(', ');
   return String(v);
 }
 function detailText(detail: Record<string, unknown>): string {
@@ -128,7 +131,8 @@ function CallActions({ call, party, who }: { call: CallDetail; party: string; wh
           })
         }
       >
-        Calls from {formatPhone(party)} will be rejected on every number of this company, and their texts will arrive already read. You can unblock them under Blocked callers.
+        Calls from {formatPhone(party)} will be rejected on every number of this company, and their texts will arrive already read. You can unblock them under
+        Blocked callers.
       </ConfirmModal>
     </Group>
   );
@@ -140,7 +144,15 @@ function NoteEditor({ call, onSave, saving }: { call: CallDetail; onSave: (body:
   const changed = body.trim() !== (call.note?.body ?? '').trim();
   return (
     <Stack gap={6}>
-      <Textarea label="Note" placeholder="What was the call about?" autosize minRows={2} maxLength={5000} value={body} onChange={(e) => setBody(e.currentTarget.value)} />
+      <Textarea
+        label="Note"
+        placeholder="What was the call about?"
+        autosize
+        minRows={2}
+        maxLength={5000}
+        value={body}
+        onChange={(e) => setBody(e.currentTarget.value)}
+      />
       <Group justify="flex-end">
         <Button size="xs" variant="light" disabled={!changed || !body.trim()} loading={saving} onClick={() => onSave(body.trim())}>
           Save note
@@ -214,7 +226,11 @@ function CallBody({ call, attributes }: { call: CallDetail; attributes: CustomFi
           <Text size="sm" fw={500} mb="xs">
             Custom fields
           </Text>
-          <CustomFieldValuesEditor attributes={attributes} values={call.eavAttributeValues} onSave={(values) => update.mutateAsync({ kind: 'custom-fields', values })} />
+          <CustomFieldValuesEditor
+            attributes={attributes}
+            values={call.eavAttributeValues}
+            onSave={(values) => update.mutateAsync({ kind: 'custom-fields', values })}
+          />
         </div>
       ) : null}
       <div>
@@ -228,7 +244,13 @@ function CallBody({ call, attributes }: { call: CallDetail; attributes: CustomFi
         ) : (
           <Timeline active={call.history.length - 1} bulletSize={18} lineWidth={2} data-testid="call-history">
             {call.history.map((e) => (
-              <Timeline.Item key={e.id} title={e.title ?? e.status_label} bullet={<IconPhone size={10} />} color={STATUS_COLORS[e.status] ?? 'blue'} data-testid="call-history-item">
+              <Timeline.Item
+                key={e.id}
+                title={e.title ?? e.status_label}
+                bullet={<IconPhone size={10} />}
+                color={STATUS_COLORS[e.status] ?? 'blue'}
+                data-testid="call-history-item"
+              >
                 <Text size="xs" c="dimmed">
                   {formatDateTime(e.created_at)}
                 </Text>

@@ -26,12 +26,16 @@ function applyLocally(call: CallDetail, change: CallChange): CallDetail {
     case 'qualification':
       return { ...call, qualification: change.value };
     case 'add-tag':
-      return call.tags.some((t) => t.name.toLowerCase() === change.name.toLowerCase()) ? call : { ...call, tags: [...call.tags, { id: -Date.now(), name: change.name }] };
+      return call.tags.some((t) => t.name.toLowerCase() === change.name.toLowerCase())
+        ? call
+        : { ...call, tags: [...call.tags, { id: -Date.now(), name: change.name }] };
     case 'remove-tag':
       return { ...call, tags: call.tags.filter((t) => t.name.toLowerCase() !== change.name.toLowerCase()) };
     case 'note': {
       const now = new Date().toISOString();
-      const note = call.note ? { ...call.note, body: change.body, updated_at: now } : { id: -1, model_type: 'call', model_id: call.id, body: change.body, user_id: null, created_at: now, updated_at: now };
+      const note = call.note
+        ? { ...call.note, body: change.body, updated_at: now }
+        : { id: -1, model_type: 'call', model_id: call.id, body: change.body, user_id: null, created_at: now, updated_at: now };
       return { ...call, note };
     }
     case 'custom-fields':

@@ -15,7 +15,9 @@ export interface EventParams {
 }
 
 export function getCampaignEvents(id: number, p: EventParams): Promise<Infer<typeof CampaignEventList>> {
-  return http.get(`/api/campaigns/${id}/events`, { params: { page: p.page, size: EVENTS_PAGE_SIZE, search: p.search.trim() || undefined, status: p.status ?? undefined } });
+  return http.get(`/api/campaigns/${id}/events`, {
+    params: { page: p.page, size: EVENTS_PAGE_SIZE, search: p.search.trim() || undefined, status: p.status ?? undefined },
+  });
 }
 
 export function campaignEventsQueryOptions(companyId: number | null, id: number, p: EventParams) {

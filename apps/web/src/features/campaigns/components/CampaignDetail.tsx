@@ -19,7 +19,17 @@ import type { Campaign } from '../types';
 import { CampaignStatusBadge } from './CampaignStatusBadge';
 
 const EVENT_STATUSES = ['pending', 'sent', 'delivered', 'undelivered', 'failed', 'responded', 'unsubscribed', 'skipped'];
-const STATE_COLORS: Record<string, string> = { delivered: 'teal', responded: 'grape', undelivered: 'red', failed: 'red', sent: 'blue', sending: 'blue', pending: 'gray', skipped_unsubscribed: 'orange', skipped_invalid: 'orange' };
+const STATE_COLORS: Record<string, string> = {
+  delivered: 'teal',
+  responded: 'grape',
+  undelivered: 'red',
+  failed: 'red',
+  sent: 'blue',
+  sending: 'blue',
+  pending: 'gray',
+  skipped_unsubscribed: 'orange',
+  skipped_invalid: 'orange',
+};
 
 function Counter({ label, value, color, testId }: { label: string; value: number; color: string; testId: string }) {
   return (
@@ -63,7 +73,15 @@ function DeliveryBar({ c }: { c: Campaign }) {
 }
 
 /** Campaign `/campaigns/:id`: live counters and delivery bar, pause/resume, and the recipients' events. */
-export function CampaignDetail({ campaignId, groupName, numberLabel }: { campaignId: number; groupName: (id: number) => string; numberLabel: (id: number | null) => string }) {
+export function CampaignDetail({
+  campaignId,
+  groupName,
+  numberLabel,
+}: {
+  campaignId: number;
+  groupName: (id: number) => string;
+  numberLabel: (id: number | null) => string;
+}) {
   useCampaignsLive();
   const navigate = useNavigate();
   const campaign = useCampaign(campaignId);
@@ -86,7 +104,18 @@ export function CampaignDetail({ campaignId, groupName, numberLabel }: { campaig
       </Stack>
     );
   }
-  if (!c) return <EmptyBlock title="Campaign not found" description="It may have been deleted." action={<Button component={Link} to="/campaigns">Back to campaigns</Button>} />;
+  if (!c)
+    return (
+      <EmptyBlock
+        title="Campaign not found"
+        description="It may have been deleted."
+        action={
+          <Button component={Link} to="/campaigns">
+            Back to campaigns
+          </Button>
+        }
+      />
+    );
 
   const display = campaignDisplayStatus(c.state, c.should_be_sent_at);
   const canPause = c.state === 'queued' || c.state === 'sending';
@@ -108,7 +137,11 @@ export function CampaignDetail({ campaignId, groupName, numberLabel }: { campaig
           </Group>
           <Text size="sm" c="dimmed">
             From {numberLabel(c.number_id)} to {c.groups.map(groupName).join(', ') || 'no group'}
-            {display === 'scheduled' && c.should_be_sent_at ? ` · scheduled for ${formatDateTime(c.should_be_sent_at)}` : c.started_at ? ` · started ${formatDateTime(c.started_at)}` : ''}
+            {display === 'scheduled' && c.should_be_sent_at
+              ? ` · scheduled for ${formatDateTime(c.should_be_sent_at)}`
+              : c.started_at
+                ? ` · started ${formatDateTime(c.started_at)}`
+                : ''}
             {c.finished_at ? ` · finished ${formatDateTime(c.finished_at)}` : ''}
           </Text>
         </Stack>
@@ -162,7 +195,11 @@ export function CampaignDetail({ campaignId, groupName, numberLabel }: { campaig
             <Text size="sm" c="dimmed">
               {c.unsubscribe_text}
             </Text>
-            {c.skip_inbox ? <Badge variant="outline" color="gray" w="fit-content">Replies skip the inbox</Badge> : null}
+            {c.skip_inbox ? (
+              <Badge variant="outline" color="gray" w="fit-content">
+                Replies skip the inbox
+              </Badge>
+            ) : null}
           </Stack>
         </Group>
       </Card>
@@ -171,14 +208,39 @@ export function CampaignDetail({ campaignId, groupName, numberLabel }: { campaig
         <Group p="sm" gap="sm" justify="space-between">
           <Title order={4}>Recipients</Title>
           <Group gap="xs">
-            <TextInput size="xs" aria-label="Search recipients" placeholder="Name or number" leftSection={<IconSearch size={14} />} value={search} onChange={(e) => { setSearch(e.currentTarget.value); setPage(1); }} />
-            <Select size="xs" aria-label="Recipient status" placeholder="Any status" clearable data={EVENT_STATUSES} value={status} onChange={(s) => { setStatus(s); setPage(1); }} w={150} />
+            <TextInput
+              size="xs"
+              aria-label="Search recipients"
+              placeholder="Name or number"
+              leftSection={<IconSearch size={14} />}
+              value={search}
+              onChange={(e) => {
+                setSearch(e.currentTarget.value);
+                setPage(1);
+              }}
+            />
+            <Select
+              size="xs"
+              aria-label="Recipient status"
+              placeholder="Any status"
+              clearable
+              data={EVENT_STATUSES}
+              value={status}
+              onChange={(s) => {
+                setStatus(s);
+                setPage(1);
+              }}
+              w={150}
+            />
           </Group>
         </Group>
         {events.isPending ? (
           <ListSkeleton rows={4} height={36} />
         ) : rows.length === 0 ? (
-          <EmptyBlock title={debounced || status ? 'No recipients match' : 'No recipients yet'} description={debounced || status ? 'Try another search or status.' : 'Recipients are taken from the groups when the campaign starts sending.'} />
+          <EmptyBlock
+            title={debounced || status ? 'No recipients match' : 'No recipients yet'}
+            description={debounced || status ? 'Try another search or status.' : 'Recipients are taken from the groups when the campaign starts sending.'}
+          />
         ) : (
           <Table.ScrollContainer minWidth={640}>
             <Table verticalSpacing="xs" data-testid="campaign-events">
@@ -201,7 +263,11 @@ export function CampaignDetail({ campaignId, groupName, numberLabel }: { campaig
                         <Badge size="sm" variant="light" color={STATE_COLORS[e.state] ?? 'gray'}>
                           {e.state.replace('_', ' ')}
                         </Badge>
-                        {e.unsubscribed_at ? <Badge size="sm" variant="light" color="orange">unsubscribed</Badge> : null}
+                        {e.unsubscribed_at ? (
+                          <Badge size="sm" variant="light" color="orange">
+                            unsubscribed
+                          </Badge>
+                        ) : null}
                       </Group>
                     </Table.Td>
                     <Table.Td>

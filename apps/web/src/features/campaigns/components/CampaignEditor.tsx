@@ -1,5 +1,39 @@
-import { Alert, Badge, Button, Card, Checkbox, CloseButton, FileButton, Grid, Group, Image, MultiSelect, SegmentedControl, Select, Skeleton, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { MERGE_FIELDS, MMS_MAX_LENGTH, SEGMENT_CAPACITY, SMS_MAX_LENGTH, campaignSegments, campaignStateForSave, composeCampaignMessage, messageLengthError, newCampaignDefaults, renderMergeFields, validateCampaign, type CampaignErrors, type MergeField } from '@switchboard/domain';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  CloseButton,
+  FileButton,
+  Grid,
+  Group,
+  Image,
+  MultiSelect,
+  SegmentedControl,
+  Select,
+  Skeleton,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import {
+  MERGE_FIELDS,
+  MMS_MAX_LENGTH,
+  SEGMENT_CAPACITY,
+  SMS_MAX_LENGTH,
+  campaignSegments,
+  campaignStateForSave,
+  composeCampaignMessage,
+  messageLengthError,
+  newCampaignDefaults,
+  renderMergeFields,
+  validateCampaign,
+  type CampaignErrors,
+  type MergeField,
+} from '@switchboard/domain';
 import { IconAlertCircle, IconPhoto, IconSend } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -66,10 +100,31 @@ export function CampaignEditor({ campaignId, groups, numbers, loadingOptions, li
       </Stack>
     );
   }
-  return <EditorForm key={existing.data?.id ?? 'new'} campaign={existing.data ?? null} groups={groups} numbers={numbers} loadingOptions={loadingOptions} linksEnabled={linksEnabled} />;
+  return (
+    <EditorForm
+      key={existing.data?.id ?? 'new'}
+      campaign={existing.data ?? null}
+      groups={groups}
+      numbers={numbers}
+      loadingOptions={loadingOptions}
+      linksEnabled={linksEnabled}
+    />
+  );
 }
 
-function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }: { campaign: Campaign | null; groups: Option[]; numbers: Option[]; loadingOptions?: boolean; linksEnabled: boolean }) {
+function EditorForm({
+  campaign,
+  groups,
+  numbers,
+  loadingOptions,
+  linksEnabled,
+}: {
+  campaign: Campaign | null;
+  groups: Option[];
+  numbers: Option[];
+  loadingOptions?: boolean;
+  linksEnabled: boolean;
+}) {
   const navigate = useNavigate();
   const save = useSaveCampaign();
   const [v, setV] = useState<EditorState>(() => fromCampaign(campaign));
@@ -86,7 +141,15 @@ function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }:
 
   const hasMedia = v.media.length + v.files.length > 0;
   const sendAtIso = v.when === 'later' && v.sendAt ? new Date(v.sendAt).toISOString() : v.when === 'later' ? 'invalid' : null;
-  const input = { title: v.title, text: v.text, unsubscribe_text: v.unsubscribe_text, groups: v.groups.map(Number), number_id: v.number_id ? Number(v.number_id) : null, should_be_sent_at: sendAtIso, media: [...v.media, ...v.files] };
+  const input = {
+    title: v.title,
+    text: v.text,
+    unsubscribe_text: v.unsubscribe_text,
+    groups: v.groups.map(Number),
+    number_id: v.number_id ? Number(v.number_id) : null,
+    should_be_sent_at: sendAtIso,
+    media: [...v.media, ...v.files],
+  };
   const errors: CampaignErrors = attempted ? validateCampaign(input, { linksEnabled, draft: attempted === 'draft' }) : {};
   const lengthError = messageLengthError(v.text, v.unsubscribe_text, hasMedia);
   const fieldError = (key: keyof CampaignErrors) => serverErrors[key]?.[0] ?? errors[key]?.[0] ?? (key === 'text' ? (lengthError ?? undefined) : undefined);
@@ -138,7 +201,9 @@ function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }:
         notify.success('Campaign saved as a draft');
         navigate('/campaigns');
       } else {
-        notify.success(values.should_be_sent_at ? `Campaign scheduled for ${dayjs(values.should_be_sent_at).format('MMM D, h:mm A')}` : 'Campaign is on its way');
+        notify.success(
+          values.should_be_sent_at ? `Campaign scheduled for ${dayjs(values.should_be_sent_at).format('MMM D, h:mm A')}` : 'Campaign is on its way',
+        );
         navigate(`/campaigns/${saved.id}`);
       }
     } catch (error) {
@@ -148,8 +213,14 @@ function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }:
     }
   };
 
-  const sample = renderMergeFields(composeCampaignMessage(v.text, v.unsubscribe_text), { name: 'Jamie Rivera', first_name: 'Jamie', last_name: 'Rivera', number: '+13125550100', email: 'jamie@example.com' }, v.dynamic_fields);
-  const otherErrors = Object.entries(serverErrors).filter(([k, m]) => !['title', 'text', 'unsubscribe_text', 'groups', 'number_id', 'should_be_sent_at'].includes(k) && m.length);
+  const sample = renderMergeFields(
+    composeCampaignMessage(v.text, v.unsubscribe_text),
+    { name: 'Jamie Rivera', first_name: 'Jamie', last_name: 'Rivera', number: '+13125550100', email: 'jamie@example.com' },
+    v.dynamic_fields,
+  );
+  const otherErrors = Object.entries(serverErrors).filter(
+    ([k, m]) => !['title', 'text', 'unsubscribe_text', 'groups', 'number_id', 'should_be_sent_at'].includes(k) && m.length,
+  );
 
   const when = sendAtIso && sendAtIso !== 'invalid' ? dayjs(sendAtIso).format('ddd, MMM D [at] h:mm A') : 'now';
   const numberLabel = numbers.find((n) => n.value === v.number_id)?.label ?? 'your number';
@@ -166,15 +237,21 @@ function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }:
         onClose={() => setConfirming(false)}
       >
         <span data-testid="send-summary">
-          <strong>{v.title.trim()}</strong> goes to <strong data-testid="send-recipients">up to {recipients.toLocaleString()} {recipients === 1 ? 'recipient' : 'recipients'}</strong> in{' '}
-          {selectedGroups.length} {selectedGroups.length === 1 ? 'group' : 'groups'} from {numberLabel},{' '}
+          <strong>{v.title.trim()}</strong> goes to{' '}
+          <strong data-testid="send-recipients">
+            up to {recipients.toLocaleString()} {recipients === 1 ? 'recipient' : 'recipients'}
+          </strong>{' '}
+          in {selectedGroups.length} {selectedGroups.length === 1 ? 'group' : 'groups'} from {numberLabel},{' '}
           <strong data-testid="send-when">{when === 'now' ? 'starting now' : when}</strong>.{' '}
           {hasMedia ? (
             <>Each message is an MMS.</>
           ) : (
             <>
-              Each message is <strong data-testid="send-segments">{segments.segments} {segments.segments === 1 ? 'segment' : 'segments'}</strong> ({segments.encoding}), up to{' '}
-              {(recipients * segments.segments).toLocaleString()} segments in all.
+              Each message is{' '}
+              <strong data-testid="send-segments">
+                {segments.segments} {segments.segments === 1 ? 'segment' : 'segments'}
+              </strong>{' '}
+              ({segments.encoding}), up to {(recipients * segments.segments).toLocaleString()} segments in all.
             </>
           )}{' '}
           Recipients outside their allowed hours get it when those hours begin.
@@ -185,7 +262,14 @@ function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }:
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Card withBorder radius="md">
             <Stack>
-              <TextInput label="Title" description="Only your team sees it." required value={v.title} onChange={(e) => set('title', e.currentTarget.value)} error={fieldError('title')} />
+              <TextInput
+                label="Title"
+                description="Only your team sees it."
+                required
+                value={v.title}
+                onChange={(e) => set('title', e.currentTarget.value)}
+                error={fieldError('title')}
+              />
               <Stack gap={4}>
                 <Textarea
                   ref={textRef}
@@ -235,7 +319,14 @@ function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }:
                   </Alert>
                 ) : null}
               </Stack>
-              <TextInput label="Unsubscribe text" description="Added on a new line at the end of every message." required value={v.unsubscribe_text} onChange={(e) => set('unsubscribe_text', e.currentTarget.value)} error={fieldError('unsubscribe_text')} />
+              <TextInput
+                label="Unsubscribe text"
+                description="Added on a new line at the end of every message."
+                required
+                value={v.unsubscribe_text}
+                onChange={(e) => set('unsubscribe_text', e.currentTarget.value)}
+                error={fieldError('unsubscribe_text')}
+              />
               <Stack gap={6}>
                 <Group gap="xs">
                   <FileButton multiple accept="image/png,image/jpeg,image/gif" onChange={(files) => set('files', [...v.files, ...files])}>
@@ -252,10 +343,29 @@ function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }:
                 {hasMedia ? (
                   <Group gap="xs" data-testid="campaign-media">
                     {v.media.map((url) => (
-                      <MediaThumb key={url} src={url} onRemove={() => set('media', v.media.filter((m) => m !== url))} />
+                      <MediaThumb
+                        key={url}
+                        src={url}
+                        onRemove={() =>
+                          set(
+                            'media',
+                            v.media.filter((m) => m !== url),
+                          )
+                        }
+                      />
                     ))}
                     {v.files.map((f, i) => (
-                      <MediaThumb key={`${f.name}-${i}`} src={previews[i]!} label={f.name} onRemove={() => set('files', v.files.filter((_, j) => j !== i))} />
+                      <MediaThumb
+                        key={`${f.name}-${i}`}
+                        src={previews[i]!}
+                        label={f.name}
+                        onRemove={() =>
+                          set(
+                            'files',
+                            v.files.filter((_, j) => j !== i),
+                          )
+                        }
+                      />
                     ))}
                   </Group>
                 ) : null}
@@ -270,7 +380,15 @@ function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }:
                 searchable
                 disabled={loadingOptions}
               />
-              <Select label="Send from number" placeholder="Pick one of your numbers" data={numbers} value={v.number_id} onChange={(n) => set('number_id', n)} error={fieldError('number_id')} disabled={loadingOptions} />
+              <Select
+                label="Send from number"
+                placeholder="Pick one of your numbers"
+                data={numbers}
+                value={v.number_id}
+                onChange={(n) => set('number_id', n)}
+                error={fieldError('number_id')}
+                disabled={loadingOptions}
+              />
               <Stack gap={6}>
                 <Text size="sm" fw={500}>
                   Delivery
@@ -286,17 +404,30 @@ function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }:
                   aria-label="Delivery"
                 />
                 {v.when === 'later' ? (
-                  <TextInput type="datetime-local" label="Delivery time" value={v.sendAt} min={dayjs().format('YYYY-MM-DDTHH:mm')} onChange={(e) => set('sendAt', e.currentTarget.value)} error={fieldError('should_be_sent_at')} w={260} />
+                  <TextInput
+                    type="datetime-local"
+                    label="Delivery time"
+                    value={v.sendAt}
+                    min={dayjs().format('YYYY-MM-DDTHH:mm')}
+                    onChange={(e) => set('sendAt', e.currentTarget.value)}
+                    error={fieldError('should_be_sent_at')}
+                    w={260}
+                  />
                 ) : fieldError('should_be_sent_at') ? (
                   <Text size="xs" c="red">
                     {fieldError('should_be_sent_at')}
                   </Text>
                 ) : null}
                 <Text size="xs" c="dimmed">
-                  Messages wait for the hours the law allows where each recipient lives (8:00 to 21:00 in most US states, shorter in some states and countries), narrowed by your company&apos;s quiet hours.
+                  Messages wait for the hours the law allows where each recipient lives (8:00 to 21:00 in most US states, shorter in some states and countries),
+                  narrowed by your company&apos;s quiet hours.
                 </Text>
               </Stack>
-              <Checkbox label="Skip inbox (replies don't open conversations)" checked={v.skip_inbox} onChange={(e) => set('skip_inbox', e.currentTarget.checked)} />
+              <Checkbox
+                label="Skip inbox (replies don't open conversations)"
+                checked={v.skip_inbox}
+                onChange={(e) => set('skip_inbox', e.currentTarget.checked)}
+              />
               {otherErrors.length ? (
                 <Alert color="red" icon={<IconAlertCircle size={16} />}>
                   {otherErrors.map(([, m]) => m[0]).join(' ')}
@@ -328,12 +459,22 @@ function EditorForm({ campaign, groups, numbers, loadingOptions, linksEnabled }:
               <Card radius="lg" bg="var(--mantine-color-gray-1)" p="sm" data-testid="campaign-preview">
                 {previews[0] || v.media[0] ? <Image src={previews[0] ?? v.media[0]} alt="Image preview" radius="sm" mah={180} fit="contain" mb={6} /> : null}
                 <Text size="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
-                  {v.text.trim() ? sample : <Text span c="dimmed">Your message appears here.</Text>}
+                  {v.text.trim() ? (
+                    sample
+                  ) : (
+                    <Text span c="dimmed">
+                      Your message appears here.
+                    </Text>
+                  )}
                 </Text>
               </Card>
               <Group gap={6}>
                 <Badge variant="light">{hasMedia ? 'MMS' : 'SMS'}</Badge>
-                {v.groups.length ? <Badge variant="light" color="gray">{v.groups.length} {v.groups.length === 1 ? 'group' : 'groups'}</Badge> : null}
+                {v.groups.length ? (
+                  <Badge variant="light" color="gray">
+                    {v.groups.length} {v.groups.length === 1 ? 'group' : 'groups'}
+                  </Badge>
+                ) : null}
               </Group>
             </Stack>
           </Card>

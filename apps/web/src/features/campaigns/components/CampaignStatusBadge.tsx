@@ -1,7 +1,15 @@
 import { Badge } from '@mantine/core';
 import { CAMPAIGN_FILTER_LABELS, campaignDisplayStatus } from '@switchboard/domain';
 
-const COLORS: Record<string, string> = { draft: 'gray', scheduled: 'indigo', 'in-progress': 'blue', paused: 'yellow', sent: 'teal', canceled: 'dark', failed: 'red' };
+const COLORS: Record<string, string> = {
+  draft: 'gray',
+  scheduled: 'indigo',
+  'in-progress': 'blue',
+  paused: 'yellow',
+  sent: 'teal',
+  canceled: 'dark',
+  failed: 'red',
+};
 
 /** The displayed status of a campaign (domain campaignDisplayStatus) with the spec's label. */
 export function CampaignStatusBadge({ state, shouldBeSentAt }: { state: string; shouldBeSentAt: string | null }) {

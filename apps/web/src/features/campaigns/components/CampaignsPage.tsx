@@ -47,16 +47,37 @@ export function CampaignsPage() {
         }
       />
       <Group mb="sm" gap="sm" wrap="wrap">
-        <TextInput aria-label="Search campaigns" placeholder="Search by title" leftSection={<IconSearch size={16} />} value={search} onChange={(e) => { setSearch(e.currentTarget.value); setPage(1); }} w={240} />
+        <TextInput
+          aria-label="Search campaigns"
+          placeholder="Search by title"
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(e) => {
+            setSearch(e.currentTarget.value);
+            setPage(1);
+          }}
+          w={240}
+        />
         <SegmentedControl
           size="xs"
           aria-label="Status"
           value={status ?? 'all'}
-          onChange={(v) => { setStatus(v === 'all' ? null : v); setPage(1); }}
+          onChange={(v) => {
+            setStatus(v === 'all' ? null : v);
+            setPage(1);
+          }}
           data={[{ value: 'all', label: 'All' }, ...CAMPAIGN_FILTER_LABELS.map((f) => ({ value: f.value, label: f.label }))]}
         />
         <Group gap={4} ml="auto">
-          <Select aria-label="Sort by" data={SORTS} value={sort} onChange={(v) => v && setSort(v as CampaignListParams['sort'])} allowDeselect={false} w={150} size="xs" />
+          <Select
+            aria-label="Sort by"
+            data={SORTS}
+            value={sort}
+            onChange={(v) => v && setSort(v as CampaignListParams['sort'])}
+            allowDeselect={false}
+            w={150}
+            size="xs"
+          />
           <UnstyledButton aria-label={dir === 'desc' ? 'Newest first' : 'Oldest first'} onClick={() => setDir((d) => (d === 'desc' ? 'asc' : 'desc'))} p={4}>
             {dir === 'desc' ? <IconArrowDown size={16} /> : <IconArrowUp size={16} />}
           </UnstyledButton>
@@ -99,10 +120,22 @@ export function CampaignsPage() {
                 {rows.map((c) => {
                   const base = Math.max(c.recipients_count - c.skipped_invalid_count - c.skipped_unsubscribed_count, c.sent_count, 1);
                   return (
-                    <Table.Tr key={c.id} data-testid="campaign-row" style={{ cursor: 'pointer' }} onClick={() => navigate(c.status === 'draft' ? `/campaigns/${c.id}/edit` : `/campaigns/${c.id}`)}>
+                    <Table.Tr
+                      key={c.id}
+                      data-testid="campaign-row"
+                      style={{ cursor: 'pointer' }}
+                      onClick={() => navigate(c.status === 'draft' ? `/campaigns/${c.id}/edit` : `/campaigns/${c.id}`)}
+                    >
                       <Table.Td>
                         {/* The title is the row's link too, so the row opens from the keyboard (WCAG 2.1.1). */}
-                        <Anchor component={Link} to={c.status === 'draft' ? `/campaigns/${c.id}/edit` : `/campaigns/${c.id}`} size="sm" fw={500} c="inherit" onClick={(e) => e.stopPropagation()}>
+                        <Anchor
+                          component={Link}
+                          to={c.status === 'draft' ? `/campaigns/${c.id}/edit` : `/campaigns/${c.id}`}
+                          size="sm"
+                          fw={500}
+                          c="inherit"
+                          onClick={(e) => e.stopPropagation()}
+                        >
                           {c.title}
                         </Anchor>
                         <Text size="xs" c="dimmed" lineClamp={1} maw={320}>
@@ -114,7 +147,11 @@ export function CampaignsPage() {
                       </Table.Td>
                       <Table.Td>
                         <Text size="sm" c="dimmed">
-                          {showsDeliveryTime(c.state, c.should_be_sent_at) ? formatDateTime(c.should_be_sent_at) : c.started_at ? formatDateTime(c.started_at) : '—'}
+                          {showsDeliveryTime(c.state, c.should_be_sent_at)
+                            ? formatDateTime(c.should_be_sent_at)
+                            : c.started_at
+                              ? formatDateTime(c.started_at)
+                              : '—'}
                         </Text>
                       </Table.Td>
                       <Table.Td>
@@ -129,7 +166,9 @@ export function CampaignsPage() {
                             </Text>
                           </Group>
                         ) : (
-                          <Text size="sm" c="dimmed">—</Text>
+                          <Text size="sm" c="dimmed">
+                            —
+                          </Text>
                         )}
                       </Table.Td>
                       <Table.Td ta="right">{c.responded_count}</Table.Td>

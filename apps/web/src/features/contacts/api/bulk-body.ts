@@ -5,7 +5,11 @@ import { filterParams } from './get-contacts';
 
 export function bulkBody(selection: BulkSelection): Record<string, unknown> {
   if ('all' in selection) {
-    const filters = Object.fromEntries(Object.entries(filterParams(selection.filters)).filter(([, v]) => v !== undefined).map(([k, v]) => [k, v === 1 ? true : v]));
+    const filters = Object.fromEntries(
+      Object.entries(filterParams(selection.filters))
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, v === 1 ? true : v]),
+    );
     return { all: true, filters };
   }
   return { contacts: selection.contacts };

@@ -15,9 +15,10 @@ import { contactsKey } from './get-contacts';
 export type ContactInput = Input<typeof ContactFields>;
 
 export async function saveContact(companyId: number, id: number | null, input: ContactInput): Promise<Contact> {
-  const result = id === null
-    ? await request<Contact>('/api/contacts', { method: 'POST', data: { ...input, company_id: companyId }, silent: true })
-    : await request<Contact>(`/api/contacts/${id}`, { method: 'PATCH', data: input, silent: true });
+  const result =
+    id === null
+      ? await request<Contact>('/api/contacts', { method: 'POST', data: { ...input, company_id: companyId }, silent: true })
+      : await request<Contact>(`/api/contacts/${id}`, { method: 'PATCH', data: input, silent: true });
   return result.data;
 }
 

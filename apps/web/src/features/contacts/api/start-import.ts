@@ -7,7 +7,13 @@ import { request } from '../../../lib/http';
 import { useCompanyId } from '../../../lib/session';
 import type { ImportDuplicateChoice, ImportMapping } from '../types';
 
-export async function startImport(companyId: number, file: File, mapping: ImportMapping, groupIds: number[], duplicates: ImportDuplicateChoice = 'skip'): Promise<{ batchId: string }> {
+export async function startImport(
+  companyId: number,
+  file: File,
+  mapping: ImportMapping,
+  groupIds: number[],
+  duplicates: ImportDuplicateChoice = 'skip',
+): Promise<{ batchId: string }> {
   const form = new FormData();
   form.append('file', file);
   form.append('mapping', JSON.stringify(mapping));

@@ -63,13 +63,21 @@ export function BulkBar({ selection, count, groups, onDone }: BulkBarProps) {
             <Menu.Dropdown>
               {labels.length === 0 ? <Menu.Label>No labels yet (create them on the Groups page)</Menu.Label> : <Menu.Label>Add label</Menu.Label>}
               {labels.map((l) => (
-                <Menu.Item key={`a${l.id}`} leftSection={<IconTag size={14} />} onClick={async () => done((await changeLabel.mutateAsync({ labelId: l.id, add: true, selection })).message)}>
+                <Menu.Item
+                  key={`a${l.id}`}
+                  leftSection={<IconTag size={14} />}
+                  onClick={async () => done((await changeLabel.mutateAsync({ labelId: l.id, add: true, selection })).message)}
+                >
                   {l.label}
                 </Menu.Item>
               ))}
               {labels.length > 0 ? <Menu.Label>Remove label</Menu.Label> : null}
               {labels.map((l) => (
-                <Menu.Item key={`r${l.id}`} leftSection={<IconTagOff size={14} />} onClick={async () => done((await changeLabel.mutateAsync({ labelId: l.id, add: false, selection })).message)}>
+                <Menu.Item
+                  key={`r${l.id}`}
+                  leftSection={<IconTagOff size={14} />}
+                  onClick={async () => done((await changeLabel.mutateAsync({ labelId: l.id, add: false, selection })).message)}
+                >
                   {l.label}
                 </Menu.Item>
               ))}

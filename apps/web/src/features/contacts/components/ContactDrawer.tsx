@@ -61,7 +61,13 @@ export function ContactDrawer({ contactId, onClose, groups, attributes }: Contac
     : [];
 
   return (
-    <Drawer opened={contactId !== null} onClose={close} position="right" size="lg" title={contactId === 'new' ? 'New contact' : editing ? 'Edit contact' : 'Contact'}>
+    <Drawer
+      opened={contactId !== null}
+      onClose={close}
+      position="right"
+      size="lg"
+      title={contactId === 'new' ? 'New contact' : editing ? 'Edit contact' : 'Contact'}
+    >
       {contactId === 'new' ? (
         <ContactForm contact={null} groups={groups} attributes={attributes} onDone={close} onCancel={close} />
       ) : contact.isPending ? (
@@ -72,7 +78,14 @@ export function ContactDrawer({ contactId, onClose, groups, attributes }: Contac
       ) : !c ? (
         <Text c="dimmed">This contact could not be loaded.</Text>
       ) : editing ? (
-        <ContactForm key={c.updated_at} contact={c} groups={groups} attributes={attributes} onDone={() => setEditing(false)} onCancel={() => setEditing(false)} />
+        <ContactForm
+          key={c.updated_at}
+          contact={c}
+          groups={groups}
+          attributes={attributes}
+          onDone={() => setEditing(false)}
+          onCancel={() => setEditing(false)}
+        />
       ) : (
         <Stack data-testid="contact-detail">
           <Group justify="space-between" align="flex-start">
@@ -93,13 +106,33 @@ export function ContactDrawer({ contactId, onClose, groups, attributes }: Contac
             <Text size="sm" fw={500}>
               Groups:
             </Text>
-            {c.groups.length ? c.groups.map((g) => <Badge key={g.id} variant="light">{g.name}</Badge>) : <Text size="sm" c="dimmed">none</Text>}
+            {c.groups.length ? (
+              c.groups.map((g) => (
+                <Badge key={g.id} variant="light">
+                  {g.name}
+                </Badge>
+              ))
+            ) : (
+              <Text size="sm" c="dimmed">
+                none
+              </Text>
+            )}
           </Group>
           <Group gap={6}>
             <Text size="sm" fw={500}>
               Labels:
             </Text>
-            {c.labels.length ? c.labels.map((l) => <Badge key={l.id} color="grape" variant="dot">{l.label}</Badge>) : <Text size="sm" c="dimmed">none</Text>}
+            {c.labels.length ? (
+              c.labels.map((l) => (
+                <Badge key={l.id} color="grape" variant="dot">
+                  {l.label}
+                </Badge>
+              ))
+            ) : (
+              <Text size="sm" c="dimmed">
+                none
+              </Text>
+            )}
           </Group>
           <Table variant="vertical" layout="fixed" withTableBorder>
             <Table.Tbody>

@@ -53,17 +53,64 @@ function EavInput({ attribute, value, onChange, error }: { attribute: ContactAtt
   const choices = attribute.choices.map((c) => ({ value: String(c.id), label: c.value }));
   switch (attribute.type) {
     case 'number':
-      return <NumberInput label={attribute.name} value={typeof value === 'number' ? value : value === null || value === undefined || value === '' ? '' : Number(value)} onChange={(v) => onChange(v === '' ? null : v)} error={error} />;
+      return (
+        <NumberInput
+          label={attribute.name}
+          value={typeof value === 'number' ? value : value === null || value === undefined || value === '' ? '' : Number(value)}
+          onChange={(v) => onChange(v === '' ? null : v)}
+          error={error}
+        />
+      );
     case 'boolean':
-      return <Checkbox mt="lg" label={attribute.name} checked={value === true || value === 'true' || value === 1} onChange={(e) => onChange(e.currentTarget.checked)} error={error} />;
+      return (
+        <Checkbox
+          mt="lg"
+          label={attribute.name}
+          checked={value === true || value === 'true' || value === 1}
+          onChange={(e) => onChange(e.currentTarget.checked)}
+          error={error}
+        />
+      );
     case 'select':
-      return <Select label={attribute.name} data={choices} clearable value={value === null || value === undefined ? null : String(value)} onChange={(v) => onChange(v === null ? null : Number(v))} error={error} />;
+      return (
+        <Select
+          label={attribute.name}
+          data={choices}
+          clearable
+          value={value === null || value === undefined ? null : String(value)}
+          onChange={(v) => onChange(v === null ? null : Number(v))}
+          error={error}
+        />
+      );
     case 'multiselect':
-      return <MultiSelect label={attribute.name} data={choices} value={Array.isArray(value) ? value.map(String) : []} onChange={(v) => onChange(v.map(Number))} error={error} />;
+      return (
+        <MultiSelect
+          label={attribute.name}
+          data={choices}
+          value={Array.isArray(value) ? value.map(String) : []}
+          onChange={(v) => onChange(v.map(Number))}
+          error={error}
+        />
+      );
     case 'date':
-      return <TextInput type="date" label={attribute.name} value={typeof value === 'string' ? value.slice(0, 10) : ''} onChange={(e) => onChange(e.currentTarget.value || null)} error={error} />;
+      return (
+        <TextInput
+          type="date"
+          label={attribute.name}
+          value={typeof value === 'string' ? value.slice(0, 10) : ''}
+          onChange={(e) => onChange(e.currentTarget.value || null)}
+          error={error}
+        />
+      );
     default:
-      return <TextInput label={attribute.name} value={value === null || value === undefined ? '' : String(value)} onChange={(e) => onChange(e.currentTarget.value || null)} error={error} />;
+      return (
+        <TextInput
+          label={attribute.name}
+          value={value === null || value === undefined ? '' : String(value)}
+          onChange={(e) => onChange(e.currentTarget.value || null)}
+          error={error}
+        />
+      );
   }
 }
 
@@ -146,24 +193,63 @@ export function ContactForm({ contact, groups, attributes, onDone, onCancel }: C
               error={err(key)}
             />
           ))}
-          <Select label="Gender" data={[...CONTACT_GENDERS]} clearable value={values.gender || null} onChange={(v) => set('gender')(v ?? '')} error={err('gender')} />
-          <Select label="Age range" data={[...AGE_RANGES]} clearable value={values.age_range || null} onChange={(v) => set('age_range')(v ?? '')} error={err('age_range')} />
+          <Select
+            label="Gender"
+            data={[...CONTACT_GENDERS]}
+            clearable
+            value={values.gender || null}
+            onChange={(v) => set('gender')(v ?? '')}
+            error={err('gender')}
+          />
+          <Select
+            label="Age range"
+            data={[...AGE_RANGES]}
+            clearable
+            value={values.age_range || null}
+            onChange={(v) => set('age_range')(v ?? '')}
+            error={err('age_range')}
+          />
           <Select label="Type" data={[...CONTACT_TYPES]} clearable value={values.type || null} onChange={(v) => set('type')(v ?? '')} error={err('type')} />
           <TextInput label="Job title" value={values.title} onChange={(e) => set('title')(e.currentTarget.value)} />
           <TextInput label="Country" value={values.country} onChange={(e) => set('country')(e.currentTarget.value)} />
         </SimpleGrid>
         <TagsInput label="Other names" value={altNames} onChange={setAltNames} error={err('alternative_names')} />
-        <TagsInput label="Other emails" value={emails} onChange={setEmails} error={err('secondary_emails') ?? Object.entries(errors).find(([k]) => k.startsWith('secondary_emails'))?.[1]?.[0]} />
+        <TagsInput
+          label="Other emails"
+          value={emails}
+          onChange={setEmails}
+          error={err('secondary_emails') ?? Object.entries(errors).find(([k]) => k.startsWith('secondary_emails'))?.[1]?.[0]}
+        />
         <Textarea label="Notes" autosize minRows={2} value={values.notes} onChange={(e) => set('notes')(e.currentTarget.value)} />
-        <MultiSelect label="Groups" data={groups.map((g) => ({ value: String(g.id), label: g.name }))} value={groupIds} onChange={setGroupIds} searchable clearable />
-        <MultiSelect label="Labels" data={(labels.data?.data ?? []).map((l) => ({ value: String(l.id), label: l.label }))} value={labelIds} onChange={setLabelIds} searchable clearable />
+        <MultiSelect
+          label="Groups"
+          data={groups.map((g) => ({ value: String(g.id), label: g.name }))}
+          value={groupIds}
+          onChange={setGroupIds}
+          searchable
+          clearable
+        />
+        <MultiSelect
+          label="Labels"
+          data={(labels.data?.data ?? []).map((l) => ({ value: String(l.id), label: l.label }))}
+          value={labelIds}
+          onChange={setLabelIds}
+          searchable
+          clearable
+        />
         <Checkbox label="Unsubscribed (receives no messages or campaigns)" checked={unsubscribed} onChange={(e) => setUnsubscribed(e.currentTarget.checked)} />
         {attributes.length > 0 ? (
           <>
             <Divider label="Custom fields" labelPosition="left" />
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
               {attributes.map((a, i) => (
-                <EavInput key={a.id} attribute={a} value={eav[a.id]} onChange={(v) => setEav((e) => ({ ...e, [a.id]: v }))} error={errors[`eavAttributeValues.${i}.value`]?.[0]} />
+                <EavInput
+                  key={a.id}
+                  attribute={a}
+                  value={eav[a.id]}
+                  onChange={(v) => setEav((e) => ({ ...e, [a.id]: v }))}
+                  error={errors[`eavAttributeValues.${i}.value`]?.[0]}
+                />
               ))}
             </SimpleGrid>
           </>

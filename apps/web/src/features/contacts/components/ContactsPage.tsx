@@ -196,7 +196,12 @@ export function ContactsPage({ groups, attributes }: ContactsPageProps) {
                 {rows.map((c) => (
                   <Table.Tr key={c.id} data-testid="contact-row" data-number={c.number ?? ''} style={{ cursor: 'pointer' }} onClick={() => setOpen(c.id)}>
                     <Table.Td onClick={(e) => e.stopPropagation()}>
-                      <Checkbox aria-label={`Select ${c.name}`} checked={allMatching || chosen.has(c.id)} disabled={allMatching} onChange={() => toggle(c.id)} />
+                      <Checkbox
+                        aria-label={`Select ${c.name}`}
+                        checked={allMatching || chosen.has(c.id)}
+                        disabled={allMatching}
+                        onChange={() => toggle(c.id)}
+                      />
                     </Table.Td>
                     <Table.Td>
                       <Text size="sm" fw={500}>

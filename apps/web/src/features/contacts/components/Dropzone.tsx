@@ -31,7 +31,10 @@ export function Dropzone({ onFile, loading }: { onFile: (file: File) => void; lo
           Exports of Google Contacts, Outlook and iCloud work as they are; other files need a header row with name and phone number columns.
         </Text>
         <Group>
-          <FileButton onChange={(f) => f && onFile(f)} accept=".csv,.xlsx,.vcf,text/csv,text/vcard,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet">
+          <FileButton
+            onChange={(f) => f && onFile(f)}
+            accept=".csv,.xlsx,.vcf,text/csv,text/vcard,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+          >
             {(props) => (
               <Button {...props} loading={loading}>
                 Choose file

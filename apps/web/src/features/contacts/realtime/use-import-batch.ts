@@ -27,7 +27,18 @@ export interface ImportBatchState {
 }
 
 const POLL_MS = 2000;
-const initial: ImportBatchState = { progress: 0, done: false, failed: false, inserted: 0, merged: 0, invalid: 0, skipped: 0, total: 0, error: null, reportUrl: null };
+const initial: ImportBatchState = {
+  progress: 0,
+  done: false,
+  failed: false,
+  inserted: 0,
+  merged: 0,
+  invalid: 0,
+  skipped: 0,
+  total: 0,
+  error: null,
+  reportUrl: null,
+};
 const reportUrlOf = (companyId: number | null, batchId: string | null) => `/api/companies/${companyId}/contacts/import/${batchId}/report`;
 
 export function useImportBatch(batchId: string | null): ImportBatchState {
@@ -55,8 +66,16 @@ export function useImportBatch(batchId: string | null): ImportBatchState {
   useRealtimeEvent(channel, 'contact import completed', (p) => {
     if (p?.batchId !== batchId) return;
     finish({
-      progress: 100, done: true, failed: p.failed, inserted: p.inserted, merged: p.merged, skipped: p.skipped, invalid: p.invalid, total: p.total,
-      error: p.error, reportUrl: p.failed ? null : reportUrlOf(companyId, batchId),
+      progress: 100,
+      done: true,
+      failed: p.failed,
+      inserted: p.inserted,
+      merged: p.merged,
+      skipped: p.skipped,
+      invalid: p.invalid,
+      total: p.total,
+      error: p.error,
+      reportUrl: p.failed ? null : reportUrlOf(companyId, batchId),
     });
   });
 
@@ -67,8 +86,16 @@ export function useImportBatch(batchId: string | null): ImportBatchState {
         .then((p) => {
           if (p.status === 'finished' || p.status === 'failed') {
             finish({
-              progress: 100, done: true, failed: p.status === 'failed', inserted: p.inserted, merged: p.merged, skipped: p.skipped, invalid: p.invalid,
-              total: p.total, error: p.error, reportUrl: p.report_url,
+              progress: 100,
+              done: true,
+              failed: p.status === 'failed',
+              inserted: p.inserted,
+              merged: p.merged,
+              skipped: p.skipped,
+              invalid: p.invalid,
+              total: p.total,
+              error: p.error,
+              reportUrl: p.report_url,
             });
           } else setState((prev) => (prev.done ? prev : { ...prev, progress: Math.max(prev.progress, p.progress) }));
         })

@@ -14,7 +14,12 @@ import { attributesKey } from './get-attributes';
 /** The fields of the contract's `EavAttributeBody` the editor sends. */
 export type AttributeInput = Pick<Infer<typeof EavAttributeBody>, 'name' | 'type' | 'defaultValue'> & { choices: Choice[] };
 
-export async function saveAttribute(companyId: number, entityType: number, id: number | null, input: AttributeInput): Promise<{ message: string; data: Attribute }> {
+export async function saveAttribute(
+  companyId: number,
+  entityType: number,
+  id: number | null,
+  input: AttributeInput,
+): Promise<{ message: string; data: Attribute }> {
   const url = `/api/eavEntityTypes/${entityType}/eavAttributes${id === null ? '' : `/${id}`}`;
   const data = id === null ? { ...input, companyId } : input;
   return (await request<{ message: string; data: Attribute }>(url, { method: id === null ? 'POST' : 'PUT', data, silent: true })).data;

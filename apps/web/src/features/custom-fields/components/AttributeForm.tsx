@@ -6,7 +6,14 @@ import { notify } from '../../../lib/notify';
 import { useSaveAttribute } from '../api/save-attribute';
 import { VALUE_TYPES, type Attribute, type Choice, type ValueType } from '../types';
 
-const TYPE_LABELS: Record<ValueType, string> = { text: 'Text', number: 'Number', date: 'Date', select: 'Single choice', multiselect: 'Multiple choice', boolean: 'Yes / no' };
+const TYPE_LABELS: Record<ValueType, string> = {
+  text: 'Text',
+  number: 'Number',
+  date: 'Date',
+  select: 'Single choice',
+  multiselect: 'Multiple choice',
+  boolean: 'Yes / no',
+};
 
 /** Create or edit a custom field: name, value type, choices and the default value. */
 export function AttributeForm({ entityType, attribute, onClose }: { entityType: number; attribute: Attribute | null; onClose: () => void }) {
@@ -23,7 +30,10 @@ export function AttributeForm({ entityType, attribute, onClose }: { entityType: 
     setErrors({});
     try {
       const cleaned = hasChoices ? choices.filter((c) => c.value.trim()).map((c, i) => ({ ...c, value: c.value.trim(), sort_order: i })) : [];
-      const result = await save.mutateAsync({ id: attribute?.id ?? null, input: { name: name.trim(), type, defaultValue: defaultValue === '' ? null : defaultValue, choices: cleaned } });
+      const result = await save.mutateAsync({
+        id: attribute?.id ?? null,
+        input: { name: name.trim(), type, defaultValue: defaultValue === '' ? null : defaultValue, choices: cleaned },
+      });
       notify.success(result.message);
       onClose();
     } catch (e) {
@@ -41,7 +51,14 @@ export function AttributeForm({ entityType, attribute, onClose }: { entityType: 
       <form onSubmit={submit}>
         <Stack>
           <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name?.[0]} data-autofocus />
-          <Select label="Value type" data={VALUE_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))} value={type} onChange={(v) => v && setType(v as ValueType)} allowDeselect={false} error={errors.type?.[0]} />
+          <Select
+            label="Value type"
+            data={VALUE_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))}
+            value={type}
+            onChange={(v) => v && setType(v as ValueType)}
+            allowDeselect={false}
+            error={errors.type?.[0]}
+          />
           {hasChoices ? (
             <Stack gap={6}>
               <Text size="sm" fw={500}>
@@ -49,13 +66,33 @@ export function AttributeForm({ entityType, attribute, onClose }: { entityType: 
               </Text>
               {choices.map((c, i) => (
                 <Group key={i} gap="xs" wrap="nowrap">
-                  <TextInput aria-label={`Choice ${i + 1}`} value={c.value} style={{ flex: 1 }} onChange={(e) => { const value = e.currentTarget.value; setChoices((cs) => cs.map((x, j) => (j === i ? { ...x, value } : x))); }} error={errors[`choices.${i}.value`]?.[0]} />
-                  <ActionIcon variant="subtle" color="red" aria-label={`Remove choice ${i + 1}`} onClick={() => setChoices((cs) => cs.filter((_, j) => j !== i))}>
+                  <TextInput
+                    aria-label={`Choice ${i + 1}`}
+                    value={c.value}
+                    style={{ flex: 1 }}
+                    onChange={(e) => {
+                      const value = e.currentTarget.value;
+                      setChoices((cs) => cs.map((x, j) => (j === i ? { ...x, value } : x)));
+                    }}
+                    error={errors[`choices.${i}.value`]?.[0]}
+                  />
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Remove choice ${i + 1}`}
+                    onClick={() => setChoices((cs) => cs.filter((_, j) => j !== i))}
+                  >
                     <IconX size={16} />
                   </ActionIcon>
                 </Group>
               ))}
-              <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={() => setChoices((cs) => [...cs, { value: '', sort_order: cs.length }])} w="fit-content">
+              <Button
+                size="xs"
+                variant="light"
+                leftSection={<IconPlus size={14} />}
+                onClick={() => setChoices((cs) => [...cs, { value: '', sort_order: cs.length }])}
+                w="fit-content"
+              >
                 Add choice
               </Button>
             </Stack>
@@ -63,13 +100,36 @@ export function AttributeForm({ entityType, attribute, onClose }: { entityType: 
           {type === 'boolean' ? (
             <Checkbox label="Checked by default" checked={defaultValue === true} onChange={(e) => setDefaultValue(e.currentTarget.checked)} />
           ) : type === 'number' ? (
-            <NumberInput label="Default value" value={typeof defaultValue === 'number' ? defaultValue : ''} onChange={(v) => setDefaultValue(v === '' ? null : v)} error={errors.defaultValue?.[0]} />
+            <NumberInput
+              label="Default value"
+              value={typeof defaultValue === 'number' ? defaultValue : ''}
+              onChange={(v) => setDefaultValue(v === '' ? null : v)}
+              error={errors.defaultValue?.[0]}
+            />
           ) : type === 'select' ? (
-            <Select label="Default value" clearable data={choiceOptions} value={defaultValue === null || defaultValue === undefined ? null : String(defaultValue)} onChange={setDefaultValue} error={errors.defaultValue?.[0]} />
+            <Select
+              label="Default value"
+              clearable
+              data={choiceOptions}
+              value={defaultValue === null || defaultValue === undefined ? null : String(defaultValue)}
+              onChange={setDefaultValue}
+              error={errors.defaultValue?.[0]}
+            />
           ) : type === 'date' ? (
-            <TextInput type="date" label="Default value" value={typeof defaultValue === 'string' ? defaultValue : ''} onChange={(e) => setDefaultValue(e.currentTarget.value || null)} error={errors.defaultValue?.[0]} />
+            <TextInput
+              type="date"
+              label="Default value"
+              value={typeof defaultValue === 'string' ? defaultValue : ''}
+              onChange={(e) => setDefaultValue(e.currentTarget.value || null)}
+              error={errors.defaultValue?.[0]}
+            />
           ) : type === 'text' ? (
-            <TextInput label="Default value" value={typeof defaultValue === 'string' ? defaultValue : ''} onChange={(e) => setDefaultValue(e.currentTarget.value || null)} error={errors.defaultValue?.[0]} />
+            <TextInput
+              label="Default value"
+              value={typeof defaultValue === 'string' ? defaultValue : ''}
+              onChange={(e) => setDefaultValue(e.currentTarget.value || null)}
+              error={errors.defaultValue?.[0]}
+            />
           ) : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

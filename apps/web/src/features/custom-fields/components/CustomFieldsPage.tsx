@@ -27,10 +27,24 @@ function defaultText(a: Attribute): string {
 
 function Usage({ id }: { id: number }) {
   const stats = useCountStats(id);
-  if (stats.isPending) return <Text size="sm" c="dimmed">…</Text>;
+  if (stats.isPending)
+    return (
+      <Text size="sm" c="dimmed">
+        …
+      </Text>
+    );
   const s = stats.data?.data;
   return (
-    <Tooltip label={s?.perValue.length ? s.perValue.slice(0, 8).map((p) => `${String(p.value)}: ${p.count}`).join(' · ') : 'No values yet'}>
+    <Tooltip
+      label={
+        s?.perValue.length
+          ? s.perValue
+              .slice(0, 8)
+              .map((p) => `${String(p.value)}: ${p.count}`)
+              .join(' · ')
+          : 'No values yet'
+      }
+    >
       <Text size="sm">{s ? `${s.entities} filled` : '—'}</Text>
     </Tooltip>
   );
@@ -40,7 +54,14 @@ function AttributeTable({ entityType, onEdit, onDelete }: { entityType: number; 
   const attributes = useAttributes(entityType);
   const list = attributes.data?.data ?? [];
   if (attributes.isPending) return <ListSkeleton rows={3} height={40} />;
-  if (list.length === 0) return <EmptyBlock icon={<IconForms />} title="No custom fields here yet" description="Add a field to record what matters to your business, e.g. a customer tier or a renewal date." />;
+  if (list.length === 0)
+    return (
+      <EmptyBlock
+        icon={<IconForms />}
+        title="No custom fields here yet"
+        description="Add a field to record what matters to your business, e.g. a customer tier or a renewal date."
+      />
+    );
   return (
     <Table verticalSpacing="sm" data-testid="attributes-table">
       <Table.Thead>
@@ -61,8 +82,16 @@ function AttributeTable({ entityType, onEdit, onDelete }: { entityType: number; 
                 <Text size="sm" fw={500}>
                   {a.name}
                 </Text>
-                {a.businessUnitId !== null && a.companyId === null ? <Badge size="xs" variant="outline">Business unit</Badge> : null}
-                {a.isOverridden ? <Badge size="xs" color="yellow" variant="light">Overridden</Badge> : null}
+                {a.businessUnitId !== null && a.companyId === null ? (
+                  <Badge size="xs" variant="outline">
+                    Business unit
+                  </Badge>
+                ) : null}
+                {a.isOverridden ? (
+                  <Badge size="xs" color="yellow" variant="light">
+                    Overridden
+                  </Badge>
+                ) : null}
               </Group>
             </Table.Td>
             <Table.Td>

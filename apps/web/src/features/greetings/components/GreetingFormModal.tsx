@@ -42,9 +42,12 @@ export function GreetingFormModal({ opened, greeting, onClose }: { opened: boole
   }, [opened, greeting]);
 
   // Object URLs hold the audio in memory until revoked.
-  useEffect(() => () => {
-    if (audioUrl) URL.revokeObjectURL(audioUrl);
-  }, [audioUrl]);
+  useEffect(
+    () => () => {
+      if (audioUrl) URL.revokeObjectURL(audioUrl);
+    },
+    [audioUrl],
+  );
 
   const playPreview = () =>
     preview.mutate(
@@ -66,7 +69,14 @@ export function GreetingFormModal({ opened, greeting, onClose }: { opened: boole
     setErrors(local);
     if (Object.keys(local).length) return;
     save.mutate(
-      { id: greeting?.id, company_id: companyId, name: name.trim(), content: source === 'tts' ? content.trim() : (greeting?.content ?? ''), voice: source === 'tts' ? voice : undefined, file: source === 'upload' ? file : null },
+      {
+        id: greeting?.id,
+        company_id: companyId,
+        name: name.trim(),
+        content: source === 'tts' ? content.trim() : (greeting?.content ?? ''),
+        voice: source === 'tts' ? voice : undefined,
+        file: source === 'upload' ? file : null,
+      },
       {
         onSuccess: (result) => {
           notify.success(result.message);
@@ -83,7 +93,15 @@ export function GreetingFormModal({ opened, greeting, onClose }: { opened: boole
   return (
     <Modal opened={opened} onClose={onClose} title={greeting ? 'Edit greeting' : 'New greeting'} size="lg">
       <Stack>
-        <TextInput label="Name" placeholder="After-hours message" value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name?.[0]} data-autofocus maxLength={100} />
+        <TextInput
+          label="Name"
+          placeholder="After-hours message"
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={errors.name?.[0]}
+          data-autofocus
+          maxLength={100}
+        />
         <SegmentedControl
           aria-label="Greeting source"
           value={source}
@@ -106,12 +124,24 @@ export function GreetingFormModal({ opened, greeting, onClose }: { opened: boole
               error={errors.content?.[0]}
             />
             <Group align="flex-end">
-              <Select label="Voice" data={voiceData} value={voice} onChange={(v) => v && setVoice(v)} allowDeselect={false} searchable style={{ flex: 1 }} placeholder={voices.isPending ? 'Loading voices…' : undefined} error={errors.voice?.[0]} />
+              <Select
+                label="Voice"
+                data={voiceData}
+                value={voice}
+                onChange={(v) => v && setVoice(v)}
+                allowDeselect={false}
+                searchable
+                style={{ flex: 1 }}
+                placeholder={voices.isPending ? 'Loading voices…' : undefined}
+                error={errors.voice?.[0]}
+              />
               <Button variant="default" leftSection={<IconPlayerPlay size={16} />} onClick={playPreview} loading={preview.isPending} disabled={!content.trim()}>
                 Preview
               </Button>
             </Group>
-            {audioUrl ? <audio ref={audioRef} controls src={audioUrl} style={{ width: '100%' }} aria-label="Greeting preview" data-testid="greeting-preview" /> : null}
+            {audioUrl ? (
+              <audio ref={audioRef} controls src={audioUrl} style={{ width: '100%' }} aria-label="Greeting preview" data-testid="greeting-preview" />
+            ) : null}
           </>
         ) : (
           <>
@@ -126,7 +156,9 @@ export function GreetingFormModal({ opened, greeting, onClose }: { opened: boole
               clearable
               error={errors.file?.[0]}
             />
-            {greeting?.source === 'upload' && !file ? <audio controls preload="none" src={greeting.url} style={{ width: '100%' }} aria-label="Current recording" /> : null}
+            {greeting?.source === 'upload' && !file ? (
+              <audio controls preload="none" src={greeting.url} style={{ width: '100%' }} aria-label="Current recording" />
+            ) : null}
           </>
         )}
         {errors.body ? (

@@ -24,14 +24,32 @@ function MemberBar({ group }: { group: ContactGroup }) {
     <Tooltip label={`${group.active_count} active · ${group.unsubscriber_count} unsubscribed · ${group.invalid_count} invalid`}>
       <Progress.Root size="lg" w={160} aria-label={`Members of ${group.name}`}>
         <Progress.Section value={group.contact_count === 0 ? 0 : pct(group.active_count)} color="teal" aria-label={`Active members of ${group.name}`} />
-        <Progress.Section value={group.contact_count === 0 ? 0 : pct(group.unsubscriber_count)} color="orange" aria-label={`Unsubscribed members of ${group.name}`} />
+        <Progress.Section
+          value={group.contact_count === 0 ? 0 : pct(group.unsubscriber_count)}
+          color="orange"
+          aria-label={`Unsubscribed members of ${group.name}`}
+        />
         <Progress.Section value={group.contact_count === 0 ? 0 : pct(group.invalid_count)} color="red" aria-label={`Invalid members of ${group.name}`} />
       </Progress.Root>
     </Tooltip>
   );
 }
 
-function NameModal({ opened, onClose, initial, title, onSubmit, pending }: { opened: boolean; onClose: () => void; initial: string; title: string; onSubmit: (name: string) => Promise<unknown>; pending: boolean }) {
+function NameModal({
+  opened,
+  onClose,
+  initial,
+  title,
+  onSubmit,
+  pending,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  initial: string;
+  title: string;
+  onSubmit: (name: string) => Promise<unknown>;
+  pending: boolean;
+}) {
   const [name, setName] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   const submit = async (event: FormEvent) => {
@@ -121,8 +139,24 @@ export function GroupsPage({ extra }: { extra?: ReactNode }) {
                     </Table.Td>
                     <Table.Td ta="right">{g.contact_count}</Table.Td>
                     <Table.Td ta="right">{g.active_count}</Table.Td>
-                    <Table.Td ta="right">{g.invalid_count > 0 ? <Badge color="red" variant="light">{g.invalid_count}</Badge> : 0}</Table.Td>
-                    <Table.Td ta="right">{g.unsubscriber_count > 0 ? <Badge color="orange" variant="light">{g.unsubscriber_count}</Badge> : 0}</Table.Td>
+                    <Table.Td ta="right">
+                      {g.invalid_count > 0 ? (
+                        <Badge color="red" variant="light">
+                          {g.invalid_count}
+                        </Badge>
+                      ) : (
+                        0
+                      )}
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      {g.unsubscriber_count > 0 ? (
+                        <Badge color="orange" variant="light">
+                          {g.unsubscriber_count}
+                        </Badge>
+                      ) : (
+                        0
+                      )}
+                    </Table.Td>
                     <Table.Td>
                       <MemberBar group={g} />
                     </Table.Td>

@@ -10,7 +10,9 @@ import { useCompanyId } from '../../../lib/session';
 import type { ConversationItem, CursorPage } from '../types';
 
 export function getConversationItems(companyId: number, conversationId: number, cursor: string | null): Promise<CursorPage<ConversationItem>> {
-  return http.get<CursorPage<ConversationItem>>(`/api/companies/${companyId}/conversations/${conversationId}/items`, { params: { cursor: cursor ?? undefined } });
+  return http.get<CursorPage<ConversationItem>>(`/api/companies/${companyId}/conversations/${conversationId}/items`, {
+    params: { cursor: cursor ?? undefined },
+  });
 }
 
 export function conversationItemsQueryOptions(companyId: number | null, conversationId: number | null) {

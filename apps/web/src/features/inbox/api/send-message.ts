@@ -60,9 +60,19 @@ export function useSendMessage() {
         isRead: true,
         createdAt: new Date().toISOString(),
         details: {
-          content: input.content, deliveryState: 'sending', errorCode: null, errorText: null,
-          media: (input.media ?? []).map((f) => ({ url: URL.createObjectURL(f), contentType: f.type })), type: 'message',
-          callId: null, voicemailId: null, callStatus: null, callStatusLabel: null, durationS: null, shouldBeSentAt: null, userId: null,
+          content: input.content,
+          deliveryState: 'sending',
+          errorCode: null,
+          errorText: null,
+          media: (input.media ?? []).map((f) => ({ url: URL.createObjectURL(f), contentType: f.type })),
+          type: 'message',
+          callId: null,
+          voicemailId: null,
+          callStatus: null,
+          callStatusLabel: null,
+          durationS: null,
+          shouldBeSentAt: null,
+          userId: null,
         },
       };
       queryClient.setQueryData<Items>(key, (data) => patchItems(data, (items) => [optimistic, ...items]));

@@ -89,7 +89,11 @@ export function Composer({ onSend, onSchedule, onNote, error, disabled, pending 
           {files.length ? (
             <Group gap={4}>
               {files.map((f, i) => (
-                <Badge key={i} variant="light" rightSection={<CloseButton size="xs" aria-label={`Remove ${f.name}`} onClick={() => setFiles(files.filter((_, j) => j !== i))} />}>
+                <Badge
+                  key={i}
+                  variant="light"
+                  rightSection={<CloseButton size="xs" aria-label={`Remove ${f.name}`} onClick={() => setFiles(files.filter((_, j) => j !== i))} />}
+                >
                   {f.name}
                 </Badge>
               ))}
@@ -125,14 +129,27 @@ export function Composer({ onSend, onSchedule, onNote, error, disabled, pending 
               <Popover opened={scheduleOpen} onChange={setScheduleOpen} position="top-end" withArrow trapFocus>
                 <Popover.Target>
                   <Tooltip label="Schedule">
-                    <ActionIcon size="lg" variant="default" aria-label="Schedule" disabled={disabled || empty || tooLong} onClick={() => setScheduleOpen((o) => !o)}>
+                    <ActionIcon
+                      size="lg"
+                      variant="default"
+                      aria-label="Schedule"
+                      disabled={disabled || empty || tooLong}
+                      onClick={() => setScheduleOpen((o) => !o)}
+                    >
                       <IconClock size={18} />
                     </ActionIcon>
                   </Tooltip>
                 </Popover.Target>
                 <Popover.Dropdown>
                   <Stack gap="xs">
-                    <TextInput type="datetime-local" label="Send at" value={sendAt} min={dayjs().format('YYYY-MM-DDTHH:mm')} onChange={(e) => setSendAt(e.currentTarget.value)} error={scheduleError} />
+                    <TextInput
+                      type="datetime-local"
+                      label="Send at"
+                      value={sendAt}
+                      min={dayjs().format('YYYY-MM-DDTHH:mm')}
+                      onChange={(e) => setSendAt(e.currentTarget.value)}
+                      error={scheduleError}
+                    />
                     <Button size="xs" onClick={() => void schedule()} loading={pending}>
                       Schedule message
                     </Button>
@@ -142,7 +159,13 @@ export function Composer({ onSend, onSchedule, onNote, error, disabled, pending 
             </>
           ) : null}
           <Tooltip label={mode === 'note' ? 'Add note' : 'Send'}>
-            <ActionIcon type="submit" size="lg" aria-label={mode === 'note' ? 'Add note' : 'Send'} disabled={disabled || empty || tooLong} color={mode === 'note' ? 'yellow' : undefined}>
+            <ActionIcon
+              type="submit"
+              size="lg"
+              aria-label={mode === 'note' ? 'Add note' : 'Send'}
+              disabled={disabled || empty || tooLong}
+              color={mode === 'note' ? 'yellow' : undefined}
+            >
               {mode === 'note' ? <IconNote size={18} /> : <IconSend size={18} />}
             </ActionIcon>
           </Tooltip>

@@ -132,12 +132,24 @@ export function ConversationList({ list, search, onSearch, view, onView, activeI
           />
           <Group gap={4}>
             <Tooltip label="Mark read">
-              <ActionIcon variant="light" aria-label="Mark read" disabled={!selected.size} loading={bulk.isPending && bulk.variables?.type === 'read'} onClick={() => void run('read')}>
+              <ActionIcon
+                variant="light"
+                aria-label="Mark read"
+                disabled={!selected.size}
+                loading={bulk.isPending && bulk.variables?.type === 'read'}
+                onClick={() => void run('read')}
+              >
                 <IconChecks size={16} />
               </ActionIcon>
             </Tooltip>
             <Tooltip label="Mark unread">
-              <ActionIcon variant="light" aria-label="Mark unread" disabled={!selected.size} loading={bulk.isPending && bulk.variables?.type === 'unread'} onClick={() => void run('unread')}>
+              <ActionIcon
+                variant="light"
+                aria-label="Mark unread"
+                disabled={!selected.size}
+                loading={bulk.isPending && bulk.variables?.type === 'unread'}
+                onClick={() => void run('unread')}
+              >
                 <IconMail size={16} />
               </ActionIcon>
             </Tooltip>
@@ -186,7 +198,11 @@ export function ConversationList({ list, search, onSearch, view, onView, activeI
         <EmptyBlock
           icon={<IconMessages />}
           title={debounced || narrowed ? 'No matches' : view === 'archived' ? 'Nothing archived' : 'No conversations yet'}
-          description={debounced || narrowed ? 'Try another name, number or filter.' : 'Text one of your numbers from the Phone simulator and the conversation appears here live.'}
+          description={
+            debounced || narrowed
+              ? 'Try another name, number or filter.'
+              : 'Text one of your numbers from the Phone simulator and the conversation appears here live.'
+          }
         />
       ) : (
         <Stack gap={2} data-testid="conversation-list">
@@ -213,7 +229,13 @@ export function ConversationList({ list, search, onSearch, view, onView, activeI
           <ListEnd list={list} />
         </Stack>
       )}
-      <ConfirmModal opened={confirmDelete} onClose={() => setConfirmDelete(false)} title="Delete conversations" loading={bulk.isPending} onConfirm={() => run('delete')}>
+      <ConfirmModal
+        opened={confirmDelete}
+        onClose={() => setConfirmDelete(false)}
+        title="Delete conversations"
+        loading={bulk.isPending}
+        onConfirm={() => run('delete')}
+      >
         Delete {selected.size} conversations with all their messages? Calls and voicemails stay in Activity.
       </ConfirmModal>
     </Stack>

@@ -30,7 +30,19 @@ export function previewOf(conversation: Conversation): { icon: 'note' | 'call' |
 const PREVIEW_ICONS = { note: IconNote, call: IconPhone, voicemail: IconRecordMail } as const;
 
 /** One conversation in the list: who, the latest item, when, and the unread count. */
-export function ConversationRow({ conversation, active, onOpen, selected, onSelect }: { conversation: Conversation; active: boolean; onOpen: () => void; selected?: boolean; onSelect?: (selected: boolean) => void }) {
+export function ConversationRow({
+  conversation,
+  active,
+  onOpen,
+  selected,
+  onSelect,
+}: {
+  conversation: Conversation;
+  active: boolean;
+  onOpen: () => void;
+  selected?: boolean;
+  onSelect?: (selected: boolean) => void;
+}) {
   const unread = conversation.numUnreadItems > 0;
   const preview = previewOf(conversation);
   const PreviewIcon = preview.icon ? PREVIEW_ICONS[preview.icon] : null;
@@ -66,7 +78,13 @@ export function ConversationRow({ conversation, active, onOpen, selected, onSele
             ) : null}
           </Group>
           <Group gap={4} wrap="nowrap" data-testid="conversation-preview" data-kind={preview.icon ?? 'message'}>
-            {PreviewIcon ? <PreviewIcon size={14} aria-hidden style={{ flexShrink: 0, color: preview.icon === 'note' ? 'var(--mantine-color-yellow-8)' : 'var(--mantine-color-dimmed)' }} /> : null}
+            {PreviewIcon ? (
+              <PreviewIcon
+                size={14}
+                aria-hidden
+                style={{ flexShrink: 0, color: preview.icon === 'note' ? 'var(--mantine-color-yellow-8)' : 'var(--mantine-color-dimmed)' }}
+              />
+            ) : null}
             <Text size="sm" c={unread ? undefined : 'dimmed'} fw={unread ? 600 : 400} fs={preview.icon === 'note' ? 'italic' : undefined} truncate>
               {preview.text}
             </Text>
@@ -91,7 +109,12 @@ export function ConversationRow({ conversation, active, onOpen, selected, onSele
   if (!onSelect) return row;
   return (
     <Group gap={4} wrap="nowrap" align="center">
-      <Checkbox aria-label={`Select conversation with ${conversation.contact?.name || formatPhone(conversation.recipient)}`} checked={!!selected} onChange={(e) => onSelect(e.currentTarget.checked)} pl={4} />
+      <Checkbox
+        aria-label={`Select conversation with ${conversation.contact?.name || formatPhone(conversation.recipient)}`}
+        checked={!!selected}
+        onChange={(e) => onSelect(e.currentTarget.checked)}
+        pl={4}
+      />
       <div style={{ flex: 1, minWidth: 0 }}>{row}</div>
     </Group>
   );

@@ -61,7 +61,12 @@ export function ConversationThread({ conversationId, conversation, onBack }: Con
               </Center>
             ) : null}
             {ordered.map((item) => (
-              <ThreadItem key={item.id} item={item} onCancelScheduled={(id) => cancel.mutate(id, { onSuccess: () => notify.success('Scheduled message cancelled') })} cancelling={cancel.isPending} />
+              <ThreadItem
+                key={item.id}
+                item={item}
+                onCancelScheduled={(id) => cancel.mutate(id, { onSuccess: () => notify.success('Scheduled message cancelled') })}
+                cancelling={cancel.isPending}
+              />
             ))}
           </Stack>
         )}
@@ -72,12 +77,22 @@ export function ConversationThread({ conversationId, conversation, onBack }: Con
           pending={schedule.isPending}
           onSend={(content, media) => {
             setRefusal(null);
-            send.mutate({ conversation_id: conversationId, number_id: conversation.number.id, to: conversation.recipient, content, media }, { onError: (e) => setRefusal(refusalOf(e)) });
+            send.mutate(
+              { conversation_id: conversationId, number_id: conversation.number.id, to: conversation.recipient, content, media },
+              { onError: (e) => setRefusal(refusalOf(e)) },
+            );
           }}
           onSchedule={async (content, media, shouldBeSentAt) => {
             setRefusal(null);
             try {
-              await schedule.mutateAsync({ conversation_id: conversationId, number_id: conversation.number.id, to: conversation.recipient, content, media, shouldBeSentAt });
+              await schedule.mutateAsync({
+                conversation_id: conversationId,
+                number_id: conversation.number.id,
+                to: conversation.recipient,
+                content,
+                media,
+                shouldBeSentAt,
+              });
               notify.success('Message scheduled');
             } catch (e) {
               setRefusal(refusalOf(e) ?? (e instanceof HttpError ? e.message : null));

@@ -69,7 +69,9 @@ export function InboxPage({ numbers = [] }: { numbers?: InboxNumberOption[] }) {
 
   return (
     <>
-      {threadOnly ? <HiddenPageTitle title="Inbox" /> : (
+      {threadOnly ? (
+        <HiddenPageTitle title="Inbox" />
+      ) : (
         <>
           <PageHeader
             title="Inbox"
@@ -97,23 +99,64 @@ export function InboxPage({ numbers = [] }: { numbers?: InboxNumberOption[] }) {
                 ))}
               </Group>
             </Chip.Group>
-            {numbers.length > 1 ? <Select aria-label="Number" placeholder="All numbers" clearable data={numbers} value={numberId} onChange={setNumberId} w={240} maw="100%" size="xs" /> : null}
+            {numbers.length > 1 ? (
+              <Select
+                aria-label="Number"
+                placeholder="All numbers"
+                clearable
+                data={numbers}
+                value={numberId}
+                onChange={setNumberId}
+                w={240}
+                maw="100%"
+                size="xs"
+              />
+            ) : null}
           </Group>
         </>
       )}
       <Grid gap="md">
         {showList ? (
           <Grid.Col span={{ base: 12, md: 4 }}>
-            <Card withBorder radius="md" padding="sm" h={small ? undefined : 'calc(100dvh - 230px)'} mih={small ? undefined : 320} style={small ? undefined : { overflowY: 'auto' }} data-testid="conversation-list-card">
-              <ConversationList narrowed={types.length > 0 || numberId !== null} list={list} search={search} onSearch={setSearch} view={view} onView={setView} activeId={activeId} onOpen={open} />
+            <Card
+              withBorder
+              radius="md"
+              padding="sm"
+              h={small ? undefined : 'calc(100dvh - 230px)'}
+              mih={small ? undefined : 320}
+              style={small ? undefined : { overflowY: 'auto' }}
+              data-testid="conversation-list-card"
+            >
+              <ConversationList
+                narrowed={types.length > 0 || numberId !== null}
+                list={list}
+                search={search}
+                onSearch={setSearch}
+                view={view}
+                onView={setView}
+                activeId={activeId}
+                onOpen={open}
+              />
             </Card>
           </Grid.Col>
         ) : null}
         {showThread ? (
           <Grid.Col span={{ base: 12, md: 8 }}>
-            <Card withBorder radius="md" padding={small ? 'xs' : 'md'} h={small ? 'calc(100dvh - 60px - 2 * var(--mantine-spacing-sm))' : 'calc(100dvh - 230px)'} mih={small ? undefined : 320} data-testid="thread-card">
+            <Card
+              withBorder
+              radius="md"
+              padding={small ? 'xs' : 'md'}
+              h={small ? 'calc(100dvh - 60px - 2 * var(--mantine-spacing-sm))' : 'calc(100dvh - 230px)'}
+              mih={small ? undefined : 320}
+              data-testid="thread-card"
+            >
               {activeId !== null ? (
-                <ConversationThread key={activeId} conversationId={activeId} conversation={conversation} onBack={small ? () => navigate('/inbox') : undefined} />
+                <ConversationThread
+                  key={activeId}
+                  conversationId={activeId}
+                  conversation={conversation}
+                  onBack={small ? () => navigate('/inbox') : undefined}
+                />
               ) : (
                 <EmptyBlock icon={<IconMessages />} title="Pick a conversation" description="Choose a conversation on the left to read and reply." />
               )}

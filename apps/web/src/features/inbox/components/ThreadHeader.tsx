@@ -34,11 +34,26 @@ export function ThreadHeader({ conversation, onBack }: { conversation: Conversat
         </Stack>
       </Group>
       {conversation.isArchived ? (
-        <Button size="xs" variant="light" style={{ flexShrink: 0 }} leftSection={<IconArrowBackUp size={14} />} loading={restore.isPending} onClick={() => restore.mutate(conversation.id)}>
+        <Button
+          size="xs"
+          variant="light"
+          style={{ flexShrink: 0 }}
+          leftSection={<IconArrowBackUp size={14} />}
+          loading={restore.isPending}
+          onClick={() => restore.mutate(conversation.id)}
+        >
           Restore
         </Button>
       ) : (
-        <Button size="xs" variant="subtle" color="gray" style={{ flexShrink: 0 }} leftSection={<IconArchive size={14} />} loading={archive.isPending} onClick={() => archive.mutate(conversation.id)}>
+        <Button
+          size="xs"
+          variant="subtle"
+          color="gray"
+          style={{ flexShrink: 0 }}
+          leftSection={<IconArchive size={14} />}
+          loading={archive.isPending}
+          onClick={() => archive.mutate(conversation.id)}
+        >
           Archive
         </Button>
       )}

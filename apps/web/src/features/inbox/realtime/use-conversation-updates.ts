@@ -23,7 +23,12 @@ export function useConversationUpdates() {
       if (!data) continue;
       const filters = key[key.length - 1] as ConversationFilters | undefined;
       const narrowed = !!filters && (!!filters.types?.length || !!filters.numberIds?.length);
-      const belongs = conversation !== null && !!filters && !filters.search && filters.isArchived === conversation.isArchived && (!filters.numberIds?.length || filters.numberIds.includes(conversation.number.id));
+      const belongs =
+        conversation !== null &&
+        !!filters &&
+        !filters.search &&
+        filters.isArchived === conversation.isArchived &&
+        (!filters.numberIds?.length || filters.numberIds.includes(conversation.number.id));
       const pages = data.pages.map((p) => ({ ...p, data: p.data.filter((c) => c.id !== event.id) }));
       if (belongs && narrowed) {
         void queryClient.invalidateQueries({ queryKey: key, exact: true });

@@ -23,7 +23,12 @@ export function getTemplates(companyId: number): Promise<{ data: NumberTemplate[
 }
 
 export function templatesQueryOptions(companyId: number | null) {
-  return queryOptions({ queryKey: companyKey(companyId, 'number-templates'), queryFn: () => getTemplates(companyId!), enabled: companyId !== null, staleTime: CACHE_MS.company });
+  return queryOptions({
+    queryKey: companyKey(companyId, 'number-templates'),
+    queryFn: () => getTemplates(companyId!),
+    enabled: companyId !== null,
+    staleTime: CACHE_MS.company,
+  });
 }
 
 export function useTemplates() {
@@ -57,7 +62,10 @@ export function useSaveTemplate() {
 export function useDeleteTemplate() {
   const queryClient = useQueryClient();
   const companyId = useCompanyId();
-  return useMutation({ mutationFn: (id: number) => deleteTemplate(companyId!, id), onSuccess: () => queryClient.invalidateQueries({ queryKey: templatesQueryOptions(companyId).queryKey }) });
+  return useMutation({
+    mutationFn: (id: number) => deleteTemplate(companyId!, id),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: templatesQueryOptions(companyId).queryKey }),
+  });
 }
 
 export function useApplyTemplate() {

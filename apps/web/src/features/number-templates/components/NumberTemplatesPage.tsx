@@ -46,7 +46,15 @@ function TemplateForm({ template, numbers, onClose }: { template: NumberTemplate
     );
   return (
     <Stack>
-      <TextInput label="Template name" placeholder="Sales line" value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name?.[0]} data-autofocus maxLength={100} />
+      <TextInput
+        label="Template name"
+        placeholder="Sales line"
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        error={errors.name?.[0]}
+        data-autofocus
+        maxLength={100}
+      />
       <Card withBorder radius="md" padding="sm">
         <Text size="sm" fw={500}>
           Routing
@@ -66,7 +74,12 @@ function TemplateForm({ template, numbers, onClose }: { template: NumberTemplate
         />
       </Card>
       <ScheduleEditor schedule={schedule} onChange={setSchedule} />
-      <Switch label="AI attributes" description="Fill call attributes automatically; recording and transcription are then managed by it." checked={ai} onChange={(e) => setAi(e.currentTarget.checked)} />
+      <Switch
+        label="AI attributes"
+        description="Fill call attributes automatically; recording and transcription are then managed by it."
+        checked={ai}
+        onChange={(e) => setAi(e.currentTarget.checked)}
+      />
       {!ai ? (
         <Group>
           <Switch label="Record calls" checked={record} onChange={(e) => setRecord(e.currentTarget.checked)} />
@@ -91,7 +104,15 @@ function ApplyForm({ template, numbers, onClose }: { template: NumberTemplate; n
   return (
     <Stack>
       <Text size="sm">The routing and business hours of “{template.name}” replace those of the numbers you choose.</Text>
-      <MultiSelect label="Numbers" placeholder={numbers.length ? 'Choose numbers' : 'No numbers yet'} data={numbers.map((n) => ({ value: String(n.id), label: n.label }))} value={ids} onChange={setIds} searchable clearable />
+      <MultiSelect
+        label="Numbers"
+        placeholder={numbers.length ? 'Choose numbers' : 'No numbers yet'}
+        data={numbers.map((n) => ({ value: String(n.id), label: n.label }))}
+        value={ids}
+        onChange={setIds}
+        searchable
+        clearable
+      />
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>
           Cancel
@@ -140,7 +161,12 @@ export function NumberTemplatesPage({ numbers = [] }: { numbers?: TemplateNumber
       {templates.isPending ? (
         <ListSkeleton rows={3} height={90} />
       ) : list.length === 0 ? (
-        <EmptyCard icon={<IconTemplate />} title="No templates yet" description="Create one from a number you have already set up." action={<Button onClick={() => setEditing('new')}>Create a template</Button>} />
+        <EmptyCard
+          icon={<IconTemplate />}
+          title="No templates yet"
+          description="Create one from a number you have already set up."
+          action={<Button onClick={() => setEditing('new')}>Create a template</Button>}
+        />
       ) : (
         <SimpleGrid cols={{ base: 1, md: 2 }}>
           {list.map((t) => (
@@ -181,7 +207,14 @@ export function NumberTemplatesPage({ numbers = [] }: { numbers?: TemplateNumber
         </SimpleGrid>
       )}
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'New template' : 'Edit template'} size="xl">
-        {editing !== null ? <TemplateForm key={editing === 'new' ? 'new' : editing.id} template={editing === 'new' ? null : editing} numbers={numbers} onClose={() => setEditing(null)} /> : null}
+        {editing !== null ? (
+          <TemplateForm
+            key={editing === 'new' ? 'new' : editing.id}
+            template={editing === 'new' ? null : editing}
+            numbers={numbers}
+            onClose={() => setEditing(null)}
+          />
+        ) : null}
       </Modal>
       <Modal opened={applying !== null} onClose={() => setApplying(null)} title={`Apply ${applying?.name ?? 'template'}`}>
         {applying ? <ApplyForm template={applying} numbers={numbers} onClose={() => setApplying(null)} /> : null}
@@ -191,7 +224,15 @@ export function NumberTemplatesPage({ numbers = [] }: { numbers?: TemplateNumber
         onClose={() => setDeleting(null)}
         title={`Delete ${deleting?.name ?? 'template'}?`}
         loading={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: (r) => { notify.success(r.message); setDeleting(null); } })}
+        onConfirm={() =>
+          deleting &&
+          remove.mutate(deleting.id, {
+            onSuccess: (r) => {
+              notify.success(r.message);
+              setDeleting(null);
+            },
+          })
+        }
       >
         Numbers that used it keep their current routing.
       </ConfirmModal>

@@ -7,7 +7,9 @@ import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
 
 export function getExtensionSuggestions(companyId: number, numberId: number): Promise<Infer<typeof ExtensionSuggestionsBody>> {
-  return http.get<Infer<typeof ExtensionSuggestionsBody>>(`/api/companies/${companyId}/extension-suggestions`, { params: { number_id: numberId, perPage: EXTENSION_SUGGESTIONS_PER_PAGE } });
+  return http.get<Infer<typeof ExtensionSuggestionsBody>>(`/api/companies/${companyId}/extension-suggestions`, {
+    params: { number_id: numberId, perPage: EXTENSION_SUGGESTIONS_PER_PAGE },
+  });
 }
 
 export function extensionSuggestionsQueryOptions(companyId: number | null, numberId: number) {

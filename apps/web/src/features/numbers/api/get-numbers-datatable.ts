@@ -15,7 +15,9 @@ export interface NumbersPage {
 }
 
 export function getNumbersDatatable(companyId: number, query: NumberTableQuery): Promise<NumbersPage> {
-  return http.get<NumbersPage>(`/api/companies/${companyId}/numbers/datatable`, { params: { ...query, search: query.search || undefined, label: query.label || undefined } });
+  return http.get<NumbersPage>(`/api/companies/${companyId}/numbers/datatable`, {
+    params: { ...query, search: query.search || undefined, label: query.label || undefined },
+  });
 }
 
 /** Key root of every datatable page (invalidate this after a change). */

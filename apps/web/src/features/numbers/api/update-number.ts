@@ -16,7 +16,10 @@ import { numbersDatatableKey } from './get-numbers-datatable';
  * The number's id and company with the contract's `UpdateNumberInput`; routes and schedule are the
  * routing editor's domain `RouteEntry`/`Schedule` (their wire form is the contract's).
  */
-export type UpdateNumberInput = { id: number; company_id: number } & Omit<Infer<typeof UpdateNumberSchema>, 'routes' | 'schedule'> & { routes: RouteEntry[]; schedule: Schedule };
+export type UpdateNumberInput = { id: number; company_id: number } & Omit<Infer<typeof UpdateNumberSchema>, 'routes' | 'schedule'> & {
+    routes: RouteEntry[];
+    schedule: Schedule;
+  };
 
 export function updateNumber({ id, label, routes, schedule, menu_replays, menu_fallback }: UpdateNumberInput): Promise<{ message: string; data: PhoneNumber }> {
   return http.put<{ message: string; data: PhoneNumber }>(`/api/numbers/${id}`, { label, routes, schedule, menu_replays, menu_fallback });

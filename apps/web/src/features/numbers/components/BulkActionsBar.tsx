@@ -60,7 +60,14 @@ export function BulkActionsBar({ selected, onClear }: { selected: number[]; onCl
           </Group>
         </Group>
       </Card>
-      <ConfirmModal opened={confirming} onClose={() => setConfirming(false)} title={`Release ${count}?`} confirmLabel={`Release ${count}`} loading={release.isPending} onConfirm={doRelease}>
+      <ConfirmModal
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        title={`Release ${count}?`}
+        confirmLabel={`Release ${count}`}
+        loading={release.isPending}
+        onConfirm={doRelease}
+      >
         Released numbers go back to the carrier and stop receiving calls and texts. Their history stays in Activity. This cannot be undone.
       </ConfirmModal>
       <Modal opened={labeling} onClose={() => setLabeling(false)} title={`Label ${count}`}>
@@ -71,7 +78,14 @@ export function BulkActionsBar({ selected, onClear }: { selected: number[]; onCl
           }}
         >
           <Stack>
-            <TextInput label="Label" description="Replaces the label of every selected number." value={label} onChange={(e) => setLabel(e.currentTarget.value)} maxLength={100} data-autofocus />
+            <TextInput
+              label="Label"
+              description="Replaces the label of every selected number."
+              value={label}
+              onChange={(e) => setLabel(e.currentTarget.value)}
+              maxLength={100}
+              data-autofocus
+            />
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setLabeling(false)}>
                 Cancel

@@ -30,7 +30,9 @@ export function BuyConfirmation({ numbers, busy, error, onBack, onConfirm }: Buy
   const one = numbers.length === 1;
   return (
     <Stack gap="md" data-testid="buy-confirmation">
-      <Text size="sm">{one ? 'You are about to buy this number for your company:' : `You are about to buy these ${numbers.length} numbers for your company:`}</Text>
+      <Text size="sm">
+        {one ? 'You are about to buy this number for your company:' : `You are about to buy these ${numbers.length} numbers for your company:`}
+      </Text>
       <Table.ScrollContainer minWidth={360} mah={300}>
         <Table striped withTableBorder>
           <Table.Thead>
@@ -53,7 +55,8 @@ export function BuyConfirmation({ numbers, busy, error, onBack, onConfirm }: Buy
       </Table.ScrollContainer>
       {/* Price: company billing (spec 001 "company billing") does not exist yet. Once it does, show each number's monthly price and the total here. */}
       <Text size="sm" c="dimmed" data-testid="buy-price">
-        Price: not shown yet (billing is not set up in this workspace). {one ? 'The number counts' : 'The numbers count'} toward your company&apos;s number limit.
+        Price: not shown yet (billing is not set up in this workspace). {one ? 'The number counts' : 'The numbers count'} toward your company&apos;s number
+        limit.
       </Text>
       {error ? (
         <Alert color="red" variant="light" title="The purchase did not go through">

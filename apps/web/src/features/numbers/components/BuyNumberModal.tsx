@@ -97,7 +97,12 @@ export function BuyNumberModal({ opened, onClose }: { opened: boolean; onClose: 
 
   if (confirming) {
     return (
-      <Modal opened={opened} onClose={onClose} title={confirming.length === 1 ? 'Confirm the purchase' : `Confirm the purchase of ${confirming.length} numbers`} size="lg">
+      <Modal
+        opened={opened}
+        onClose={onClose}
+        title={confirming.length === 1 ? 'Confirm the purchase' : `Confirm the purchase of ${confirming.length} numbers`}
+        size="lg"
+      >
         <BuyConfirmation
           numbers={confirming}
           busy={buy.isPending || bulk.isPending}

@@ -1,7 +1,17 @@
 import { Alert, Button, Card, Grid, Group, NumberInput, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { MenuFallback } from '@switchboard/contracts';
 import {
-  cleanRoutes, defaultSchedule, formatPhone, localTimeZone, NUMBER_UPDATED, newRouteEntry, parsePhone, scheduleHoursErrors, suggestExtension, type RouteEntry, type Schedule,
+  cleanRoutes,
+  defaultSchedule,
+  formatPhone,
+  localTimeZone,
+  NUMBER_UPDATED,
+  newRouteEntry,
+  parsePhone,
+  scheduleHoursErrors,
+  suggestExtension,
+  type RouteEntry,
+  type Schedule,
 } from '@switchboard/domain';
 import { IconDeviceFloppy, IconPlus } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -59,7 +69,8 @@ function snapshot(v: { label: string; schedule: Schedule; routes: RouteEntry[]; 
 /** cleanRoutes keeps only a forward's number: put each geo forward's states back (by number). */
 function keepStates(cleaned: RouteEntry[], edited: RouteEntry[]): RouteEntry[] {
   const states = new Map<string, string[]>();
-  for (const entry of edited) for (const f of entry.forwards as EditorForward[]) if (f.states?.length) states.set(`${entry.extension}:${f.number.trim()}`, f.states);
+  for (const entry of edited)
+    for (const f of entry.forwards as EditorForward[]) if (f.states?.length) states.set(`${entry.extension}:${f.number.trim()}`, f.states);
   return cleaned.map((entry) => ({
     ...entry,
     forwards: entry.forwards.map((f) => {
@@ -87,7 +98,9 @@ export function NumberEditor({ number, greetings }: { number: PhoneNumber; greet
   const savedGreetings = useNumberGreetings(number.id);
   const [label, setLabel] = useState(number.label ?? '');
   const [schedule, setSchedule] = useState<Schedule>(() => number.schedule ?? defaultSchedule(localTimeZone()));
-  const [routes, setRoutes] = useState<RouteEntry[]>(() => (number.routes.length > 0 ? number.routes : [newRouteEntry(number.schedule?.timezone ?? localTimeZone())]));
+  const [routes, setRoutes] = useState<RouteEntry[]>(() =>
+    number.routes.length > 0 ? number.routes : [newRouteEntry(number.schedule?.timezone ?? localTimeZone())],
+  );
   const [menuReplays, setMenuReplays] = useState(number.menu_replays ?? DEFAULT_MENU_REPLAYS);
   const [menuFallback, setMenuFallback] = useState<MenuFallback>(number.menu_fallback ?? DEFAULT_MENU_FALLBACK);
   const [assignments, setAssignments] = useState<Record<string, number> | null>(null);
@@ -141,7 +154,15 @@ export function NumberEditor({ number, greetings }: { number: PhoneNumber; greet
       })
       .filter((a) => extensions.has(a.extension));
     update.mutate(
-      { id: number.id, company_id: number.company_id, label: label.trim(), routes: normalized, schedule, menu_replays: menuReplays, menu_fallback: menuFallback },
+      {
+        id: number.id,
+        company_id: number.company_id,
+        label: label.trim(),
+        routes: normalized,
+        schedule,
+        menu_replays: menuReplays,
+        menu_fallback: menuFallback,
+      },
       {
         onSuccess: async (result) => {
           if (greetingsChanged()) await saveGreetings.mutateAsync(list).catch(() => undefined);
@@ -172,7 +193,14 @@ export function NumberEditor({ number, greetings }: { number: PhoneNumber; greet
   return (
     <Stack gap="md">
       <Card withBorder radius="md" padding="md">
-        <TextInput label="Number label" description="How this number appears across the app, e.g. Main line." value={label} error={errorAt(errors, 'label')} onChange={(e) => setLabel(e.currentTarget.value)} maw={420} />
+        <TextInput
+          label="Number label"
+          description="How this number appears across the app, e.g. Main line."
+          value={label}
+          error={errorAt(errors, 'label')}
+          onChange={(e) => setLabel(e.currentTarget.value)}
+          maw={420}
+        />
       </Card>
       <Group justify="space-between">
         <Title order={4}>Extensions</Title>
@@ -183,7 +211,8 @@ export function NumberEditor({ number, greetings }: { number: PhoneNumber; greet
       {routes.length > 1 ? (
         <Card withBorder radius="md" padding="md">
           <Text size="sm" mb="xs">
-            Callers hear a menu and press the extension number to reach its phones: {routes.map((r) => `${r.label ? `for ${r.label}` : `for extension ${r.extension}`}, press ${r.extension}`).join('; ')}.
+            Callers hear a menu and press the extension number to reach its phones:{' '}
+            {routes.map((r) => `${r.label ? `for ${r.label}` : `for extension ${r.extension}`}, press ${r.extension}`).join('; ')}.
           </Text>
           <Select
             label="Menu greeting"

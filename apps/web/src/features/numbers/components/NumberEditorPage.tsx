@@ -31,7 +31,10 @@ function NumberActions({ number }: { number: PhoneNumber }) {
     if (confirm === 'rotate') {
       rotate.mutate(number.id, {
         onSuccess: (result) => {
-          notify.success(`${formatPhone(result.previous_number)} was replaced by ${formatPhone(result.data.number)}. Routing and history stay.`, result.message);
+          notify.success(
+            `${formatPhone(result.previous_number)} was replaced by ${formatPhone(result.data.number)}. Routing and history stay.`,
+            result.message,
+          );
           setConfirm(null);
         },
       });

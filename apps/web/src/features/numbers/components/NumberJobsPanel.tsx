@@ -22,7 +22,12 @@ export function NumberJobsPanel() {
               {job.progress}%
             </Text>
           </Group>
-          <Progress value={job.progress} color={job.finished ? (job.failed ? 'yellow' : 'teal') : 'blue'} animated={!job.finished} aria-label={`${jobTitle(job)} progress`} />
+          <Progress
+            value={job.progress}
+            color={job.finished ? (job.failed ? 'yellow' : 'teal') : 'blue'}
+            animated={!job.finished}
+            aria-label={`${jobTitle(job)} progress`}
+          />
         </Card>
       ))}
     </Stack>

@@ -80,14 +80,7 @@ export function NumberSearchForm({ onSearch, loading }: { onSearch: (params: Num
             />
           </>
         ) : (
-          <Select
-            label="Prefix"
-            data={prefixData}
-            value={prefix}
-            onChange={(v) => v && setPrefix(v)}
-            allowDeselect={false}
-            w={150}
-          />
+          <Select label="Prefix" data={prefixData} value={prefix} onChange={(v) => v && setPrefix(v)} allowDeselect={false} w={150} />
         )}
         <Button type="submit" leftSection={<IconSearch size={16} />} loading={loading}>
           Search

@@ -44,9 +44,22 @@ export function NumberSearchResults({ results, loading, buyingNumber, onBuy, sel
           {results.map((n) => {
             const shown = formatPhone(n.number);
             return (
-              <Group key={n.number} justify="space-between" py="xs" px="xs" wrap="nowrap" style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }} data-testid="number-result">
+              <Group
+                key={n.number}
+                justify="space-between"
+                py="xs"
+                px="xs"
+                wrap="nowrap"
+                style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
+                data-testid="number-result"
+              >
                 <Group gap="sm" wrap="nowrap">
-                  <Checkbox aria-label={`Select ${shown}`} checked={selected.includes(n.number)} disabled={busy} onChange={(e) => toggle(n.number, e.currentTarget.checked)} />
+                  <Checkbox
+                    aria-label={`Select ${shown}`}
+                    checked={selected.includes(n.number)}
+                    disabled={busy}
+                    onChange={(e) => toggle(n.number, e.currentTarget.checked)}
+                  />
                   <div>
                     <Text ff="monospace" fw={500}>
                       {shown}
@@ -56,7 +69,13 @@ export function NumberSearchResults({ results, loading, buyingNumber, onBuy, sel
                     </Text>
                   </div>
                 </Group>
-                <Button size="xs" variant={selected.length ? 'default' : 'filled'} onClick={() => onBuy(n)} loading={buyingNumber === n.number} disabled={bulkBusy || (buyingNumber !== null && buyingNumber !== n.number)}>
+                <Button
+                  size="xs"
+                  variant={selected.length ? 'default' : 'filled'}
+                  onClick={() => onBuy(n)}
+                  loading={buyingNumber === n.number}
+                  disabled={bulkBusy || (buyingNumber !== null && buyingNumber !== n.number)}
+                >
                   Buy
                 </Button>
               </Group>

@@ -23,7 +23,17 @@ const TYPE_FILTERS = [
 
 type SortColumn = NumberTableQuery['sort'];
 
-function SortHeader({ column, query, onSort, children }: { column: SortColumn; query: NumberTableQuery; onSort: (c: SortColumn) => void; children: ReactNode }) {
+function SortHeader({
+  column,
+  query,
+  onSort,
+  children,
+}: {
+  column: SortColumn;
+  query: NumberTableQuery;
+  onSort: (c: SortColumn) => void;
+  children: ReactNode;
+}) {
   const active = query.sort === column;
   const Icon = active ? (query.dir === 'asc' ? IconChevronUp : IconChevronDown) : IconSelector;
   return (
@@ -115,7 +125,9 @@ export function NumbersTable({ onBuy }: { onBuy: () => void }) {
           variant="default"
           leftSection={<IconDownload size={16} />}
           loading={exporter.isPending}
-          onClick={() => companyId !== null && exporter.mutate({ companyId, query: { sort, dir, search: debounced || undefined, type: type ? Number(type) : undefined } })}
+          onClick={() =>
+            companyId !== null && exporter.mutate({ companyId, query: { sort, dir, search: debounced || undefined, type: type ? Number(type) : undefined } })
+          }
         >
           Export CSV
         </Button>
@@ -171,12 +183,23 @@ export function NumbersTable({ onBuy }: { onBuy: () => void }) {
                 </Table.Tr>
               ) : (
                 rows.map((n) => (
-                  <Table.Tr key={n.id} data-testid="number-row" data-number={n.number} bg={selected.includes(n.id) ? 'var(--mantine-color-blue-light)' : undefined}>
+                  <Table.Tr
+                    key={n.id}
+                    data-testid="number-row"
+                    data-number={n.number}
+                    bg={selected.includes(n.id) ? 'var(--mantine-color-blue-light)' : undefined}
+                  >
                     <Table.Td>
                       <Checkbox aria-label={`Select ${formatPhone(n.number)}`} checked={selected.includes(n.id)} onChange={() => toggle(n.id)} />
                     </Table.Td>
                     <Table.Td>
-                      <Text fw={500}>{n.label || <Text span c="dimmed">No label</Text>}</Text>
+                      <Text fw={500}>
+                        {n.label || (
+                          <Text span c="dimmed">
+                            No label
+                          </Text>
+                        )}
+                      </Text>
                     </Table.Td>
                     <Table.Td>
                       <Anchor component={Link} to={`/numbers/${n.id}`} ff="monospace">
@@ -212,7 +235,11 @@ export function NumbersTable({ onBuy }: { onBuy: () => void }) {
       {meta ? (
         <Group justify="space-between" mt="sm" wrap="wrap">
           <Text size="sm" c="dimmed" data-testid="numbers-total">
-            {numbers.isFetching ? <Skeleton component="span" height={12} width={120} display="inline-block" /> : `${meta.total} ${meta.total === 1 ? 'number' : 'numbers'}`}
+            {numbers.isFetching ? (
+              <Skeleton component="span" height={12} width={120} display="inline-block" />
+            ) : (
+              `${meta.total} ${meta.total === 1 ? 'number' : 'numbers'}`
+            )}
           </Text>
           <Group gap="sm">
             <Select

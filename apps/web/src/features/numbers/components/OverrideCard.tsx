@@ -72,12 +72,20 @@ export function OverrideCard({ number }: { number: PhoneNumber }) {
           <Skeleton height={16} width="70%" />
         ) : state ? (
           <Text size="sm" data-testid="override-current">
-            {state.mode === 'auto' ? 'Following the schedule.' : `Held ${state.mode} ${state.until ? `until ${formatDateTime(state.until)}` : 'until you switch back to Auto'}.`}
+            {state.mode === 'auto'
+              ? 'Following the schedule.'
+              : `Held ${state.mode} ${state.until ? `until ${formatDateTime(state.until)}` : 'until you switch back to Auto'}.`}
           </Text>
         ) : null}
         <SegmentedControl aria-label="Override" data={MODES} value={mode} onChange={(v) => setMode(v as NumberOverride['mode'])} fullWidth />
         {mode !== 'auto' ? (
-          <TextInput type="datetime-local" label="Until (optional)" description="Back to the schedule after this time." value={until} onChange={(e) => setUntil(e.currentTarget.value)} />
+          <TextInput
+            type="datetime-local"
+            label="Until (optional)"
+            description="Back to the schedule after this time."
+            value={until}
+            onChange={(e) => setUntil(e.currentTarget.value)}
+          />
         ) : null}
         <Button variant="light" onClick={submit} loading={save.isPending}>
           Apply override

@@ -77,10 +77,24 @@ export function RouteEntryCard({ entry, errors, canRemove, greetings, assigned, 
       </Group>
       <Grid gap="sm">
         <Grid.Col span={{ base: 6, sm: 2 }}>
-          <NumberInput label="Extension" min={0} max={99} allowDecimal={false} value={entry.extension} error={errorAt(errors, 'extension')} onChange={(v) => set('extension', typeof v === 'number' ? v : Number(v) || 0)} />
+          <NumberInput
+            label="Extension"
+            min={0}
+            max={99}
+            allowDecimal={false}
+            value={entry.extension}
+            error={errorAt(errors, 'extension')}
+            onChange={(v) => set('extension', typeof v === 'number' ? v : Number(v) || 0)}
+          />
         </Grid.Col>
         <Grid.Col span={{ base: 6, sm: 5 }}>
-          <TextInput label="Extension label" placeholder="Sales" value={entry.label} error={errorAt(errors, 'label')} onChange={(e) => set('label', e.currentTarget.value)} />
+          <TextInput
+            label="Extension label"
+            placeholder="Sales"
+            value={entry.label}
+            error={errorAt(errors, 'label')}
+            onChange={(e) => set('label', e.currentTarget.value)}
+          />
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 5 }}>
           <Select
@@ -89,7 +103,15 @@ export function RouteEntryCard({ entry, errors, canRemove, greetings, assigned, 
             value={entry.type}
             allowDeselect={false}
             error={errorAt(errors, 'type')}
-            onChange={(v) => v && onChange({ ...entry, type: v as RouteType, geo_by_state_enabled: v === 'geo', voicemail_enabled: v === 'voicemail' ? true : entry.voicemail_enabled })}
+            onChange={(v) =>
+              v &&
+              onChange({
+                ...entry,
+                type: v as RouteType,
+                geo_by_state_enabled: v === 'geo',
+                voicemail_enabled: v === 'voicemail' ? true : entry.voicemail_enabled,
+              })
+            }
           />
         </Grid.Col>
         {entry.type === 'in-app-calling' ? (
@@ -122,7 +144,15 @@ export function RouteEntryCard({ entry, errors, canRemove, greetings, assigned, 
         {entry.type !== 'voicemail' ? (
           <>
             <Grid.Col span={{ base: 6, sm: 3 }}>
-              <NumberInput label="Ring timeout (s)" min={5} max={600} allowDecimal={false} value={entry.timeout} error={errorAt(errors, 'timeout')} onChange={(v) => set('timeout', Number(v) || 0)} />
+              <NumberInput
+                label="Ring timeout (s)"
+                min={5}
+                max={600}
+                allowDecimal={false}
+                value={entry.timeout}
+                error={errorAt(errors, 'timeout')}
+                onChange={(v) => set('timeout', Number(v) || 0)}
+              />
             </Grid.Col>
             <Grid.Col span={{ base: 6, sm: 3 }}>
               <Select
@@ -137,15 +167,38 @@ export function RouteEntryCard({ entry, errors, canRemove, greetings, assigned, 
             {entry.confirm_key !== null ? (
               <>
                 <Grid.Col span={{ base: 6, sm: 2 }}>
-                  <NumberInput label="Key wait (s)" min={1} max={120} allowDecimal={false} value={entry.confirm_key_wait} error={errorAt(errors, 'confirm_key_wait')} onChange={(v) => set('confirm_key_wait', Number(v) || 0)} />
+                  <NumberInput
+                    label="Key wait (s)"
+                    min={1}
+                    max={120}
+                    allowDecimal={false}
+                    value={entry.confirm_key_wait}
+                    error={errorAt(errors, 'confirm_key_wait')}
+                    onChange={(v) => set('confirm_key_wait', Number(v) || 0)}
+                  />
                 </Grid.Col>
                 <Grid.Col span={{ base: 12, sm: 4 }}>
-                  <TextInput label="Whisper text" placeholder="Call for Sales" value={entry.confirm_whisper} error={errorAt(errors, 'confirm_whisper')} onChange={(e) => set('confirm_whisper', e.currentTarget.value)} />
+                  <TextInput
+                    label="Whisper text"
+                    placeholder="Call for Sales"
+                    value={entry.confirm_whisper}
+                    error={errorAt(errors, 'confirm_whisper')}
+                    onChange={(e) => set('confirm_whisper', e.currentTarget.value)}
+                  />
                 </Grid.Col>
-                <Grid.Col span={{ base: 12, sm: 6 }}>{greetingSelect('Whisper greeting', assigned.whisper, (id) => onAssign('whisper', id), 'Played to whoever answers instead of the whisper text.')}</Grid.Col>
+                <Grid.Col span={{ base: 12, sm: 6 }}>
+                  {greetingSelect(
+                    'Whisper greeting',
+                    assigned.whisper,
+                    (id) => onAssign('whisper', id),
+                    'Played to whoever answers instead of the whisper text.',
+                  )}
+                </Grid.Col>
               </>
             ) : null}
-            <Grid.Col span={{ base: 12, sm: 6 }}>{greetingSelect('On-hold music', entry.onhold_music_id, (id) => set('onhold_music_id', id), 'Played to the caller before the phones ring.')}</Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              {greetingSelect('On-hold music', entry.onhold_music_id, (id) => set('onhold_music_id', id), 'Played to the caller before the phones ring.')}
+            </Grid.Col>
           </>
         ) : null}
         <Grid.Col span={12}>
@@ -156,9 +209,17 @@ export function RouteEntryCard({ entry, errors, canRemove, greetings, assigned, 
             <Switch label="Voicemail" checked={entry.voicemail_enabled} onChange={(e) => set('voicemail_enabled', e.currentTarget.checked)} />
             {rings ? (
               <>
-                <Switch label="Caller ID pass-through" checked={entry.caller_id_pass_thru} onChange={(e) => set('caller_id_pass_thru', e.currentTarget.checked)} />
+                <Switch
+                  label="Caller ID pass-through"
+                  checked={entry.caller_id_pass_thru}
+                  onChange={(e) => set('caller_id_pass_thru', e.currentTarget.checked)}
+                />
                 <Switch label="Stagger" checked={entry.stagger} onChange={(e) => set('stagger', e.currentTarget.checked)} />
-                <Switch label="Round robin" checked={Boolean(entry.round_robin)} onChange={(e) => set('round_robin', e.currentTarget.checked ? ROUND_ROBIN_ON : null)} />
+                <Switch
+                  label="Round robin"
+                  checked={Boolean(entry.round_robin)}
+                  onChange={(e) => set('round_robin', e.currentTarget.checked ? ROUND_ROBIN_ON : null)}
+                />
               </>
             ) : null}
           </Group>
@@ -176,7 +237,14 @@ export function RouteEntryCard({ entry, errors, canRemove, greetings, assigned, 
                 onChange={(e) => set('email_alert_address', e.currentTarget.value)}
               />
             </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 6 }}>{greetingSelect('Voicemail greeting', assigned.voicemail, (id) => onAssign('voicemail', id), 'Played instead of "Please leave a message after the tone."')}</Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              {greetingSelect(
+                'Voicemail greeting',
+                assigned.voicemail,
+                (id) => onAssign('voicemail', id),
+                'Played instead of "Please leave a message after the tone."',
+              )}
+            </Grid.Col>
           </>
         ) : null}
       </Grid>

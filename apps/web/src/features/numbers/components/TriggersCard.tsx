@@ -56,8 +56,22 @@ export function TriggersCard({ numberId }: { numberId: number }) {
             </Group>
           ))
         )}
-        <Select label="When" data={TRIGGER_EVENTS.map((e) => ({ value: e, label: EVENT_LABELS[e] }))} value={event} onChange={(v) => v && setEvent(v as Trigger['event'])} allowDeselect={false} size="xs" />
-        <Select label="Then" data={TRIGGER_ACTIONS.map((a) => ({ value: a, label: ACTION_LABELS[a] }))} value={action} onChange={(v) => v && setAction(v as Trigger['action'])} allowDeselect={false} size="xs" />
+        <Select
+          label="When"
+          data={TRIGGER_EVENTS.map((e) => ({ value: e, label: EVENT_LABELS[e] }))}
+          value={event}
+          onChange={(v) => v && setEvent(v as Trigger['event'])}
+          allowDeselect={false}
+          size="xs"
+        />
+        <Select
+          label="Then"
+          data={TRIGGER_ACTIONS.map((a) => ({ value: a, label: ACTION_LABELS[a] }))}
+          value={action}
+          onChange={(v) => v && setAction(v as Trigger['action'])}
+          allowDeselect={false}
+          size="xs"
+        />
         <TextInput
           label={action === 'email' ? 'E-mail address' : 'Webhook URL'}
           placeholder={action === 'email' ? 'team@example.com' : 'https://example.com/hook'}

@@ -9,5 +9,9 @@ export function errorAt(errors: FieldErrors, path: string): string | undefined {
 /** The errors under `prefix.`, re-keyed without the prefix. */
 export function errorsUnder(errors: FieldErrors, prefix: string): FieldErrors {
   const start = `${prefix}.`;
-  return Object.fromEntries(Object.entries(errors).filter(([k]) => k.startsWith(start)).map(([k, v]) => [k.slice(start.length), v]));
+  return Object.fromEntries(
+    Object.entries(errors)
+      .filter(([k]) => k.startsWith(start))
+      .map(([k, v]) => [k.slice(start.length), v]),
+  );
 }

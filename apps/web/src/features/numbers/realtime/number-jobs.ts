@@ -67,7 +67,11 @@ function subscribe(listener: () => void): () => void {
 
 /** The jobs on screen. */
 export function useNumberJobs(): NumberJob[] {
-  return useSyncExternalStore(subscribe, () => jobs, () => jobs);
+  return useSyncExternalStore(
+    subscribe,
+    () => jobs,
+    () => jobs,
+  );
 }
 
 /** Payloads of the batch events (packages/contracts LIVE_EVENTS). */

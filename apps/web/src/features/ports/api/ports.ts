@@ -12,7 +12,12 @@ export function getPorts(companyId: number): Promise<Infer<typeof PortListBody>>
 }
 
 export function portsQueryOptions(companyId: number | null) {
-  return queryOptions({ queryKey: companyKey(companyId, 'ports'), queryFn: () => getPorts(companyId!), enabled: companyId !== null, staleTime: CACHE_MS.company });
+  return queryOptions({
+    queryKey: companyKey(companyId, 'ports'),
+    queryFn: () => getPorts(companyId!),
+    enabled: companyId !== null,
+    staleTime: CACHE_MS.company,
+  });
 }
 
 export function usePorts() {

@@ -34,10 +34,15 @@ function PortForm({ onClose }: { onClose: () => void }) {
   const [address, setAddress] = useState('');
   const [bill, setBill] = useState<File | null>(null);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const entries = numbersText.split(/[\n,;]+/).map((s) => s.trim()).filter(Boolean);
+  const entries = numbersText
+    .split(/[\n,;]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   const invalid = entries.filter((e) => parsePhone(e) === null);
   const err = (k: string) => errors[k]?.[0];
-  const numberErrors = Object.entries(errors).filter(([k]) => k.startsWith('numbers.')).map(([k, v]) => `${entries[Number(k.split('.')[1])] ?? k}: ${v[0]}`);
+  const numberErrors = Object.entries(errors)
+    .filter(([k]) => k.startsWith('numbers.'))
+    .map(([k, v]) => `${entries[Number(k.split('.')[1])] ?? k}: ${v[0]}`);
 
   const submit = async () => {
     const local: Record<string, string[]> = {};
@@ -52,7 +57,15 @@ function PortForm({ onClose }: { onClose: () => void }) {
     if (Object.keys(local).length) return;
     const bill_copy = bill ? await readDataUrl(bill) : null;
     create.mutate(
-      { numbers: entries.map((e) => parsePhone(e) ?? e), carrier_name: carrier.trim(), account_number: account.trim(), pin: pin.trim(), authorized_name: authorized.trim(), service_address: address.trim(), bill_copy },
+      {
+        numbers: entries.map((e) => parsePhone(e) ?? e),
+        carrier_name: carrier.trim(),
+        account_number: account.trim(),
+        pin: pin.trim(),
+        authorized_name: authorized.trim(),
+        service_address: address.trim(),
+        bill_copy,
+      },
       {
         onSuccess: (r) => {
           notify.success(r.message);
@@ -83,13 +96,45 @@ function PortForm({ onClose }: { onClose: () => void }) {
         </Text>
       ) : null}
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput label="Current carrier" placeholder="Verizon" value={carrier} onChange={(e) => setCarrier(e.currentTarget.value)} error={err('carrier_name')} />
+        <TextInput
+          label="Current carrier"
+          placeholder="Verizon"
+          value={carrier}
+          onChange={(e) => setCarrier(e.currentTarget.value)}
+          error={err('carrier_name')}
+        />
         <TextInput label="Account number" value={account} onChange={(e) => setAccount(e.currentTarget.value)} error={err('account_number')} />
-        <TextInput label="Account PIN" description="Never shown again after you submit." value={pin} onChange={(e) => setPin(e.currentTarget.value)} error={err('pin')} />
-        <TextInput label="Authorized name" description="As on the carrier account." value={authorized} onChange={(e) => setAuthorized(e.currentTarget.value)} error={err('authorized_name')} />
+        <TextInput
+          label="Account PIN"
+          description="Never shown again after you submit."
+          value={pin}
+          onChange={(e) => setPin(e.currentTarget.value)}
+          error={err('pin')}
+        />
+        <TextInput
+          label="Authorized name"
+          description="As on the carrier account."
+          value={authorized}
+          onChange={(e) => setAuthorized(e.currentTarget.value)}
+          error={err('authorized_name')}
+        />
       </SimpleGrid>
-      <TextInput label="Service address" placeholder="1 Main St, Springfield, IL 62701" value={address} onChange={(e) => setAddress(e.currentTarget.value)} error={err('service_address')} />
-      <FileInput label="Copy of a recent bill (optional)" placeholder="PDF or image" accept="application/pdf,image/*" value={bill} onChange={setBill} clearable error={err('bill_copy')} />
+      <TextInput
+        label="Service address"
+        placeholder="1 Main St, Springfield, IL 62701"
+        value={address}
+        onChange={(e) => setAddress(e.currentTarget.value)}
+        error={err('service_address')}
+      />
+      <FileInput
+        label="Copy of a recent bill (optional)"
+        placeholder="PDF or image"
+        accept="application/pdf,image/*"
+        value={bill}
+        onChange={setBill}
+        clearable
+        error={err('bill_copy')}
+      />
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>
           Cancel
@@ -120,7 +165,13 @@ function PortCard({ port }: { port: PortRequest }) {
           Rejected: {port.reason}
         </Text>
       ) : null}
-      <Progress mt="sm" value={STATE_PROGRESS[port.state]} color={STATE_COLOR[port.state]} animated={port.state === 'submitted' || port.state === 'in_progress'} aria-label={`Port progress: ${port.state_label}`} />
+      <Progress
+        mt="sm"
+        value={STATE_PROGRESS[port.state]}
+        color={STATE_COLOR[port.state]}
+        animated={port.state === 'submitted' || port.state === 'in_progress'}
+        aria-label={`Port progress: ${port.state_label}`}
+      />
     </Card>
   );
 }
@@ -145,7 +196,12 @@ export function PortsPage() {
       {ports.isPending ? (
         <ListSkeleton rows={3} height={90} />
       ) : list.length === 0 ? (
-        <EmptyCard icon={<IconArrowsTransferDown />} title="No port requests" description="Have your current carrier account details ready: account number, PIN and the name on the account." action={<Button onClick={() => setCreating(true)}>Start a port request</Button>} />
+        <EmptyCard
+          icon={<IconArrowsTransferDown />}
+          title="No port requests"
+          description="Have your current carrier account details ready: account number, PIN and the name on the account."
+          action={<Button onClick={() => setCreating(true)}>Start a port request</Button>}
+        />
       ) : (
         <Stack gap="sm">
           {list.map((p) => (

@@ -16,7 +16,10 @@ export function getCompanySchedule(companyId: number): Promise<{ data: CompanySc
   return http.get<{ data: CompanySchedule }>(`/api/companies/${companyId}/schedule`);
 }
 
-export function putCompanySchedule(companyId: number, input: { schedule?: Schedule; holidays?: string[] }): Promise<{ data: CompanySchedule; message?: string }> {
+export function putCompanySchedule(
+  companyId: number,
+  input: { schedule?: Schedule; holidays?: string[] },
+): Promise<{ data: CompanySchedule; message?: string }> {
   return http.put<{ data: CompanySchedule; message?: string }>(`/api/companies/${companyId}/schedule`, input);
 }
 

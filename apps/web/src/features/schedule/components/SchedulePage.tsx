@@ -101,7 +101,15 @@ export function SchedulePage() {
         <ListSkeleton rows={3} height={80} />
       ) : (
         <Stack gap="md" maw={820}>
-          <ScheduleEditor schedule={schedule} onChange={setSchedule} errors={Object.fromEntries(Object.entries(errors).filter(([k]) => k.startsWith('schedule.')).map(([k, v]) => [k.slice(9), v]))} />
+          <ScheduleEditor
+            schedule={schedule}
+            onChange={setSchedule}
+            errors={Object.fromEntries(
+              Object.entries(errors)
+                .filter(([k]) => k.startsWith('schedule.'))
+                .map(([k, v]) => [k.slice(9), v]),
+            )}
+          />
           <Card withBorder radius="md" padding="md" data-testid="holidays">
             <Title order={4} mb={4}>
               Holidays
@@ -129,7 +137,12 @@ export function SchedulePage() {
                     variant="light"
                     data-testid="holiday"
                     rightSection={
-                      <ActionIcon size="xs" variant="transparent" aria-label={`Remove ${showDate(d)}`} onClick={() => setHolidays((h) => h.filter((x) => x !== d))}>
+                      <ActionIcon
+                        size="xs"
+                        variant="transparent"
+                        aria-label={`Remove ${showDate(d)}`}
+                        onClick={() => setHolidays((h) => h.filter((x) => x !== d))}
+                      >
                         <IconX size={12} />
                       </ActionIcon>
                     }

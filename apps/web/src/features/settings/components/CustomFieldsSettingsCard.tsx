@@ -12,7 +12,13 @@ const MANAGER_ROLES = ['owner', 'administrator'];
  * the signed-in user in that company. `companyAttributes` / `userAttributes`: the company's Company
  * and User custom fields, handed in by the app.
  */
-export function CustomFieldsSettingsCard({ companyAttributes, userAttributes }: { companyAttributes: CustomFieldAttribute[]; userAttributes: CustomFieldAttribute[] }) {
+export function CustomFieldsSettingsCard({
+  companyAttributes,
+  userAttributes,
+}: {
+  companyAttributes: CustomFieldAttribute[];
+  userAttributes: CustomFieldAttribute[];
+}) {
   const { user } = useSession();
   const companyId = useCompanyId();
   const role = user?.companies.find((c) => c.id === companyId)?.role;

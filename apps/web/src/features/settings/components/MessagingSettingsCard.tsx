@@ -67,7 +67,11 @@ function MessagingSettingsForm({ initial }: { initial: CompanySettings }) {
   return (
     <form onSubmit={submit}>
       <Stack gap="md">
-        {!canEdit && <Text size="sm" c="dimmed">Only owners and administrators can change these settings.</Text>}
+        {!canEdit && (
+          <Text size="sm" c="dimmed">
+            Only owners and administrators can change these settings.
+          </Text>
+        )}
         <Textarea
           label="HELP reply text"
           description={`Sent when someone texts HELP or INFO to your numbers. Empty: "${'{company}'}: …" with the standard help text.`}
@@ -77,7 +81,11 @@ function MessagingSettingsForm({ initial }: { initial: CompanySettings }) {
           onChange={(e) => set('help_text', e.currentTarget.value)}
           error={error('help_text')}
           disabled={!canEdit}
-          rightSection={<Text size="xs" c="dimmed">{[...v.help_text].length}/{HELP_TEXT_MAX}</Text>}
+          rightSection={
+            <Text size="xs" c="dimmed">
+              {[...v.help_text].length}/{HELP_TEXT_MAX}
+            </Text>
+          }
           rightSectionWidth={64}
         />
         <Switch
@@ -89,8 +97,26 @@ function MessagingSettingsForm({ initial }: { initial: CompanySettings }) {
         />
         {v.quiet_hours_enabled && (
           <Group grow align="flex-start">
-            <Select label="Send from" data={CLOCK_CHOICES} value={v.quiet_hours_start} onChange={(x) => x && set('quiet_hours_start', x)} allowDeselect={false} searchable error={error('quiet_hours_start')} disabled={!canEdit} />
-            <Select label="Send until" data={CLOCK_CHOICES} value={v.quiet_hours_end} onChange={(x) => x && set('quiet_hours_end', x)} allowDeselect={false} searchable error={error('quiet_hours_end')} disabled={!canEdit} />
+            <Select
+              label="Send from"
+              data={CLOCK_CHOICES}
+              value={v.quiet_hours_start}
+              onChange={(x) => x && set('quiet_hours_start', x)}
+              allowDeselect={false}
+              searchable
+              error={error('quiet_hours_start')}
+              disabled={!canEdit}
+            />
+            <Select
+              label="Send until"
+              data={CLOCK_CHOICES}
+              value={v.quiet_hours_end}
+              onChange={(x) => x && set('quiet_hours_end', x)}
+              allowDeselect={false}
+              searchable
+              error={error('quiet_hours_end')}
+              disabled={!canEdit}
+            />
           </Group>
         )}
         <Switch
@@ -110,7 +136,11 @@ function MessagingSettingsForm({ initial }: { initial: CompanySettings }) {
           disabled={!canEdit}
         />
         {otherErrors.length > 0 && (
-          <Alert color="red">{otherErrors.map(([k, m]) => <div key={k}>{m[0]}</div>)}</Alert>
+          <Alert color="red">
+            {otherErrors.map(([k, m]) => (
+              <div key={k}>{m[0]}</div>
+            ))}
+          </Alert>
         )}
         {canEdit && (
           <Group justify="flex-end">

@@ -22,7 +22,11 @@ export function MfaEnrolment() {
         </Stack>
       </Group>
       {verify.isError ? <Alert color="red">That code did not match. Try the newest code from your app.</Alert> : null}
-      <MfaCodeForm submitLabel="Verify and turn on" loading={verify.isPending} onSubmit={(code) => verify.mutate(code, { onSuccess: () => notify.success(SETTINGS_UPDATED) })} />
+      <MfaCodeForm
+        submitLabel="Verify and turn on"
+        loading={verify.isPending}
+        onSubmit={(code) => verify.mutate(code, { onSuccess: () => notify.success(SETTINGS_UPDATED) })}
+      />
     </Stack>
   );
 }

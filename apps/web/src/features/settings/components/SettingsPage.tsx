@@ -18,7 +18,13 @@ import { MfaEnrolment } from './MfaEnrolment';
  * and the custom-field values of the company and the user. `companyAttributes` / `userAttributes`
  * (the company's Company and User custom fields) are handed in by the app.
  */
-export function SettingsPage({ companyAttributes = [], userAttributes = [] }: { companyAttributes?: CustomFieldAttribute[]; userAttributes?: CustomFieldAttribute[] }) {
+export function SettingsPage({
+  companyAttributes = [],
+  userAttributes = [],
+}: {
+  companyAttributes?: CustomFieldAttribute[];
+  userAttributes?: CustomFieldAttribute[];
+}) {
   const { user } = useSession();
   const status = useMfaStatus();
   const remove = useDeleteMfa();

@@ -50,7 +50,14 @@ export function CallPanel({ from, target }: CallPanelProps) {
             value={digits}
             onChange={(e) => setDigits(e.currentTarget.value.replace(/[^\d*#]/g, ''))}
           />
-          <NumberInput label="Voicemail seconds" description="How long the caller talks if voicemail answers" min={0} max={300} value={voicemailSeconds} onChange={setVoicemailSeconds} />
+          <NumberInput
+            label="Voicemail seconds"
+            description="How long the caller talks if voicemail answers"
+            min={0}
+            max={300}
+            value={voicemailSeconds}
+            onChange={setVoicemailSeconds}
+          />
         </Group>
         <Switch
           label="Press the confirm key when answering"

@@ -28,8 +28,22 @@ export function HandsetThread({ messages, handset }: { messages: HandsetMessage[
         {sorted.map((m) => {
           const sentByHandset = m.from === handset;
           return (
-            <Stack key={m.sid} gap={2} align={sentByHandset ? 'flex-end' : 'flex-start'} data-testid="handset-message" data-direction={sentByHandset ? 'sent' : 'received'} data-status={m.status}>
-              <Paper px="sm" py={6} radius="lg" maw="80%" bg={sentByHandset ? 'var(--mantine-color-green-6)' : 'var(--mantine-color-gray-1)'} c={sentByHandset ? 'white' : undefined}>
+            <Stack
+              key={m.sid}
+              gap={2}
+              align={sentByHandset ? 'flex-end' : 'flex-start'}
+              data-testid="handset-message"
+              data-direction={sentByHandset ? 'sent' : 'received'}
+              data-status={m.status}
+            >
+              <Paper
+                px="sm"
+                py={6}
+                radius="lg"
+                maw="80%"
+                bg={sentByHandset ? 'var(--mantine-color-green-6)' : 'var(--mantine-color-gray-1)'}
+                c={sentByHandset ? 'white' : undefined}
+              >
                 <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
                   {m.body}
                 </Text>

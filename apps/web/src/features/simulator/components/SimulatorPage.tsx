@@ -31,7 +31,10 @@ export function SimulatorPage({ numbers, loading }: SimulatorPageProps) {
 
   return (
     <>
-      <PageHeader title="Phone simulator" description="Be an outside caller or texter. The sandbox carrier drives your numbers exactly as the real carrier would." />
+      <PageHeader
+        title="Phone simulator"
+        description="Be an outside caller or texter. The sandbox carrier drives your numbers exactly as the real carrier would."
+      />
       {loading ? (
         <ListSkeleton rows={2} height={120} />
       ) : list.length === 0 ? (

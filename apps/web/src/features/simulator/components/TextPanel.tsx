@@ -28,7 +28,16 @@ export function TextPanel({ from, target }: { from: string | null; target: Simul
         {from ? <HandsetThread messages={thread} handset={from} /> : null}
         <form onSubmit={submit}>
           <Group align="flex-end" gap="xs" wrap="nowrap">
-            <Textarea label="Text message" placeholder="Hi, are you open today?" autosize minRows={1} maxRows={4} value={body} onChange={(e) => setBody(e.currentTarget.value)} style={{ flex: 1 }} />
+            <Textarea
+              label="Text message"
+              placeholder="Hi, are you open today?"
+              autosize
+              minRows={1}
+              maxRows={4}
+              value={body}
+              onChange={(e) => setBody(e.currentTarget.value)}
+              style={{ flex: 1 }}
+            />
             <Button type="submit" leftSection={<IconSend size={16} />} loading={send.isPending} disabled={!from || !target || !body.trim()}>
               Send
             </Button>

@@ -23,26 +23,53 @@ function CallCard({ current, answer, decline, hangup }: { current: SoftphoneCall
   const { call } = current;
   return (
     <Affix position={{ top: 72, right: 12 }} zIndex={300}>
-      <Paper withBorder shadow="lg" p="md" radius="md" w={300} maw="calc(100vw - 24px)" data-testid="softphone-card" aria-live="assertive"
-        style={current.phase === 'ringing' ? { animation: 'softphone-pulse 1s ease-in-out infinite alternate' } : undefined}>
+      <Paper
+        withBorder
+        shadow="lg"
+        p="md"
+        radius="md"
+        w={300}
+        maw="calc(100vw - 24px)"
+        data-testid="softphone-card"
+        aria-live="assertive"
+        style={current.phase === 'ringing' ? { animation: 'softphone-pulse 1s ease-in-out infinite alternate' } : undefined}
+      >
         <style>{'@keyframes softphone-pulse { from { box-shadow: 0 0 0 0 rgba(34,139,230,.5) } to { box-shadow: 0 0 0 10px rgba(34,139,230,0) } }'}</style>
         <Stack gap="xs">
           <Group gap="xs">
             <IconPhoneIncoming size={18} />
             <Text fw={600}>{current.phase === 'ringing' ? 'Incoming call' : current.phase === 'connected' ? 'Connected' : current.message}</Text>
-            {current.phase === 'connected' && <Badge color="teal" variant="light"><Timer since={current.since} /></Badge>}
+            {current.phase === 'connected' && (
+              <Badge color="teal" variant="light">
+                <Timer since={current.since} />
+              </Badge>
+            )}
           </Group>
-          <Text size="lg" fw={call.contactName ? 600 : undefined} data-testid="softphone-from">{call.contactName || formatPhone(call.from)}</Text>
-          {call.contactName ? <Text size="sm" ff="monospace" data-testid="softphone-number">{formatPhone(call.from)}</Text> : null}
-          <Text size="sm" c="dimmed" data-testid="softphone-to">to {call.numberLabel ? `${call.numberLabel} (${formatPhone(call.to)})` : formatPhone(call.to)}</Text>
+          <Text size="lg" fw={call.contactName ? 600 : undefined} data-testid="softphone-from">
+            {call.contactName || formatPhone(call.from)}
+          </Text>
+          {call.contactName ? (
+            <Text size="sm" ff="monospace" data-testid="softphone-number">
+              {formatPhone(call.from)}
+            </Text>
+          ) : null}
+          <Text size="sm" c="dimmed" data-testid="softphone-to">
+            to {call.numberLabel ? `${call.numberLabel} (${formatPhone(call.to)})` : formatPhone(call.to)}
+          </Text>
           {current.phase === 'ringing' && (
             <Group grow>
-              <Button color="teal" leftSection={<IconPhone size={16} />} onClick={answer} loading={current.busy}>Answer</Button>
-              <Button color="red" variant="light" leftSection={<IconPhoneOff size={16} />} onClick={decline} disabled={current.busy}>Decline</Button>
+              <Button color="teal" leftSection={<IconPhone size={16} />} onClick={answer} loading={current.busy}>
+                Answer
+              </Button>
+              <Button color="red" variant="light" leftSection={<IconPhoneOff size={16} />} onClick={decline} disabled={current.busy}>
+                Decline
+              </Button>
             </Group>
           )}
           {current.phase === 'connected' && (
-            <Button color="red" leftSection={<IconPhoneOff size={16} />} onClick={hangup}>Hang up</Button>
+            <Button color="red" leftSection={<IconPhoneOff size={16} />} onClick={hangup}>
+              Hang up
+            </Button>
           )}
         </Stack>
       </Paper>

@@ -9,7 +9,12 @@ function beep(): void {
   try {
     ctx ??= new AudioContext();
     const now = ctx.currentTime;
-    for (const [f, at] of [[440, 0], [480, 0], [440, 0.5], [480, 0.5]] as const) {
+    for (const [f, at] of [
+      [440, 0],
+      [480, 0],
+      [440, 0.5],
+      [480, 0.5],
+    ] as const) {
       const osc = ctx.createOscillator();
       const gain = ctx.createGain();
       osc.frequency.value = f;

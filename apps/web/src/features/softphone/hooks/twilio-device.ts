@@ -17,7 +17,9 @@ export async function registerTwilioDevice(token: string): Promise<void> {
   const d = new Device(token, { closeProtection: true }) as unknown as TwilioDevice;
   d.on('incoming', ((call: TwilioCall) => {
     incoming = call;
-    call.on('cancel', () => { if (incoming === call) incoming = null; });
+    call.on('cancel', () => {
+      if (incoming === call) incoming = null;
+    });
   }) as (arg: never) => void);
   await d.register();
   device = d;
@@ -33,6 +35,12 @@ export function destroyTwilioDevice(): void {
 /** Accepts / rejects / ends the pending Twilio call, when there is one. */
 export const twilioCall = {
   accept: () => incoming?.accept(),
-  reject: () => { incoming?.reject(); incoming = null; },
-  hangup: () => { incoming?.disconnect(); incoming = null; },
+  reject: () => {
+    incoming?.reject();
+    incoming = null;
+  },
+  hangup: () => {
+    incoming?.disconnect();
+    incoming = null;
+  },
 };

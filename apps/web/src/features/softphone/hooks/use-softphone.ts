@@ -46,13 +46,23 @@ export function useSoftphone() {
 
   // While active: fetch a token; with Twilio, register the Voice SDK device.
   useEffect(() => {
-    if (status !== 'active') { destroyTwilioDevice(); return; }
+    if (status !== 'active') {
+      destroyTwilioDevice();
+      return;
+    }
     let cancelled = false;
-    api.getToken().then(async (t) => {
-      carrier.current = t.carrier;
-      if (!cancelled && t.carrier === 'twilio') await registerTwilioDevice(t.token);
-    }).catch(() => { /* the status call already reported SIP problems */ });
-    return () => { cancelled = true; };
+    api
+      .getToken()
+      .then(async (t) => {
+        carrier.current = t.carrier;
+        if (!cancelled && t.carrier === 'twilio') await registerTwilioDevice(t.token);
+      })
+      .catch(() => {
+        /* the status call already reported SIP problems */
+      });
+    return () => {
+      cancelled = true;
+    };
   }, [status]);
 
   useEffect(() => {
@@ -67,24 +77,31 @@ export function useSoftphone() {
   };
 
   /** Optimistic toggle, rolled back with a notice when the server refuses. */
-  const toggle = useCallback(async (next: InAppCallingStatus) => {
-    const before = status;
-    setStatusState(next);
-    setPending(true);
-    try {
-      await api.setStatus(next);
-      rememberStatus(next);
-    } catch (e) {
-      setStatusState(before);
-      notify.danger(errorText(e, 'Your in-app calling status could not be changed.'), NOTICE_MS);
-    } finally {
-      setPending(false);
-    }
-  }, [status]);
+  const toggle = useCallback(
+    async (next: InAppCallingStatus) => {
+      const before = status;
+      setStatusState(next);
+      setPending(true);
+      try {
+        await api.setStatus(next);
+        rememberStatus(next);
+      } catch (e) {
+        setStatusState(before);
+        notify.danger(errorText(e, 'Your in-app calling status could not be changed.'), NOTICE_MS);
+      } finally {
+        setPending(false);
+      }
+    },
+    [status],
+  );
 
   useRealtimeEvent(user ? `user.${user.id}` : null, IN_APP_CALLING_EVENT, (e) => {
     const cur = currentRef.current;
-    if (e.type === 'status') { setStatusState(e.status); rememberStatus(e.status); return; }
+    if (e.type === 'status') {
+      setStatusState(e.status);
+      rememberStatus(e.status);
+      return;
+    }
     if (e.type === 'ringing') {
       if (cur?.phase === 'connected') return; // busy on a call: the others can answer
       setCurrent({ phase: 'ringing', call: e, busy: false });
@@ -98,7 +115,10 @@ export function useSoftphone() {
   // A ringing call stops by itself after its timeout (the carrier moves on to voicemail).
   useEffect(() => {
     if (current?.phase !== 'ringing') return;
-    const t = setTimeout(() => setCurrent((c) => (c?.phase === 'ringing' && c.call.callId === current.call.callId ? null : c)), (current.call.timeoutS + 5) * 1000);
+    const t = setTimeout(
+      () => setCurrent((c) => (c?.phase === 'ringing' && c.call.callId === current.call.callId ? null : c)),
+      (current.call.timeoutS + 5) * 1000,
+    );
     return () => clearTimeout(t);
   }, [current]);
 
@@ -118,7 +138,10 @@ export function useSoftphone() {
       setCurrent({ phase: 'connected', call: cur.call, since: Date.now() });
     } catch (e) {
       setCurrent(null);
-      notify.danger(e instanceof HttpError && e.status === 409 ? 'Someone else answered this call.' : errorText(e, 'The call could not be answered.'), NOTICE_MS);
+      notify.danger(
+        e instanceof HttpError && e.status === 409 ? 'Someone else answered this call.' : errorText(e, 'The call could not be answered.'),
+        NOTICE_MS,
+      );
     }
   }, []);
 

@@ -20,7 +20,10 @@ export function useMarkVoicemail() {
     onMutate: async ({ id, read }) => {
       await queryClient.cancelQueries({ queryKey: key });
       const before = queryClient.getQueriesData<Page>({ queryKey: key });
-      queryClient.setQueriesData<Page>({ queryKey: key }, (page) => page && { ...page, data: page.data.map((v) => (v.id === id ? { ...v, is_read: read } : v)) });
+      queryClient.setQueriesData<Page>(
+        { queryKey: key },
+        (page) => page && { ...page, data: page.data.map((v) => (v.id === id ? { ...v, is_read: read } : v)) },
+      );
       return { before };
     },
     onError: (_e, _v, context) => context?.before.forEach(([k, data]) => queryClient.setQueryData(k, data)),

@@ -28,7 +28,14 @@ export function VoicemailPage() {
 
   return (
     <>
-      <PageHeader title="Voicemail" description={meta ? `${meta.total} ${meta.total === 1 ? 'message' : 'messages'}${unread ? `, ${unread} new on this page` : ''}` : 'Messages callers left on your numbers.'} />
+      <PageHeader
+        title="Voicemail"
+        description={
+          meta
+            ? `${meta.total} ${meta.total === 1 ? 'message' : 'messages'}${unread ? `, ${unread} new on this page` : ''}`
+            : 'Messages callers left on your numbers.'
+        }
+      />
       {voicemails.isPending ? (
         <ListSkeleton rows={4} height={72} />
       ) : list.length === 0 ? (
@@ -64,7 +71,8 @@ export function VoicemailPage() {
                     ) : null}
                   </Group>
                   <Text size="xs" c="dimmed">
-                    to {v.number_label ? `${v.number_label} (${formatPhone(v.to)})` : formatPhone(v.to)} · {formatDateTime(v.created_at)} · {formatDuration(v.duration_s)} ·{' '}
+                    to {v.number_label ? `${v.number_label} (${formatPhone(v.to)})` : formatPhone(v.to)} · {formatDateTime(v.created_at)} ·{' '}
+                    {formatDuration(v.duration_s)} ·{' '}
                     <Anchor component={Link} to={`/calls/${v.call_id}`} size="xs">
                       Call details
                     </Anchor>
@@ -80,7 +88,11 @@ export function VoicemailPage() {
                     onPlay={() => !v.is_read && mark.mutate({ id: v.id, read: true })}
                   />
                   <Tooltip label={v.is_read ? 'Mark as new' : 'Mark as heard'}>
-                    <ActionIcon variant="subtle" aria-label={v.is_read ? 'Mark as new' : 'Mark as heard'} onClick={() => mark.mutate({ id: v.id, read: !v.is_read })}>
+                    <ActionIcon
+                      variant="subtle"
+                      aria-label={v.is_read ? 'Mark as new' : 'Mark as heard'}
+                      onClick={() => mark.mutate({ id: v.id, read: !v.is_read })}
+                    >
                       {v.is_read ? <IconMail size={16} /> : <IconMailOpened size={16} />}
                     </ActionIcon>
                   </Tooltip>
