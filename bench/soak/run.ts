@@ -15,7 +15,9 @@
  *     - BENCH_SUBSCRIBERS Socket.IO clients signed in with the session, half on each node,
  *       subscribed to the company's inbox channel;
  *     - baseline: `POST /static` paced at BENCH_RATE for BENCH_BASELINE_S seconds;
- *     - the soak: BENCH_RATE requests per second for BENCH_SECONDS, open loop (each request
+ *     - the soak: BENCH_RATE requests per second for BENCH_WARMUP_S (warm-up: JIT, caches, pool
+ *       connections; checked like the rest but left out of the latency figures), then BENCH_SECONDS
+ *       measured, open loop (each request
  *       starts at its scheduled time whether or not earlier ones were answered; latency counts
  *       from that time), alternating nodes: 35 % signed inbound SMS (every 20th delivered twice at
  *       once, to both nodes, as a carrier retry), 20 % SMS status callbacks, 25 % voice webhooks
@@ -26,7 +28,7 @@
  *     Targets: no error, nothing lost or doubled, p99 < 100 ms. Nothing is asserted.
  *
  * Usage: `npm run bench:soak` (repository root). Knobs: BENCH_RATE (200 requests/s), BENCH_SECONDS
- * (60), BENCH_BASELINE_S (10), BENCH_SUBSCRIBERS (20), BENCH_NUMBERS (5); DB_POOL_MAX (10, the
+ * (60), BENCH_WARMUP_S (10), BENCH_BASELINE_S (10), BENCH_SUBSCRIBERS (20), BENCH_NUMBERS (5); DB_POOL_MAX (10, the
  * servers' own setting).
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
@@ -58,6 +60,8 @@ type LoadJob = {
   statusSids: string[];
   rate: number;
   seconds: number;
+  /** Seconds of the same mix before the measured soak: checked for errors, loss and doubles like the rest, left out of the latency figures. */
+  warmupS: number;
   baselineS: number;
   subscribers: number;
 };
@@ -75,6 +79,8 @@ type LoadResult = {
   /** Per subscriber: its node and the distinct inbound message SIDs it saw `conversation updated` for. */
   live: Array<{ node: 'A' | 'B'; seen: string[] }>;
   achievedRate: number;
+  /** p50/p99 of every request by 10-s window of its scheduled time. */
+  windows: Array<{ p50: number; p99: number; n: number }>;
 };
 
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0);
@@ -152,7 +158,7 @@ async function runLoadChild(): Promise<void> {
     }
     pending--;
     done++;
-    return { status, ms: performance.now() - scheduled };
+    return { status, ms: performance.now() - scheduled, scheduled };
   };
 
   // Baseline: the same pacing against a static answer.
@@ -176,10 +182,14 @@ async function runLoadChild(): Promise<void> {
   const smsAnswered: Record<string, 'A' | 'B'> = {};
   let smsDuplicated = 0;
   let statusNext = 0;
-  const record = (kind: Kind, r: { status: number | string; ms: number }) => {
+  /** Latencies by 10-s window of the scheduled time: shows warm-up and stalls apart from the steady state. */
+  const byWindow: number[][] = [];
+  const record = (kind: Kind, r: { status: number | string; ms: number; scheduled?: number }) => {
     const k = kinds[kind];
     k.sent++;
-    lat[kind].push(r.ms);
+    const sinceStart = (r.scheduled ?? Infinity) - t0;
+    (byWindow[Math.floor(sinceStart / 10_000)] ??= []).push(r.ms);
+    if (sinceStart >= job.warmupS * 1000) lat[kind].push(r.ms);
     k.byStatus[r.status] = (k.byStatus[r.status] ?? 0) + 1;
     if (typeof r.status === 'number' && r.status >= 200 && r.status < 300) k.ok++;
     else {
@@ -189,7 +199,7 @@ async function runLoadChild(): Promise<void> {
   };
   t0 = performance.now();
   const progress = setInterval(() => console.log(`  … ${((performance.now() - t0) / 1000).toFixed(0)} s: ${done} answered, ${pending} waiting`), 10_000);
-  const achievedRate = await paced(job.seconds, async (i) => {
+  const achievedRate = await paced(job.warmupS + job.seconds, async (i) => {
     const scheduled = t0 + i * interval;
     const node = job.nodes[i % 2]!;
     const other = job.nodes[(i + 1) % 2]!;
@@ -249,13 +259,14 @@ async function runLoadChild(): Promise<void> {
   const out: LoadResult = {
     baseline: { sent: baseLat.length, errors: baseErrors, ...summary(baseLat) },
     kinds: Object.fromEntries(Object.entries(kinds).map(([k, v]) => [k, { ...v, ...summary(lat[k as Kind]) }])) as Record<Kind, KindResult>,
-    all: { sent: allLat.length, errors: Object.values(kinds).reduce((n, k) => n + k.errors, 0), ...summary(allLat) },
+    all: { sent: Object.values(kinds).reduce((n, k) => n + k.sent, 0), errors: Object.values(kinds).reduce((n, k) => n + k.errors, 0), ...summary(allLat) },
     smsAnswered,
     smsDuplicated,
     callsAnswered: kinds.voice.ok,
     statusAnswered: kinds.status.ok,
     live: live.map((l) => ({ node: l.node, seen: [...l.seen] })),
     achievedRate,
+    windows: byWindow.map((w) => ({ n: w.length, ...summary(w) })),
   };
   process.send!(out);
 }
@@ -264,7 +275,12 @@ async function runLoadChild(): Promise<void> {
 
 function runLoad(job: LoadJob): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, [CHILD_ROLE]: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)] : [];
+    const child = fork(fileURLToPath(import.meta.url), [], {
+      env: { ...process.env, [CHILD_ROLE]: '1' },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      execArgv: [...process.execArgv, ...prof],
+    });
     let result: LoadResult | undefined;
     child.on('message', (m) => {
       result = m as LoadResult;
@@ -304,6 +320,7 @@ async function main(): Promise<void> {
   const rate = env('BENCH_RATE', 200);
   const seconds = env('BENCH_SECONDS', 60);
   const baselineS = env('BENCH_BASELINE_S', 10);
+  const warmupS = env('BENCH_WARMUP_S', 10);
   const subscribers = env('BENCH_SUBSCRIBERS', 20);
   const numberCount = env('BENCH_NUMBERS', 5);
   const [{ freePort }, { default: Fastify }, { default: formbody }, { default: pg }] = await Promise.all([
@@ -404,7 +421,7 @@ async function main(): Promise<void> {
     numbers.push({ id: bought.body.id, number: bought.body.number });
   }
   // Outbound messages whose status callbacks the run sends (one per status slot, with a margin).
-  const statusCount = Math.ceil(rate * seconds * 0.25);
+  const statusCount = Math.ceil(rate * (warmupS + seconds) * 0.25);
   const { rows: statusRows } = await client.query<{ carrier_sid: string }>(
     `
     with conv as (
@@ -420,7 +437,7 @@ async function main(): Promise<void> {
   const cookie = [...api.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   log(`setup: company ${companyId}, ${numbers.length} numbers, ${fmt(statusRows.length)} outbound messages awaiting status callbacks`);
 
-  log(`load: baseline ${baselineS} s, then soak ${seconds} s at ${rate} requests/s, ${subscribers} live subscribers (load avg ${load1()})`);
+  log(`load: baseline ${baselineS} s, then warm-up ${warmupS} s and soak ${seconds} s at ${rate} requests/s, ${subscribers} live subscribers (load avg ${load1()})`);
   if (profile) await client.query('select pg_stat_statements_reset()');
   const r = await runLoad({
     nodes: [
@@ -436,6 +453,7 @@ async function main(): Promise<void> {
     rate,
     seconds,
     baselineS,
+    warmupS,
     subscribers,
   });
   log(`load done (load avg ${load1()}); waiting for batched writes`);
@@ -465,13 +483,16 @@ async function main(): Promise<void> {
     '\nbaseline POST /static (same pacing):',
     `${r.baseline.sent} requests, errors ${r.baseline.errors}, p50 ${ms(r.baseline.p50)} ms, p99 ${ms(r.baseline.p99)} ms`,
   );
-  console.log(`soak: ${fmt(r.all.sent)} requests over ${seconds} s (${r.achievedRate.toFixed(0)} requests/s scheduled)\n`);
+  console.log(
+    `soak: ${fmt(r.all.sent)} requests over ${warmupS} s of warm-up and ${seconds} s measured (${r.achievedRate.toFixed(0)} requests/s scheduled); every request counts for errors, loss and doubles, the measured ones for latency\n`,
+  );
   console.log('| kind | requests | errors (503) | p50 ms | p99 ms | max ms | p99 ÷ baseline p99 |');
   console.log('| --- | --: | --: | --: | --: | --: | --: |');
   const row = (name: string, k: { sent: number; errors: number; busy?: number; p50: number; p99: number; max: number }) =>
     console.log(
       `| ${name} | ${fmt(k.sent)} | ${k.errors} (${k.busy ?? 0}) | ${ms(k.p50)} | ${ms(k.p99)} | ${ms(k.max)} | ${(k.p99 / Math.max(0.1, r.baseline.p99)).toFixed(1)} |`,
     );
+  console.log(`by 10-s window from the warm-up's start (p50/p99 ms): ${r.windows.map((w, i) => `${i * 10}–${i * 10 + 10} s ${ms(w.p50)}/${ms(w.p99)}`).join(', ')}\n`);
   row('inbound SMS', r.kinds.sms);
   row('SMS status callback', r.kinds.status);
   row('voice webhook', r.kinds.voice);
