@@ -437,7 +437,9 @@ async function main(): Promise<void> {
   const cookie = [...api.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   log(`setup: company ${companyId}, ${numbers.length} numbers, ${fmt(statusRows.length)} outbound messages awaiting status callbacks`);
 
-  log(`load: baseline ${baselineS} s, then warm-up ${warmupS} s and soak ${seconds} s at ${rate} requests/s, ${subscribers} live subscribers (load avg ${load1()})`);
+  log(
+    `load: baseline ${baselineS} s, then warm-up ${warmupS} s and soak ${seconds} s at ${rate} requests/s, ${subscribers} live subscribers (load avg ${load1()})`,
+  );
   if (profile) await client.query('select pg_stat_statements_reset()');
   const r = await runLoad({
     nodes: [
@@ -492,7 +494,9 @@ async function main(): Promise<void> {
     console.log(
       `| ${name} | ${fmt(k.sent)} | ${k.errors} (${k.busy ?? 0}) | ${ms(k.p50)} | ${ms(k.p99)} | ${ms(k.max)} | ${(k.p99 / Math.max(0.1, r.baseline.p99)).toFixed(1)} |`,
     );
-  console.log(`by 10-s window from the warm-up's start (p50/p99 ms): ${r.windows.map((w, i) => `${i * 10}–${i * 10 + 10} s ${ms(w.p50)}/${ms(w.p99)}`).join(', ')}\n`);
+  console.log(
+    `by 10-s window from the warm-up's start (p50/p99 ms): ${r.windows.map((w, i) => `${i * 10}–${i * 10 + 10} s ${ms(w.p50)}/${ms(w.p99)}`).join(', ')}\n`,
+  );
   row('inbound SMS', r.kinds.sms);
   row('SMS status callback', r.kinds.status);
   row('voice webhook', r.kinds.voice);
