@@ -252,13 +252,19 @@ export async function getNumber(ctx: AppContext, userId: number, id: number): Pr
   return numberView(ctx, userId, await numberForUser(ctx, userId, id));
 }
 
-/** For the messaging module: the active number with this E.164, if any. `db`: the caller's transaction, if any (a transaction never waits on the pool). */
+/**
+ * For inbound messages and in-app calling: the active number with this E.164, if any, through the
+ * same in-process cache as the voice webhook's routing lookup (`findRoutingByE164Cached`,
+ * invalidated on every committed write of a number, here and on the other nodes). `db`: the
+ * caller's transaction, if any, for a miss (a transaction never waits on the pool; it must not have
+ * written `numbers`).
+ */
 export async function findNumberByE164(
   ctx: AppContext,
   e164: string,
   db: DbOrTx = ctx.db,
 ): Promise<{ id: number; company_id: number; number: string; label: string } | undefined> {
-  const row = await numbersRepository.findActiveByNumber(db, e164);
+  const row = await findRoutingByE164Cached(ctx, e164, db);
   return row ? { id: row.id, company_id: row.company_id, number: row.number, label: row.label } : undefined;
 }
 
@@ -273,6 +279,7 @@ function toRoutingData(row: NumberRow): RoutingData {
     id: row.id,
     company_id: row.company_id,
     number: row.number,
+    label: row.label,
     routes: row.routes as RouteEntry[],
     schedule: row.schedule as Schedule,
     menu: { replays: row.menu_replays, fallback: row.menu_fallback as MenuFallback },
@@ -308,6 +315,7 @@ export type RoutingData = {
   id: number;
   company_id: number;
   number: string;
+  label: string;
   routes: RouteEntry[];
   schedule: Schedule;
   menu: { replays: number; fallback: MenuFallback };
