@@ -88,9 +88,8 @@ async function numbersById(ctx: AppContext, companyId: number, ids: number[]): P
 export async function toConversations(ctx: AppContext, companyId: number, rows: ConversationRow[]): Promise<Conversation[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [latest, unread, contacts, numbers, blocked] = await Promise.all([
-    conversationsRepository.latestItems(ctx.db, ids),
-    conversationsRepository.unreadCounts(ctx.db, ids),
+  const [{ latest, unread }, contacts, numbers, blocked] = await Promise.all([
+    conversationsRepository.latestAndUnread(ctx.db, ids),
     getContactsByIds(
       ctx,
       companyId,

@@ -183,6 +183,29 @@ export const conversationsRepository = {
     return narrow(q).orderBy('c.last_activity_at', 'desc').orderBy('c.id', 'desc').limit(f.limit).execute();
   },
 
+  /**
+   * The newest item and the unread item count of each conversation, in one statement (one index
+   * probe per conversation for each; the count uses the partial index conversation_items_unread).
+   */
+  async latestAndUnread(db: DbOrTx, conversationIds: number[]): Promise<{ latest: Map<number, ItemRow>; unread: Map<number, number> }> {
+    const latest = new Map<number, ItemRow>();
+    const unread = new Map<number, number>();
+    if (conversationIds.length === 0) return { latest, unread };
+    const res = await sql<ItemRow & { conv_id: number; unread_n: number }>`
+      select c.id as conv_id, u.n as unread_n, li.*
+      from unnest(${sql.val(conversationIds)}::bigint[]) as c(id)
+      cross join lateral (select count(*)::int as n from conversation_items u where u.conversation_id = c.id and u.is_read = false) u
+      left join lateral (
+        select * from conversation_items i where i.conversation_id = c.id
+        order by i.created_at desc, i.id desc limit 1
+      ) li on true`.execute(db);
+    for (const { conv_id, unread_n, ...item } of res.rows) {
+      const id = Number(conv_id);
+      if (unread_n > 0) unread.set(id, Number(unread_n));
+      if (item.id !== null && item.id !== undefined) latest.set(id, item as ItemRow);
+    }
+    return { latest, unread };
+  },
   /** The newest item of each conversation (one index probe per conversation). */
   async latestItems(db: DbOrTx, conversationIds: number[]): Promise<Map<number, ItemRow>> {
     if (conversationIds.length === 0) return new Map();
@@ -193,18 +216,6 @@ export const conversationsRepository = {
         order by i.created_at desc, i.id desc limit 1
       ) li`.execute(db);
     return new Map(res.rows.map((r) => [r.conversation_id, r]));
-  },
-  /** Unread item counts per conversation (partial index conversation_items_unread). */
-  async unreadCounts(db: DbOrTx, conversationIds: number[]): Promise<Map<number, number>> {
-    if (conversationIds.length === 0) return new Map();
-    const rows = await db
-      .selectFrom('conversation_items')
-      .select(['conversation_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('conversation_id', '=', (eb) => eb.fn.any(eb.val(conversationIds)))
-      .where('is_read', '=', false)
-      .groupBy('conversation_id')
-      .execute();
-    return new Map(rows.map((r) => [r.conversation_id, Number(r.n)]));
   },
 
   // ------------------------------------------------------------------ items
