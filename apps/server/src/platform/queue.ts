@@ -17,10 +17,20 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { CompiledQuery } from 'kysely';
-import { PgBoss, type Job } from 'pg-boss';
+import { PgBoss, type JobWithMetadata } from 'pg-boss';
 import type { DbOrTx } from './db/db.js';
 
-export type JobHandler<T> = (data: T, job: Job<T>) => Promise<void>;
+/** A job handler: the job's data and the job with its retry metadata (see {@link isLastAttempt}). */
+export type JobHandler<T> = (data: T, job: JobWithMetadata<T>) => Promise<void>;
+
+/**
+ * Whether this run of a job is its last: the queue will not retry it if it fails (`retryLimit`
+ * retries used up). A handler that lets unexpected errors fail the job (so the queue retries them)
+ * settles what it was doing on the last attempt instead, so nothing waits for ever.
+ */
+export function isLastAttempt(job: Pick<JobWithMetadata<unknown>, 'retryCount' | 'retryLimit'> | undefined): boolean {
+  return job !== undefined && job.retryCount >= job.retryLimit;
+}
 export type EnqueueOptions = { startAfter?: Date | number; singletonKey?: string; retryLimit?: number; retryDelay?: number };
 /** `resumable`: recorded per worker so a dead process's job is retried within a minute (see the module doc). */
 export type DefineOptions = { resumable?: boolean };
@@ -98,7 +108,7 @@ export class Queue {
       await this.ensureQueue(name);
       if (!this.runWorkers) continue;
       for (let i = 0; i < concurrency; i++) {
-        await this.boss.work<any>(name, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
+        await this.boss.work<any>(name, { pollingIntervalSeconds: 0.5, batchSize: 1, includeMetadata: true }, async (jobs) => {
           for (const job of jobs) {
             if (!resumable) {
               await handler(job.data, job);

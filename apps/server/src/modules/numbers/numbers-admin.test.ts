@@ -226,6 +226,41 @@ describe('batches', () => {
     expect(poll.body).toMatchObject({ done: 2, failed: 0, progress: 100 });
   });
 
+  it('a refused item fails alone; an unexpected error fails the job until its last attempt, then the item, so the batch finishes', async () => {
+    const acct = await createAccount(s);
+    const a = await buy(acct, '703', 0);
+    const r = await acct.client.put('/api/v1/numbers', { ids: [a.id], label: 'Bulk label' });
+    expect(r.status).toBe(202);
+    const batchId = r.body.batchId;
+    const url = `/api/companies/${acct.companyId}/numbers/batches/${batchId}`;
+    await eventually(async () => (await acct.client.get(url)).body.finished_at);
+    // One item whose number is gone (a refusal), one the database cannot even look up (bigint overflow).
+    await s.ctx.db
+      .updateTable('number_batches')
+      .set({
+        finished_at: null,
+        items: JSON.stringify([
+          { key: 'gone', number_id: 987654321, status: 'pending' },
+          { key: 'broken', number_id: 1e20, status: 'pending' },
+        ]),
+        total: 2,
+        done: 0,
+        failed: 0,
+      })
+      .where('id', '=', batchId)
+      .execute();
+    await expect(runBatch(s.ctx, batchId)).rejects.toThrow();
+    let poll = await acct.client.get(url);
+    expect(poll.body.finished_at).toBeNull();
+    expect(poll.body.items[0]).toMatchObject({ status: 'failed', error: 'Number not found.' });
+    expect(poll.body.items[1]).toMatchObject({ status: 'pending' });
+    await runBatch(s.ctx, batchId, { lastAttempt: true });
+    poll = await acct.client.get(url);
+    expect(poll.body.finished_at).toBeTruthy();
+    expect(poll.body).toMatchObject({ done: 0, failed: 2, progress: 100 });
+    expect(poll.body.items[1]).toMatchObject({ status: 'failed', error: 'Please try again later' });
+  });
+
   it('bulk-updates routes and schedule with events; 422 for bad routes or nothing to change', async () => {
     const acct = await createAccount(s);
     const a = await buy(acct, '808', 0);

@@ -187,14 +187,14 @@ export async function getBatch(ctx: AppContext, userId: number, companyId: numbe
 async function processItem(ctx: AppContext, batch: BatchRow, item: BatchItem): Promise<void> {
   if (batch.kind === 'release') {
     const row = await numbersAdminRepository.findAny(ctx.db, item.number_id!);
-    if (!row || row.company_id !== batch.company_id) throw new Error('Number not found.');
+    if (!row || row.company_id !== batch.company_id) throw new NotFoundError('Number');
     if (row.released_at) return; // done by an earlier run
     if (row.carrier_sid) await ctx.carrier.releaseNumber(row.carrier_sid);
     await numbersAdminRepository.release(ctx.db, row.id);
     invalidateRoutingCache(ctx);
   } else if (batch.kind === 'update') {
     const row = await numbersRepository.findForCompany(ctx.db, batch.company_id, item.number_id!);
-    if (!row) throw new Error('Number not found.');
+    if (!row) throw new NotFoundError('Number');
     const p = batch.params as { label?: string; routes?: RouteEntry[]; schedule?: Schedule };
     await numbersRepository.update(ctx.db, row.id, {
       ...(p.label !== undefined ? { label: p.label } : {}),
@@ -215,6 +215,9 @@ async function processItem(ctx: AppContext, batch: BatchRow, item: BatchItem): P
   }
 }
 
+/** What an item failed by an unexpected error shows once the retries are used up (spec 001's "Please try again later"; the cause is logged). */
+const UNKNOWN_ITEM_ERROR = 'Please try again later';
+
 /** Whether an item's error is a domain refusal to record on the item (a coded error other than "try again later"). */
 function isItemRefusal(e: unknown): e is AppError {
   return e instanceof AppError && !(e instanceof ServiceUnavailableError);
@@ -225,7 +228,7 @@ function isItemRefusal(e: unknown): e is AppError {
  * publishing progress after it; publishes completion once when the last item is settled.
  * Idempotent: done/failed items are skipped; a finished batch is left alone.
  */
-export async function runBatch(ctx: AppContext, batchId: string): Promise<void> {
+export async function runBatch(ctx: AppContext, batchId: string, opts: { lastAttempt?: boolean } = {}): Promise<void> {
   const batch = await numbersAdminRepository.findBatch(ctx.db, batchId);
   if (!batch || batch.finished_at) return;
   const kind = batch.kind as BatchKind;
@@ -240,10 +243,14 @@ export async function runBatch(ctx: AppContext, batchId: string): Promise<void> 
     } catch (e) {
       // A domain refusal (limit reached, number taken, carrier said no) fails the item; anything
       // else (the database unreachable, a bug) fails the job, which the queue retries: items
-      // already settled are skipped on the next run.
-      if (!isItemRefusal(e)) throw e;
+      // already settled are skipped on the next run. On the last attempt the item fails with the
+      // spec's unknown-error wording (the cause is logged), so the batch still finishes.
+      if (!isItemRefusal(e)) {
+        if (!opts.lastAttempt) throw e;
+        ctx.log.error({ err: e, batchId, item: item.key }, 'number batch item failed on the last attempt');
+      }
       item.status = 'failed';
-      item.error = e instanceof ValidationError ? (Object.values(e.errors ?? {}).flat()[0] ?? e.message) : e.message;
+      item.error = !isItemRefusal(e) ? UNKNOWN_ITEM_ERROR : e instanceof ValidationError ? (Object.values(e.errors ?? {}).flat()[0] ?? e.message) : e.message;
     }
     items[i] = item;
     const updated = await numbersAdminRepository.updateBatch(ctx.db, batchId, {

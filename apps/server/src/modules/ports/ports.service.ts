@@ -125,7 +125,11 @@ export async function createPort(ctx: AppContext, userId: number, companyId: num
  * each number to the company through the carrier; numbers already added are skipped) or rejects it.
  * Idempotent: a request already past the step is left alone.
  */
-export async function advancePort(ctx: AppContext, data: { portId: number; step: 'in_progress' | 'finish' }): Promise<void> {
+export async function advancePort(
+  ctx: AppContext,
+  data: { portId: number; step: 'in_progress' | 'finish' },
+  opts: { lastAttempt?: boolean } = {},
+): Promise<void> {
   const p = await portsRepository.find(ctx.db, data.portId);
   if (!p || p.state === 'completed' || p.state === 'rejected') return;
   if (p.state === 'submitted') {
@@ -144,9 +148,15 @@ export async function advancePort(ctx: AppContext, data: { portId: number; step:
         await purchaseIntoCompany(ctx, p.company_id, tz, n, isTollFree(n) ? 2 : 1);
       } catch (e) {
         // A domain refusal (number taken, limit, carrier said no) rejects the request with its
-        // reason; anything else fails the job, which the queue retries.
-        if (!(e instanceof AppError) || e instanceof ServiceUnavailableError) throw e;
-        reason = `${formatPhone(n)} could not be ported: ${e instanceof ValidationError ? Object.values(e.errors ?? {}).flat()[0] : e.message}`;
+        // reason; anything else fails the job, which the queue retries — on the last attempt the
+        // request is rejected with "Please try again later" (the cause is logged), so it still ends.
+        const refusal = e instanceof AppError && !(e instanceof ServiceUnavailableError);
+        if (!refusal) {
+          if (!opts.lastAttempt) throw e;
+          ctx.log.error({ err: e, portId: p.id }, 'port-in failed on the last attempt');
+        }
+        const why = !refusal ? 'Please try again later' : e instanceof ValidationError ? Object.values(e.errors ?? {}).flat()[0] : e.message;
+        reason = `${formatPhone(n)} could not be ported: ${why}`;
         break;
       }
     }
