@@ -21,7 +21,7 @@ describe('docs/architecture.md and the module map', () => {
 
   it('shows the levels of MODULE_LAYERS', () => {
     const section = doc.slice(doc.indexOf('<!-- module-map:start -->'), doc.indexOf('<!-- module-map:end -->'));
-    const rows = [...section.matchAll(/^\| (\d+) \| (.+) \|$/gm)].map((m) => [...m[2]!.matchAll(/`([^`]+)`/g)].map((n) => n[1]));
+    const rows = [...section.matchAll(/^\|\s*(\d+)\s*\|(.+)\|\s*$/gm)].map((m) => [...m[2]!.matchAll(/`([^`]+)`/g)].map((n) => n[1]));
     expect(rows).toEqual(readModuleMap(srcRoot).layers);
   });
 

@@ -39,20 +39,47 @@ export function ownershipRows(srcRoot = path.join(root, 'apps/server/src')) {
     .join('\n');
 }
 
-/** The rows as the document has them now (between its header and the `ownership:end` marker). */
+/** A markdown table row with its cells trimmed: `| a | b |` whatever the padding (Prettier aligns columns). */
+const normalizeRow = (line) =>
+  `| ${line
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split('|')
+    .map((c) => c.trim())
+    .join(' | ')} |`;
+
+/** Where the table sits in the document: from its header row to its last row (offsets in `text`). */
+function tableSpan(text) {
+  const from = text.indexOf('<!-- ownership:start -->');
+  const to = text.indexOf('<!-- ownership:end -->');
+  if (from < 0 || to < 0) throw new Error('docs/architecture.md: no ownership markers');
+  const header = /^\|\s*Owner\s*\|\s*Tables\s*\|\s*$/m.exec(text.slice(from, to));
+  if (!header) throw new Error('docs/architecture.md: no ownership table between its markers');
+  const start = from + header.index;
+  const lines = text.slice(start, to).split('\n');
+  let length = 0;
+  let count = 0;
+  for (const line of lines) {
+    if (!line.trim().startsWith('|')) break;
+    length += line.length + 1;
+    count++;
+  }
+  return { start, end: start + length - 1, rows: lines.slice(2, count) };
+}
+
+/** The rows as the document has them now (cells trimmed), one per line. */
 export function documentedRows(text = fs.readFileSync(DOC, 'utf8')) {
-  const start = text.indexOf(HEADER, text.indexOf('<!-- ownership:start -->'));
-  const end = text.indexOf('<!-- ownership:end -->');
-  if (start < 0 || end < 0) throw new Error('docs/architecture.md: no ownership table between its markers');
-  return text.slice(start + HEADER.length, end).trim();
+  return tableSpan(text).rows.map(normalizeRow).join('\n');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rows = ownershipRows();
   if (process.argv.includes('--write')) {
     const text = fs.readFileSync(DOC, 'utf8');
-    const current = documentedRows(text);
-    fs.writeFileSync(DOC, text.replace(current, rows));
+    const { start, end } = tableSpan(text);
+    const prettier = await import('prettier');
+    const options = (await prettier.resolveConfig(DOC)) ?? {};
+    fs.writeFileSync(DOC, await prettier.format(text.slice(0, start) + HEADER + rows + text.slice(end), { ...options, filepath: DOC }));
   } else {
     process.stdout.write(`${HEADER}${rows}\n`);
   }
