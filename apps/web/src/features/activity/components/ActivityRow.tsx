@@ -4,6 +4,7 @@ import { formatPhone } from '@switchboard/domain';
 import { IconMessage, IconPhoneIncoming, IconPhoneOutgoing, IconRecordMail } from '@tabler/icons-react';
 import { formatDateTime, formatDuration } from '../../../lib/format';
 import type { ActivityItem } from '../types';
+import { fileSrc } from '../../../lib/files';
 
 function KindIcon({ item }: { item: ActivityItem }) {
   const Icon =
@@ -46,7 +47,7 @@ function Details({ item }: { item: ActivityItem }) {
         ) : null}
       </Group>
       {item.kind === 'voicemail' && item.recording_url ? (
-        <audio controls preload="none" src={item.recording_url} style={{ height: 32, maxWidth: 260 }} aria-label="Voicemail recording" />
+        <audio controls preload="none" src={fileSrc(item.recording_url)} style={{ height: 32, maxWidth: 260 }} aria-label="Voicemail recording" />
       ) : null}
     </Stack>
   );

@@ -11,6 +11,7 @@ import { useBlockCaller } from '../api/block-caller';
 import { useCall } from '../api/get-call';
 import { useCallUpdate } from '../hooks/use-call-update';
 import type { CallDetail, CallForward } from '../types';
+import { fileSrc } from '../../../lib/files';
 
 /** Qualification labels (spec 001 §3: qualified 1, not qualified 2, lead 3). */
 const QUALIFICATIONS = [
@@ -207,7 +208,7 @@ function CallBody({ call, attributes }: { call: CallDetail; attributes: CustomFi
           <Text size="sm" fw={500}>
             Voicemail · {formatDuration(call.voicemail.duration_s)}
           </Text>
-          <audio controls preload="none" src={call.voicemail.recording_url} style={{ width: '100%' }} aria-label="Voicemail recording" />
+          <audio controls preload="none" src={fileSrc(call.voicemail.recording_url)} style={{ width: '100%' }} aria-label="Voicemail recording" />
         </Stack>
       ) : null}
       <Forwards forwards={call.forwards ?? []} />

@@ -45,6 +45,7 @@ import { notify } from '../../../lib/notify';
 import { useCampaign } from '../api/get-campaign';
 import { useSaveCampaign, type CampaignFormValues } from '../api/save-campaign';
 import type { Campaign, Option } from '../types';
+import { fileSrc } from '../../../lib/files';
 
 interface EditorState {
   title: string;
@@ -345,7 +346,7 @@ function EditorForm({
                     {v.media.map((url) => (
                       <MediaThumb
                         key={url}
-                        src={url}
+                        src={fileSrc(url)}
                         onRemove={() =>
                           set(
                             'media',

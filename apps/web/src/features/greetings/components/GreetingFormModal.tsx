@@ -9,6 +9,7 @@ import { useVoices } from '../api/get-voices';
 import { useSaveGreeting } from '../api/save-greeting';
 import { useSpeak } from '../api/speak';
 import type { Greeting } from '../types';
+import { fileSrc } from '../../../lib/files';
 
 const DEFAULT_VOICE = 'en/en-us';
 
@@ -157,7 +158,7 @@ export function GreetingFormModal({ opened, greeting, onClose }: { opened: boole
               error={errors.file?.[0]}
             />
             {greeting?.source === 'upload' && !file ? (
-              <audio controls preload="none" src={greeting.url} style={{ width: '100%' }} aria-label="Current recording" />
+              <audio controls preload="none" src={fileSrc(greeting.url)} style={{ width: '100%' }} aria-label="Current recording" />
             ) : null}
           </>
         )}

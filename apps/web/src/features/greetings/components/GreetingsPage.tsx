@@ -11,6 +11,7 @@ import { useDeleteGreeting } from '../api/delete-greeting';
 import { useGreetings } from '../api/get-greetings';
 import type { Greeting } from '../types';
 import { GreetingFormModal } from './GreetingFormModal';
+import { fileSrc } from '../../../lib/files';
 
 /** Greetings: the company's recorded and spoken messages for menus, voicemail and whispers. */
 export function GreetingsPage() {
@@ -66,7 +67,7 @@ export function GreetingsPage() {
                     Updated {formatDateTime(g.updated_at)}
                   </Text>
                 </Stack>
-                <audio controls preload="none" src={g.url} style={{ height: 36, maxWidth: 280 }} aria-label={`Play ${g.name}`} />
+                <audio controls preload="none" src={fileSrc(g.url)} style={{ height: 36, maxWidth: 280 }} aria-label={`Play ${g.name}`} />
                 <Group gap={4} wrap="nowrap">
                   <Tooltip label="Edit">
                     <ActionIcon variant="subtle" aria-label={`Edit ${g.name}`} onClick={() => open(g)}>

@@ -2,9 +2,10 @@ import { Anchor, Group, Image, Paper, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconCheck, IconChecks, IconClock } from '@tabler/icons-react';
 import { formatDateTime } from '../../../lib/format';
 import type { ConversationItem } from '../types';
+import { fileSrc } from '../../../lib/files';
 
 function mediaUrl(m: NonNullable<ConversationItem['details']['media']>[number]): string {
-  return typeof m === 'string' ? m : m.url;
+  return fileSrc(typeof m === 'string' ? m : m.url);
 }
 
 function DeliveryState({ item }: { item: ConversationItem }) {

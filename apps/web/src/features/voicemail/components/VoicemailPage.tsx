@@ -14,6 +14,7 @@ import { useDeleteVoicemail } from '../api/delete-voicemail';
 import { useVoicemails } from '../api/get-voicemails';
 import { useMarkVoicemail } from '../api/mark-voicemail';
 import type { Voicemail } from '../types';
+import { fileSrc } from '../../../lib/files';
 
 /** Voicemail: every message left on the company's numbers, to play, mark heard or new, and delete. */
 export function VoicemailPage() {
@@ -82,7 +83,7 @@ export function VoicemailPage() {
                   <audio
                     controls
                     preload="none"
-                    src={v.recording_url}
+                    src={fileSrc(v.recording_url)}
                     style={{ height: 36, maxWidth: 300 }}
                     aria-label={`Voicemail from ${v.contact?.name || formatPhone(v.from)}`}
                     onPlay={() => !v.is_read && mark.mutate({ id: v.id, read: true })}
