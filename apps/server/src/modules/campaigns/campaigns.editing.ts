@@ -3,7 +3,7 @@
  * pause ⇄ resume, the company's sending rate; validation of the merged values and the company's
  * ids, and the media uploaded with the form. Sending starts through `campaigns.dispatch.ts`.
  */
-import { randomUUID } from 'node:crypto';
+import { storeUploads } from '../../platform/blob/upload.js';
 import { type Campaign, type CampaignForm, CampaignMergeField } from '@switchboard/contracts';
 import { CAMPAIGN_VALIDATION_MESSAGES, newCampaignDefaults, validateCampaign, type MergeField } from '@switchboard/domain';
 import { z } from 'zod';
@@ -17,17 +17,6 @@ import { campaignsRepository as repo, type CampaignRow } from './campaigns.repos
 import { enqueueDispatch, enqueueStart } from './campaigns.dispatch.js';
 import { campaignRuntime } from './campaigns.runtime.js';
 import { campaignForUser, present, publishCampaign, wantsGroups } from './campaigns.views.js';
-
-/** A file name safe as the last part of a blob key (no path, only `[A-Za-z0-9._-]`, at most 100 characters). */
-function safeName(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? 'file';
-  return (
-    base
-      .replace(/[^A-Za-z0-9._-]+/g, '_')
-      .replace(/^\.+/, '')
-      .slice(-100) || 'file'
-  );
-}
 
 /**
  * The form's `dynamic_fields` (a JSON string or a list of merge fields): null when absent or empty.
@@ -110,15 +99,14 @@ async function validateDraft(ctx: AppContext, companyId: number, d: Draft, sendA
   if (Object.keys(errors).length) throw new ValidationError(errors);
 }
 
-/** Stores uploaded media as blobs under `campaigns/{companyId}/` and returns their `campaign_media` values. */
+/** Stores uploaded media in the company's blob space (`c/{companyId}/campaign-media/`) and returns their `campaign_media` values. */
 async function storeMedia(ctx: AppContext, companyId: number, files: UploadedFile[]) {
-  const out = [];
-  for (const f of files) {
-    const key = `campaigns/${companyId}/${randomUUID()}-${safeName(f.filename)}`;
-    await ctx.blobs.put(key, f.data);
-    out.push({ name: f.filename || safeName(f.filename), url: ctx.blobs.url(key), blob_key: key, content_type: f.mimetype || 'application/octet-stream' });
-  }
-  return out;
+  return (await storeUploads(ctx.blobs, companyId, 'campaign-media', files)).map((u) => ({
+    name: u.name,
+    url: u.url,
+    blob_key: u.key,
+    content_type: u.contentType,
+  }));
 }
 
 /**

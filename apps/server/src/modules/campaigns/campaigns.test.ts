@@ -184,7 +184,7 @@ describe('campaign calls', () => {
     expect(r.body).toMatchObject({ skip_inbox: true, groups: [groupId], number_id: number.id, preview_count: 2 });
     expect(r.body.dynamic_fields).toEqual([{ name: 'First Name', tag: '%%firstname%%', key: 'firstname', length: 5, enabled: true }]);
     expect(r.body.media).toHaveLength(1);
-    expect(r.body.media[0]).toMatch(new RegExp(`/files/campaigns/${a.companyId}/[0-9a-f-]+-cat\\.png$`));
+    expect(r.body.media[0]).toMatch(new RegExp(`/files/c/${a.companyId}/campaign-media/[0-9a-f]{32}-cat\\.png$`));
     expect((await a.client.get(new URL(r.body.media[0]).pathname)).body).toBe('png-bytes'); // the company's users only
 
     const edit = new FormData();

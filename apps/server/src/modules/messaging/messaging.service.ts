@@ -13,6 +13,7 @@
  *   forward only (domain `advanceDelivery`) and emits `message.status-changed` after commit.
  * Live `conversation updated` events are published after each commit.
  */
+import { storeUploads } from '../../platform/blob/upload.js';
 import { type ConversationItem, type ScheduleMessageBody, type SendMessageBody } from '@switchboard/contracts';
 import {
   DEFAULT_HELP_TEXT,
@@ -233,16 +234,6 @@ export async function fetchInboundMedia(ctx: AppContext, data: { itemId: number 
 // Outbound
 // ---------------------------------------------------------------------------------------------
 
-function safeName(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? 'file';
-  return (
-    base
-      .replace(/[^A-Za-z0-9._-]+/g, '_')
-      .replace(/^\.+/, '')
-      .slice(-100) || 'file'
-  );
-}
-
 type PreparedOutbound = { companyId: number; numberId: number; recipient: string; content: string; media: { url: string; contentType: string }[] };
 
 /**
@@ -292,12 +283,7 @@ async function prepareOutbound(
   const contact = await findContactByNumber(ctx, companyId, recipient!);
   if (contact?.is_unsubscribed) throw fieldError('to', RECIPIENT_UNSUBSCRIBED);
 
-  const media: { url: string; contentType: string }[] = [];
-  for (const f of files) {
-    const key = ctx.blobs.newKey(companyId, 'mms', `-${safeName(f.filename)}`);
-    await ctx.blobs.put(key, f.data);
-    media.push({ url: ctx.blobs.url(key), contentType: f.mimetype || 'application/octet-stream' });
-  }
+  const media = (await storeUploads(ctx.blobs, companyId, 'mms', files)).map((u) => ({ url: u.url, contentType: u.contentType }));
   return { companyId, numberId: number.id, recipient: recipient!, content, media };
 }
 
