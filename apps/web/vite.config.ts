@@ -41,6 +41,16 @@ export default defineConfig({
     outDir: process.env.WEB_DIST ?? fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // What the first page needs in one chunk beside the entry: shared pieces of later pages would otherwise split it
+          // into a dozen small files, and on a slow phone network (six connections, 560 ms each) every extra round
+          // trip shows (e2e/tests/web-performance.spec.ts).
+          groups: [{ name: 'initial', tags: ['$initial'] }],
+        },
+      },
+    },
   },
   server: {
     port: 5173,

@@ -65,6 +65,8 @@ export async function startBenchServer(dir: string, pgDir: string): Promise<Benc
     PORT: '0',
     HOST: '127.0.0.1',
     CARRIER: 'sandbox',
+    // Benches measure dispatch; 10DLC registration is not part of it (docs/sms-verification.md).
+    SMS_REGISTRATION_ENFORCED: '0',
     TWILIO_AUTH_TOKEN: 'bench-auth-token',
     SMTP_URL: '',
     PUBLIC_URL: '',

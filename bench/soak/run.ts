@@ -368,6 +368,7 @@ async function main(): Promise<void> {
           PORT: String(port),
           HOST: '127.0.0.1',
           CARRIER: 'sandbox',
+          SMS_REGISTRATION_ENFORCED: '0',
           TWILIO_AUTH_TOKEN: AUTH_TOKEN,
           SMTP_URL: '',
           PUBLIC_URL: url,

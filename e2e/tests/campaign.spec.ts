@@ -138,7 +138,8 @@ test('import contacts, send them an MMS campaign, and see a STOP reply unsubscri
     .or(page.getByRole('combobox', { name: 'Send from number' }))
     .first()
     .click();
-  const numberOption = page.getByRole('option').first();
+  // The demo's main line: registered for 10DLC by the demo seed (campaigns from unregistered numbers are refused).
+  const numberOption = page.getByRole('option', { name: /Main line/ }).first();
   const companyNumber = (await numberOption.innerText()).trim();
   await numberOption.click();
   await page.getByRole('button', { name: 'Send', exact: true }).click();

@@ -62,14 +62,16 @@ export function zoneInBusinessHours(now = new Date()): { zone: string; dayName: 
  */
 export async function chooseHoursOpenNow(page: Page): Promise<string> {
   const { zone, dayName } = zoneInBusinessHours();
+  // The select labels zones as people read them: "America/Sao Paulo (GMT-3)".
+  const label = zone.replaceAll('_', ' ');
   await choose(page, 'Schedule', 'Custom');
   await page
     .getByRole('textbox', { name: 'Timezone' })
     .or(page.getByRole('combobox', { name: 'Timezone' }))
     .first()
-    .fill(zone);
+    .fill(label);
   await page
-    .getByRole('option', { name: new RegExp(zone.replace('/', '\\/')) })
+    .getByRole('option', { name: new RegExp(label.replace('/', '\\/')) })
     .first()
     .click();
   await choose(page, `${dayName} open`, '8:00am');

@@ -85,7 +85,7 @@ test.describe('phone-sized screen', () => {
     await page.screenshot({ path: test.info().outputPath('phone-thread.png') });
 
     await page.getByRole('button', { name: 'Toggle navigation' }).click();
-    const settings = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' });
+    const settings = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings', exact: true });
     await settings.scrollIntoViewIfNeeded();
     const signOut = page.getByRole('button', { name: 'Sign out' });
     await inside('Settings', await settings.boundingBox());

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -19,12 +20,15 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import qs from 'qs';
 import type { AppContext } from './context.js';
 import { registerAuth } from './platform/auth/auth.plugin.js';
+import { registerAccess } from './platform/http/access.js';
 import { registerBlobFiles } from './platform/blob/serve.js';
 import { registerErrorHandler } from './platform/http/error-handler.js';
+import { RateLimitedError } from './platform/http/errors.js';
 import { registerInputHygiene } from './platform/http/input-hygiene.js';
 import { parseFormBody } from './platform/http/form-body.js';
 import { registerMetrics } from './platform/metrics.js';
-import { canJoinChannel, resolveSocketUser } from './modules/companies/companies.service.js';
+import { canJoinChannel, companyRoleOf, companyRolesOf, resolveSocketUser } from './modules/companies/companies.service.js';
+import { isOperator } from './modules/auth/operators.js';
 import { modules } from './modules/registry.js';
 
 export type { App } from './platform/http/app-type.js';
@@ -33,6 +37,41 @@ import type { App } from './platform/http/app-type.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** Where `vite build` puts the SPA (`WEB_DIST` overrides, for the build and the server alike). */
 export const WEB_DIST = process.env.WEB_DIST ? path.resolve(process.env.WEB_DIST) : path.resolve(here, '../../web/dist');
+
+/** The OpenAPI document's introduction: authentication, scopes, rate limits, errors (docs/api-and-webhooks.md). */
+const API_DESCRIPTION = [
+  'Business phone and messaging platform. Paths follow the product specification below /api.',
+  '',
+  '## Authentication',
+  'Create an API key under **Administration → API keys** (`POST /api/personalAccessTokens`): its secret is shown once.',
+  'Send it on every request: `Authorization: Bearer sbk_…`. A key acts as the user who created it: it reaches the',
+  "companies the user belongs to (or only those of the key's business unit), within the user's role in each company",
+  "AND the key's scopes. Requests with a key need no cookie and no `X-XSRF-TOKEN`.",
+  '',
+  '## Scopes',
+  '`<area>:read` allows GET, `<area>:write` allows POST, PUT, PATCH and DELETE, for the areas calls, messages, contacts,',
+  "numbers, campaigns, reports, account and webhooks. A request outside the key's scopes answers 403",
+  '`{"message": "This API key does not have the contacts:write scope."}`. Sign-in, password and API-key routes cannot be',
+  'called with a key.',
+  '',
+  '## Rate limits',
+  'Every answer carries `RateLimit-Limit` (requests per minute), `RateLimit-Remaining` and `RateLimit-Reset` (seconds).',
+  'Past the limit the answer is 429 `{"message": "Too many requests. Please retry in 42 seconds."}` with `Retry-After` (seconds).',
+  '',
+  '## Errors',
+  'Every error is `{"message": string, "errors"?: {field: [messages]}}`: 401 without a valid key, 403 outside the role or',
+  'scopes, 404 for an unknown or foreign id, 422 for invalid input, 429 past the rate limit.',
+  '',
+  '## Example',
+  '```',
+  'curl -H "Authorization: Bearer sbk_…" https://switchboard.example/api/personalAccessTokens',
+  '```',
+  '',
+  '## Webhooks',
+  'Outbound webhooks (Administration → Webhooks) are signed with the Standard Webhooks scheme: headers `webhook-id`,',
+  "`webhook-timestamp`, `webhook-signature` (`v1,<base64 HMAC-SHA256>` with the endpoint's `whsec_…` secret); verify",
+  'them with any Standard Webhooks library. The body is `{"type": "call.completed", "timestamp": "…", "data": {…}}`.',
+].join('\n');
 
 /** Builds the app (routes registered, not listening). */
 export async function buildApp(ctx: AppContext): Promise<App> {
@@ -62,8 +101,24 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       info: {
         title: 'Switchboard API',
         version: '0.1.0',
-        description: 'Business phone and messaging platform. Paths follow the product specification below /api.',
+        description: API_DESCRIPTION,
       },
+      components: {
+        securitySchemes: {
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key (`sbk_…`) created under Administration → API keys, sent as `Authorization: Bearer sbk_…`.',
+          },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'switchboard_session',
+            description: 'The web app’s session cookie; state-changing requests also send `X-XSRF-TOKEN` (the `XSRF-TOKEN` cookie).',
+          },
+        },
+      },
+      security: [{ apiKey: [] }, { session: [] }],
     },
     transform: jsonSchemaTransform,
   });
@@ -73,6 +128,13 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   registerInputHygiene(app);
   registerMetrics(app, ctx.config);
   registerAuth(app, ctx.db);
+  await registerApiRateLimit(app);
+  // One access declaration per route, enforced before validation (platform/http/access.ts, docs/permissions.md).
+  registerAccess(app, {
+    roleIn: (userId, companyId) => companyRoleOf(ctx, userId, companyId),
+    rolesOf: (userId) => companyRolesOf(ctx, userId),
+    isOperator: (userId) => isOperator(ctx, userId),
+  });
 
   // Subscriptions first, so no route or job can emit an event before its reactions exist.
   for (const m of modules) m.setup?.(ctx);
@@ -99,8 +161,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    // Client-side routes of the SPA get index.html; everything else a JSON 404 in the error shape.
-    if (spa && request.method === 'GET' && !/^\/(api|webhooks|files|socket\.io)(\/|$)/.test(url) && !path.extname(url)) {
+    // Client-side routes of the SPA get index.html; everything else a JSON 404 in the error shape. `/webhooks` itself is
+    // the SPA's outbound-webhooks screen; carrier callbacks live below `/webhooks/`.
+    if (spa && request.method === 'GET' && !/^\/(api|files|socket\.io)(\/|$)|^\/webhooks\//.test(url) && !path.extname(url)) {
       return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html', WEB_DIST);
     }
     return reply.status(404).send({ message: `Route ${request.method} ${url} not found.` });
@@ -128,12 +191,15 @@ export function trustProxySetting(value: string): boolean | string[] | ((address
 
 /**
  * Security headers on every answer (@fastify/helmet): a Content-Security-Policy that allows only
- * the app's own scripts (and the carrier's softphone SDK endpoints, `carrier.browserOrigins`), `frame-ancestors
+ * the app's own scripts (and the carrier's softphone SDK endpoints, `carrier.browserOrigins`; Stripe's script, frames
+ * and API with `PAYMENTS=stripe`), `frame-ancestors
  * 'none'` and `X-Frame-Options: DENY`, `nosniff`, `strict-origin-when-cross-origin`; HSTS only on
  * requests that arrived over TLS (directly or through a trusted proxy).
  */
 async function registerSecurityHeaders(app: App, ctx: AppContext): Promise<void> {
   const carrierOrigins = ctx.carrier.browserOrigins;
+  // Stripe's Payment Element and 3-D Secure run in Stripe's own script and frames (docs/billing.md); the sandbox gateway needs none.
+  const stripe = ctx.config.payments === 'stripe';
   await app.register(helmet, {
     global: true,
     hsts: false,
@@ -144,12 +210,13 @@ async function registerSecurityHeaders(app: App, ctx: AppContext): Promise<void>
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...(stripe ? ['https://js.stripe.com'] : [])],
+        frameSrc: stripe ? ['https://js.stripe.com', 'https://hooks.stripe.com'] : ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:', 'data:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", 'ws:', 'wss:', ...carrierOrigins],
+        connectSrc: ["'self'", 'ws:', 'wss:', ...carrierOrigins, ...(stripe ? ['https://api.stripe.com'] : [])],
         workerSrc: ["'self'", 'blob:'],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
@@ -160,6 +227,39 @@ async function registerSecurityHeaders(app: App, ctx: AppContext): Promise<void>
   });
   app.addHook('onSend', async (request, reply) => {
     if (request.protocol === 'https') reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  });
+}
+
+/**
+ * Requests per minute on `/api` (docs/api-and-webhooks.md "Rate limits"): per API key, per signed-in user, else per
+ * client address. Read at each request (tests lower them); API_RATE_LIMIT_* override the defaults.
+ */
+export const apiRateLimits = {
+  apiKeyPerMinute: Number(process.env.API_RATE_LIMIT_KEY_PER_MINUTE ?? 600),
+  userPerMinute: Number(process.env.API_RATE_LIMIT_USER_PER_MINUTE ?? 3000),
+  anonymousPerMinute: Number(process.env.API_RATE_LIMIT_ANONYMOUS_PER_MINUTE ?? 1200),
+};
+
+/**
+ * Rate limits on every `/api` answer (@fastify/rate-limit, IETF draft headers): `RateLimit-Limit`,
+ * `RateLimit-Remaining`, `RateLimit-Reset` (seconds until the window resets); past the limit 429 in the error shape
+ * `{message}` with `Retry-After` (seconds). Counted after authentication (the `preValidation` hook), so the key is
+ * the API key, the user, or the address; carrier webhooks, files, the SPA, health probes and the public DNI beacons
+ * (limited per visitor by the tracking module) are not. The counters live in
+ * each process's memory (a limit per node).
+ */
+async function registerApiRateLimit(app: App): Promise<void> {
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'preValidation',
+    enableDraftSpec: true,
+    timeWindow: 60_000,
+    // Not limited here: the API viewer, health probes, and the public DNI beacons (their own per-visitor limiter).
+    allowList: (request) => !request.url.startsWith('/api/') || /^\/api\/(docs|health|dni\/public)(\/|\?|$)/.test(request.url),
+    keyGenerator: (request) => (request.auth?.apiKey ? `key:${request.auth.apiKey.id}` : request.auth ? `user:${request.auth.userId}` : `ip:${request.ip}`),
+    max: async (request) =>
+      request.auth?.apiKey ? apiRateLimits.apiKeyPerMinute : request.auth ? apiRateLimits.userPerMinute : apiRateLimits.anonymousPerMinute,
+    errorResponseBuilder: (_request, context) => new RateLimitedError(context.ttl / 1000, `Too many requests. Please retry in ${context.after}.`),
   });
 }
 

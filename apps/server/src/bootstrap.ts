@@ -7,7 +7,8 @@ import pinoPretty from 'pino-pretty';
 import { buildApp, registerJobs, type App } from './app.js';
 import { createCarrier } from './carriers/carrier.factory.js';
 import type { AppContext } from './context.js';
-import { resolveSocketUser, canJoinChannel } from './modules/companies/companies.service.js';
+import { resolveSocketUser } from './modules/companies/companies.service.js';
+import { liveChannelAccess } from './modules/users/members.service.js';
 import { createBlobStore } from './platform/blob.js';
 import type { Config } from './platform/config.js';
 import { createDb, migrate } from './platform/db/db.js';
@@ -94,7 +95,7 @@ export async function startServer(config: Config, databaseUrl: string, options: 
     app.server,
     pool,
     (session, bearer) => resolveSocketUser(ctx, session, bearer),
-    (userId, channel) => canJoinChannel(ctx, userId, channel),
+    (userId, channel) => liveChannelAccess(ctx, userId, channel),
   );
   await queue.start();
   const url = `http://127.0.0.1:${port}`;

@@ -39,6 +39,8 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
       SMTP_URL: '',
       PUBLIC_URL: '',
       TRUST_PROXY: '127.0.0.1',
+      // Campaign tests are about dispatch; 10DLC enforcement is tested where it is switched on (sms-verification tests).
+      SMS_REGISTRATION_ENFORCED: process.env.SMS_REGISTRATION_ENFORCED ?? '0',
     },
     { ...overrides },
   );
@@ -71,6 +73,8 @@ export async function startSecondNode(server: TestServer, overrides: Partial<Con
       SMTP_URL: '',
       PUBLIC_URL: '',
       TRUST_PROXY: '127.0.0.1',
+      // Campaign tests are about dispatch; 10DLC enforcement is tested where it is switched on (sms-verification tests).
+      SMS_REGISTRATION_ENFORCED: process.env.SMS_REGISTRATION_ENFORCED ?? '0',
     },
     { ...overrides },
   );

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { Id, PageMeta } from './common.js';
 import { BlockSchema, CallSchema, ScheduleBlockSchema, ScheduleInput, ScheduleSchema } from './telephony.js';
 import { EavAttributeValue, EavAttributeValueOut } from './contacts.js';
+import { CallRecording, Transcription } from './transcription.js';
 
 // ---------------------------------------------------------------- schedules
 
@@ -191,6 +192,10 @@ export const CallDetailSchema = CallSchema.extend({
   qualification: z.number().nullable(),
   /** Custom-field values (entity type Call 6), as on contacts. */
   eavAttributeValues: z.array(EavAttributeValueOut),
+  /** The call's two-channel recording (docs/transcription.md), null when not recorded. */
+  recording: CallRecording.nullable().optional(),
+  /** With `include=transcription`: the call's transcript (spec 001 "Call (analysis view)"), null when none. */
+  transcription: Transcription.nullable().optional(),
   /** The known caller (outside party's contact), else null. */
   contact: z.object({ id: z.number(), name: z.string() }).nullable().optional(),
   /** The business number's label ('' when none). */

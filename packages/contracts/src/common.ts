@@ -68,3 +68,26 @@ export function isRealTimestampText(text: string): boolean {
 
 /** A date or timestamp text that {@link isRealTimestampText} accepts (422 "The date is not a real date." otherwise). */
 export const TimestampText = z.string().max(40).refine(isRealTimestampText, 'The date is not a real date.');
+
+/** Query arrays: bracket arrays (`a[]=1&a[]=2`), an object of values, a single value or a comma list → an array (absent: undefined). */
+export function queryArray(v: unknown): unknown {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (Array.isArray(v)) return v;
+  if (typeof v === 'object') return Object.values(v as Record<string, unknown>);
+  return String(v)
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/** An optional query list of `item`, at most `max` entries (see `queryArray`). */
+export const queryList = <T extends z.ZodType>(item: T, max = 500) => z.preprocess(queryArray, z.array(item).max(max).optional());
+
+/** An optional query flag: `1`/`0`/`true`/`false` (absent: no filter). */
+export const queryFlag = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : v === 1 ? true : v === 0 ? false : v),
+  z
+    .union([z.boolean(), z.enum(['1', '0', 'true', 'false'])])
+    .transform((v) => v === true || v === '1' || v === 'true')
+    .optional(),
+);

@@ -13,8 +13,16 @@ import { z } from 'zod';
 import { CampaignsUpdatedEvent } from './campaigns.js';
 import { CONTACT_IMPORT_COMPLETED, CONTACT_IMPORT_PROGRESS, ContactImportCompletedEvent, ContactImportProgressEvent } from './contacts.js';
 import { IN_APP_CALLING_EVENT, InAppCallingEvent } from './in-app-calling.js';
+import { OUTBOUND_CALL_EVENT, OutboundCallEvent } from './outbound-calls.js';
 import { CONVERSATION_UPDATED, ConversationDeletedEvent, ConversationUpdatedEvent } from './messaging.js';
 import { BatchCompletedEvent, BatchProgressEvent, PortUpdatedEvent } from './numbers-admin.js';
+import { ALERTS_COMPANY_EVENTS } from './alerts.js';
+import { BILLING_USAGE_UPDATED, BillingUsageUpdatedEvent } from './billing.js';
+import { MARKETPLACE_UPDATED, MarketplaceUpdatedEvent } from './marketplace.js';
+import { ANALYTICS_COMPANY_EVENTS, ANALYTICS_USER_EVENTS } from './analytics.js';
+import { TRACKING_COMPANY_EVENTS } from './tracking.js';
+import { SMS_VERIFICATION_UPDATED, SmsVerificationUpdatedEvent } from './sms-verification.js';
+import { TRANSCRIPT_UPDATED, TranscriptUpdatedEvent } from './transcription.js';
 
 /**
  * `call updated` on `company.{companyId}`: a call changed (`status`: its new CALL_STATUS code) or
@@ -45,6 +53,13 @@ export const LIVE_EVENTS = {
     'release completed': BatchCompletedEvent,
     'number update progress': BatchProgressEvent,
     'number update completed': BatchCompletedEvent,
+    ...TRACKING_COMPANY_EVENTS,
+    ...ANALYTICS_COMPANY_EVENTS,
+    ...ALERTS_COMPANY_EVENTS,
+    [BILLING_USAGE_UPDATED]: BillingUsageUpdatedEvent,
+    [MARKETPLACE_UPDATED]: MarketplaceUpdatedEvent,
+    [SMS_VERIFICATION_UPDATED]: SmsVerificationUpdatedEvent,
+    [TRANSCRIPT_UPDATED]: TranscriptUpdatedEvent,
   },
   'bulk-purchase': {
     'bulk purchase progress': BatchProgressEvent,
@@ -55,6 +70,8 @@ export const LIVE_EVENTS = {
   },
   user: {
     [IN_APP_CALLING_EVENT]: InAppCallingEvent,
+    [OUTBOUND_CALL_EVENT]: OutboundCallEvent,
+    ...ANALYTICS_USER_EVENTS,
   },
 } as const satisfies Record<string, Record<string, z.ZodType>>;
 

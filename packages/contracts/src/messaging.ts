@@ -9,6 +9,8 @@
  */
 import { z } from 'zod';
 import { Id, Timestamp } from './common.js';
+import { CallReportFilters } from './analytics.js';
+import { EnhancedCallerId } from './caller-id.js';
 
 // ---------------------------------------------------------------------------------------------
 // Carrier error codes
@@ -132,7 +134,7 @@ export const Conversation = z.object({
   numUnreadItems: z.number().int(),
   isArchived: z.boolean(),
   isBlocked: z.boolean(),
-  enhancedCallerId: z.null(),
+  enhancedCallerId: EnhancedCallerId.nullable(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 
@@ -283,13 +285,20 @@ export const NotificationCountsByNumber = z.object({ data: z.array(NumberNotific
 // Activity
 // ---------------------------------------------------------------------------------------------
 
-/** Activity filter (spec 001 §7 "GET /activity"): type flags; calls, voicemails, messages, faxes on, notes off. */
-export const ActivityFilter = z.object({
+/**
+ * Activity filter (spec 001 §7 "GET /activity"): type flags (calls, voicemails, messages, faxes on, notes
+ * off; `trackingmatch` on: call-tracking visits matched to a call), `dniSessionId` (only the items of one
+ * tracked visit) and the report filters of `GET /analytics/calls` (CallReportFilters: a call filter keeps
+ * only calls and voicemails that match; messages are kept only by dates, number_ids and companies).
+ */
+export const ActivityFilter = CallReportFilters.extend({
   calls: flag(true),
   voicemails: flag(true),
   messages: flag(true),
   faxes: flag(true),
   notes: flag(false),
+  trackingmatch: flag(true),
+  dniSessionId: z.union([z.number().int().positive(), z.string().min(1).max(100)]).optional(),
 });
 export type ActivityFilter = z.infer<typeof ActivityFilter>;
 
@@ -317,7 +326,7 @@ export type ActivityQuery = z.infer<typeof ActivityQuery>;
 /** One feed entry; `id` is kind-prefixed (`call-12`, `voicemail-3`, `message-9`). */
 export const ActivityItem = z.object({
   id: z.string(),
-  kind: z.enum(['call', 'voicemail', 'message']),
+  kind: z.enum(['call', 'voicemail', 'message', 'fax', 'note', 'trackingmatch']),
   created_at: Timestamp,
   /** The business number; `label` its label ('' when none). */
   number: z.object({ id: z.number().int(), number: z.string(), label: z.string().optional() }),
@@ -336,9 +345,36 @@ export const ActivityItem = z.object({
   is_read: z.boolean().optional(),
   contact: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   conversation_id: z.number().int().nullable().optional(),
+  /** Calls and messages: the party's cached caller-name lookup, the contact's name first (docs/caller-id.md); null when never looked up. */
+  enhanced_caller_id: EnhancedCallerId.nullable().optional(),
+  /** Calls: reporting fields (the reporting store; absent until the call's facts are built). */
+  answer_status: z.enum(['none', 'answered', 'missed', 'voicemail', 'blocked']).optional(),
+  is_first_contact: z.boolean().nullable().optional(),
+  traffic_source: z.string().nullable().optional(),
+  /** trackingmatch: the tracked visit matched to a call (spec 001 §3 "Activity item kinds"). */
+  tracking: z
+    .object({
+      session_id: z.union([z.number().int(), z.string()]),
+      pool_id: z.number().int().nullable().optional(),
+      traffic_source: z.string().nullable().optional(),
+      source: z.string().nullable().optional(),
+      medium: z.string().nullable().optional(),
+      campaign: z.string().nullable().optional(),
+      keyword: z.string().nullable().optional(),
+      landing_page: z.string().nullable().optional(),
+      referrer: z.string().nullable().optional(),
+    })
+    .optional(),
 });
 export type ActivityItem = z.infer<typeof ActivityItem>;
 export const ActivityList = z.object({
   data: z.array(ActivityItem),
-  meta: z.object({ current_page: z.number().int(), per_page: z.number().int(), total: z.number().int(), last_page: z.number().int() }),
+  meta: z.object({
+    current_page: z.number().int(),
+    per_page: z.number().int(),
+    total: z.number().int(),
+    last_page: z.number().int(),
+    /** The first-page progress rule (spec 001 §7): false when page is 1 and per_page is 10. */
+    show_progress: z.boolean().optional(),
+  }),
 });

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { SCHEDULE_HOURS_MESSAGES, SCHEDULE_PRESET, WEEKDAYS, fromBlocks, isSchedulePreset, toBlocks } from '@switchboard/domain';
 import { Id, PageMeta } from './common.js';
 import { EavAttributeValueOut } from './contacts.js';
+import { SimulatorScriptLine } from './transcription.js';
 
 // ---------------------------------------------------------------- schedule and routes
 
@@ -260,6 +261,8 @@ export const NumberSearchBody = z.object({ data: z.array(AvailableNumberSchema) 
 export const BuyNumberInput = z.object({
   company_id: Id,
   provider_id: z.coerce.number().int().min(1).max(4),
+  /** Service type (spec 002 "Number enumerations"): 1 voice and SMS (default), 2 fax (docs/fax.md). */
+  service_type: z.coerce.number().int().min(1).max(2).optional(),
   number: z.string().min(1).max(40).optional(),
   national_number: z.string().min(1).max(40).optional(),
   vanity: z.string().min(1).max(40).optional(),
@@ -362,6 +365,8 @@ export const SimulateCallInput = z.object({
   confirm: z.boolean().optional(),
   voicemail_seconds: z.number().int().min(0).max(600).optional(),
   talk_seconds: z.number().int().min(1).max(3600).optional(),
+  /** What the caller and the agent say, spoken into the call's recording (docs/transcription.md "The sandbox loop"). */
+  script: z.array(SimulatorScriptLine).max(40).optional(),
 });
 export const SimulatorLogEntry = z.object({ at: z.string(), step: z.string(), detail: z.string() });
 export const SimulateCallBody = z.object({ sid: z.string(), status: z.string(), log: z.array(SimulatorLogEntry) });

@@ -24,6 +24,7 @@ import * as quietHoursLaw from './quiet-hours-law.js';
 import * as smsSegments from './sms-segments.js';
 import * as contactImport from './contact-import.js';
 import * as deliveryState from './delivery-state.js';
+import * as permissions from './permissions.js';
 
 const modules = {
   constants,
@@ -50,6 +51,7 @@ const modules = {
   smsSegments,
   contactImport,
   deliveryState,
+  permissions,
 };
 
 describe('package entry point', () => {

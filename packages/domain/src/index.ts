@@ -287,3 +287,6 @@ export { vanitySearchPattern } from './vanity-search.js';
 
 export { DELIVERY_STATES, FINAL_DELIVERY_STATES, isDeliveryState, deliveryRank, advanceDelivery } from './delivery-state.js';
 export type { DeliveryState, DeliveryFacts, DeliveryUpdate, DeliveryChange } from './delivery-state.js';
+
+export { ROLES, ORG_ADMIN_ROLE, ABILITY_MATRIX, ABILITIES, roleCan, rolesWith, abilitiesOf, isAbility, isRole } from './permissions.js';
+export type { Role, Ability } from './permissions.js';

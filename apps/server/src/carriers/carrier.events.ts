@@ -70,6 +70,10 @@ export const VoiceEvent = z.object({
   recordingUrl: z.string().optional(),
   recordingSid: z.string().optional(),
   recordingDurationS: z.number().int().min(0),
+  /** A recording status callback's status ('in-progress', 'completed', 'absent', 'failed'). */
+  recordingStatus: z.string().optional(),
+  /** Channels of the recording (2: a dual-channel call recording, caller and agent). */
+  recordingChannels: z.number().int().min(0),
   /** Parameters a browser call carries from its access token (in-app calling: `call_id`, `To`, ...). */
   clientParams: z.record(z.string(), z.string()),
 });

@@ -52,6 +52,13 @@ export type CallFlowStep =
       callerId?: string;
       /** Hold music URL while ringing. */
       ringTone?: string;
+      /**
+       * Record the call from the answer, two channels (caller on channel 0, the answering party on 1;
+       * Twilio `record-from-answer-dual`); the carrier posts `recordingStatusCallback` (webhook kind
+       * `voice.recorded`) once the recording is complete (docs/transcription.md "Recordings").
+       */
+      record?: boolean;
+      recordingStatusCallback?: string;
     }
   | { kind: 'record'; action: string; maxLengthS: number; playBeep: boolean; recordingStatusCallback?: string }
   | { kind: 'redirect'; url: string }
@@ -88,6 +95,7 @@ export const WEBHOOK_KINDS = [
   'voice.whisper',
   'voice.confirm',
   'voice.recording',
+  'voice.recorded',
   'voice.status',
   'voice.client',
   'voice.client.dial',
@@ -192,4 +200,28 @@ export interface CarrierPort {
    * @throws CarrierError when the carrier is not configured for browser calling.
    */
   createClientToken(identity: string, options?: { outgoing?: boolean; ttlS?: number; params?: Record<string, string> }): ClientToken;
+  /**
+   * Outbound calling (docs/calling.md): ends browser call `callSid` (the browser leg, our call's
+   * carrier SID) and the leg it dialed. Idempotent (an ended call is left alone).
+   * @throws CarrierError when the carrier refuses.
+   */
+  hangupCall(callSid: string): Promise<void>;
+  /**
+   * Outbound calling: holds (`hold` true) or resumes the party browser call `callSid` dialed; while
+   * held it hears `musicUrl` (null: the carrier's default music) on a loop.
+   * @returns false when the call has no party in conversation. @throws CarrierError ('not supported by this carrier').
+   */
+  holdCall(callSid: string, hold: boolean, musicUrl: string | null): Promise<boolean>;
+  /**
+   * Outbound calling: plays keypad tones `digits` (0-9, *, #, w = pause) to the party browser call
+   * `callSid` dialed. @returns false when the call has no party in conversation.
+   * @throws CarrierError ('not supported by this carrier': its softphone SDK sends them from the browser).
+   */
+  sendDigits(callSid: string, digits: string): Promise<boolean>;
+  /**
+   * Outbound calling, blind transfer: the party browser call `callSid` dialed leaves the browser and
+   * follows `steps` (a `dial` of one number or one in-app client); the browser leg then ends.
+   * @returns false when the call has no party in conversation. @throws CarrierError
+   */
+  transferCall(callSid: string, steps: CallFlowStep[]): Promise<boolean>;
 }

@@ -17,13 +17,14 @@ import type { DB } from '../platform/db/schema.js';
  * within a level imports stay one-way (no cycles).
  */
 export const MODULE_LAYERS = [
-  ['companies'],
-  ['custom-fields', 'users', 'auth', 'notes', 'blocklist'],
-  ['routing', 'numbers', 'number-templates', 'ports', 'schedules', 'greetings', 'contacts'],
-  ['in-app-calling', 'conversations'],
-  ['messaging', 'calls'],
-  ['campaigns'],
-  ['activity', 'notifications', 'dev', 'simulator', 'health'],
+  ['companies', 'tenant', 'audit'],
+  ['custom-fields', 'users', 'auth', 'notes', 'blocklist', 'settings', 'tags', 'api-keys', 'support'],
+  ['routing', 'numbers', 'number-templates', 'ports', 'schedules', 'greetings', 'contacts', 'data-groups', 'caller-id'],
+  ['in-app-calling', 'conversations', 'sms-verification'],
+  ['messaging', 'calls', 'fax'],
+  ['campaigns', 'tracking', 'transcription'],
+  ['analytics', 'call-intelligence'],
+  ['activity', 'notifications', 'dev', 'simulator', 'health', 'alerts', 'report-preferences', 'webhooks', 'push', 'billing', 'marketplace'],
 ] as const;
 
 /** A module named in the map. */
@@ -79,7 +80,6 @@ export const TABLE_OWNERS = {
   calls: 'calls',
   call_events: 'calls',
   voicemails: 'calls',
-  tags: 'calls',
   call_tags: 'calls',
   // campaigns
   campaigns: 'campaigns',
@@ -88,6 +88,104 @@ export const TABLE_OWNERS = {
   campaign_settings: 'campaigns',
   campaign_recipients: 'campaigns',
   notification_blocks: 'notifications',
+  // call tracking (DNI): pools, sources, visitor sessions, attribution, leads
+  dni_settings: 'tracking',
+  dni_pools: 'tracking',
+  dni_pool_numbers: 'tracking',
+  dni_pool_purchases: 'tracking',
+  dni_exhaustions: 'tracking',
+  dni_static_sources: 'tracking',
+  dni_leads: 'tracking',
+  dni_sessions: 'tracking',
+  dni_page_views: 'tracking',
+  dni_texts: 'tracking',
+  dni_call_attributions: 'tracking',
+  dni_sweep_schedule: 'tracking',
+  // analytics: the reporting store (call facts and rollups), exports
+  call_facts: 'analytics',
+  call_attributions: 'analytics',
+  call_rollup_hours: 'analytics',
+  call_rollup_hour_numbers: 'analytics',
+  call_rollup_hour_sources: 'analytics',
+  call_rollup_hour_pools: 'analytics',
+  call_rollup_days: 'analytics',
+  call_rollup_day_numbers: 'analytics',
+  call_rollup_day_sources: 'analytics',
+  call_rollup_day_pools: 'analytics',
+  analytics_exports: 'analytics',
+  analytics_job_runs: 'analytics',
+  // alerts (monitors) and report preferences (favourite reports, column presets)
+  alerts: 'alerts',
+  alert_history: 'alerts',
+  monitor_settings: 'alerts',
+  alert_email_preferences: 'alerts',
+  monitor_message_buckets: 'alerts',
+  monitor_voicemails: 'alerts',
+  monitor_call_companies: 'alerts',
+  column_presets: 'report-preferences',
+  favorite_reports: 'report-preferences',
+  // accounts: organizations, invitations, per-company user state (companies, users)
+  user_numbers: 'users',
+  invitations: 'users',
+  // integrations: API keys, outbound webhooks and their deliveries, the audit log
+  webhook_endpoints: 'webhooks',
+  webhook_deliveries: 'webhooks',
+  webhook_attempts: 'webhooks',
+  audit_log: 'audit',
+  // sign-in extras: OIDC identities, SMS codes, admin sessions, push subscriptions (auth, push)
+  admin_sessions: 'platform',
+  mfa_sms: 'auth',
+  oidc_identities: 'auth',
+  oidc_flows: 'auth',
+  oidc_link_consents: 'auth',
+  // push: browser Web Push subscriptions, APNs VoIP tokens, pushed notifications and their deliveries (push)
+  push_subscriptions: 'push',
+  apns_voip_tokens: 'push',
+  push_notifications: 'push',
+  push_deliveries: 'push',
+  // workspace: general settings, tags, data groups, tenant, support tickets
+  general_settings: 'settings',
+  tags: 'tags',
+  tag_links: 'tags',
+  data_groups: 'data-groups',
+  data_group_entities: 'data-groups',
+  tenants: 'tenant',
+  tenant_domains: 'tenant',
+  tenant_email_senders: 'tenant',
+  support_tickets: 'support',
+  // billing: plans, subscriptions, payment methods, usage, invoices, dunning (billing)
+  billing_plans: 'billing',
+  billing_accounts: 'billing',
+  billing_subscriptions: 'billing',
+  billing_usage: 'billing',
+  billing_number_days: 'billing',
+  billing_invoice_sequence: 'billing',
+  billing_invoices: 'billing',
+  billing_invoice_lines: 'billing',
+  // outbound calling (in-app-calling, calls)
+  caller_id_preferences: 'in-app-calling',
+  sandbox_handset_calls: 'carriers',
+  // caller-id (caller-id)
+  caller_id_lookups: 'caller-id',
+  caller_id_settings: 'caller-id',
+  // sms-verification (sms-verification)
+  sms_brands: 'sms-verification',
+  sms_campaigns: 'sms-verification',
+  sms_campaign_numbers: 'sms-verification',
+  sms_verification_history: 'sms-verification',
+  // fax (fax)
+  faxes: 'fax',
+  // transcription (transcription); call recordings (calls)
+  call_recordings: 'calls',
+  transcripts: 'transcription',
+  transcript_segments: 'transcription',
+  // call-intelligence (call-intelligence)
+  call_search_docs: 'call-intelligence',
+  ai_attribute_rules: 'call-intelligence',
+  call_search_exports: 'call-intelligence',
+  // marketplace (marketplace)
+  marketplace_numbers: 'marketplace',
+  marketplace_listings: 'marketplace',
   // platform: sessions and bearer tokens (platform/auth), mail (platform/mail), webhook receipts
   // (platform/http), job bookkeeping (platform/queue.ts), server secrets (platform/blob)
   sessions: 'platform',

@@ -26,6 +26,26 @@ import { messagingModule } from './messaging/messaging.module.js';
 import { conversationsModule } from './conversations/conversations.module.js';
 import { activityModule } from './activity/activity.module.js';
 import { notificationsModule } from './notifications/notifications.module.js';
+import { trackingModule } from './tracking/tracking.module.js';
+import { analyticsModule } from './analytics/analytics.module.js';
+import { alertsModule } from './alerts/alerts.module.js';
+import { reportPreferencesModule } from './report-preferences/report-preferences.module.js';
+import { tenantModule } from './tenant/tenant.module.js';
+import { auditModule } from './audit/audit.module.js';
+import { settingsModule } from './settings/settings.module.js';
+import { tagsModule } from './tags/tags.module.js';
+import { apiKeysModule } from './api-keys/api-keys.module.js';
+import { supportModule } from './support/support.module.js';
+import { dataGroupsModule } from './data-groups/data-groups.module.js';
+import { webhooksModule } from './webhooks/webhooks.module.js';
+import { pushModule } from './push/push.module.js';
+import { billingModule } from './billing/billing.module.js';
+import { callerIdModule } from './caller-id/caller-id.module.js';
+import { smsVerificationModule } from './sms-verification/sms-verification.module.js';
+import { faxModule } from './fax/fax.module.js';
+import { transcriptionModule } from './transcription/transcription.module.js';
+import { callIntelligenceModule } from './call-intelligence/call-intelligence.module.js';
+import { marketplaceModule } from './marketplace/marketplace.module.js';
 
 export type { ModuleEntry };
 
@@ -52,4 +72,24 @@ export const modules: ModuleEntry[] = [
   ...conversationsModule,
   ...activityModule,
   ...notificationsModule,
+  ...trackingModule,
+  ...analyticsModule,
+  ...alertsModule,
+  ...reportPreferencesModule,
+  ...tenantModule,
+  ...auditModule,
+  ...settingsModule,
+  ...tagsModule,
+  ...apiKeysModule,
+  ...supportModule,
+  ...dataGroupsModule,
+  ...webhooksModule,
+  ...pushModule,
+  ...billingModule,
+  ...callerIdModule,
+  ...smsVerificationModule,
+  ...faxModule,
+  ...transcriptionModule,
+  ...callIntelligenceModule,
+  ...marketplaceModule,
 ];

@@ -14,11 +14,20 @@ const schema = z.object({
   DB_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
   DATA_DIR: z.string().default('.data'),
   CARRIER: z.enum(['sandbox', 'twilio']).default('sandbox'),
+  TRANSCRIPTION: z.enum(['sandbox', 'deepgram', 'whisper']).default('sandbox'),
+  DEEPGRAM_API_KEY: z.string().default(''),
+  WHISPER_MODEL_PATH: z.string().default(''),
   TWILIO_ACCOUNT_SID: z.string().default('ACsandbox00000000000000000000000000'),
   TWILIO_AUTH_TOKEN: z.string().default('sandbox-auth-token'),
   TWILIO_API_KEY: z.string().default(''),
   TWILIO_API_SECRET: z.string().default(''),
   TWILIO_TWIML_APP_SID: z.string().default(''),
+  // Fax provider (carriers/fax.port.ts; docs/fax.md): sandbox (default, offline) or Telnyx Programmable Fax.
+  FAX_PROVIDER: z.enum(['sandbox', 'telnyx']).default('sandbox'),
+  TELNYX_API_KEY: z.string().default(''),
+  TELNYX_FAX_CONNECTION_ID: z.string().default(''),
+  TELNYX_PUBLIC_KEY: z.string().default(''),
+  TELNYX_API_URL: z.string().default('https://api.telnyx.com/v2'),
   PUBLIC_URL: z.string().optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Switchboard <no-reply@switchboard.local>'),
@@ -44,7 +53,79 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   SECRET_KEY: z.string().default(''),
   LOG_FORMAT: z.enum(['', 'json', 'pretty']).default(''),
+  // Browser and VoIP push (docs/push.md "Configuration"): 'sandbox' records pushes offline (default); 'live' sends them.
+  PUSH_ADAPTER: z.enum(['sandbox', 'live']).default('sandbox'),
+  VAPID_PUBLIC_KEY: z.string().trim().default(''),
+  VAPID_PRIVATE_KEY: z.string().trim().default(''),
+  VAPID_SUBJECT: z.string().trim().default(''),
+  APNS_KEY_FILE: z.string().trim().default(''),
+  APNS_KEY_ID: z.string().trim().default(''),
+  APNS_TEAM_ID: z.string().trim().default(''),
+  APNS_BUNDLE_ID: z.string().trim().default(''),
+  APNS_PRODUCTION: z.enum(['', '0', '1', 'true', 'false']).default(''),
+  // The number MFA sign-in codes are texted from (docs/auth.md "MFA by SMS"); default: the sandbox's toll-free sender.
+  MFA_SMS_FROM: z
+    .string()
+    .trim()
+    .default('+18005550100')
+    .refine((v) => v === '' || /^\+[1-9]\d{6,14}$/.test(v), 'must be an E.164 number such as +18005550100'),
+  // OIDC sign-in (docs/auth.md "OIDC sign-in"): a provider is offered only when its client id is set (default: none).
+  OIDC_GOOGLE_ISSUER: z.string().trim().url().default('https://accounts.google.com'),
+  OIDC_GOOGLE_CLIENT_ID: z.string().trim().default(''),
+  OIDC_GOOGLE_CLIENT_SECRET: z.string().default(''),
+  OIDC_MICROSOFT_ISSUER: z.string().trim().url().default('https://login.microsoftonline.com/common/v2.0'),
+  OIDC_MICROSOFT_CLIENT_ID: z.string().trim().default(''),
+  OIDC_MICROSOFT_CLIENT_SECRET: z.string().default(''),
+  // Payment gateway (platform/payments; docs/billing.md "Configuration"): the offline sandbox unless PAYMENTS=stripe.
+  PAYMENTS: z.enum(['sandbox', 'stripe']).default('sandbox'),
+  STRIPE_SECRET_KEY: z.string().default(''),
+  STRIPE_PUBLISHABLE_KEY: z.string().default(''),
+  STRIPE_WEBHOOK_SECRET: z.string().default(''),
+  // 10DLC registration (platform/registration; docs/sms-verification.md "Configuration"): the offline sandbox registry unless SMS_REGISTRY=telnyx.
+  SMS_REGISTRY: z.enum(['sandbox', 'telnyx']).default('sandbox'),
+  SMS_REGISTRATION_ENFORCED: z.enum(['', '0', '1', 'true', 'false']).default(''),
+  SMS_REGISTRY_POLL_S: z.coerce.number().int().min(1).max(86_400).default(60),
+  // Caller-name lookups (platform/lookup; docs/caller-id.md "Configuration"): the offline sandbox unless LOOKUP=twilio.
+  LOOKUP: z.enum(['sandbox', 'twilio']).default('sandbox'),
+  LOOKUP_CACHE_TTL_S: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(30 * 24 * 3600),
+  LOOKUP_NEGATIVE_TTL_S: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(24 * 3600),
+  LOOKUP_SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(150),
+  LOOKUP_TWILIO_BASE_URL: z.string().trim().url().default('https://lookups.twilio.com'),
 });
+
+/** Browser and VoIP push settings (docs/push.md "Configuration"). */
+export type PushConfig = {
+  /** 'sandbox' (default): pushes are recorded, nothing leaves the machine; 'live': Web Push and (when configured) APNs. */
+  adapter: 'sandbox' | 'live';
+  /** VAPID key pair (base64url) from VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY; undefined = generated once and kept in `app_secrets`. */
+  vapid: { publicKey: string; privateKey: string } | undefined;
+  /** VAPID contact (VAPID_SUBJECT): a mailto: or https: URL; default `mailto:` + SUPPORT_EMAIL. */
+  vapidSubject: string;
+  /** APNs token authentication (APNS_*); undefined = VoIP pushes are not sent in 'live' mode. */
+  apns: { keyFile: string; keyId: string; teamId: string; bundleId: string; production: boolean } | undefined;
+};
+
+/** Caller-name lookup settings (LOOKUP_*; docs/caller-id.md "Configuration"). */
+export type LookupConfig = {
+  /** 'sandbox' (default): the offline directory of platform/lookup; 'twilio': Twilio Lookup v2 with the carrier's TWILIO_ACCOUNT_SID/TWILIO_AUTH_TOKEN. */
+  adapter: 'sandbox' | 'twilio';
+  /** Seconds a found answer is reused (LOOKUP_CACHE_TTL_S, default 30 days). */
+  cacheTtlS: number;
+  /** Seconds a not-found answer is reused (LOOKUP_NEGATIVE_TTL_S, default 1 day). */
+  negativeTtlS: number;
+  /** The sandbox's simulated provider latency in ms (LOOKUP_SANDBOX_LATENCY_MS, default 150). */
+  sandboxLatencyMs: number;
+  /** Twilio Lookup's base URL without a trailing slash (LOOKUP_TWILIO_BASE_URL; tests point it at a local server). */
+  twilioBaseUrl: string;
+};
 
 /** S3-compatible blob store settings (README "Configuration", S3_*). */
 export type S3Config = {
@@ -68,12 +149,24 @@ export type Config = {
   dbPoolMax: number;
   dataDir: string;
   carrier: 'sandbox' | 'twilio';
+  /**
+   * Speech to text (docs/transcription.md "Configuration"): TRANSCRIPTION sandbox (default) | deepgram (DEEPGRAM_API_KEY)
+   * | whisper (whisper.cpp with the model file WHISPER_MODEL_PATH; `npm install @fugood/whisper.node` first).
+   */
+  transcription: { adapter: 'sandbox' | 'deepgram' | 'whisper'; deepgramApiKey: string; whisperModelPath: string };
   twilioAccountSid: string;
   twilioAuthToken: string;
   /** In-app calling (Twilio Voice SDK): API key SID/secret signing access tokens, and the TwiML app for outgoing calls. */
   twilioApiKey: string;
   twilioApiSecret: string;
   twilioTwimlAppSid: string;
+  /** Fax provider adapter (FAX_PROVIDER, docs/fax.md): `sandbox` (offline) or `telnyx`. */
+  faxProvider: 'sandbox' | 'telnyx';
+  /** Telnyx Programmable Fax: API key, the fax application (connection) id, the Ed25519 webhook public key (base64), the API base URL. */
+  telnyxApiKey: string;
+  telnyxFaxConnectionId: string;
+  telnyxPublicKey: string;
+  telnyxApiUrl: string;
   /** Base URL the carrier reaches us at, without a trailing slash; signatures are computed over it. */
   publicUrl: string;
   smtpUrl: string | undefined;
@@ -97,6 +190,8 @@ export type Config = {
   dbAcquireTimeoutMs: number;
   /** Longest graceful shutdown, ms (SHUTDOWN_TIMEOUT_MS, default 10000); then the process exits anyway. */
   shutdownTimeoutMs: number;
+  /** Browser (Web Push) and APNs VoIP push settings (PUSH_ADAPTER, VAPID_*, APNS_*; docs/push.md "Configuration"). */
+  push: PushConfig;
   /**
    * Server secret for signed file URLs and similar (SECRET_KEY); '' = a random key generated once
    * and kept in the database, so every node on one database shares it.
@@ -104,6 +199,38 @@ export type Config = {
   secretKey: string;
   /** Console log format (LOG_FORMAT): 'pretty' in a terminal, 'json' otherwise, unless set. */
   logFormat: 'json' | 'pretty';
+  /** The E.164 number MFA sign-in codes are texted from (MFA_SMS_FROM, default `+18005550100`, the sandbox's toll-free sender). */
+  mfaSmsFrom: string;
+  /**
+   * OIDC sign-in providers (OIDC_GOOGLE_*, OIDC_MICROSOFT_*; docs/auth.md "OIDC sign-in"): a provider is present
+   * (and offered on the sign-in page) only when its client id is set.
+   */
+  oidc: { google?: OidcProviderSettings; microsoft?: OidcProviderSettings };
+  /** Payment gateway (PAYMENTS, default 'sandbox': Stripe's test-mode behaviour offline; docs/billing.md). */
+  payments: 'sandbox' | 'stripe';
+  /** Stripe API keys (STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY); required when PAYMENTS=stripe. */
+  stripeSecretKey: string;
+  stripePublishableKey: string;
+  /** Signing secret of `POST /webhooks/stripe` (STRIPE_WEBHOOK_SECRET); '' = the sandbox's own fixed secret. */
+  stripeWebhookSecret: string;
+  /**
+   * 10DLC registration (docs/sms-verification.md "Configuration"): the registry (SMS_REGISTRY, default 'sandbox';
+   * 'telnyx' uses TELNYX_API_KEY and verifies webhooks with TELNYX_PUBLIC_KEY), whether campaigns need an approved
+   * registration (SMS_REGISTRATION_ENFORCED; unset: on with a real carrier, off with the sandbox carrier), and how often
+   * pending submissions are polled (SMS_REGISTRY_POLL_S, seconds, default 60).
+   */
+  smsRegistry: { adapter: 'sandbox' | 'telnyx'; enforced: boolean; pollS: number; telnyxApiKey: string; telnyxPublicKey: string };
+  /** Caller-name lookups (docs/caller-id.md "Configuration"). */
+  lookup: LookupConfig;
+};
+
+/** One OpenID Connect provider's client registration (docs/auth.md "OIDC sign-in"). */
+export type OidcProviderSettings = {
+  /** Issuer identifier URL (discovery at `<issuer>/.well-known/openid-configuration`). */
+  issuer: string;
+  clientId: string;
+  /** '' = a public client (PKCE only, no client secret). */
+  clientSecret: string;
 };
 
 /**
@@ -116,6 +243,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new Error(`Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
   const e = parsed.data;
+  if (e.PAYMENTS === 'stripe' && (!e.STRIPE_SECRET_KEY || !e.STRIPE_PUBLISHABLE_KEY || !e.STRIPE_WEBHOOK_SECRET)) {
+    throw new Error('Invalid configuration: PAYMENTS=stripe needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET');
+  }
+  if (e.SMS_REGISTRY === 'telnyx' && !env.TELNYX_API_KEY) {
+    throw new Error('Invalid configuration: SMS_REGISTRY=telnyx needs TELNYX_API_KEY');
+  }
   if (e.S3_BUCKET && !e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
     throw new Error('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
   }
@@ -127,11 +260,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dbPoolMax: e.DB_POOL_MAX,
     dataDir: path.resolve(e.DATA_DIR),
     carrier: e.CARRIER,
+    transcription: { adapter: e.TRANSCRIPTION, deepgramApiKey: e.DEEPGRAM_API_KEY, whisperModelPath: e.WHISPER_MODEL_PATH },
     twilioAccountSid: e.TWILIO_ACCOUNT_SID,
     twilioAuthToken: e.TWILIO_AUTH_TOKEN,
     twilioApiKey: e.TWILIO_API_KEY,
     twilioApiSecret: e.TWILIO_API_SECRET,
     twilioTwimlAppSid: e.TWILIO_TWIML_APP_SID,
+    faxProvider: e.FAX_PROVIDER,
+    telnyxApiKey: e.TELNYX_API_KEY,
+    telnyxFaxConnectionId: e.TELNYX_FAX_CONNECTION_ID,
+    telnyxPublicKey: e.TELNYX_PUBLIC_KEY,
+    telnyxApiUrl: e.TELNYX_API_URL.replace(/\/+$/, ''),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
@@ -154,8 +293,50 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metricsToken: e.METRICS_TOKEN,
     dbAcquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    push: {
+      adapter: e.PUSH_ADAPTER,
+      vapid: e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY } : undefined,
+      vapidSubject: e.VAPID_SUBJECT || `mailto:${e.SUPPORT_EMAIL}`,
+      apns:
+        e.APNS_KEY_FILE && e.APNS_KEY_ID && e.APNS_TEAM_ID && e.APNS_BUNDLE_ID
+          ? {
+              keyFile: e.APNS_KEY_FILE,
+              keyId: e.APNS_KEY_ID,
+              teamId: e.APNS_TEAM_ID,
+              bundleId: e.APNS_BUNDLE_ID,
+              production: e.APNS_PRODUCTION === '' ? e.NODE_ENV === 'production' : e.APNS_PRODUCTION === '1' || e.APNS_PRODUCTION === 'true',
+            }
+          : undefined,
+    },
     secretKey: e.SECRET_KEY,
     logFormat: e.LOG_FORMAT === '' ? (process.stdout.isTTY && e.NODE_ENV !== 'production' ? 'pretty' : 'json') : e.LOG_FORMAT,
+    mfaSmsFrom: e.MFA_SMS_FROM || '+18005550100',
+    oidc: {
+      ...(e.OIDC_GOOGLE_CLIENT_ID
+        ? { google: { issuer: e.OIDC_GOOGLE_ISSUER, clientId: e.OIDC_GOOGLE_CLIENT_ID, clientSecret: e.OIDC_GOOGLE_CLIENT_SECRET } }
+        : {}),
+      ...(e.OIDC_MICROSOFT_CLIENT_ID
+        ? { microsoft: { issuer: e.OIDC_MICROSOFT_ISSUER, clientId: e.OIDC_MICROSOFT_CLIENT_ID, clientSecret: e.OIDC_MICROSOFT_CLIENT_SECRET } }
+        : {}),
+    },
+    payments: e.PAYMENTS,
+    stripeSecretKey: e.STRIPE_SECRET_KEY,
+    stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY,
+    stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    smsRegistry: {
+      adapter: e.SMS_REGISTRY,
+      enforced: e.SMS_REGISTRATION_ENFORCED !== '0' && e.SMS_REGISTRATION_ENFORCED !== 'false',
+      pollS: e.SMS_REGISTRY_POLL_S,
+      telnyxApiKey: env.TELNYX_API_KEY ?? '',
+      telnyxPublicKey: env.TELNYX_PUBLIC_KEY ?? '',
+    },
+    lookup: {
+      adapter: e.LOOKUP,
+      cacheTtlS: e.LOOKUP_CACHE_TTL_S,
+      negativeTtlS: e.LOOKUP_NEGATIVE_TTL_S,
+      sandboxLatencyMs: e.LOOKUP_SANDBOX_LATENCY_MS,
+      twilioBaseUrl: e.LOOKUP_TWILIO_BASE_URL.replace(/\/+$/, ''),
+    },
     ...overrides,
   };
 }

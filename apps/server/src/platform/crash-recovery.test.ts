@@ -35,6 +35,8 @@ async function startServerProcess(port: number): Promise<{ child: ChildProcess; 
       PORT: String(port),
       HOST: '127.0.0.1',
       SEED_DEMO: '0',
+      // The campaign here is about resuming dispatch, not 10DLC (docs/sms-verification.md).
+      SMS_REGISTRATION_ENFORCED: '0',
       LOG_LEVEL: 'warn',
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       CRASH_TEST_RATE: String(RATE),

@@ -83,7 +83,17 @@ function cookiesOf(header: string | undefined): Record<string, string> {
 }
 
 export type ResolveUser = (sessionToken: string | undefined, bearer: string | undefined) => Promise<number | null>;
-export type CanJoin = (userId: number, channel: string) => Promise<boolean>;
+/**
+ * Whether a user may join a channel: `false` no, `true` every event of it, or a list of scope ids (e.g. the numbers a
+ * `user` sees, docs/permissions.md "Numbers a user sees"): then only events published with one of those scopes
+ * (see {@link Realtime.publish}) and events sent to everyone in the channel (`scope: 'all'`).
+ */
+export type CanJoin = (userId: number, channel: string) => Promise<boolean | readonly number[]>;
+
+/** Room of the sockets that joined `channel` with a scope list. `#` keeps it out of CHANNEL_PATTERN. */
+const scopedRoom = (channel: string) => `${channel}#scoped`;
+/** Room of the sockets that joined `channel` with scope id `id` among theirs. */
+const scopeRoom = (channel: string, id: number) => `${channel}#s${id}`;
 
 /** Joinable channel names: the kinds of the live-event registry (packages/contracts `LIVE_EVENTS`) and an id. */
 export const CHANNEL_PATTERN = LIVE_CHANNEL_PATTERN;
@@ -139,12 +149,17 @@ export class Realtime {
       if (credential.tokenHash) rooms.push(revokeRoom({ tokenHash: credential.tokenHash }), revokeRoom({ tokensOfUser: credential.userId }));
       void socket.join(rooms);
       socket.on('subscribe', async (channel: unknown, ack?: (r: { ok: boolean; message?: string }) => void) => {
-        const ok = typeof channel === 'string' && CHANNEL_PATTERN.test(channel) && (await canJoin(socket.data.userId as number, channel).catch(() => false));
-        if (ok) await socket.join(channel);
+        const rule =
+          typeof channel === 'string' && CHANNEL_PATTERN.test(channel) ? await canJoin(socket.data.userId as number, channel).catch(() => false) : false;
+        if (rule === true) await socket.join(channel as string);
+        else if (rule !== false) await socket.join([scopedRoom(channel as string), ...rule.map((id) => scopeRoom(channel as string, id))]);
+        const ok = rule !== false;
         if (typeof ack === 'function') ack(ok ? { ok } : { ok, message: "You're not authorized to perform this action" });
       });
       socket.on('unsubscribe', async (channel: unknown) => {
-        if (typeof channel === 'string' && CHANNEL_PATTERN.test(channel)) await socket.leave(channel);
+        if (typeof channel !== 'string' || !CHANNEL_PATTERN.test(channel)) return;
+        await socket.leave(channel);
+        for (const room of [...socket.rooms]) if (room.startsWith(`${channel}#`)) await socket.leave(room);
       });
     });
     this.io = io;
@@ -200,21 +215,24 @@ export class Realtime {
    * Publishes a registered live event (packages/contracts `LIVE_EVENTS`, docs/architecture.md):
    * the channel's kind decides which events and payloads are accepted. Call after commit.
    */
-  send<K extends LiveChannelKind, E extends LiveEventName<K>>(channel: LiveChannel<K>, event: E, payload: LivePayload<K, E>): void {
-    this.publish(channel, event, payload);
+  send<K extends LiveChannelKind, E extends LiveEventName<K>>(channel: LiveChannel<K>, event: E, payload: LivePayload<K, E>, scope?: number | 'all'): void {
+    this.publish(channel, event, payload, scope);
   }
 
   /**
    * Sends `event` with `payload` to every socket in `channel`, on every node, as `(event, payload,
    * channel)` so a client can dispatch by channel. Untyped: modules use `send`. Call after commit.
+   * `scope`: none — only sockets that joined the whole channel; an id — also sockets that joined with that id in their
+   * scope list ({@link CanJoin}); `'all'` — every socket of the channel, scoped or not (e.g. a deletion by id).
    */
-  publish(channel: string, event: string, payload: unknown): void {
+  publish(channel: string, event: string, payload: unknown, scope?: number | 'all'): void {
     const io = this.io;
     if (!io) return;
+    const rooms = scope === undefined ? [channel] : [channel, scope === 'all' ? scopedRoom(channel) : scopeRoom(channel, scope)];
     // While no other node has announced itself, the event goes to this node's sockets only, without
     // a NOTIFY round trip through PostgreSQL. Otherwise through the adapter to every node.
-    if (this.alone(io)) io.local.to(channel).emit(event, payload, channel);
-    else io.to(channel).emit(event, payload, channel);
+    if (this.alone(io)) io.local.to(rooms).emit(event, payload, channel);
+    else io.to(rooms).emit(event, payload, channel);
   }
 
   /**
@@ -226,7 +244,8 @@ export class Realtime {
   mayHaveSubscribers(channel: string): boolean {
     const io = this.io;
     if (!io) return false;
-    return !this.alone(io) || (io.of('/').adapter.rooms.get(channel)?.size ?? 0) > 0;
+    const rooms = io.of('/').adapter.rooms;
+    return !this.alone(io) || (rooms.get(channel)?.size ?? 0) > 0 || (rooms.get(scopedRoom(channel))?.size ?? 0) > 0;
   }
 
   /**

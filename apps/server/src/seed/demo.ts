@@ -12,7 +12,9 @@ import { createCompany, createOrganization } from '../modules/companies/companie
 import { createContact } from '../modules/contacts/contacts.service.js';
 import { sendMessage } from '../modules/messaging/messaging.service.js';
 import { buyNumber, searchNumbers, updateNumber } from '../modules/numbers/numbers.service.js';
+import { addNumbers, createCampaign, submitCampaign } from '../modules/sms-verification/sms-verification.service.js';
 import { createUser, findUserByEmail } from '../modules/users/users.service.js';
+import { seedDemoTracking } from './demo-tracking.js';
 
 export const DEMO_EMAIL = 'demo@switchboard.local';
 export const DEMO_PASSWORD = 'demo-password-2026';
@@ -83,5 +85,50 @@ export async function seedDemo(ctx: AppContext): Promise<{ email: string; passwo
     );
     await simulateMessage(ctx, { from: james.number, to: support.number, body: 'Thanks for the quick fix yesterday!' });
   }
+  await seedDemoTracking(ctx, { userId, companyId, main });
+  await seedDemoSmsVerification(ctx, companyId, [main.id, support.id]);
   return { email: DEMO_EMAIL, password: DEMO_PASSWORD, created: true };
+}
+
+/**
+ * The demo company's 10DLC registration (docs/sms-verification.md): a complete brand and campaign with both demo
+ * numbers, submitted through the configured registry like a person would. With the sandbox registry the brand is
+ * verified and both sides approved within about a minute of the first start; until then campaigns from the numbers
+ * are refused as for any company (inbox replies are not).
+ */
+async function seedDemoSmsVerification(ctx: AppContext, companyId: number, numberIds: number[]): Promise<void> {
+  const draft = await createCampaign(ctx, companyId, {
+    brand: {
+      company_type: 'PRIVATE_PROFIT',
+      legal_name: 'Acme Plumbing LLC',
+      dba_name: 'Acme Plumbing',
+      tax_id: '12-3456788',
+      vertical: 'CONSTRUCTION',
+      website: 'https://acmeplumbing.example',
+      email: 'office@acmeplumbing.example',
+      phone: '+12125550100',
+      street: '350 5th Ave',
+      city: 'New York',
+      state: 'NY',
+      postal_code: '10118',
+      country: 'US',
+      contact_first_name: 'Dana',
+      contact_last_name: 'Demo',
+    },
+    campaign: {
+      use_case: 'MARKETING',
+      sub_usecases: ['CUSTOMER_CARE'],
+      description: 'Acme Plumbing texts customers about their appointments, estimates and seasonal maintenance offers they asked for.',
+      message_volume: '10_000',
+      sample_messages: [
+        'Acme Plumbing: your technician arrives Thursday between 9 and 11am. Reply STOP to opt out.',
+        'Acme Plumbing: book your water-heater check this month and save 10%. Reply STOP to opt out.',
+      ],
+      optins: [{ method: 'OTHER', description: 'Customers tick "I agree to receive text messages from Acme Plumbing" on the booking form.' }],
+      opt_out_message: 'You are unsubscribed from Acme Plumbing texts. Reply START to resubscribe.',
+      help_message: 'Acme Plumbing: call (212) 555-0100 for help. Reply STOP to opt out.',
+    },
+  });
+  await addNumbers(ctx, companyId, draft.id, numberIds);
+  await submitCampaign(ctx, companyId, draft.id);
 }

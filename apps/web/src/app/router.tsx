@@ -1,6 +1,6 @@
 import { LINK_EXPIRED } from '@switchboard/domain';
 import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate } from 'react-router';
+import { createBrowserRouter } from 'react-router';
 import { SignInPage } from '../features/auth/components/SignInPage';
 import { setAfterLogout } from '../lib/http';
 import { notify } from '../lib/notify';
@@ -34,6 +34,7 @@ export const router = createBrowserRouter([
   },
   { path: '/forgot-password', lazy: page(() => import('../features/auth/components/ForgotPasswordPage'), 'ForgotPasswordPage') },
   { path: '/reset-password', lazy: page(() => import('../features/auth/components/ResetPasswordPage'), 'ResetPasswordPage') },
+  { path: '/accept-invitation', lazy: page(() => import('../features/users/components/AcceptInvitationPage'), 'AcceptInvitationPage') },
   {
     element: <RequireAuth />,
     children: [
@@ -42,7 +43,7 @@ export const router = createBrowserRouter([
       {
         lazy: page(() => import('./layout/AppLayout'), 'AppLayout'),
         children: [
-          { index: true, element: <Navigate to="/inbox" replace /> },
+          { index: true, lazy: page(() => import('./routes/HomeRoute'), 'HomeRoute') },
           { path: '/inbox', lazy: page(() => import('./routes/InboxRoute'), 'InboxRoute') },
           { path: '/inbox/:conversationId', lazy: page(() => import('./routes/InboxRoute'), 'InboxRoute') },
           { path: '/activity', lazy: page(() => import('../features/activity/components/ActivityPage'), 'ActivityPage') },
@@ -62,6 +63,34 @@ export const router = createBrowserRouter([
           { path: '/number-templates', lazy: page(() => import('./routes/TelephonyRoutes'), 'NumberTemplatesRoute') },
           { path: '/ports', lazy: page(() => import('../features/ports/components/PortsPage'), 'PortsPage') },
           { path: '/calls/:callId', lazy: page(() => import('./routes/TelephonyRoutes'), 'CallRoute') },
+          { path: '/dashboard', lazy: page(() => import('./routes/AnalyticsRoutes'), 'DashboardRoute') },
+          { path: '/reports', lazy: page(() => import('./routes/AnalyticsRoutes'), 'ReportsRoute') },
+          { path: '/favorite-reports', lazy: page(() => import('./routes/AlertsRoutes'), 'FavoriteReportsRoute') },
+          { path: '/alerts', lazy: page(() => import('./routes/AlertsRoutes'), 'AlertsRoute') },
+          { path: '/tracking', lazy: page(() => import('./routes/TrackingRoutes'), 'TrackingPoolsRoute') },
+          { path: '/tracking/pools/:poolId', lazy: page(() => import('./routes/TrackingRoutes'), 'TrackingPoolRoute') },
+          { path: '/tracking/sources', lazy: page(() => import('./routes/TrackingRoutes'), 'TrackingSourcesRoute') },
+          { path: '/tracking/script', lazy: page(() => import('./routes/TrackingRoutes'), 'TrackingScriptRoute') },
+          { path: '/tracking/feed', lazy: page(() => import('./routes/TrackingRoutes'), 'TrackingFeedRoute') },
+          { path: '/tracking/sessions/:sessionId', lazy: page(() => import('./routes/TrackingRoutes'), 'TrackingSessionRoute') },
+          { path: '/tracking/reports', lazy: page(() => import('./routes/TrackingRoutes'), 'TrackingReportsRoute') },
+          { path: '/tracking/bulk-update', lazy: page(() => import('./routes/TrackingRoutes'), 'TrackingBulkUpdateRoute') },
+          { path: '/organizations', lazy: page(() => import('./routes/AccountsRoutes'), 'OrganizationsRoute') },
+          { path: '/organizations/:organizationId', lazy: page(() => import('./routes/AccountsRoutes'), 'OrganizationRoute') },
+          { path: '/users', lazy: page(() => import('./routes/AccountsRoutes'), 'UsersRoute') },
+          { path: '/api-keys', lazy: page(() => import('./routes/IntegrationsRoutes'), 'ApiKeysRoute') },
+          { path: '/webhooks', lazy: page(() => import('./routes/IntegrationsRoutes'), 'WebhooksRoute') },
+          { path: '/audit-log', lazy: page(() => import('./routes/IntegrationsRoutes'), 'AuditLogRoute') },
+          { path: '/general-settings', lazy: page(() => import('./routes/WorkspaceRoutes'), 'GeneralSettingsRoute') },
+          { path: '/tags', lazy: page(() => import('./routes/WorkspaceRoutes'), 'TagsRoute') },
+          { path: '/data-groups', lazy: page(() => import('./routes/WorkspaceRoutes'), 'DataGroupsRoute') },
+          { path: '/tenant', lazy: page(() => import('./routes/WorkspaceRoutes'), 'TenantRoute') },
+          { path: '/support', lazy: page(() => import('./routes/WorkspaceRoutes'), 'SupportRoute') },
+          { path: '/billing', lazy: page(() => import('../features/billing/components/BillingPage'), 'BillingPage') },
+          { path: '/calls/search', lazy: page(() => import('./routes/CallIntelligenceRoutes'), 'CallSearchRoute') },
+          { path: '/fax', lazy: page(() => import('./routes/FaxRoutes'), 'FaxRoute') },
+          { path: '/sms-verification', lazy: page(() => import('./routes/ComplianceRoutes'), 'SmsVerificationRoute') },
+          { path: '/marketplace', lazy: page(() => import('./routes/MarketplaceRoutes'), 'MarketplaceRoute') },
           { path: '/simulator', lazy: page(() => import('./routes/SimulatorRoute'), 'SimulatorRoute') },
           { path: '/settings', lazy: page(() => import('./routes/SettingsRoute'), 'SettingsRoute') },
           { path: '*', lazy: page(() => import('./routes/NotFound'), 'NotFound') },

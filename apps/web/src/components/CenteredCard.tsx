@@ -1,6 +1,7 @@
 import { Anchor, Box, Center, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconPhoneCall } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import { useTenantConfig } from '../lib/tenant';
 
 interface CenteredCardProps {
   title: string;
@@ -12,16 +13,22 @@ interface CenteredCardProps {
 
 /** The brand mark and one card centred on the page (sign-in, password reset, sign-up, outbox). */
 export function CenteredCard({ title, subtitle, children, footer, width = 420 }: CenteredCardProps) {
+  // A white-label tenant's name and logo (GET /tenant-config by host name; docs/workspace.md).
+  const tenant = useTenantConfig().data;
   return (
     <Center component="main" mih="100vh" p="md" bg="var(--mantine-color-gray-0)">
       <Box w="100%" maw={width}>
         <Stack gap="lg">
           <Group justify="center" gap="xs">
-            <ThemeIcon size="lg" radius="md" variant="filled">
-              <IconPhoneCall size={20} />
-            </ThemeIcon>
+            {tenant?.logoUrl ? (
+              <img src={tenant.logoUrl} alt="" height={32} style={{ maxWidth: 160, objectFit: 'contain' }} />
+            ) : (
+              <ThemeIcon size="lg" radius="md" variant="filled">
+                <IconPhoneCall size={20} />
+              </ThemeIcon>
+            )}
             <Anchor href="/" underline="never" c="dark" fw={700} size="lg">
-              Switchboard
+              {tenant?.name ?? 'Switchboard'}
             </Anchor>
           </Group>
           <Paper withBorder shadow="sm" radius="md" p="xl">

@@ -53,6 +53,11 @@ export function connectRealtime(): void {
     socket.on('connect', () => {
       for (const channel of channels.keys()) join(channel);
     });
+    // The server disconnects a person's sockets when their role or numbers change (or they are signed out): connect
+    // again once, so the channels are joined with what the person may see now (a signed-out session is refused).
+    socket.on('disconnect', (reason: string) => {
+      if (reason === 'io server disconnect' && wanted) setTimeout(() => socket?.connect(), 1000);
+    });
     socket.onAny((event: string, payload: unknown, channel: unknown) => dispatch(channel, event, payload));
   });
 }

@@ -10,7 +10,17 @@ import type { Config } from '../../platform/config.js';
 import type { Db } from '../../platform/db/db.js';
 import type { Queue } from '../../platform/queue.js';
 import { createSandboxClientToken } from './sandbox.token.js';
-import type { AvailableNumber, CarrierCapabilities, CarrierPort, ClientToken, NumberSearch, OutboundMessage, PurchasedNumber } from '../carrier.port.js';
+import type {
+  AvailableNumber,
+  CallFlowStep,
+  CarrierCapabilities,
+  CarrierPort,
+  ClientToken,
+  NumberSearch,
+  OutboundMessage,
+  PurchasedNumber,
+} from '../carrier.port.js';
+import { addDigits, endLeg, setHold, transferLeg } from './sandbox.handset-calls.js';
 import { TwilioDialect } from '../twilio/dialect.js';
 import { newSid, postSigned } from './sandbox.http.js';
 import { generateInventory } from './sandbox.inventory.js';
@@ -200,6 +210,26 @@ export class SandboxCarrier extends TwilioDialect implements CarrierPort {
   /** A signed sandbox softphone token (see sandbox.token.ts). */
   createClientToken(identity: string, options?: { outgoing?: boolean; ttlS?: number; params?: Record<string, string> }): ClientToken {
     return createSandboxClientToken(this.config, identity, options);
+  }
+
+  /** Ends the simulated handset leg of browser call `callSid` (sandbox.handset-calls.ts). */
+  async hangupCall(callSid: string): Promise<void> {
+    await endLeg(this.db, callSid);
+  }
+
+  /** The simulated handset shows "On hold" (it hears the sandbox's hold music) until resumed. */
+  async holdCall(callSid: string, hold: boolean): Promise<boolean> {
+    return setHold(this.db, callSid, hold);
+  }
+
+  /** The simulated handset records the tones it heard (shown in the Phone simulator). */
+  async sendDigits(callSid: string, digits: string): Promise<boolean> {
+    return addDigits(this.db, callSid, digits);
+  }
+
+  /** The simulated handset follows the rendered `<Dial>` (a number talks on; a client rings in the browser). */
+  async transferCall(callSid: string, steps: CallFlowStep[]): Promise<boolean> {
+    return transferLeg(this.db, callSid, this.renderVoice(steps).body);
   }
 
   /**

@@ -15,6 +15,7 @@ import { newSid, postSigned } from './sandbox.http.js';
 import { AREA_CODES } from './sandbox.inventory.js';
 import { sandboxRepository } from './sandbox.repository.js';
 import { sineWav } from './sandbox.wav.js';
+import { recordConversation, recordVoicemail, type ScriptLine, type Speak } from './sandbox.recording.js';
 import type { SandboxMessageRow } from './sandbox.repository.js';
 
 /** How a browser user's answer to a ringing `<Client>` leg ended. */
@@ -28,10 +29,16 @@ export type BrowserAnswer = { kind: 'answered'; userId: number; callId: number }
 export type BrowserLegs = {
   waitForAnswer(sid: string, timeoutMs: number): Promise<BrowserAnswer>;
   waitForHangup(callId: number, maxMs: number): Promise<boolean>;
+  /** A call placed from the browser and transferred to a user: wait for that user to answer our call `callId` (docs/calling.md "Transfer"). */
+  waitForCallAnswer(callId: number, timeoutMs: number): Promise<BrowserAnswer>;
 };
 
 /** No browser users reachable (e.g. the demo seed): a `<Client>` leg rings until its timeout, unanswered. */
-const NO_BROWSERS: BrowserLegs = { waitForAnswer: async () => ({ kind: 'timeout' }), waitForHangup: async () => false };
+const NO_BROWSERS: BrowserLegs = {
+  waitForAnswer: async () => ({ kind: 'timeout' }),
+  waitForHangup: async () => false,
+  waitForCallAnswer: async () => ({ kind: 'timeout' }),
+};
 
 export type ForwardBehaviour = 'answer' | 'no-answer' | 'busy';
 export type SimulatedCall = {
@@ -46,6 +53,12 @@ export type SimulatedCall = {
   voicemail_seconds?: number;
   /** How long a connected call talks (default 30 s). With an in-app (browser) answer: real seconds, unless the user hangs up first. */
   talk_seconds?: number;
+  /**
+   * What the caller and the agent say once connected, in order (docs/transcription.md "The sandbox loop"):
+   * spoken into the two channels of the call's recording when the number records; the caller's lines
+   * also make the voicemail when the call goes to voicemail.
+   */
+  script?: ScriptLine[];
 };
 
 /** Longest real wait for a browser user to hang up an answered in-app call (ms). */
@@ -102,6 +115,7 @@ class CallRun {
     private readonly call: SimulatedCall & { from: string; to: string },
     private readonly voiceUrl: string,
     private readonly browser: BrowserLegs,
+    private readonly speak?: Speak,
   ) {
     this.digits = call.digits ?? '';
     const fromArea = areaCodeOf(call.from);
@@ -204,7 +218,8 @@ class CallRun {
         }
         const recordingSid = newSid('RE');
         const key = `sandbox/recordings/${recordingSid}.wav`;
-        await this.ctx.blobs.put(key, sineWav(seconds));
+        const callerLines = (this.call.script ?? []).filter((l) => l.speaker === 'caller').map((l) => l.text);
+        await this.ctx.blobs.put(key, callerLines.length > 0 && this.speak ? (await recordVoicemail(callerLines, seconds, this.speak)).wav : sineWav(seconds));
         this.note('record', `caller left a ${seconds} s message`, seconds);
         if (verb.attrs.action) {
           // Signed like a carrier's recording URL: the product fetches it without a session.
@@ -263,6 +278,7 @@ class CallRun {
     if (connected) {
       talk = this.call.talk_seconds ?? 30;
       dialStatus = 'completed';
+      if (verb.attrs.record?.startsWith('record-from-answer')) talk = await this.record(verb, talk);
       this.note('connected', `talking with ${connected}`, talk);
     } else {
       dialStatus = behaviours.length > 0 && behaviours.every((b) => b === 'busy') ? 'busy' : 'no-answer';
@@ -270,15 +286,15 @@ class CallRun {
       this.note('dial', `no one answered (${dialStatus})`);
     }
     if (verb.attrs.action) {
-      return {
-        kind: 'fetch',
-        verbs: await this.post(
-          verb.attrs.action,
-          this.params({ DialCallStatus: dialStatus, DialCallSid: newSid('CA'), DialCallDuration: String(talk) }),
-          `dial ${dialStatus}`,
-        ),
-      };
+      const verbs = await this.post(
+        verb.attrs.action,
+        this.params({ DialCallStatus: dialStatus, DialCallSid: newSid('CA'), DialCallDuration: String(talk) }),
+        `dial ${dialStatus}`,
+      );
+      await this.postRecording();
+      return { kind: 'fetch', verbs };
     }
+    await this.postRecording();
     if (connected) return { kind: 'end', status: 'completed' };
     return { kind: 'continue' };
   }
@@ -324,6 +340,48 @@ class CallRun {
       };
     }
     return dialStatus === 'completed' ? { kind: 'end', status: 'completed' } : { kind: 'continue' };
+  }
+
+  private recording: { url: string; sid: string; durationS: number; callback: string } | null = null;
+
+  /**
+   * `<Dial record="record-from-answer-dual">`: speaks the call's script into a two-channel recording
+   * (sandbox.recording.ts), stores it like a carrier's recording, and keeps its status callback for
+   * after the Dial's action (as Twilio posts it once the recording is processed).
+   * @returns how long the conversation lasted (s): the script's length, at least `talk`.
+   */
+  private async record(verb: Node, talk: number): Promise<number> {
+    const made = await recordConversation(this.call.script ?? [], talk, this.speak);
+    const sid = newSid('RE');
+    const key = `sandbox/recordings/${sid}.wav`;
+    await this.ctx.blobs.put(key, made.wav);
+    this.note('record', `recording both sides (${made.segments.length} lines, ${made.durationS} s)`);
+    if (verb.attrs.recordingStatusCallback) {
+      this.recording = { url: this.ctx.blobs.signedUrl(key, CARRIER_URL_TTL_MS), sid, durationS: made.durationS, callback: verb.attrs.recordingStatusCallback };
+    }
+    return made.durationS;
+  }
+
+  /** Posts the pending recording status callback (RecordingStatus completed, two channels). */
+  private async postRecording(): Promise<void> {
+    const r = this.recording;
+    if (!r) return;
+    this.recording = null;
+    await this.post(
+      r.callback,
+      {
+        AccountSid: this.ctx.config.twilioAccountSid,
+        CallSid: this.sid,
+        RecordingSid: r.sid,
+        RecordingUrl: r.url,
+        RecordingStatus: 'completed',
+        RecordingDuration: String(r.durationS),
+        RecordingChannels: '2',
+        RecordingSource: 'DialVerb',
+        RecordingStartTime: new Date(this.start).toUTCString(),
+      },
+      'recording status completed',
+    );
   }
 
   /** The answering forward's leg fetches the Number's url (whisper) and may press the confirm key. */
@@ -372,10 +430,10 @@ class CallRun {
  * browser users answer `<Client>` legs (default: nobody answers).
  * @returns null when `to` is not a number the sandbox has sold.
  */
-export async function simulateCall(ctx: AppContext, call: SimulatedCall, browser: BrowserLegs = NO_BROWSERS): Promise<CallResult | null> {
+export async function simulateCall(ctx: AppContext, call: SimulatedCall, browser: BrowserLegs = NO_BROWSERS, speak?: Speak): Promise<CallResult | null> {
   const sold = await sandboxRepository.findActiveNumber(ctx.db, call.to);
   if (!sold) return null;
-  const run = new CallRun(ctx, call, sold.voice_url, browser);
+  const run = new CallRun(ctx, call, sold.voice_url, browser, speak);
   let status: string;
   try {
     status = await run.run();

@@ -21,6 +21,7 @@ export const TWILIO_WEBHOOK_PATHS: Record<WebhookKind, string> = {
   'voice.whisper': '/webhooks/twilio/voice/whisper',
   'voice.confirm': '/webhooks/twilio/voice/confirm',
   'voice.recording': '/webhooks/twilio/voice/recording',
+  'voice.recorded': '/webhooks/twilio/voice/recorded',
   'voice.status': '/webhooks/twilio/voice/status',
   'voice.client': '/webhooks/twilio/voice/client',
   'voice.client.dial': '/webhooks/twilio/voice/client/dial',
@@ -131,6 +132,8 @@ export abstract class TwilioDialect {
       recordingUrl: nonEmpty(form.RecordingUrl),
       recordingSid: nonEmpty(form.RecordingSid),
       recordingDurationS: seconds(form.RecordingDuration),
+      recordingStatus: nonEmpty(form.RecordingStatus),
+      recordingChannels: seconds(form.RecordingChannels),
       clientParams,
     });
   }

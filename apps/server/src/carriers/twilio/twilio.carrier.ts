@@ -8,7 +8,16 @@ import type { Config } from '../../platform/config.js';
 import { CarrierError } from '../../platform/http/errors.js';
 import { safeFetch } from '../../platform/http/safe-fetch.js';
 import { createTwilioClientToken } from './client-token.js';
-import type { AvailableNumber, CarrierCapabilities, CarrierPort, ClientToken, NumberSearch, OutboundMessage, PurchasedNumber } from '../carrier.port.js';
+import type {
+  AvailableNumber,
+  CallFlowStep,
+  CarrierCapabilities,
+  CarrierPort,
+  ClientToken,
+  NumberSearch,
+  OutboundMessage,
+  PurchasedNumber,
+} from '../carrier.port.js';
 import { TwilioDialect } from './dialect.js';
 
 /** Provider ids (spec 002 provider labels): 1 the carrier for local numbers, 2 the toll-free registry. */
@@ -147,6 +156,49 @@ export class TwilioCarrier extends TwilioDialect implements CarrierPort {
   /** A Voice SDK access token (see client-token.ts). */
   createClientToken(identity: string, options?: { outgoing?: boolean; ttlS?: number; params?: Record<string, string> }): ClientToken {
     return createTwilioClientToken(this.config, identity, options);
+  }
+
+  /** Completes browser call `callSid` (Twilio ends the dialed child leg with it); an already ended call (404) is fine. */
+  async hangupCall(callSid: string): Promise<void> {
+    try {
+      await this.client.calls(callSid).update({ status: 'completed' });
+    } catch (e) {
+      if ((e as { status?: number }).status === 404) return;
+      throw carrierError(e);
+    }
+  }
+
+  /**
+   * Not supported: redirecting Twilio's dialed child leg to music ends the browser's `<Dial>`, so
+   * hold needs conference-based calls (docs/calling.md "Twilio").
+   * @throws CarrierError always.
+   */
+  async holdCall(): Promise<boolean> {
+    throw new CarrierError('Hold is not supported by this carrier yet: Twilio needs conference calls for it.');
+  }
+
+  /**
+   * Not supported on the server: with Twilio the Voice SDK sends keypad tones from the browser
+   * (`call.sendDigits`), in the call's audio. @throws CarrierError always.
+   */
+  async sendDigits(): Promise<boolean> {
+    throw new CarrierError('Keypad tones are sent by the Voice SDK in the browser with this carrier.');
+  }
+
+  /**
+   * Blind transfer: redirects the in-progress child leg of `callSid` (the party the browser dialed)
+   * to the rendered `steps`; its leaving ends the browser's `<Dial>`, whose action ends our call.
+   * @returns false when no child leg is in progress. @throws CarrierError
+   */
+  async transferCall(callSid: string, steps: CallFlowStep[]): Promise<boolean> {
+    try {
+      const [child] = await this.client.calls.list({ parentCallSid: callSid, status: 'in-progress', limit: 1 });
+      if (!child) return false;
+      await this.client.calls(child.sid).update({ twiml: this.renderVoice(steps).body });
+      return true;
+    } catch (e) {
+      throw carrierError(e);
+    }
   }
 
   /** Downloads `RecordingUrl` as WAV (Twilio's default format) with account credentials. */

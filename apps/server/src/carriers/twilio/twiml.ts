@@ -61,6 +61,18 @@ function buildVoiceTwiml(steps: CallFlowStep[]): RenderedResponse {
           timeout: step.timeoutS,
           ...(step.callerId ? { callerId: step.callerId } : {}),
           ...(step.ringTone ? { ringTone: step.ringTone as never } : {}),
+          ...(step.record
+            ? {
+                record: 'record-from-answer-dual' as const,
+                ...(step.recordingStatusCallback
+                  ? {
+                      recordingStatusCallback: step.recordingStatusCallback,
+                      recordingStatusCallbackMethod: 'POST' as const,
+                      recordingStatusCallbackEvent: ['completed'],
+                    }
+                  : {}),
+              }
+            : {}),
         });
         for (const n of step.numbers) dial.number(n.url ? { url: n.url, method: 'POST' } : {}, n.number);
         for (const c of step.clients ?? []) dial.client(c);

@@ -1,6 +1,7 @@
 /** `GET /api/activity` (spec 001 §7 "Analytics, activity and calls"). */
 import { ActivityList, ActivityQuery, errorResponses } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import { listActivity } from './activity.service.js';
 
@@ -9,6 +10,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/activity',
     {
+      config: { access: access.company('reports.read') },
       schema: {
         tags: ['activity'],
         summary: 'Calls, voicemails and messages of a company, newest first. filter: JSON-encoded object or filter[calls]=0 style.',

@@ -42,7 +42,7 @@ describe('GET /api/activity', () => {
       const res = await a.client.get(`/api/activity?company=${a.companyId}`);
       return res.body?.meta?.total === 3 ? res : null;
     });
-    expect(r.body.meta).toEqual({ current_page: 1, per_page: 10, total: 3, last_page: 1 });
+    expect(r.body.meta).toEqual({ current_page: 1, per_page: 10, total: 3, last_page: 1, show_progress: false });
     const [out, inbound, call] = r.body.data;
     expect(out).toMatchObject({
       kind: 'message',
@@ -78,9 +78,38 @@ describe('GET /api/activity', () => {
     expect(noMessages.body.data.every((i: any) => i.kind !== 'message')).toBe(true);
     expect(noMessages.body.meta.total).toBe(1);
     const p2 = await a.client.get(`/api/activity?company=${a.companyId}&page=2&per_page=2`);
-    expect(p2.body.meta).toEqual({ current_page: 2, per_page: 2, total: 3, last_page: 2 });
+    expect(p2.body.meta).toEqual({ current_page: 2, per_page: 2, total: 3, last_page: 2, show_progress: true });
     expect(p2.body.data).toHaveLength(1);
     expect(p2.body.data[0].kind === 'call' || p2.body.data[0].kind === 'voicemail').toBe(true);
+  });
+
+  it('takes the report filters: calls picked in the reporting store, messages by dates only', async () => {
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const firstContacts = await eventually(async () => {
+      const res = await a.client.get(`/api/activity?company=${a.companyId}&tz=UTC&filter[isFirstContact]=1`);
+      return res.body?.meta?.total === 1 ? res : null;
+    });
+    // A call-only filter leaves the messages out; the call carries its reporting fields.
+    expect(firstContacts.body.data.map((i: any) => i.kind)).toHaveLength(1);
+    expect(['call', 'voicemail']).toContain(firstContacts.body.data[0].kind);
+    expect(firstContacts.body.data[0]).toMatchObject({ from: '+13125557777', is_first_contact: true });
+    expect(firstContacts.body.data[0].answer_status).toEqual(expect.any(String));
+    const notFirst = await a.client.get(`/api/activity?company=${a.companyId}&tz=UTC&filter[isFirstContact]=0`);
+    expect(notFirst.body.meta.total).toBe(0);
+    const blocked = await a.client.get(`/api/activity?company=${a.companyId}&filter=${encodeURIComponent(JSON.stringify({ answerStatus: ['blocked'] }))}`);
+    expect(blocked.body).toMatchObject({ data: [], meta: { total: 0 } });
+    // Dates keep messages and calls of those local days.
+    const around = await a.client.get(`/api/activity?company=${a.companyId}&tz=UTC&filter[dates][from]=${day(-1)}&filter[dates][to]=${day(1)}`);
+    expect(around.body.meta.total).toBe(3);
+    const past = await a.client.get(`/api/activity?company=${a.companyId}&tz=UTC&filter[dates][from]=2020-01-01&filter[dates][to]=2020-01-31`);
+    expect(past.body.meta.total).toBe(0);
+    const byNumber = await a.client.get(`/api/activity?company=${a.companyId}&filter[number_ids][]=${number.id}&filter[messages]=0`);
+    expect(byNumber.body.data.map((i: any) => i.kind).every((k: string) => k === 'call' || k === 'voicemail')).toBe(true);
+    // An unknown tracked visit has no items.
+    const session = await a.client.get(`/api/activity?company=${a.companyId}&filter[dniSessionId]=6f1d1c8e-3b7a-4c52-9a3e-0d2b9f0c1a11`);
+    expect(session.body).toMatchObject({ data: [], meta: { total: 0 } });
+    expect((await a.client.get(`/api/activity?company=${a.companyId}&filter[minDuration]=-5`)).status).toBe(422);
+    expect((await a.client.get(`/api/activity?company=${a.companyId}&filter[dates][from]=2026-02-30`)).status).toBe(422);
   });
 
   it("refuses another company's feed", async () => {

@@ -26,6 +26,7 @@ import {
 } from '@switchboard/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import { endSession, issueXsrfCookie, startSession } from '../../platform/auth/auth.plugin.js';
 import { getCurrentUser } from '../users/users.service.js';
@@ -46,7 +47,8 @@ import {
   verifySignInCode,
 } from './auth.service.js';
 
-const signInConfig = { public: true, signIn: true } as const;
+/** Browser sign-in routes: anti-forgery required even without cookies (route access is declared on each route). */
+const signInConfig = { signIn: true } as const;
 const withErrors = { ...errorResponses, 419: ErrorBody };
 
 /** Registers sign-in, session, MFA, password-reset and signup routes. */
@@ -63,7 +65,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/csrf-cookie',
     {
-      config: { public: true },
+      config: { access: access.public() },
       schema: { tags: ['session'], summary: 'Sets the XSRF-TOKEN cookie (204)' },
     },
     async (_request, reply) => {
@@ -75,7 +77,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/sanctum/login',
     {
-      config: signInConfig,
+      config: { ...signInConfig, access: access.public() },
       schema: {
         tags: ['session'],
         summary: 'Password sign-in: `{user}`, or `{mfa_required:true}` when a TOTP code is needed next',
@@ -97,7 +99,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/sanctum/mfa',
     {
-      config: { allowMfaPending: true, signIn: true },
+      config: { access: access.signedIn(), allowMfaPending: true, signIn: true },
       schema: { tags: ['session'], summary: 'Second sign-in step with a 6-digit TOTP code', body: MfaCodeBody, response: { 200: UserEnvelope, ...withErrors } },
     },
     async (request, reply) => {
@@ -117,7 +119,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/sanctum/logout',
     {
-      config: { public: true },
+      config: { access: access.public() },
       schema: { tags: ['session'], summary: 'Ends the session, clears its cookie and disconnects its live connections (204; works signed out)' },
     },
     async (request, reply) => {
@@ -130,7 +132,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/sanctum/logout',
     {
-      config: { public: true },
+      config: { access: access.public() },
       schema: { tags: ['session'], summary: 'Refused (405): logout is POST /api/sanctum/logout', response: { 405: ErrorBody } },
     },
     async (_request, reply) => reply.code(405).header('Allow', 'POST').send({ message: 'Sign out with POST /api/sanctum/logout.' }),
@@ -139,7 +141,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/sanctum/createTokenSession',
     {
-      config: { public: true },
+      config: { access: access.public() },
       schema: {
         tags: ['session'],
         summary: 'Mobile sign-in: a bearer token, or `{mfa_required, mfa_token}`',
@@ -153,7 +155,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/sanctum/mfaToken',
     {
-      config: { public: true },
+      config: { access: access.public() },
       schema: {
         tags: ['session'],
         summary: 'Mobile second step: `mfa_token` + code → bearer token',
@@ -166,9 +168,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
 
   app.post(
     '/api/sanctum/clearTokenSessions',
-    {
-      schema: { tags: ['session'], summary: 'Deletes every bearer token of the caller (204)' },
-    },
+    { config: { access: access.signedIn() }, schema: { tags: ['session'], summary: 'Deletes every bearer token of the caller (204)' } },
     async (request, reply) => {
       await clearTokenSessions(ctx, request.auth!.userId);
       return reply.code(204).send();
@@ -178,15 +178,14 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   // ---- MFA enrolment (paths designed here; the spec lists "get, qr, verify, delete" without shapes)
   app.get(
     '/api/user/mfa',
-    {
-      schema: { tags: ['mfa'], summary: 'Whether TOTP is enabled', response: { 200: MfaStatus, ...withErrors } },
-    },
+    { config: { access: access.signedIn() }, schema: { tags: ['mfa'], summary: 'Whether TOTP is enabled', response: { 200: MfaStatus, ...withErrors } } },
     async (request) => mfaStatus(ctx, request.auth!.userId),
   );
 
   app.get(
     '/api/user/mfa/qr',
     {
+      config: { access: access.signedIn() },
       schema: {
         tags: ['mfa'],
         summary: 'New pending TOTP secret with otpauth URL and PNG QR data URL (409 when enabled)',
@@ -199,6 +198,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/user/mfa/verify',
     {
+      config: { access: access.signedIn() },
       schema: {
         tags: ['mfa'],
         summary: 'Enables TOTP when the code matches the pending secret',
@@ -212,6 +212,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.delete(
     '/api/user/mfa',
     {
+      config: { access: access.signedIn() },
       schema: { tags: ['mfa'], summary: 'Disables TOTP; body `{code}` or `{password}`', body: MfaDisableBody, response: { 200: MfaStatus, ...withErrors } },
     },
     async (request) => disableMfa(ctx, request.auth!.userId, request.body, request.ip),
@@ -221,7 +222,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/password/forgot',
     {
-      config: signInConfig,
+      config: { ...signInConfig, access: access.public() },
       schema: {
         tags: ['password'],
         summary: 'E-mails a reset link when the account exists (always the same answer)',
@@ -235,7 +236,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/password/reset',
     {
-      config: signInConfig,
+      config: { ...signInConfig, access: access.public() },
       schema: {
         tags: ['password'],
         summary: 'Sets a new password with a reset link token',
@@ -250,7 +251,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/client/signup/check',
     {
-      config: signInConfig,
+      config: { ...signInConfig, access: access.public() },
       schema: { tags: ['signup'], summary: 'Validates signup fields', body: SignupBody, response: { 200: SignupCheckResponse, ...withErrors } },
     },
     async (request) => {
@@ -262,7 +263,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/client/signup/create',
     {
-      config: signInConfig,
+      config: { ...signInConfig, access: access.public() },
       schema: {
         tags: ['signup'],
         summary: 'Creates the user and a company (creator = owner) and signs in',

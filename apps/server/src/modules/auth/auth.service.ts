@@ -16,6 +16,7 @@ import { ConflictError, fieldError, ValidationError, type FieldErrors } from '..
 import { createCompany, isDeactivatedEverywhere } from '../companies/companies.service.js';
 import { createUser, findUser, findUserByEmail, setPassword, setTotp, verifyPassword, type UserRow } from '../users/users.service.js';
 import { authRepository } from './auth.repository.js';
+import { smsCodeAccept, smsMfaEnabled } from './mfa-sms.service.js';
 import { clearThrottle, consumeAttempt, LIMITS, refundAttempt, throttleKeys } from './throttle.js';
 
 /** Field message for wrong credentials (Laravel's `auth.failed`). */
@@ -62,7 +63,9 @@ export async function checkCredentials(ctx: AppContext, email: string, password:
   await clearThrottle(ctx, accountKey);
   await refundAttempt(ctx, ipKey);
   if (await isDeactivatedEverywhere(ctx, user.id)) throw fieldError('email', MSG_DEACTIVATED);
-  return { userId: user.id, mfaRequired: user.totp_enabled && Boolean(user.totp_secret), user };
+  // A second step with either factor: TOTP, or a texted code (docs/auth.md "MFA by SMS").
+  const mfaRequired = (user.totp_enabled && Boolean(user.totp_secret)) || (await smsMfaEnabled(ctx, user.id));
+  return { userId: user.id, mfaRequired, user };
 }
 
 // ---------------------------------------------------------------- TOTP
@@ -87,7 +90,7 @@ function codeKeys(userId: number, ip: string) {
 }
 
 /**
- * The second step: checks `code` against the user's active TOTP secret (±1 step, each code once)
+ * The second step: checks `code` against the user's active TOTP secret (±1 step, each code once) or the pending texted code (mfa-sms.service)
  * under the throttle (5 code attempts per user, 20 failures per address, per 15 minutes).
  * @throws RateLimitedError (429) once the limit is reached; ValidationError (422, `code`) when wrong or already used.
  */
@@ -95,7 +98,8 @@ export async function verifySignInCode(ctx: AppContext, userId: number, code: st
   const keys = codeKeys(userId, ip);
   await consumeAttempt(ctx, [keys.mfa, keys.ip]);
   const user = await findUser(ctx, userId);
-  const ok = Boolean(user?.totp_enabled && user.totp_secret && (await totpAcceptOnce(ctx, userId, user.totp_secret, code)));
+  const ok =
+    Boolean(user?.totp_enabled && user.totp_secret && (await totpAcceptOnce(ctx, userId, user.totp_secret, code))) || (await smsCodeAccept(ctx, userId, code));
   if (!ok) throw fieldError('code', MSG_BAD_CODE);
   await clearThrottle(ctx, keys.mfa.key);
   await refundAttempt(ctx, keys.ip);
@@ -220,6 +224,20 @@ export async function createTokenSession(
   const outcome = await checkCredentials(ctx, body.email, body.password, ip);
   if (outcome.mfaRequired) return { mfa_required: true, mfa_token: makeMfaToken(outcome.user, body.device_name) };
   return issueToken(ctx, outcome.userId, body.device_name);
+}
+
+/**
+ * The mobile sign-in's answer once `user` is known by another first step (OIDC's token call): a bearer token, or
+ * `{ mfa_required, mfa_token }` for `POST /sanctum/mfaToken` when a second step is on (`mfaRequired`, the caller's rule).
+ */
+export async function tokenOrMfaStep(
+  ctx: AppContext,
+  user: UserRow,
+  mfaRequired: boolean,
+  deviceName: string | undefined,
+): Promise<TokenResponse | { mfa_required: true; mfa_token: string }> {
+  if (mfaRequired) return { mfa_required: true, mfa_token: makeMfaToken(user, deviceName) };
+  return issueToken(ctx, user.id, deviceName);
 }
 
 /**

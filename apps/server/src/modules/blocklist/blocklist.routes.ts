@@ -16,6 +16,7 @@ import {
   errorResponses,
 } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import { createBlock, deleteBlock, listBlocks } from './blocklist.service.js';
 
@@ -24,6 +25,7 @@ export async function registerBlocklistRoutes(app: App, ctx: AppContext): Promis
   app.get(
     '/api/blocks/:companyId',
     {
+      config: { access: access.company('calls.read') },
       schema: { tags: ['blocks'], params: CompanyParams, querystring: BlockListQuery, response: { 200: BlockListBody, ...errorResponses } },
     },
     async (request) => listBlocks(ctx, request.auth!.userId, request.params.companyId, request.query.page, request.query.per_page),
@@ -32,6 +34,7 @@ export async function registerBlocklistRoutes(app: App, ctx: AppContext): Promis
   app.get(
     '/api/blocks',
     {
+      config: { access: access.company('calls.read') },
       schema: {
         tags: ['blocks'],
         summary: 'Query version of the blocks list (perPage default 1000)',
@@ -45,6 +48,7 @@ export async function registerBlocklistRoutes(app: App, ctx: AppContext): Promis
   app.post(
     '/api/blocks',
     {
+      config: { access: access.company('calls.work') },
       schema: { tags: ['blocks'], body: CreateBlockInput, response: { 201: BlockCreatedBody, ...errorResponses } },
     },
     async (request, reply) => reply.status(201).send(await createBlock(ctx, request.auth!.userId, request.body)),
@@ -52,9 +56,7 @@ export async function registerBlocklistRoutes(app: App, ctx: AppContext): Promis
 
   app.delete(
     '/api/blocks/:id',
-    {
-      schema: { tags: ['blocks'], params: IdParams, response: { 200: MessageBody, ...errorResponses } },
-    },
+    { config: { access: access.company('calls.work') }, schema: { tags: ['blocks'], params: IdParams, response: { 200: MessageBody, ...errorResponses } } },
     async (request) => deleteBlock(ctx, request.auth!.userId, request.params.id),
   );
 }

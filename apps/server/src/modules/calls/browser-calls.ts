@@ -18,7 +18,10 @@ import { NotFoundError, deniedAsNotFound, fieldError } from '../../platform/http
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { findContactByNumber } from '../contacts/contacts.service.js';
 import { assertSoftphoneReady, authorizeBrowserCall, browserCallToken, recordBrowserCall } from '../in-app-calling/in-app-calling.service.js';
+import { endBrowserCall } from '../in-app-calling/outbound.service.js';
 import { findRoutingById } from '../numbers/numbers.service.js';
+import { assertCompanyInService } from '../numbers/service-state.js';
+import { assertNumberInScope } from '../users/members.service.js';
 import { afterCallChange, publishCallUpdated, type CallChange, type VoiceOutcome } from './call-changes.js';
 import { setCallStatus } from './call-flow.js';
 import { callsRepository, type CallRow } from './calls.repository.js';
@@ -53,24 +56,56 @@ async function recordOutboundCall(
  * from the company number `number_id` to `destination` (E.164 after parsing); records the outbound
  * call (status 1) and its in-app calling row. The token's outgoing params carry `call_id`,
  * `number_id` and `To` (Twilio: for the TwiML app).
- * @throws NotFoundError 404 (number not visible), ValidationError 422 (destination, SIP fields).
+ * A `user` places calls only from the numbers assigned to them (403 otherwise); a parked or
+ * deactivated account places none (422, numbers/service-state.ts).
+ * @throws NotFoundError 404 (number not visible), ForbiddenError 403 (not the caller's number),
+ *   AppError 422 (account out of service), ValidationError 422 (destination, SIP fields).
  */
 export async function placeBrowserCall(ctx: AppContext, userId: number, input: { number_id: number; destination: string }) {
   const number = await findRoutingById(ctx, input.number_id);
   if (!number) throw new NotFoundError('Number');
   await deniedAsNotFound(assertCompanyAccess(ctx, userId, number.company_id, AGENT_ROLES), 'Number');
+  await assertNumberInScope(ctx, userId, number.company_id, number.id);
+  await assertCompanyInService(ctx, number.company_id, 'call');
   const to = parsePhone(input.destination);
   if (!to) throw fieldError('destination', 'The number is not a valid phone number.');
   await assertSoftphoneReady(ctx, userId);
+  const placed = await startBrowserCall(ctx, userId, { id: number.id, company_id: number.company_id, number: number.number }, to);
+  return {
+    token: placed.token,
+    identity: placed.identity,
+    carrier: placed.carrier,
+    ttl: placed.ttl,
+    call_id: placed.call_id,
+    from: placed.from,
+    to: placed.to,
+  };
+}
+
+/**
+ * Stores browser call from company number `number` to E.164 `to` placed by `userId` (checks done
+ * by the caller: access, caller ID, service state, SIP fields) with its in-app row, announces it,
+ * and answers the token whose params (`call_id`, `number_id`, `To`) travel with the call;
+ * `db` lets the caller add its own writes to the transaction (outbound-calls.ts: the caller-ID choice).
+ */
+export async function startBrowserCall(
+  ctx: AppContext,
+  userId: number,
+  number: { id: number; company_id: number; number: string },
+  to: string,
+  alsoInTransaction?: (tx: DbOrTx) => Promise<void>,
+) {
   const sid = `CA${crypto.randomBytes(16).toString('hex')}`;
   const call = await ctx.db.transaction().execute(async (tx) => {
     const c = await recordOutboundCall(ctx, tx, { companyId: number.company_id, numberId: number.id, carrierSid: sid, from: number.number, to, userId });
     await recordBrowserCall(ctx, tx, { callId: c.id, companyId: number.company_id, carrierSid: sid, userId });
+    await alsoInTransaction?.(tx);
     return c;
   });
   publishCallUpdated(ctx, { companyId: call.company_id, id: call.id, status: call.status });
-  const t = browserCallToken(ctx, userId, { call_id: String(call.id), number_id: String(number.id), To: to });
-  return { ...t, call_id: call.id, from: number.number, to };
+  const params = { call_id: String(call.id), number_id: String(number.id), To: to };
+  const t = browserCallToken(ctx, userId, params);
+  return { ...t, call_id: call.id, company_id: call.company_id, from: number.number, to, params };
 }
 
 const CANNOT_PLACE: VoiceOutcome = { steps: [{ kind: 'say', text: 'This call cannot be placed.' }, { kind: 'hangup' }] };
@@ -105,6 +140,9 @@ export async function connectBrowserCall(ctx: AppContext, tx: DbOrTx, p: VoiceEv
 export async function finishOutboundCall(ctx: AppContext, tx: DbOrTx, input: { callId: number; dialStatus: string; durationS: number }): Promise<VoiceOutcome> {
   const call = await callsRepository.find(tx, input.callId);
   if (!call || call.direction !== 'outbound') return { steps: [{ kind: 'hangup' }] };
+  // A call already ended (Twilio: the leg a blind transfer redirected reports its own Dial) keeps its outcome.
+  if (call.ended_at) return { steps: [{ kind: 'hangup' }] };
+  const ended = await endBrowserCall(ctx, tx, call.id, input.dialStatus);
   const answered = input.dialStatus === 'completed' || input.dialStatus === 'answered';
   const status = answered ? CALL_STATUS.CONNECTED : CALL_STATUS.NO_ANSWER;
   const now = new Date();
@@ -116,10 +154,12 @@ export async function finishOutboundCall(ctx: AppContext, tx: DbOrTx, input: { c
     {
       duration_s: input.durationS,
       ended_at: now,
-      ...(answered ? { answered_at: new Date(now.getTime() - input.durationS * 1000), forwarded_to: call.to_number } : {}),
+      ...(answered
+        ? { answered_at: call.answered_at ?? new Date(now.getTime() - input.durationS * 1000), forwarded_to: call.forwarded_to ?? call.to_number }
+        : {}),
     },
   );
-  return { steps: [{ kind: 'hangup' }], changed };
+  return { steps: [{ kind: 'hangup' }], changed, after: ended };
 }
 
 /**

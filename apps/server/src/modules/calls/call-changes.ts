@@ -60,3 +60,13 @@ export async function afterCallChange(ctx: AppContext, out: Pick<VoiceOutcome, '
   out.after?.();
   await announceCallChanged(ctx, out.changed, out.call);
 }
+
+/**
+ * After commit of a person's change to a call's qualification, tags or custom fields: the live
+ * `call updated` to the company and the domain event `call.annotated` (the reporting store
+ * reads the call again). Call it after commit only.
+ */
+export async function afterCallAnnotated(ctx: AppContext, call: { company_id: number; id: number; status: number }): Promise<void> {
+  publishCallUpdated(ctx, { companyId: call.company_id, id: call.id, status: call.status });
+  await domainEvents.emitAfterCommit(ctx, 'call.annotated', { callId: call.id, companyId: call.company_id });
+}

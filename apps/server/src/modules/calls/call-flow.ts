@@ -24,6 +24,7 @@ import { findContactByNumber } from '../contacts/contacts.service.js';
 import { flowGreetingsCached } from '../greetings/greetings.service.js';
 import { activeInAppUserIds, endInAppRinging, ringInAppUsers } from '../in-app-calling/in-app-calling.service.js';
 import { findRoutingByE164Cached, findRoutingById, takeRoundRobinCursor } from '../numbers/numbers.service.js';
+import { OUT_OF_SERVICE_TEXT, isCompanyInService } from '../numbers/service-state.js';
 import {
   afterRecordingSteps,
   clientIdentity,
@@ -40,6 +41,7 @@ import { callFlowSchedule } from '../schedules/schedules.service.js';
 import type { CallChange, VoiceOutcome } from './call-changes.js';
 import { callsRepository, type CallRow } from './calls.repository.js';
 import { storeVoicemail } from './voicemails.js';
+import { withRecording } from './recordings.js';
 
 /** A voice webhook as the carrier adapter parsed it (carriers/carrier.events.ts). */
 type Params = VoiceEvent;
@@ -80,7 +82,7 @@ async function loadFlow(ctx: AppContext, tx: DbOrTx, number: StoredNumber, fromS
   const needsClients = number.routes.some((e) => e.type === 'in-app-calling');
   const { holidays, override } = await callFlowSchedule(ctx, number.company_id, number.id, tx);
   const greetings = await flowGreetingsCached(ctx, number, holdIds, tx);
-  const clients = needsClients ? await activeInAppUserIds(ctx, number.company_id, tx) : [];
+  const clients = needsClients ? await activeInAppUserIds(ctx, number.company_id, tx, number.id) : [];
   const roundRobinCursor = roundRobinFor?.round_robin ? await takeRoundRobinCursor(ctx, number.id, tx) : undefined;
   return {
     ...number,
@@ -144,6 +146,8 @@ type InboundStart = {
   callSid: string;
   fromState: string | null;
   blocked: boolean;
+  /** The number's account is parked or deactivated (numbers/service-state.ts): the caller hears a message and the call ends. */
+  outOfService: boolean;
   row: Omit<InboundPlan['row'], 'contact_id'>;
   arrived: CallEvent;
 };
@@ -154,6 +158,7 @@ async function startInbound(ctx: AppContext, db: DbOrTx, p: Params): Promise<Inb
   const from = e164(p.from ?? '');
   const fromState = p.fromState ?? null;
   const blocked = await isPartyBlocked(ctx, number.company_id, number.id, from, db);
+  const outOfService = !blocked && !(await isCompanyInService(ctx, number.company_id, db));
   const row = {
     company_id: number.company_id,
     number_id: number.id,
@@ -165,7 +170,7 @@ async function startInbound(ctx: AppContext, db: DbOrTx, p: Params): Promise<Inb
     status: blocked ? CALL_STATUS.BLOCKED : CALL_STATUS.STARTED,
   };
   const arrived: CallEvent = { status: row.status, detail: { from, to: number.number, from_state: fromState, from_city: p.fromCity ?? null } };
-  return { number, callSid: p.callSid, fromState, blocked, row, arrived };
+  return { number, callSid: p.callSid, fromState, blocked, outOfService, row, arrived };
 }
 
 /** The number's only route entry, if it has exactly one (a round-robin one takes the cursor). */
@@ -181,9 +186,17 @@ function isInAppDial(d: Decision): boolean {
  * The plan of a decided inbound call. `contactId` undefined: left to the group-commit insert
  * (`storeInboundCall` matches the contact in its statement).
  */
-function planOf(start: InboundStart, d: Decision | 'blocked', contactId: number | null | undefined): InboundPlan {
+function planOf(start: InboundStart, d: Decision | 'blocked' | 'out-of-service', contactId: number | null | undefined): InboundPlan {
   const row = { ...start.row, contact_id: contactId };
   if (d === 'blocked') return { row, events: [start.arrived], steps: [{ kind: 'reject', reason: 'rejected' }] };
+  if (d === 'out-of-service') {
+    // A parked or deactivated account (docs/accounts.md "Account status"): the call is kept as 10 Missed.
+    return {
+      row: { ...row, status: CALL_STATUS.MISSED },
+      events: [start.arrived, { status: CALL_STATUS.MISSED, detail: { reason: 'out-of-service' } }],
+      steps: [{ kind: 'say', text: OUT_OF_SERVICE_TEXT }, { kind: 'hangup' }],
+    };
+  }
   const ends =
     d.outcome === 'no-answer'
       ? { status: CALL_STATUS.NO_ANSWER, reason: 'no-answer' }
@@ -213,8 +226,10 @@ async function planInboundInTransaction(ctx: AppContext, tx: DbOrTx, p: Params, 
   if (!start) return undefined;
   const contactId = (await findContactByNumber(ctx, start.number.company_id, start.row.from_number, tx))?.id ?? null;
   if (start.blocked) return planOf(start, 'blocked', contactId);
+  if (start.outOfService) return planOf(start, 'out-of-service', contactId);
   const flow = await loadFlow(ctx, tx, start.number, start.fromState, onlyEntry(start));
-  return planOf(start, decideInboundStep(flow, now, urls(ctx, start.callSid)), contactId);
+  const plan = planOf(start, decideInboundStep(flow, now, urls(ctx, start.callSid)), contactId);
+  return { ...plan, steps: withRecording(ctx, start.number.record, plan.steps) };
 }
 
 /**
@@ -247,10 +262,12 @@ export async function planInboundCall(ctx: AppContext, p: Params, now = new Date
   const start = await startInbound(ctx, ctx.db, p);
   if (!start) return undefined;
   if (start.blocked) return planOf(start, 'blocked', undefined);
+  if (start.outOfService) return planOf(start, 'out-of-service', undefined);
   if (onlyEntry(start)?.round_robin) return undefined;
   const d = decideInboundStep(await loadFlow(ctx, ctx.db, start.number, start.fromState), now, urls(ctx, start.callSid));
   if (isInAppDial(d)) return undefined;
-  return planOf(start, d, undefined);
+  const plan = planOf(start, d, undefined);
+  return { ...plan, steps: withRecording(ctx, start.number.record, plan.steps) };
 }
 
 /**
@@ -270,7 +287,7 @@ async function callAndNumber(ctx: AppContext, tx: DbOrTx, sid: string | undefine
   const call = sid ? await callsRepository.findBySidForUpdate(tx, sid) : undefined;
   const stored = call ? await findRoutingById(ctx, call.number_id, tx) : undefined;
   if (!call || !stored) return undefined;
-  return { call, number: await loadFlow(ctx, tx, stored, call.from_state, roundRobin?.(stored)) };
+  return { call, number: await loadFlow(ctx, tx, stored, call.from_state, roundRobin?.(stored)), record: stored.record };
 }
 
 const HANGUP: CallFlowStep[] = [{ kind: 'hangup' }];
@@ -293,9 +310,9 @@ export async function handleMenuChoice(ctx: AppContext, tx: DbOrTx, p: Params, a
       { extension: d.entry.extension },
     );
     const out = await apply(ctx, tx, { ...call, status: CALL_STATUS.EXTENSION_SELECTED, extension: d.entry.extension }, d);
-    return { steps: out.steps, changed: out.changed ?? changed, after: out.after };
+    return { steps: withRecording(ctx, found.record, out.steps), changed: out.changed ?? changed, after: out.after };
   }
-  return { steps: d.steps };
+  return { steps: withRecording(ctx, found.record, d.steps) };
 }
 
 /** POST /voice/dial?ext=E&i=I&rr=C: the result of a Dial (`dialStatus`, `dialDurationS`); `rr` the call's round-robin cursor. */
@@ -332,7 +349,8 @@ export async function handleDialResult(
     return { steps: d.steps, changed, after };
   }
   await callsRepository.insertEvent(tx, call.id, call.status, { dial_status: status, forward_index: index });
-  return { ...(await apply(ctx, tx, call, d)), after };
+  const next = await apply(ctx, tx, call, d);
+  return { ...next, steps: withRecording(ctx, found.record, next.steps), after };
 }
 
 /** The forwards (or in-app identities) of the call's last dial, from its history. */

@@ -13,18 +13,25 @@ import { findContactByNumber, getContactsByIds } from '../contacts/contacts.serv
 import { conversationIdOfCall } from '../conversations/conversations.service.js';
 import { getEavValues, setEavValues } from '../custom-fields/custom-fields.service.js';
 import { notesOf } from '../notes/notes.service.js';
+import { ensureTagsByName, tagIdsByName, tagsByIds } from '../tags/tags.service.js';
 import { getCompanyNumbers } from '../numbers/numbers.service.js';
-import { publishCallUpdated } from './call-changes.js';
+import { numberScope, scopeIncludes } from '../users/members.service.js';
+import { afterCallAnnotated } from './call-changes.js';
 import { callsRepository, type CallRow } from './calls.repository.js';
 import { describeCallEvent, forwardOutcomes } from './calls.views.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** The call `id` if the user is a member (with one of `roles`) of its company. @throws NotFoundError 404 (unknown or another company's). */
+/**
+ * The call `id` if the user is a member (with one of `roles`) of its company and may see its
+ * number (a `user`: the numbers assigned to them; docs/permissions.md "Numbers a user sees").
+ * @throws NotFoundError 404 (unknown, another company's, or a number outside the caller's scope).
+ */
 export async function callForUser(ctx: AppContext, userId: number, id: number, roles?: Role[]): Promise<CallRow> {
   const call = await callsRepository.find(ctx.db, id);
   if (!call) throw new NotFoundError('Call');
   await deniedAsNotFound(assertCompanyAccess(ctx, userId, call.company_id, roles), 'Call');
+  if (!scopeIncludes(await numberScope(ctx, userId, call.company_id), call.number_id)) throw new NotFoundError('Call');
   return call;
 }
 
@@ -38,7 +45,7 @@ export async function getCall(ctx: AppContext, userId: number, id: number) {
   const [events, vm, tags, notes, eav, contact, numbers, conversationId, blocked] = await Promise.all([
     callsRepository.events(ctx.db, call.id),
     callsRepository.voicemailOfCall(ctx.db, call.id),
-    callsRepository.tagsOfCall(ctx.db, call.id),
+    tagsOfCall(ctx, call.id),
     notesOf(ctx, call.company_id, 'call', call.id),
     getEavValues(ctx, EAV_ENTITY_TYPES.Call, call.id),
     knownParty(ctx, call.company_id, call.contact_id, party),
@@ -176,33 +183,37 @@ export async function listCallActivity(
   };
 }
 
-/** Cleans tag names: trimmed, distinct case-insensitively, non-empty. */
-function tagNames(names: string[]): string[] {
-  const seen = new Set<string>();
-  return names.map((n) => n.trim()).filter((n) => n && !seen.has(n.toLowerCase()) && seen.add(n.toLowerCase()));
+/** The call's tags (id, name), by name: ids from `call_tags`, names from the tags module. */
+async function tagsOfCall(ctx: AppContext, callId: number): Promise<Array<{ id: number; name: string }>> {
+  return (await tagsByIds(ctx, await callsRepository.tagIdsOfCall(ctx.db, callId))).map((t) => ({ id: t.id, name: t.name }));
+}
+
+/** Calls per tag id in the company (registered with the tags module as its call-usage counter). */
+export async function callTagUsage(ctx: AppContext, companyId: number): Promise<Map<number, number>> {
+  return new Map((await callsRepository.callCountsByTag(ctx.db, companyId)).map((r) => [Number(r.tag_id), Number(r.n)]));
 }
 
 /** POST /api/calls/{id}/tags/tags {tags}: adds company tags (created when new) to the call; answers the call's tags. */
 export async function addCallTags(ctx: AppContext, userId: number, id: number, names: string[]) {
   const call = await callForUser(ctx, userId, id, AGENT_ROLES);
   await ctx.db.transaction().execute(async (tx) => {
-    const tags = await callsRepository.ensureTags(tx, call.company_id, tagNames(names));
+    const tags = await ensureTagsByName(ctx, call.company_id, names, tx);
     await callsRepository.addCallTags(
       tx,
       call.id,
       tags.map((t) => t.id),
     );
   });
-  publishCallUpdated(ctx, { companyId: call.company_id, id: call.id, status: call.status });
-  return { data: await callsRepository.tagsOfCall(ctx.db, call.id) };
+  await afterCallAnnotated(ctx, call);
+  return { data: await tagsOfCall(ctx, call.id) };
 }
 
 /** DELETE /api/calls/{id}/tags/tags {tags}: removes those tags from the call (the company tags stay). */
 export async function removeCallTags(ctx: AppContext, userId: number, id: number, names: string[]) {
   const call = await callForUser(ctx, userId, id, AGENT_ROLES);
-  await callsRepository.removeCallTags(ctx.db, call.id, await callsRepository.findTagsByName(ctx.db, call.company_id, tagNames(names)));
-  publishCallUpdated(ctx, { companyId: call.company_id, id: call.id, status: call.status });
-  return { data: await callsRepository.tagsOfCall(ctx.db, call.id) };
+  await callsRepository.removeCallTags(ctx.db, call.id, await tagIdsByName(ctx, call.company_id, names));
+  await afterCallAnnotated(ctx, call);
+  return { data: await tagsOfCall(ctx, call.id) };
 }
 
 /**
@@ -216,7 +227,7 @@ export async function patchCall(
   ctx: AppContext,
   userId: number,
   id: number,
-  input: { qualification?: 1 | 2 | 3 | null; eavAttributeValues?: Array<{ attribute_id: number; value: unknown }> },
+  input: { qualification?: 1 | 2 | 3 | null; eavAttributeValues?: Array<{ attribute_id: number; value: unknown }>; recalculateAiAttributes?: unknown },
 ) {
   const call = await callForUser(ctx, userId, id, AGENT_ROLES);
   const patch: Parameters<typeof callsRepository.update>[2] = {};
@@ -225,6 +236,42 @@ export async function patchCall(
     if (Object.keys(patch).length) await callsRepository.update(tx, call.id, patch);
     await setEavValues(ctx, EAV_ENTITY_TYPES.Call, call.id, call.company_id, input.eavAttributeValues ?? [], tx);
   });
-  publishCallUpdated(ctx, { companyId: call.company_id, id: call.id, status: call.status });
+  await afterCallAnnotated(ctx, call);
+  if (wantsAiRecalculation(input.recalculateAiAttributes) && aiRecalculator)
+    await aiRecalculator(ctx, { id: call.id, company_id: call.company_id, number_id: call.number_id });
   return getCall(ctx, userId, id);
+}
+
+/** Recomputes a call's AI attributes from its transcript (registered by call-intelligence; docs/call-intelligence.md). */
+export type AiAttributesRecalculator = (ctx: AppContext, call: { id: number; company_id: number; number_id: number }) => Promise<void>;
+let aiRecalculator: AiAttributesRecalculator | null = null;
+/** Registers the `recalculateAiAttributes` hook of PATCH /calls/{id} (spec 001 §7). A second registration replaces the first. */
+export function registerAiAttributesRecalculator(fn: AiAttributesRecalculator): void {
+  aiRecalculator = fn;
+}
+/** `recalculateAiAttributes` is asked for: true, 1, "1" or "true". */
+function wantsAiRecalculation(v: unknown): boolean {
+  return v === true || v === 1 || v === '1' || v === 'true';
+}
+
+/**
+ * Writes AI attributes found in a call's transcript (docs/call-intelligence.md "AI attributes"): the
+ * qualification (1 qualified, 2 not qualified, 3 lead; undefined = unchanged) and call custom-field
+ * values, in one transaction, then announces the change (`call updated`, `call.annotated`). No user
+ * check: the caller (call-intelligence) acts for the company. @throws NotFoundError for an unknown call
+ * or one of another company; ValidationError for a custom field that is not the company's call field.
+ */
+export async function applyAiAttributes(
+  ctx: AppContext,
+  callId: number,
+  companyId: number,
+  input: { qualification?: 1 | 2 | 3; eavAttributeValues: Array<{ attribute_id: number; value: unknown }> },
+): Promise<void> {
+  const call = await callsRepository.find(ctx.db, callId);
+  if (!call || call.company_id !== companyId) throw new NotFoundError('Call');
+  await ctx.db.transaction().execute(async (tx) => {
+    if (input.qualification !== undefined) await callsRepository.update(tx, call.id, { qualification: input.qualification });
+    await setEavValues(ctx, EAV_ENTITY_TYPES.Call, call.id, call.company_id, input.eavAttributeValues, tx);
+  });
+  await afterCallAnnotated(ctx, call);
 }

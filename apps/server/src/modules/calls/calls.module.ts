@@ -1,20 +1,31 @@
 /** The calls module's entry: its routes, jobs and setup (see `platform/module.ts`). */
+import type { AppContext } from '../../context.js';
 import type { ModuleEntry } from '../../platform/module.js';
+import { registerCompanyUsageProbe } from '../companies/accounts.service.js';
+import { registerTagCallUsage } from '../tags/tags.service.js';
 import { AGENT_ROLES } from '../companies/companies.service.js';
 import { registerInAppAnswerHandler } from '../in-app-calling/in-app-calling.service.js';
 import { registerNoteSubject } from '../notes/notes.service.js';
 import { markAnsweredInApp } from './browser-calls.js';
-import { callForUser } from './call-records.js';
+import { callForUser, callTagUsage } from './call-records.js';
+import { callsRepository } from './calls.repository.js';
 import { registerCallsJobs } from './calls.jobs.js';
 import { registerCallsRoutes } from './calls.routes.js';
+import { registerRecordingJobs } from './recordings.js';
+import { registerRecordingRoutes } from './recordings.routes.js';
+import { registerOutboundCallRoutes } from './outbound-calls.routes.js';
 import { registerVoiceWebhooks } from './calls.webhooks.js';
+import { registerCallEnhancedCallerIdRoutes } from './enhanced-caller-id.routes.js';
 
 /**
  * Registers what lower modules ask the calls side synchronously (docs/architecture.md "Module map"):
  * in-app calling's answer (the call becomes 12 Connected in the answer's transaction), notes on a
- * call (the call's company for an agent; `call updated` with `note: true` once saved).
+ * call (the call's company for an agent; `call updated` with `note: true` once saved), the tags
+ * page's calls per tag, and the account-deletion probe (the company has calls; docs/accounts.md).
  */
-function setupCalls(): void {
+function setupCalls(ctx: AppContext): void {
+  registerTagCallUsage(ctx, callTagUsage);
+  registerCompanyUsageProbe(ctx, 'calls', (_ctx, companyId, db) => callsRepository.companyHasCalls(db, companyId));
   registerInAppAnswerHandler(markAnsweredInApp);
   registerNoteSubject('call', async (ctx, userId, callId) => {
     const call = await callForUser(ctx, userId, callId, AGENT_ROLES);
@@ -28,8 +39,14 @@ export const callsModule: ModuleEntry[] = [
     routes: async (app, ctx) => {
       await registerCallsRoutes(app, ctx);
       await registerVoiceWebhooks(app, ctx);
+      await registerRecordingRoutes(app, ctx);
+      await registerOutboundCallRoutes(app, ctx);
+      await registerCallEnhancedCallerIdRoutes(app, ctx);
     },
-    jobs: registerCallsJobs,
+    jobs: (ctx) => {
+      registerCallsJobs(ctx);
+      registerRecordingJobs(ctx);
+    },
     setup: setupCalls,
   },
 ];

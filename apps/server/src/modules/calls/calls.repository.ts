@@ -1,4 +1,4 @@
-/** SQL for `calls`, `call_events`, `voicemails`, `tags` and `call_tags` (the calls module's tables). */
+/** SQL for `calls`, `call_events`, `voicemails` and `call_tags` (the calls module's tables; the tags themselves are the tags module's). */
 import { type RawBuilder, sql } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
 import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
@@ -8,6 +8,10 @@ export type CallRow = Row<'calls'>;
 export type VoicemailRow = Row<'voicemails'>;
 
 export const callsRepository = {
+  /** Whether the company has any call (the account-deletion check: "activity on those numbers"). */
+  async companyHasCalls(db: DbOrTx, companyId: number): Promise<boolean> {
+    return !!(await db.selectFrom('calls').select('id').where('company_id', '=', companyId).limit(1).executeTakeFirst());
+  },
   /** Inserts a call; returns the existing row when the carrier SID is already stored. */
   async insert(db: DbOrTx, row: NewRow<'calls'>): Promise<CallRow> {
     const inserted = await db
@@ -164,23 +168,22 @@ export const callsRepository = {
     return { rows, total: Number(n) };
   },
   /** The company's voicemails with their call's parties, newest first. */
-  async listVoicemails(db: DbOrTx, companyId: number, limit: number, offset: number) {
-    const rows = await db
+  async listVoicemails(db: DbOrTx, companyId: number, limit: number, offset: number, numberIds?: readonly number[]) {
+    const only = numberIds ? (numberIds.length ? [...numberIds] : [-1]) : undefined;
+    let list = db
       .selectFrom('voicemails')
       .innerJoin('calls', 'calls.id', 'voicemails.call_id')
       .selectAll('voicemails')
       .select(['calls.from_number', 'calls.to_number', 'calls.contact_id'])
-      .where('voicemails.company_id', '=', companyId)
-      .orderBy('voicemails.created_at', 'desc')
-      .orderBy('voicemails.id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    const { n } = await db
+      .where('voicemails.company_id', '=', companyId);
+    if (only) list = list.where('voicemails.number_id', 'in', only);
+    const rows = await list.orderBy('voicemails.created_at', 'desc').orderBy('voicemails.id', 'desc').limit(limit).offset(offset).execute();
+    let count = db
       .selectFrom('voicemails')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('company_id', '=', companyId)
-      .executeTakeFirstOrThrow();
+      .where('company_id', '=', companyId);
+    if (only) count = count.where('number_id', 'in', only);
+    const { n } = await count.executeTakeFirstOrThrow();
     return { rows, total: Number(n) };
   },
   /** A voicemail with its call's parties. */
@@ -199,56 +202,20 @@ export const callsRepository = {
   async deleteVoicemail(db: DbOrTx, id: number): Promise<void> {
     await db.deleteFrom('voicemails').where('id', '=', id).execute();
   },
-  async tagsOfCall(db: DbOrTx, callId: number): Promise<Array<{ id: number; name: string }>> {
+  /** Ids of the tags on the call (the tags themselves belong to the tags module). */
+  async tagIdsOfCall(db: DbOrTx, callId: number): Promise<number[]> {
+    const rows = await db.selectFrom('call_tags').select('tag_id').where('call_id', '=', callId).execute();
+    return rows.map((r) => Number(r.tag_id));
+  },
+  /** Calls per tag id among the company's calls (the tags screen's usage). */
+  async callCountsByTag(db: DbOrTx, companyId: number): Promise<Array<{ tag_id: number; n: string }>> {
     return db
       .selectFrom('call_tags')
-      .innerJoin('tags', 'tags.id', 'call_tags.tag_id')
-      .select(['tags.id', 'tags.name'])
-      .where('call_tags.call_id', '=', callId)
-      .orderBy('tags.name')
+      .innerJoin('calls', 'calls.id', 'call_tags.call_id')
+      .select(['call_tags.tag_id', (eb) => eb.fn.countAll<string>().as('n')])
+      .where('calls.company_id', '=', companyId)
+      .groupBy('call_tags.tag_id')
       .execute();
-  },
-  /** Finds or creates the company's tags by name (case-insensitive match). */
-  async ensureTags(db: DbOrTx, companyId: number, names: string[]): Promise<Array<{ id: number; name: string }>> {
-    const out: Array<{ id: number; name: string }> = [];
-    for (const name of names) {
-      const found = await db
-        .selectFrom('tags')
-        .select(['id', 'name'])
-        .where('company_id', '=', companyId)
-        .where(sql<string>`lower(name)`, '=', name.toLowerCase())
-        .executeTakeFirst();
-      out.push(
-        found ??
-          (await db
-            .insertInto('tags')
-            .values({ company_id: companyId, name })
-            .onConflict((oc) => oc.doNothing())
-            .returning(['id', 'name'])
-            .executeTakeFirst()) ??
-          (await db
-            .selectFrom('tags')
-            .select(['id', 'name'])
-            .where('company_id', '=', companyId)
-            .where(sql<string>`lower(name)`, '=', name.toLowerCase())
-            .executeTakeFirstOrThrow()),
-      );
-    }
-    return out;
-  },
-  async findTagsByName(db: DbOrTx, companyId: number, names: string[]): Promise<number[]> {
-    if (names.length === 0) return [];
-    const rows = await db
-      .selectFrom('tags')
-      .select('id')
-      .where('company_id', '=', companyId)
-      .where(
-        sql<string>`lower(name)`,
-        'in',
-        names.map((n) => n.toLowerCase()),
-      )
-      .execute();
-    return rows.map((r) => r.id);
   },
   async addCallTags(db: DbOrTx, callId: number, tagIds: number[]): Promise<void> {
     if (tagIds.length)

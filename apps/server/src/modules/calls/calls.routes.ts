@@ -21,25 +21,34 @@ import {
   errorResponses,
 } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import { callDetailView, includeList } from './calls.views.js';
 import { placeBrowserCall } from './browser-calls.js';
 import { addCallTags, getCall, patchCall, removeCallTags } from './call-records.js';
 import { deleteVoicemail, listVoicemails, markVoicemail } from './voicemails.js';
+import { callDetailExtras } from './recordings.js';
 
 /** Registers the calls and voicemails routes (HTTP only; the use cases check access). */
 export async function registerCallsRoutes(app: App, ctx: AppContext): Promise<void> {
   app.get(
     '/api/calls/:id',
     {
+      config: { access: access.company('calls.read') },
       schema: { tags: ['calls'], params: IdParams, querystring: CallDetailQuery, response: { 200: CallDetailSchema, ...errorResponses } },
     },
-    async (request) => callDetailView(await getCall(ctx, request.auth!.userId, request.params.id), includeList(request.query.include)),
+    async (request) => {
+      const include = includeList(request.query.include);
+      const call = await getCall(ctx, request.auth!.userId, request.params.id);
+      // The recording and registered includes (transcription: docs/transcription.md).
+      return callDetailView({ ...call, ...(await callDetailExtras(ctx, call, include)) }, include);
+    },
   );
 
   app.patch(
     '/api/calls/:id',
     {
+      config: { access: access.company('calls.work') },
       schema: { tags: ['calls'], params: IdParams, body: PatchCallInput, response: { 200: CallDetailSchema, ...errorResponses } },
     },
     async (request) => callDetailView(await patchCall(ctx, request.auth!.userId, request.params.id, request.body)),
@@ -48,6 +57,7 @@ export async function registerCallsRoutes(app: App, ctx: AppContext): Promise<vo
   app.post(
     '/api/calls/:id/tags/tags',
     {
+      config: { access: access.company('calls.work') },
       schema: { tags: ['calls'], params: IdParams, body: CallTagsInput, response: { 200: CallTagsBody, ...errorResponses } },
     },
     async (request) => addCallTags(ctx, request.auth!.userId, request.params.id, request.body.tags),
@@ -56,6 +66,7 @@ export async function registerCallsRoutes(app: App, ctx: AppContext): Promise<vo
   app.delete(
     '/api/calls/:id/tags/tags',
     {
+      config: { access: access.company('calls.work') },
       schema: { tags: ['calls'], params: IdParams, body: CallTagsInput, response: { 200: CallTagsBody, ...errorResponses } },
     },
     async (request) => removeCallTags(ctx, request.auth!.userId, request.params.id, request.body.tags),
@@ -64,6 +75,7 @@ export async function registerCallsRoutes(app: App, ctx: AppContext): Promise<vo
   app.get(
     '/api/voicemails',
     {
+      config: { access: access.company('calls.read') },
       schema: { tags: ['voicemails'], querystring: VoicemailListQuery, response: { 200: VoicemailListBody, ...errorResponses } },
     },
     async (request) => listVoicemails(ctx, request.auth!.userId, request.query.company_id, request.query.page, request.query.per_page),
@@ -72,6 +84,7 @@ export async function registerCallsRoutes(app: App, ctx: AppContext): Promise<vo
   app.put(
     '/api/voicemails/:id/read',
     {
+      config: { access: access.company('calls.work') },
       schema: { tags: ['voicemails'], params: IdParams, response: { 200: VoicemailBody, ...errorResponses } },
     },
     async (request) => markVoicemail(ctx, request.auth!.userId, request.params.id, true),
@@ -80,6 +93,7 @@ export async function registerCallsRoutes(app: App, ctx: AppContext): Promise<vo
   app.put(
     '/api/voicemails/:id/unread',
     {
+      config: { access: access.company('calls.work') },
       schema: { tags: ['voicemails'], params: IdParams, response: { 200: VoicemailBody, ...errorResponses } },
     },
     async (request) => markVoicemail(ctx, request.auth!.userId, request.params.id, false),
@@ -87,15 +101,14 @@ export async function registerCallsRoutes(app: App, ctx: AppContext): Promise<vo
 
   app.delete(
     '/api/voicemails/:id',
-    {
-      schema: { tags: ['voicemails'], params: IdParams, response: { 200: MessageBody, ...errorResponses } },
-    },
+    { config: { access: access.company('calls.work') }, schema: { tags: ['voicemails'], params: IdParams, response: { 200: MessageBody, ...errorResponses } } },
     async (request) => deleteVoicemail(ctx, request.auth!.userId, request.params.id),
   );
 
   app.post(
     '/api/v1/calls/token',
     {
+      config: { access: access.company('calls.work') },
       schema: {
         tags: ['in-app calling'],
         summary: 'Token for a call placed from the browser; records the outbound call',

@@ -10,3 +10,15 @@
  * - `call-changes.ts`: the after-commit announcements (`call updated`, `call.changed`).
  */
 export { knownParties, listCallActivity, type CallActivity } from './call-records.js';
+export { applyAiAttributes, callForUser, registerAiAttributesRecalculator, type AiAttributesRecalculator } from './call-records.js';
+export {
+  callActivityOf,
+  callIdsPage,
+  callIdWindow,
+  callsForFacts,
+  tagNamesOf,
+  voicemailsPage,
+  type CallActivityRow,
+  type CallForFacts,
+  type VoicemailForExport,
+} from './calls.reporting.js';

@@ -19,6 +19,7 @@ import type { FastifyReply } from 'fastify';
 import { Id } from '@switchboard/contracts';
 import { z } from 'zod';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import type { WebhookKind } from '../../carriers/carrier.port.js';
@@ -61,16 +62,20 @@ export async function registerVoiceWebhooks(app: App, ctx: AppContext): Promise<
     opts: { fast?: (p: VoiceEvent, key: string, reply: FastifyReply) => Promise<boolean>; query?: z.ZodType<Query> } = {},
   ) => {
     const { fast } = opts;
-    app.post(ctx.carrier.webhookPath(kind), { preHandler, schema: { hide: true, querystring: opts.query ?? Query } }, async (request, reply) => {
-      const p = ctx.carrier.parseVoice(formParams(request));
-      const q = request.query as Query;
-      // `fast` answers (true) or leaves the delivery to the transactional path (false).
-      if (fast && (await fast(p, key(p, q), reply))) return reply;
-      return handleOnce(ctx, reply, key(p, q), async (tx) => {
-        const out = await handle(tx, p, q);
-        return { response: ctx.carrier.renderVoice(out.steps), afterCommit: () => afterCallChange(ctx, out) };
-      });
-    });
+    app.post(
+      ctx.carrier.webhookPath(kind),
+      { config: { access: access.webhook() }, preHandler, schema: { hide: true, querystring: opts.query ?? Query } },
+      async (request, reply) => {
+        const p = ctx.carrier.parseVoice(formParams(request));
+        const q = request.query as Query;
+        // `fast` answers (true) or leaves the delivery to the transactional path (false).
+        if (fast && (await fast(p, key(p, q), reply))) return reply;
+        return handleOnce(ctx, reply, key(p, q), async (tx) => {
+          const out = await handle(tx, p, q);
+          return { response: ctx.carrier.renderVoice(out.steps), afterCommit: () => afterCallChange(ctx, out) };
+        });
+      },
+    );
   };
 
   // A new call: decided from reads, then stored with its receipt in one statement (no transaction;

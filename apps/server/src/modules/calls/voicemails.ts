@@ -12,8 +12,10 @@ import { NotFoundError, deniedAsNotFound } from '../../platform/http/errors.js';
 import { pageMeta } from '../../platform/http/page.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { findRoutingById, getCompanyNumbers } from '../numbers/numbers.service.js';
+import { numberScope, scopeIncludes, scopeNumberIds } from '../users/members.service.js';
 import { publishCallUpdated } from './call-changes.js';
 import { knownParties, knownParty } from './call-records.js';
+import { announceRecording } from './recordings.js';
 import { callsRepository, type CallRow, type VoicemailRow } from './calls.repository.js';
 
 /** The job that copies a voicemail's recording into the blob store (`fetchRecording`). */
@@ -40,7 +42,15 @@ export async function storeVoicemail(
     duration_s: recording.durationS,
   });
   await ctx.queue.enqueue(FETCH_RECORDING_JOB, { voicemailId: vm.id }, { singletonKey: `vm:${vm.id}` }, tx);
-  await sendVoicemailAlert(ctx, tx, call, vm.id, recording.durationS, ext);
+  // A transcribed voicemail is mailed once its transcript settles, with the text (sendVoicemailAlertWithText).
+  const transcribed = await announceRecording(ctx, tx, {
+    companyId: call.company_id,
+    callId: call.id,
+    numberId: call.number_id,
+    recordingId: null,
+    voicemailId: vm.id,
+  });
+  if (!transcribed) await sendVoicemailAlert(ctx, tx, call, vm.id, recording.durationS, ext);
   return vm;
 }
 
@@ -48,7 +58,15 @@ export async function storeVoicemail(
  * E-mails the entry's `email_alert_address` (when set) about a new voicemail, through the mailer
  * in the webhook's transaction, with links to the call in the app and to the recording.
  */
-async function sendVoicemailAlert(ctx: AppContext, tx: DbOrTx, call: CallRow, voicemailId: number, durationS: number, ext?: number): Promise<void> {
+async function sendVoicemailAlert(
+  ctx: AppContext,
+  tx: DbOrTx,
+  call: CallRow,
+  voicemailId: number,
+  durationS: number,
+  ext?: number,
+  transcript?: string,
+): Promise<void> {
   const number = await findRoutingById(ctx, call.number_id, tx);
   const entry = number?.routes.find((e) => e.extension === (ext ?? call.extension)) ?? number?.routes[0];
   const to = entry?.email_alert_address.trim();
@@ -61,11 +79,23 @@ async function sendVoicemailAlert(ctx: AppContext, tx: DbOrTx, call: CallRow, vo
     {
       to,
       subject: `New voicemail from ${call.from_number}`,
-      text: `${call.from_number} left a ${durationS} s voicemail on ${number.number} (${label}).\n\nListen in the app: ${link}\nRecording: ${audio}\n`,
-      html: `<p>${call.from_number} left a ${durationS} s voicemail on ${number.number} (${escapeHtml(label)}).</p><p><a href="${link}">Listen in the app</a></p>`,
+      text: `${call.from_number} left a ${durationS} s voicemail on ${number.number} (${label}).\n\n${transcript !== undefined ? `Transcript: ${transcript || '(no speech recognised)'}\n\n` : ''}Listen in the app: ${link}\nRecording: ${audio}\n`,
+      html: `<p>${call.from_number} left a ${durationS} s voicemail on ${number.number} (${escapeHtml(label)}).</p>${transcript !== undefined ? `<blockquote>${escapeHtml(transcript || '(no speech recognised)')}</blockquote>` : ''}<p><a href="${link}">Listen in the app</a></p>`,
     },
     tx,
   );
+}
+
+/**
+ * The voicemail alert of a transcribed voicemail, sent when its transcript settles (inside that
+ * transaction; docs/transcription.md "Voicemails"): with the transcript's text, or without it when
+ * transcription failed (`text` undefined).
+ */
+export async function sendVoicemailAlertWithText(ctx: AppContext, tx: DbOrTx, voicemailId: number, text: string | undefined): Promise<void> {
+  const vm = await callsRepository.findVoicemail(tx, voicemailId);
+  const call = vm ? await callsRepository.find(tx, vm.call_id) : undefined;
+  if (!vm || !call) return;
+  await sendVoicemailAlert(ctx, tx, call, vm.id, vm.duration_s, call.extension ?? undefined, text);
 }
 
 function escapeHtml(s: string): string {
@@ -121,13 +151,19 @@ async function voicemailForUser(ctx: AppContext, userId: number, id: number): Pr
   const v = await callsRepository.voicemailWithCall(ctx.db, id);
   if (!v) throw new NotFoundError('Voicemail');
   await deniedAsNotFound(assertCompanyAccess(ctx, userId, v.company_id, AGENT_ROLES), 'Voicemail');
+  if (!scopeIncludes(await numberScope(ctx, userId, v.company_id), v.number_id)) throw new NotFoundError('Voicemail');
   return v;
 }
 
-/** GET /api/voicemails?company_id&page&per_page: newest first, with paging meta. @throws ForbiddenError 403 */
+/**
+ * GET /api/voicemails?company_id&page&per_page: newest first, with paging meta; a `user` sees the
+ * voicemails of the numbers assigned to them (docs/permissions.md "Numbers a user sees").
+ * @throws ForbiddenError 403
+ */
 export async function listVoicemails(ctx: AppContext, userId: number, companyId: number, page: number, perPage: number) {
   await assertCompanyAccess(ctx, userId, companyId);
-  const { rows, total } = await callsRepository.listVoicemails(ctx.db, companyId, perPage, (page - 1) * perPage);
+  const numberIds = scopeNumberIds(await numberScope(ctx, userId, companyId));
+  const { rows, total } = await callsRepository.listVoicemails(ctx.db, companyId, perPage, (page - 1) * perPage, numberIds);
   const [contacts, labels] = await Promise.all([
     knownParties(
       ctx,

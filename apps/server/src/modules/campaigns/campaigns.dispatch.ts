@@ -52,10 +52,11 @@ import { appendOutboundMessages } from '../conversations/conversations.commands.
 import { publishConversationsUpdated } from '../conversations/conversations.live.js';
 import { listGroupRecipients } from '../contacts/groups.service.js';
 import { getCompanyNumber } from '../numbers/numbers.service.js';
+import { campaignSendingPermit, type SendingPermit } from '../sms-verification/sms-verification.service.js';
 import { campaignsRepository as repo, type CampaignRow, type RecipientRow } from './campaigns.repository.js';
 import { refreshCampaignCounters, scheduleCampaignRefresh } from './campaigns.counters.js';
+import { announceCampaignFinished } from './campaigns.events.js';
 import { CAMPAIGN_DISPATCH_JOB, CAMPAIGN_START_JOB, STATE_RANK, campaignRuntime, iso } from './campaigns.runtime.js';
-import { publishCampaign } from './campaigns.views.js';
 
 /** Enqueues a `campaigns.dispatch` job with the runtime's retry delay. */
 async function enqueueDispatchJob(
@@ -98,9 +99,17 @@ export async function startCampaign(ctx: AppContext, data: { campaignId: number;
     );
     return;
   }
-  if (!c.number_id) {
+  // Sending rules (docs/sms-verification.md): a number that lost its approved registration sends no campaign.
+  let permit: SendingPermit | null = null;
+  try {
+    if (c.number_id) permit = await campaignSendingPermit(ctx, c.company_id, c.number_id);
+  } catch (e) {
+    if (!(e instanceof NotFoundError)) throw e;
+  }
+  if (!c.number_id || !permit?.allowed) {
+    if (permit && !permit.allowed) ctx.log.warn({ campaignId: c.id }, permit.message);
     const failed = await repo.transition(ctx.db, c.id, ['queued'], { state: 'failed', finished_at: now });
-    if (failed) publishCampaign(ctx, failed);
+    if (failed) await announceCampaignFinished(ctx, failed);
     return;
   }
   if (!c.started) {
@@ -137,10 +146,15 @@ export async function startCampaign(ctx: AppContext, data: { campaignId: number;
   if (row && refreshed) await enqueueDispatch(ctx, refreshed);
 }
 
-/** Messages/s per number for `c`: its own rate, else the company's, else the default (0 = unlimited). */
+/**
+ * Messages/s per number for `c`: its own rate, else the company's, else the default (0 = unlimited), capped by the
+ * number's approved SMS verification limits (docs/sms-verification.md "Throughput").
+ */
 async function effectiveRate(ctx: AppContext, c: CampaignRow): Promise<number> {
-  if (c.rate_per_second !== null) return c.rate_per_second;
-  return (await repo.companyRate(ctx.db, c.company_id)) ?? campaignRuntime.defaultRatePerSecond;
+  const own = c.rate_per_second ?? (await repo.companyRate(ctx.db, c.company_id)) ?? campaignRuntime.defaultRatePerSecond;
+  const permit = c.number_id ? await campaignSendingPermit(ctx, c.company_id, c.number_id) : null;
+  const cap = permit?.allowed ? permit.limits?.per_second : undefined;
+  return cap === undefined ? own : own === 0 ? cap : Math.min(own, cap);
 }
 
 /**
@@ -376,7 +390,7 @@ export async function dispatchChunk(ctx: AppContext, job: { campaignId: number; 
   } catch (e) {
     if (!(e instanceof NotFoundError)) throw e;
     const failed = await repo.transition(ctx.db, c.id, ['sending'], { state: 'failed', finished_at: campaignRuntime.now() });
-    if (failed) publishCampaign(ctx, failed);
+    if (failed) await announceCampaignFinished(ctx, failed);
     return;
   }
   const settings = await getCompanyMessagingSettings(ctx, c.company_id);
@@ -463,7 +477,8 @@ async function finishIfDone(ctx: AppContext, campaignId: number): Promise<void> 
     return;
   }
   const done = await repo.transition(ctx.db, campaignId, ['sending'], { state: 'sent', finished_at: campaignRuntime.now() });
-  if (done) await refreshCampaignCounters(ctx, campaignId);
+  // Counters refreshed (and published) before `campaign.finished` carries them.
+  if (done) await announceCampaignFinished(ctx, done);
 }
 
 /** Re-runs dispatch for a sending campaign (after a clock change in tests, or an operator's nudge). */

@@ -13,6 +13,7 @@ import type { UploadedFile } from '../../platform/http/multipart.js';
 import { AGENT_ROLES, assertCompanyAccess, getCompanyMessagingSettings } from '../companies/companies.service.js';
 import { assertGroupIds } from '../contacts/groups.service.js';
 import { getCompanyNumber } from '../numbers/numbers.service.js';
+import { campaignSendingPermit } from '../sms-verification/sms-verification.service.js';
 import { campaignsRepository as repo, type CampaignRow } from './campaigns.repository.js';
 import { enqueueDispatch, enqueueStart } from './campaigns.dispatch.js';
 import { campaignRuntime } from './campaigns.runtime.js';
@@ -84,6 +85,11 @@ async function validateDraft(ctx: AppContext, companyId: number, d: Draft, sendA
     } catch (e) {
       if (!(e instanceof NotFoundError)) throw e;
       errors.number_id = ['The selected number id is invalid.'];
+    }
+    // Sending rules (docs/sms-verification.md "Sending rules"): a campaign is sent only from a registered number.
+    if (!errors.number_id && d.state !== 'draft') {
+      const permit = await campaignSendingPermit(ctx, companyId, d.number_id);
+      if (!permit.allowed) errors.number_id = [permit.message];
     }
   }
   if (d.groups.length && !errors.groups) {

@@ -18,6 +18,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import { ValidationError, type FieldErrors } from '../../platform/http/errors.js';
 import { readMultipart, type UploadedFile } from '../../platform/http/multipart.js';
@@ -58,6 +59,7 @@ export function registerCampaignRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/campaigns',
     {
+      config: { access: access.company('campaigns.read') },
       schema: {
         tags,
         summary: 'Campaigns of a company (page size 13; filter[search], filter[status]; sort, dir; include=groups)',
@@ -71,6 +73,7 @@ export function registerCampaignRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/campaigns/:id',
     {
+      config: { access: access.company('campaigns.read') },
       schema: { tags, summary: 'One campaign', params: IdParams, querystring: CampaignIncludeQuery, response: { 200: Campaign, ...errorResponses } },
     },
     async (req) => getCampaign(ctx, req.auth!.userId, req.params.id, req.query.include),
@@ -79,6 +82,7 @@ export function registerCampaignRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/campaigns',
     {
+      config: { access: access.company('campaigns.manage') },
       schema: {
         tags,
         summary:
@@ -96,6 +100,7 @@ export function registerCampaignRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/campaigns/:id',
     {
+      config: { access: access.company('campaigns.manage') },
       schema: {
         tags,
         summary: 'Edit a campaign (same form plus _method=PATCH)',
@@ -114,6 +119,7 @@ export function registerCampaignRoutes(app: App, ctx: AppContext): void {
   app.patch(
     '/api/campaigns/:id',
     {
+      config: { access: access.company('campaigns.manage') },
       schema: {
         tags,
         summary: 'Edit a campaign (JSON or multipart)',
@@ -131,6 +137,7 @@ export function registerCampaignRoutes(app: App, ctx: AppContext): void {
   app.delete(
     '/api/campaigns/:id',
     {
+      config: { access: access.company('campaigns.manage') },
       schema: { tags, summary: 'Delete a campaign (204); a running send stops', params: IdParams, response: { 204: z.null().optional(), ...errorResponses } },
     },
     async (req, reply) => {
@@ -142,6 +149,7 @@ export function registerCampaignRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/campaigns/:id/pause',
     {
+      config: { access: access.company('campaigns.manage') },
       schema: {
         tags,
         summary: 'Pause a scheduled or sending campaign, or resume a paused one; returns the campaign',
@@ -157,6 +165,7 @@ export function registerCampaignRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/campaigns/:id/events',
     {
+      config: { access: access.company('campaigns.read') },
       schema: {
         tags,
         summary: 'Recipients of a campaign with their contact (page size 10; search; status)',
@@ -171,6 +180,7 @@ export function registerCampaignRoutes(app: App, ctx: AppContext): void {
   app.post(
     ctx.carrier.webhookPath('campaigns.status'),
     {
+      config: { access: access.webhook() },
       preHandler: verifyCarrierSignature(ctx),
       schema: {
         tags: ['webhooks'],

@@ -15,6 +15,7 @@ import {
   PutCompanySettingsInput,
 } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import { getCompanySettings, getCompanyWithEav, listCompanySummaries, updateCompanySettings } from './companies.service.js';
 
@@ -23,6 +24,7 @@ export function registerCompaniesRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/companies',
     {
+      config: { access: access.signedIn() },
       schema: { tags: ['companies'], summary: "The caller's active companies", response: { 200: CompanyList, ...errorResponses } },
     },
     async (request) => ({ data: await listCompanySummaries(ctx, request.auth!.userId) }),
@@ -31,6 +33,7 @@ export function registerCompaniesRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/companies/:companyId',
     {
+      config: { access: access.company('company.read') },
       schema: {
         tags: ['companies'],
         summary: 'One company of the caller (403 when not a member)',
@@ -44,6 +47,7 @@ export function registerCompaniesRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/companies/:companyId/settings',
     {
+      config: { access: access.company('company.read') },
       schema: {
         tags: ['companies'],
         summary: 'Messaging settings: HELP text, quiet hours, links, time zone (any member)',
@@ -57,6 +61,7 @@ export function registerCompaniesRoutes(app: App, ctx: AppContext): void {
   app.put(
     '/api/companies/:companyId/settings',
     {
+      config: { access: access.company('settings.manage') },
       schema: {
         tags: ['companies'],
         summary: 'Update the messaging settings (owner or administrator)',

@@ -3,22 +3,52 @@
  * (foundation §6): a user reaches a company only through an active membership.
  */
 import type { EavAttributeValueOut, PutCompanySettingsInput } from '@switchboard/contracts';
-import { isValidTimeZone, resolveTimeZone, SETTINGS_UPDATED } from '@switchboard/domain';
+import {
+  ABILITY_MATRIX,
+  isRole,
+  isValidTimeZone,
+  resolveTimeZone,
+  roleCan,
+  rolesWith,
+  SETTINGS_UPDATED,
+  type Ability,
+  type Role as DomainRole,
+} from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import { sessionsRepository } from '../../platform/auth/sessions.repository.js';
 import { hashToken } from '../../platform/auth/tokens.js';
 import { CHANNEL_PATTERN } from '../../platform/realtime.js';
 import { ForbiddenError, NotFoundError } from '../../platform/http/errors.js';
+import { declaredAccess } from '../../platform/http/access.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { companiesRepository, type CompanyMessagingSettingsRow, type MembershipRow } from './companies.repository.js';
 
-export type Role = 'owner' | 'administrator' | 'billing' | 'reporting' | 'user' | 'deactivated';
-/** Roles that may change telephony and messaging setup (numbers, routing). */
-export const MANAGER_ROLES: Role[] = ['owner', 'administrator'];
-/** Roles that may work the inbox and place/answer calls. */
-export const AGENT_ROLES: Role[] = ['owner', 'administrator', 'user'];
-/** Roles that may read the company's data. */
-export const READER_ROLES: Role[] = ['owner', 'administrator', 'billing', 'reporting', 'user'];
+/** A membership role (spec 000 §6); what each may do is the domain's `ABILITY_MATRIX` (docs/permissions.md). */
+export type Role = DomainRole;
+/** Roles that may change telephony and messaging setup (numbers, routing): the matrix's `numbers.manage`. */
+export const MANAGER_ROLES: Role[] = rolesWith('numbers.manage');
+/** Roles that may work the inbox and place/answer calls: the matrix's `inbox.work`. */
+export const AGENT_ROLES: Role[] = rolesWith('inbox.work');
+/** Roles that may see the company at all (every active role): the matrix's `company.read`. */
+export const READER_ROLES: Role[] = rolesWith('company.read');
+/** The roles that have `ability` in the one matrix (`@switchboard/domain` ABILITY_MATRIX), for a service's own check. */
+export function rolesFor(ability: Ability): Role[] {
+  return rolesWith(ability);
+}
+
+/**
+ * The user's effective role in the company for route access (platform/http/access.ts `roleIn`):
+ * the membership's role, null without one. `deactivated` is returned as is (it has no ability).
+ */
+export async function companyRoleOf(ctx: AppContext, userId: number, companyId: number): Promise<Role | null> {
+  const m = await companiesRepository.membership(ctx.db, userId, companyId);
+  return m && isRole(m.role) ? m.role : null;
+}
+
+/** The user's effective roles across companies (access.ts `rolesOf`, entity routes): active memberships' roles. */
+export async function companyRolesOf(ctx: AppContext, userId: number): Promise<Role[]> {
+  return [...new Set((await companiesRepository.rolesOf(ctx.db, userId)).filter(isRole))];
+}
 
 /**
  * Asserts the user may act in the company with one of `roles` (default: any active role).
@@ -34,6 +64,13 @@ export async function assertCompanyAccess(
 ): Promise<Role> {
   const m = await companiesRepository.membership(db, userId, companyId);
   if (!m || m.role === 'deactivated' || !roles.includes(m.role as Role)) throw new ForbiddenError();
+  // Inside an HTTP request the caller is also held to the route's declared ability (platform/http/access.ts,
+  // docs/permissions.md "Services"), except a plain membership check (default roles) on a route that
+  // changes something: that one only decides whether the entity is visible (404) before the action's own check (403).
+  const declared = declaredAccess();
+  if (declared && declared.userId === userId && (ABILITY_MATRIX[declared.ability].read || roles !== READER_ROLES) && !roleCan(m.role, declared.ability)) {
+    throw new ForbiddenError();
+  }
   return m.role as Role;
 }
 

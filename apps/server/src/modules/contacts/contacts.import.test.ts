@@ -137,6 +137,13 @@ describe('contact import', () => {
       failed: false,
     });
     expect(events.some((e) => e.event === 'contact import progress' && e.payload.batchId === batchId)).toBe(true);
+    // The job's change is in the audit log under the job, started by the importer (docs/audit.md "Jobs").
+    const log = await eventually(async () => {
+      const r = await a.client.get(`/api/audit-log?company_id=${a.companyId}&entity_type=contacts`);
+      return (r.body.data as Array<{ entity_id: string }>).find((e) => e.entity_id === batchId);
+    });
+    expect(log).toMatchObject({ action: 'import', actor_kind: 'system', actor_user_id: a.userId, outcome: 'success' });
+    expect((log as unknown as { changes: Record<string, unknown> }).changes).toMatchObject({ job: 'contacts.import', inserted: 2, merged: 2, invalid: 1 });
   });
 
   it('a company with no contacts yet: a number repeated several chunks later updates, not doubles', async () => {

@@ -21,6 +21,7 @@
  *   Progress goes to `company.{companyId}` as `contact import progress` {batchId, progress} (0-100,
  *   at most every 250 ms) and the end as `contact import completed`.
  */
+import { recordJobAudit } from '../audit/audit.service.js';
 import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
@@ -862,6 +863,16 @@ export async function runContactImport(ctx: AppContext, batchId: string): Promis
       error: IMPORT_FAILURE,
     };
     ctx.realtime.send(channel, CONTACT_IMPORT_COMPLETED, ev);
+    await recordJobAudit(ctx, {
+      job: IMPORT_JOB,
+      companyId,
+      action: 'import',
+      entityType: 'contacts',
+      entityId: batchId,
+      startedBy: batch.user_id,
+      outcome: 'failed',
+      once: true,
+    });
     return;
   }
   if (!outcome) return;
@@ -879,4 +890,14 @@ export async function runContactImport(ctx: AppContext, batchId: string): Promis
     error: null,
   };
   ctx.realtime.send(channel, CONTACT_IMPORT_COMPLETED, ev);
+  await recordJobAudit(ctx, {
+    job: IMPORT_JOB,
+    companyId,
+    action: 'import',
+    entityType: 'contacts',
+    entityId: batchId,
+    startedBy: batch.user_id,
+    changes: { inserted: counters.inserted, merged: counters.merged, skipped: counters.skipped, invalid: counters.invalid, total: counters.processed },
+    once: true,
+  });
 }

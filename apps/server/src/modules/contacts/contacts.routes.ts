@@ -24,6 +24,7 @@ import {
 } from '@switchboard/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import { fieldError } from '../../platform/http/errors.js';
 import { readMultipart, type UploadedFile } from '../../platform/http/multipart.js';
@@ -79,6 +80,7 @@ export function registerContactsRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/contacts',
     {
+      config: { access: access.company('contacts.read') },
       schema: {
         tags,
         summary: "Contacts of a company (company_id or the caller's first company), filtered and paged",
@@ -92,6 +94,7 @@ export function registerContactsRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/contacts/:id',
     {
+      config: { access: access.company('contacts.read') },
       schema: { tags, summary: 'One contact with labels, groups and eavAttributeValues', params: IdParams, response: { 200: Contact, ...errorResponses } },
     },
     async (req) => getContact(ctx, req.auth!.userId, req.params.id),
@@ -100,6 +103,7 @@ export function registerContactsRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/contacts',
     {
+      config: { access: access.company('contacts.write') },
       schema: { tags, summary: 'Create a contact', body: CreateContactBody, response: { 201: Contact, ...errorResponses } },
     },
     async (req, reply) => reply.status(201).send(await createContactFromApi(ctx, req.auth!.userId, req.body)),
@@ -108,6 +112,7 @@ export function registerContactsRoutes(app: App, ctx: AppContext): void {
   app.patch(
     '/api/contacts/:id',
     {
+      config: { access: access.company('contacts.write') },
       schema: {
         tags,
         summary: 'Change a contact (only the given fields)',
@@ -122,6 +127,7 @@ export function registerContactsRoutes(app: App, ctx: AppContext): void {
   app.delete(
     '/api/contacts/:id',
     {
+      config: { access: access.company('contacts.write') },
       schema: { tags, summary: 'Delete a contact', params: IdParams, response: { 200: MessageBody, ...errorResponses } },
     },
     async (req) => deleteContact(ctx, req.auth!.userId, req.params.id),
@@ -130,6 +136,7 @@ export function registerContactsRoutes(app: App, ctx: AppContext): void {
   app.put(
     '/api/companies/:companyId/contacts',
     {
+      config: { access: access.company('contacts.bulk') },
       schema: {
         tags,
         summary: 'Upsert contacts by number and add them to groups',
@@ -144,6 +151,7 @@ export function registerContactsRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/companies/:companyId/contacts/bulkDestroy',
     {
+      config: { access: access.company('contacts.bulk') },
       schema: {
         tags,
         summary: 'Delete chosen contacts, or all matching the filters',
@@ -158,6 +166,7 @@ export function registerContactsRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/companies/:companyId/contacts/bulkExport',
     {
+      config: { access: access.company('contacts.bulk') },
       schema: {
         tags,
         summary: 'Export chosen contacts (or all matching the filters) to a CSV file; answers its URL',
@@ -172,6 +181,7 @@ export function registerContactsRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/companies/:companyId/contacts/progress/:batchId',
     {
+      config: { access: access.company('contacts.bulk') },
       schema: { tags, summary: 'Progress of a contact import batch', params: ContactBatchParams, response: { 200: BatchProgress, ...errorResponses } },
     },
     async (req) => getImportProgress(ctx, req.auth!.userId, req.params.companyId, req.params.batchId),
@@ -180,6 +190,7 @@ export function registerContactsRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/companies/:companyId/contacts/import/preview',
     {
+      config: { access: access.company('contacts.bulk') },
       schema: {
         tags,
         summary: 'Headers, first 10 rows and suggested column mapping of a CSV/XLSX/vCard file (multipart: file)',
@@ -196,6 +207,7 @@ export function registerContactsRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/companies/:companyId/contacts/import',
     {
+      config: { access: access.company('contacts.bulk') },
       schema: {
         tags,
         summary: 'Start a contact import (multipart: file (csv, xlsx, vcf), mapping JSON, duplicates skip|fill|overwrite, group_ids[]); answers the batch id',
@@ -214,6 +226,7 @@ export function registerContactsRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/companies/:companyId/contacts/import/:batchId/report',
     {
+      config: { access: access.company('contacts.bulk') },
       schema: {
         tags,
         summary: 'The per-row report of a finished import as CSV (Row, Outcome, Reason, Name, Number)',

@@ -15,6 +15,7 @@ import { GroupCommit } from '../../platform/db/group-commit.js';
 import type { RowUpdate } from '../../platform/db/schema.js';
 import { NotFoundError, ValidationError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
 import { pageMeta, type PageMeta } from '../../platform/http/page.js';
+import { events } from '../../platform/events/index.js';
 import { AGENT_ROLES, assertCompanyAccess, type Role } from '../companies/companies.service.js';
 import { deleteEavValuesOf, getEavValuesMany, setEavValues } from '../custom-fields/custom-fields.service.js';
 import { contactsRepository, type ContactRow, type ContactSelectionInput } from './contacts.repository.js';
@@ -271,35 +272,106 @@ async function applyRelations(ctx: AppContext, tx: DbOrTx, companyId: number, co
   if (values) await setEavValues(ctx, CONTACT, contactId, companyId, values, tx);
 }
 
-/** `POST /contacts`. @throws ValidationError (422) per field; ForbiddenError (403). */
-export async function createContactFromApi(ctx: AppContext, userId: number, body: CreateContactBody): Promise<ContactOut> {
-  const companyId = await resolveCompanyId(ctx, userId, body.company_id, AGENT_ROLES);
-  return ctx.db.transaction().execute(async (tx) => {
-    const cols = await toColumns(ctx, tx, companyId, body);
-    const row = await contactsRepository.insert(tx, { ...cols, company_id: companyId, name: cols.name as string, source: 'Manual' } as never);
-    await applyRelations(ctx, tx, companyId, row.id, body);
-    return (await present(ctx, [(await contactsRepository.findById(tx, companyId, row.id))!], tx))[0]!;
-  });
+// ---------------------------------------------------------------------------------------------
+// Domain events (platform/events/contact-events.ts; docs/contacts.md "Domain events"), emitted after commit
+// ---------------------------------------------------------------------------------------------
+
+/** The facts every contact event carries. */
+function contactFacts(r: ContactRow) {
+  return {
+    companyId: r.company_id,
+    contactId: r.id,
+    name: r.name,
+    number: r.number,
+    email: r.email,
+    source: r.source,
+    isUnsubscribed: r.is_unsubscribed,
+  };
 }
 
-/** `PATCH /contacts/{id}`: changes only the given fields. */
+/** Emits `contact.created` for a committed row. */
+async function announceCreated(ctx: AppContext, r: ContactRow): Promise<void> {
+  await events.emitAfterCommit(ctx, 'contact.created', { ...contactFacts(r), createdAt: r.created_at.toISOString() });
+}
+
+/** Emits `contact.updated` for a committed row when something changed (`changed` not empty). */
+async function announceUpdated(ctx: AppContext, r: ContactRow, changed: string[]): Promise<void> {
+  if (!changed.length) return;
+  await events.emitAfterCommit(ctx, 'contact.updated', { ...contactFacts(r), updatedAt: r.updated_at.toISOString(), changedFields: changed });
+}
+
+/** Emits `contact.deleted` for committed deletions, 1,000 ids per event. */
+async function announceDeleted(ctx: AppContext, companyId: number, ids: number[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += 1000) {
+    await events.emitAfterCommit(ctx, 'contact.deleted', { companyId, contactIds: ids.slice(i, i + 1000), deletionId: randomUUID() });
+  }
+}
+
+/**
+ * The spec's field names whose stored value an update changes: the columns of `cols` that differ from `before`
+ * (JSON columns compared by their JSON text), plus `groups`, `labels` and `eav_attribute_values` when the payload
+ * gives them (sets replaced as given).
+ */
+function changedFields(before: ContactRow, cols: RowUpdate<'contacts'>, body: ContactFields): string[] {
+  const norm = (v: unknown): string => {
+    if (v instanceof Date) return v.toISOString();
+    if (typeof v === 'string' && /^[[{]/.test(v)) {
+      try {
+        return JSON.stringify(JSON.parse(v));
+      } catch (e) {
+        if (e instanceof SyntaxError) return v; // plain text that merely starts with a bracket
+        throw e;
+      }
+    }
+    return typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v ?? '');
+  };
+  const out = Object.entries(cols)
+    .filter(([k, v]) => norm(v) !== norm((before as Record<string, unknown>)[k]))
+    .map(([k]) => k);
+  if (body.groups !== undefined) out.push('groups');
+  if (body.labels !== undefined) out.push('labels');
+  if (body.eavAttributeValues !== undefined || body.eav_attribute_values !== undefined) out.push('eav_attribute_values');
+  return out;
+}
+
+/** `POST /contacts`; emits `contact.created` after commit. @throws ValidationError (422) per field; ForbiddenError (403). */
+export async function createContactFromApi(ctx: AppContext, userId: number, body: CreateContactBody): Promise<ContactOut> {
+  const companyId = await resolveCompanyId(ctx, userId, body.company_id, AGENT_ROLES);
+  const { row, out } = await ctx.db.transaction().execute(async (tx) => {
+    const cols = await toColumns(ctx, tx, companyId, body);
+    const inserted = await contactsRepository.insert(tx, { ...cols, company_id: companyId, name: cols.name as string, source: 'Manual' } as never);
+    await applyRelations(ctx, tx, companyId, inserted.id, body);
+    const row = (await contactsRepository.findById(tx, companyId, inserted.id))!;
+    return { row, out: (await present(ctx, [row], tx))[0]! };
+  });
+  await announceCreated(ctx, row);
+  return out;
+}
+
+/** `PATCH /contacts/{id}`: changes only the given fields; emits `contact.updated` after commit when something changed. */
 export async function updateContact(ctx: AppContext, userId: number, id: number, body: ContactFields): Promise<ContactOut> {
   const existing = await loadContact(ctx, userId, id, AGENT_ROLES);
-  return ctx.db.transaction().execute(async (tx) => {
+  const { row, out, changed } = await ctx.db.transaction().execute(async (tx) => {
     const cols = await toColumns(ctx, tx, existing.company_id, body, existing);
     await contactsRepository.update(tx, existing.company_id, id, cols);
     await applyRelations(ctx, tx, existing.company_id, id, body);
-    return (await present(ctx, [(await contactsRepository.findById(tx, existing.company_id, id))!], tx))[0]!;
+    const row = await contactsRepository.findById(tx, existing.company_id, id);
+    if (!row) throw new NotFoundError('Contact'); // deleted by a concurrent request
+    return { row, out: (await present(ctx, [row], tx))[0]!, changed: changedFields(existing, cols, body) };
   });
+  await announceUpdated(ctx, row, changed);
+  return out;
 }
 
-/** `DELETE /api/contacts/{id}` (agents): the contact and its custom-field values. @throws NotFoundError (404). */
+/** `DELETE /api/contacts/{id}` (agents): the contact and its custom-field values; emits `contact.deleted`. @throws NotFoundError (404). */
 export async function deleteContact(ctx: AppContext, userId: number, id: number): Promise<{ message: string }> {
   const c = await loadContact(ctx, userId, id, AGENT_ROLES);
-  await ctx.db.transaction().execute(async (tx) => {
-    await contactsRepository.deleteSelected(tx, c.company_id, { contacts: [c.id] });
+  const deleted = await ctx.db.transaction().execute(async (tx) => {
+    const ids = await contactsRepository.deleteSelected(tx, c.company_id, { contacts: [c.id] });
     await deleteEavValuesOf(ctx, CONTACT, [c.id], tx);
+    return ids;
   });
+  await announceDeleted(ctx, c.company_id, deleted);
   return { message: 'Contact deleted successfully' };
 }
 
@@ -310,7 +382,8 @@ export async function deleteContact(ctx: AppContext, userId: number, id: number)
  */
 export async function upsertContacts(ctx: AppContext, userId: number, companyId: number, body: { contacts: ContactFields[]; groups: number[] }) {
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
-  return ctx.db.transaction().execute(async (tx) => {
+  const announced: Array<{ id: number; changed: string[] | null }> = [];
+  const result = await ctx.db.transaction().execute(async (tx) => {
     const groups = await assertGroupIds(ctx, companyId, body.groups, 'groups', tx);
     const data: Array<{ id: number; number: string | null; merged: boolean }> = [];
     for (const [i, c] of body.contacts.entries()) {
@@ -319,14 +392,17 @@ export async function upsertContacts(ctx: AppContext, userId: number, companyId:
       const existing = await contactsRepository.findByNumber(tx, companyId, number);
       try {
         if (existing) {
-          await contactsRepository.update(tx, companyId, existing.id, await toColumns(ctx, tx, companyId, { ...c, number }, existing));
+          const cols = await toColumns(ctx, tx, companyId, { ...c, number }, existing);
+          await contactsRepository.update(tx, companyId, existing.id, cols);
           await applyRelations(ctx, tx, companyId, existing.id, { ...c, groups: undefined });
           data.push({ id: existing.id, number, merged: true });
+          announced.push({ id: existing.id, changed: changedFields(existing, cols, { ...c, groups: undefined }) });
         } else {
           const cols = await toColumns(ctx, tx, companyId, { ...c, number });
           const row = await contactsRepository.insert(tx, { ...cols, company_id: companyId, name: cols.name as string } as never);
           await applyRelations(ctx, tx, companyId, row.id, { ...c, groups: undefined });
           data.push({ id: row.id, number, merged: false });
+          announced.push({ id: row.id, changed: null });
         }
       } catch (e) {
         if (e instanceof ValidationError && e.errors)
@@ -342,6 +418,19 @@ export async function upsertContacts(ctx: AppContext, userId: number, companyId:
     );
     return { data, inserted: data.filter((d) => !d.merged).length, merged: data.filter((d) => d.merged).length };
   });
+  // After commit: `contact.created` for the new ones, `contact.updated` for merges that changed something.
+  const rows = await getContactsByIds(
+    ctx,
+    companyId,
+    announced.map((a) => a.id),
+  );
+  for (const a of announced) {
+    const row = rows.get(a.id);
+    if (!row) continue; // deleted meanwhile
+    if (a.changed === null) await announceCreated(ctx, row);
+    else await announceUpdated(ctx, row, a.changed);
+  }
+  return result;
 }
 
 /** `POST /companies/{companyId}/contacts/bulkDestroy` over ids or all + filters (every page). */
@@ -357,6 +446,7 @@ export async function bulkDestroyContacts(
     for (let i = 0; i < deleted.length; i += 10_000) await deleteEavValuesOf(ctx, CONTACT, deleted.slice(i, i + 10_000), tx);
     return deleted;
   });
+  await announceDeleted(ctx, companyId, ids);
   return { message: 'Contacts deleted successfully', count: ids.length };
 }
 

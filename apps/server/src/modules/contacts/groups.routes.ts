@@ -18,6 +18,7 @@ import {
   errorResponses,
 } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import {
   addAllContactsToGroup,
@@ -40,6 +41,7 @@ export function registerGroupsRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/groups',
     {
+      config: { access: access.company('contacts.read') },
       schema: { tags, summary: 'Contact groups with counters', querystring: GroupListQuery, response: { 200: GroupList, ...errorResponses } },
     },
     async (req) => listGroups(ctx, req.auth!.userId, req.query.company_id, req.query.search),
@@ -47,6 +49,7 @@ export function registerGroupsRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/groups',
     {
+      config: { access: access.company('contacts.write') },
       schema: { tags, summary: 'Create a contact group', body: CreateGroupBody, response: { 201: ContactGroup, ...errorResponses } },
     },
     async (req, reply) => reply.status(201).send(await createGroup(ctx, req.auth!.userId, req.body)),
@@ -54,6 +57,7 @@ export function registerGroupsRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/groups/:id',
     {
+      config: { access: access.company('contacts.read') },
       schema: { tags, summary: 'One contact group', params: IdParams, response: { 200: ContactGroup, ...errorResponses } },
     },
     async (req) => getGroup(ctx, req.auth!.userId, req.params.id),
@@ -61,6 +65,7 @@ export function registerGroupsRoutes(app: App, ctx: AppContext): void {
   app.patch(
     '/api/groups/:id',
     {
+      config: { access: access.company('contacts.write') },
       schema: { tags, summary: 'Rename a contact group', params: IdParams, body: UpdateGroupBody, response: { 200: ContactGroup, ...errorResponses } },
     },
     async (req) => updateGroup(ctx, req.auth!.userId, req.params.id, req.body),
@@ -68,6 +73,7 @@ export function registerGroupsRoutes(app: App, ctx: AppContext): void {
   app.delete(
     '/api/groups/:id',
     {
+      config: { access: access.company('contacts.write') },
       schema: { tags, summary: 'Delete a contact group (contacts stay)', params: IdParams, response: { 200: MessageBody, ...errorResponses } },
     },
     async (req) => deleteGroup(ctx, req.auth!.userId, req.params.id),
@@ -75,6 +81,7 @@ export function registerGroupsRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/groups/:companyId/:groupId/all-contacts',
     {
+      config: { access: access.company('contacts.write') },
       schema: {
         tags,
         summary: 'Add every contact matching the filters to the group',
@@ -88,6 +95,7 @@ export function registerGroupsRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/groups/:id/contacts',
     {
+      config: { access: access.company('contacts.write') },
       schema: {
         tags,
         summary: 'Add chosen contacts (or all + filters) to the group',
@@ -101,6 +109,7 @@ export function registerGroupsRoutes(app: App, ctx: AppContext): void {
   app.delete(
     '/api/groups/:id/contacts',
     {
+      config: { access: access.company('contacts.write') },
       schema: {
         tags,
         summary: 'Remove chosen contacts (or all + filters) from the group',
@@ -115,6 +124,7 @@ export function registerGroupsRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/companies/:id/contactLabels',
     {
+      config: { access: access.company('contacts.read', { from: ['params.id'] }) },
       schema: { tags, summary: 'Contact labels of the company', params: IdParams, response: { 200: LabelList, ...errorResponses } },
     },
     async (req) => listLabels(ctx, req.auth!.userId, req.params.id),
@@ -122,6 +132,7 @@ export function registerGroupsRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/companies/:id/contactLabels',
     {
+      config: { access: access.company('contacts.write', { from: ['params.id'] }) },
       schema: { tags, summary: 'Create a contact label', params: IdParams, body: CreateLabelBody, response: { 201: ContactLabel, ...errorResponses } },
     },
     async (req, reply) => reply.status(201).send(await createLabel(ctx, req.auth!.userId, req.params.id, req.body.label)),
@@ -129,6 +140,7 @@ export function registerGroupsRoutes(app: App, ctx: AppContext): void {
   app.delete(
     '/api/companies/:id/contactLabels/:labelId',
     {
+      config: { access: access.company('contacts.write', { from: ['params.id'] }) },
       schema: { tags, summary: 'Delete a contact label', params: LabelParams, response: { 200: MessageBody, ...errorResponses } },
     },
     async (req) => deleteLabel(ctx, req.auth!.userId, req.params.id, req.params.labelId),
@@ -140,6 +152,7 @@ export function registerGroupsRoutes(app: App, ctx: AppContext): void {
     app.post(
       `/api/companies/:id/contactLabels/:labelId/${suffix}`,
       {
+        config: { access: access.company('contacts.write', { from: ['params.id'] }) },
         schema: {
           tags,
           summary: `${add ? 'Add the label to' : 'Remove the label from'} chosen contacts, or all + filters`,

@@ -42,6 +42,8 @@ export type MediaRef = { url: string; contentType: string };
 
 /** Carrier error code stored on a scheduled message whose recipient opted out before its time ("Recipient has opted out"). */
 export const OPTED_OUT_ERROR_CODE = 21610;
+/** Error code of a scheduled message due while its account is parked or deactivated (carrier code 30002 "Account suspended"). */
+export const ACCOUNT_SUSPENDED_ERROR_CODE = 30002;
 
 /** A command was called with input no caller should send (a programming error, answered 500, never 4xx). */
 export class InboxCommandError extends Error {
@@ -316,11 +318,17 @@ export async function scheduleOutboundMessage(
  * Releases a scheduled message at its time, inside the caller's transaction (item locked): it
  * becomes an ordinary outbound message created now (so it sorts at its send time), `sending` —
  * or `failed` with {@link OPTED_OUT_ERROR_CODE} when the recipient's contact unsubscribed meanwhile
- * (nothing is sent) — and its conversation is bumped. An item that is no longer scheduled (released
- * before: a retried job) is returned as it is.
+ * (nothing is sent), or with {@link ACCOUNT_SUSPENDED_ERROR_CODE} when `opts.outOfService` (the
+ * account is parked or deactivated: docs/accounts.md "Account status") — and its conversation is
+ * bumped. An item that is no longer scheduled (released before: a retried job) is returned as it is.
  * @returns `{item, released}`: the item (null when it is gone: cancelled), and whether this call released it.
  */
-export async function releaseScheduledMessage(ctx: AppContext, tx: DbOrTx, itemId: number): Promise<{ item: ItemRow | null; released: boolean }> {
+export async function releaseScheduledMessage(
+  ctx: AppContext,
+  tx: DbOrTx,
+  itemId: number,
+  opts: { outOfService?: boolean } = {},
+): Promise<{ item: ItemRow | null; released: boolean }> {
   requireId('releaseScheduledMessage', 'itemId', itemId);
   const item = await conversationsRepository.findItemById(tx, itemId, true);
   if (!item || item.type !== 'scheduledmessage') return { item: item ?? null, released: false };
@@ -328,11 +336,12 @@ export async function releaseScheduledMessage(ctx: AppContext, tx: DbOrTx, itemI
   if (!conversation) return { item: null, released: false };
   const contact = await findContactByNumber(ctx, item.company_id, conversation.recipient, tx);
   const optedOut = Boolean(contact?.is_unsubscribed);
+  const failure = optedOut ? OPTED_OUT_ERROR_CODE : opts.outOfService ? ACCOUNT_SUSPENDED_ERROR_CODE : null;
   const row = await conversationsRepository.updateItem(tx, item.id, {
     type: 'message',
     created_at: new Date(),
-    delivery_state: optedOut ? 'failed' : 'sending',
-    ...(optedOut ? { error_code: OPTED_OUT_ERROR_CODE } : {}),
+    delivery_state: failure !== null ? 'failed' : 'sending',
+    ...(failure !== null ? { error_code: failure } : {}),
   });
   await conversationsRepository.upsertActive(tx, {
     company_id: conversation.company_id,
@@ -410,4 +419,65 @@ export async function deleteItem(ctx: AppContext, input: { companyId: number; co
  */
 export async function deleteThreadMessages(ctx: AppContext, input: { companyId: number; conversationId: number }, db: DbOrTx = ctx.db): Promise<number> {
   return conversationsRepository.deleteItemsOfTypes(db, input.companyId, input.conversationId, ['message', 'scheduledmessage']);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Faxes (spec 001 §3 "Conversation item" type fax; docs/fax.md "In the inbox")
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Appends a fax (item type `fax`) to the (fax number, other party) thread, inside the caller's
+ * transaction: finds or starts and bumps the conversation. `content` is the item's text (the
+ * cover note or the page count), `media` the PDF (our blob URL, `application/pdf`; empty until a
+ * received fax is fetched), `state` the fax status as the item's delivery state. An inbound fax is
+ * unread unless the sender is blocked; an outbound one is read.
+ * @returns the conversation and the item (publish after commit). @throws InboxCommandError on malformed input.
+ */
+export async function appendFaxItem(
+  ctx: AppContext,
+  tx: DbOrTx,
+  input: { companyId: number; numberId: number; party: string; inbound: boolean; content: string; media: MediaRef[]; state: string; userId: number | null },
+): Promise<{ conversation: ConversationRow; item: ItemRow }> {
+  const cmd = 'appendFaxItem';
+  requireId(cmd, 'companyId', input.companyId);
+  requireId(cmd, 'numberId', input.numberId);
+  requireParty(cmd, 'party', input.party);
+  requireMedia(cmd, input.media);
+  if (input.userId !== null) requireId(cmd, 'userId', input.userId);
+  const conversation = await openThread(ctx, tx, input.companyId, input.numberId, input.party);
+  const blocked = input.inbound ? await isPartyBlocked(ctx, input.companyId, input.numberId, input.party, tx) : false;
+  const item = await conversationsRepository.insertItem(tx, {
+    company_id: input.companyId,
+    conversation_id: conversation.id,
+    type: 'fax',
+    is_inbound: input.inbound,
+    is_read: !input.inbound || blocked,
+    body: input.content,
+    media: JSON.stringify(input.media),
+    delivery_state: input.state,
+    user_id: input.userId,
+  });
+  return { conversation, item };
+}
+
+/**
+ * Updates a fax item (type `fax`) of the thread: its delivery state (the fax status), text, media
+ * (the PDF once stored) and error code. `db`: the caller's transaction, if any.
+ * @returns the updated row (publish it), or undefined when the item is gone or is no fax.
+ */
+export async function updateFaxItem(
+  ctx: AppContext,
+  itemId: number,
+  patch: { state?: string; content?: string; media?: MediaRef[] },
+  db: DbOrTx = ctx.db,
+): Promise<ItemRow | undefined> {
+  requireId('updateFaxItem', 'itemId', itemId);
+  if (patch.media) requireMedia('updateFaxItem', patch.media);
+  const item = await conversationsRepository.findItemById(db, itemId, false);
+  if (!item || item.type !== 'fax') return undefined;
+  return conversationsRepository.updateItem(db, itemId, {
+    ...(patch.state !== undefined ? { delivery_state: patch.state } : {}),
+    ...(patch.content !== undefined ? { body: patch.content } : {}),
+    ...(patch.media !== undefined ? { media: JSON.stringify(patch.media) } : {}),
+  });
 }

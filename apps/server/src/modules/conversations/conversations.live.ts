@@ -62,7 +62,7 @@ async function publishUpdates(ctx: AppContext, list: LiveUpdate[]): Promise<void
           if (sent.has(c.id)) continue;
           sent.add(c.id);
         }
-        ctx.realtime.send(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: u.item ? toConversationItem(u.item) : null });
+        ctx.realtime.send(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: u.item ? toConversationItem(u.item) : null }, c.number.id);
       }
     } catch (e) {
       ctx.log.error({ err: e, companyId }, 'publishing conversation updated failed');
@@ -104,7 +104,7 @@ export async function publishConversationsUpdated(ctx: AppContext, companyId: nu
     ]);
     for (const c of conversations.reverse()) {
       const item = latest.get(c.id);
-      ctx.realtime.send(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: item ? toConversationItem(item) : null });
+      ctx.realtime.send(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: item ? toConversationItem(item) : null }, c.number.id);
     }
   } catch (e) {
     ctx.log.error({ err: e, companyId }, 'publishing conversations updated failed');
@@ -116,7 +116,7 @@ export async function publishConversationsUpdated(ctx: AppContext, companyId: nu
  * (the client drops it from its list). Call after commit.
  */
 export function publishConversationDeleted(ctx: AppContext, companyId: number, conversationId: number): void {
-  ctx.realtime.send(`conversations.${companyId}`, CONVERSATION_UPDATED, { id: conversationId, conversationId, deleted: true });
+  ctx.realtime.send(`conversations.${companyId}`, CONVERSATION_UPDATED, { id: conversationId, conversationId, deleted: true }, 'all');
 }
 
 /** Publishes `conversation updated` (item null) for many conversations, building them 100 at a time. */
@@ -125,7 +125,7 @@ export async function publishManyUpdated(ctx: AppContext, companyId: number, ids
   for (let i = 0; i < ids.length; i += 100) {
     const rows = await conversationsRepository.findMany(ctx.db, companyId, ids.slice(i, i + 100));
     for (const c of await toConversations(ctx, companyId, rows)) {
-      ctx.realtime.send(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: null });
+      ctx.realtime.send(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: null }, c.number.id);
       out.push(c);
     }
   }
@@ -150,7 +150,7 @@ export async function publishItemsChanged(ctx: AppContext, items: ItemRow[]): Pr
       const conversations = new Map((await toConversations(ctx, companyId, rows)).map((c) => [c.id, c]));
       for (const item of list) {
         const c = conversations.get(item.conversation_id);
-        if (c) ctx.realtime.send(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: toConversationItem(item) });
+        if (c) ctx.realtime.send(`conversations.${companyId}`, CONVERSATION_UPDATED, { ...c, item: toConversationItem(item) }, c.number.id);
       }
     } catch (e) {
       ctx.log.error({ err: e, companyId }, 'publishing conversation updated failed');

@@ -8,10 +8,13 @@ import { COUNTED_ITEM_TYPES, carrierErrorText, isRealTimestampText, type Convers
 import { callStatusLabel } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
+import { declaredAccess } from '../../platform/http/access.js';
 import { NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { blockedParties } from '../blocklist/blocklist.service.js';
 import { getContactsByIds } from '../contacts/contacts.service.js';
 import { getCompanyNumbers } from '../numbers/numbers.service.js';
+import { cachedCallerIds, listCallerId } from '../caller-id/caller-id.service.js';
+import { numberScope, scopeIncludes } from '../users/members.service.js';
 import { conversationsRepository, type ConversationRow, type ItemRow, type Keyset } from './conversations.repository.js';
 
 /** The stored rows and keyset positions the queries return (read-only for callers). */
@@ -88,7 +91,7 @@ async function numbersById(ctx: AppContext, companyId: number, ids: number[]): P
 export async function toConversations(ctx: AppContext, companyId: number, rows: ConversationRow[]): Promise<Conversation[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [{ latest, unread }, contacts, numbers, blocked] = await Promise.all([
+  const [{ latest, unread }, contacts, numbers, blocked, callerIds] = await Promise.all([
     conversationsRepository.latestAndUnread(ctx.db, ids),
     getContactsByIds(
       ctx,
@@ -104,6 +107,10 @@ export async function toConversations(ctx: AppContext, companyId: number, rows: 
       ctx,
       companyId,
       rows.map((r) => ({ numberId: r.number_id, party: r.recipient })),
+    ),
+    cachedCallerIds(
+      ctx,
+      rows.map((r) => r.recipient),
     ),
   ]);
   return rows.map((r) => {
@@ -133,7 +140,8 @@ export async function toConversations(ctx: AppContext, companyId: number, rows: 
       isArchived: r.is_archived,
       // The outside party is blocked (the blocklist module's blocks, globally or on this number).
       isBlocked: blocked.has(`${r.number_id}:${r.recipient}`),
-      enhancedCallerId: null,
+      // The cached caller-name lookup (docs/caller-id.md), the contact's name first; null when never looked up.
+      enhancedCallerId: listCallerId(callerIds, r.recipient, contact ? { id: contact.id, name: contact.name } : null),
     };
   });
 }
@@ -176,7 +184,19 @@ export async function conversationIdOfCall(ctx: AppContext, callId: number): Pro
   return (await conversationsRepository.findItemByCall(ctx.db, callId))?.conversation_id ?? null;
 }
 
-/** Unread item counts of the company per business number and type (message, call, voicemail, fax). For notifications. */
-export async function unreadCountsByNumber(ctx: AppContext, companyId: number): Promise<Array<{ number_id: number; type: string; n: number }>> {
-  return conversationsRepository.unreadCountsByNumber(ctx.db, companyId, COUNTED_ITEM_TYPES);
+/**
+ * Unread item counts of the company per business number and type (message, call, voicemail, fax),
+ * for notifications. Counted only on the numbers `userId` may see (a `user`: their assigned
+ * numbers; docs/permissions.md "Numbers a user sees"); without `userId`, the running request's
+ * caller (`declaredAccess`), and outside a request every number.
+ */
+export async function unreadCountsByNumber(
+  ctx: AppContext,
+  companyId: number,
+  userId: number | undefined = declaredAccess()?.userId,
+): Promise<Array<{ number_id: number; type: string; n: number }>> {
+  const rows = await conversationsRepository.unreadCountsByNumber(ctx.db, companyId, COUNTED_ITEM_TYPES);
+  if (userId === undefined) return rows;
+  const scope = await numberScope(ctx, userId, companyId);
+  return rows.filter((r) => scopeIncludes(scope, r.number_id));
 }

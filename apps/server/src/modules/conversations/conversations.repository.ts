@@ -63,6 +63,10 @@ function itemFromRaw(x: ItemRow): ItemRow {
 
 /** The inbox's statements; used only inside modules/conversations. */
 export const conversationsRepository = {
+  /** Whether the company has any inbox item (the account-deletion check: "activity on those numbers"). */
+  async companyHasItems(db: DbOrTx, companyId: number): Promise<boolean> {
+    return !!(await db.selectFrom('conversation_items').select('id').where('company_id', '=', companyId).limit(1).executeTakeFirst());
+  },
   /**
    * Finds the conversation of (number, recipient) or creates it; either way bumps
    * last_activity_at to now, un-archives it and fills contact_id when it was empty.
@@ -383,6 +387,7 @@ export const conversationsRepository = {
     limit: number,
     types: string[] | undefined,
     after?: Keyset,
+    numberIds?: readonly number[],
   ): Promise<Array<ItemRow & { cursor_ts: string }>> {
     let q = db
       .selectFrom('conversation_items as i')
@@ -390,6 +395,17 @@ export const conversationsRepository = {
       .select(sql<string>`i.created_at::text`.as('cursor_ts'))
       .where('i.company_id', '=', companyId);
     if (types?.length) q = q.where('i.type', 'in', types);
+    // Only the items of conversations on these business numbers (the caller's number scope).
+    if (numberIds)
+      q = q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('conversations as c')
+            .select(sql`1`.as('one'))
+            .whereRef('c.id', '=', 'i.conversation_id')
+            .where('c.number_id', 'in', numberIds.length ? [...numberIds] : [-1]),
+        ),
+      );
     if (after) q = q.where(sql<SqlBool>`(i.created_at, i.id) < (${after.ts}::timestamptz, ${after.id})`);
     return q.orderBy('i.created_at', 'desc').orderBy('i.id', 'desc').limit(limit).execute();
   },

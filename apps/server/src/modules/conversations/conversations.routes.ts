@@ -23,6 +23,7 @@ import {
 } from '@switchboard/contracts';
 import { z } from 'zod';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import {
   addConversationNote,
@@ -47,6 +48,7 @@ export function registerConversationRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/companies/:companyId/conversations',
     {
+      config: { access: access.company('inbox.read') },
       schema: {
         tags,
         summary: 'Inbox conversations, newest activity first (cursor-paged)',
@@ -61,6 +63,7 @@ export function registerConversationRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/companies/:companyId/conversations/:cid',
     {
+      config: { access: access.company('inbox.read') },
       schema: { tags, summary: 'One conversation', params: ConversationParams, response: { 200: Conversation, ...errorResponses } },
     },
     async (req) => getConversation(ctx, req.auth!.userId, req.params.companyId, req.params.cid),
@@ -69,6 +72,7 @@ export function registerConversationRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/companies/:companyId/conversations/:cid/items',
     {
+      config: { access: access.company('inbox.read') },
       schema: {
         tags,
         summary: 'Items of a conversation, newest first (cursor-paged)',
@@ -83,6 +87,7 @@ export function registerConversationRoutes(app: App, ctx: AppContext): void {
   app.put(
     '/api/companies/:companyId/conversations/:cid/read-all',
     {
+      config: { access: access.company('inbox.work') },
       schema: { tags, summary: 'Mark every item of the conversation read', params: ConversationParams, response: { 200: Conversation, ...errorResponses } },
     },
     async (req) => markConversationRead(ctx, req.auth!.userId, req.params.companyId, req.params.cid),
@@ -95,6 +100,7 @@ export function registerConversationRoutes(app: App, ctx: AppContext): void {
     app.put(
       `/api/companies/:companyId/conversations/:cid/items/:iid/${suffix}`,
       {
+        config: { access: access.company('inbox.work') },
         schema: { tags, summary: `Mark one item ${suffix}`, params: ConversationItemParams, response: { 200: ConversationItem, ...errorResponses } },
       },
       async (req) => setItemRead(ctx, req.auth!.userId, req.params.companyId, req.params.cid, req.params.iid, read),
@@ -104,6 +110,7 @@ export function registerConversationRoutes(app: App, ctx: AppContext): void {
   app.put(
     '/api/companies/:companyId/conversations/bulk-update',
     {
+      config: { access: access.company('inbox.work') },
       schema: {
         tags,
         summary: 'Read, unread, archive, restore or delete several conversations (all or nothing)',
@@ -118,6 +125,7 @@ export function registerConversationRoutes(app: App, ctx: AppContext): void {
   app.put(
     '/api/companies/:companyId/conversations/read-all-by-type',
     {
+      config: { access: access.company('inbox.work') },
       schema: {
         tags,
         summary: 'Mark every unread item of a type read, on some numbers (default all)',
@@ -132,6 +140,7 @@ export function registerConversationRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/companies/:companyId/conversations/:cid/items/:iid',
     {
+      config: { access: access.company('inbox.read') },
       schema: { tags, summary: 'One item of a conversation', params: ConversationItemParams, response: { 200: ConversationItem, ...errorResponses } },
     },
     async (req) => getConversationItem(ctx, req.auth!.userId, req.params.companyId, req.params.cid, req.params.iid),
@@ -140,6 +149,7 @@ export function registerConversationRoutes(app: App, ctx: AppContext): void {
   app.delete(
     '/api/companies/:companyId/conversations/:cid/items/:iid',
     {
+      config: { access: access.company('inbox.work') },
       schema: {
         tags,
         summary: 'Delete one item of a conversation (204)',
@@ -156,6 +166,7 @@ export function registerConversationRoutes(app: App, ctx: AppContext): void {
   app.delete(
     '/api/companies/:companyId/conversations/:cid/messages',
     {
+      config: { access: access.company('inbox.work') },
       schema: {
         tags,
         summary: "Delete the conversation's messages (calls, voicemails and notes stay)",
@@ -169,6 +180,7 @@ export function registerConversationRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/companies/:companyId/conversations/:cid/notes',
     {
+      config: { access: access.company('inbox.work') },
       schema: {
         tags,
         summary: 'Add a note to the thread',
@@ -183,6 +195,7 @@ export function registerConversationRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/inbox/conversations/items',
     {
+      config: { access: access.company('inbox.read') },
       schema: {
         tags,
         summary: 'Items of every conversation of a company, newest first (cursor-paged; types[] filter)',
@@ -200,6 +213,7 @@ export function registerConversationRoutes(app: App, ctx: AppContext): void {
     app.put(
       `/api/inbox/conversations/:id/${suffix}`,
       {
+        config: { access: access.company('inbox.work') },
         schema: {
           tags,
           summary: suffix === 'archive' ? 'Archive a conversation' : 'Restore (un-archive) a conversation',

@@ -17,16 +17,30 @@ import { ForbiddenError, NotFoundError, fieldError } from '../../platform/http/e
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { findContactIdsByName } from '../contacts/contacts.service.js';
 import { getCompanyNumber } from '../numbers/numbers.service.js';
+import { numberScope, scopeIncludes, scopeNumberIds } from '../users/members.service.js';
 import { addNote, deleteItem, deleteThreadMessages } from './conversations.commands.js';
 import { publishConversationDeleted, publishConversationUpdated, publishManyUpdated } from './conversations.live.js';
 import { decodeCursor, encodeCursor, getCompanyConversationRow, toConversationItem, toConversations } from './conversations.queries.js';
-import { containsPattern, conversationsRepository } from './conversations.repository.js';
+import { containsPattern, conversationsRepository, type ConversationRow } from './conversations.repository.js';
+
+/**
+ * The company's conversation `conversationId` if the caller may see it: its business number is in
+ * the caller's number scope (a `user` sees the conversations of the numbers assigned to them;
+ * docs/permissions.md "Numbers a user sees"). No tenant check: callers check the company first.
+ * @throws NotFoundError (404) for another company's id, or a conversation outside the scope.
+ */
+async function conversationForCaller(ctx: AppContext, userId: number, companyId: number, conversationId: number): Promise<ConversationRow> {
+  const row = await getCompanyConversationRow(ctx, companyId, conversationId);
+  if (!scopeIncludes(await numberScope(ctx, userId, companyId), row.number_id)) throw new NotFoundError('Conversation');
+  return row;
+}
 
 /**
  * `GET /companies/{companyId}/conversations`: newest activity first, keyset-paged.
  * Search: a phone-like text (domain `looksLikePhone`) is stripped of spaces, dashes and
  * parentheses and matches the recipient's digits; any other text matches the contact name or a
- * message body. A search only looks at the last 2 years (spec 001 §5).
+ * message body. A search only looks at the last 2 years (spec 001 §5). A `user` lists only the
+ * conversations of the numbers assigned to them (docs/permissions.md "Numbers a user sees").
  * @throws ForbiddenError (403) without access to the company.
  */
 export async function listConversations(
@@ -37,6 +51,9 @@ export async function listConversations(
 ): Promise<{ data: Conversation[]; meta: { next_cursor: string | null; per_page: number } }> {
   await assertCompanyAccess(ctx, userId, companyId);
   const after = decodeCursor(q.cursor);
+  // A `user` lists only the conversations of their numbers (none assigned: an empty inbox).
+  const numberIds = scopeNumberIds(await numberScope(ctx, userId, companyId), q.numberIds?.length ? q.numberIds : undefined);
+  if (numberIds && numberIds.length === 0) return { data: [], meta: { next_cursor: null, per_page: q.perPage } };
   const search = q.search?.trim() ?? '';
   let recipientDigits: string | undefined;
   let text: { contactIds: number[]; pattern: string } | undefined;
@@ -52,7 +69,7 @@ export async function listConversations(
     isArchived: q.isArchived,
     limit: q.perPage + 1,
     after,
-    numberIds: q.numberIds,
+    numberIds,
     types: q.types,
     updatedAfter: q.updatedAfter,
     recipientDigits,
@@ -68,7 +85,7 @@ export async function listConversations(
 /** `GET /companies/{companyId}/conversations/{cid}`. @throws 403 / NotFoundError (404, another company's id). */
 export async function getConversation(ctx: AppContext, userId: number, companyId: number, conversationId: number): Promise<Conversation> {
   await assertCompanyAccess(ctx, userId, companyId);
-  const row = await getCompanyConversationRow(ctx, companyId, conversationId);
+  const row = await conversationForCaller(ctx, userId, companyId, conversationId);
   return (await toConversations(ctx, companyId, [row]))[0]!;
 }
 
@@ -81,7 +98,7 @@ export async function listConversationItems(
   q: { perPage: number; cursor?: string },
 ): Promise<{ data: ConversationItem[]; meta: { next_cursor: string | null; per_page: number } }> {
   await assertCompanyAccess(ctx, userId, companyId);
-  await getCompanyConversationRow(ctx, companyId, conversationId);
+  await conversationForCaller(ctx, userId, companyId, conversationId);
   const rows = await conversationsRepository.listItems(ctx.db, conversationId, q.perPage + 1, decodeCursor(q.cursor));
   const page = rows.slice(0, q.perPage);
   const last = page[page.length - 1];
@@ -94,7 +111,7 @@ export async function listConversationItems(
 /** `PUT .../conversations/{cid}/read-all`: every item read; publishes. @returns the conversation. */
 export async function markConversationRead(ctx: AppContext, userId: number, companyId: number, conversationId: number): Promise<Conversation> {
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
-  await getCompanyConversationRow(ctx, companyId, conversationId);
+  await conversationForCaller(ctx, userId, companyId, conversationId);
   const changed = await conversationsRepository.markAllRead(ctx.db, companyId, conversationId);
   if (changed > 0) await publishConversationUpdated(ctx, companyId, conversationId);
   return getConversation(ctx, userId, companyId, conversationId);
@@ -110,6 +127,7 @@ export async function setItemRead(
   read: boolean,
 ): Promise<ConversationItem> {
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
+  await conversationForCaller(ctx, userId, companyId, conversationId);
   const item = await conversationsRepository.findItem(ctx.db, companyId, conversationId, itemId);
   if (!item) throw new NotFoundError('Conversation item');
   if (item.is_read === read) return toConversationItem(item);
@@ -131,6 +149,7 @@ export async function setConversationArchived(ctx: AppContext, userId: number, c
     if (e instanceof ForbiddenError) throw new NotFoundError('Conversation');
     throw e;
   }
+  if (!scopeIncludes(await numberScope(ctx, userId, row.company_id), row.number_id)) throw new NotFoundError('Conversation');
   await assertCompanyAccess(ctx, userId, row.company_id, AGENT_ROLES);
   if (row.is_archived !== archived) {
     await conversationsRepository.setArchived(ctx.db, row.company_id, row.id, archived);
@@ -154,9 +173,10 @@ export async function bulkUpdateConversations(
 ): Promise<{ data: Conversation[]; ids: number[] }> {
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
   const ids = [...new Set(body.ids)];
+  const scope = await numberScope(ctx, userId, companyId);
   const rows = await ctx.db.transaction().execute(async (tx) => {
     const found = await conversationsRepository.findMany(tx, companyId, ids);
-    if (found.length !== ids.length) throw new NotFoundError('Conversation');
+    if (found.length !== ids.length || found.some((r) => !scopeIncludes(scope, r.number_id))) throw new NotFoundError('Conversation');
     switch (body.type) {
       case 'read':
         await conversationsRepository.markReadMany(tx, companyId, ids);
@@ -200,8 +220,10 @@ export async function markReadByType(
   body: { type: string; numbers?: number[] },
 ): Promise<{ updated: number; conversationIds: number[] }> {
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
+  const scope = await numberScope(ctx, userId, companyId);
   if (body.numbers) {
     for (const id of new Set(body.numbers)) {
+      if (!scopeIncludes(scope, id)) throw fieldError('numbers', 'The selected numbers is invalid.');
       try {
         await getCompanyNumber(ctx, companyId, id);
       } catch (e) {
@@ -210,7 +232,7 @@ export async function markReadByType(
       }
     }
   }
-  const r = await conversationsRepository.markReadByType(ctx.db, companyId, body.type, body.numbers);
+  const r = await conversationsRepository.markReadByType(ctx.db, companyId, body.type, scopeNumberIds(scope, body.numbers));
   await publishManyUpdated(ctx, companyId, r.conversationIds);
   return r;
 }
@@ -224,6 +246,7 @@ export async function getConversationItem(
   itemId: number,
 ): Promise<ConversationItem> {
   await assertCompanyAccess(ctx, userId, companyId);
+  await conversationForCaller(ctx, userId, companyId, conversationId);
   const item = await conversationsRepository.findItem(ctx.db, companyId, conversationId, itemId);
   if (!item) throw new NotFoundError('Conversation item');
   return toConversationItem(item);
@@ -232,6 +255,7 @@ export async function getConversationItem(
 /** `DELETE .../conversations/{cid}/items/{iid}`; publishes. @throws 403 / NotFoundError (404). */
 export async function deleteConversationItem(ctx: AppContext, userId: number, companyId: number, conversationId: number, itemId: number): Promise<void> {
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
+  await conversationForCaller(ctx, userId, companyId, conversationId);
   if (!(await deleteItem(ctx, { companyId, conversationId, itemId }))) throw new NotFoundError('Conversation item');
   await publishConversationUpdated(ctx, companyId, conversationId);
 }
@@ -242,7 +266,7 @@ export async function deleteConversationItem(ctx: AppContext, userId: number, co
  */
 export async function deleteConversationMessages(ctx: AppContext, userId: number, companyId: number, conversationId: number): Promise<{ deleted: number }> {
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
-  await getCompanyConversationRow(ctx, companyId, conversationId);
+  await conversationForCaller(ctx, userId, companyId, conversationId);
   const deleted = await deleteThreadMessages(ctx, { companyId, conversationId });
   await publishConversationUpdated(ctx, companyId, conversationId);
   return { deleted };
@@ -255,7 +279,9 @@ export async function listCompanyItems(
   q: CompanyItemsQuery,
 ): Promise<{ data: ConversationItem[]; meta: { next_cursor: string | null; per_page: number } }> {
   await assertCompanyAccess(ctx, userId, q.company_id);
-  const rows = await conversationsRepository.listCompanyItems(ctx.db, q.company_id, q.perPage + 1, q.types, decodeCursor(q.cursor));
+  const numberIds = scopeNumberIds(await numberScope(ctx, userId, q.company_id));
+  if (numberIds && numberIds.length === 0) return { data: [], meta: { next_cursor: null, per_page: q.perPage } };
+  const rows = await conversationsRepository.listCompanyItems(ctx.db, q.company_id, q.perPage + 1, q.types, decodeCursor(q.cursor), numberIds);
   const page = rows.slice(0, q.perPage);
   const last = page[page.length - 1];
   return {
@@ -271,6 +297,7 @@ export async function listCompanyItems(
  */
 export async function addConversationNote(ctx: AppContext, userId: number, companyId: number, conversationId: number, body: string): Promise<ConversationItem> {
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
+  await conversationForCaller(ctx, userId, companyId, conversationId);
   const item = await ctx.db.transaction().execute((tx) => addNote(ctx, tx, { companyId, conversationId, userId, body }));
   await publishConversationUpdated(ctx, companyId, conversationId, item);
   return toConversationItem(item);
@@ -278,3 +305,11 @@ export async function addConversationNote(ctx: AppContext, userId: number, compa
 
 // Published queries, for their readers (activity, notifications, calls, bench/inbox).
 export { conversationIdOfCall, decodeCursor, listMessageActivity, unreadCountsByNumber } from './conversations.queries.js';
+export {
+  countMessagesAndFaxes,
+  messageActivityIn,
+  messageCountsByBucket,
+  messagesPage,
+  type ItemScope,
+  type MessageForExport,
+} from './conversations.reporting.js';

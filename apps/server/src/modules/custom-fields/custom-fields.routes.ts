@@ -17,6 +17,7 @@ import {
   errorResponses,
 } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import {
   attributeCountStats,
@@ -36,6 +37,7 @@ export function registerCustomFieldsRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/eavEntityTypes',
     {
+      config: { access: access.signedIn() },
       schema: { tags, summary: 'Entity types custom fields attach to', response: { 200: EavEntityTypeList, ...errorResponses } },
     },
     async () => listEntityTypes(),
@@ -43,6 +45,7 @@ export function registerCustomFieldsRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/eavAttributes',
     {
+      config: { access: access.company('company.read') },
       schema: {
         tags,
         summary: "Custom fields of a company (with its business unit's, overrides applied) or of a business unit",
@@ -60,6 +63,7 @@ export function registerCustomFieldsRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/eavEntityTypes/:type/eavAttributes',
     {
+      config: { access: access.company('settings.manage') },
       schema: {
         tags,
         summary: 'Create a custom field (or, with parentId + companyId, a company override)',
@@ -73,6 +77,7 @@ export function registerCustomFieldsRoutes(app: App, ctx: AppContext): void {
   app.put(
     '/api/eavEntityTypes/:type/eavAttributes/:id',
     {
+      config: { access: access.company('settings.manage') },
       schema: {
         tags,
         summary: 'Change a custom field',
@@ -86,6 +91,7 @@ export function registerCustomFieldsRoutes(app: App, ctx: AppContext): void {
   app.delete(
     '/api/eavAttributes/:id',
     {
+      config: { access: access.company('settings.manage') },
       schema: { tags, summary: 'Delete a custom field (values included) or an override', params: IdParams, response: { 200: MessageBody, ...errorResponses } },
     },
     async (req) => deleteAttribute(ctx, req.auth!.userId, req.params.id),
@@ -93,6 +99,7 @@ export function registerCustomFieldsRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/eavAttributes/:id/countStats',
     {
+      config: { access: access.company('company.read') },
       schema: { tags, summary: 'Usage counts of a custom field', params: IdParams, response: { 200: EavCountStats, ...errorResponses } },
     },
     async (req) => attributeCountStats(ctx, req.auth!.userId, req.params.id),
@@ -100,6 +107,7 @@ export function registerCustomFieldsRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/eavAttributes/:id/overrides',
     {
+      config: { access: access.company('company.read') },
       schema: { tags, summary: 'Company overrides of a business-unit custom field', params: IdParams, response: { 200: EavAttributeList, ...errorResponses } },
     },
     async (req) => attributeOverrides(ctx, req.auth!.userId, req.params.id),
@@ -107,6 +115,7 @@ export function registerCustomFieldsRoutes(app: App, ctx: AppContext): void {
   app.put(
     '/api/companies/:companyId/custom-fields',
     {
+      config: { access: access.company('settings.manage') },
       schema: {
         tags: ['companies'],
         summary: "Save the company's custom-field values (owner or administrator)",

@@ -84,7 +84,8 @@ describe('custom-field values on numbers', () => {
     expect((await a.client.put(`/api/numbers/${n.id}`, { eavAttributeValues: [{ attribute_id: foreign.id, value: 'x' }] })).status).toBe(422);
     expect((await b.client.get(`/api/numbers/${n.id}`)).status).toBe(404);
     expect((await b.client.put(`/api/numbers/${n.id}`, { eavAttributeValues: [{ attribute_id: foreign.id, value: 'x' }] })).status).toBe(404);
-    // an agent reads but cannot write
+    // an agent (role user) assigned the number reads but cannot write
+    expect((await a.client.put(`/api/companies/${a.companyId}/users/${agent.userId}`, { numbers: [n.id] })).status).toBe(200);
     expect((await agent.client.get(`/api/numbers/${n.id}`)).body.eavAttributeValues).toHaveLength(1);
     expect((await agent.client.put(`/api/numbers/${n.id}`, { eavAttributeValues: [{ attribute_id: region.id, value: null }] })).status).toBe(403);
   });
@@ -171,6 +172,9 @@ describe('number override read', () => {
     expect(first.body.data).toEqual({ number_id: n.id, mode: 'auto', until: null, is_open: true });
     const until = new Date(Date.now() + 3_600_000).toISOString();
     expect((await a.client.put(`/api/numbers/${n.id}/override`, { mode: 'closed', until })).status).toBe(200);
+    // a user (role user) reads the override of a number assigned to them only
+    expect((await agent.client.get(`/api/numbers/${n.id}/override`)).status).toBe(404);
+    expect((await a.client.put(`/api/companies/${a.companyId}/users/${agent.userId}`, { numbers: [n.id] })).status).toBe(200);
     const now = await agent.client.get(`/api/numbers/${n.id}/override`);
     expect(now.body.data).toEqual({ number_id: n.id, mode: 'closed', until, is_open: false });
     expect((await b.client.get(`/api/numbers/${n.id}/override`)).status).toBe(404);

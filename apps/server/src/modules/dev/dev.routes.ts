@@ -6,6 +6,7 @@
  */
 import { errorResponses, OutboxList } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import { readDevOutbox } from './dev.service.js';
 
@@ -14,6 +15,7 @@ export function registerDevRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/dev/outbox',
     {
+      config: { access: access.signedIn() },
       schema: {
         tags: ['dev'],
         summary: "Development mail outbox: the caller's own mail (an operator's: all); 404 when SMTP is configured or in production",

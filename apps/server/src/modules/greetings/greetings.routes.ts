@@ -23,6 +23,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import { ValidationError, type FieldErrors } from '../../platform/http/errors.js';
 import { readMultipart, type UploadedFile } from '../../platform/http/multipart.js';
@@ -38,15 +39,14 @@ function zodFieldErrors(error: z.ZodError): FieldErrors {
 export function registerGreetingsRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/greetings/voices',
-    {
-      schema: { tags: ['greetings'], response: { 200: VoiceListBody, ...errorResponses } },
-    },
+    { config: { access: access.signedIn() }, schema: { tags: ['greetings'], response: { 200: VoiceListBody, ...errorResponses } } },
     async () => listVoices(),
   );
 
   app.post(
     '/api/greetings/speak',
     {
+      config: { access: access.company('numbers.manage') },
       schema: { tags: ['greetings'], summary: 'Synthesized speech (audio/wav) of content in voice', body: SpeakInput },
     },
     async (req, reply) =>
@@ -59,6 +59,7 @@ export function registerGreetingsRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/greetings',
     {
+      config: { access: access.company('numbers.read') },
       schema: { tags: ['greetings'], querystring: GreetingListQuery, response: { 200: GreetingListBody, ...errorResponses } },
     },
     async (req) => listGreetings(ctx, req.auth!.userId, req.query.company_id),
@@ -67,6 +68,7 @@ export function registerGreetingsRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/greetings/:id',
     {
+      config: { access: access.company('numbers.read') },
       schema: { tags: ['greetings'], params: IdParams, response: { 200: GreetingBody, ...errorResponses } },
     },
     async (req) => getGreeting(ctx, req.auth!.userId, req.params.id),
@@ -75,6 +77,7 @@ export function registerGreetingsRoutes(app: App, ctx: AppContext): void {
   app.delete(
     '/api/greetings/:id',
     {
+      config: { access: access.company('numbers.manage') },
       schema: { tags: ['greetings'], params: IdParams, response: { 200: MessageBody, ...errorResponses } },
     },
     async (req) => deleteGreeting(ctx, req.auth!.userId, req.params.id),
@@ -83,6 +86,7 @@ export function registerGreetingsRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/greetings',
     {
+      config: { access: access.company('numbers.manage') },
       schema: {
         tags: ['greetings'],
         summary: 'Create (or with _method=PUT and id, update) a greeting: multipart company_id, name, content, voice, file; or JSON',
@@ -103,6 +107,7 @@ export function registerGreetingsRoutes(app: App, ctx: AppContext): void {
   app.put(
     '/api/greetings/:id',
     {
+      config: { access: access.company('numbers.manage') },
       schema: {
         tags: ['greetings'],
         summary: 'Update a greeting: multipart or JSON company_id, name, content, voice, file (same as POST /greetings with _method=PUT)',
@@ -122,6 +127,7 @@ export function registerGreetingsRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/numbers/:id/greetings',
     {
+      config: { access: access.company('numbers.read') },
       schema: { tags: ['greetings'], params: IdParams, response: { 200: NumberGreetingsBody, ...errorResponses } },
     },
     async (req) => getNumberGreetings(ctx, req.auth!.userId, req.params.id),
@@ -130,6 +136,7 @@ export function registerGreetingsRoutes(app: App, ctx: AppContext): void {
   app.put(
     '/api/numbers/:id/greetings',
     {
+      config: { access: access.company('numbers.manage') },
       schema: { tags: ['greetings'], params: IdParams, body: PutNumberGreetingsInput, response: { 200: NumberGreetingsBody, ...errorResponses } },
     },
     async (req) => putNumberGreetings(ctx, req.auth!.userId, req.params.id, req.body.assignments),

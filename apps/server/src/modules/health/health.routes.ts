@@ -1,6 +1,7 @@
 /** `GET /api/health`: `{"status":"ok"}` once the database answers, 503 otherwise. */
 import { z } from 'zod';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import { checkHealth } from './health.service.js';
 
@@ -9,7 +10,7 @@ export function registerHealthRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/health',
     {
-      config: { public: true },
+      config: { access: access.public() },
       schema: {
         tags: ['platform'],
         response: { 200: z.object({ status: z.literal('ok') }), 503: z.object({ status: z.literal('unavailable'), message: z.string() }) },

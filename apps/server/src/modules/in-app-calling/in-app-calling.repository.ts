@@ -72,4 +72,22 @@ export const inAppCallingRepository = {
   async insertOutbound(db: DbOrTx, row: NewRow<'in_app_calls'>): Promise<void> {
     await db.insertInto('in_app_calls').values(row).execute();
   },
+  /** The caller ID (number id) `userId` last chose in `companyId`, if any (docs/calling.md "Caller ID"). */
+  async callerIdPreference(db: DbOrTx, userId: number, companyId: number): Promise<number | undefined> {
+    const r = await db
+      .selectFrom('caller_id_preferences')
+      .select('number_id')
+      .where('user_id', '=', userId)
+      .where('company_id', '=', companyId)
+      .executeTakeFirst();
+    return r ? Number(r.number_id) : undefined;
+  },
+  /** Remembers `numberId` as `userId`'s caller ID in `companyId`. */
+  async saveCallerIdPreference(db: DbOrTx, userId: number, companyId: number, numberId: number): Promise<void> {
+    await db
+      .insertInto('caller_id_preferences')
+      .values({ user_id: userId, company_id: companyId, number_id: numberId })
+      .onConflict((oc) => oc.columns(['user_id', 'company_id']).doUpdateSet({ number_id: numberId, updated_at: new Date() }))
+      .execute();
+  },
 };

@@ -24,6 +24,7 @@ import {
   errorResponses,
 } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import { answerCall, canAnswerCall, createInAppToken, hangupCall, listInAppUsers, rejectCall, setInAppStatus } from './in-app-calling.service.js';
 
@@ -35,6 +36,7 @@ export async function registerInAppCallingRoutes(app: App, ctx: AppContext): Pro
   app.post(
     `${base}/token`,
     {
+      config: { access: access.company('calls.work') },
       schema: {
         tags: ['in-app calling'],
         summary: 'Softphone access token (Twilio Voice grant or sandbox token)',
@@ -48,6 +50,7 @@ export async function registerInAppCallingRoutes(app: App, ctx: AppContext): Pro
   app.get(
     `${base}/users`,
     {
+      config: { access: access.company('calls.work') },
       schema: { tags: ['in-app calling'], params: CompanyParams, response: { 200: InAppUsersBody, ...errors } },
     },
     async (request) => listInAppUsers(ctx, request.auth!.userId, request.params.companyId),
@@ -56,6 +59,7 @@ export async function registerInAppCallingRoutes(app: App, ctx: AppContext): Pro
   app.post(
     `${base}/status`,
     {
+      config: { access: access.company('calls.work') },
       schema: {
         tags: ['in-app calling'],
         summary: 'Active or away; going active provisions SIP credentials when the carrier can',
@@ -70,6 +74,7 @@ export async function registerInAppCallingRoutes(app: App, ctx: AppContext): Pro
   app.get(
     `${base}/calls/:callId/can-answer-call`,
     {
+      config: { access: access.company('calls.work') },
       schema: { tags: ['in-app calling'], params: InAppCallParams, response: { 200: CanAnswerBody, ...errors } },
     },
     async (request) => canAnswerCall(ctx, request.auth!.userId, request.params.companyId, request.params.callId),
@@ -78,6 +83,7 @@ export async function registerInAppCallingRoutes(app: App, ctx: AppContext): Pro
   app.post(
     `${base}/calls/:callId/answer`,
     {
+      config: { access: access.company('calls.work') },
       schema: {
         tags: ['in-app calling'],
         summary: 'First answer wins; later answers get 409',
@@ -91,6 +97,7 @@ export async function registerInAppCallingRoutes(app: App, ctx: AppContext): Pro
   app.post(
     `${base}/calls/:callId/reject`,
     {
+      config: { access: access.company('calls.work') },
       schema: { tags: ['in-app calling'], params: InAppCallParams, body: JoinTokenInput, response: { 200: MessageBody, ...errors } },
     },
     async (request) => rejectCall(ctx, request.auth!.userId, request.params.companyId, request.params.callId, request.body.joinToken),
@@ -99,6 +106,7 @@ export async function registerInAppCallingRoutes(app: App, ctx: AppContext): Pro
   app.post(
     `${base}/calls/:callId/hangup`,
     {
+      config: { access: access.company('calls.work') },
       schema: { tags: ['in-app calling'], params: InAppCallParams, response: { 200: MessageBody, ...errors } },
     },
     async (request) => hangupCall(ctx, request.auth!.userId, request.params.companyId, request.params.callId),

@@ -42,6 +42,7 @@ import {
   setSipCredentials,
   type InAppCallingProfile,
 } from '../users/users.service.js';
+import { numberRingCandidates } from '../users/members.service.js';
 import { inAppCallingRepository, type InAppCallRow } from './in-app-calling.repository.js';
 
 export const MISSING_SIP = 'In-app calling needs your SIP address, SIP user and SIP password.';
@@ -82,11 +83,15 @@ function userDto(u: InAppCallingProfile & { role: string }): InAppUser {
 }
 
 /**
- * For the call flow (calls module): ids of the company's members whose status is active, in id
- * order. They are rung as `<Client>user_{id}</Client>`.
+ * For the call flow (calls module): ids of the members to ring whose in-app status is active, in id
+ * order; they are rung as `<Client>user_{id}</Client>`. With `numberId` (the called number), the
+ * users module's `numberRingCandidates`: its assignees who work calls, or — assigned to nobody —
+ * every member who works calls except `user`s (docs/accounts.md "Per-user routing"). Without it,
+ * every active member (kept for callers that ring the whole company).
  */
-export async function activeInAppUserIds(ctx: AppContext, companyId: number, db: DbOrTx = ctx.db): Promise<number[]> {
-  return filterInAppCallingActive(ctx, await activeMemberIds(ctx, companyId, db), db);
+export async function activeInAppUserIds(ctx: AppContext, companyId: number, db: DbOrTx = ctx.db, numberId?: number): Promise<number[]> {
+  const candidates = numberId === undefined ? await activeMemberIds(ctx, companyId, db) : await numberRingCandidates(ctx, companyId, numberId, db);
+  return filterInAppCallingActive(ctx, candidates, db);
 }
 
 /**
@@ -247,7 +252,7 @@ export async function ringInAppUsers(
   const label = (await findNumberByE164(ctx, call.to_number, tx))?.label ?? '';
   // The ringing card names a known caller (contacts module's lookup, inside this transaction).
   const contactName = (await findContactByNumber(ctx, call.company_id, call.from_number, tx))?.name ?? null;
-  return () =>
+  return () => {
     publish(ctx, userIds, {
       type: 'ringing',
       callId: call.id,
@@ -259,6 +264,42 @@ export async function ringInAppUsers(
       timeoutS,
       contactName,
     });
+    const ring: InAppRing = {
+      callId: call.id,
+      companyId: call.company_id,
+      from: call.from_number,
+      to: call.to_number,
+      numberLabel: label,
+      contactName,
+      userIds,
+      timeoutS,
+    };
+    for (const listener of ringListeners) {
+      void Promise.resolve()
+        .then(() => listener(ctx, ring))
+        .catch((e: unknown) => ctx.log.error({ err: e, callId: call.id }, 'in-app ring listener failed'));
+    }
+  };
+}
+
+/** An in-app ring, told to the ring listeners after commit: the call, its parties and the rung user ids. */
+export type InAppRing = {
+  callId: number;
+  companyId: number;
+  from: string;
+  to: string;
+  numberLabel: string;
+  contactName: string | null;
+  userIds: number[];
+  timeoutS: number;
+};
+/** Told after commit of every in-app ring (a repeated ring of one call too); must not block the call flow. */
+export type InAppRingListener = (ctx: AppContext, ring: InAppRing) => void | Promise<void>;
+const ringListeners = new Set<InAppRingListener>();
+
+/** Registers a {@link InAppRingListener} (the push module's setup: browser and VoIP pushes, docs/push.md). Idempotent per function. */
+export function registerInAppRingListener(listener: InAppRingListener): void {
+  ringListeners.add(listener);
 }
 
 /**
@@ -443,3 +484,4 @@ export async function waitForBrowserHangup(ctx: AppContext, callId: number, maxM
   );
   return r === true;
 }
+export { inAppHandlersOf } from './in-app-calling.reporting.js';

@@ -26,6 +26,18 @@ function collect(socket: Socket): Ev[] {
   return got;
 }
 
+/**
+ * Assigns the number to both members (the spec's user `numbers`): `b` is a `user`, rung only for
+ * the numbers assigned to them (docs/accounts.md "Per-user routing"); assigned, the number rings
+ * exactly its assignees.
+ */
+async function assignToBoth(numberId: number): Promise<void> {
+  await s.ctx.db
+    .insertInto('user_numbers')
+    .values([a.userId, b.userId].map((user_id) => ({ company_id: a.companyId, user_id, number_id: numberId })))
+    .execute();
+}
+
 const base = (acc: Account) => `/api/companies/${a.companyId}/in-app-calling`;
 
 beforeAll(async () => {
@@ -90,6 +102,7 @@ describe('in-app calling', () => {
     const evO = collect(so);
 
     const n = await buyTestNumber(a, '415');
+    await assignToBoth(n.id);
     expect(
       (await a.client.put(`/api/numbers/${n.id}`, { label: 'Front desk', routes: [{ type: 'in-app-calling', voicemail_enabled: true, timeout: 20 }] })).status,
     ).toBe(200);
@@ -139,6 +152,7 @@ describe('in-app calling', () => {
     const evA = collect(sa);
     const evB = collect(sb);
     const n = await buyTestNumber(a, '415', 1);
+    await assignToBoth(n.id);
     await a.client.put(`/api/numbers/${n.id}`, { routes: [{ type: 'in-app-calling', voicemail_enabled: true, timeout: 20 }] });
     const sim = a.client.post('/api/simulator/calls', { from: '+13125550143', to: n.number, voicemail_seconds: 3 });
     const ring = await eventually(async () => evA.find((e) => e.type === 'ringing'));

@@ -2,5 +2,15 @@
 import type { ModuleEntry } from '../../platform/module.js';
 import { registerMessagingJobs } from './messaging.jobs.js';
 import { registerMessagingRoutes } from './messaging.routes.js';
+import { registerMessageEnhancedCallerIdRoutes } from './enhanced-caller-id.routes.js';
 
-export const messagingModule: ModuleEntry[] = [{ name: 'messaging', routes: registerMessagingRoutes, jobs: registerMessagingJobs }];
+export const messagingModule: ModuleEntry[] = [
+  {
+    name: 'messaging',
+    routes: async (app, ctx) => {
+      await registerMessagingRoutes(app, ctx);
+      await registerMessageEnhancedCallerIdRoutes(app, ctx);
+    },
+    jobs: registerMessagingJobs,
+  },
+];

@@ -8,6 +8,7 @@ import { ConversationItem, ErrorBody, Id, IdParams, ScheduleMessageBody, SendMes
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import { ValidationError, type FieldErrors } from '../../platform/http/errors.js';
 import { readMultipart, type UploadedFile } from '../../platform/http/multipart.js';
@@ -42,6 +43,7 @@ export function registerMessagingRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/message',
     {
+      config: { access: access.company('inbox.work') },
       schema: {
         tags: ['inbox'],
         summary: 'Send an SMS/MMS (multipart: company_id, number_id, to | conversation_id, content, media[] files; or JSON)',
@@ -59,6 +61,7 @@ export function registerMessagingRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/inbox/message/schedule',
     {
+      config: { access: access.company('inbox.work') },
       schema: {
         tags: ['inbox'],
         summary: 'Schedule an SMS/MMS: the fields of POST /message plus shouldBeSentAt (ISO, future); sent by a job at that time',
@@ -76,6 +79,7 @@ export function registerMessagingRoutes(app: App, ctx: AppContext): void {
   app.delete(
     '/api/inbox/message/schedule/:id',
     {
+      config: { access: access.company('inbox.work') },
       schema: {
         tags: ['inbox'],
         summary: 'Cancel a scheduled message that has not been sent (204; 409 once sent)',
@@ -92,6 +96,7 @@ export function registerMessagingRoutes(app: App, ctx: AppContext): void {
   app.post(
     ctx.carrier.webhookPath('messaging'),
     {
+      config: { access: access.webhook() },
       preHandler: verifyCarrierSignature(ctx),
       schema: { tags: ['webhooks'], summary: "Carrier webhook: inbound SMS/MMS (the carrier's form post)", body: WebhookBody },
     },
@@ -105,6 +110,7 @@ export function registerMessagingRoutes(app: App, ctx: AppContext): void {
   app.post(
     ctx.carrier.webhookPath('messaging.status'),
     {
+      config: { access: access.webhook() },
       preHandler: verifyCarrierSignature(ctx),
       schema: { tags: ['webhooks'], summary: 'Carrier webhook: message delivery status', querystring: z.object({ item: Id.optional() }), body: WebhookBody },
     },

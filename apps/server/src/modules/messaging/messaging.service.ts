@@ -42,6 +42,7 @@ import type { WebhookOutcome } from '../../platform/http/webhooks.js';
 import { AGENT_ROLES, assertCompanyAccess, getCompanyMessagingSettings } from '../companies/companies.service.js';
 import { createContact, findContactByNumber, setContactUnsubscribed } from '../contacts/contacts.service.js';
 import {
+  ACCOUNT_SUSPENDED_ERROR_CODE,
   appendInboundMessage,
   appendOutboundMessage,
   applyDeliveryUpdate,
@@ -55,6 +56,8 @@ import {
 import { publishConversationUpdated } from '../conversations/conversations.live.js';
 import { findItem, getCompanyConversationRow, getConversationRow, toConversationItem } from '../conversations/conversations.queries.js';
 import { findNumberByE164, getCompanyNumber } from '../numbers/numbers.service.js';
+import { assertCompanyInService, isCompanyInService } from '../numbers/service-state.js';
+import { assertNumberInScope } from '../users/members.service.js';
 import { askInboundReplyHooks } from './messaging.hooks.js';
 
 /** An uploaded media file (the shared multipart reader's type). */
@@ -75,6 +78,8 @@ export const SEND_SCHEDULED_JOB = 'messages.send-scheduled';
  * Handles one inbound SMS/MMS (the carrier's post parsed by `carrier.parseInboundMessage`) inside
  * `handleOnce`'s transaction (`tx`). A `To` that is not one of our active numbers stores nothing.
  * Answers the carrier's empty messaging response.
+ * A parked or deactivated account's message is answered and dropped (logged; an opt-out/opt-in
+ * keyword still updates the contact, without a reply): docs/accounts.md "Account status in service".
  * The inbound-reply hook (registered by campaigns) is asked first, in the same transaction: a
  * reply to a campaign sent with `skip_inbox` is not stored in the inbox (no conversation item),
  * but an opt-out/opt-in/help keyword is still honoured and its confirmation goes out through the
@@ -89,10 +94,17 @@ export async function receiveInboundMessage(ctx: AppContext, tx: DbOrTx, p: Inbo
   }
   const companyId = number.company_id;
   const from = parsePhone(p.from) ?? p.from.trim();
+  const kind = classifyKeyword(p.body);
+  if (!(await isCompanyInService(ctx, companyId, tx))) {
+    // Parked or deactivated account (docs/accounts.md "Account status"): answered 200, not delivered
+    // to the inbox and logged; an opt-out or opt-in keyword is still recorded on the contact (no reply).
+    if (kind === 'opt-out' || kind === 'opt-in') await answerKeyword(ctx, tx, { companyId, numberId: number.id, from, kind }, { reply: false });
+    ctx.log.warn({ companyId, numberId: number.id, sid: p.sid, keyword: kind }, 'inbound message for an account out of service dropped');
+    return { response };
+  }
   const media = p.media;
   const receivedAt = new Date();
   const verdict = await askInboundReplyHooks(ctx, tx, { companyId, numberId: number.id, from, body: p.body });
-  const kind = classifyKeyword(p.body);
   let item: ItemRow | null = null;
   if (!verdict.skipInbox) {
     item = (await appendInboundMessage(ctx, tx, { companyId, numberId: number.id, from, body: p.body, media, carrierSid: p.sid })).item;
@@ -156,9 +168,12 @@ async function answerKeyword(
   ctx: AppContext,
   tx: DbOrTx,
   input: { companyId: number; numberId: number; from: string; kind: KeywordKind },
+  opts: { reply?: boolean } = {},
 ): Promise<ItemRow | null> {
   const { companyId, numberId, from, kind } = input;
+  const reply = opts.reply ?? true;
   if (kind === 'help') {
+    if (!reply) return null;
     const company = await getCompanyMessagingSettings(ctx, companyId, tx);
     const text = company.help_text.trim() || `${company.name}: ${DEFAULT_HELP_TEXT}`;
     return queueAutoReply(ctx, tx, { companyId, numberId, recipient: from }, text);
@@ -171,6 +186,7 @@ async function answerKeyword(
   }
   if (contact.is_unsubscribed === unsubscribe) return null;
   await setContactUnsubscribed(ctx, companyId, contact.id, unsubscribe, tx);
+  if (!reply) return null;
   return queueAutoReply(ctx, tx, { companyId, numberId, recipient: from, contactId: contact.id }, unsubscribe ? OPT_OUT_CONFIRMATION : OPT_IN_CONFIRMATION);
 }
 
@@ -250,11 +266,13 @@ async function prepareOutbound(
 ): Promise<PreparedOutbound> {
   const companyId = input.company_id;
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
+  await assertCompanyInService(ctx, companyId, 'message');
 
   let numberId = input.number_id;
   let recipient: string | null = null;
   if (input.conversation_id) {
     const conversation = await getCompanyConversationRow(ctx, companyId, input.conversation_id);
+    await assertNumberInScope(ctx, userId, companyId, conversation.number_id);
     numberId = conversation.number_id;
     recipient = conversation.recipient;
   }
@@ -280,6 +298,8 @@ async function prepareOutbound(
     if (e instanceof NotFoundError) throw fieldError('number_id', 'The selected number id is invalid.');
     throw e;
   }
+  // A `user` sends only from the numbers assigned to them (docs/permissions.md "Numbers a user sees").
+  await assertNumberInScope(ctx, userId, companyId, number.id);
   const contact = await findContactByNumber(ctx, companyId, recipient!);
   if (contact?.is_unsubscribed) throw fieldError('to', RECIPIENT_UNSUBSCRIBED);
 
@@ -292,7 +312,9 @@ async function prepareOutbound(
  * in one transaction, then publishes `conversation updated`.
  * Recipient: `conversation_id` (the conversation's number and party), or `number_id` + `to`.
  * @returns the stored item (201).
- * @throws ForbiddenError (403) without an agent role in the company; NotFoundError (404) for
+ * @throws ForbiddenError (403) without an agent role in the company, or from a number not assigned
+ *   to a `user` (docs/permissions.md "Numbers a user sees"); AppError 422 `{message}` when the account
+ *   is parked or deactivated (numbers/service-state.ts); NotFoundError (404) for
  *   another company's conversation; ValidationError (422) on `content` (empty without media, over
  *   1000 characters: "Max 1000 characters per SMS"/"...MMS"), `to` (invalid, or an unsubscribed
  *   contact: domain RECIPIENT_UNSUBSCRIBED), `number_id` (missing or not the company's).
@@ -369,11 +391,16 @@ export async function cancelScheduledMessage(ctx: AppContext, userId: number, it
  * Job `messages.send-scheduled` {itemId} (runs at `shouldBeSentAt`): turns the scheduled item into
  * an ordinary outbound message (`sending`, created now, so it sorts at its send time) and hands it
  * to the carrier through `deliverMessage`. When the contact unsubscribed meanwhile, the item becomes
- * `failed` with 21610 (Recipient has opted out) and nothing is sent. Idempotent: a cancelled item is
+ * `failed` with 21610 (Recipient has opted out) and nothing is sent; when the account is parked or
+ * deactivated, `failed` with 30002 (Account suspended). Idempotent: a cancelled item is
  * gone; a converted one is only delivered while still `sending` without carrier SID.
  */
 export async function sendScheduledMessage(ctx: AppContext, data: { itemId: number }): Promise<void> {
-  const converted = (await ctx.db.transaction().execute((tx) => releaseScheduledMessage(ctx, tx, data.itemId))).item;
+  const scheduled = await findItem(ctx, data.itemId);
+  if (!scheduled) return;
+  // Due while the account is parked or deactivated: the item fails with 30002 "Account suspended" (nothing is sent).
+  const outOfService = !(await isCompanyInService(ctx, scheduled.company_id));
+  const converted = (await ctx.db.transaction().execute((tx) => releaseScheduledMessage(ctx, tx, data.itemId, { outOfService }))).item;
   if (!converted) return;
   if (converted.type === 'message' && converted.delivery_state === 'sending' && !converted.carrier_sid) {
     await publishConversationUpdated(ctx, converted.company_id, converted.conversation_id, converted);
@@ -409,7 +436,8 @@ async function updateDelivery(ctx: AppContext, target: DeliveryTarget, update: D
 
 /**
  * Job `messages.send` {itemId}: hands an outbound item to the carrier. Skips items already
- * handed over (carrier SID stored) or no longer `sending`. The status callback URL carries the
+ * handed over (carrier SID stored) or no longer `sending`; an item of an account parked or
+ * deactivated meanwhile fails with 30002 "Account suspended" (nothing is sent). The status callback URL carries the
  * item id so callbacks that overtake the SID's storage still find the item.
  * A CarrierError marks the item `failed` with the carrier's code; other errors are thrown (retry).
  */
@@ -418,6 +446,11 @@ export async function deliverMessage(ctx: AppContext, data: { itemId: number }):
   if (!item || item.carrier_sid || item.delivery_state !== 'sending' || item.is_inbound) return;
   const conversation = await getConversationRow(ctx, item.conversation_id);
   if (!conversation) return;
+  if (!(await isCompanyInService(ctx, conversation.company_id))) {
+    // Parked or deactivated since it was queued (docs/accounts.md "Account status"): nothing goes out.
+    await updateDelivery(ctx, { itemId: item.id }, { state: 'failed', errorCode: ACCOUNT_SUSPENDED_ERROR_CODE });
+    return;
+  }
   let from: string;
   try {
     from = (await getCompanyNumber(ctx, conversation.company_id, conversation.number_id)).number;

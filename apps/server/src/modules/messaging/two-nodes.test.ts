@@ -82,7 +82,13 @@ describe('two server nodes', () => {
       solo.ctx.realtime.publish(`company.${soloSocket.acc.companyId + 1}`, 'call updated', { id: 'other company' });
       await eventually(async () => got.length === 1, 5_000, 20);
       await new Promise((r) => setTimeout(r, 100));
-      const notifies = query.mock.calls.filter(([q]) => /pg_notify/i.test(typeof q === 'string' ? q : String((q as { text?: string })?.text)));
+      // Only this node's database counts: the two-node servers of this file may publish through NOTIFY meanwhile.
+      const soloDb = new URL(solo.dbUrl).pathname.slice(1);
+      const notifies = query.mock.calls.filter(
+        ([q], i) =>
+          (query.mock.contexts[i] as { database?: string } | undefined)?.database === soloDb &&
+          /pg_notify/i.test(typeof q === 'string' ? q : String((q as { text?: string })?.text)),
+      );
       query.mockRestore();
       expect(got).toEqual(['x1']);
       expect(notifies).toHaveLength(0);

@@ -11,6 +11,7 @@ import {
   errorResponses,
 } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import { listNotificationBlocks, notificationCounts, notificationCountsByNumber, setNotificationBlocks } from './notifications.service.js';
 
@@ -21,6 +22,7 @@ export function registerNotificationRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/companies/:companyId/notificationCounts',
     {
+      config: { access: access.company('company.read') },
       schema: {
         tags,
         summary: 'Unread message, call, voicemail and fax counts (muted channels left out)',
@@ -34,6 +36,7 @@ export function registerNotificationRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/companies/:companyId/notificationCountsByNumber',
     {
+      config: { access: access.company('company.read') },
       schema: { tags, summary: 'Unread counts per number', params: CompanyParams, response: { 200: NotificationCountsByNumber, ...errorResponses } },
     },
     async (req) => ({ data: await notificationCountsByNumber(ctx, req.auth!.userId, req.params.companyId) }),
@@ -42,6 +45,7 @@ export function registerNotificationRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/companies/:companyId/notificationBlocks',
     {
+      config: { access: access.company('company.read') },
       schema: {
         tags,
         summary: "The caller's notification blocks, per number",
@@ -59,6 +63,8 @@ export function registerNotificationRoutes(app: App, ctx: AppContext): void {
     app[method](
       '/api/companies/:companyId/notificationBlocks',
       {
+        // Muting one's own notifications: a personal preference in the company.
+        config: { access: access.company('preferences.own') },
         schema: {
           tags,
           summary: blocked ? 'Mute notifications of numbers per channel type' : 'Unmute notifications of numbers per channel type',

@@ -21,6 +21,7 @@ import {
 } from '@switchboard/contracts';
 import { ValidationError, type FieldErrors } from '../../platform/http/errors.js';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import {
   applyTemplate,
@@ -39,12 +40,18 @@ const tags = ['number templates'];
 export async function registerNumberTemplatesRoutes(app: App, ctx: AppContext): Promise<void> {
   app.get(
     '/api/companies/:companyId/numberTemplates',
-    { schema: { tags, params: CompanyParams, response: { 200: NumberTemplateListBody, ...errorResponses } } },
+    {
+      config: { access: access.company('numbers.read') },
+      schema: { tags, params: CompanyParams, response: { 200: NumberTemplateListBody, ...errorResponses } },
+    },
     async (request) => ({ data: await listTemplates(ctx, request.auth!.userId, request.params.companyId) }),
   );
   app.post(
     '/api/companies/:companyId/numberTemplates',
-    { schema: { tags, params: CompanyParams, body: NumberTemplateInput, response: { 201: NumberTemplateBody, ...errorResponses } } },
+    {
+      config: { access: access.company('numbers.manage') },
+      schema: { tags, params: CompanyParams, body: NumberTemplateInput, response: { 201: NumberTemplateBody, ...errorResponses } },
+    },
     async (request, reply) =>
       reply.status(201).send({
         message: 'The number template has been created',
@@ -54,6 +61,7 @@ export async function registerNumberTemplatesRoutes(app: App, ctx: AppContext): 
   app.delete(
     '/api/companies/:companyId/numberTemplates',
     {
+      config: { access: access.company('numbers.manage') },
       schema: {
         tags,
         summary: 'Delete the templates `ids` (body {ids} or query ids[])',
@@ -70,12 +78,18 @@ export async function registerNumberTemplatesRoutes(app: App, ctx: AppContext): 
   );
   app.get(
     '/api/companies/:companyId/numberTemplates/:id',
-    { schema: { tags, params: NumberTemplateParams, response: { 200: NumberTemplateSchema, ...errorResponses } } },
+    {
+      config: { access: access.company('numbers.read') },
+      schema: { tags, params: NumberTemplateParams, response: { 200: NumberTemplateSchema, ...errorResponses } },
+    },
     async (request) => getTemplate(ctx, request.auth!.userId, request.params.companyId, request.params.id),
   );
   app.put(
     '/api/companies/:companyId/numberTemplates/:id',
-    { schema: { tags, params: NumberTemplateParams, body: NumberTemplateUpdateInput, response: { 200: NumberTemplateBody, ...errorResponses } } },
+    {
+      config: { access: access.company('numbers.manage') },
+      schema: { tags, params: NumberTemplateParams, body: NumberTemplateUpdateInput, response: { 200: NumberTemplateBody, ...errorResponses } },
+    },
     async (request) => ({
       message: 'The number template has been updated',
       data: await updateTemplate(ctx, request.auth!.userId, request.params.companyId, request.params.id, request.body as TemplateInput),
@@ -83,7 +97,7 @@ export async function registerNumberTemplatesRoutes(app: App, ctx: AppContext): 
   );
   app.delete(
     '/api/companies/:companyId/numberTemplates/:id',
-    { schema: { tags, params: NumberTemplateParams, response: { 200: MessageBody, ...errorResponses } } },
+    { config: { access: access.company('numbers.manage') }, schema: { tags, params: NumberTemplateParams, response: { 200: MessageBody, ...errorResponses } } },
     async (request) => {
       await deleteTemplate(ctx, request.auth!.userId, request.params.companyId, request.params.id);
       return { message: 'The number template has been deleted' };
@@ -91,7 +105,10 @@ export async function registerNumberTemplatesRoutes(app: App, ctx: AppContext): 
   );
   app.post(
     '/api/companies/:companyId/numberTemplates/:id/apply',
-    { schema: { tags, params: NumberTemplateParams, body: ApplyTemplateInput, response: { 200: ApplyTemplateBody, ...errorResponses } } },
+    {
+      config: { access: access.company('numbers.manage') },
+      schema: { tags, params: NumberTemplateParams, body: ApplyTemplateInput, response: { 200: ApplyTemplateBody, ...errorResponses } },
+    },
     async (request) => ({
       message: 'The template has been applied',
       data: await applyTemplate(ctx, request.auth!.userId, request.params.companyId, request.params.id, request.body.number_ids),

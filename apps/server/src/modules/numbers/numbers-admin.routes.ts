@@ -49,6 +49,7 @@ import {
 } from '@switchboard/contracts';
 import type { Schedule } from '@switchboard/domain';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import {
   createForwardContact,
@@ -78,15 +79,24 @@ const tags = ['numbers'];
 /** Registers the number administration routes listed in the file header. */
 export async function registerNumbersAdminRoutes(app: App, ctx: AppContext): Promise<void> {
   // ------------------------------------------------------------ locate and detail
-  app.post('/api/numbers/locate', { schema: { tags, body: LocateInput, response: { 200: LocateResult, ...errorResponses } } }, async (request) =>
-    locateNumber(ctx, request.auth!.userId, request.body.number),
+  app.post(
+    '/api/numbers/locate',
+    { config: { access: access.company('numbers.read') }, schema: { tags, body: LocateInput, response: { 200: LocateResult, ...errorResponses } } },
+    async (request) => locateNumber(ctx, request.auth!.userId, request.body.number),
   );
-  app.post('/api/numbers/locate-bulk', { schema: { tags, body: LocateBulkInput, response: { 200: LocateBulkBody, ...errorResponses } } }, async (request) => ({
-    data: await locateNumbers(ctx, request.auth!.userId, request.body.numbers),
-  }));
+  app.post(
+    '/api/numbers/locate-bulk',
+    { config: { access: access.company('numbers.read') }, schema: { tags, body: LocateBulkInput, response: { 200: LocateBulkBody, ...errorResponses } } },
+    async (request) => ({
+      data: await locateNumbers(ctx, request.auth!.userId, request.body.numbers),
+    }),
+  );
   app.get(
     '/api/numbers/list/:idOrNumber',
-    { schema: { tags, params: NumberListParams, querystring: NumberListQuery, response: { 200: NumberDetailSchema, ...errorResponses } } },
+    {
+      config: { access: access.company('numbers.read') },
+      schema: { tags, params: NumberListParams, querystring: NumberListQuery, response: { 200: NumberDetailSchema, ...errorResponses } },
+    },
     async (request) =>
       getNumberDetail(
         ctx,
@@ -100,12 +110,14 @@ export async function registerNumbersAdminRoutes(app: App, ctx: AppContext): Pro
   );
 
   // ------------------------------------------------------------ rotate, release, bulk jobs
-  app.post('/api/numbers/:id/rotate', { schema: { tags, params: IdParams, response: { 200: RotateBody, ...errorResponses } } }, async (request) =>
-    rotateNumber(ctx, request.auth!.userId, request.params.id),
+  app.post(
+    '/api/numbers/:id/rotate',
+    { config: { access: access.company('numbers.purchase') }, schema: { tags, params: IdParams, response: { 200: RotateBody, ...errorResponses } } },
+    async (request) => rotateNumber(ctx, request.auth!.userId, request.params.id),
   );
   app.post(
     '/api/numbers/:id/remove',
-    { schema: { tags, params: IdParams, response: { 202: BatchStartedBody, ...errorResponses } } },
+    { config: { access: access.company('numbers.purchase') }, schema: { tags, params: IdParams, response: { 202: BatchStartedBody, ...errorResponses } } },
     async (request, reply) => {
       const b = await startRelease(ctx, request.auth!.userId, [request.params.id]);
       return reply.status(202).send({ message: 'The number is being released.', batchId: b.id, data: b });
@@ -113,20 +125,27 @@ export async function registerNumbersAdminRoutes(app: App, ctx: AppContext): Pro
   );
   app.post(
     '/api/numbers/remove-bulk',
-    { schema: { tags, body: RemoveBulkInput, response: { 202: BatchStartedBody, ...errorResponses } } },
+    { config: { access: access.company('numbers.purchase') }, schema: { tags, body: RemoveBulkInput, response: { 202: BatchStartedBody, ...errorResponses } } },
     async (request, reply) => {
       const b = await startRelease(ctx, request.auth!.userId, request.body.ids);
       return reply.status(202).send({ message: 'The numbers are being released.', batchId: b.id, data: b });
     },
   );
-  app.put('/api/v1/numbers', { schema: { tags, body: BulkUpdateInput, response: { 202: BatchStartedBody, ...errorResponses } } }, async (request, reply) => {
-    const { ids, label, routes, schedule } = request.body;
-    const b = await startBulkUpdate(ctx, request.auth!.userId, { ids, label, routes: routes as never, schedule: schedule as Schedule | undefined });
-    return reply.status(202).send({ message: 'The numbers are being updated.', batchId: b.id, data: b });
-  });
+  app.put(
+    '/api/v1/numbers',
+    { config: { access: access.company('numbers.manage') }, schema: { tags, body: BulkUpdateInput, response: { 202: BatchStartedBody, ...errorResponses } } },
+    async (request, reply) => {
+      const { ids, label, routes, schedule } = request.body;
+      const b = await startBulkUpdate(ctx, request.auth!.userId, { ids, label, routes: routes as never, schedule: schedule as Schedule | undefined });
+      return reply.status(202).send({ message: 'The numbers are being updated.', batchId: b.id, data: b });
+    },
+  );
   app.post(
     '/api/numbers/bulk',
-    { schema: { tags, body: BulkPurchaseInput, response: { 202: BatchStartedBody, ...errorResponses } } },
+    {
+      config: { access: access.company('numbers.purchase') },
+      schema: { tags, body: BulkPurchaseInput, response: { 202: BatchStartedBody, ...errorResponses } },
+    },
     async (request, reply) => {
       const b = await startBulkPurchase(ctx, request.auth!.userId, request.body);
       return reply.status(202).send({ message: 'The numbers are being purchased.', batchId: b.id, data: b });
@@ -134,19 +153,22 @@ export async function registerNumbersAdminRoutes(app: App, ctx: AppContext): Pro
   );
   app.get(
     '/api/companies/:companyId/numbers/batches/:batchId',
-    { schema: { tags, params: BatchParams, response: { 200: BatchSchema, ...errorResponses } } },
+    { config: { access: access.company('numbers.read') }, schema: { tags, params: BatchParams, response: { 200: BatchSchema, ...errorResponses } } },
     async (request) => getBatch(ctx, request.auth!.userId, request.params.companyId, request.params.batchId),
   );
 
   // ------------------------------------------------------------ datatable and export
   app.get(
     '/api/companies/:companyId/numbers/datatable',
-    { schema: { tags, params: CompanyParams, querystring: NumberDatatableQuery, response: { 200: NumberDatatableBody, ...errorResponses } } },
+    {
+      config: { access: access.company('numbers.read') },
+      schema: { tags, params: CompanyParams, querystring: NumberDatatableQuery, response: { 200: NumberDatatableBody, ...errorResponses } },
+    },
     async (request) => numbersDatatable(ctx, request.auth!.userId, request.params.companyId, request.query),
   );
   app.post(
     '/api/companies/:companyId/numbers/export',
-    { schema: { tags, params: CompanyParams, body: NumberExportInput, response: { ...errorResponses } } },
+    { config: { access: access.company('numbers.read') }, schema: { tags, params: CompanyParams, body: NumberExportInput, response: { ...errorResponses } } },
     async (request, reply) => {
       const csv = await exportNumbersCsv(ctx, request.auth!.userId, request.params.companyId, request.body);
       const date = new Date().toISOString().slice(0, 10);
@@ -158,24 +180,42 @@ export async function registerNumbersAdminRoutes(app: App, ctx: AppContext): Pro
   );
 
   // ------------------------------------------------------------ prefixes, patterns, overlays, labels
-  app.get('/api/numberPrefixes', { schema: { tags, response: { 200: NumberPrefixesBody, ...errorResponses } } }, async () => ({ data: numberPrefixes() }));
-  app.get('/api/numbers/patterns', { schema: { tags, response: { 200: NumberPatternsBody, ...errorResponses } } }, async () => ({ data: numberPatterns() }));
+  app.get(
+    '/api/numberPrefixes',
+    { config: { access: access.signedIn() }, schema: { tags, response: { 200: NumberPrefixesBody, ...errorResponses } } },
+    async () => ({ data: numberPrefixes() }),
+  );
+  app.get(
+    '/api/numbers/patterns',
+    { config: { access: access.signedIn() }, schema: { tags, response: { 200: NumberPatternsBody, ...errorResponses } } },
+    async () => ({ data: numberPatterns() }),
+  );
   app.get(
     '/api/numbers/overlay/:areaCode',
-    { schema: { tags, params: OverlayParams, response: { 200: OverlayBody, ...errorResponses } } },
+    { config: { access: access.signedIn() }, schema: { tags, params: OverlayParams, response: { 200: OverlayBody, ...errorResponses } } },
     async (request) => ({ data: overlayOf(request.params.areaCode) }),
   );
-  app.get('/api/numbers/enumerations', { schema: { tags, response: { 200: NumberEnumerationsBody, ...errorResponses } } }, async () => numberEnumerations());
+  app.get(
+    '/api/numbers/enumerations',
+    { config: { access: access.signedIn() }, schema: { tags, response: { 200: NumberEnumerationsBody, ...errorResponses } } },
+    async () => numberEnumerations(),
+  );
 
   // ------------------------------------------------------------ forward contacts
   app.get(
     '/api/companies/:companyId/forward-contacts',
-    { schema: { tags, params: CompanyParams, response: { 200: ForwardContactListBody, ...errorResponses } } },
+    {
+      config: { access: access.company('numbers.read') },
+      schema: { tags, params: CompanyParams, response: { 200: ForwardContactListBody, ...errorResponses } },
+    },
     async (request) => ({ data: await listForwardContacts(ctx, request.auth!.userId, request.params.companyId) }),
   );
   app.post(
     '/api/companies/:companyId/forward-contacts',
-    { schema: { tags, params: CompanyParams, body: ForwardContactInput, response: { 201: ForwardContactBody, ...errorResponses } } },
+    {
+      config: { access: access.company('numbers.manage') },
+      schema: { tags, params: CompanyParams, body: ForwardContactInput, response: { 201: ForwardContactBody, ...errorResponses } },
+    },
     async (request, reply) =>
       reply.status(201).send({
         message: 'The forward contact has been created',
@@ -184,7 +224,10 @@ export async function registerNumbersAdminRoutes(app: App, ctx: AppContext): Pro
   );
   app.put(
     '/api/companies/:companyId/forward-contacts/:id',
-    { schema: { tags, params: ForwardContactParams, body: ForwardContactInput, response: { 200: ForwardContactBody, ...errorResponses } } },
+    {
+      config: { access: access.company('numbers.manage') },
+      schema: { tags, params: ForwardContactParams, body: ForwardContactInput, response: { 200: ForwardContactBody, ...errorResponses } },
+    },
     async (request) => ({
       message: 'The forward contact has been updated',
       data: await updateForwardContact(ctx, request.auth!.userId, request.params.companyId, request.params.id, request.body),
@@ -192,7 +235,7 @@ export async function registerNumbersAdminRoutes(app: App, ctx: AppContext): Pro
   );
   app.delete(
     '/api/companies/:companyId/forward-contacts/:id',
-    { schema: { tags, params: ForwardContactParams, response: { 200: MessageBody, ...errorResponses } } },
+    { config: { access: access.company('numbers.manage') }, schema: { tags, params: ForwardContactParams, response: { 200: MessageBody, ...errorResponses } } },
     async (request) => {
       await deleteForwardContact(ctx, request.auth!.userId, request.params.companyId, request.params.id);
       return { message: 'The forward contact has been deleted' };
@@ -200,36 +243,48 @@ export async function registerNumbersAdminRoutes(app: App, ctx: AppContext): Pro
   );
   app.get(
     '/api/companies/:companyId/forward-contacts/:id/usage',
-    { schema: { tags, params: ForwardContactParams, response: { 200: ForwardContactUsageBody, ...errorResponses } } },
+    {
+      config: { access: access.company('numbers.read') },
+      schema: { tags, params: ForwardContactParams, response: { 200: ForwardContactUsageBody, ...errorResponses } },
+    },
     async (request) => ({ data: await forwardContactUsage(ctx, request.auth!.userId, request.params.companyId, request.params.id) }),
   );
 
   // ------------------------------------------------------------ number limit, suggestions, triggers
   app.get(
     '/api/companies/:companyId/number-limit',
-    { schema: { tags, params: CompanyParams, response: { 200: NumberLimitBody, ...errorResponses } } },
+    { config: { access: access.company('numbers.read') }, schema: { tags, params: CompanyParams, response: { 200: NumberLimitBody, ...errorResponses } } },
     async (request) => getNumberLimit(ctx, request.auth!.userId, request.params.companyId),
   );
   app.post(
     '/api/companies/:companyId/number-limit-increase',
-    { schema: { tags, params: CompanyParams, body: NumberLimitIncreaseInput, response: { 200: MessageBody, ...errorResponses } } },
+    {
+      config: { access: access.company('numbers.purchase') },
+      schema: { tags, params: CompanyParams, body: NumberLimitIncreaseInput, response: { 200: MessageBody, ...errorResponses } },
+    },
     async (request) => requestNumberLimitIncrease(ctx, request.auth!.userId, request.params.companyId, request.body),
   );
   app.get(
     '/api/companies/:companyId/extension-suggestions',
-    { schema: { tags, params: CompanyParams, querystring: ExtensionSuggestionsQuery, response: { 200: ExtensionSuggestionsBody, ...errorResponses } } },
+    {
+      config: { access: access.company('numbers.read') },
+      schema: { tags, params: CompanyParams, querystring: ExtensionSuggestionsQuery, response: { 200: ExtensionSuggestionsBody, ...errorResponses } },
+    },
     async (request) => ({
       data: await extensionSuggestions(ctx, request.auth!.userId, request.params.companyId, request.query.number_id, request.query.perPage),
     }),
   );
   app.get(
     '/api/companies/:companyId/triggers',
-    { schema: { tags, params: CompanyParams, response: { 200: TriggerListBody, ...errorResponses } } },
+    { config: { access: access.company('numbers.read') }, schema: { tags, params: CompanyParams, response: { 200: TriggerListBody, ...errorResponses } } },
     async (request) => ({ data: await listTriggers(ctx, request.auth!.userId, request.params.companyId) }),
   );
   app.put(
     '/api/companies/:companyId/triggers',
-    { schema: { tags, params: CompanyParams, body: TriggersInput, response: { 200: TriggerListBody, ...errorResponses } } },
+    {
+      config: { access: access.company('numbers.manage') },
+      schema: { tags, params: CompanyParams, body: TriggersInput, response: { 200: TriggerListBody, ...errorResponses } },
+    },
     async (request) => ({
       message: 'Triggers were successfully updated',
       data: await saveTriggers(ctx, request.auth!.userId, request.params.companyId, request.body),

@@ -29,6 +29,7 @@ import { NotFoundError, ValidationError, fieldError, type FieldErrors } from '..
 import { pageMeta } from '../../platform/http/page.js';
 import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies } from '../companies/companies.service.js';
 import { numbersAdminRepository, numbersRepository, type ForwardContactRow, type NumberRow, type NumberTableQuery } from './numbers.repository.js';
+import { numberScope, scopeIncludes, scopeNumberIds } from '../users/members.service.js';
 import { numberLimitOf, toNumberDto } from './numbers.service.js';
 import { loadNumberExtras, numberTypeLabel, toTriggerDto, type NumberViewExtras } from './numbers.view.js';
 
@@ -88,7 +89,8 @@ async function locateOne(ctx: AppContext, userId: number, companyIds: number[], 
   return {
     number: e164,
     national_number: formatPhone(e164),
-    owned: owned ? (await numberDetails(ctx, userId, [owned]))[0]! : null,
+    // A `user` gets the details only of their own numbers (docs/permissions.md "Numbers a user sees").
+    owned: owned && scopeIncludes(await numberScope(ctx, userId, owned.company_id), owned.id) ? (await numberDetails(ctx, userId, [owned]))[0]! : null,
     available: taken ? false : await carrierOffers(ctx, e164),
   };
 }
@@ -144,7 +146,7 @@ export async function getNumberDetail(ctx: AppContext, userId: number, idOrNumbe
     const e164 = parsePhone(vanityToDigits(text));
     if (e164) row = await numbersAdminRepository.findByNumberInCompanies(ctx.db, companies, e164);
   }
-  if (!row) throw new NotFoundError('Number');
+  if (!row || !scopeIncludes(await numberScope(ctx, userId, row.company_id), row.id)) throw new NotFoundError('Number');
   return (await numberDetails(ctx, userId, [row]))[0]!;
 }
 
@@ -163,20 +165,22 @@ function tableFilters(q: TableInput): NumberTableQuery {
   return { search: q.filters?.search ?? q.search, type: q.filters?.type ?? q.type, label: q.filters?.label ?? q.label, sort: q.sort, dir: q.dir };
 }
 
-/** The paged numbers datatable: `{data, meta: {current_page, per_page, total, last_page}}`. */
+/** The paged numbers datatable: `{data, meta: {current_page, per_page, total, last_page}}`; a `user` gets only their numbers. */
 export async function numbersDatatable(ctx: AppContext, userId: number, companyId: number, q: TableInput & { page: number; perPage: number }) {
   await assertCompanyAccess(ctx, userId, companyId);
-  const { rows, total } = await numbersAdminRepository.page(ctx.db, companyId, tableFilters(q), q.page, q.perPage);
+  const ids = scopeNumberIds(await numberScope(ctx, userId, companyId));
+  const { rows, total } = await numbersAdminRepository.page(ctx.db, companyId, { ...tableFilters(q), ids }, q.page, q.perPage);
   return { data: await numberDetails(ctx, userId, rows), meta: pageMeta(q.page, q.perPage, total) };
 }
 
 /** Export column headers, in order. */
 export const EXPORT_COLUMNS = ['Number', 'Label', 'Type', 'Route Type', 'Schedule', 'Created At'] as const;
 
-/** Every number matching the datatable filters as CSV (header row first; created_at ISO-8601 UTC). */
+/** Every number matching the datatable filters (a `user`: among their numbers) as CSV (header row first; created_at ISO-8601 UTC). */
 export async function exportNumbersCsv(ctx: AppContext, userId: number, companyId: number, q: TableInput): Promise<string> {
   await assertCompanyAccess(ctx, userId, companyId);
-  const rows = await numbersAdminRepository.all(ctx.db, companyId, tableFilters(q));
+  const ids = scopeNumberIds(await numberScope(ctx, userId, companyId));
+  const rows = await numbersAdminRepository.all(ctx.db, companyId, { ...tableFilters(q), ids });
   const data = rows.map((r) => {
     const dto = toNumberDto(r);
     return [dto.number, dto.label, dto.type_label, dto.route_type, dto.schedule_label, dto.created_at];

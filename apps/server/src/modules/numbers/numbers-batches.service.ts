@@ -12,6 +12,7 @@
 import type { BatchCompletedEvent, BatchProgressEvent, Infer } from '@switchboard/contracts';
 import { areaCodeOf, formatPhone, isTollFree, parsePhone, type RouteEntry, type Schedule } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
+import { events as domainEvents } from '../../platform/events/index.js';
 import {
   AppError,
   CarrierError,
@@ -22,6 +23,7 @@ import {
   type FieldErrors,
   deniedAsNotFound,
 } from '../../platform/http/errors.js';
+import { recordJobAudit } from '../audit/audit.service.js';
 import { MANAGER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { numbersAdminRepository, numbersRepository, type BatchRow } from './numbers.repository.js';
 import {
@@ -263,6 +265,29 @@ export async function runBatch(ctx: AppContext, batchId: string, opts: { lastAtt
   const finished = await numbersAdminRepository.updateBatch(ctx.db, batchId, { finished_at: new Date() });
   sendBatchEvent(ctx, kind, batch.company_id, {
     completed: { batchId, finishedAt: finished.finished_at!.toISOString(), done: finished.done, failed: finished.failed },
+  });
+  // The batch's changes in the audit log, under the job and the person who started it (docs/audit.md "Jobs").
+  await recordJobAudit(ctx, {
+    job: NUMBER_BATCH_JOB,
+    companyId: batch.company_id,
+    action: `bulk-${kind}`,
+    entityType: 'number-batches',
+    entityId: batchId,
+    startedBy: batch.user_id,
+    changes: {
+      kind,
+      done: finished.done,
+      failed: finished.failed,
+      number_ids: items.filter((x) => x.status === 'done' && typeof x.number_id === 'number').map((x) => x.number_id!),
+      numbers: items.filter((x) => x.status === 'done').map((x) => x.key),
+    },
+    outcome: finished.done === 0 && finished.failed > 0 ? 'failed' : 'success',
+  });
+  await domainEvents.emitAfterCommit(ctx, 'number.batch-finished', {
+    companyId: batch.company_id,
+    batchId,
+    kind,
+    numberIds: items.filter((x) => x.status === 'done' && typeof x.number_id === 'number').map((x) => x.number_id!),
   });
 }
 

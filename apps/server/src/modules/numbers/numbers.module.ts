@@ -1,13 +1,23 @@
 /** The numbers module's entry: its routes, jobs and setup (see `platform/module.ts`). */
 import type { ModuleEntry } from '../../platform/module.js';
 import { registerNumberOfCompanyCheck } from '../blocklist/blocklist.service.js';
+import { registerCompanyUsageProbe } from '../companies/accounts.service.js';
+import { registerCompanyNumbersCheck } from '../users/members.service.js';
+import type { AppContext } from '../../context.js';
+import { numbersRepository } from './numbers.repository.js';
 import { registerNumbersAdminRoutes } from './numbers-admin.routes.js';
 import { registerNumbersJobs } from './numbers.jobs.js';
 import { registerNumbersRoutes } from './numbers.routes.js';
 import { getCompanyNumber } from './numbers.service.js';
 
-/** Gives the blocklist (a lower module) its check that a block's number is the company's (404 otherwise). */
-function setupNumbers(): void {
+/**
+ * Gives lower modules their checks on numbers: the blocklist's (a block's number is the
+ * company's, 404 otherwise), the users module's (numbers assigned to a member are the company's)
+ * and the account-deletion probe (the company holds numbers; docs/accounts.md).
+ */
+function setupNumbers(ctx: AppContext): void {
+  registerCompanyUsageProbe(ctx, 'numbers', (_ctx, companyId, db) => numbersRepository.companyHasNumbers(db, companyId));
+  registerCompanyNumbersCheck(ctx, (_ctx, companyId, ids, db) => numbersRepository.idsOfCompany(db, companyId, ids));
   registerNumberOfCompanyCheck(async (ctx, companyId, numberId) => {
     await getCompanyNumber(ctx, companyId, numberId);
   });

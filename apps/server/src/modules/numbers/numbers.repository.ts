@@ -1,4 +1,5 @@
 /** SQL for the `numbers` table. Company-scoped reads take the company id in the WHERE clause. */
+import { sql } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
 import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
 
@@ -6,6 +7,21 @@ export type NumberRow = Row<'numbers'>;
 
 /** SQL for `numbers` as the call flow and the number screens read and write them. */
 export const numbersRepository = {
+  /** Whether the company holds any number (not released): the account-deletion check (spec 002 "Organizations"). */
+  async companyHasNumbers(db: DbOrTx, companyId: number): Promise<boolean> {
+    return !!(await db.selectFrom('numbers').select('id').where('company_id', '=', companyId).where('released_at', 'is', null).limit(1).executeTakeFirst());
+  },
+  /** Of `ids`, those that are numbers of the company (released or not). */
+  async idsOfCompany(db: DbOrTx, companyId: number, ids: readonly number[]): Promise<number[]> {
+    if (!ids.length) return [];
+    const rows = await db
+      .selectFrom('numbers')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('id', 'in', [...ids])
+      .execute();
+    return rows.map((r) => Number(r.id));
+  },
   async insert(db: DbOrTx, row: NewRow<'numbers'>): Promise<NumberRow> {
     return db.insertInto('numbers').values(row).returningAll().executeTakeFirstOrThrow();
   },
@@ -75,7 +91,15 @@ export type ForwardContactRow = Row<'forward_contacts'>;
 export type TriggerRow = Row<'number_triggers'>;
 
 /** Filters and order of the numbers datatable and export. */
-export type NumberTableQuery = { search?: string; type?: number; label?: string; sort: 'number' | 'label' | 'created_at' | 'type'; dir: 'asc' | 'desc' };
+export type NumberTableQuery = {
+  search?: string;
+  type?: number;
+  label?: string;
+  sort: 'number' | 'label' | 'created_at' | 'type';
+  dir: 'asc' | 'desc';
+  /** Only these ids (the caller's number scope, docs/permissions.md "Numbers a user sees"); undefined: all. */
+  ids?: readonly number[];
+};
 
 function tableQuery(db: DbOrTx, companyId: number, q: NumberTableQuery) {
   let query = db.selectFrom('numbers').where('company_id', '=', companyId).where('released_at', 'is', null);
@@ -86,6 +110,7 @@ function tableQuery(db: DbOrTx, companyId: number, q: NumberTableQuery) {
     query = query.where((eb) => eb.or([eb('label', 'ilike', like), ...(digits ? [eb('number', 'like', `%${digits}%`)] : [])]));
   }
   if (q.type !== undefined) query = query.where('type', '=', q.type);
+  if (q.ids) query = q.ids.length ? query.where('id', 'in', [...q.ids]) : query.where(sql<boolean>`false`);
   if (q.label?.trim()) query = query.where('label', 'ilike', `%${q.label.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   return query;
 }

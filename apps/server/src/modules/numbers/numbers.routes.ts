@@ -18,6 +18,7 @@ import {
 } from '@switchboard/contracts';
 import { NUMBER_UPDATED, type Schedule } from '@switchboard/domain';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import { buyNumber, getNumber, listCompanyNumbers, searchNumbers, updateNumber } from './numbers.service.js';
 
@@ -26,6 +27,7 @@ export async function registerNumbersRoutes(app: App, ctx: AppContext): Promise<
   app.get(
     '/api/numbers/search',
     {
+      config: { access: access.company('numbers.purchase') },
       schema: { tags: ['numbers'], querystring: NumberSearchQuery, response: { 200: NumberSearchBody, ...errorResponses } },
     },
     async (request) => ({ data: await searchNumbers(ctx, request.query) }),
@@ -34,6 +36,7 @@ export async function registerNumbersRoutes(app: App, ctx: AppContext): Promise<
   app.post(
     '/api/numbers',
     {
+      config: { access: access.company('numbers.purchase') },
       schema: { tags: ['numbers'], body: BuyNumberInput, response: { 201: NumberBody, ...errorResponses } },
     },
     async (request, reply) => reply.status(201).send(await buyNumber(ctx, request.auth!.userId, request.body)),
@@ -42,6 +45,7 @@ export async function registerNumbersRoutes(app: App, ctx: AppContext): Promise<
   app.get(
     '/api/companies/:companyId/numbers',
     {
+      config: { access: access.company('numbers.read') },
       schema: { tags: ['numbers'], params: CompanyParams, response: { 200: NumberListBody, ...errorResponses } },
     },
     async (request) => ({ data: await listCompanyNumbers(ctx, request.auth!.userId, request.params.companyId) }),
@@ -50,6 +54,7 @@ export async function registerNumbersRoutes(app: App, ctx: AppContext): Promise<
   app.get(
     '/api/numbers/:id',
     {
+      config: { access: access.company('numbers.read') },
       schema: { tags: ['numbers'], params: IdParams, response: { 200: NumberWithEavBody, ...errorResponses } },
     },
     async (request) => getNumber(ctx, request.auth!.userId, request.params.id),
@@ -58,6 +63,7 @@ export async function registerNumbersRoutes(app: App, ctx: AppContext): Promise<
   app.put(
     '/api/numbers/:id',
     {
+      config: { access: access.company('numbers.manage') },
       schema: { tags: ['numbers'], params: IdParams, body: UpdateNumberWithEavInput, response: { 200: NumberWithEavUpdatedBody, ...errorResponses } },
     },
     async (request) => {

@@ -30,11 +30,14 @@ import type { DbOrTx } from '../../platform/db/db.js';
 import { invalidationFeed, notifyInvalidation } from '../../platform/db/invalidation-feed.js';
 import { CALL_FLOW_CACHE_TTL_MS, readCache, type ReadCache } from '../../platform/db/read-cache.js';
 import { MANAGER_ROLES, assertCompanyAccess, companyTimeZone } from '../companies/companies.service.js';
+import { numberScope, scopeIncludes } from '../users/members.service.js';
 import { setEavValues } from '../custom-fields/custom-fields.service.js';
+import { planNumberLimit } from './number-limit.hooks.js';
 import { numbersAdminRepository, numbersRepository, type NumberRow } from './numbers.repository.js';
 import { numberView, numberViews, toNumberDto } from './numbers.view.js';
 
 const CATEGORY_VOICE_SMS = 1;
+const CATEGORY_FAX = 3;
 const INVALID_PHONE = 'The number is not a valid phone number.';
 
 /** The API shape of a number: numbers.view.ts (re-exported for the module's other files). */
@@ -95,10 +98,14 @@ export async function companyTimezone(ctx: AppContext, userId: number | null, co
 /** Default number limit of a company (spec 002 §7 "Numbers": number-limit; the spec shows no value). */
 export const DEFAULT_NUMBER_LIMIT = 25;
 
-/** A company's number limit (stored per company, default DEFAULT_NUMBER_LIMIT) and active numbers. */
+/** A company's number limit (stored per company, else its plan's through the number-limit hook, else DEFAULT_NUMBER_LIMIT) and active numbers. */
 export async function numberLimitOf(ctx: AppContext, companyId: number): Promise<{ limit: number; used: number }> {
-  const [limit, used] = await Promise.all([numbersAdminRepository.getLimit(ctx.db, companyId), numbersAdminRepository.countActive(ctx.db, companyId)]);
-  return { limit: limit ?? DEFAULT_NUMBER_LIMIT, used };
+  const [limit, used, planLimit] = await Promise.all([
+    numbersAdminRepository.getLimit(ctx.db, companyId),
+    numbersAdminRepository.countActive(ctx.db, companyId),
+    planNumberLimit(ctx, companyId),
+  ]);
+  return { limit: limit ?? planLimit ?? DEFAULT_NUMBER_LIMIT, used };
 }
 
 /**
@@ -116,7 +123,15 @@ export async function assertWithinNumberLimit(ctx: AppContext, companyId: number
 const TOLL_FREE_REGISTRY_PROVIDER_ID = 2;
 
 /** What POST /numbers takes (contracts BuyNumberInput). */
-export type BuyInput = { company_id: number; provider_id: number; number?: string; national_number?: string; vanity?: string; area_code?: string };
+export type BuyInput = {
+  company_id: number;
+  provider_id: number;
+  number?: string;
+  national_number?: string;
+  vanity?: string;
+  area_code?: string;
+  service_type?: number;
+};
 
 /**
  * The E.164 number POST /numbers buys: the one given (`number`, `national_number` or `vanity`,
@@ -154,7 +169,8 @@ async function numberToBuy(ctx: AppContext, input: BuyInput): Promise<string> {
 /**
  * POST /numbers (spec 002 §7: company_id, provider_id; the number optional, see {@link numberToBuy}):
  * buys the number through the carrier for the company (owner/administrator), storing it with
- * type (toll-free 2, else local 1), category 1, service type 1, one default route entry and the
+ * type (toll-free 2, else local 1), service type `service_type` (1 voice and SMS by default, 2 fax:
+ * category 3 Fax, else category 1), one default route entry and the
  * default schedule in the company's time zone.
  * @throws ValidationError 422 (invalid or already active number, number limit reached), ForbiddenError 403, CarrierError 502.
  */
@@ -163,7 +179,7 @@ export async function buyNumber(ctx: AppContext, userId: number, input: BuyInput
   await assertWithinNumberLimit(ctx, input.company_id, 1);
   const e164 = await numberToBuy(ctx, input);
   const tz = await companyTimezone(ctx, userId, input.company_id);
-  return numberView(ctx, userId, await purchaseIntoCompany(ctx, input.company_id, tz, e164, input.provider_id));
+  return numberView(ctx, userId, await purchaseIntoCompany(ctx, input.company_id, tz, e164, input.provider_id, input.service_type));
 }
 
 /**
@@ -171,7 +187,14 @@ export async function buyNumber(ctx: AppContext, userId: number, input: BuyInput
  * (no access or limit check: callers do that). Used by buy, bulk purchase and completed port-ins.
  * @throws ValidationError 422 on `number` (already active, carrier refused).
  */
-export async function purchaseIntoCompany(ctx: AppContext, companyId: number, tz: string, e164: string, providerId: number): Promise<NumberRow> {
+export async function purchaseIntoCompany(
+  ctx: AppContext,
+  companyId: number,
+  tz: string,
+  e164: string,
+  providerId: number,
+  serviceType: number = SERVICE_TYPES.voice_sms,
+): Promise<NumberRow> {
   if (await numbersRepository.findActiveByNumber(ctx.db, e164)) throw fieldError('number', 'The number has already been taken.');
   let purchased;
   try {
@@ -190,8 +213,9 @@ export async function purchaseIntoCompany(ctx: AppContext, companyId: number, tz
       number: e164,
       label: formatPhone(e164),
       type: isTollFree(e164) ? NUMBER_TYPES.toll_free : NUMBER_TYPES.local,
-      service_type: SERVICE_TYPES.voice_sms,
-      category: CATEGORY_VOICE_SMS,
+      service_type: serviceType,
+      // A fax number (service type 2, docs/fax.md) is in category 3 Fax (spec 002 "Number enumerations").
+      category: serviceType === SERVICE_TYPES.fax ? CATEGORY_FAX : CATEGORY_VOICE_SMS,
       provider_id: providerId,
       carrier_sid: purchased.sid,
       routes: JSON.stringify([newRouteEntry(tz)]),
@@ -207,10 +231,12 @@ export async function purchaseIntoCompany(ctx: AppContext, companyId: number, tz
   }
 }
 
-/** The company's active numbers (any member). */
+/** The company's active numbers the member may see (a `user`: those assigned to them; docs/permissions.md "Numbers a user sees"). */
 export async function listCompanyNumbers(ctx: AppContext, userId: number, companyId: number): Promise<NumberDto[]> {
   await assertCompanyAccess(ctx, userId, companyId);
-  return numberViews(ctx, userId, await numbersRepository.listForCompany(ctx.db, companyId));
+  const scope = await numberScope(ctx, userId, companyId);
+  const rows = (await numbersRepository.listForCompany(ctx.db, companyId)).filter((r) => scopeIncludes(scope, r.id));
+  return numberViews(ctx, userId, rows);
 }
 
 /**
@@ -233,11 +259,15 @@ export async function getCompanyNumbers(
   return numbersRepository.findManyForCompany(ctx.db, companyId, [...new Set(ids)], opts.includeReleased === true);
 }
 
-/** Loads a number the user may read (`roles`), else 404 (never revealing another company's number). */
+/**
+ * Loads a number the user may read (`roles`) and see (their number scope), else 404 (never
+ * revealing another company's number, nor a number not assigned to a `user`).
+ */
 async function numberForUser(ctx: AppContext, userId: number, id: number, roles?: Parameters<typeof assertCompanyAccess>[3]): Promise<NumberRow> {
   const row = await numbersRepository.find(ctx.db, id);
   if (!row) throw new NotFoundError('Number');
   await deniedAsNotFound(assertCompanyAccess(ctx, userId, row.company_id, roles), 'Number');
+  if (!scopeIncludes(await numberScope(ctx, userId, row.company_id), row.id)) throw new NotFoundError('Number');
   return row;
 }
 
@@ -283,6 +313,8 @@ function toRoutingData(row: NumberRow): RoutingData {
     routes: row.routes as RouteEntry[],
     schedule: row.schedule as Schedule,
     menu: { replays: row.menu_replays, fallback: row.menu_fallback as MenuFallback },
+    record: row.record,
+    call_transcription_enabled: row.call_transcription_enabled,
   };
 }
 
@@ -319,6 +351,9 @@ export type RoutingData = {
   routes: RouteEntry[];
   schedule: Schedule;
   menu: { replays: number; fallback: MenuFallback };
+  /** Record answered calls in two channels; transcribe recordings and voicemails (spec 002 §3 "Number"; docs/transcription.md). */
+  record: boolean;
+  call_transcription_enabled: boolean;
 };
 
 /** Cross-process channel telling every server on the database that some number's routing changed. */
@@ -524,4 +559,35 @@ export async function applyRoutingToNumbers(
 /** Whether an E.164 number is active in any company (port-in and bulk purchase checks). */
 export async function isNumberActive(ctx: AppContext, e164: string): Promise<boolean> {
   return Boolean(await numbersRepository.findActiveByNumber(ctx.db, e164));
+}
+
+/**
+ * Moves an active number from one company to another (a marketplace sale; docs/marketplace.md "Transfer"). The row
+ * keeps its id, E.164 and carrier SID (nothing changes at the carrier); its label, routes and schedule are reset to
+ * the defaults in the buyer's time zone and its triggers dropped (the seller's forwards, users and triggers mean
+ * nothing to the buyer); the routing cache is invalidated. No access check: the caller has done it.
+ * @throws NotFoundError when the number is not an active number of `fromCompanyId`; ValidationError 422 on `number`
+ * when the buyer's number limit is reached.
+ */
+export async function transferNumber(ctx: AppContext, numberId: number, fromCompanyId: number, toCompanyId: number): Promise<NumberRow> {
+  await assertWithinNumberLimit(ctx, toCompanyId, 1);
+  const tz = await companyTimeZone(ctx, toCompanyId);
+  const moved = await ctx.db.transaction().execute(async (tx) => {
+    const row = await numbersRepository.findForCompany(tx, fromCompanyId, numberId);
+    if (!row) throw new NotFoundError('Number');
+    const triggers = await numbersAdminRepository.listTriggers(tx, fromCompanyId, numberId);
+    await numbersAdminRepository.removeTriggers(
+      tx,
+      fromCompanyId,
+      triggers.map((t) => Number(t.id)),
+    );
+    return numbersRepository.update(tx, numberId, {
+      company_id: toCompanyId,
+      label: formatPhone(row.number),
+      routes: JSON.stringify([newRouteEntry(tz)]),
+      schedule: JSON.stringify(defaultSchedule(tz)),
+    });
+  });
+  invalidateRoutingCache(ctx);
+  return moved;
 }

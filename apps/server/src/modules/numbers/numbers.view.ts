@@ -11,8 +11,8 @@
  *   the caller's notification blocks, port-in requests): they come from sources those modules
  *   register at start with {@link addNumberViewSource} (notifications, ports), so this module
  *   imports none of them (no cycle). Without a source they are 0, false and null.
- * - `tags` (no number tags exist yet) answer []; `sms_verification.status` is "unverified" until SMS
- *   verification exists; `sms_enabled`, `record`, `call_transcription_enabled`, `ai_eav_enabled`
+ * - `tags` (no number tags exist yet) answer []; `sms_verification.status` comes from the SMS verification
+ *   module's source (verified, pending), "unverified" without one; `sms_enabled`, `record`, `call_transcription_enabled`, `ai_eav_enabled`
  *   are the number's stored flags (migration 0016).
  */
 import {
@@ -30,7 +30,7 @@ import type { AppContext } from '../../context.js';
 import { getEavValuesMany } from '../custom-fields/custom-fields.service.js';
 import { numbersAdminRepository, type NumberRow, type TriggerRow } from './numbers.repository.js';
 
-/** SMS verification status of a number while SMS verification (brand and campaign registration) does not exist. */
+/** SMS verification status of a number on no approved or pending campaign (or without the SMS verification source). */
 export const SMS_VERIFICATION_UNVERIFIED = 'unverified';
 
 /**
@@ -44,7 +44,13 @@ export function numberTypeLabel(type: number, serviceType: number = SERVICE_TYPE
 }
 
 /** What other modules add to a number's view, per number id. */
-export type NumberViewSignals = { unread_messages_count?: number; hasNotificationBlocks?: boolean; port?: { id: number; state: string } | null };
+export type NumberViewSignals = {
+  unread_messages_count?: number;
+  hasNotificationBlocks?: boolean;
+  port?: { id: number; state: string } | null;
+  /** The number's SMS verification status (modules/sms-verification registers the source; docs/sms-verification.md). */
+  sms_verification?: string;
+};
 
 /**
  * A source of {@link NumberViewSignals}: for the numbers `numberIds` of company `companyId`, seen by
@@ -114,7 +120,7 @@ export function toNumberDto(row: NumberRow, extras: NumberViewExtras = {}): Numb
     hasNotificationBlocks: extras.signals?.hasNotificationBlocks ?? false,
     call_transcription_enabled: row.call_transcription_enabled,
     sms_enabled: row.sms_enabled,
-    sms_verification: { status: SMS_VERIFICATION_UNVERIFIED },
+    sms_verification: { status: extras.signals?.sms_verification ?? SMS_VERIFICATION_UNVERIFIED },
     record: row.record,
     ai_eav_enabled: row.ai_eav_enabled,
   };

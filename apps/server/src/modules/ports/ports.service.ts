@@ -9,6 +9,7 @@
  * number ending in 9999 is rejected "Account number does not match". With Twilio the request stays
  * submitted for support to carry out (docs/numbers.md).
  */
+import { recordJobAudit } from '../audit/audit.service.js';
 import { formatPhone, isTollFree, parsePhone } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import { AppError, ServiceUnavailableError, ValidationError, type FieldErrors } from '../../platform/http/errors.js';
@@ -134,7 +135,10 @@ export async function advancePort(
   if (!p || p.state === 'completed' || p.state === 'rejected') return;
   if (p.state === 'submitted') {
     const moved = await portsRepository.transition(ctx.db, p.id, ['submitted'], { state: 'in_progress' });
-    if (moved) publish(ctx, moved);
+    if (moved) {
+      publish(ctx, moved);
+      await auditPortStep(ctx, moved);
+    }
   }
   if (data.step !== 'finish') return;
   const numbers = p.numbers as string[];
@@ -164,5 +168,26 @@ export async function advancePort(
   const done = reason
     ? await portsRepository.transition(ctx.db, p.id, ['submitted', 'in_progress'], { state: 'rejected', reason })
     : await portsRepository.transition(ctx.db, p.id, ['submitted', 'in_progress'], { state: 'completed', completed_at: new Date() });
-  if (done) publish(ctx, done);
+  if (done) {
+    publish(ctx, done);
+    await auditPortStep(ctx, done);
+  }
+}
+
+/** The port job's state change in the audit log, under the job, started by the requester (docs/audit.md "Jobs"). */
+async function auditPortStep(
+  ctx: AppContext,
+  p: { id: number; company_id: number; user_id: number | null; state: string; reason: string | null; numbers: unknown },
+): Promise<void> {
+  await recordJobAudit(ctx, {
+    job: PORT_ADVANCE_JOB,
+    companyId: p.company_id,
+    action: p.state,
+    entityType: 'ports',
+    entityId: p.id,
+    startedBy: p.user_id,
+    changes: { state: p.state, reason: p.reason, numbers: p.numbers },
+    outcome: p.state === 'rejected' ? 'failed' : 'success',
+    once: true,
+  });
 }

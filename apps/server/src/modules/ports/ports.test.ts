@@ -62,6 +62,16 @@ describe('ports', () => {
     expect(list.body.data[0].completed_at).not.toBeNull();
     const numbers = (await owner.client.get(`/api/companies/${owner.companyId}/numbers`)).body.data.map((n: any) => n.number);
     expect(numbers).toEqual(expect.arrayContaining(['+15125550142', '+15125550143']));
+    // The job's steps are in the audit log under the job, started by the requester; the PIN never is.
+    const steps = await eventually(async () => {
+      const l = await owner.client.get(`/api/audit-log?company_id=${owner.companyId}&entity_type=ports`);
+      const mine = (l.body.data as Array<{ entity_id: string; action: string; actor_kind: string }>).filter(
+        (e) => e.entity_id === String(id) && e.actor_kind === 'system',
+      );
+      return mine.length >= 2 ? mine : undefined;
+    });
+    expect(steps.map((e) => e.action).sort()).toEqual(['completed', 'in_progress']);
+    expect(JSON.stringify(steps)).not.toContain('4321');
 
     // A number already in service cannot be ported again.
     const dup = await owner.client.post(`/api/company/${owner.companyId}/numbers/port`, { ...details, numbers: ['5125550142'] });

@@ -18,6 +18,7 @@ import {
 import type { Schedule } from '@switchboard/domain';
 import { z } from 'zod';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import { getCompanySchedule, getNumberOverride, getUserSchedule, putCompanySchedule, putUserSchedule, setNumberOverride } from './schedules.service.js';
 
@@ -28,6 +29,7 @@ export function registerSchedulesRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/companies/:companyId/schedule',
     {
+      config: { access: access.company('numbers.read') },
       schema: { tags: ['schedule'], params: CompanyParams, response: { 200: CompanyScheduleBody, ...errorResponses } },
     },
     async (req) => getCompanySchedule(ctx, req.auth!.userId, req.params.companyId),
@@ -36,6 +38,7 @@ export function registerSchedulesRoutes(app: App, ctx: AppContext): void {
   app.put(
     '/api/companies/:companyId/schedule',
     {
+      config: { access: access.company('numbers.manage') },
       schema: { tags: ['schedule'], params: CompanyParams, body: PutCompanyScheduleInput, response: { 200: Saved(CompanyScheduleBody), ...errorResponses } },
     },
     async (req) =>
@@ -44,15 +47,14 @@ export function registerSchedulesRoutes(app: App, ctx: AppContext): void {
 
   app.get(
     '/api/user/schedule',
-    {
-      schema: { tags: ['schedule'], response: { 200: UserScheduleBody, ...errorResponses } },
-    },
+    { config: { access: access.signedIn() }, schema: { tags: ['schedule'], response: { 200: UserScheduleBody, ...errorResponses } } },
     async (req) => getUserSchedule(ctx, req.auth!.userId),
   );
 
   app.put(
     '/api/user/schedule',
     {
+      config: { access: access.signedIn() },
       schema: { tags: ['schedule'], body: PutUserScheduleInput, response: { 200: Saved(UserScheduleBody), ...errorResponses } },
     },
     async (req) => putUserSchedule(ctx, req.auth!.userId, req.body.schedule as Schedule),
@@ -61,6 +63,7 @@ export function registerSchedulesRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/numbers/:id/override',
     {
+      config: { access: access.company('numbers.read') },
       schema: { tags: ['schedule'], params: IdParams, response: { 200: NumberOverrideStateBody, ...errorResponses } },
     },
     async (req) => getNumberOverride(ctx, req.auth!.userId, req.params.id),
@@ -69,6 +72,7 @@ export function registerSchedulesRoutes(app: App, ctx: AppContext): void {
   app.put(
     '/api/numbers/:id/override',
     {
+      config: { access: access.company('numbers.manage') },
       schema: { tags: ['schedule'], params: IdParams, body: NumberOverrideInput, response: { 200: NumberOverrideBody, ...errorResponses } },
     },
     async (req) => setNumberOverride(ctx, req.auth!.userId, req.params.id, req.body),

@@ -17,6 +17,7 @@ import { readCache } from '../../platform/db/read-cache.js';
 import { NotFoundError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
 import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies, registerCompanyZoneSource } from '../companies/companies.service.js';
 import { findUser } from '../users/users.service.js';
+import { numberScope, scopeIncludes } from '../users/members.service.js';
 import { assertValidSchedule, findRoutingById } from '../numbers/numbers.service.js';
 import type { NumberOverride } from '../routing/routing.service.js';
 import { isNumberOpen } from '../routing/routing.service.js';
@@ -162,6 +163,8 @@ export async function getNumberOverride(ctx: AppContext, userId: number, numberI
   const routing = await findRoutingById(ctx, numberId);
   if (!routing) throw new NotFoundError('Number');
   await deniedAsNotFound(assertCompanyAccess(ctx, userId, routing.company_id), 'Number');
+  // A `user` reads only the numbers assigned to them (docs/permissions.md "Numbers a user sees").
+  if (!scopeIncludes(await numberScope(ctx, userId, routing.company_id), numberId)) throw new NotFoundError('Number');
   const [stored, holidays] = await Promise.all([numberOverride(ctx, numberId), companyHolidays(ctx, routing.company_id)]);
   const active = stored && stored.mode !== 'auto' && (!stored.until || stored.until.getTime() > now.getTime()) ? stored : null;
   const isOpen = isNumberOpen({ ...routing, extras: { holidays, override: active } }, now);

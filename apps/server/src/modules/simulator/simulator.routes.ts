@@ -9,8 +9,21 @@
  * - POST /api/simulator/calls     {from, to, digits?, forwards?, confirm?, voicemail_seconds?, talk_seconds?} → {sid, status, log}
  * - POST /api/simulator/messages  {from, to, body, media_urls?} → {data: HandsetMessage, webhook_status}
  * - GET  /api/simulator/handsets/{number}/messages → {data: HandsetMessage[]} (oldest first)
+ * Calls placed from the browser (docs/calling.md "Sandbox"):
+ * - POST /api/simulator/softphone/connect {token} → {sid, status}: the sandbox softphone connects the
+ *   call its token was issued for (only the token's own user; 422 `token` otherwise)
+ * - GET  /api/simulator/handset-calls → {data: HandsetCall[]}: outside handsets rung from the user's
+ *   companies' numbers (live first, then the latest 20 ended)
+ * - POST /api/simulator/handset-calls/{sid}/answer | reject | hangup → {data: HandsetCall} (409 when
+ *   the call is no longer in that state; 404 for a call from another company's number)
  */
 import {
+  ErrorBody,
+  HandsetCallBody,
+  HandsetCallParams,
+  HandsetCallsBody,
+  SoftphoneConnectBody,
+  SoftphoneConnectInput,
   HandsetMessagesBody,
   HandsetParams,
   SimulateCallBody,
@@ -21,12 +34,26 @@ import {
 } from '@switchboard/contracts';
 import { parsePhone } from '@switchboard/domain';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import { requireAuth } from '../../platform/auth/auth.plugin.js';
-import { fieldError, ValidationError } from '../../platform/http/errors.js';
+import { userIdOfIdentity } from '../in-app-calling/in-app-calling.service.js';
+import { verifySandboxClientToken } from '../../carriers/sandbox/sandbox.token.js';
+import { ConflictError, NotFoundError, fieldError, ValidationError } from '../../platform/http/errors.js';
+import {
+  HandsetCallStateError,
+  answerHandsetCall,
+  connectSoftphoneCall,
+  handsetCallsRepository,
+  hangupHandsetCall,
+  rejectHandsetCall,
+  type HandsetCallRow,
+} from '../../carriers/sandbox/sandbox.handset-calls.js';
+import { announceOutbound, waitForBrowserAnswerOfCall } from '../in-app-calling/outbound.service.js';
 import { assertFetchableUrl, UnsafeUrlError } from '../../platform/http/safe-fetch.js';
 import type { SandboxMessageRow } from '../../carriers/sandbox/sandbox.repository.js';
 import { handsetMessages, simulateCall, simulateMessage, type BrowserLegs } from '../../carriers/sandbox/sandbox.simulator.js';
+import { synthesize } from '../greetings/speech.js';
 import { isOperator } from '../auth/operators.js';
 import { listUserCompanies } from '../companies/companies.service.js';
 import { waitForBrowserAnswer, waitForBrowserHangup } from '../in-app-calling/in-app-calling.service.js';
@@ -104,7 +131,41 @@ function browserLegs(ctx: AppContext): BrowserLegs {
   return {
     waitForAnswer: (sid, timeoutMs) => waitForBrowserAnswer(ctx, sid, timeoutMs),
     waitForHangup: (callId, maxMs) => waitForBrowserHangup(ctx, callId, maxMs),
+    waitForCallAnswer: (callId, timeoutMs) => waitForBrowserAnswerOfCall(ctx, callId, timeoutMs),
   };
+}
+
+function handsetCall(r: HandsetCallRow) {
+  return {
+    sid: r.sid,
+    from: r.from_number,
+    to: r.to_number,
+    state: r.state as 'ringing' | 'answered' | 'ended',
+    end_reason: r.end_reason,
+    on_hold: r.on_hold,
+    digits: r.digits,
+    transferred_to: r.transferred_to,
+    created_at: r.created_at.toISOString(),
+    answered_at: r.answered_at ? r.answered_at.toISOString() : null,
+  };
+}
+
+/** The handset call `sid` when it was placed from one of the user's numbers. @throws NotFoundError 404 */
+async function ownHandsetCall(ctx: AppContext, userId: number, sid: string): Promise<HandsetCallRow> {
+  const row = await handsetCallsRepository.find(ctx.db, sid);
+  const scope = await numberScope(ctx, userId);
+  if (!row || (scope !== 'all' && !(await scope(row.from_number)))) throw new NotFoundError('Call');
+  return row;
+}
+
+/** Runs a handset change; a call no longer in the needed state answers 409. */
+async function change(run: () => Promise<HandsetCallRow>): Promise<HandsetCallRow> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof HandsetCallStateError) throw new ConflictError(e.message);
+    throw e;
+  }
 }
 
 /** Registers the Phone simulator's routes when the carrier is simulated. */
@@ -113,9 +174,7 @@ export async function registerSimulatorRoutes(app: App, ctx: AppContext): Promis
 
   app.post(
     '/api/simulator/calls',
-    {
-      schema: { tags: ['simulator'], body: SimulateCallInput, response: { 200: SimulateCallBody, ...errorResponses } },
-    },
+    { config: { access: access.signedIn() }, schema: { tags: ['simulator'], body: SimulateCallInput, response: { 200: SimulateCallBody, ...errorResponses } } },
     async (request) => {
       const { userId } = requireAuth(request);
       const b = request.body;
@@ -123,7 +182,8 @@ export async function registerSimulatorRoutes(app: App, ctx: AppContext): Promis
       const to = phone('to', b.to);
       await assertOwnNumber(ctx, userId, to);
       const forwards = b.forwards ? Object.fromEntries(Object.entries(b.forwards).map(([k, v]) => [parsePhone(k) ?? k, v])) : undefined;
-      const result = await simulateCall(ctx, { ...b, from, to, forwards }, browserLegs(ctx));
+      // Typed lines are spoken with the product's speech synthesizer into the recording (docs/transcription.md).
+      const result = await simulateCall(ctx, { ...b, from, to, forwards }, browserLegs(ctx), (text) => synthesize(text));
       if (!result) throw fieldError('to', NOT_SANDBOX_NUMBER);
       return result;
     },
@@ -132,6 +192,7 @@ export async function registerSimulatorRoutes(app: App, ctx: AppContext): Promis
   app.post(
     '/api/simulator/messages',
     {
+      config: { access: access.signedIn() },
       schema: { tags: ['simulator'], body: SimulateMessageInput, response: { 200: SimulateMessageBody, ...errorResponses } },
     },
     async (request) => {
@@ -147,9 +208,79 @@ export async function registerSimulatorRoutes(app: App, ctx: AppContext): Promis
     },
   );
 
+  app.post(
+    '/api/simulator/softphone/connect',
+    {
+      config: { access: access.signedIn() },
+      schema: { tags: ['simulator'], body: SoftphoneConnectInput, response: { 200: SoftphoneConnectBody, ...errorResponses } },
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      // Only the user the token was issued to connects with it (as only their browser holds it).
+      const t = verifySandboxClientToken(ctx.config, request.body.token);
+      if (!t || userIdOfIdentity(t.sub) !== userId) throw fieldError('token', 'The call token is not valid.');
+      const r = await connectSoftphoneCall(ctx, request.body.token, browserLegs(ctx));
+      if (!r) throw fieldError('token', 'The call token is not valid.');
+      return r;
+    },
+  );
+
+  app.get(
+    '/api/simulator/handset-calls',
+    { config: { access: access.signedIn() }, schema: { tags: ['simulator'], response: { 200: HandsetCallsBody, ...errorResponses } } },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      const scope = await numberScope(ctx, userId);
+      const rows = await handsetCallsRepository.list(ctx.db, { limit: 200 });
+      const visible: HandsetCallRow[] = [];
+      let ended = 0;
+      for (const r of rows) {
+        if (scope !== 'all' && !(await scope(r.from_number))) continue;
+        if (r.state === 'ended' && ++ended > 20) continue;
+        visible.push(r);
+      }
+      return { data: visible.map(handsetCall) };
+    },
+  );
+
+  const conflict = { ...errorResponses, 409: ErrorBody };
+  app.post(
+    '/api/simulator/handset-calls/:sid/answer',
+    { config: { access: access.signedIn() }, schema: { tags: ['simulator'], params: HandsetCallParams, response: { 200: HandsetCallBody, ...conflict } } },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      const own = await ownHandsetCall(ctx, userId, request.params.sid);
+      const row = await change(() => answerHandsetCall(ctx, own.sid));
+      // What the Voice SDK learns from its media connection: the callee picked up.
+      if (row.call_ref) await announceOutbound(ctx, { callId: Number(row.call_ref), state: 'answered' });
+      return { data: handsetCall(row) };
+    },
+  );
+
+  app.post(
+    '/api/simulator/handset-calls/:sid/reject',
+    { config: { access: access.signedIn() }, schema: { tags: ['simulator'], params: HandsetCallParams, response: { 200: HandsetCallBody, ...conflict } } },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      const own = await ownHandsetCall(ctx, userId, request.params.sid);
+      return { data: handsetCall(await change(() => rejectHandsetCall(ctx, own.sid))) };
+    },
+  );
+
+  app.post(
+    '/api/simulator/handset-calls/:sid/hangup',
+    { config: { access: access.signedIn() }, schema: { tags: ['simulator'], params: HandsetCallParams, response: { 200: HandsetCallBody, ...conflict } } },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      const own = await ownHandsetCall(ctx, userId, request.params.sid);
+      return { data: handsetCall(await change(() => hangupHandsetCall(ctx, own.sid))) };
+    },
+  );
+
   app.get(
     '/api/simulator/handsets/:number/messages',
     {
+      config: { access: access.signedIn() },
       schema: { tags: ['simulator'], params: HandsetParams, response: { 200: HandsetMessagesBody, ...errorResponses } },
     },
     async (request) => {

@@ -14,6 +14,7 @@ import {
   errorResponses,
 } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
+import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import { getMemberEavValues, getOwnEavValues, putMemberEavValues, putOwnEavValues } from './user-custom-fields.service.js';
 import { getCurrentUser, markWhatsNewRead } from './users.service.js';
@@ -22,15 +23,14 @@ import { getCurrentUser, markWhatsNewRead } from './users.service.js';
 export function registerUsersRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/user',
-    {
-      schema: { tags: ['session'], summary: 'The signed-in user', response: { 200: CurrentUser, ...errorResponses } },
-    },
+    { config: { access: access.signedIn() }, schema: { tags: ['session'], summary: 'The signed-in user', response: { 200: CurrentUser, ...errorResponses } } },
     async (request) => getCurrentUser(ctx, request.auth!.userId),
   );
 
   app.post(
     '/api/user/whats_new_read',
     {
+      config: { access: access.signedIn() },
       schema: { tags: ['session'], summary: "Stamps What's New as read now", response: { 200: CurrentUser, ...errorResponses } },
     },
     async (request) => markWhatsNewRead(ctx, request.auth!.userId),
@@ -39,6 +39,7 @@ export function registerUsersRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/user/custom-fields',
     {
+      config: { access: access.company('company.read') },
       schema: {
         tags: ['custom-fields'],
         summary: "The signed-in user's custom-field values for one company",
@@ -52,6 +53,7 @@ export function registerUsersRoutes(app: App, ctx: AppContext): void {
   app.put(
     '/api/user/custom-fields',
     {
+      config: { access: access.company('preferences.own') },
       schema: {
         tags: ['custom-fields'],
         summary: "Save the signed-in user's custom-field values",
@@ -65,6 +67,7 @@ export function registerUsersRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/companies/:companyId/users/:userId/custom-fields',
     {
+      config: { access: access.company('company.read') },
       schema: {
         tags: ['custom-fields'],
         summary: "A member's custom-field values (any member)",
@@ -78,6 +81,7 @@ export function registerUsersRoutes(app: App, ctx: AppContext): void {
   app.put(
     '/api/companies/:companyId/users/:userId/custom-fields',
     {
+      config: { access: access.company('users.manage') },
       schema: {
         tags: ['custom-fields'],
         summary: "Save a member's custom-field values (owner or administrator)",

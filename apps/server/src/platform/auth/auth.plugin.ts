@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/db.js';
-import { CsrfError, UnauthenticatedError } from '../http/errors.js';
+import { AppError, CsrfError, UnauthenticatedError } from '../http/errors.js';
+import { requiredScopeFor } from './api-key-scopes.js';
 import { sessionsRepository } from './sessions.repository.js';
 import { hashToken, randomToken, safeEqual } from './tokens.js';
 
@@ -34,6 +35,18 @@ export type AuthContext = {
   mfaPending: boolean;
   /** Session sign-ins: whether the person asked to be remembered (carried over the MFA step). */
   remember?: boolean;
+  /**
+   * Set when the bearer token is an API key (personal access token; docs/api-and-webhooks.md): its scopes and the
+   * business unit it is limited to (null: every company of the user).
+   */
+  apiKey?: { id: number; scopes: string[]; organizationId: number | null };
+  /**
+   * Admin mode: the operator who opened this account (set by admin sessions); the audit log records their actions
+   * under this id (docs/audit.md).
+   */
+  operatorUserId?: number;
+  /** Admin mode: the one company the admin session was opened in (other companies are refused). */
+  adminCompanyId?: number;
 };
 
 declare module 'fastify' {
@@ -88,6 +101,40 @@ export async function startSession(
   return id;
 }
 
+/** How long an operator's admin session lasts (ms), from its start; it never slides (docs/auth.md "Admin mode"). */
+export const ADMIN_SESSION_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * Starts an admin session (spec 000 §4 "Admin login"): a browser-session cookie for `userId` (the account's
+ * person the operator acts as) marked with the operator and the company, ending ADMIN_SESSION_TTL_MS from now.
+ * Returns the session id and its end (UTC).
+ */
+export async function startAdminSession(
+  db: Db,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  admin: { userId: number; operatorUserId: number; companyId: number },
+  secure: boolean,
+): Promise<{ id: string; expiresAt: Date }> {
+  const token = randomToken();
+  const id = hashToken(token);
+  const expiresAt = new Date(Date.now() + ADMIN_SESSION_TTL_MS);
+  await db.transaction().execute(async (tx) => {
+    await sessionsRepository.create(tx, {
+      id,
+      user_id: admin.userId,
+      mfa_pending: false,
+      expires_at: expiresAt,
+      remember: false,
+      user_agent: request.headers['user-agent']?.slice(0, 300) ?? null,
+      ip: request.ip,
+    });
+    await sessionsRepository.markAdmin(tx, { session_id: id, operator_user_id: admin.operatorUserId, company_id: admin.companyId, expires_at: expiresAt });
+  });
+  reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+  return { id, expiresAt };
+}
+
 /** Ends the current session (if any) and clears the cookie; returns the ended session's id. */
 export async function endSession(db: Db, request: FastifyRequest, reply: FastifyReply): Promise<string | undefined> {
   const id = request.auth?.sessionId;
@@ -103,9 +150,49 @@ export function requireAuth(request: FastifyRequest): AuthContext {
   return a;
 }
 
+/** Answers the business unit (organization) of a company, or null; registered by the api-keys module. */
+export type CompanyOrganizationOf = (companyId: number) => Promise<number | null>;
+const companyOrganizationOf = new WeakMap<Db, CompanyOrganizationOf>();
+/**
+ * Registers how the guard of the app on `db` finds a company's business unit, for API keys limited to one (api-keys
+ * module setup; per database, since several apps may share a process in tests).
+ */
+export function registerCompanyOrganizationOf(db: Db, fn: CompanyOrganizationOf): void {
+  companyOrganizationOf.set(db, fn);
+}
+
+/** The company ids a request names explicitly (path `companyId`, query or body `company_id`). */
+function namedCompanyIds(request: FastifyRequest): number[] {
+  const out: number[] = [];
+  const take = (v: unknown) => {
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
+    if (Number.isSafeInteger(n) && n > 0) out.push(n);
+  };
+  take((request.params as Record<string, unknown> | undefined)?.companyId);
+  take((request.query as Record<string, unknown> | undefined)?.company_id);
+  const body = request.body;
+  if (body && typeof body === 'object' && !Array.isArray(body)) take((body as Record<string, unknown>).company_id);
+  return out;
+}
+
 /** Registers the request hooks. Call before any `/api` route. */
 export function registerAuth(app: FastifyInstance, db: Db): void {
   app.decorateRequest('auth', null);
+  // An API key reaches only the routes its scopes allow (docs/api-and-webhooks.md "Scopes"). Checked once the body is
+  // read (so a refusal's audit entry can name the company it was about) and before validation and the access check.
+  app.addHook('preValidation', async (request) => {
+    const key = request.auth?.apiKey;
+    if (key) assertApiKeyScope(request, key.scopes);
+  });
+  // An API key limited to a business unit reaches only that unit's companies (spec 001: optional business unit id).
+  app.addHook('preHandler', async (request) => {
+    const key = request.auth?.apiKey;
+    const organizationOf = companyOrganizationOf.get(db);
+    if (!key || key.organizationId === null || !organizationOf) return;
+    for (const companyId of namedCompanyIds(request)) {
+      if ((await organizationOf(companyId)) !== key.organizationId) throw new ApiKeyScopeError(null, 'This API key is limited to another business unit.');
+    }
+  });
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/')) return;
     const config = request.routeOptions.config ?? {};
@@ -125,15 +212,21 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
       const token = await sessionsRepository.findToken(db, hashToken(bearer));
       if (token) {
         request.auth = { userId: token.user_id, via: 'token', tokenId: token.id, mfaPending: false };
-        void sessionsRepository.touchToken(db, token.id).catch(() => {});
+        if (token.kind === 'personal') request.auth.apiKey = { id: token.id, scopes: token.scopes, organizationId: token.organization_id };
+        void sessionsRepository.touchToken(db, token.id, token.kind === 'personal' ? request.ip : undefined).catch(() => {});
       }
     }
     if (!request.auth && cookieToken) {
       const session = await sessionsRepository.find(db, hashToken(cookieToken));
       if (session) {
         request.auth = { userId: session.user_id, via: 'session', sessionId: session.id, mfaPending: session.mfa_pending, remember: session.remember };
+        if (session.operator_user_id !== null && session.admin_company_id !== null) {
+          // Admin mode (docs/auth.md "Admin mode"): the operator acts; the session never slides.
+          request.auth.operatorUserId = session.operator_user_id;
+          request.auth.adminCompanyId = session.admin_company_id;
+        }
         const ttl = sessionTtlMs(session.remember);
-        if (Date.now() - (session.expires_at.getTime() - ttl) > 60_000) {
+        if (request.auth.operatorUserId === undefined && Date.now() - (session.expires_at.getTime() - ttl) > 60_000) {
           void sessionsRepository.touch(db, session.id, new Date(Date.now() + ttl)).catch(() => {});
         }
       }
@@ -143,4 +236,22 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
       throw new UnauthenticatedError();
     }
   });
+}
+
+/** 403 for an API key lacking the route's scope (docs/api-and-webhooks.md "Scopes"). */
+export class ApiKeyScopeError extends AppError {
+  constructor(scope: string | null, message?: string) {
+    super(403, message ?? (scope ? `This API key does not have the ${scope} scope.` : 'This route cannot be called with an API key.'));
+  }
+}
+
+/**
+ * Refuses an API-key request whose route needs a scope the key lacks, or that API keys may not call at all.
+ * @throws ApiKeyScopeError (403)
+ */
+function assertApiKeyScope(request: FastifyRequest, scopes: readonly string[]): void {
+  const pattern = request.routeOptions.url;
+  if (!pattern) return; // unknown route: the 404 handler answers
+  const scope = requiredScopeFor(request.method, pattern, request.routeOptions.config?.access);
+  if (!scope || !scopes.includes(scope)) throw new ApiKeyScopeError(scope);
 }

@@ -2,7 +2,16 @@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../db/db.js';
 
-export type SessionRow = { id: string; user_id: number; mfa_pending: boolean; expires_at: Date; remember: boolean };
+/** A live session; `operator_user_id` and `admin_company_id` are set for admin sessions (docs/auth.md "Admin mode"). */
+export type SessionRow = {
+  id: string;
+  user_id: number;
+  mfa_pending: boolean;
+  expires_at: Date;
+  remember: boolean;
+  operator_user_id: number | null;
+  admin_company_id: number | null;
+};
 
 export const sessionsRepository = {
   async create(
@@ -14,8 +23,30 @@ export const sessionsRepository = {
   async find(db: DbOrTx, id: string): Promise<SessionRow | undefined> {
     return db
       .selectFrom('sessions')
-      .select(['id', 'user_id', 'mfa_pending', 'expires_at', 'remember'])
-      .where('id', '=', id)
+      .leftJoin('admin_sessions', 'admin_sessions.session_id', 'sessions.id')
+      .select([
+        'sessions.id',
+        'sessions.user_id',
+        'sessions.mfa_pending',
+        'sessions.expires_at',
+        'sessions.remember',
+        'admin_sessions.operator_user_id',
+        'admin_sessions.company_id as admin_company_id',
+      ])
+      .where('sessions.id', '=', id)
+      .where('sessions.expires_at', '>', new Date())
+      .executeTakeFirst();
+  },
+  /** Marks a session (just created) as an admin session of `operatorUserId` in `companyId`, ending at `expiresAt`. */
+  async markAdmin(db: DbOrTx, row: { session_id: string; operator_user_id: number; company_id: number; expires_at: Date }): Promise<void> {
+    await db.insertInto('admin_sessions').values(row).execute();
+  },
+  /** The admin facts of a live admin session, or undefined. */
+  async findAdmin(db: DbOrTx, sessionId: string): Promise<{ operator_user_id: number; company_id: number; started_at: Date; expires_at: Date } | undefined> {
+    return db
+      .selectFrom('admin_sessions')
+      .select(['operator_user_id', 'company_id', 'started_at', 'expires_at'])
+      .where('session_id', '=', sessionId)
       .where('expires_at', '>', new Date())
       .executeTakeFirst();
   },
@@ -58,16 +89,25 @@ export const sessionsRepository = {
     const r = await db.insertInto('api_tokens').values(row).returning('id').executeTakeFirstOrThrow();
     return r.id;
   },
-  async findToken(db: DbOrTx, hash: string): Promise<{ id: number; user_id: number } | undefined> {
+  /** A live bearer token by hash: a device sign-in (`kind` 'session') or an API key ('personal', with its scopes and business unit). */
+  async findToken(
+    db: DbOrTx,
+    hash: string,
+  ): Promise<{ id: number; user_id: number; kind: 'session' | 'personal'; scopes: string[]; organization_id: number | null } | undefined> {
     return db
       .selectFrom('api_tokens')
-      .select(['id', 'user_id'])
+      .select(['id', 'user_id', 'kind', 'scopes', 'organization_id'])
       .where('token_hash', '=', hash)
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date())]))
       .executeTakeFirst();
   },
-  async touchToken(db: DbOrTx, id: number): Promise<void> {
-    await db.updateTable('api_tokens').set({ last_used_at: new Date() }).where('id', '=', id).execute();
+  /** Records a token's use (time, and the caller's address when given). */
+  async touchToken(db: DbOrTx, id: number, ip?: string): Promise<void> {
+    await db
+      .updateTable('api_tokens')
+      .set({ last_used_at: new Date(), ...(ip ? { last_used_ip: ip } : {}) })
+      .where('id', '=', id)
+      .execute();
   },
   async deleteTokensForUser(db: DbOrTx, userId: number): Promise<void> {
     await db.deleteFrom('api_tokens').where('user_id', '=', userId).execute();

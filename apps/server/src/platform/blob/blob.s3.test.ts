@@ -100,6 +100,20 @@ describe('S3 blob store (S3_BUCKET set)', () => {
     await expect(s.ctx.blobs.put('../escape.txt', Buffer.from('x'))).rejects.toThrow(/invalid blob key/);
   });
 
+  it('putFile streams a local file into the bucket (exports)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-putfile-'));
+    const file = path.join(dir, 'export.csv');
+    fs.writeFileSync(file, 'a,b\r\n'.repeat(50_000));
+    try {
+      await s.ctx.blobs.putFile('tmp/export.csv', file);
+      expect((await bucketObject('tmp/export.csv')).toString()).toBe('a,b\r\n'.repeat(50_000));
+      await expect(s.ctx.blobs.putFile('../escape.csv', file)).rejects.toThrow(/invalid blob key/);
+      await s.ctx.blobs.delete('tmp/export.csv');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a voicemail recording is copied into the bucket and served at /files/ with ranges; deleting the voicemail removes it', async () => {
     const n = await buyTestNumber(owner, '415');
     const put = await owner.client.put(`/api/numbers/${n.id}`, { routes: [{ voicemail_enabled: true, forwards: [{ number: '6465550101' }] }] });

@@ -74,6 +74,17 @@ describe('LocalBlobStore', () => {
     expect(await store.stream('recordings/7/1.wav')).toBeNull();
   });
 
+  it('putFile copies a local file in (replacing the blob) and leaves the file', async () => {
+    const file = path.join(tmp, 'export.csv');
+    fs.writeFileSync(file, 'id,from\r\n1,+15551230000\r\n');
+    await store.put('c/1/exports/e.csv', Buffer.from('old'));
+    await store.putFile('c/1/exports/e.csv', file);
+    expect((await store.get('c/1/exports/e.csv'))!.toString()).toBe('id,from\r\n1,+15551230000\r\n');
+    expect(fs.existsSync(file)).toBe(true);
+    await expect(store.putFile('../e.csv', file)).rejects.toBeInstanceOf(InvalidBlobKeyError);
+    expect(fs.readdirSync(path.join(tmp, 'blobs/c/1/exports'))).toEqual(['e.csv']); // no temporary left
+  });
+
   it('never leaves its folder', async () => {
     fs.writeFileSync(path.join(tmp, 'secret.txt'), 'secret');
     await expect(store.put('../secret.txt', Buffer.from('x'))).rejects.toBeInstanceOf(InvalidBlobKeyError);

@@ -45,6 +45,15 @@ export class LocalBlobStore extends BlobAccess implements BlobStore {
     await fsp.rename(tmp, p);
   }
 
+  async putFile(key: string, file: string): Promise<void> {
+    const p = this.resolveOrThrow(key);
+    await fsp.mkdir(path.dirname(p), { recursive: true });
+    // Copied by the kernel (no bytes through the process), then renamed like `put`.
+    const tmp = `${p}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`;
+    await fsp.copyFile(file, tmp);
+    await fsp.rename(tmp, p);
+  }
+
   async get(key: string): Promise<Buffer | null> {
     const p = this.resolve(key);
     if (!p) return null;

@@ -33,6 +33,11 @@ export interface BlobStore extends BlobAccessMethods {
   publicUrl: string;
   /** Stores bytes under `key`, replacing any previous blob. @throws InvalidBlobKeyError */
   put(key: string, data: Buffer | Uint8Array): Promise<void>;
+  /**
+   * Stores the local file at `file` under `key` as a stream (never the whole file in memory: large
+   * exports), replacing any previous blob; the file itself is left in place. @throws InvalidBlobKeyError
+   */
+  putFile(key: string, file: string): Promise<void>;
   /** Reads bytes, or null when missing (or the key is invalid). */
   get(key: string): Promise<Buffer | null>;
   /** Removes the blob under `key` (no error when missing). @throws InvalidBlobKeyError */

@@ -23,6 +23,25 @@ import * as m0010 from '../migrations/0010_app_secrets.js';
 import * as m0011 from '../migrations/0011_import_choices_and_job_recovery.js';
 import * as m0015 from '../migrations/0015_search_indexes.js';
 import * as m0016 from '../migrations/0016_number_call_settings.js';
+import * as m0017 from '../migrations/0017_tracking.js';
+import * as m0018 from '../migrations/0018_analytics.js';
+import * as m0019 from '../migrations/0019_alerts_report_preferences.js';
+import * as m0020 from '../migrations/0020_accounts.js';
+import * as m0021 from '../migrations/0021_integrations.js';
+import * as m0022 from '../migrations/0022_signin_extras.js';
+import * as m0023 from '../migrations/0023_workspace.js';
+import * as m0024 from '../migrations/0024_analytics_rollups.js';
+import * as m0025 from '../migrations/0025_oidc_identities.js';
+import * as m0026 from '../migrations/0026_push_subscriptions.js';
+import * as m0027 from '../migrations/0027_analytics_day_rollups.js';
+import * as m0028 from '../migrations/0028_billing.js';
+import * as m0029 from '../migrations/0029_outbound_calls.js';
+import * as m0030 from '../migrations/0030_transcription.js';
+import * as m0031 from '../migrations/0031_call_intelligence.js';
+import * as m0032 from '../migrations/0032_caller_id.js';
+import * as m0033 from '../migrations/0033_fax.js';
+import * as m0034 from '../migrations/0034_sms_verification.js';
+import * as m0035 from '../migrations/0035_marketplace.js';
 
 pg.types.setTypeParser(20, (v) => Number(v)); // int8 → number
 
@@ -74,6 +93,25 @@ const migrations: Record<string, Migration> = {
   '0011_import_choices_and_job_recovery': m0011,
   '0015_search_indexes': m0015,
   '0016_number_call_settings': m0016,
+  '0017_tracking': m0017,
+  '0018_analytics': m0018,
+  '0019_alerts_report_preferences': m0019,
+  '0020_accounts': m0020,
+  '0021_integrations': m0021,
+  '0022_signin_extras': m0022,
+  '0023_workspace': m0023,
+  '0024_analytics_rollups': m0024,
+  '0025_oidc_identities': m0025,
+  '0026_push_subscriptions': m0026,
+  '0027_analytics_day_rollups': m0027,
+  '0028_billing': m0028,
+  '0029_outbound_calls': m0029,
+  '0030_transcription': m0030,
+  '0031_call_intelligence': m0031,
+  '0032_caller_id': m0032,
+  '0033_fax': m0033,
+  '0034_sms_verification': m0034,
+  '0035_marketplace': m0035,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -4,6 +4,22 @@
  * Migrations: `platform/migrations/`.
  */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { AccountsTables } from './schema-accounts.js';
+import type { AnalyticsTables } from './schema-analytics.js';
+import type { IntegrationsTables } from './schema-integrations.js';
+import type { SignInTables } from './schema-signin.js';
+import type { WorkspaceTables } from './schema-workspace.js';
+import type { MonitoringTables } from './schema-monitoring.js';
+import type { TrackingTables } from './schema-tracking.js';
+import type { BillingTables } from './schema-billing.js';
+import type { PushTables } from './schema-push.js';
+import type { CallingTables } from './schema-calling.js';
+import type { TranscriptionTables } from './schema-transcription.js';
+import type { IntelligenceTables } from './schema-intelligence.js';
+import type { CallerIdTables } from './schema-caller-id.js';
+import type { FaxTables } from './schema-fax.js';
+import type { SmsVerificationTables } from './schema-sms-verification.js';
+import type { MarketplaceTables } from './schema-marketplace.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -15,6 +31,8 @@ export interface OrganizationsTable {
   name: string;
   owner_id: number | null;
   created_at: Generated<Date>;
+  /** Migration 0020 (docs/accounts.md). */
+  updated_at: Generated<Date>;
 }
 /** modules/companies */
 export interface CompaniesTable {
@@ -29,6 +47,12 @@ export interface CompaniesTable {
   created_at: Generated<Date>;
   /** Migration 0008: campaign quiet hours on/off (docs/quiet-hours.md). */
   quiet_hours_enabled: Generated<boolean>;
+  /** Migration 0020: 0 active, 1 parked, 2 deactivated (spec 002 §3; docs/accounts.md). */
+  account_status: Generated<number>;
+  status_changed_at: NullableTimestamp;
+  /** Migration 0020: the `company_info` / `billing_info` given at creation (spec 002 §3 "Company creation"). */
+  company_info: ColumnType<Record<string, unknown>, string | Record<string, unknown> | undefined, string | Record<string, unknown>>;
+  billing_info: ColumnType<Record<string, unknown>, string | Record<string, unknown> | undefined, string | Record<string, unknown>>;
 }
 /** modules/companies: membership and role per company (spec foundation §6). */
 export interface CompanyUsersTable {
@@ -36,6 +60,8 @@ export interface CompanyUsersTable {
   user_id: number;
   role: string;
   created_at: Generated<Date>;
+  /** Migration 0020: the role given back when a deactivated member is activated again. */
+  role_before_deactivation: string | null;
 }
 /** modules/companies */
 export interface OrganizationAdminsTable {
@@ -456,12 +482,14 @@ export interface GreetingAssignmentsTable {
   kind: string;
   greeting_id: number;
 }
-/** modules/calls (0003): company tags. */
+/** modules/tags (0003; colour and update time 0023): company tags, used on calls, contacts and numbers. */
 export interface TagsTable {
   id: Generated<number>;
   company_id: number;
   name: string;
+  color: Generated<string>;
   created_at: Generated<Date>;
+  updated_at: Generated<Date>;
 }
 /** modules/calls (0003) */
 export interface CallTagsTable {
@@ -650,7 +678,24 @@ export interface CampaignRecipientsTable {
   created_at: Generated<Date>;
 }
 
-export interface DB {
+export interface DB
+  extends
+    TrackingTables,
+    AnalyticsTables,
+    MonitoringTables,
+    AccountsTables,
+    IntegrationsTables,
+    SignInTables,
+    WorkspaceTables,
+    BillingTables,
+    PushTables,
+    CallingTables,
+    TranscriptionTables,
+    IntelligenceTables,
+    CallerIdTables,
+    FaxTables,
+    SmsVerificationTables,
+    MarketplaceTables {
   organizations: OrganizationsTable;
   companies: CompaniesTable;
   company_users: CompanyUsersTable;

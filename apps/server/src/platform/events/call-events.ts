@@ -26,4 +26,13 @@ export const CALL_EVENTS = {
     /** When the call started (defaults to now on first sight). */
     startedAt: when.nullable().optional(),
   }),
+  /**
+   * A person changed what a call is about after the fact (spec 001 "Call (analysis view)"): its
+   * qualification, tags or custom-field values (PATCH /calls/{id}, call tags). Readers that keep
+   * their own copy (the reporting store) read the call again through the calls module.
+   */
+  'call.annotated': z.object({
+    callId: z.number().int(),
+    companyId: z.number().int(),
+  }),
 } as const;

@@ -11,10 +11,23 @@
  */
 import type { z } from 'zod';
 import { CALL_EVENTS } from './call-events.js';
+import { CAMPAIGN_EVENTS } from './campaign-events.js';
+import { CONTACT_EVENTS } from './contact-events.js';
 import { MESSAGE_EVENTS } from './message-events.js';
+import { NUMBER_EVENTS } from './number-events.js';
+import { TRACKING_EVENTS } from './tracking-events.js';
+import { INTELLIGENCE_EVENTS } from './intelligence-events.js';
 
 /** Every domain event: name → payload schema. */
-export const DOMAIN_EVENTS = { ...CALL_EVENTS, ...MESSAGE_EVENTS } as const;
+export const DOMAIN_EVENTS = {
+  ...CALL_EVENTS,
+  ...MESSAGE_EVENTS,
+  ...NUMBER_EVENTS,
+  ...TRACKING_EVENTS,
+  ...CONTACT_EVENTS,
+  ...CAMPAIGN_EVENTS,
+  ...INTELLIGENCE_EVENTS,
+} as const;
 
 /** Payload types by event name, inferred from the schemas. */
 export type DomainEvents = { [K in keyof typeof DOMAIN_EVENTS]: z.infer<(typeof DOMAIN_EVENTS)[K]> };

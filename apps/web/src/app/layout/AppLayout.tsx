@@ -8,6 +8,8 @@ import { NavItems } from './NavItems';
 import { UserMenu } from './UserMenu';
 import { Softphone } from '../../features/softphone/components/Softphone';
 import { MAIN_CONTENT_ID, SkipLink } from '../../components/SkipLink';
+import { AdminModeBanner } from '../../features/auth/components/AdminModeBanner';
+import { PastDueBanner } from '../../features/billing/components/PastDueBanner';
 
 /**
  * The signed-in shell: header with the softphone, company switcher and account menu, side
@@ -60,6 +62,8 @@ export function AppLayout() {
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} bg="var(--mantine-color-gray-0)">
+        <AdminModeBanner />
+        <PastDueBanner />
         <Outlet />
       </AppShell.Main>
     </AppShell>

@@ -5,6 +5,7 @@ import { CampaignEditor } from '../../features/campaigns/components/CampaignEdit
 import { useGroups } from '../../features/groups/api/get-groups';
 import { useCompanyNumbers } from '../../features/numbers/api/get-numbers';
 import { useCompanySettings } from '../../features/settings/api/company-settings';
+import { RequireAbility } from '../../components/RequireAbility';
 
 /** The company's groups and numbers as the campaign screens' options. */
 function useCampaignOptions() {
@@ -23,14 +24,16 @@ export function CampaignEditorRoute() {
   const options = useCampaignOptions();
   const settings = useCompanySettings();
   return (
-    <CampaignEditor
-      key={campaignId ?? 'new'}
-      campaignId={campaignId ? Number(campaignId) : null}
-      groups={options.groups.map(({ value, label, count }) => ({ value, label, count }))}
-      numbers={options.numbers}
-      loadingOptions={options.loading}
-      linksEnabled={settings.data?.data.links_enabled ?? false}
-    />
+    <RequireAbility ability="campaigns.manage" title={campaignId ? 'Edit campaign' : 'New campaign'}>
+      <CampaignEditor
+        key={campaignId ?? 'new'}
+        campaignId={campaignId ? Number(campaignId) : null}
+        groups={options.groups.map(({ value, label, count }) => ({ value, label, count }))}
+        numbers={options.numbers}
+        loadingOptions={options.loading}
+        linksEnabled={settings.data?.data.links_enabled ?? false}
+      />
+    </RequireAbility>
   );
 }
 
@@ -39,10 +42,12 @@ export function CampaignDetailRoute() {
   const { campaignId } = useParams();
   const options = useCampaignOptions();
   return (
-    <CampaignDetail
-      campaignId={Number(campaignId)}
-      groupName={(id) => options.groups.find((g) => g.value === String(id))?.name ?? `Group ${id}`}
-      numberLabel={(id) => options.numbers.find((n) => n.value === String(id))?.label ?? 'a number'}
-    />
+    <RequireAbility ability="campaigns.read" title="Campaign">
+      <CampaignDetail
+        campaignId={Number(campaignId)}
+        groupName={(id) => options.groups.find((g) => g.value === String(id))?.name ?? `Group ${id}`}
+        numberLabel={(id) => options.numbers.find((n) => n.value === String(id))?.label ?? 'a number'}
+      />
+    </RequireAbility>
   );
 }

@@ -13,6 +13,11 @@ import { useGreetings } from '../../features/greetings/api/get-greetings';
 import { NumberTemplatesPage } from '../../features/number-templates/components/NumberTemplatesPage';
 import { useCompanyNumbers } from '../../features/numbers/api/get-numbers';
 import { NumberEditorPage } from '../../features/numbers/components/NumberEditorPage';
+import { CallJourney } from '../../features/tracking/components/CallJourney';
+import { RequireAbility } from '../../components/RequireAbility';
+import { AskAboutCall } from './CallIntelligenceRoutes';
+import { VoicemailPage } from '../../features/voicemail/components/VoicemailPage';
+import { useCan } from '../../lib/access';
 
 function useNumberChoices() {
   const numbers = useCompanyNumbers();
@@ -27,7 +32,12 @@ export function NumberEditorRoute() {
   const greetings = useGreetings();
   const attributes = useAttributes(EAV_ENTITY_TYPES.Number);
   return (
-    <NumberEditorPage greetings={(greetings.data?.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))} attributes={attributes.data?.data ?? []} />
+    <RequireAbility ability="numbers.read" title="Number">
+      <NumberEditorPage
+        greetings={(greetings.data?.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))}
+        attributes={attributes.data?.data ?? []}
+      />
+    </RequireAbility>
   );
 }
 
@@ -44,10 +54,23 @@ export function CallRoute() {
   const navigate = useNavigate();
   const id = Number(callId);
   const attributes = useAttributes(EAV_ENTITY_TYPES.Call);
+  // Activity is a report (`reports.read`); a role that reads calls without reports (a `user`, who comes from the
+  // voicemail list) gets the call over its voicemail list instead of a refused report.
+  const canReport = useCan('reports.read');
   return (
     <>
-      <ActivityPage />
-      <CallDrawer callId={Number.isInteger(id) && id > 0 ? id : null} onClose={() => void navigate('/activity')} attributes={attributes.data?.data ?? []} />
+      {canReport ? <ActivityPage /> : <VoicemailPage />}
+      <CallDrawer
+        callId={Number.isInteger(id) && id > 0 ? id : null}
+        onClose={() => void navigate(canReport ? '/activity' : '/voicemail')}
+        attributes={attributes.data?.data ?? []}
+        journey={(call) => (
+          <>
+            {call.isInbound ? <CallJourney callId={call.id} /> : null}
+            <AskAboutCall callId={call.id} />
+          </>
+        )}
+      />
     </>
   );
 }

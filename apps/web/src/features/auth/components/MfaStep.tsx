@@ -3,17 +3,25 @@ import { useState, type FormEvent } from 'react';
 import { HttpError } from '../../../lib/http';
 import type { SessionUser } from '../../../lib/session';
 import { useVerifyMfaCode } from '../api/verify-mfa-code';
+import { useSendMfaCode } from '../api/send-mfa-code';
 
 interface MfaStepProps {
   onVerified: (user: SessionUser) => void;
   onBack: () => void;
 }
 
-/** Second sign-in step: the 6-digit code from the authenticator app. */
+/** Second sign-in step: the 6-digit code from the authenticator app, or one texted to the phone on file (docs/auth.md "MFA by SMS"). */
 export function MfaStep({ onVerified, onBack }: MfaStepProps) {
   const verify = useVerifyMfaCode();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const sendCode = useSendMfaCode();
+  const [texted, setTexted] = useState<string | null>(null);
+  const textMe = () =>
+    sendCode.mutate(undefined, {
+      onSuccess: () => setTexted('We texted a 6-digit code to your phone. It expires in 10 minutes.'),
+      onError: (e) => setTexted(e instanceof HttpError ? e.message : 'The code could not be sent. Please try again.'),
+    });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -47,6 +55,14 @@ export function MfaStep({ onVerified, onBack }: MfaStepProps) {
         <Button type="submit" loading={verify.isPending} fullWidth>
           Verify
         </Button>
+        <Anchor component="button" type="button" size="sm" onClick={textMe} disabled={sendCode.isPending}>
+          Text me a code instead
+        </Anchor>
+        {texted ? (
+          <Text size="sm" role="status">
+            {texted}
+          </Text>
+        ) : null}
         <Anchor component="button" type="button" size="sm" onClick={onBack}>
           Use a different account
         </Anchor>

@@ -7,16 +7,21 @@ import { useLogin, type LoginResult } from '../api/login';
 
 interface SignInFormProps {
   onResult: (result: LoginResult) => void;
+  /** Told when "Remember me" changes (the Google and Microsoft buttons carry it too). */
+  onRememberChange?: (remember: boolean) => void;
 }
 
 /**
  * First sign-in step: e-mail, password and "Remember me" (a 14-day cookie; unticked, the session
  * ends with the browser). A 422 shows its field errors under the inputs.
  */
-export function SignInForm({ onResult }: SignInFormProps) {
+export function SignInForm({ onResult, onRememberChange }: SignInFormProps) {
   const login = useLogin();
   const form = useForm({
     initialValues: { email: '', password: '', remember: false },
+    onValuesChange: (values, previous) => {
+      if (values.remember !== previous.remember) onRememberChange?.(values.remember);
+    },
     validate: {
       email: (v) => (/^\S+@\S+\.\S+$/.test(v.trim()) ? null : 'Enter a valid e-mail address'),
       password: (v) => (v ? null : 'Enter your password'),

@@ -1,28 +1,51 @@
 import { Alert, Anchor, Text } from '@mantine/core';
 import { LINK_EXPIRED } from '@switchboard/domain';
-import { IconInfoCircle } from '@tabler/icons-react';
+import { IconAlertCircle, IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { CenteredCard } from '../../../components/CenteredCard';
 import { useCompleteSignIn } from '../hooks/use-complete-sign-in';
+import { oidcErrorMessage } from '../oidc-messages';
 import { MfaStep } from './MfaStep';
+import { OidcButtons } from './OidcButtons';
+import { OidcConsent } from './OidcConsent';
 import { SignInForm } from './SignInForm';
+
+/** Provider names for the refusal messages (the server sends the id). */
+const PROVIDER_NAMES: Record<string, string> = { google: 'Google', microsoft: 'Microsoft' };
+
+/** A path of this app (not `//host`), else undefined. */
+function appPath(value: string | null | undefined): string | undefined {
+  return value && /^\/(?![/\\])[^\s\\\u0000-\u001f\u007f]*$/.test(value) ? value : undefined;
+}
 
 /**
  * Sign-in (foundation §2, §4): e-mail and password, then the MFA code step when the server asks for
  * it. `?expired=1` shows the session-expired notice "Link expired. Please log in.".
+ * OIDC (docs/auth.md "OIDC sign-in"): "Continue with Google/Microsoft" for the configured providers; the provider's
+ * callback comes back here with `?oauth_error=<code>&provider=<id>` (the refusal shown above the form),
+ * `?oauth_consent=<nonce>` (the consent screen before an account is linked) or `?oauth=mfa&from=<path>` (the code step).
  */
 export function SignInPage() {
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const location = useLocation();
-  const [step, setStep] = useState<'credentials' | 'mfa'>('credentials');
+  const consentNonce = params.get('oauth_consent');
+  const [step, setStep] = useState<'credentials' | 'mfa' | 'consent'>(params.get('oauth') === 'mfa' ? 'mfa' : consentNonce ? 'consent' : 'credentials');
+  const [remember, setRemember] = useState(false);
   const complete = useCompleteSignIn();
-  const from = (location.state as { from?: string } | null)?.from ?? '/inbox';
+  const from = appPath((location.state as { from?: string } | null)?.from) ?? appPath(params.get('from')) ?? '/inbox';
+  const oauthError = params.get('oauth_error');
+  const providerName = PROVIDER_NAMES[params.get('provider') ?? ''] ?? 'the provider';
+  const backToCredentials = () => {
+    setParams({}, { replace: true });
+    setStep('credentials');
+  };
 
+  const title = step === 'mfa' ? 'Two-step verification' : step === 'consent' ? 'Link your account' : 'Sign in to Switchboard';
   return (
     <CenteredCard
-      title={step === 'mfa' ? 'Two-step verification' : 'Sign in to Switchboard'}
-      subtitle={step === 'mfa' ? undefined : 'Business numbers, call routing and a shared inbox.'}
+      title={title}
+      subtitle={step === 'credentials' ? 'Business numbers, call routing and a shared inbox.' : undefined}
       footer={
         <Text size="sm" c="dimmed">
           New here?{' '}
@@ -37,10 +60,20 @@ export function SignInPage() {
           {LINK_EXPIRED}
         </Alert>
       ) : null}
+      {oauthError && step === 'credentials' ? (
+        <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid="oidc-error">
+          {oidcErrorMessage(oauthError, providerName)}
+        </Alert>
+      ) : null}
       {step === 'credentials' ? (
-        <SignInForm onResult={(result) => ('mfa_required' in result ? setStep('mfa') : void complete(result.user, from))} />
+        <>
+          <SignInForm onResult={(result) => ('mfa_required' in result ? setStep('mfa') : void complete(result.user, from))} onRememberChange={setRemember} />
+          <OidcButtons remember={remember} returnTo={appPath((location.state as { from?: string } | null)?.from)} />
+        </>
+      ) : step === 'consent' && consentNonce ? (
+        <OidcConsent nonce={consentNonce} onSignedIn={(user) => void complete(user, from)} onMfa={() => setStep('mfa')} onDone={backToCredentials} />
       ) : (
-        <MfaStep onVerified={(user) => void complete(user, from)} onBack={() => setStep('credentials')} />
+        <MfaStep onVerified={(user) => void complete(user, from)} onBack={backToCredentials} />
       )}
     </CenteredCard>
   );

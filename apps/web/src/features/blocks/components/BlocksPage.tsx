@@ -13,11 +13,14 @@ import { useCreateBlock } from '../api/create-block';
 import { useDeleteBlock } from '../api/delete-block';
 import { useBlocks } from '../api/get-blocks';
 import type { NumberChoice } from '../types';
+import { useCan } from '../../../lib/access';
 
 const ACTIONS = [{ value: 'reject', label: 'Reject the call' }];
 
 /** Blocked callers: add a caller (on every number or one), see the list, unblock. `numbers` come from the app. */
 export function BlocksPage({ numbers = [] }: { numbers?: NumberChoice[] }) {
+  // Blocking and unblocking callers is `calls.work` (docs/permissions.md); reporting reads the list.
+  const canBlock = useCan('calls.work');
   const companyId = useCompanyId();
   const blocks = useBlocks();
   const create = useCreateBlock();
@@ -55,7 +58,7 @@ export function BlocksPage({ numbers = [] }: { numbers?: NumberChoice[] }) {
   return (
     <>
       <PageHeader title="Blocked callers" description="Calls from blocked numbers are rejected and recorded in Activity as Blocked." />
-      <Card withBorder radius="md" padding="md" mb="md">
+      <Card withBorder radius="md" padding="md" mb="md" display={canBlock ? undefined : 'none'}>
         <form onSubmit={submit}>
           <Group align="flex-start" gap="sm" wrap="wrap">
             <TextInput
@@ -130,7 +133,7 @@ export function BlocksPage({ numbers = [] }: { numbers?: NumberChoice[] }) {
                         {formatDateTime(b.created_at)}
                       </Text>
                     </Table.Td>
-                    <Table.Td ta="right">
+                    <Table.Td ta="right" display={canBlock ? undefined : 'none'}>
                       <Tooltip label="Unblock">
                         <ActionIcon
                           variant="subtle"

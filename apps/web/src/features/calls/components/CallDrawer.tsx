@@ -1,7 +1,8 @@
 import { Anchor, Badge, Button, Drawer, Group, Select, Skeleton, Stack, TagsInput, Text, Textarea, Timeline, Title } from '@mantine/core';
+import { CallButton } from '../../../components/CallButton';
 import { CALL_STATUS, formatPhone, formatTime } from '@switchboard/domain';
 import { IconArrowDownLeft, IconArrowUpRight, IconBan, IconMessage, IconPhone, IconPhoneCall } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { CustomFieldValuesEditor, type CustomFieldAttribute } from '../../../components/CustomFieldValuesEditor';
@@ -12,6 +13,10 @@ import { useCall } from '../api/get-call';
 import { useCallUpdate } from '../hooks/use-call-update';
 import type { CallDetail, CallForward } from '../types';
 import { fileSrc } from '../../../lib/files';
+import { useCan } from '../../../lib/access';
+import { ReadOnly } from '../../../components/ReadOnly';
+import { CallerName } from '../../../components/CallerName';
+import { CallTranscript } from './CallTranscript';
 
 /** Qualification labels (spec 001 §3: qualified 1, not qualified 2, lead 3). */
 const QUALIFICATIONS = [
@@ -98,12 +103,16 @@ function Forwards({ forwards }: { forwards: CallForward[] }) {
 function CallActions({ call, party, who }: { call: CallDetail; party: string; who: string }) {
   const [confirming, setConfirming] = useState(false);
   const block = useBlockCaller(call.id);
+  // Text needs the inbox (`inbox.read`); blocking is working calls (`calls.work`). Reporting only reads the call.
+  const canText = useCan('inbox.read');
+  const canBlock = useCan('calls.work');
   return (
     <Group gap="xs" data-testid="call-actions">
+      <CallButton number={party} text={false} />
       <Button size="xs" variant="light" component="a" href={`tel:${party}`} leftSection={<IconPhoneCall size={14} />}>
         Call back
       </Button>
-      {call.conversation_id ? (
+      {call.conversation_id && canText ? (
         <Button size="xs" variant="light" component={Link} to={`/inbox/${call.conversation_id}`} leftSection={<IconMessage size={14} />}>
           Text
         </Button>
@@ -112,11 +121,11 @@ function CallActions({ call, party, who }: { call: CallDetail; party: string; wh
         <Badge color="red" variant="light" size="lg" tt="none" data-testid="caller-blocked">
           Blocked
         </Badge>
-      ) : (
+      ) : canBlock ? (
         <Button size="xs" variant="light" color="red" leftSection={<IconBan size={14} />} onClick={() => setConfirming(true)}>
           Block
         </Button>
-      )}
+      ) : null}
       <ConfirmModal
         opened={confirming}
         onClose={() => setConfirming(false)}
@@ -163,8 +172,10 @@ function NoteEditor({ call, onSave, saving }: { call: CallDetail; onSave: (body:
   );
 }
 
-function CallBody({ call, attributes }: { call: CallDetail; attributes: CustomFieldAttribute[] }) {
+function CallBody({ call, attributes, journey }: { call: CallDetail; attributes: CustomFieldAttribute[]; journey?: (call: CallDetail) => ReactNode }) {
   const update = useCallUpdate(call.id);
+  // Qualification, tags, note and custom values are annotations: `calls.work`; reporting sees them read-only.
+  const canAnnotate = useCan('calls.work');
   const tagNames = call.tags.map((t) => t.name);
   const onTags = (next: string[]) => {
     const added = next.filter((n) => !tagNames.some((t) => t.toLowerCase() === n.toLowerCase()));
@@ -189,6 +200,7 @@ function CallBody({ call, attributes }: { call: CallDetail; attributes: CustomFi
               {formatPhone(party)}
             </Text>
           ) : null}
+          <CallerName callId={call.id} lookup />
         </Stack>
         <Badge color={STATUS_COLORS[call.status] ?? 'gray'} variant="light" data-testid="call-status" style={{ flexShrink: 0 }}>
           {call.status_label}
@@ -211,29 +223,35 @@ function CallBody({ call, attributes }: { call: CallDetail; attributes: CustomFi
           <audio controls preload="none" src={fileSrc(call.voicemail.recording_url)} style={{ width: '100%' }} aria-label="Voicemail recording" />
         </Stack>
       ) : null}
+      <CallTranscript callId={call.id} />
       <Forwards forwards={call.forwards ?? []} />
-      <Select
-        label="Qualification"
-        placeholder="Not set"
-        data={QUALIFICATIONS}
-        value={call.qualification ? String(call.qualification) : null}
-        onChange={(v) => update.mutate({ kind: 'qualification', value: v ? (Number(v) as 1 | 2 | 3) : null })}
-        clearable
-      />
-      <TagsInput label="Tags" placeholder="Type a tag and press Enter" value={tagNames} onChange={onTags} clearable={false} />
-      <NoteEditor call={call} saving={update.isPending && update.variables?.kind === 'note'} onSave={(body) => update.mutate({ kind: 'note', body })} />
-      {attributes.length > 0 ? (
-        <div>
-          <Text size="sm" fw={500} mb="xs">
-            Custom fields
-          </Text>
-          <CustomFieldValuesEditor
-            attributes={attributes}
-            values={call.eavAttributeValues}
-            onSave={(values) => update.mutateAsync({ kind: 'custom-fields', values })}
+      {journey?.(call)}
+      <ReadOnly when={!canAnnotate}>
+        <Stack gap="md">
+          <Select
+            label="Qualification"
+            placeholder="Not set"
+            data={QUALIFICATIONS}
+            value={call.qualification ? String(call.qualification) : null}
+            onChange={(v) => update.mutate({ kind: 'qualification', value: v ? (Number(v) as 1 | 2 | 3) : null })}
+            clearable
           />
-        </div>
-      ) : null}
+          <TagsInput label="Tags" placeholder="Type a tag and press Enter" value={tagNames} onChange={onTags} clearable={false} />
+          <NoteEditor call={call} saving={update.isPending && update.variables?.kind === 'note'} onSave={(body) => update.mutate({ kind: 'note', body })} />
+          {attributes.length > 0 ? (
+            <div>
+              <Text size="sm" fw={500} mb="xs">
+                Custom fields
+              </Text>
+              <CustomFieldValuesEditor
+                attributes={attributes}
+                values={call.eavAttributeValues}
+                onSave={(values) => update.mutateAsync({ kind: 'custom-fields', values })}
+              />
+            </div>
+          ) : null}
+        </Stack>
+      </ReadOnly>
       <div>
         <Text size="sm" fw={500} mb="xs">
           History
@@ -267,9 +285,21 @@ function CallBody({ call, attributes }: { call: CallDetail; attributes: CustomFi
 
 /**
  * The call detail drawer: status, history timeline, qualification, tags and note (optimistic), and
- * the call's custom-field values. `attributes`: the company's Call custom fields, handed in by the app.
+ * the call's custom-field values. `attributes`: the company's Call custom fields, handed in by the app;
+ * `journey`: renders the call's marketing source and visitor journey (call tracking's CallJourney, composed
+ * in app/; given the loaded call so it can skip outbound calls).
  */
-export function CallDrawer({ callId, onClose, attributes = [] }: { callId: number | null; onClose: () => void; attributes?: CustomFieldAttribute[] }) {
+export function CallDrawer({
+  callId,
+  onClose,
+  attributes = [],
+  journey,
+}: {
+  callId: number | null;
+  onClose: () => void;
+  attributes?: CustomFieldAttribute[];
+  journey?: (call: CallDetail) => ReactNode;
+}) {
   const call = useCall(callId);
   return (
     <Drawer opened={callId !== null} onClose={onClose} position="right" size="md" title="Call details" closeButtonProps={{ 'aria-label': 'Close' }}>
@@ -282,7 +312,7 @@ export function CallDrawer({ callId, onClose, attributes = [] }: { callId: numbe
           <Skeleton height={120} />
         </Stack>
       ) : call.data ? (
-        <CallBody call={call.data} attributes={attributes} />
+        <CallBody call={call.data} attributes={attributes} journey={journey} />
       ) : (
         <Stack>
           <Text size="sm">This call could not be loaded. It may belong to another company.</Text>

@@ -17,6 +17,7 @@ import { usePauseCampaign } from '../api/pause-campaign';
 import { useCampaignsLive } from '../realtime/use-campaigns-live';
 import type { Campaign } from '../types';
 import { CampaignStatusBadge } from './CampaignStatusBadge';
+import { useCan } from '../../../lib/access';
 
 const EVENT_STATUSES = ['pending', 'sent', 'delivered', 'undelivered', 'failed', 'responded', 'unsubscribed', 'skipped'];
 const STATE_COLORS: Record<string, string> = {
@@ -87,6 +88,8 @@ export function CampaignDetail({
   const campaign = useCampaign(campaignId);
   const pause = usePauseCampaign();
   const remove = useDeleteCampaign();
+  // Pausing, resuming, editing and deleting: `campaigns.manage`; reporting follows the campaign read-only.
+  const canManage = useCan('campaigns.manage');
   const [confirm, setConfirm] = useState(false);
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
@@ -118,8 +121,8 @@ export function CampaignDetail({
     );
 
   const display = campaignDisplayStatus(c.state, c.should_be_sent_at);
-  const canPause = c.state === 'queued' || c.state === 'sending';
-  const canResume = c.state === 'paused';
+  const canPause = canManage && (c.state === 'queued' || c.state === 'sending');
+  const canResume = canManage && c.state === 'paused';
   const rows = events.data?.data ?? [];
 
   return (
@@ -160,14 +163,16 @@ export function CampaignDetail({
               {canPause ? 'Pause' : 'Resume'}
             </Button>
           ) : null}
-          {display === 'draft' || display === 'scheduled' || display === 'paused' ? (
+          {canManage && (display === 'draft' || display === 'scheduled' || display === 'paused') ? (
             <Button variant="default" leftSection={<IconPencil size={16} />} component={Link} to={`/campaigns/${c.id}/edit`}>
               Edit
             </Button>
           ) : null}
-          <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} onClick={() => setConfirm(true)}>
-            Delete
-          </Button>
+          {canManage ? (
+            <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} onClick={() => setConfirm(true)}>
+              Delete
+            </Button>
+          ) : null}
         </Group>
       </Group>
 

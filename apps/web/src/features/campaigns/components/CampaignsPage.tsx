@@ -8,6 +8,8 @@ import { EmptyBlock, LoadError } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
 import { TablePager } from '../../../components/TablePager';
+import { RequireAbility } from '../../../components/RequireAbility';
+import { useCan } from '../../../lib/access';
 import { formatDateTime } from '../../../lib/format';
 import { useCampaigns, type CampaignListParams } from '../api/get-campaigns';
 import { useCampaignsLive } from '../realtime/use-campaigns-live';
@@ -20,8 +22,16 @@ const SORTS: Array<{ value: CampaignListParams['sort']; label: string }> = [
   { value: 'title', label: 'Title' },
 ];
 
-/** Campaigns `/campaigns`: 13 a page, status filter with the spec's labels, search, sort; live counters. */
+/** Campaigns `/campaigns`: 13 a page, status filter with the spec's labels, search, sort; live counters (`campaigns.read`). */
 export function CampaignsPage() {
+  return (
+    <RequireAbility ability="campaigns.read" title="Campaigns">
+      <CampaignsList />
+    </RequireAbility>
+  );
+}
+
+function CampaignsList() {
   useCampaignsLive();
   const navigate = useNavigate();
   const [page, setPage] = useState(1);
@@ -31,6 +41,8 @@ export function CampaignsPage() {
   const [sort, setSort] = useState<CampaignListParams['sort']>('created_at');
   const [dir, setDir] = useState<'asc' | 'desc'>('desc');
   const list = useCampaigns({ page, search: debounced, status, sort, dir });
+  // Writing campaigns is for campaigns.manage (docs/permissions.md); reporting only reads them.
+  const canManage = useCan('campaigns.manage');
   const rows = list.data?.data ?? [];
   const meta = list.data?.meta;
   const filtered = Boolean(debounced || status);
@@ -41,9 +53,11 @@ export function CampaignsPage() {
         title="Campaigns"
         description="Text a group of contacts at once. Unsubscribed contacts are always skipped."
         actions={
-          <Button component={Link} to="/campaigns/new" leftSection={<IconPlus size={16} />}>
-            New campaign
-          </Button>
+          canManage ? (
+            <Button component={Link} to="/campaigns/new" leftSection={<IconPlus size={16} />}>
+              New campaign
+            </Button>
+          ) : undefined
         }
       />
       <Group mb="sm" gap="sm" wrap="wrap">
@@ -97,9 +111,11 @@ export function CampaignsPage() {
               title="No campaigns yet"
               description="Put contacts in a group, then write your first campaign to them."
               action={
-                <Button component={Link} to="/campaigns/new">
-                  New campaign
-                </Button>
+                canManage ? (
+                  <Button component={Link} to="/campaigns/new">
+                    New campaign
+                  </Button>
+                ) : undefined
               }
             />
           )

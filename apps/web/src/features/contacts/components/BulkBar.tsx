@@ -2,6 +2,7 @@ import { Button, Group, Menu, Paper, Text } from '@mantine/core';
 import { IconDownload, IconTag, IconTagOff, IconTrash, IconUsersPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
+import { useCan } from '../../../lib/access';
 import { notify } from '../../../lib/notify';
 import { useAddToGroup } from '../api/add-to-group';
 import { useBulkDestroy } from '../api/bulk-destroy';
@@ -18,8 +19,13 @@ interface BulkBarProps {
   onDone: () => void;
 }
 
-/** Actions on the chosen contacts (or every contact matching the filters): group, labels, export, delete. */
+/**
+ * Actions on the chosen contacts (or every contact matching the filters): group and labels (`contacts.write`), export
+ * and delete (`contacts.bulk`: owners and administrators; docs/permissions.md).
+ */
 export function BulkBar({ selection, count, groups, onDone }: BulkBarProps) {
+  const canWrite = useCan('contacts.write');
+  const canBulk = useCan('contacts.bulk');
   const labels = useLabels().data?.data ?? [];
   const addToGroup = useAddToGroup();
   const changeLabel = useChangeLabel();
@@ -39,69 +45,77 @@ export function BulkBar({ selection, count, groups, onDone }: BulkBarProps) {
           {count} {count === 1 ? 'contact' : 'contacts'} selected
         </Text>
         <Group gap="xs">
-          <Menu withinPortal>
-            <Menu.Target>
-              <Button size="xs" variant="default" leftSection={<IconUsersPlus size={14} />} loading={addToGroup.isPending}>
-                Add to group
-              </Button>
-            </Menu.Target>
-            <Menu.Dropdown>
-              {groups.length === 0 ? <Menu.Label>No groups yet</Menu.Label> : null}
-              {groups.map((g) => (
-                <Menu.Item key={g.id} onClick={async () => done((await addToGroup.mutateAsync({ groupId: g.id, selection })).message)}>
-                  {g.name}
-                </Menu.Item>
-              ))}
-            </Menu.Dropdown>
-          </Menu>
-          <Menu withinPortal>
-            <Menu.Target>
-              <Button size="xs" variant="default" leftSection={<IconTag size={14} />} loading={changeLabel.isPending}>
-                Labels
-              </Button>
-            </Menu.Target>
-            <Menu.Dropdown>
-              {labels.length === 0 ? <Menu.Label>No labels yet (create them on the Groups page)</Menu.Label> : <Menu.Label>Add label</Menu.Label>}
-              {labels.map((l) => (
-                <Menu.Item
-                  key={`a${l.id}`}
-                  leftSection={<IconTag size={14} />}
-                  onClick={async () => done((await changeLabel.mutateAsync({ labelId: l.id, add: true, selection })).message)}
-                >
-                  {l.label}
-                </Menu.Item>
-              ))}
-              {labels.length > 0 ? <Menu.Label>Remove label</Menu.Label> : null}
-              {labels.map((l) => (
-                <Menu.Item
-                  key={`r${l.id}`}
-                  leftSection={<IconTagOff size={14} />}
-                  onClick={async () => done((await changeLabel.mutateAsync({ labelId: l.id, add: false, selection })).message)}
-                >
-                  {l.label}
-                </Menu.Item>
-              ))}
-            </Menu.Dropdown>
-          </Menu>
-          <Button
-            size="xs"
-            variant="default"
-            leftSection={<IconDownload size={14} />}
-            loading={exportCsv.isPending}
-            onClick={async () => {
-              const result = await exportCsv.mutateAsync(selection);
-              const link = document.createElement('a');
-              link.href = result.url;
-              link.download = 'contacts.csv';
-              link.click();
-              notify.success(`Exported ${result.count} contacts`);
-            }}
-          >
-            Export CSV
-          </Button>
-          <Button size="xs" color="red" variant="light" leftSection={<IconTrash size={14} />} onClick={() => setConfirm(true)}>
-            Delete
-          </Button>
+          {canWrite ? (
+            <Menu withinPortal>
+              <Menu.Target>
+                <Button size="xs" variant="default" leftSection={<IconUsersPlus size={14} />} loading={addToGroup.isPending}>
+                  Add to group
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {groups.length === 0 ? <Menu.Label>No groups yet</Menu.Label> : null}
+                {groups.map((g) => (
+                  <Menu.Item key={g.id} onClick={async () => done((await addToGroup.mutateAsync({ groupId: g.id, selection })).message)}>
+                    {g.name}
+                  </Menu.Item>
+                ))}
+              </Menu.Dropdown>
+            </Menu>
+          ) : null}
+          {canWrite ? (
+            <Menu withinPortal>
+              <Menu.Target>
+                <Button size="xs" variant="default" leftSection={<IconTag size={14} />} loading={changeLabel.isPending}>
+                  Labels
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {labels.length === 0 ? <Menu.Label>No labels yet (create them on the Groups page)</Menu.Label> : <Menu.Label>Add label</Menu.Label>}
+                {labels.map((l) => (
+                  <Menu.Item
+                    key={`a${l.id}`}
+                    leftSection={<IconTag size={14} />}
+                    onClick={async () => done((await changeLabel.mutateAsync({ labelId: l.id, add: true, selection })).message)}
+                  >
+                    {l.label}
+                  </Menu.Item>
+                ))}
+                {labels.length > 0 ? <Menu.Label>Remove label</Menu.Label> : null}
+                {labels.map((l) => (
+                  <Menu.Item
+                    key={`r${l.id}`}
+                    leftSection={<IconTagOff size={14} />}
+                    onClick={async () => done((await changeLabel.mutateAsync({ labelId: l.id, add: false, selection })).message)}
+                  >
+                    {l.label}
+                  </Menu.Item>
+                ))}
+              </Menu.Dropdown>
+            </Menu>
+          ) : null}
+          {canBulk ? (
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconDownload size={14} />}
+              loading={exportCsv.isPending}
+              onClick={async () => {
+                const result = await exportCsv.mutateAsync(selection);
+                const link = document.createElement('a');
+                link.href = result.url;
+                link.download = 'contacts.csv';
+                link.click();
+                notify.success(`Exported ${result.count} contacts`);
+              }}
+            >
+              Export CSV
+            </Button>
+          ) : null}
+          {canBulk ? (
+            <Button size="xs" color="red" variant="light" leftSection={<IconTrash size={14} />} onClick={() => setConfirm(true)}>
+              Delete
+            </Button>
+          ) : null}
         </Group>
       </Group>
       <ConfirmModal

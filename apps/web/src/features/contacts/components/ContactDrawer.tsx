@@ -3,6 +3,7 @@ import { formatPhone } from '@switchboard/domain';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
+import { useCan } from '../../../lib/access';
 import { formatDateTime } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { useContact } from '../api/get-contact';
@@ -35,6 +36,7 @@ export function ContactDrawer({ contactId, onClose, groups, attributes }: Contac
   const contact = useContact(id);
   const remove = useDeleteContact();
   const [editing, setEditing] = useState(false);
+  const canWrite = useCan('contacts.write');
   const [confirm, setConfirm] = useState(false);
   const c = contact.data;
   const close = () => {
@@ -93,14 +95,16 @@ export function ContactDrawer({ contactId, onClose, groups, attributes }: Contac
               <Title order={3}>{c.name}</Title>
               <ContactStatus contact={c} />
             </Stack>
-            <Group gap="xs">
-              <Button size="xs" variant="light" leftSection={<IconPencil size={14} />} onClick={() => setEditing(true)}>
-                Edit
-              </Button>
-              <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => setConfirm(true)}>
-                Delete
-              </Button>
-            </Group>
+            {canWrite ? (
+              <Group gap="xs">
+                <Button size="xs" variant="light" leftSection={<IconPencil size={14} />} onClick={() => setEditing(true)}>
+                  Edit
+                </Button>
+                <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => setConfirm(true)}>
+                  Delete
+                </Button>
+              </Group>
+            ) : null}
           </Group>
           <Group gap={6}>
             <Text size="sm" fw={500}>

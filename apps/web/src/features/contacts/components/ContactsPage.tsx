@@ -8,6 +8,7 @@ import { EmptyBlock, LoadError } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
 import { TablePager } from '../../../components/TablePager';
+import { useCan } from '../../../lib/access';
 import { useContacts } from '../api/get-contacts';
 import { useLabels } from '../api/get-labels';
 import type { BulkSelection, ContactAttribute, ContactFilters, Ref } from '../types';
@@ -38,6 +39,9 @@ export function ContactsPage({ groups, attributes }: ContactsPageProps) {
   const [open, setOpen] = useState<number | 'new' | null>(null);
   const [importing, setImporting] = useState(false);
   const labels = useLabels().data?.data ?? [];
+  // docs/permissions.md: `contacts.write` adds and changes one by one, `contacts.bulk` imports, exports and deletes in bulk.
+  const canWrite = useCan('contacts.write');
+  const canBulk = useCan('contacts.bulk');
 
   const filters: ContactFilters = useMemo(
     () => ({ search: debounced, group_id: groupId, label_id: labelId, is_unsubscribed: unsubscribed || undefined, is_invalid: invalid || undefined }),
@@ -76,12 +80,16 @@ export function ContactsPage({ groups, attributes }: ContactsPageProps) {
         description="Everyone you text and call, with their groups, labels and opt-out status."
         actions={
           <>
-            <Button variant="default" leftSection={<IconFileImport size={16} />} onClick={() => setImporting(true)}>
-              Import
-            </Button>
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setOpen('new')}>
-              New contact
-            </Button>
+            {canBulk ? (
+              <Button variant="default" leftSection={<IconFileImport size={16} />} onClick={() => setImporting(true)}>
+                Import
+              </Button>
+            ) : null}
+            {canWrite ? (
+              <Button leftSection={<IconPlus size={16} />} onClick={() => setOpen('new')}>
+                New contact
+              </Button>
+            ) : null}
           </>
         }
       />
@@ -131,7 +139,9 @@ export function ContactsPage({ groups, attributes }: ContactsPageProps) {
         </Text>
       </Group>
 
-      {selection ? <BulkBar selection={selection} count={allMatching ? total : chosen.size} groups={groups} onDone={clearSelection} /> : null}
+      {selection && (canWrite || canBulk) ? (
+        <BulkBar selection={selection} count={allMatching ? total : chosen.size} groups={groups} onDone={clearSelection} />
+      ) : null}
       {pageChosen && !allMatching && total > rows.length ? (
         <Text size="sm" mb="xs">
           All {rows.length} on this page are selected.{' '}
@@ -153,14 +163,16 @@ export function ContactsPage({ groups, attributes }: ContactsPageProps) {
             <EmptyBlock
               icon={<IconAddressBook />}
               title="No contacts yet"
-              description="Import a CSV or XLSX file, or add your first contact by hand."
+              description={canWrite ? 'Import a CSV or XLSX file, or add your first contact by hand.' : 'Contacts appear here once they are added.'}
               action={
-                <Group>
-                  <Button onClick={() => setImporting(true)}>Import contacts</Button>
-                  <Button variant="default" onClick={() => setOpen('new')}>
-                    New contact
-                  </Button>
-                </Group>
+                canWrite ? (
+                  <Group>
+                    {canBulk ? <Button onClick={() => setImporting(true)}>Import contacts</Button> : null}
+                    <Button variant={canBulk ? 'default' : 'filled'} onClick={() => setOpen('new')}>
+                      New contact
+                    </Button>
+                  </Group>
+                ) : undefined
               }
             />
           )

@@ -13,6 +13,7 @@ import { useEntityTypes } from '../api/get-entity-types';
 import type { Attribute } from '../types';
 import { AttributeForm } from './AttributeForm';
 import { EditDeleteActions } from '../../../components/EditDeleteActions';
+import { RequireAbility } from '../../../components/RequireAbility';
 
 /** Entity types people fill custom fields on in this app (TrackingPool and Organization have no screens). */
 const SHOWN_TYPES = [7, 6, 1, 2, 5];
@@ -122,6 +123,15 @@ function AttributeTable({ entityType, onEdit, onDelete }: { entityType: number; 
 
 /** Custom fields `/custom-fields`: one tab per entity type; create, edit, delete, usage counts. */
 export function CustomFieldsPage() {
+  // Custom-field definitions are company settings: `settings.manage` (docs/permissions.md).
+  return (
+    <RequireAbility ability="settings.manage" title="Custom fields">
+      <CustomFieldsScreen />
+    </RequireAbility>
+  );
+}
+
+function CustomFieldsScreen() {
   const types = useEntityTypes();
   const [tab, setTab] = useState('7');
   const [editing, setEditing] = useState<Attribute | 'new' | null>(null);

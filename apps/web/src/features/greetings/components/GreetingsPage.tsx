@@ -12,9 +12,12 @@ import { useGreetings } from '../api/get-greetings';
 import type { Greeting } from '../types';
 import { GreetingFormModal } from './GreetingFormModal';
 import { fileSrc } from '../../../lib/files';
+import { useCan } from '../../../lib/access';
 
 /** Greetings: the company's recorded and spoken messages for menus, voicemail and whispers. */
 export function GreetingsPage() {
+  // Greetings are created, changed and deleted with `numbers.manage`; other roles listen to them.
+  const canManage = useCan('numbers.manage');
   const greetings = useGreetings();
   const remove = useDeleteGreeting();
   const [editing, setEditing] = useState<Greeting | null>(null);
@@ -32,9 +35,11 @@ export function GreetingsPage() {
         title="Greetings"
         description="Messages callers hear: menu prompts, voicemail greetings, whispers and hold music. Assign them in a number's routing."
         actions={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => open(null)}>
-            New greeting
-          </Button>
+          canManage ? (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => open(null)}>
+              New greeting
+            </Button>
+          ) : undefined
         }
       />
       {greetings.isPending ? (
@@ -44,7 +49,7 @@ export function GreetingsPage() {
           icon={<IconMicrophone />}
           title="No greetings yet"
           description="Type what callers should hear and pick a voice, or upload a recording."
-          action={<Button onClick={() => open(null)}>Create a greeting</Button>}
+          action={canManage ? <Button onClick={() => open(null)}>Create a greeting</Button> : undefined}
         />
       ) : (
         <Stack gap="sm">
@@ -68,7 +73,7 @@ export function GreetingsPage() {
                   </Text>
                 </Stack>
                 <audio controls preload="none" src={fileSrc(g.url)} style={{ height: 36, maxWidth: 280 }} aria-label={`Play ${g.name}`} />
-                <Group gap={4} wrap="nowrap">
+                <Group gap={4} wrap="nowrap" display={canManage ? undefined : 'none'}>
                   <Tooltip label="Edit">
                     <ActionIcon variant="subtle" aria-label={`Edit ${g.name}`} onClick={() => open(g)}>
                       <IconEdit size={16} />

@@ -3,6 +3,7 @@ import { formatPhone } from '@switchboard/domain';
 import { IconNote, IconPhone, IconRecordMail } from '@tabler/icons-react';
 import { formatStamp } from '../../../lib/format';
 import type { Conversation } from '../types';
+import { CallerName } from '../../../components/CallerName';
 
 /**
  * The list's one-line preview of the latest item: a note reads as a note ("Note: …", never as a
@@ -77,6 +78,7 @@ export function ConversationRow({
               </Badge>
             ) : null}
           </Group>
+          <CallerName enhanced={conversation.enhancedCallerId} compact />
           <Group gap={4} wrap="nowrap" data-testid="conversation-preview" data-kind={preview.icon ?? 'message'}>
             {PreviewIcon ? (
               <PreviewIcon

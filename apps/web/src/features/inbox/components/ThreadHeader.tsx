@@ -4,6 +4,7 @@ import { IconArchive, IconArrowBackUp, IconArrowLeft } from '@tabler/icons-react
 import { useArchiveConversation } from '../api/archive-conversation';
 import { useRestoreConversation } from '../api/restore-conversation';
 import type { Conversation } from '../types';
+import { CallerName } from '../../../components/CallerName';
 
 /** Who the thread is with, through which number, and archive / restore. */
 export function ThreadHeader({ conversation, onBack }: { conversation: Conversation; onBack?: () => void }) {
@@ -31,6 +32,7 @@ export function ThreadHeader({ conversation, onBack }: { conversation: Conversat
           <Text size="xs" c="dimmed" truncate>
             {conversation.contact ? `${formatPhone(conversation.recipient)} · ` : ''}via {formatPhone(conversation.number.number)}
           </Text>
+          <CallerName enhanced={conversation.enhancedCallerId} />
         </Stack>
       </Group>
       {conversation.isArchived ? (

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { formatDateTime, formatDuration } from '../../../lib/format';
 import type { ConversationItem } from '../types';
 import { MessageBubble } from './MessageBubble';
+import { FaxThreadItem } from '../../../components/FaxThreadItem';
 
 /** A call or voicemail in the thread: direction, status, duration, and a link to the call. */
 function CallItem({ item }: { item: ConversationItem }) {
@@ -87,6 +88,8 @@ export function ThreadItem({ item, onCancelScheduled, cancelling }: { item: Conv
     case 'call':
     case 'voicemail':
       return <CallItem item={item} />;
+    case 'fax':
+      return <FaxThreadItem item={item} />;
     case 'note':
       return <NoteItem item={item} />;
     case 'scheduledmessage':

@@ -11,6 +11,7 @@ import { HttpError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { useApplyTemplate, useDeleteTemplate, useSaveTemplate, useTemplates } from '../api/templates';
 import type { NumberTemplate, TemplateNumber } from '../types';
+import { useCan } from '../../../lib/access';
 
 function routesSummary(routes: RouteEntry[]): string {
   if (routes.length === 0) return 'No extensions';
@@ -141,6 +142,8 @@ function ApplyForm({ template, numbers, onClose }: { template: NumberTemplate; n
 
 /** Number templates: reusable routing + hours; create, edit, delete, apply to numbers. `numbers` come from the app. */
 export function NumberTemplatesPage({ numbers = [] }: { numbers?: TemplateNumber[] }) {
+  // Templates are created, changed, deleted and applied with `numbers.manage`; other roles read them.
+  const canManage = useCan('numbers.manage');
   const templates = useTemplates();
   const remove = useDeleteTemplate();
   const [editing, setEditing] = useState<NumberTemplate | 'new' | null>(null);
@@ -153,9 +156,11 @@ export function NumberTemplatesPage({ numbers = [] }: { numbers?: TemplateNumber
         title="Number templates"
         description="Save a routing setup and business hours once, then apply it to many numbers."
         actions={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-            New template
-          </Button>
+          canManage ? (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+              New template
+            </Button>
+          ) : undefined
         }
       />
       {templates.isPending ? (
@@ -165,7 +170,7 @@ export function NumberTemplatesPage({ numbers = [] }: { numbers?: TemplateNumber
           icon={<IconTemplate />}
           title="No templates yet"
           description="Create one from a number you have already set up."
-          action={<Button onClick={() => setEditing('new')}>Create a template</Button>}
+          action={canManage ? <Button onClick={() => setEditing('new')}>Create a template</Button> : undefined}
         />
       ) : (
         <SimpleGrid cols={{ base: 1, md: 2 }}>
@@ -175,7 +180,7 @@ export function NumberTemplatesPage({ numbers = [] }: { numbers?: TemplateNumber
                 <Text fw={600} truncate>
                   {t.name}
                 </Text>
-                <Group gap={4} wrap="nowrap">
+                <Group gap={4} wrap="nowrap" display={canManage ? undefined : 'none'}>
                   <Tooltip label="Edit">
                     <ActionIcon variant="subtle" aria-label={`Edit ${t.name}`} onClick={() => setEditing(t)}>
                       <IconEdit size={16} />
@@ -199,9 +204,11 @@ export function NumberTemplatesPage({ numbers = [] }: { numbers?: TemplateNumber
                 {!t.ai_eav_enabled && t.record ? <Badge variant="light">Recording</Badge> : null}
                 {!t.ai_eav_enabled && t.call_transcription_enabled ? <Badge variant="light">Transcription</Badge> : null}
               </Group>
-              <Button mt="sm" variant="light" size="xs" onClick={() => setApplying(t)}>
-                Apply to numbers
-              </Button>
+              {canManage ? (
+                <Button mt="sm" variant="light" size="xs" onClick={() => setApplying(t)}>
+                  Apply to numbers
+                </Button>
+              ) : null}
             </Card>
           ))}
         </SimpleGrid>

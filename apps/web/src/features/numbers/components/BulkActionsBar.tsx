@@ -2,19 +2,25 @@ import { Button, Card, Group, Modal, Stack, Text, TextInput } from '@mantine/cor
 import { IconTag, IconTrash, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
+import { useCan } from '../../../lib/access';
 import { notify } from '../../../lib/notify';
 import { useBulkUpdateNumbers } from '../api/bulk-update-numbers';
 import { useReleaseNumbers } from '../api/release-numbers';
 import { trackJob } from '../realtime/number-jobs';
 
-/** Actions on the selected numbers: Release (after a confirmation) and Set label, both background jobs. */
+/**
+ * Actions on the selected numbers: Release (after a confirmation; `numbers.purchase`) and Set label (`numbers.manage`),
+ * both background jobs. A role with neither sees no bar.
+ */
 export function BulkActionsBar({ selected, onClear }: { selected: number[]; onClear: () => void }) {
+  const canLabel = useCan('numbers.manage');
+  const canRelease = useCan('numbers.purchase');
   const [confirming, setConfirming] = useState(false);
   const [labeling, setLabeling] = useState(false);
   const [label, setLabel] = useState('');
   const release = useReleaseNumbers();
   const update = useBulkUpdateNumbers();
-  if (selected.length === 0) return null;
+  if (selected.length === 0 || !(canLabel || canRelease)) return null;
   const count = `${selected.length} ${selected.length === 1 ? 'number' : 'numbers'}`;
 
   const doRelease = () =>
@@ -48,12 +54,16 @@ export function BulkActionsBar({ selected, onClear }: { selected: number[]; onCl
             {count} selected
           </Text>
           <Group gap="xs">
-            <Button size="xs" variant="default" leftSection={<IconTag size={14} />} onClick={() => setLabeling(true)}>
-              Set label
-            </Button>
-            <Button size="xs" color="red" variant="light" leftSection={<IconTrash size={14} />} onClick={() => setConfirming(true)}>
-              Release
-            </Button>
+            {canLabel ? (
+              <Button size="xs" variant="default" leftSection={<IconTag size={14} />} onClick={() => setLabeling(true)}>
+                Set label
+              </Button>
+            ) : null}
+            {canRelease ? (
+              <Button size="xs" color="red" variant="light" leftSection={<IconTrash size={14} />} onClick={() => setConfirming(true)}>
+                Release
+              </Button>
+            ) : null}
             <Button size="xs" variant="subtle" leftSection={<IconX size={14} />} onClick={onClear}>
               Clear
             </Button>

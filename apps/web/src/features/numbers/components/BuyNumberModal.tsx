@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, SegmentedControl, Stack, Text } from '@mantine/core';
 import { formatPhone } from '@switchboard/domain';
 import { useEffect, useState } from 'react';
 import { notify } from '../../../lib/notify';
@@ -27,6 +27,8 @@ export function BuyNumberModal({ opened, onClose }: { opened: boolean; onClose: 
   const buy = useBuyNumber();
   const bulk = useBulkPurchaseNumbers();
   const [confirming, setConfirming] = useState<AvailableNumber[] | null>(null);
+  // Service type (spec 002): 1 voice and SMS, 2 fax (docs/fax.md); applies to a single purchase.
+  const [serviceType, setServiceType] = useState<'1' | '2'>('1');
   const results = search.data?.data;
   const ticked = (results ?? []).filter((n) => selected.includes(n.number));
   const { reset: resetBuy } = buy;
@@ -63,7 +65,7 @@ export function BuyNumberModal({ opened, onClose }: { opened: boolean; onClose: 
   const buyOne = (n: AvailableNumber) => {
     if (companyId === null) return;
     buy.mutate(
-      { company_id: companyId, provider_id: n.provider_id, number: n.number },
+      { company_id: companyId, provider_id: n.provider_id, number: n.number, service_type: Number(serviceType) },
       {
         onSuccess: () => {
           notify.success(`${formatPhone(n.number)} is yours. Set where its calls go from the Numbers list.`, 'Number purchased');
@@ -120,6 +122,15 @@ export function BuyNumberModal({ opened, onClose }: { opened: boolean; onClose: 
   return (
     <Modal opened={opened} onClose={onClose} title="Buy a number" size="lg">
       <Stack gap="md">
+        <SegmentedControl
+          aria-label="Number use"
+          value={serviceType}
+          onChange={(v) => setServiceType(v as '1' | '2')}
+          data={[
+            { value: '1', label: 'Voice & SMS' },
+            { value: '2', label: 'Fax' },
+          ]}
+        />
         <NumberSearchForm onSearch={onSearch} loading={search.isFetching} />
         <NumberSearchResults
           results={results}

@@ -7,6 +7,8 @@ import { ConfirmModal } from '../../../components/ConfirmModal';
 import type { CustomFieldAttribute } from '../../../components/CustomFieldValuesEditor';
 import { EmptyCard } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
+import { ReadOnly } from '../../../components/ReadOnly';
+import { useCan } from '../../../lib/access';
 import { notify } from '../../../lib/notify';
 import { useCompanyId } from '../../../lib/session';
 import { useCompanyNumbers } from '../api/get-numbers';
@@ -15,6 +17,7 @@ import { useRotateNumber } from '../api/rotate-number';
 import { trackJob } from '../realtime/number-jobs';
 import type { GreetingOption, PhoneNumber } from '../types';
 import { NumberCustomFieldsCard } from './NumberCustomFieldsCard';
+import { NumberCallSettingsCard } from './NumberCallSettingsCard';
 import { NumberDetailsCard } from './NumberDetailsCard';
 import { NumberEditor } from './NumberEditor';
 import { OverrideCard } from './OverrideCard';
@@ -26,6 +29,8 @@ function NumberActions({ number }: { number: PhoneNumber }) {
   const rotate = useRotateNumber(companyId);
   const release = useReleaseNumbers();
   const [confirm, setConfirm] = useState<'rotate' | 'release' | null>(null);
+  // Swapping and releasing change what the company pays for: `numbers.purchase` (docs/permissions.md).
+  const canPurchase = useCan('numbers.purchase');
   const shown = formatPhone(number.number);
   const run = () => {
     if (confirm === 'rotate') {
@@ -49,6 +54,7 @@ function NumberActions({ number }: { number: PhoneNumber }) {
       });
     }
   };
+  if (!canPurchase) return null;
   return (
     <>
       <Group gap="xs">
@@ -86,6 +92,9 @@ export function NumberEditorPage({ greetings = [], attributes = [] }: { greeting
   const { numberId } = useParams();
   const numbers = useCompanyNumbers();
   const number = numbers.data?.data.find((n) => String(n.id) === numberId);
+  // A role without `numbers.manage` (reporting, user) reads the setup: every control is disabled, nothing is saved.
+  const canManage = useCan('numbers.manage');
+  const canSetFields = useCan('settings.manage');
 
   return (
     <>
@@ -108,16 +117,30 @@ export function NumberEditorPage({ greetings = [], attributes = [] }: { greeting
             </div>
             <NumberActions number={number} />
           </Group>
+          {!canManage ? (
+            <Text size="sm" c="dimmed" data-testid="number-read-only">
+              You can see this number's setup; an owner or administrator changes it.
+            </Text>
+          ) : null}
           <Grid gap="md">
             <Grid.Col span={{ base: 12, lg: 8 }}>
-              <NumberEditor key={`${number.id}:${number.number}`} number={number} greetings={greetings} />
+              <ReadOnly when={!canManage}>
+                <NumberEditor key={`${number.id}:${number.number}`} number={number} greetings={greetings} />
+              </ReadOnly>
             </Grid.Col>
             <Grid.Col span={{ base: 12, lg: 4 }}>
               <Stack gap="md">
-                <OverrideCard number={number} />
+                <ReadOnly when={!canManage}>
+                  <OverrideCard number={number} />
+                </ReadOnly>
                 <NumberDetailsCard numberId={number.id} />
-                <NumberCustomFieldsCard numberId={number.id} attributes={attributes} />
-                <TriggersCard numberId={number.id} />
+                <NumberCallSettingsCard numberId={number.id} canEdit={canManage} />
+                <ReadOnly when={!canSetFields}>
+                  <NumberCustomFieldsCard numberId={number.id} attributes={attributes} />
+                </ReadOnly>
+                <ReadOnly when={!canManage}>
+                  <TriggersCard numberId={number.id} />
+                </ReadOnly>
               </Stack>
             </Grid.Col>
           </Grid>

@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { EmptyBlock, EmptyCard } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PAGER_LABELS } from '../../../components/TablePager';
+import { useCan } from '../../../lib/access';
 import { formatDateTime } from '../../../lib/format';
 import { useCompanyId } from '../../../lib/session';
 import { useExportNumbers } from '../api/export-numbers';
@@ -50,8 +51,12 @@ function SortHeader({
  * The numbers datatable: server paging (current_page, total, last_page), sort by column, search and
  * type filter, CSV export of the filtered list, and a selection for the bulk actions.
  */
-export function NumbersTable({ onBuy }: { onBuy: () => void }) {
+export function NumbersTable({ onBuy }: { onBuy?: () => void }) {
   const companyId = useCompanyId();
+  // Selecting numbers only serves the bulk actions (set label: `numbers.manage`; release: `numbers.purchase`).
+  const canLabel = useCan('numbers.manage');
+  const canRelease = useCan('numbers.purchase');
+  const canSelect = canLabel || canRelease;
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const [type, setType] = useState<string | null>(null);
@@ -88,8 +93,12 @@ export function NumbersTable({ onBuy }: { onBuy: () => void }) {
       <EmptyCard
         icon={<IconHash />}
         title="No numbers yet"
-        description="Buy a local or toll-free number, then choose where its calls ring."
-        action={<Button onClick={onBuy}>Buy a number</Button>}
+        description={
+          onBuy
+            ? 'Buy a local or toll-free number, then choose where its calls ring.'
+            : 'No numbers to show you in this account yet. An owner or administrator buys numbers and assigns them to users.'
+        }
+        action={onBuy ? <Button onClick={onBuy}>Buy a number</Button> : undefined}
       />
     );
   }
@@ -138,9 +147,11 @@ export function NumbersTable({ onBuy }: { onBuy: () => void }) {
           <Table verticalSpacing="sm" highlightOnHover data-testid="numbers-table" aria-busy={numbers.isFetching}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th w={40}>
-                  <Checkbox aria-label="Select all numbers on this page" checked={allOnPage} indeterminate={!allOnPage && someOnPage} onChange={toggleAll} />
-                </Table.Th>
+                {canSelect ? (
+                  <Table.Th w={40}>
+                    <Checkbox aria-label="Select all numbers on this page" checked={allOnPage} indeterminate={!allOnPage && someOnPage} onChange={toggleAll} />
+                  </Table.Th>
+                ) : null}
                 <SortHeader column="label" query={query} onSort={onSort}>
                   Label
                 </SortHeader>
@@ -161,7 +172,7 @@ export function NumbersTable({ onBuy }: { onBuy: () => void }) {
             <Table.Tbody>
               {rows.length === 0 ? (
                 <Table.Tr>
-                  <Table.Td colSpan={8}>
+                  <Table.Td colSpan={canSelect ? 8 : 7}>
                     <EmptyBlock
                       icon={<IconSearch />}
                       title="No numbers match"
@@ -189,9 +200,11 @@ export function NumbersTable({ onBuy }: { onBuy: () => void }) {
                     data-number={n.number}
                     bg={selected.includes(n.id) ? 'var(--mantine-color-blue-light)' : undefined}
                   >
-                    <Table.Td>
-                      <Checkbox aria-label={`Select ${formatPhone(n.number)}`} checked={selected.includes(n.id)} onChange={() => toggle(n.id)} />
-                    </Table.Td>
+                    {canSelect ? (
+                      <Table.Td>
+                        <Checkbox aria-label={`Select ${formatPhone(n.number)}`} checked={selected.includes(n.id)} onChange={() => toggle(n.id)} />
+                      </Table.Td>
+                    ) : null}
                     <Table.Td>
                       <Text fw={500}>
                         {n.label || (
@@ -222,7 +235,7 @@ export function NumbersTable({ onBuy }: { onBuy: () => void }) {
                     </Table.Td>
                     <Table.Td ta="right">
                       <Button component={Link} to={`/numbers/${n.id}`} variant="subtle" size="xs">
-                        Edit routing
+                        {canLabel ? 'Edit routing' : 'View routing'}
                       </Button>
                     </Table.Td>
                   </Table.Tr>

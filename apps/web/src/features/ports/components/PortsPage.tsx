@@ -11,6 +11,7 @@ import { notify } from '../../../lib/notify';
 import { useCreatePort, usePorts } from '../api/ports';
 import { usePortUpdates } from '../realtime/use-port-updates';
 import type { PortRequest, PortState } from '../types';
+import { useCan } from '../../../lib/access';
 
 const STATE_COLOR: Record<PortState, string> = { submitted: 'blue', in_progress: 'yellow', completed: 'teal', rejected: 'red' };
 const STATE_PROGRESS: Record<PortState, number> = { submitted: 20, in_progress: 60, completed: 100, rejected: 100 };
@@ -178,6 +179,8 @@ function PortCard({ port }: { port: PortRequest }) {
 
 /** Port requests: move numbers from another carrier; states update live. */
 export function PortsPage() {
+  // Porting a number in costs money: `numbers.purchase` (docs/permissions.md); other roles follow the requests.
+  const canPort = useCan('numbers.purchase');
   usePortUpdates();
   const ports = usePorts();
   const [creating, setCreating] = useState(false);
@@ -188,9 +191,11 @@ export function PortsPage() {
         title="Port requests"
         description="Bring numbers you already have from another carrier. They keep ringing there until the move completes."
         actions={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-            New port request
-          </Button>
+          canPort ? (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+              New port request
+            </Button>
+          ) : undefined
         }
       />
       {ports.isPending ? (
@@ -200,7 +205,7 @@ export function PortsPage() {
           icon={<IconArrowsTransferDown />}
           title="No port requests"
           description="Have your current carrier account details ready: account number, PIN and the name on the account."
-          action={<Button onClick={() => setCreating(true)}>Start a port request</Button>}
+          action={canPort ? <Button onClick={() => setCreating(true)}>Start a port request</Button> : undefined}
         />
       ) : (
         <Stack gap="sm">

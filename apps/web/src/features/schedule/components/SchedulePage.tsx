@@ -9,6 +9,8 @@ import { UnsavedChangesPrompt } from '../../../components/schedule/UnsavedChange
 import { HttpError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { useCompanySchedule, useSaveCompanySchedule } from '../api/company-schedule';
+import { useCan } from '../../../lib/access';
+import { ReadOnly } from '../../../components/ReadOnly';
 
 /** A YYYY-MM-DD date shown as "Dec 25, 2026" (built at local noon so no zone shifts the day). */
 function showDate(date: string): string {
@@ -32,6 +34,8 @@ function currentState(schedule: Schedule, holidays: string[], now = new Date()):
  * edits asks first.
  */
 export function SchedulePage() {
+  // The schedule changes with `numbers.manage`; other roles read it (every control disabled).
+  const canManage = useCan('numbers.manage');
   const loaded = useCompanySchedule();
   const save = useSaveCompanySchedule();
   const [schedule, setSchedule] = useState<Schedule | null>(null);
@@ -97,69 +101,73 @@ export function SchedulePage() {
         }
       />
       <UnsavedChangesPrompt dirty={dirty && !save.isPending} what="schedule changes" />
-      {!schedule ? (
-        <ListSkeleton rows={3} height={80} />
-      ) : (
-        <Stack gap="md" maw={820}>
-          <ScheduleEditor
-            schedule={schedule}
-            onChange={setSchedule}
-            errors={Object.fromEntries(
-              Object.entries(errors)
-                .filter(([k]) => k.startsWith('schedule.'))
-                .map(([k, v]) => [k.slice(9), v]),
-            )}
-          />
-          <Card withBorder radius="md" padding="md" data-testid="holidays">
-            <Title order={4} mb={4}>
-              Holidays
-            </Title>
-            <Text size="sm" c="dimmed" mb="sm">
-              Closed all day on these dates (in the schedule's time zone); calls go to voicemail when it is on.
-            </Text>
-            <Group align="flex-end" gap="sm" mb="sm">
-              <TextInput type="date" label="Date" value={newDate} onChange={(e) => setNewDate(e.currentTarget.value)} w={200} error={errors.holidays?.[0]} />
-              <Button variant="light" leftSection={<IconPlus size={16} />} onClick={addHoliday} disabled={!newDate}>
-                Add holiday
-              </Button>
-            </Group>
-            {holidays.length === 0 ? (
-              <Group gap="xs" c="dimmed">
-                <IconCalendarOff size={16} />
-                <Text size="sm">No holidays yet.</Text>
+      <ReadOnly when={!canManage}>
+        {!schedule ? (
+          <ListSkeleton rows={3} height={80} />
+        ) : (
+          <Stack gap="md" maw={820}>
+            <ScheduleEditor
+              schedule={schedule}
+              onChange={setSchedule}
+              errors={Object.fromEntries(
+                Object.entries(errors)
+                  .filter(([k]) => k.startsWith('schedule.'))
+                  .map(([k, v]) => [k.slice(9), v]),
+              )}
+            />
+            <Card withBorder radius="md" padding="md" data-testid="holidays">
+              <Title order={4} mb={4}>
+                Holidays
+              </Title>
+              <Text size="sm" c="dimmed" mb="sm">
+                Closed all day on these dates (in the schedule's time zone); calls go to voicemail when it is on.
+              </Text>
+              <Group align="flex-end" gap="sm" mb="sm">
+                <TextInput type="date" label="Date" value={newDate} onChange={(e) => setNewDate(e.currentTarget.value)} w={200} error={errors.holidays?.[0]} />
+                <Button variant="light" leftSection={<IconPlus size={16} />} onClick={addHoliday} disabled={!newDate}>
+                  Add holiday
+                </Button>
               </Group>
-            ) : (
-              <Group gap="xs">
-                {holidays.map((d) => (
-                  <Badge
-                    key={d}
-                    size="lg"
-                    variant="light"
-                    data-testid="holiday"
-                    rightSection={
-                      <ActionIcon
-                        size="xs"
-                        variant="transparent"
-                        aria-label={`Remove ${showDate(d)}`}
-                        onClick={() => setHolidays((h) => h.filter((x) => x !== d))}
-                      >
-                        <IconX size={12} />
-                      </ActionIcon>
-                    }
-                  >
-                    {showDate(d)}
-                  </Badge>
-                ))}
+              {holidays.length === 0 ? (
+                <Group gap="xs" c="dimmed">
+                  <IconCalendarOff size={16} />
+                  <Text size="sm">No holidays yet.</Text>
+                </Group>
+              ) : (
+                <Group gap="xs">
+                  {holidays.map((d) => (
+                    <Badge
+                      key={d}
+                      size="lg"
+                      variant="light"
+                      data-testid="holiday"
+                      rightSection={
+                        <ActionIcon
+                          size="xs"
+                          variant="transparent"
+                          aria-label={`Remove ${showDate(d)}`}
+                          onClick={() => setHolidays((h) => h.filter((x) => x !== d))}
+                        >
+                          <IconX size={12} />
+                        </ActionIcon>
+                      }
+                    >
+                      {showDate(d)}
+                    </Badge>
+                  ))}
+                </Group>
+              )}
+            </Card>
+            {canManage ? (
+              <Group justify="flex-end">
+                <Button leftSection={<IconDeviceFloppy size={16} />} onClick={submit} loading={save.isPending}>
+                  Save schedule
+                </Button>
               </Group>
-            )}
-          </Card>
-          <Group justify="flex-end">
-            <Button leftSection={<IconDeviceFloppy size={16} />} onClick={submit} loading={save.isPending}>
-              Save schedule
-            </Button>
-          </Group>
-        </Stack>
-      )}
+            ) : null}
+          </Stack>
+        )}
+      </ReadOnly>
     </>
   );
 }

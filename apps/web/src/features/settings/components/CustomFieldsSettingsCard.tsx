@@ -1,11 +1,10 @@
 import { Card, Divider, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { CustomFieldValuesEditor, type CustomFieldAttribute } from '../../../components/CustomFieldValuesEditor';
 import { notify } from '../../../lib/notify';
+import { useCan } from '../../../lib/access';
 import { useCompanyId, useSession } from '../../../lib/session';
 import { useCompanyCustomFieldValues, useSaveCompanyCustomFields } from '../api/company-custom-fields';
 import { useSaveUserCustomFields, useUserCustomFieldValues } from '../api/user-custom-fields';
-
-const MANAGER_ROLES = ['owner', 'administrator'];
 
 /**
  * Custom-field values of the selected company (owners and administrators edit; others read) and of
@@ -21,8 +20,8 @@ export function CustomFieldsSettingsCard({
 }) {
   const { user } = useSession();
   const companyId = useCompanyId();
-  const role = user?.companies.find((c) => c.id === companyId)?.role;
-  const canEdit = role !== undefined && MANAGER_ROLES.includes(role);
+  // Company settings are for settings.manage (docs/permissions.md); others see them read-only.
+  const canEdit = useCan('settings.manage');
   const companyValues = useCompanyCustomFieldValues();
   const userValues = useUserCustomFieldValues();
   const saveCompany = useSaveCompanyCustomFields();

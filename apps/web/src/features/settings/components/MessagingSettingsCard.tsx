@@ -6,12 +6,12 @@ import { useState, type FormEvent } from 'react';
 import { TimezoneSelect } from '../../../components/TimezoneSelect';
 import { HttpError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
+import { useCan } from '../../../lib/access';
 import { useCompanyId, useSession } from '../../../lib/session';
 import { useCompanySettings, useSaveCompanySettings, type CompanySettings } from '../api/company-settings';
 
 /** Quarter-hour clock times ("HH:mm" values, "8:00am" labels) from the domain's TIME_CHOICES. */
 const CLOCK_CHOICES = TIME_CHOICES.filter((c) => /^\d{2}:\d{2}$/.test(c.value)).map((c) => ({ value: c.value, label: c.label }));
-const MANAGER_ROLES = ['owner', 'administrator'];
 
 /**
  * Settings → Messaging (docs/messaging.md, docs/quiet-hours.md): the HELP/INFO reply text, campaign quiet hours (on/off with
@@ -34,8 +34,8 @@ export function MessagingSettingsCard() {
 function MessagingSettingsForm({ initial }: { initial: CompanySettings }) {
   const { user } = useSession();
   const companyId = useCompanyId();
-  const role = user?.companies.find((c) => c.id === companyId)?.role;
-  const canEdit = role !== undefined && MANAGER_ROLES.includes(role);
+  // Company settings are for settings.manage (docs/permissions.md); others see them read-only.
+  const canEdit = useCan('settings.manage');
   const save = useSaveCompanySettings();
   const [v, setV] = useState<CompanySettings>(initial);
   const [errors, setErrors] = useState<Record<string, string[]>>({});

@@ -5,6 +5,7 @@ import { usePlaceCall } from '../api/place-call';
 import type { ForwardOutcome, SimulatorNumber } from '../types';
 import { CallLog } from './CallLog';
 import { ForwardOutcomes } from './ForwardOutcomes';
+import { currentScript } from './ScriptPanel';
 
 interface CallPanelProps {
   from: string | null;
@@ -32,6 +33,7 @@ export function CallPanel({ from, target }: CallPanelProps) {
       forwards,
       confirm,
       voicemail_seconds: typeof voicemailSeconds === 'number' ? voicemailSeconds : undefined,
+      script: currentScript(),
     });
   };
 

@@ -9,6 +9,9 @@ import { PageHeader } from '../../../components/PageHeader';
 import type { SimulatorNumber } from '../types';
 import { CallPanel } from './CallPanel';
 import { TextPanel } from './TextPanel';
+import { HandsetCallsPanel } from './HandsetCallsPanel';
+import { FaxPanel } from './FaxPanel';
+import { ScriptPanel } from './ScriptPanel';
 
 /** A valid outside number to start with (a 202 number; 555-01xx numbers are reserved for fiction). */
 const DEFAULT_OUTSIDE_NUMBER = '+12025550143';
@@ -80,7 +83,16 @@ export function SimulatorPage({ numbers, loading }: SimulatorPageProps) {
             <CallPanel key={target?.id} from={from} target={target} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 6 }}>
+            <ScriptPanel />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 6 }}>
             <TextPanel from={from} target={target} />
+          </Grid.Col>
+          <Grid.Col span={12}>
+            <HandsetCallsPanel />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 6 }}>
+            <FaxPanel from={from} target={target} />
           </Grid.Col>
         </Grid>
       )}

@@ -8,6 +8,8 @@ import { formatPhone } from '@switchboard/domain';
 import { IconPhone, IconPhoneIncoming, IconPhoneOff } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useSoftphone, type SoftphoneCall } from '../hooks/use-softphone';
+import { Dialer } from './Dialer';
+import { CallerName } from '../../../components/CallerName';
 
 function Timer({ since }: { since: number }) {
   const [now, setNow] = useState(Date.now());
@@ -48,6 +50,7 @@ function CallCard({ current, answer, decline, hangup }: { current: SoftphoneCall
           <Text size="lg" fw={call.contactName ? 600 : undefined} data-testid="softphone-from">
             {call.contactName || formatPhone(call.from)}
           </Text>
+          <CallerName callId={call.callId} compact />
           {call.contactName ? (
             <Text size="sm" ff="monospace" data-testid="softphone-number">
               {formatPhone(call.from)}
@@ -83,6 +86,7 @@ export function Softphone({ compact = false }: { compact?: boolean }) {
   if (!signedIn) return null;
   return (
     <>
+      <Dialer />
       <Tooltip label="Take in-app calls in this browser">
         <Switch
           aria-label="In-app calling"

@@ -44,3 +44,29 @@ export const twilioCall = {
     incoming = null;
   },
 };
+
+type TwilioOutgoingCall = { on(event: string, fn: () => void): void; disconnect(): void; mute(on: boolean): void; sendDigits(d: string): void };
+let outgoing: TwilioOutgoingCall | null = null;
+
+/**
+ * Places a call from the browser with the Voice SDK: a Device with `token` (outgoing grant)
+ * connects with `params` (call_id, number_id, To) to the TwiML app, whose voice webhook dials the
+ * callee (docs/calling.md "Twilio"). `onAccept`: the callee's leg is connected.
+ */
+export async function connectTwilioCall(token: string, params: Record<string, string>, handlers: { onAccept: () => void }): Promise<void> {
+  const { Device } = await import('@twilio/voice-sdk');
+  const d = new Device(token) as unknown as { connect(o: { params: Record<string, string> }): Promise<TwilioOutgoingCall> };
+  const call = await d.connect({ params });
+  call.on('accept', handlers.onAccept);
+  call.on('disconnect', () => {
+    if (outgoing === call) outgoing = null;
+  });
+  outgoing = call;
+}
+
+/** The outgoing Twilio call's controls (no-ops without one). */
+export const twilioOutgoing = {
+  disconnect: () => outgoing?.disconnect(),
+  mute: (on: boolean) => outgoing?.mute(on),
+  sendDigits: (d: string) => outgoing?.sendDigits(d),
+};

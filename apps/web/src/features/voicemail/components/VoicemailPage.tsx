@@ -15,9 +15,12 @@ import { useVoicemails } from '../api/get-voicemails';
 import { useMarkVoicemail } from '../api/mark-voicemail';
 import type { Voicemail } from '../types';
 import { fileSrc } from '../../../lib/files';
+import { useCan } from '../../../lib/access';
 
 /** Voicemail: every message left on the company's numbers, to play, mark heard or new, and delete. */
 export function VoicemailPage() {
+  // Marking heard and deleting voicemails is working calls (`calls.work`); reporting listens only.
+  const canWork = useCan('calls.work');
   const [page, setPage] = useState(1);
   const voicemails = useVoicemails(page);
   const mark = useMarkVoicemail();
@@ -86,10 +89,11 @@ export function VoicemailPage() {
                     src={fileSrc(v.recording_url)}
                     style={{ height: 36, maxWidth: 300 }}
                     aria-label={`Voicemail from ${v.contact?.name || formatPhone(v.from)}`}
-                    onPlay={() => !v.is_read && mark.mutate({ id: v.id, read: true })}
+                    onPlay={() => canWork && !v.is_read && mark.mutate({ id: v.id, read: true })}
                   />
-                  <Tooltip label={v.is_read ? 'Mark as new' : 'Mark as heard'}>
+                  <Tooltip label={v.is_read ? 'Mark as new' : 'Mark as heard'} disabled={!canWork}>
                     <ActionIcon
+                      display={canWork ? undefined : 'none'}
                       variant="subtle"
                       aria-label={v.is_read ? 'Mark as new' : 'Mark as heard'}
                       onClick={() => mark.mutate({ id: v.id, read: !v.is_read })}
@@ -97,8 +101,14 @@ export function VoicemailPage() {
                       {v.is_read ? <IconMail size={16} /> : <IconMailOpened size={16} />}
                     </ActionIcon>
                   </Tooltip>
-                  <Tooltip label="Delete">
-                    <ActionIcon variant="subtle" color="red" aria-label="Delete voicemail" onClick={() => setDeleting(v)}>
+                  <Tooltip label="Delete" disabled={!canWork}>
+                    <ActionIcon
+                      display={canWork ? undefined : 'none'}
+                      variant="subtle"
+                      color="red"
+                      aria-label="Delete voicemail"
+                      onClick={() => setDeleting(v)}
+                    >
                       <IconTrash size={16} />
                     </ActionIcon>
                   </Tooltip>

@@ -1,0 +1,38 @@
+/**
+ * The analytics module's entry: analytics (the reporting store, call reports, dashboard, exports; spec
+ * 001 "Analytics", spec 002 "Dashboard"; docs/analytics.md). Setup subscribes the store to
+ * `call.changed`, `call.annotated` and `call.attributed`, and drops
+ * the cached answers of a company on `message.received`, `message.status-changed` and `fax.changed`. See `platform/module.ts`.
+ */
+import type { ModuleEntry } from '../../platform/module.js';
+import { events } from '../../platform/events/index.js';
+import { onCallAttributed, onCallChanged } from './analytics.facts.js';
+import { ensureReconcileScheduled, registerAnalyticsJobs } from './analytics.jobs.js';
+import { markCompaniesChanged } from './analytics.live.js';
+import { registerAnalyticsRoutes } from './analytics.routes.js';
+
+/** Subscriptions of the reporting store (named functions: registering twice is a no-op). */
+function onChanged(ctx: Parameters<typeof onCallChanged>[0], payload: { callId: number }): void {
+  ensureReconcileScheduled(ctx);
+  onCallChanged(ctx, payload);
+}
+/** Messages count on the dashboard: a received or (re)sent message changes the company's figures. */
+function onMessage(ctx: Parameters<typeof onCallChanged>[0], payload: { companyId: number }): void {
+  markCompaniesChanged(ctx, [payload.companyId]);
+}
+
+export const analyticsModule: ModuleEntry[] = [
+  {
+    name: 'analytics',
+    routes: registerAnalyticsRoutes,
+    jobs: registerAnalyticsJobs,
+    setup: () => {
+      events.on('call.changed', onChanged);
+      events.on('call.annotated', onChanged);
+      events.on('call.attributed', onCallAttributed);
+      events.on('message.received', onMessage);
+      events.on('message.status-changed', onMessage);
+      events.on('fax.changed', onMessage);
+    },
+  },
+];

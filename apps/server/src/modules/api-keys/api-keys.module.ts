@@ -1,0 +1,20 @@
+/** The api-keys module's entry: API keys (personal access tokens; spec 001 "API keys"). See `platform/module.ts`. */
+import { registerCompanyOrganizationOf } from '../../platform/auth/auth.plugin.js';
+import type { ModuleEntry } from '../../platform/module.js';
+import { registerAuditActorNames } from '../audit/audit.service.js';
+import { getCompanyOrganizationId } from '../companies/companies.service.js';
+import { getUserNames } from '../users/users.service.js';
+import { registerApiKeyRoutes } from './api-keys.routes.js';
+
+export const apiKeysModule: ModuleEntry[] = [
+  {
+    name: 'api-keys',
+    routes: registerApiKeyRoutes,
+    setup: (ctx) => {
+      // The request guard asks this for API keys limited to a business unit (docs/api-and-webhooks.md).
+      registerCompanyOrganizationOf(ctx.db, (companyId) => getCompanyOrganizationId(ctx, companyId));
+      // The audit log (a lower module) names the people behind its entries through the users module.
+      registerAuditActorNames(ctx, (ids) => getUserNames(ctx, ids));
+    },
+  },
+];

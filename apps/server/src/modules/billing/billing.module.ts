@@ -1,0 +1,36 @@
+/**
+ * The billing module's entry: plans, subscriptions, cards through the payment-gateway port, usage, invoices and
+ * dunning (spec 001 "Billing", 002 "Subscription"; docs/billing.md). See `platform/module.ts`.
+ * - routes: billing, subscription, usage, invoices, the gateway webhook, the sandbox gateway's endpoints, the ticker;
+ * - jobs: `billing.tick`;
+ * - setup: usage from `call.changed`, `message.received`, `message.status-changed`, `number.batch-finished`,
+ *   `fax.changed`, `caller-id.looked-up`, `transcript.changed`, and the
+ *   numbers module's number-limit hook (the plan's limit).
+ */
+import type { AppContext } from '../../context.js';
+import { events } from '../../platform/events/index.js';
+import type { App } from '../../platform/http/app-type.js';
+import type { ModuleEntry } from '../../platform/module.js';
+import { registerNumberLimitSource } from '../numbers/number-limit.hooks.js';
+import { registerBillingJobs, registerBillingTicker } from './billing.jobs.js';
+import { registerBillingRoutes } from './billing.routes.js';
+import { planNumberLimitOf } from './billing.service.js';
+import { onCallChanged, onCallerIdLookedUp, onFaxChanged, onMessageReceived, onMessageStatus, onNumbersChanged, onTranscriptChanged } from './billing.usage.js';
+
+async function routes(app: App, ctx: AppContext): Promise<void> {
+  await registerBillingRoutes(app, ctx);
+  registerBillingTicker(app, ctx);
+}
+
+function setup(ctx: AppContext): void {
+  events.on('call.changed', onCallChanged);
+  events.on('message.received', onMessageReceived);
+  events.on('message.status-changed', onMessageStatus);
+  events.on('number.batch-finished', onNumbersChanged);
+  events.on('fax.changed', onFaxChanged);
+  events.on('caller-id.looked-up', onCallerIdLookedUp);
+  events.on('transcript.changed', onTranscriptChanged);
+  registerNumberLimitSource(ctx, planNumberLimitOf);
+}
+
+export const billingModule: ModuleEntry[] = [{ name: 'billing', routes, jobs: registerBillingJobs, setup }];

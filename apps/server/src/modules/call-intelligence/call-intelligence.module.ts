@@ -1,0 +1,26 @@
+/**
+ * The call-intelligence module's entry. Call intelligence: transcript search, questions about a call (converse), AI
+ * attributes from transcripts (spec 001 "GET /calls/search", "POST /calls/{id}/converse", "PATCH /calls/{id}"
+ * `recalculateAiAttributes`; docs/call-intelligence.md). Setup subscribes the search read model to
+ * `transcript.changed`, `call.changed` and `call.annotated`, and registers the calls module's
+ * `recalculateAiAttributes` hook. See `platform/module.ts`.
+ */
+import type { AppContext } from '../../context.js';
+import { events } from '../../platform/events/index.js';
+import type { ModuleEntry } from '../../platform/module.js';
+import { registerAiAttributesRecalculator } from '../calls/calls.service.js';
+import { onCallChanged, onTranscriptChanged } from './call-intelligence.indexing.js';
+import { registerCallIntelligenceJobs } from './call-intelligence.jobs.js';
+import { recalculateAiAttributes } from './call-intelligence.rules.js';
+import { registerCallIntelligenceRoutes } from './call-intelligence.routes.js';
+
+function setupCallIntelligence(_ctx: AppContext): void {
+  events.on('transcript.changed', onTranscriptChanged);
+  events.on('call.changed', onCallChanged);
+  events.on('call.annotated', onCallChanged);
+  registerAiAttributesRecalculator(recalculateAiAttributes);
+}
+
+export const callIntelligenceModule: ModuleEntry[] = [
+  { name: 'call-intelligence', routes: registerCallIntelligenceRoutes, jobs: registerCallIntelligenceJobs, setup: setupCallIntelligence },
+];

@@ -1,0 +1,51 @@
+/**
+ * Automatic lookups of inbound callers (docs/caller-id.md "Automatic lookups"): on `call.changed`
+ * of an inbound call whose company has `autoLookup` on and whose caller has no fresh cached answer,
+ * the job `caller-id.lookup` asks the provider (singleton per number, retried twice 30 s apart).
+ * The event handler only enqueues: the call flow never waits for the provider.
+ */
+import { parsePhone } from '@switchboard/domain';
+import type { AppContext } from '../../context.js';
+import type { DomainEvents } from '../../platform/events/index.js';
+import { isLastAttempt } from '../../platform/queue.js';
+import { callerIdRepository } from './caller-id.repository.js';
+import { autoLookupEnabled, callerIdOfParty } from './caller-id.service.js';
+
+/** The queue job of one automatic lookup. */
+export const LOOKUP_JOB = 'caller-id.lookup';
+type LookupJob = { companyId: number; e164: string };
+
+// Calls already considered in this process, per database (call.changed repeats per status change); bounded.
+const seenByDb = new WeakMap<object, Set<number>>();
+const SEEN_MAX = 5000;
+
+/** `call.changed` handler: enqueues the automatic lookup of a new inbound caller (idempotent per call). */
+export async function onCallChangedLookup(ctx: AppContext, e: DomainEvents['call.changed']): Promise<void> {
+  let seen = seenByDb.get(ctx.db);
+  if (!seen) seenByDb.set(ctx.db, (seen = new Set()));
+  if (e.direction === 'outbound' || seen.has(e.callId)) return;
+  if (seen.size >= SEEN_MAX) seen.clear();
+  seen.add(e.callId);
+  const e164 = parsePhone(e.from);
+  if (!e164) return;
+  const cached = await callerIdRepository.find(ctx.db, e164);
+  if (cached && cached.expires_at.getTime() > Date.now()) return;
+  if (!(await autoLookupEnabled(ctx, e.companyId))) return;
+  await ctx.queue.enqueue<LookupJob>(LOOKUP_JOB, { companyId: e.companyId, e164 }, { singletonKey: `caller-id:${e164}`, retryLimit: 2, retryDelay: 30 });
+}
+
+/** Defines `caller-id.lookup`: looks the number up unless a fresh answer exists (then it only re-reads the cache). */
+export function registerCallerIdJobs(ctx: AppContext): void {
+  ctx.queue.define<LookupJob>(LOOKUP_JOB, async (data, job) => {
+    try {
+      await callerIdOfParty(ctx, data.companyId, data.e164, { lookupWhenMissing: true, contact: null });
+    } catch (e) {
+      // The provider failed: the queue retries; on the last attempt the caller stays "missing" (a person can look it up).
+      if (isLastAttempt(job)) {
+        ctx.log.warn({ err: e, e164: data.e164 }, 'automatic caller name lookup gave up');
+        return;
+      }
+      throw e;
+    }
+  });
+}

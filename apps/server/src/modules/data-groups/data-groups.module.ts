@@ -1,0 +1,20 @@
+/**
+ * The data-groups module's entry: data groups (spec 002 "Data groups"; docs/workspace.md), and in its setup the tags
+ * module's checks that a contact or number belongs to a company (tags, level 2, cannot ask contacts or numbers).
+ * See `platform/module.ts`.
+ */
+import type { ModuleEntry } from '../../platform/module.js';
+import { registerTagTargets } from '../tags/tags.service.js';
+import { registerDataGroupsRoutes } from './data-groups.routes.js';
+import { companyContactIds, companyNumberIds } from './data-groups.service.js';
+
+export const dataGroupsModule: ModuleEntry[] = [
+  {
+    name: 'data-groups',
+    routes: registerDataGroupsRoutes,
+    setup: (ctx) => {
+      registerTagTargets(ctx, 'contact', companyContactIds);
+      registerTagTargets(ctx, 'number', companyNumberIds);
+    },
+  },
+];

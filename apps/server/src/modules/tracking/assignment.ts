@@ -1,0 +1,239 @@
+/**
+ * The tracking script's public calls (spec 002 "DNI"; docs/tracking.md "Number assignment",
+ * "Sessions"): a visit asks for a session (classified, matched to a pool, given a number, first
+ * page view recorded), then sends page views and heartbeats while the page is open.
+ *
+ * Rules:
+ * - A live session keeps its number: the script sends the session id it kept, or the visitor
+ *   cookie finds the visitor's live session (another tab). A visit with new marketing facts (a
+ *   new ad click, another campaign) ends the live session and starts a new one.
+ * - Pools are tried by priority; the first whose source rules take the visit serves it. Its least
+ *   recently used free number is given (one statement, `trackingRepository.assignSession`; the
+ *   assignments of the same moment share one transaction and so one commit: `assignments`); when
+ *   none is free the visitor gets the pool's fallback number, the exhaustion episode is recorded
+ *   and `tracking.pool-exhausted` emitted once per episode (the live `dni pool exhausted` too).
+ * - A session ends `session_duration_minutes` after it was last seen; its number rests for the
+ *   pool's cool-down before another visitor gets it. The sweep job announces ended sessions.
+ * Every change is published live on `company.{companyId}` as `dni visitor`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { DniFeedVisitor, DniPublicSessionBody, DniPublicSessionInput, TrafficSource } from '@switchboard/contracts';
+import type { AppContext } from '../../context.js';
+import { events } from '../../platform/events/index.js';
+import { GroupCommit } from '../../platform/db/group-commit.js';
+import { NotFoundError } from '../../platform/http/errors.js';
+import { classifyVisit, deviceLabel, poolTakesVisit, type Visit } from './classify.js';
+import { publicCompany, type PublicCompany, type PublicPool } from './public-cache.js';
+import { trackingRepository, type NewSession, type SessionRow } from './tracking.repository.js';
+import { isUuid } from './tracking.service.js';
+
+/** Seconds between the script's heartbeats while the page is open. */
+export const HEARTBEAT_S = 60;
+/** A session without a pool (no pool took the visit) lasts this long without activity. */
+const NO_POOL_SESSION_MINUTES = 30;
+/** The sweep job that announces ended sessions. */
+export const SESSION_SWEEP_JOB = 'tracking.sweep-sessions';
+
+/** The request's facts the public path uses besides the body. */
+export type PublicRequestMeta = { cookieVisitorId: string | undefined; userAgent: string | undefined };
+
+/** The live-feed shape of a session. */
+export function toFeedVisitor(s: SessionRow, poolName: string | null): DniFeedVisitor {
+  return {
+    session_id: s.id,
+    traffic_source: s.traffic_source as TrafficSource,
+    source: s.source,
+    medium: s.medium,
+    campaign: s.campaign,
+    keyword: s.keyword,
+    page_url: s.last_page_url,
+    page_title: s.last_page_title,
+    number: s.number,
+    fallback: s.fallback,
+    pool_id: s.pool_id,
+    pool_name: poolName,
+    started_at: s.started_at.toISOString(),
+    last_seen_at: s.last_seen_at.toISOString(),
+    page_views: s.page_views,
+    device: s.device,
+  };
+}
+
+function publishVisitor(ctx: AppContext, type: 'started' | 'moved' | 'ended', s: SessionRow, poolName: string | null): void {
+  ctx.realtime.send(`company.${s.company_id}`, 'dni visitor', { type, visitor: toFeedVisitor(s, poolName) });
+}
+
+/** Whether the visit brings marketing facts other than the session's (a new click or campaign). */
+function isNewTouch(v: Visit, s: SessionRow): boolean {
+  if (v.trafficSource === 'direct') return false;
+  if (v.trafficSource !== s.traffic_source) return true;
+  const clicks: Array<keyof Visit & keyof SessionRow> = ['gclid', 'gbraid', 'wbraid', 'msclkid', 'fbclid'];
+  if (clicks.some((k) => v[k] !== null && v[k] !== s[k])) return true;
+  return (v.campaign ?? null) !== (s.campaign ?? null) || (v.source ?? null) !== (s.source ?? null);
+}
+
+function swapsOf(company: PublicCompany, s: SessionRow): Array<{ target: string; number: string }> {
+  const pool = company.pools.find((p) => p.id === s.pool_id);
+  if (!pool || !s.number) return [];
+  return pool.targets.filter((t) => t !== s.number).map((target) => ({ target, number: s.number! }));
+}
+
+function poolNameOf(company: PublicCompany, s: SessionRow): string | null {
+  return company.pools.find((p) => p.id === s.pool_id)?.name ?? null;
+}
+
+type AssignedSession = SessionRow & { pool_was_exhausted: boolean };
+const assigners = new WeakMap<AppContext, GroupCommit<NewSession, AssignedSession>>();
+/**
+ * Group commit of new sessions (docs/tracking.md "Performance"): the assignments waiting at one
+ * moment (up to 64; items queue while both slots are busy) run one after another in ONE
+ * transaction committed without waiting for its WAL flush (`trackingRepository.assignSessions`). Each
+ * statement still takes its number with `for update skip locked`, so the statements of two
+ * batches never take one number, and a later statement of the same transaction never takes a
+ * number an earlier one just held (it is no longer free). One failing assignment rolls its batch
+ * back and the batch's items run again alone (GroupCommit's `isolateFailures`).
+ */
+function assigner(ctx: AppContext): GroupCommit<NewSession, AssignedSession> {
+  let g = assigners.get(ctx);
+  if (!g) {
+    g = new GroupCommit<NewSession, AssignedSession>({
+      maxWaitMs: 0,
+      maxItems: 64,
+      concurrency: 2,
+      owner: ctx,
+      run: (items) => trackingRepository.assignSessions(ctx.db, items),
+    });
+    assigners.set(ctx, g);
+  }
+  return g;
+}
+
+const sweepClaimedAt = new WeakMap<AppContext, number>();
+/** Makes sure the sweep job runs by `at` (asks the database at most once per 20 s per process). */
+async function scheduleSweep(ctx: AppContext, at: Date): Promise<void> {
+  if (Date.now() - (sweepClaimedAt.get(ctx) ?? 0) < 20_000) return;
+  sweepClaimedAt.set(ctx, Date.now());
+  const due = new Date(at.getTime() + 1000);
+  if (await trackingRepository.claimSweep(ctx.db, due)) await ctx.queue.enqueue(SESSION_SWEEP_JOB, { due: due.toISOString() }, { startAfter: due });
+}
+
+const seenAt = new WeakMap<AppContext, Map<number, number>>();
+/** Records the page the script was last seen on (the script screen), at most once a minute per company and process. */
+async function noteSeen(ctx: AppContext, companyId: number, url: string): Promise<void> {
+  let m = seenAt.get(ctx);
+  if (!m) seenAt.set(ctx, (m = new Map()));
+  if (Date.now() - (m.get(companyId) ?? 0) < 60_000) return;
+  if (m.size > 10_000) m.clear();
+  m.set(companyId, Date.now());
+  await trackingRepository.touchSettingsSeen(ctx.db, companyId, url);
+}
+
+async function companyOf(ctx: AppContext, key: string): Promise<PublicCompany> {
+  const company = await publicCompany(ctx, key);
+  if (!company) throw new NotFoundError('Tracking key');
+  return company;
+}
+
+/**
+ * `POST /api/dni/public/{key}/session`: continues the visitor's live session or starts one (see
+ * the module doc). The visitor id comes from the first-party cookie, else the body, else is new.
+ * @returns the session id, visitor id (the route sets the cookie), the swaps and the heartbeat period.
+ * @throws NotFoundError 404 for an unknown key.
+ */
+export async function openSession(ctx: AppContext, key: string, input: DniPublicSessionInput, meta: PublicRequestMeta): Promise<DniPublicSessionBody> {
+  const company = await companyOf(ctx, key);
+  const known = meta.cookieVisitorId && isUuid(meta.cookieVisitorId) ? meta.cookieVisitorId : (input.visitor_id ?? null);
+  const visitorId = known ?? randomUUID();
+  const visit = classifyVisit(input.url, input.referrer ?? null);
+  const page = { url: input.url.slice(0, 2000), title: input.title ?? null };
+
+  const kept = input.session_id
+    ? await trackingRepository.findSession(ctx.db, company.companyId, input.session_id)
+    : known
+      ? await trackingRepository.liveSessionOfVisitor(ctx.db, company.companyId, known)
+      : undefined;
+  if (kept && kept.expires_at.getTime() > Date.now()) {
+    if (isNewTouch(visit, kept)) await trackingRepository.endSessionNow(ctx.db, company.companyId, kept.id);
+    else {
+      const touched = await trackingRepository.touchSession(ctx.db, company.companyId, kept.id, page);
+      if (touched) {
+        publishVisitor(ctx, 'moved', touched, poolNameOf(company, touched));
+        return { session_id: touched.id, visitor_id: touched.visitor_id, swaps: swapsOf(company, touched), heartbeat_s: HEARTBEAT_S };
+      }
+    }
+  }
+
+  const pool: PublicPool | undefined = company.pools.find((p) => poolTakesVisit(p.rules, visit, input.url));
+  const session = await assigner(ctx).submit({
+    id: randomUUID(),
+    companyId: company.companyId,
+    poolId: pool?.id ?? null,
+    visitorId: kept?.visitor_id ?? visitorId,
+    trafficSource: visit.trafficSource,
+    source: visit.source,
+    medium: visit.medium,
+    campaign: visit.campaign,
+    keyword: visit.keyword,
+    content: visit.content,
+    landingPage: visit.landingPage,
+    referrer: visit.referrer,
+    gclid: visit.gclid,
+    gbraid: visit.gbraid,
+    wbraid: visit.wbraid,
+    msclkid: visit.msclkid,
+    fbclid: visit.fbclid,
+    touch: { traffic_source: visit.trafficSource, source: visit.source, medium: visit.medium, campaign: visit.campaign, keyword: visit.keyword },
+    sessionMinutes: pool?.sessionMinutes ?? NO_POOL_SESSION_MINUTES,
+    coolDownMinutes: pool?.coolDownMinutes ?? 0,
+    fallbackNumber: pool?.fallback ?? null,
+    pageUrl: page.url,
+    pageTitle: page.title,
+    device: deviceLabel(meta.userAgent),
+  });
+  if (pool) {
+    if (session.fallback) {
+      if (await trackingRepository.startExhaustion(ctx.db, company.companyId, pool.id)) {
+        const at = new Date();
+        ctx.realtime.send(`company.${company.companyId}`, 'dni pool exhausted', { pool_id: pool.id, pool_name: pool.name, at: at.toISOString() });
+        await events.emitAfterCommit(ctx, 'tracking.pool-exhausted', { companyId: company.companyId, poolId: pool.id, poolName: pool.name, at });
+      }
+    } else if (session.pool_was_exhausted) await trackingRepository.endExhaustion(ctx.db, pool.id);
+  }
+  publishVisitor(ctx, 'started', session, pool?.name ?? null);
+  await noteSeen(ctx, company.companyId, page.url);
+  await scheduleSweep(ctx, session.expires_at);
+  return { session_id: session.id, visitor_id: session.visitor_id, swaps: swapsOf(company, session), heartbeat_s: HEARTBEAT_S };
+}
+
+/**
+ * `POST .../pageview` (a page of a single-page site, or `page` null for `.../heartbeat`): extends
+ * the live session. @returns `active` false when it had ended (the script then opens a new one).
+ * @throws NotFoundError 404 for an unknown key.
+ */
+export async function touchPublicSession(
+  ctx: AppContext,
+  key: string,
+  sessionId: string,
+  page: { url: string; title: string | null } | null,
+): Promise<{ active: boolean }> {
+  const company = await companyOf(ctx, key);
+  const s = await trackingRepository.touchSession(ctx.db, company.companyId, sessionId, page ? { url: page.url.slice(0, 2000), title: page.title } : null);
+  if (s && page) publishVisitor(ctx, 'moved', s, poolNameOf(company, s));
+  return { active: s !== undefined };
+}
+
+/**
+ * The sweep job (data `{due}`: the time it was claimed for): marks ended sessions (past their end)
+ * and announces each once (`dni visitor` `ended`); hands over to a successor at the next live
+ * session's end while any remain, if its claim is still the current one (else another sweep is
+ * already due). Idempotent; a duplicate only sweeps.
+ */
+export async function sweepSessions(ctx: AppContext, data: { due?: string }): Promise<void> {
+  const ended = await trackingRepository.endExpiredSessions(ctx.db, 500);
+  for (const s of ended) publishVisitor(ctx, 'ended', s, s.pool_name);
+  if (!data.due) return;
+  const next = ended.length === 500 ? new Date() : await trackingRepository.nextSessionEnd(ctx.db);
+  const due = next ? new Date(Math.max(next.getTime(), Date.now()) + 1000) : null;
+  if (await trackingRepository.handOverSweep(ctx.db, new Date(data.due), due))
+    await ctx.queue.enqueue(SESSION_SWEEP_JOB, { due: due!.toISOString() }, { startAfter: due! });
+}

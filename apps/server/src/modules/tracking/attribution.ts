@@ -1,0 +1,171 @@
+/**
+ * Attribution of inbound calls and grouping of leads (spec 002 "DNI", spec 001 filters
+ * `isFirstContact`, `attributionModel`; docs/tracking.md "Attribution", "Leads", "First contact").
+ *
+ * On the first `call.changed` of an inbound call (first sight), in one transaction:
+ * - a pool number → the session that held it at the call's start (or in its cool-down after);
+ *   a static tracking number → its source; anything else → unattributed (`none`);
+ * - first contact = no earlier inbound call from the same number to the company;
+ * - the caller's lead (one per company and phone number) counts the call; the matched visitor's
+ *   sessions join the lead.
+ * After commit: `call.attributed` (exactly once per call: the insert decides) and the live
+ * `dni call matched` for the real-time feed. Later `call.changed` of the call keep its status and
+ * length current. Inbound texts (`message.received`) join the sender's lead.
+ */
+import type { DniFeedCall, TrafficSource } from '@switchboard/contracts';
+import type { AppContext } from '../../context.js';
+import { events, type CallChangedEvent, type DomainEvents } from '../../platform/events/index.js';
+import type { StoredTouch } from '../../platform/db/schema-tracking.js';
+import { getCompanyNumbers } from '../numbers/numbers.service.js';
+import { trackingRepository, type AttributionRow } from './tracking.repository.js';
+
+/** The live-feed shape of an attributed call. */
+export function toFeedCall(a: AttributionRow, poolName: string | null): DniFeedCall {
+  return {
+    call_id: a.call_id,
+    at: a.started_at.toISOString(),
+    from: a.from_number,
+    number: a.number,
+    method: a.method as DniFeedCall['method'],
+    session_id: a.session_id,
+    pool_id: a.pool_id,
+    pool_name: poolName,
+    traffic_source: a.traffic_source as TrafficSource | null,
+    source: a.source,
+    campaign: a.campaign,
+    keyword: a.keyword,
+    landing_page: a.landing_page,
+    is_first_contact: a.is_first_contact,
+  };
+}
+
+function asDate(v: Date | string | null | undefined): Date {
+  if (v instanceof Date) return v;
+  if (typeof v === 'string') {
+    const d = new Date(v);
+    if (!Number.isNaN(d.getTime())) return d;
+  }
+  return new Date();
+}
+
+/**
+ * Handler of `call.changed`: attributes an inbound call on first sight (see the module doc), else
+ * keeps its stored status and length current. Idempotent.
+ */
+export async function onCallChanged(ctx: AppContext, e: CallChangedEvent): Promise<void> {
+  if (e.direction === 'outbound') return;
+  const durationS = Math.round(e.durationS ?? 0);
+  const existing = await trackingRepository.findAttribution(ctx.db, e.companyId, e.callId);
+  if (existing) {
+    if (existing.status !== e.status || existing.duration_s !== durationS)
+      await trackingRepository.updateAttributionStatus(ctx.db, e.callId, e.status, durationS);
+    return;
+  }
+  const startedAt = asDate(e.startedAt);
+  const poolNumber = await trackingRepository.poolOfNumber(ctx.db, e.numberId);
+  const session = poolNumber ? await trackingRepository.sessionHoldingAt(ctx.db, e.numberId, startedAt) : undefined;
+  const staticSource = poolNumber ? undefined : await trackingRepository.staticSourceOfNumber(ctx.db, e.numberId);
+  const number =
+    poolNumber?.number ?? staticSource?.number ?? (await getCompanyNumbers(ctx, e.companyId, [e.numberId], { includeReleased: true }))[0]?.number ?? '';
+
+  const stored = await ctx.db.transaction().execute(async (tx) => {
+    const firstContact = !(await trackingRepository.hasEarlierCall(tx, e.companyId, e.from, startedAt, e.callId));
+    const lead = await trackingRepository.upsertLead(tx, e.companyId, e.from, startedAt, 'call');
+    const lastTouch: StoredTouch | null = session
+      ? { traffic_source: session.traffic_source, source: session.source, medium: session.medium, campaign: session.campaign, keyword: session.keyword }
+      : staticSource
+        ? {
+            traffic_source: staticSource.traffic_source,
+            source: staticSource.source ?? staticSource.name,
+            medium: staticSource.medium,
+            campaign: staticSource.campaign,
+            keyword: staticSource.keyword,
+          }
+        : null;
+    const row = await trackingRepository.insertAttribution(tx, {
+      call_id: e.callId,
+      company_id: e.companyId,
+      number_id: e.numberId,
+      number,
+      from_number: e.from,
+      started_at: startedAt,
+      is_first_contact: firstContact,
+      lead_id: lead.id,
+      method: poolNumber ? 'pool' : staticSource ? 'static' : 'none',
+      pool_id: poolNumber?.pool_id ?? null,
+      static_source_id: staticSource?.id ?? null,
+      session_id: session?.id ?? null,
+      traffic_source: lastTouch?.traffic_source ?? null,
+      source: lastTouch?.source ?? null,
+      medium: lastTouch?.medium ?? null,
+      campaign: lastTouch?.campaign ?? null,
+      keyword: lastTouch?.keyword ?? null,
+      landing_page: session?.landing_page ?? null,
+      referrer: session?.referrer ?? null,
+      gclid: session?.gclid ?? null,
+      gbraid: session?.gbraid ?? null,
+      wbraid: session?.wbraid ?? null,
+      msclkid: session?.msclkid ?? null,
+      fbclid: session?.fbclid ?? null,
+      first_touch: JSON.stringify(session ? session.first_touch : lastTouch),
+      status: e.status,
+      duration_s: durationS,
+    });
+    if (row && session) {
+      await trackingRepository.bumpSessionCalls(tx, session.id);
+      await trackingRepository.setSessionsLead(tx, e.companyId, session.visitor_id, lead.id);
+    }
+    return row;
+  });
+  if (!stored) return; // another node saw it first
+  ctx.realtime.send(`company.${e.companyId}`, 'dni call matched', toFeedCall(stored, poolNumber?.pool_name ?? null));
+  const first = stored.first_touch;
+  const payload: DomainEvents['call.attributed'] = {
+    callId: stored.call_id,
+    companyId: stored.company_id,
+    startedAt: stored.started_at,
+    from: stored.from_number,
+    numberId: stored.number_id,
+    isFirstContact: stored.is_first_contact,
+    leadId: stored.lead_id,
+    method: stored.method as 'pool' | 'static' | 'none',
+    poolId: stored.pool_id,
+    staticSourceId: stored.static_source_id,
+    sessionId: stored.session_id,
+    trafficSource: stored.traffic_source as TrafficSource | null,
+    source: stored.source,
+    medium: stored.medium,
+    campaign: stored.campaign,
+    keyword: stored.keyword,
+    landingPage: stored.landing_page,
+    referrer: stored.referrer,
+    gclid: stored.gclid,
+    gbraid: stored.gbraid,
+    wbraid: stored.wbraid,
+    msclkid: stored.msclkid,
+    fbclid: stored.fbclid,
+    firstTouch: first
+      ? { trafficSource: first.traffic_source as TrafficSource, source: first.source, medium: first.medium, campaign: first.campaign, keyword: first.keyword }
+      : null,
+  };
+  await events.emitAfterCommit(ctx, 'call.attributed', payload);
+}
+
+/** Handler of `message.received`: the sender's lead counts the text (once per carrier message). */
+export async function onMessageReceived(ctx: AppContext, e: DomainEvents['message.received']): Promise<void> {
+  if (!/^\+\d{6,15}$/.test(e.from)) return; // a short code or alphanumeric sender is no person to group
+  const at = asDate(e.receivedAt);
+  await ctx.db.transaction().execute(async (tx) => {
+    const fresh = await trackingRepository.insertText(tx, {
+      carrier_sid: e.carrierSid,
+      company_id: e.companyId,
+      lead_id: null,
+      from_number: e.from,
+      number_id: e.numberId,
+      at,
+    });
+    if (!fresh) return;
+    const lead = await trackingRepository.upsertLead(tx, e.companyId, e.from, at, 'text');
+    await trackingRepository.setTextLead(tx, e.carrierSid, lead.id);
+  });
+}

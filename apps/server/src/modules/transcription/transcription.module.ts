@@ -1,0 +1,31 @@
+/** The transcription module's entry. Call recording transcripts: the transcription job through the transcription port, segments by speaker, talk statistics (spec 001 "transcription"; docs/transcription.md). See `platform/module.ts`. */
+import type { AppContext } from '../../context.js';
+import type { ModuleEntry } from '../../platform/module.js';
+import { registerCallDetailExtension, registerRecordingListener } from '../calls/recordings.js';
+import { sendVoicemailAlertWithText } from '../calls/voicemails.js';
+import { findRoutingById } from '../numbers/numbers.service.js';
+import { onTranscriptSettled, registerTranscriptionJobs, startTranscript } from './transcription.jobs.js';
+import { readTranscript } from './transcription.service.js';
+
+/**
+ * Hooks into the calls module: a stored call recording or voicemail of a number with
+ * `call_transcription_enabled` gets a loading transcript and its job (in the storing transaction);
+ * `GET /calls/{id}?include=transcription` adds the call's transcript; a transcribed voicemail's
+ * alert e-mail goes out when its transcript settles, with the text.
+ */
+function setupTranscription(_ctx: AppContext): void {
+  registerRecordingListener(async (ctx, tx, s) => {
+    const number = await findRoutingById(ctx, s.numberId, tx);
+    if (!number?.call_transcription_enabled) return false;
+    await startTranscript(ctx, tx, s);
+    return true;
+  });
+  registerCallDetailExtension(async (ctx, call, include) =>
+    include.includes('transcription') ? { transcription: await readTranscript(ctx, { companyId: call.company_id, callId: call.id }) } : {},
+  );
+  onTranscriptSettled(async (ctx, tx, row, state, text) => {
+    if (row.voicemail_id !== null) await sendVoicemailAlertWithText(ctx, tx, row.voicemail_id, state === 'complete' ? text : undefined);
+  });
+}
+
+export const transcriptionModule: ModuleEntry[] = [{ name: 'transcription', jobs: registerTranscriptionJobs, setup: setupTranscription }];

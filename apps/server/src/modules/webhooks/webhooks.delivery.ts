@@ -1,0 +1,199 @@
+/**
+ * Sending one webhook delivery (docs/api-and-webhooks.md "Outbound webhooks"): a POST of the stored JSON signed with
+ * the Standard Webhooks scheme (the `standardwebhooks` package: `webhook-id` = the delivery's `message_id`, the same
+ * on every retry; `webhook-timestamp` in Unix seconds; `webhook-signature` `v1,<base64 HMAC-SHA256>` with the
+ * endpoint's `whsec_…` secret), through the server-side request guard (platform/http/safe-fetch.ts: public unicast
+ * addresses only, checked at connect time; redirects are not followed, a 3xx is a failure).
+ *
+ * The job `webhooks.deliver` `{deliveryId, attempt}` is idempotent: it claims the attempt (`webhooksRepository.claim`)
+ * or does nothing. A 2xx within 15 s succeeds; anything else is a failed attempt, logged with its status and response
+ * time (ms), and retried after `webhookTuning.retryDelaysMs` (Standard Webhooks' schedule: 5 s, 5 min, 30 min, 2 h,
+ * 5 h, 10 h, 10 h: about 28 hours in all); after the last, the delivery has failed. An endpoint failing without a
+ * success for `disableAfterMs` (5 days) is disabled, its pending deliveries failed, and its company's owners
+ * e-mailed.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { Webhook } from 'standardwebhooks';
+import type { AppContext } from '../../context.js';
+import { assertFetchableUrl, guardedLookup, type AddressPolicy } from '../../platform/http/safe-fetch.js';
+import { recordAudit } from '../audit/audit.service.js';
+import { listActiveMembers } from '../companies/companies.service.js';
+import { findUser } from '../users/users.service.js';
+import { webhooksRepository, type DeliveryRow, type EndpointRow } from './webhooks.repository.js';
+import { forgetEndpoints } from './webhooks.cache.js';
+
+export const DELIVER_JOB = 'webhooks.deliver';
+
+/** Timings (ms) and the address policy; tests lower the timings and allow their loopback receiver. */
+export const webhookTuning: {
+  retryDelaysMs: number[];
+  disableAfterMs: number;
+  timeoutMs: number;
+  claimMs: number;
+  /** Which addresses deliveries may reach; production: public unicast only ({}). Tests: `{allowHosts: ['127.0.0.1']}`. */
+  addressPolicy: AddressPolicy;
+} = {
+  retryDelaysMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+  disableAfterMs: 5 * 86_400_000,
+  timeoutMs: 15_000,
+  claimMs: 60_000,
+  addressPolicy: {},
+};
+
+/** The most attempts a delivery gets (the first plus the retries). */
+export function maxAttempts(): number {
+  return webhookTuning.retryDelaysMs.length + 1;
+}
+
+type SendResult = { statusCode: number | null; durationMs: number; error: string | null; body: string | null };
+const KEEP_BODY = 1000;
+
+/** POSTs `body` with `headers` to `url` under the address policy; never throws (errors are the result). */
+export async function postSigned(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
+  const started = performance.now();
+  const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
+  let u: URL;
+  try {
+    u = assertFetchableUrl(url, webhookTuning.addressPolicy);
+  } catch (error) {
+    return done({ statusCode: null, error: (error as Error).message, body: null });
+  }
+  return new Promise<SendResult>((resolve) => {
+    const mod = u.protocol === 'https:' ? https : http;
+    const req = mod.request(
+      u,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'Switchboard-Webhooks/1', 'content-length': String(Buffer.byteLength(body)), ...headers },
+        lookup: guardedLookup(webhookTuning.addressPolicy),
+        agent: false,
+        timeout: webhookTuning.timeoutMs,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          if (size < KEEP_BODY) chunks.push(c);
+          size += c.length;
+          if (size > 64 * 1024) res.destroy();
+        });
+        const finish = () =>
+          resolve(done({ statusCode: res.statusCode ?? null, error: null, body: Buffer.concat(chunks).toString('utf8').slice(0, KEEP_BODY) || null }));
+        res.on('end', finish);
+        res.on('close', finish);
+        res.on('error', finish);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${webhookTuning.timeoutMs} ms`)));
+    req.on('error', (e) => resolve(done({ statusCode: null, error: e.message, body: null })));
+    req.end(body);
+  });
+}
+
+/** The Standard Webhooks headers for one message. */
+export function signatureHeaders(secret: string, messageId: string, body: string, at = new Date()): Record<string, string> {
+  const signature = new Webhook(secret).sign(messageId, at, body);
+  return { 'webhook-id': messageId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature };
+}
+
+/** Enqueues attempt `attempt` of a delivery (now, or at `at`). Runs in `db` (a transaction) when given. */
+export async function enqueueAttempt(
+  ctx: AppContext,
+  deliveryId: number,
+  attempt: number,
+  at?: Date,
+  db?: Parameters<AppContext['queue']['enqueue']>[3],
+): Promise<void> {
+  await ctx.queue.enqueue(
+    DELIVER_JOB,
+    { deliveryId, attempt },
+    { singletonKey: `webhook-${deliveryId}-${attempt}`, retryLimit: 3, retryDelay: 30, ...(at ? { startAfter: at } : {}) },
+    db,
+  );
+}
+
+/** The `webhooks.deliver` job: one attempt of one delivery (see the module doc). */
+export async function runDeliveryAttempt(ctx: AppContext, deliveryId: number, attempt: number): Promise<void> {
+  const delivery = await webhooksRepository.claim(ctx.db, deliveryId, attempt, webhookTuning.claimMs);
+  if (!delivery) return;
+  const endpoint = await webhooksRepository.findEndpoint(ctx.db, delivery.endpoint_id);
+  if (!endpoint || (!endpoint.enabled && delivery.event_type !== 'webhook.test')) {
+    await settle(ctx, delivery, attempt, { statusCode: null, durationMs: 0, error: 'The endpoint is disabled.', body: null }, true);
+    return;
+  }
+  const body = JSON.stringify(delivery.payload);
+  const result = await postSigned(endpoint.url, body, signatureHeaders(endpoint.secret, delivery.message_id, body));
+  await settle(ctx, delivery, attempt, result, false);
+  if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) {
+    await webhooksRepository.clearFailing(ctx.db, endpoint.id);
+    return;
+  }
+  const since = await webhooksRepository.markFailing(ctx.db, endpoint.id);
+  if (since && Date.now() - since.getTime() >= webhookTuning.disableAfterMs) await disableEndpoint(ctx, endpoint, since);
+}
+
+async function settle(ctx: AppContext, d: DeliveryRow, attempt: number, r: SendResult, final: boolean): Promise<void> {
+  const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+  const retry = !ok && !final && attempt < maxAttempts();
+  const next = retry ? new Date(Date.now() + webhookTuning.retryDelaysMs[attempt - 1]!) : null;
+  await ctx.db.transaction().execute(async (tx) => {
+    await webhooksRepository.insertAttempt(tx, {
+      delivery_id: d.id,
+      attempt,
+      status_code: r.statusCode,
+      duration_ms: r.durationMs,
+      error: r.error,
+      response_body: r.body,
+    });
+    await webhooksRepository.settleAttempt(tx, d.id, {
+      attempts: attempt,
+      status: ok ? 'succeeded' : retry ? 'pending' : 'failed',
+      next_attempt_at: next,
+      last_status_code: r.statusCode,
+      last_duration_ms: r.durationMs,
+      last_error: ok ? null : (r.error ?? `HTTP ${r.statusCode}`),
+      finished_at: retry ? null : new Date(),
+    });
+    if (next) await enqueueAttempt(ctx, d.id, attempt + 1, next, tx);
+  });
+}
+
+/** Disables a failing endpoint, fails its pending deliveries, records it and e-mails the company's owners. */
+async function disableEndpoint(ctx: AppContext, endpoint: EndpointRow, since: Date): Promise<void> {
+  const days = Math.max(1, Math.round((Date.now() - since.getTime()) / 86_400_000));
+  const reason = `Every delivery failed since ${since.toISOString()}.`;
+  if (!(await webhooksRepository.disable(ctx.db, endpoint.id, reason))) return;
+  forgetEndpoints(ctx.db, endpoint.company_id);
+  await webhooksRepository.failPending(ctx.db, endpoint.id, 'The endpoint was disabled after failing.');
+  await recordAudit(ctx, {
+    company_id: endpoint.company_id,
+    actor_kind: 'system',
+    actor_user_id: null,
+    actor_name: 'Webhook deliveries',
+    api_key_id: null,
+    operator_user_id: null,
+    action: 'disable',
+    entity_type: 'webhook-endpoints',
+    entity_id: String(endpoint.id),
+    method: null,
+    path: null,
+    status_code: null,
+    outcome: 'success',
+    changes: { enabled: false, reason, url: endpoint.url },
+    ip: null,
+    user_agent: null,
+  });
+  const owners = (await listActiveMembers(ctx, endpoint.company_id)).filter((m) => m.role === 'owner');
+  for (const owner of owners) {
+    const user = await findUser(ctx, owner.userId);
+    if (!user) continue;
+    await ctx.mailer.send({
+      to: user.email,
+      subject: 'A webhook endpoint was disabled',
+      text:
+        `Hello ${user.first_name},\n\nThe webhook endpoint ${endpoint.url} failed every delivery for ${days} day(s) and was disabled.\n` +
+        `Reason: ${reason}\n\nFix the endpoint, then enable it again under Administration → Webhooks; failed deliveries can be replayed from its delivery log.\n`,
+    });
+  }
+}

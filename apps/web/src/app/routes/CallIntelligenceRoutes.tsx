@@ -1,0 +1,9 @@
+/** Route components of call-intelligence (app/router.tsx); each page is its own chunk. */
+import { CallSearchPage } from '../../features/call-intelligence';
+
+export { AskAboutCall } from '../../features/call-intelligence';
+
+/** /calls/search */
+export function CallSearchRoute() {
+  return <CallSearchPage />;
+}

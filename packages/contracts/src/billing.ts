@@ -1,0 +1,219 @@
+/**
+ * Billing contracts (spec 001 "Company billing", §8 "Billing and card messages"; spec 002 "Billing", "Subscription";
+ * docs/billing.md): plans, subscription, company billing details and card, usage, invoices, proration previews.
+ * Money is integer cents (USD), shown in the en-US USD format ({@link formatUsd}); times are ISO 8601 UTC.
+ */
+import { z } from 'zod';
+import { Id } from './common.js';
+
+/** Spec 000 §8 / 001 §8 billing and card messages (exact wording where the spec gives it). */
+export const BILLING_MESSAGES = {
+  /** Followed by the amount and the instruction (spec 001 §8 "Past-due account"). */
+  pastDuePrefix: 'Your account has an outstanding balance of',
+  pastDue: (amount: string) => `Your account has an outstanding balance of ${amount}. Please update your payment information to reactivate your account.`,
+  paymentMethodSaved: 'Your payment method has been saved. It will not be charged until the next billing cycle.',
+  savedStillPastDue: 'Your payment method has been saved, but your account is still past due. Please contact Customer Success.',
+  cardProcessingIssue: 'There was an issue processing your card. Please contact your card issuer, then try again.',
+  noSubscription: 'You have accounts without a subscription. Please contact support!',
+  updateFailed: 'Your billing information could not be updated. Please try again.',
+  paymentSucceeded: 'Your payment was successful. Thank you!',
+  cancelScheduled: 'Your subscription will be canceled at the end of the current billing period.',
+  downsellScheduled: 'Your plan will change at the end of the current billing period.',
+  cancelCleared: 'Your subscription will continue.',
+  productChangeReverted: 'The pending plan change was reverted.',
+  migrated: 'Your plan has been changed.',
+  customerUpdated: 'Information updated successfully',
+  featureEnabled: 'Feature enabled successfully',
+  featureDisabled: 'Feature disabled successfully',
+} as const;
+
+/** Cents as en-US USD, e.g. 123456 → "$1,234.56", -500 → "-$5.00". */
+export function formatUsd(cents: number): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
+}
+
+/** A plan of the catalogue. */
+export const Plan = z.object({
+  id: z.string(),
+  family: z.string(),
+  name: z.string(),
+  interval: z.enum(['month', 'year']),
+  priceCents: z.number().int(),
+  includedNumbers: z.number().int(),
+  includedMinutes: z.number().int(),
+  includedMessages: z.number().int(),
+  numberOverageCents: z.number().int(),
+  minuteOverageCents: z.number().int(),
+  messageOverageCents: z.number().int(),
+});
+export type Plan = z.infer<typeof Plan>;
+export const PlanList = z.object({ data: z.array(Plan) });
+
+/** Add-on features toggled on a subscription (spec 002 "feature toggle"), monthly price in cents. */
+export const BILLING_FEATURES = {
+  call_recording: { label: 'Call recording', monthlyCents: 1000 },
+  transcription: { label: 'Call transcription', monthlyCents: 1500 },
+  dynamic_number_insertion: { label: 'Dynamic number insertion', monthlyCents: 2000 },
+} as const;
+export type BillingFeature = keyof typeof BILLING_FEATURES;
+export const BillingFeatureName = z.enum(Object.keys(BILLING_FEATURES) as [BillingFeature, ...BillingFeature[]]);
+
+export const SubscriptionStatus = z.enum(['trialing', 'active', 'past_due', 'canceled']);
+
+/** A company's subscription (spec 002 "Subscription": customer email, ccEmails, receivesInvoiceEmails). */
+export const Subscription = z.object({
+  companyId: z.number().int(),
+  plan: Plan,
+  status: SubscriptionStatus,
+  currentPeriodStart: z.string(),
+  currentPeriodEnd: z.string(),
+  cancelAtPeriodEnd: z.boolean(),
+  pendingPlan: Plan.nullable(),
+  features: z.array(BillingFeatureName),
+  customer: z.object({ email: z.string().nullable(), ccEmails: z.array(z.string()), receivesInvoiceEmails: z.boolean() }),
+  creditCents: z.number().int(),
+  parked: z.boolean(),
+});
+export type Subscription = z.infer<typeof Subscription>;
+export const SubscriptionAnswer = z.object({ message: z.string().optional(), data: Subscription });
+
+/** The card as stored: brand, last four digits and expiry only. */
+export const CardOnFile = z.object({ brand: z.string(), last4: z.string(), expMonth: z.number().int(), expYear: z.number().int() });
+
+/** `GET /company/{id}/billing` (spec 001 "Company billing" fields; card fields never returned). */
+export const CompanyBilling = z.object({
+  billing_name: z.string(),
+  billing_address: z.string(),
+  billing_address_2: z.string(),
+  billing_city: z.string(),
+  billing_state: z.string(),
+  billing_zip: z.string(),
+  billing_country: z.string(),
+  card: CardOnFile.nullable(),
+  pastDue: z.boolean(),
+  balanceCents: z.number().int(),
+  /** The spec's past-due message with the amount, when past due. */
+  pastDueMessage: z.string().nullable(),
+});
+export type CompanyBilling = z.infer<typeof CompanyBilling>;
+export const CompanyBillingAnswer = z.object({
+  message: z.string().optional(),
+  data: CompanyBilling,
+  /** Set when the card needs authentication (3-D Secure) before it is saved: confirm it, then post `setup_intent`. */
+  requiresAction: z.object({ setupIntentId: z.string(), clientSecret: z.string() }).optional(),
+});
+
+const text = (max: number) => z.string().trim().max(max);
+
+/**
+ * `POST /company/{id}/billing`: the billing fields and a card token from the gateway (`chargify_token`: a payment
+ * method id), or `setup_intent` after authentication. `cc_number`, `cc_exp` and `cc_cvc` are refused: card numbers
+ * are tokenized by the gateway in the browser and never reach this server.
+ */
+export const CompanyBillingInput = z
+  .object({
+    billing_name: text(200).optional(),
+    billing_address: text(300).optional(),
+    billing_address_2: text(300).optional(),
+    billing_city: text(120).optional(),
+    billing_state: text(120).optional(),
+    billing_zip: text(20).optional(),
+    billing_country: text(2).optional(),
+    chargify_token: z.string().trim().min(1).max(2000).optional(),
+    setup_intent: z.string().trim().min(1).max(2000).optional(),
+    cc_number: z.never({ message: 'Card numbers are not accepted here: the card is tokenized by the payment gateway.' }).optional(),
+    cc_exp: z.never({ message: 'Card details are not accepted here: the card is tokenized by the payment gateway.' }).optional(),
+    cc_cvc: z.never({ message: 'Card details are not accepted here: the card is tokenized by the payment gateway.' }).optional(),
+  })
+  .strict();
+
+/** `GET /chargify/security-token`: what the browser needs to tokenize a card with the configured gateway. */
+export const SecurityToken = z.object({ gateway: z.enum(['sandbox', 'stripe']), publishableKey: z.string(), tokenizeUrl: z.string().nullable() });
+
+/** One invoice line: quantity × unit = amount (cents; a credit is negative). */
+export const InvoiceLine = z.object({
+  kind: z.string(),
+  description: z.string(),
+  quantity: z.number().int(),
+  unitCents: z.number().int(),
+  amountCents: z.number().int(),
+});
+export const Invoice = z.object({
+  id: z.number().int(),
+  number: z.string(),
+  kind: z.enum(['renewal', 'proration', 'purchase']),
+  status: z.enum(['open', 'paid', 'void']),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  totalCents: z.number().int(),
+  amountDueCents: z.number().int(),
+  attemptCount: z.number().int(),
+  nextAttemptAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+  paidAt: z.string().nullable(),
+  createdAt: z.string(),
+  lines: z.array(InvoiceLine),
+  pdfUrl: z.string(),
+});
+export type Invoice = z.infer<typeof Invoice>;
+export const InvoiceList = z.object({ data: z.array(Invoice) });
+export const InvoiceParams = z.object({ companyId: Id, invoiceId: Id });
+
+/** Usage of the current period (docs/billing.md "Usage"). */
+export const Usage = z.object({
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  numbers: z.object({ current: z.number().int(), included: z.number().int(), numberDays: z.number().int() }),
+  minutes: z.object({ inbound: z.number().int(), outbound: z.number().int(), included: z.number().int() }),
+  messages: z.object({ smsSegments: z.number().int(), mmsMessages: z.number().int(), included: z.number().int() }),
+  /** Services billed per unit from the first one (docs/billing.md "Usage"): fax pages, caller-name lookups, transcription minutes. */
+  metered: z.object({ faxPages: z.number().int(), lookups: z.number().int(), transcriptionMinutes: z.number().int() }),
+  /** Per UTC day of the period so far: minutes and messages (the chart). */
+  daily: z.array(z.object({ day: z.string(), minutes: z.number().int(), messages: z.number().int() })),
+  /** Overage so far at the plan's prices. */
+  overage: z.array(InvoiceLine),
+  overageCents: z.number().int(),
+});
+export type Usage = z.infer<typeof Usage>;
+export const UsageAnswer = z.object({ data: Usage });
+
+/** `billing usage updated` on `company.{companyId}`: the period's usage changed; readers refetch it. */
+export const BillingUsageUpdatedEvent = z.object({ companyId: z.number().int() });
+export const BILLING_USAGE_UPDATED = 'billing usage updated';
+
+export const MigrateInput = z.object({ plan_id: z.string().trim().min(1).max(60) }).strict();
+/** A previewed (or applied) plan change: the proration lines and what is charged now. */
+export const MigrationPreview = z.object({
+  fromPlan: Plan,
+  toPlan: Plan,
+  /** Seconds of the current period left, and its length (proration is by seconds). */
+  remainingSeconds: z.number().int(),
+  periodSeconds: z.number().int(),
+  lines: z.array(InvoiceLine),
+  totalCents: z.number().int(),
+  /** Charged now (a negative total becomes account credit instead). */
+  chargeNowCents: z.number().int(),
+  creditCents: z.number().int(),
+  newPeriodEnd: z.string(),
+});
+export type MigrationPreview = z.infer<typeof MigrationPreview>;
+export const MigrationAnswer = z.object({ message: z.string(), data: Subscription, invoice: Invoice.nullable() });
+
+export const CancelInput = z.object({ downsell_plan_id: z.string().trim().min(1).max(60).optional() }).strict();
+
+/** Spec 002 "customer update": e-mail, cc e-mails, invoice e-mails on or off. */
+export const CustomerUpdateInput = z
+  .object({
+    email: z.string().trim().toLowerCase().email().max(254),
+    ccEmails: z.array(z.string().trim().toLowerCase().email().max(254)).max(10).default([]),
+    receivesInvoiceEmails: z.boolean(),
+  })
+  .strict();
+
+export const FeatureToggleInput = z.object({ feature: BillingFeatureName, enabled: z.boolean() }).strict();
+
+/** Yearly upgrade offers (spec 002; shapes not shown): the yearly variant of the current monthly plan and the saving. */
+export const YearlyOffer = z.object({ plan: Plan, yearlyCents: z.number().int(), monthlyEquivalentCents: z.number().int(), savingsCents: z.number().int() });
+export const YearlyOfferList = z.object({ data: z.array(YearlyOffer) });
+
+export const RetryAnswer = z.object({ message: z.string(), data: CompanyBilling });
