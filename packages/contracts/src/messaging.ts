@@ -104,6 +104,11 @@ export const ConversationItem = z.object({
     shouldBeSentAt: Timestamp.nullable(),
     /** Outbound messages and notes: the user who wrote them. */
     userId: z.number().int().nullable(),
+    /** Voicemail items in item pages: the voicemail's transcript (`loading`, then `complete` with its text, or `failed`), null when it has none. */
+    transcript: z
+      .object({ state: z.enum(['loading', 'complete', 'failed']), text: z.string() })
+      .nullable()
+      .optional(),
   }),
 });
 export type ConversationItem = z.infer<typeof ConversationItem>;

@@ -14,6 +14,10 @@
  *    hangs up the browser leg (`endLeg`).
  * 4. The Dial's action gets `DialCallStatus` completed (talk time in `DialCallDuration`),
  *    busy (rejected), no-answer (timeout) or canceled (the browser hung up while ringing).
+ * 5. A `<Dial record="record-from-answer-dual">` of an answered leg is recorded like Twilio does:
+ *    a two-channel WAV of the talk time (the browser leg on channel 0, the handset on channel 1;
+ *    silence, as nobody typed lines for it) stored like a carrier's recording, then the
+ *    `recordingStatusCallback` is posted after the Dial's action.
  *
  * The leg runs in the background of the request that connected it (real time, polling the row
  * every 300 ms and woken in-process, so a change made on another node counts too). Carrier
@@ -24,6 +28,8 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import type { Row } from '../../platform/db/schema.js';
+import { CARRIER_URL_TTL_MS } from '../../platform/blob/access.js';
+import { recordConversation } from './sandbox.recording.js';
 import { newSid, postSigned } from './sandbox.http.js';
 import { parseTwiml, type BrowserLegs } from './sandbox.simulator.js';
 import { verifySandboxClientToken } from './sandbox.token.js';
@@ -226,14 +232,18 @@ export async function connectSoftphoneCall(ctx: AppContext, token: string, brows
     dial_action: dial.attrs.action ?? null,
     timeout_s: Number(dial.attrs.timeout ?? 30),
   });
-  void runLeg(ctx, { parent: params, leg, browser, callId: Number(t.grants.params.call_id) }).catch((e: unknown) =>
+  const recordingCallback = dial.attrs.record?.startsWith('record-from-answer') ? (dial.attrs.recordingStatusCallback ?? null) : null;
+  void runLeg(ctx, { parent: params, leg, browser, callId: Number(t.grants.params.call_id), recordingCallback }).catch((e: unknown) =>
     ctx.log.error({ err: e, sid: leg }, 'sandbox handset leg failed'),
   );
   return { sid, status: 'ringing' };
 }
 
 /** The background life of one handset leg: ring, talk, transfer, then the Dial's action. */
-async function runLeg(ctx: AppContext, run: { parent: Record<string, string>; leg: string; browser: BrowserLegs; callId: number }): Promise<void> {
+async function runLeg(
+  ctx: AppContext,
+  run: { parent: Record<string, string>; leg: string; browser: BrowserLegs; callId: number; recordingCallback: string | null },
+): Promise<void> {
   const first = (await handsetCallsRepository.find(ctx.db, run.leg))!;
   const answered = await waitFor(
     run.leg,
@@ -288,4 +298,24 @@ async function runLeg(ctx: AppContext, run: { parent: Record<string, string>; le
       DialCallDuration: String(talkS),
     });
   }
+  if (dialStatus === 'completed' && run.recordingCallback) await postLegRecording(ctx, run.parent, run.recordingCallback, talkS);
+}
+
+/** Stores the two-channel recording of a talked leg (`talkS` seconds) and posts its status callback (RecordingStatus completed). */
+async function postLegRecording(ctx: AppContext, parent: Record<string, string>, callback: string, talkS: number): Promise<void> {
+  const made = await recordConversation([], Math.max(1, talkS));
+  const sid = newSid('RE');
+  const key = `sandbox/recordings/${sid}.wav`;
+  await ctx.blobs.put(key, made.wav);
+  await postSigned(ctx.config, callback, {
+    AccountSid: ctx.config.twilioAccountSid,
+    CallSid: parent.CallSid ?? '',
+    RecordingSid: sid,
+    RecordingUrl: ctx.blobs.signedUrl(key, CARRIER_URL_TTL_MS),
+    RecordingStatus: 'completed',
+    RecordingDuration: String(made.durationS),
+    RecordingChannels: '2',
+    RecordingSource: 'DialVerb',
+    RecordingStartTime: new Date(Date.now() - talkS * 1000).toUTCString(),
+  });
 }

@@ -19,7 +19,7 @@ import { paymentGateway } from '../../platform/payments/index.js';
 import { findCompany, setAccountStatus } from '../companies/accounts.service.js';
 import { recordJobAudit } from '../audit/audit.service.js';
 import { billingRepository as repo, type InvoiceLineRow, type InvoiceRow, type PlanRow } from './billing.repository.js';
-import { addInterval, featureLines, nextDunningAttempt, overageLines, type Line } from './billing.pricing.js';
+import { addInterval, featureLines, nextDunningAttempt, overageLines, registrationFeeLines, type Line } from './billing.pricing.js';
 import { ensureBilling, getSubscription, planMigration } from './billing.service.js';
 import { periodUsage, snapshotNumbers } from './billing.usage.js';
 
@@ -319,11 +319,13 @@ export async function renewIfDue(ctx: AppContext, companyId: number, now = new D
   const s0 = await repo.subscription(ctx.db, companyId);
   if (!s0 || s0.status === 'canceled' || s0.current_period_end > now) return null;
   const closingPlan = (await repo.plan(ctx.db, s0.plan_id))!;
-  const usage = s0.status === 'trialing' ? null : await periodUsage(ctx, companyId, closingPlan, s0.current_period_start, s0.current_period_end);
+  const usage = await periodUsage(ctx, companyId, closingPlan, s0.current_period_start, s0.current_period_end);
+  // A trial's usage is free, but the registration fees passed through at cost are billed.
+  const closingLines = s0.status === 'trialing' ? registrationFeeLines(usage) : overageLines(closingPlan, usage);
   const invoice = await ctx.db.transaction().execute(async (tx) => {
     const s = await repo.subscription(tx, companyId, true);
     if (!s || s.status === 'canceled' || s.current_period_end.getTime() !== s0.current_period_end.getTime()) return null;
-    const lines: Line[] = usage ? overageLines(closingPlan, usage) : [];
+    const lines: Line[] = [...closingLines];
     const start = s.current_period_end;
     if (s.cancel_at_period_end) {
       await repo.updateSubscription(tx, companyId, { status: 'canceled', cancel_at_period_end: false });

@@ -1,7 +1,8 @@
 /**
  * Metering of faxes, caller-name lookups and transcription minutes (docs/billing.md "Usage"): from the domain events
  * `fax.changed`, `caller-id.looked-up` and `transcript.changed`, each counted once however often it is emitted, shown
- * in the usage and billed as overage at METERED_PRICES_CENTS on the renewal invoice.
+ * in the usage and billed as overage at METERED_PRICES_CENTS on the renewal invoice; 10DLC registration fees from
+ * `sms-verification.submitted`, billed at cost once per submit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../../test/fixtures.js';
@@ -107,5 +108,36 @@ describe('metered services', () => {
     await runBillingTick(s.ctx, new Date(sub!.current_period_end.getTime() + 60_000));
     const invoices = (await trial.client.get(`/api/company/${trial.companyId}/invoices`)).body.data;
     expect(invoices.flatMap((i: { lines: Array<{ kind: string }> }) => i.lines.map((l) => l.kind))).not.toContain('overage_fax_pages');
+  });
+
+  it('bills the 10DLC registration fees of a submit once, at cost, even at the end of a trial', async () => {
+    const acc2 = await createAccount(s);
+    await usage(acc2);
+    const sub = await billingRepository.subscription(s.ctx.db, acc2.companyId);
+    expect(sub?.status).toBe('trialing');
+    const submit = {
+      companyId: acc2.companyId,
+      campaignId: 77,
+      submittedAt: new Date().toISOString(),
+      fees: [
+        { code: 'brand_registration', label: 'Brand registration', amountCents: 400 },
+        { code: 'campaign_vetting', label: 'Campaign vetting', amountCents: 1500 },
+        { code: 'campaign_fee', label: 'Campaign fee (3 months)', amountCents: 3000 },
+        { code: 'toll_free_verification', label: 'Toll-free verification', amountCents: 0 },
+      ],
+    };
+    await events.emitAfterCommit(s.ctx, 'sms-verification.submitted', submit);
+    await events.emitAfterCommit(s.ctx, 'sms-verification.submitted', submit); // repeated: billed once
+    // A resubmission later (campaign vetting again) is another submit.
+    const later = new Date(Date.now() + 1000).toISOString();
+    await events.emitAfterCommit(s.ctx, 'sms-verification.submitted', { ...submit, submittedAt: later, fees: [submit.fees[1]!] });
+    const u = await usage(acc2);
+    expect(u.overage.find((l: { kind: string }) => l.kind === 'registration_fees')).toMatchObject({ quantity: 1, amountCents: 6400 });
+    await runBillingTick(s.ctx, new Date(sub!.current_period_end.getTime() + 60_000));
+    const invoices = (await acc2.client.get(`/api/company/${acc2.companyId}/invoices`)).body.data;
+    const lines = invoices.flatMap((i: { lines: Array<{ kind: string; amountCents: number; description: string }> }) => i.lines);
+    expect(lines.filter((l: { kind: string }) => l.kind === 'registration_fees')).toEqual([
+      expect.objectContaining({ description: '10DLC registration fees', amountCents: 6400 }),
+    ]);
   });
 });

@@ -4,7 +4,7 @@
  * - routes: billing, subscription, usage, invoices, the gateway webhook, the sandbox gateway's endpoints, the ticker;
  * - jobs: `billing.tick`;
  * - setup: usage from `call.changed`, `message.received`, `message.status-changed`, `number.batch-finished`,
- *   `fax.changed`, `caller-id.looked-up`, `transcript.changed`, and the
+ *   `fax.changed`, `caller-id.looked-up`, `transcript.changed`, `sms-verification.submitted` (registration fees), and the
  *   numbers module's number-limit hook (the plan's limit).
  */
 import type { AppContext } from '../../context.js';
@@ -15,7 +15,16 @@ import { registerNumberLimitSource } from '../numbers/number-limit.hooks.js';
 import { registerBillingJobs, registerBillingTicker } from './billing.jobs.js';
 import { registerBillingRoutes } from './billing.routes.js';
 import { planNumberLimitOf } from './billing.service.js';
-import { onCallChanged, onCallerIdLookedUp, onFaxChanged, onMessageReceived, onMessageStatus, onNumbersChanged, onTranscriptChanged } from './billing.usage.js';
+import {
+  onCallChanged,
+  onCallerIdLookedUp,
+  onFaxChanged,
+  onMessageReceived,
+  onMessageStatus,
+  onNumbersChanged,
+  onSmsVerificationSubmitted,
+  onTranscriptChanged,
+} from './billing.usage.js';
 
 async function routes(app: App, ctx: AppContext): Promise<void> {
   await registerBillingRoutes(app, ctx);
@@ -30,6 +39,7 @@ function setup(ctx: AppContext): void {
   events.on('fax.changed', onFaxChanged);
   events.on('caller-id.looked-up', onCallerIdLookedUp);
   events.on('transcript.changed', onTranscriptChanged);
+  events.on('sms-verification.submitted', onSmsVerificationSubmitted);
   registerNumberLimitSource(ctx, planNumberLimitOf);
 }
 

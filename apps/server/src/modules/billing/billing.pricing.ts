@@ -63,13 +63,15 @@ export type PeriodUsage = {
   faxPages?: number;
   lookups?: number;
   transcriptionMinutes?: number;
+  /** 10DLC registration fees of the period's submits (integer cents, passed through at cost). */
+  registrationFeesCents?: number;
 };
 
 /**
  * Overage lines of a period at `plan`'s prices: minutes and messages (SMS segments + MMS) beyond the included ones,
  * and extra numbers = ceil(number-days above the included numbers / days of the period) at the monthly number price.
- * Then fax pages, caller-name lookups and transcription minutes at {@link METERED_PRICES_CENTS} (no allowance).
- * Lines with nothing to bill are left out.
+ * Then fax pages, caller-name lookups and transcription minutes at {@link METERED_PRICES_CENTS} (no allowance), and
+ * the 10DLC registration fees ({@link registrationFeeLines}). Lines with nothing to bill are left out.
  */
 export function overageLines(plan: PlanRow, u: PeriodUsage): Line[] {
   const lines: Line[] = [];
@@ -111,7 +113,17 @@ export function overageLines(plan: PlanRow, u: PeriodUsage): Line[] {
   ] as const;
   for (const [kind, description, quantity, unit] of metered)
     if (quantity > 0) lines.push({ kind, description, quantity, unit_cents: unit, amount_cents: quantity * unit });
+  lines.push(...registrationFeeLines(u));
   return lines;
+}
+
+/**
+ * The 10DLC registration fees of a period as one line (docs/sms-verification.md "Fees": brand registration and vetting,
+ * campaign vetting, campaign fees in advance), billed at cost even for a trial period. Empty when none were due.
+ */
+export function registrationFeeLines(u: Pick<PeriodUsage, 'registrationFeesCents'>): Line[] {
+  const cents = u.registrationFeesCents ?? 0;
+  return cents > 0 ? [{ kind: 'registration_fees', description: '10DLC registration fees', quantity: 1, unit_cents: cents, amount_cents: cents }] : [];
 }
 
 /** The subscription's add-on lines for one period of `interval` (yearly: 12 months of the monthly price). */

@@ -9,7 +9,8 @@
  * - fax pages: `fax.changed` once the fax is delivered (outbound) or received (inbound), its pages (one row per fax);
  * - caller-name lookups: `caller-id.looked-up` answered by the provider (not the cache), once per company, number
  *   and UTC day (the event carries no id; the cache answers repeats anyway);
- * - transcription minutes: `transcript.changed` complete with its audio length → ceil(seconds / 60) per transcript.
+ * - transcription minutes: `transcript.changed` complete with its audio length → ceil(seconds / 60) per transcript;
+ * - 10DLC registration fees: `sms-verification.submitted`, one row per fee of a submit (quantity in cents).
  */
 import { smsSegments } from '@switchboard/domain';
 import { BILLING_USAGE_UPDATED, type Usage } from '@switchboard/contracts';
@@ -78,6 +79,13 @@ export async function onTranscriptChanged(ctx: AppContext, e: DomainEvents['tran
   await record(ctx, e.companyId, 'transcription_minutes', `transcript:${e.transcriptId}`, Math.ceil(e.audioS / 60), new Date());
 }
 
+/** `sms-verification.submitted`: the submit's fees (cents), once per campaign, submit time and fee. */
+export async function onSmsVerificationSubmitted(ctx: AppContext, e: DomainEvents['sms-verification.submitted']): Promise<void> {
+  const at = new Date(e.submittedAt);
+  for (const fee of e.fees)
+    if (fee.amountCents > 0) await record(ctx, e.companyId, 'registration_fees', `sms-fee:${e.campaignId}:${e.submittedAt}:${fee.code}`, fee.amountCents, at);
+}
+
 /** Records today's count of numbers held by each company (the highest of the day is kept). */
 export async function snapshotNumbers(ctx: AppContext, companyIds: readonly number[], now = new Date()): Promise<void> {
   if (companyIds.length === 0) return;
@@ -113,6 +121,7 @@ export async function periodUsage(
     faxPages: n('fax_pages'),
     lookups: n('lookups'),
     transcriptionMinutes: n('transcription_minutes'),
+    registrationFeesCents: n('registration_fees'),
   };
 }
 

@@ -25,6 +25,7 @@ import { assertNumberInScope } from '../users/members.service.js';
 import { afterCallChange, publishCallUpdated, type CallChange, type VoiceOutcome } from './call-changes.js';
 import { setCallStatus } from './call-flow.js';
 import { callsRepository, type CallRow } from './calls.repository.js';
+import { withRecording } from './recordings.js';
 
 /**
  * Stores a call placed from the browser as an outbound call (status 1 Started) of the company's
@@ -114,7 +115,8 @@ const CANNOT_PLACE: VoiceOutcome = { steps: [{ kind: 'say', text: 'This call can
  * The carrier's `voice.client` webhook: a call placed from the browser reaches the carrier. Only
  * the user the token was issued to, and only once (in-app calling decides), binds the carrier's
  * call SID to our call row; the answer dials the destination from the company number
- * (`callerId`), whose result comes back to `voice.client.dial`. Anything else is refused with a
+ * (`callerId`), recorded in two channels when the number records (`record`), whose result comes
+ * back to `voice.client.dial`. Anything else is refused with a
  * spoken message.
  */
 export async function connectBrowserCall(ctx: AppContext, tx: DbOrTx, p: VoiceEvent): Promise<VoiceOutcome> {
@@ -126,8 +128,9 @@ export async function connectBrowserCall(ctx: AppContext, tx: DbOrTx, p: VoiceEv
   await callsRepository.update(tx, call.id, { carrier_sid: p.callSid });
   await callsRepository.insertEvent(tx, call.id, CALL_STATUS.STARTED, { carrier_sid: p.callSid, placed_by: placed.userId });
   const action = ctx.carrier.webhookUrl('voice.client.dial', { call: call.id });
+  const number = await findRoutingById(ctx, call.number_id, tx);
   return {
-    steps: [{ kind: 'dial', numbers: [{ number: call.to_number }], timeoutS: 30, action, callerId: call.from_number }],
+    steps: withRecording(ctx, number?.record, [{ kind: 'dial', numbers: [{ number: call.to_number }], timeoutS: 30, action, callerId: call.from_number }]),
     changed: { companyId: call.company_id, id: call.id, status: call.status },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Call recordings (spec 002 §3 "Number": `record`; docs/transcription.md "Recordings"): a number
- * with `record` on records its answered calls in two channels (caller on channel 0, the answering
- * agent on channel 1). The carrier announces a finished recording on its recording status callback
+ * with `record` on records its answered calls in two channels (inbound: the caller on channel 0, the
+ * answering agent on channel 1; outbound from the browser: the agent's leg on channel 0, the called
+ * party on channel 1). The carrier announces a finished recording on its recording status callback
  * (webhook kind `voice.recorded`, signed, handled once per recording); the recording is stored
  * (`call_recordings`), copied into the blob store under a key private to the company (job
  * `calls.fetch-call-recording`) and streamed to the company's users with HTTP Range support
@@ -25,7 +26,15 @@ import { recordingsRepository, type CallRecordingRow } from './recordings.reposi
 export const FETCH_CALL_RECORDING_JOB = 'calls.fetch-call-recording';
 
 /** What a recording listener is told: a call recording (`recordingId`) or a voicemail (`voicemailId`) was stored. */
-export type RecordingStored = { companyId: number; callId: number; numberId: number; recordingId: number | null; voicemailId: number | null };
+export type RecordingStored = {
+  companyId: number;
+  callId: number;
+  numberId: number;
+  recordingId: number | null;
+  voicemailId: number | null;
+  /** The call's direction: which channel is the agent's (outbound: channel 0). */
+  direction: 'inbound' | 'outbound';
+};
 /** Called inside the storing transaction; returns whether the audio will be transcribed. */
 export type RecordingListener = (ctx: AppContext, tx: DbOrTx, stored: RecordingStored) => Promise<boolean>;
 
@@ -74,7 +83,14 @@ export async function handleRecordingStatus(
   });
   if (!created) return undefined;
   await ctx.queue.enqueue(FETCH_CALL_RECORDING_JOB, { recordingId: row.id }, { singletonKey: `rec:${row.id}` }, tx);
-  await announceRecording(ctx, tx, { companyId: call.company_id, callId: call.id, numberId: call.number_id, recordingId: row.id, voicemailId: null });
+  await announceRecording(ctx, tx, {
+    companyId: call.company_id,
+    callId: call.id,
+    numberId: call.number_id,
+    recordingId: row.id,
+    voicemailId: null,
+    direction: call.direction === 'outbound' ? 'outbound' : 'inbound',
+  });
   return { companyId: call.company_id, id: call.id, status: call.status };
 }
 

@@ -49,6 +49,7 @@ export async function storeVoicemail(
     numberId: call.number_id,
     recordingId: null,
     voicemailId: vm.id,
+    direction: 'inbound',
   });
   if (!transcribed) await sendVoicemailAlert(ctx, tx, call, vm.id, recording.durationS, ext);
   return vm;

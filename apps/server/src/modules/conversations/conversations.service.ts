@@ -21,6 +21,7 @@ import { numberScope, scopeIncludes, scopeNumberIds } from '../users/members.ser
 import { addNote, deleteItem, deleteThreadMessages } from './conversations.commands.js';
 import { publishConversationDeleted, publishConversationUpdated, publishManyUpdated } from './conversations.live.js';
 import { decodeCursor, encodeCursor, getCompanyConversationRow, toConversationItem, toConversations } from './conversations.queries.js';
+import { withVoicemailTexts } from './conversations.hooks.js';
 import { containsPattern, conversationsRepository, type ConversationRow } from './conversations.repository.js';
 
 /**
@@ -103,7 +104,7 @@ export async function listConversationItems(
   const page = rows.slice(0, q.perPage);
   const last = page[page.length - 1];
   return {
-    data: page.map(toConversationItem),
+    data: await withVoicemailTexts(ctx, companyId, page.map(toConversationItem)),
     meta: { next_cursor: rows.length > q.perPage && last ? encodeCursor({ ts: last.cursor_ts, id: last.id }) : null, per_page: q.perPage },
   };
 }
@@ -285,7 +286,7 @@ export async function listCompanyItems(
   const page = rows.slice(0, q.perPage);
   const last = page[page.length - 1];
   return {
-    data: page.map(toConversationItem),
+    data: await withVoicemailTexts(ctx, q.company_id, page.map(toConversationItem)),
     meta: { next_cursor: rows.length > q.perPage && last ? encodeCursor({ ts: last.cursor_ts, id: last.id }) : null, per_page: q.perPage },
   };
 }

@@ -128,6 +128,29 @@ describe('outbound calling', () => {
     expect(controls).toEqual(['dtmf', 'hold', 'mute']);
   }, 60_000);
 
+  it('a number that records records the outbound call in two channels; its transcript is loaded with the agent on channel 0', async () => {
+    const put = await a.client.put(`/api/numbers/${n2.id}`, { record: true, call_transcription_enabled: true });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const placed = await place(a, n2.id, '(312) 555-0177');
+    const h = await handsetFor(a, '+13125550177');
+    expect((await a.client.post(`/api/simulator/handset-calls/${h.sid}/answer`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await a.client.post(`/api/simulator/handset-calls/${h.sid}/hangup`)).status).toBe(200);
+    const detail = await eventually(async () => {
+      const c = await a.client.get(`/api/calls/${placed.call_id}?include=transcription`);
+      if (c.body.recording?.state !== 'stored' || c.body.transcription?.state !== 'complete') throw new Error(JSON.stringify(c.body.recording));
+      return c.body;
+    }, 30_000);
+    expect(detail.recording).toMatchObject({ channels: 2, state: 'stored' });
+    expect(detail.recording.duration_s).toBeGreaterThanOrEqual(1);
+    const audio = await a.client.get(detail.recording.url);
+    expect(audio.status).toBe(200);
+    const t = await s.ctx.db.selectFrom('transcripts').select('metadata').where('call_id', '=', placed.call_id).executeTakeFirstOrThrow();
+    expect(t.metadata).toMatchObject({ direction: 'outbound' });
+    // The other company cannot play it.
+    expect([403, 404]).toContain((await outsider.client.get(detail.recording.url)).status);
+  }, 60_000);
+
   it('hanging up while it rings cancels the call: 5 No Answer', async () => {
     const placed = await place(a, n1.id, '+13125550143');
     const h = await handsetFor(a, '+13125550143');

@@ -15,6 +15,7 @@ import {
   type SmsVerificationUpdatedEvent,
 } from '@switchboard/contracts';
 import { formatPhone } from '@switchboard/domain';
+import { events } from '../../platform/events/index.js';
 import type { AppContext } from '../../context.js';
 import { storeUploads } from '../../platform/blob/upload.js';
 import type { DbOrTx } from '../../platform/db/db.js';
@@ -445,6 +446,12 @@ export async function submitCampaign(ctx: AppContext, companyId: number, id: num
     throw e;
   }
   if (submitBrand) publishChange(ctx, { companyId, campaignId: c.id, brandId: brand.id, subject: 'brand', status: 'pending' });
+  await events.emitAfterCommit(ctx, 'sms-verification.submitted', {
+    companyId,
+    campaignId: c.id,
+    submittedAt: now.toISOString(),
+    fees: fees.map((f) => ({ code: f.code, label: f.label, amountCents: f.amount_cents })),
+  });
   for (const side of sides) publishChange(ctx, { companyId, campaignId: c.id, brandId: brand.id, subject: side, status: 'pending' });
   return { message: SMS_VERIFICATION_SUBMITTED, data: await getCampaign(ctx, companyId, id) };
 }

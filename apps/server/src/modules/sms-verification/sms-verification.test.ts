@@ -251,6 +251,14 @@ describe('a submission through its states', () => {
       fees: { due_today: 0 },
     });
     expect(await numberStatus(local.id)).toBe('pending');
+    // The fees due at the submit go to billing (docs/sms-verification.md "Fees"): usage rows in cents.
+    const fees = await s.ctx.db
+      .selectFrom('billing_usage')
+      .select(['quantity'])
+      .where('company_id', '=', owner.companyId)
+      .where('kind', '=', 'registration_fees')
+      .execute();
+    expect(fees.reduce((t, f) => t + f.quantity, 0)).toBeGreaterThan(0);
     // Pending: nothing changes, no second submit, the campaign cannot be edited.
     expect((await owner.client.post(`${base(owner)}/${id}/submit`)).status).toBe(422);
     expect((await owner.client.post(`${base(owner)}/${id}/${brandId}`, { campaign: { description: 'x' } })).status).toBe(409);

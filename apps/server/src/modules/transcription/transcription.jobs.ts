@@ -47,11 +47,16 @@ export function useTranscriber(ctx: AppContext, t: Transcriber): void {
   transcribers.set(ctx, t);
 }
 
-/** Speaker of a channel of a two-channel call recording (caller 0 → client 2, agent 1 → agent 1); mono audio is mixed (0). */
-export function speakerOf(channel: number, channels: number, voicemail: boolean): 0 | 1 | 2 {
+/**
+ * Speaker of a channel of a two-channel call recording: channel 0 is the leg that reached the
+ * carrier first (inbound: the caller → client 2; outbound from the browser: the agent → agent 1),
+ * channel 1 the dialed party. Mono audio is mixed (0); a voicemail is the client's.
+ */
+export function speakerOf(channel: number, channels: number, voicemail: boolean, outbound = false): 0 | 1 | 2 {
   if (voicemail) return TRANSCRIPT_SPEAKER.client;
   if (channels < 2) return TRANSCRIPT_SPEAKER.mixed;
-  return channel === 0 ? TRANSCRIPT_SPEAKER.client : TRANSCRIPT_SPEAKER.agent;
+  const firstLeg = channel === 0;
+  return firstLeg !== outbound ? TRANSCRIPT_SPEAKER.client : TRANSCRIPT_SPEAKER.agent;
 }
 
 /**
@@ -109,7 +114,8 @@ export async function transcribe(ctx: AppContext, transcriptId: number, job?: Pi
   if (!row || row.state !== 'loading') return;
   await transcriptionRepository.countAttempt(ctx.db, row.id);
   const transcriber = transcriberOf(ctx);
-  const base = { provider: transcriber.name, source: row.voicemail_id !== null ? 'voicemail' : 'recording' };
+  const direction = (row.metadata as { direction?: string } | null)?.direction === 'outbound' ? 'outbound' : 'inbound';
+  const base = { provider: transcriber.name, source: row.voicemail_id !== null ? 'voicemail' : 'recording', direction };
   let result: TranscriptionResult;
   try {
     const audio = await recordingAudio(ctx, row.voicemail_id !== null ? { voicemailId: row.voicemail_id } : { recordingId: row.recording_id! });
@@ -122,9 +128,10 @@ export async function transcribe(ctx: AppContext, transcriptId: number, job?: Pi
     return;
   }
   const voicemail = row.voicemail_id !== null;
+  const outbound = direction === 'outbound';
   const segments: NewSegment[] = result.segments.map((s: RecognisedSegment) => ({
     channel: s.channel,
-    speaker: speakerOf(s.channel, result.channels, voicemail),
+    speaker: speakerOf(s.channel, result.channels, voicemail, outbound),
     transcript: s.transcript,
     start: round2(s.start),
     end: round2(Math.max(s.start, s.end)),
@@ -175,14 +182,14 @@ export function registerTranscriptionJobs(ctx: AppContext): void {
 export async function startTranscript(
   ctx: AppContext,
   tx: import('../../platform/db/db.js').DbOrTx,
-  s: { companyId: number; callId: number; recordingId: number | null; voicemailId: number | null },
+  s: { companyId: number; callId: number; recordingId: number | null; voicemailId: number | null; direction?: 'inbound' | 'outbound' },
 ): Promise<TranscriptRow> {
   const { row, created } = await transcriptionRepository.createLoading(tx, {
     company_id: s.companyId,
     call_id: s.callId,
     voicemail_id: s.voicemailId,
     recording_id: s.recordingId,
-    metadata: { provider: transcriberOf(ctx).name },
+    metadata: { provider: transcriberOf(ctx).name, direction: s.direction ?? 'inbound' },
   });
   if (created) {
     await ctx.queue.enqueue(

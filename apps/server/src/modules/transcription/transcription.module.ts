@@ -3,15 +3,17 @@ import type { AppContext } from '../../context.js';
 import type { ModuleEntry } from '../../platform/module.js';
 import { registerCallDetailExtension, registerRecordingListener } from '../calls/recordings.js';
 import { sendVoicemailAlertWithText } from '../calls/voicemails.js';
+import { registerVoicemailTextSource } from '../conversations/conversations.hooks.js';
 import { findRoutingById } from '../numbers/numbers.service.js';
 import { onTranscriptSettled, registerTranscriptionJobs, startTranscript } from './transcription.jobs.js';
-import { readTranscript } from './transcription.service.js';
+import { readTranscript, voicemailTranscriptTexts } from './transcription.service.js';
 
 /**
  * Hooks into the calls module: a stored call recording or voicemail of a number with
  * `call_transcription_enabled` gets a loading transcript and its job (in the storing transaction);
  * `GET /calls/{id}?include=transcription` adds the call's transcript; a transcribed voicemail's
- * alert e-mail goes out when its transcript settles, with the text.
+ * alert e-mail goes out when its transcript settles, with the text; the inbox's voicemail items
+ * carry their transcript (conversations' voicemail-text hook).
  */
 function setupTranscription(_ctx: AppContext): void {
   registerRecordingListener(async (ctx, tx, s) => {
@@ -23,6 +25,7 @@ function setupTranscription(_ctx: AppContext): void {
   registerCallDetailExtension(async (ctx, call, include) =>
     include.includes('transcription') ? { transcription: await readTranscript(ctx, { companyId: call.company_id, callId: call.id }) } : {},
   );
+  registerVoicemailTextSource(voicemailTranscriptTexts);
   onTranscriptSettled(async (ctx, tx, row, state, text) => {
     if (row.voicemail_id !== null) await sendVoicemailAlertWithText(ctx, tx, row.voicemail_id, state === 'complete' ? text : undefined);
   });

@@ -10,7 +10,7 @@ import { createAccount, type Account } from '../../../test/fixtures.js';
 import { eventually, startTestServer, type TestServer } from '../../../test/harness.js';
 import { readWav, SANDBOX_SCRIPT_CHUNK } from '../../platform/transcription/index.js';
 import { TranscriptionError } from '../../platform/transcription/transcription.port.js';
-import { talkShares, transcriptionTuning, useTranscriber } from './transcription.jobs.js';
+import { speakerOf, talkShares, transcriptionTuning, useTranscriber } from './transcription.jobs.js';
 
 let s: TestServer;
 let owner: Account;
@@ -52,6 +52,15 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await s?.close();
+});
+
+describe('speakers', () => {
+  it('channel 0 is the caller of an inbound call and the agent of an outbound one; mono is mixed; a voicemail is the client', () => {
+    expect([speakerOf(0, 2, false), speakerOf(1, 2, false)]).toEqual([2, 1]);
+    expect([speakerOf(0, 2, false, true), speakerOf(1, 2, false, true)]).toEqual([1, 2]);
+    expect(speakerOf(0, 1, false, true)).toBe(0);
+    expect(speakerOf(0, 1, true)).toBe(2);
+  });
 });
 
 describe('talk shares', () => {
@@ -174,7 +183,7 @@ describe('a recorded sandbox call', () => {
 });
 
 describe('voicemail', () => {
-  it('is transcribed; its text is in the alert e-mail', async () => {
+  it('is transcribed; its text is in the alert e-mail and in the inbox item', async () => {
     const n = await recordedNumber();
     const r = await owner.client.post('/api/simulator/calls', {
       from: '3125550142',
@@ -203,5 +212,20 @@ describe('voicemail', () => {
       .where('voicemail_id', 'is not', null)
       .executeTakeFirstOrThrow();
     expect(vm.state).toBe('complete');
+
+    // The inbox's voicemail item carries the text (both item pages), and only for its company.
+    const items = await owner.client.get(`/api/inbox/conversations/items?company_id=${owner.companyId}&types[]=voicemail`);
+    expect(items.status, JSON.stringify(items.body)).toBe(200);
+    const item = (items.body.data as Array<{ conversationId: number; details: { callId: number; transcript?: { state: string; text: string } | null } }>).find(
+      (i) => i.details.callId === call.id,
+    );
+    expect(item?.details.transcript).toEqual({ state: 'complete', text: expect.stringContaining('Please call me back about the invoice.') });
+    const thread = await owner.client.get(`/api/companies/${owner.companyId}/conversations/${item!.conversationId}/items`);
+    expect(thread.status).toBe(200);
+    const inThread = (thread.body.data as Array<{ details: { callId: number; type: string; transcript?: unknown } }>).find((i) => i.details.callId === call.id);
+    expect(inThread?.details.type).toBe('voicemail');
+    expect(inThread?.details.transcript).toEqual({ state: 'complete', text: expect.stringContaining('invoice') });
+    const stranger = await other.client.get(`/api/companies/${owner.companyId}/conversations/${item!.conversationId}/items`);
+    expect([403, 404]).toContain(stranger.status);
   });
 });

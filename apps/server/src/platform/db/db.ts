@@ -42,6 +42,7 @@ import * as m0032 from '../migrations/0032_caller_id.js';
 import * as m0033 from '../migrations/0033_fax.js';
 import * as m0034 from '../migrations/0034_sms_verification.js';
 import * as m0035 from '../migrations/0035_marketplace.js';
+import * as m0036 from '../migrations/0036_registration_fees.js';
 
 pg.types.setTypeParser(20, (v) => Number(v)); // int8 → number
 
@@ -112,6 +113,7 @@ const migrations: Record<string, Migration> = {
   '0033_fax': m0033,
   '0034_sms_verification': m0034,
   '0035_marketplace': m0035,
+  '0036_registration_fees': m0036,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -69,7 +69,8 @@ export interface BillingSubscriptionsTable {
 export interface BillingUsageTable {
   id: Generated<number>;
   company_id: number;
-  kind: 'minutes_inbound' | 'minutes_outbound' | 'sms_segments' | 'mms_messages' | 'fax_pages' | 'lookups' | 'transcription_minutes';
+  /** `registration_fees`: 10DLC fees of a submit, quantity in integer cents (migration 0036). */
+  kind: 'minutes_inbound' | 'minutes_outbound' | 'sms_segments' | 'mms_messages' | 'fax_pages' | 'lookups' | 'transcription_minutes' | 'registration_fees';
   source: string;
   quantity: number;
   occurred_at: Time;

@@ -17,6 +17,7 @@ import { MESSAGE_EVENTS } from './message-events.js';
 import { NUMBER_EVENTS } from './number-events.js';
 import { TRACKING_EVENTS } from './tracking-events.js';
 import { INTELLIGENCE_EVENTS } from './intelligence-events.js';
+import { COMPLIANCE_EVENTS } from './compliance-events.js';
 
 /** Every domain event: name → payload schema. */
 export const DOMAIN_EVENTS = {
@@ -27,6 +28,7 @@ export const DOMAIN_EVENTS = {
   ...CONTACT_EVENTS,
   ...CAMPAIGN_EVENTS,
   ...INTELLIGENCE_EVENTS,
+  ...COMPLIANCE_EVENTS,
 } as const;
 
 /** Payload types by event name, inferred from the schemas. */

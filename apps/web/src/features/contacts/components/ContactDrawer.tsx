@@ -1,3 +1,4 @@
+import { CallButton } from '../../../components/CallButton';
 import { Badge, Button, Drawer, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { formatPhone } from '@switchboard/domain';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
@@ -94,6 +95,7 @@ export function ContactDrawer({ contactId, onClose, groups, attributes }: Contac
             <Stack gap={4}>
               <Title order={3}>{c.name}</Title>
               <ContactStatus contact={c} />
+              {c.number ? <CallButton number={c.number} /> : null}
             </Stack>
             {canWrite ? (
               <Group gap="xs">

@@ -1,12 +1,13 @@
-import { Badge, Card, Chip, Grid, Group, Select } from '@mantine/core';
+import { Badge, Button, Card, Chip, Grid, Group, Select } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { normalizeConversationSearch } from '@switchboard/domain';
-import { IconMessages } from '@tabler/icons-react';
+import { IconMessagePlus, IconMessages } from '@tabler/icons-react';
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { EmptyBlock } from '../../../components/EmptyBlock';
 import { HiddenPageTitle, PageHeader } from '../../../components/PageHeader';
+import { useCan } from '../../../lib/access';
 import { useCompanyId } from '../../../lib/session';
 import { useConversation } from '../api/get-conversation';
 import { conversationListsKey, useConversations } from '../api/get-conversations';
@@ -15,6 +16,7 @@ import { useConversationUpdates } from '../realtime/use-conversation-updates';
 import type { Conversation, CursorPage, ItemType } from '../types';
 import { ConversationList, type InboxView } from './ConversationList';
 import { ConversationThread } from './ConversationThread';
+import { NewMessageModal } from './NewMessageModal';
 
 /** The conversation with `id` from the shown list, else from any cached list, or null. */
 function useCachedConversation(id: number | null, shown: Conversation[]): Conversation | null {
@@ -42,7 +44,11 @@ export interface InboxNumberOption {
   label: string;
 }
 
-/** Inbox `/inbox/:conversationId?`: unread counts per type, number and type filters, the list beside the open thread (one at a time on small screens). */
+/**
+ * Inbox `/inbox/:conversationId?`: unread counts per type, number and type filters, the list beside
+ * the open thread (one at a time on small screens), and "New message" (`?to=<number>` opens it with
+ * the recipient filled in: the Text buttons elsewhere link here).
+ */
 export function InboxPage({ numbers = [] }: { numbers?: InboxNumberOption[] }) {
   const counts = useNotificationCounts();
   const [types, setTypes] = useState<string[]>([]);
@@ -60,6 +66,14 @@ export function InboxPage({ numbers = [] }: { numbers?: InboxNumberOption[] }) {
   const single = useConversation(activeId, cached === null);
   const conversation = cached ?? single.data ?? null;
   const open = (c: Conversation) => navigate(`/inbox/${c.id}`);
+  const canText = useCan('inbox.work');
+  const [params, setParams] = useSearchParams();
+  const composeTo = params.get('to');
+  const [composing, setComposing] = useState(false);
+  const closeCompose = () => {
+    setComposing(false);
+    if (composeTo !== null) setParams({}, { replace: true });
+  };
 
   const showList = !small || activeId === null;
   const showThread = !small || activeId !== null;
@@ -77,15 +91,22 @@ export function InboxPage({ numbers = [] }: { numbers?: InboxNumberOption[] }) {
             title="Inbox"
             description="Texts, calls and voicemails with your customers, live."
             actions={
-              counts.data ? (
-                <Group gap={6} data-testid="inbox-counts">
-                  {TYPES.map(({ label, countKey }) => (
-                    <Badge key={countKey} variant="light" color={counts.data[countKey] ? 'red' : 'gray'} size="lg" tt="none">
-                      {counts.data[countKey]} unread {counts.data[countKey] === 1 ? label.toLowerCase().replace(/s$/, '') : label.toLowerCase()}
-                    </Badge>
-                  ))}
-                </Group>
-              ) : null
+              <Group gap={6}>
+                {counts.data ? (
+                  <Group gap={6} data-testid="inbox-counts">
+                    {TYPES.map(({ label, countKey }) => (
+                      <Badge key={countKey} variant="light" color={counts.data[countKey] ? 'red' : 'gray'} size="lg" tt="none">
+                        {counts.data[countKey]} unread {counts.data[countKey] === 1 ? label.toLowerCase().replace(/s$/, '') : label.toLowerCase()}
+                      </Badge>
+                    ))}
+                  </Group>
+                ) : null}
+                {canText ? (
+                  <Button size="xs" leftSection={<IconMessagePlus size={16} />} onClick={() => setComposing(true)}>
+                    New message
+                  </Button>
+                ) : null}
+              </Group>
             }
           />
           <Group mb="sm" gap="sm" wrap="wrap">
@@ -164,6 +185,18 @@ export function InboxPage({ numbers = [] }: { numbers?: InboxNumberOption[] }) {
           </Grid.Col>
         ) : null}
       </Grid>
+      {canText ? (
+        <NewMessageModal
+          opened={composing || composeTo !== null}
+          onClose={closeCompose}
+          numbers={numbers}
+          initialTo={composeTo ?? ''}
+          onSent={(item) => {
+            setComposing(false);
+            navigate(`/inbox/${item.conversationId}`, { replace: composeTo !== null });
+          }}
+        />
+      ) : null}
     </>
   );
 }

@@ -5,6 +5,7 @@ import { useArchiveConversation } from '../api/archive-conversation';
 import { useRestoreConversation } from '../api/restore-conversation';
 import type { Conversation } from '../types';
 import { CallerName } from '../../../components/CallerName';
+import { CallButton } from '../../../components/CallButton';
 
 /** Who the thread is with, through which number, and archive / restore. */
 export function ThreadHeader({ conversation, onBack }: { conversation: Conversation; onBack?: () => void }) {
@@ -35,30 +36,33 @@ export function ThreadHeader({ conversation, onBack }: { conversation: Conversat
           <CallerName enhanced={conversation.enhancedCallerId} />
         </Stack>
       </Group>
-      {conversation.isArchived ? (
-        <Button
-          size="xs"
-          variant="light"
-          style={{ flexShrink: 0 }}
-          leftSection={<IconArrowBackUp size={14} />}
-          loading={restore.isPending}
-          onClick={() => restore.mutate(conversation.id)}
-        >
-          Restore
-        </Button>
-      ) : (
-        <Button
-          size="xs"
-          variant="subtle"
-          color="gray"
-          style={{ flexShrink: 0 }}
-          leftSection={<IconArchive size={14} />}
-          loading={archive.isPending}
-          onClick={() => archive.mutate(conversation.id)}
-        >
-          Archive
-        </Button>
-      )}
+      <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
+        <CallButton number={conversation.recipient} text={false} />
+        {conversation.isArchived ? (
+          <Button
+            size="xs"
+            variant="light"
+            style={{ flexShrink: 0 }}
+            leftSection={<IconArrowBackUp size={14} />}
+            loading={restore.isPending}
+            onClick={() => restore.mutate(conversation.id)}
+          >
+            Restore
+          </Button>
+        ) : (
+          <Button
+            size="xs"
+            variant="subtle"
+            color="gray"
+            style={{ flexShrink: 0 }}
+            leftSection={<IconArchive size={14} />}
+            loading={archive.isPending}
+            onClick={() => archive.mutate(conversation.id)}
+          >
+            Archive
+          </Button>
+        )}
+      </Group>
     </Group>
   );
 }

@@ -6,7 +6,7 @@ import type { ConversationItem } from '../types';
 import { MessageBubble } from './MessageBubble';
 import { FaxThreadItem } from '../../../components/FaxThreadItem';
 
-/** A call or voicemail in the thread: direction, status, duration, and a link to the call. */
+/** A call or voicemail in the thread: direction, status, duration, a link to the call, and a voicemail's transcript. */
 function CallItem({ item }: { item: ConversationItem }) {
   const voicemail = item.details.type === 'voicemail';
   const Icon = voicemail ? IconRecordMail : item.isInbound ? IconPhoneIncoming : IconPhoneOutgoing;
@@ -38,8 +38,30 @@ function CallItem({ item }: { item: ConversationItem }) {
             </Anchor>
           ) : null}
         </Group>
+        {voicemail && d.transcript ? <VoicemailText transcript={d.transcript} /> : null}
       </Paper>
     </Group>
+  );
+}
+
+/** A voicemail's transcript under its item: the text, "Transcribing…" while the job runs, or a notice when it failed. */
+function VoicemailText({ transcript }: { transcript: NonNullable<ConversationItem['details']['transcript']> }) {
+  if (transcript.state === 'loading')
+    return (
+      <Text size="xs" c="dimmed" ta="center" mt={4} data-testid="voicemail-transcript" data-state="loading">
+        Transcribing…
+      </Text>
+    );
+  if (transcript.state === 'failed')
+    return (
+      <Text size="xs" c="dimmed" ta="center" mt={4} data-testid="voicemail-transcript" data-state="failed">
+        The voicemail could not be transcribed.
+      </Text>
+    );
+  return (
+    <Text size="sm" mt={4} maw={480} style={{ whiteSpace: 'pre-wrap' }} data-testid="voicemail-transcript" data-state="complete">
+      {transcript.text.trim() ? `“${transcript.text.trim()}”` : 'No words were heard.'}
+    </Text>
   );
 }
 

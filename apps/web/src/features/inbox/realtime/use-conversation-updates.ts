@@ -2,9 +2,12 @@
  * Live inbox (spec 001 §4): 'conversation updated' on `conversations.{companyId}` carries the
  * Conversation. The list caches move it to the top of the lists it belongs to (same archived state,
  * no search), and its thread is refetched, so new messages and delivery states appear without a reload.
+ * 'transcript updated' on `company.{companyId}` for a voicemail refetches the open threads, so its
+ * transcript shows once the job settles.
  */
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useRealtimeEvent } from '../../../lib/realtime';
+import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
 import { conversationQueryOptions } from '../api/get-conversation';
 import { conversationItemsQueryOptions } from '../api/get-conversation-items';
@@ -45,5 +48,8 @@ export function useConversationUpdates() {
     const singleKey = conversationQueryOptions(companyId, conversation.id).queryKey;
     if (queryClient.getQueryData(singleKey)) queryClient.setQueryData(singleKey, conversation);
     void queryClient.invalidateQueries({ queryKey: conversationItemsQueryOptions(companyId, conversation.id).queryKey, refetchType: 'all' });
+  });
+  useRealtimeEvent(companyId === null ? null : `company.${companyId}`, 'transcript updated', (event) => {
+    if (event.voicemail_id !== null) void queryClient.invalidateQueries({ queryKey: companyKey(companyId, 'conversation-items') });
   });
 }

@@ -16,6 +16,7 @@ import { useMarkVoicemail } from '../api/mark-voicemail';
 import type { Voicemail } from '../types';
 import { fileSrc } from '../../../lib/files';
 import { useCan } from '../../../lib/access';
+import { CallButton } from '../../../components/CallButton';
 
 /** Voicemail: every message left on the company's numbers, to play, mark heard or new, and delete. */
 export function VoicemailPage() {
@@ -82,7 +83,8 @@ export function VoicemailPage() {
                     </Anchor>
                   </Text>
                 </Stack>
-                <Group gap="xs" wrap="nowrap">
+                <Group gap="xs" wrap="wrap">
+                  <CallButton number={v.from} />
                   <audio
                     controls
                     preload="none"
