@@ -50,7 +50,7 @@ test('buy a number, route a call to it, and text with it, live', async ({ page, 
   await choose(handset, 'Company number', `${bought} · E2E line`);
   const text = `Are you open on Saturday? (${Date.now()})`;
   await handset.getByLabel('Text message').fill(text);
-  await handset.getByRole('button', { name: 'Send' }).click();
+  await handset.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(handset.getByTestId('handset-message').filter({ hasText: text })).toBeVisible();
 
   const conversation = page.getByTestId('conversation-row').filter({ hasText: 'Are you open on Saturday?' });
@@ -59,7 +59,7 @@ test('buy a number, route a call to it, and text with it, live', async ({ page, 
   await expect(page.getByTestId('conversation-thread')).toContainText(text);
   const reply = 'Yes, 9am to 1pm on Saturdays.';
   await page.getByLabel('Message', { exact: true }).fill(reply);
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(page.getByTestId('message-bubble').filter({ hasText: reply })).toBeVisible();
 
   // The reply reaches the simulated handset, delivered.

@@ -97,6 +97,8 @@ test('API key shown once and used; webhook endpoint with secret, test send and d
   await expect(drawer.getByTestId('webhook-attempts')).toContainText('ms');
   await expect(drawer).toContainText('webhook.test');
   await drawer.getByRole('button', { name: 'Close' }).click();
+  // Axe measures contrast as drawn: a drawer fading out is half transparent.
+  await expect(drawer).toBeHidden();
   await expectAccessible(page, 'Webhooks with the delivery log');
 
   // ---- Audit log ----

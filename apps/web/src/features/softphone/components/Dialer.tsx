@@ -153,7 +153,9 @@ export function Dialer() {
 
   if (!user) return null;
   return (
-    <Popover opened={open} onChange={setOpen} position="bottom-end" width={300} withArrow shadow="md">
+    // During a call the panel stays open when the person works elsewhere in the app (answering on the simulator,
+    // reading the contact): only the header button closes it, so the call controls are never lost.
+    <Popover opened={open} onChange={setOpen} position="bottom-end" width={300} withArrow shadow="md" closeOnClickOutside={!live} closeOnEscape={!live}>
       <Popover.Target>
         <Tooltip label="Place a call">
           <ActionIcon variant={live ? 'filled' : 'subtle'} color="teal" aria-label="Dialer" onClick={() => setOpen((o) => !o)} data-testid="dialer-open">
