@@ -4,19 +4,8 @@
  * alert arrive live, dismiss it with a reason and find the dismissal in its history; then save a call report as a
  * favourite, rename it, open it and delete it.
  */
-import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
-import { signIn } from './helpers';
-
-async function xsrf(context: BrowserContext): Promise<Record<string, string>> {
-  const c = (await context.cookies()).find((x) => x.name === 'XSRF-TOKEN');
-  return c ? { 'X-XSRF-TOKEN': decodeURIComponent(c.value) } : {};
-}
-
-async function api(page: Page, method: 'get' | 'post' | 'put', url: string, data?: unknown) {
-  const r: APIRequestContext = page.request;
-  const res = await r[method](url, { data, headers: { accept: 'application/json', ...(await xsrf(page.context())) } });
-  return { status: res.status(), body: await res.json().catch(() => null) };
-}
+import { expect, test } from '@playwright/test';
+import { signIn, api } from './helpers';
 
 test('a missed-call alert arrives live, is dismissed with a reason, and its history shows it', async ({ page }) => {
   await signIn(page);

@@ -3,17 +3,8 @@
  * call is found on /calls/search by a phrase the caller said (highlighted), and the "Ask about this call" panel of
  * its detail answers with the right passage.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './helpers';
-
-async function xsrf(page: Page): Promise<Record<string, string>> {
-  const c = (await page.context().cookies()).find((x) => x.name === 'XSRF-TOKEN');
-  return c ? { 'X-XSRF-TOKEN': decodeURIComponent(c.value) } : {};
-}
-async function api(page: Page, method: 'get' | 'post' | 'put', url: string, data?: unknown) {
-  const res = await page.request[method](url, { data, headers: { accept: 'application/json', ...(await xsrf(page)) } });
-  return { status: res.status(), body: await res.json().catch(() => null) };
-}
+import { expect, test } from '@playwright/test';
+import { signIn, api } from './helpers';
 
 const SCRIPT = [
   { speaker: 'caller', text: 'Hello, I need a quote to replace the water heater in my basement.' },

@@ -102,3 +102,15 @@ export async function buyLocalNumber(page: Page, areaCode: string) {
   await expect(row).toBeVisible();
   return { bought, row };
 }
+
+/** The XSRF header of the page's session (the API refuses state-changing calls without it). */
+export async function xsrf(page: Page): Promise<Record<string, string>> {
+  const c = (await page.context().cookies()).find((x) => x.name === 'XSRF-TOKEN');
+  return c ? { 'X-XSRF-TOKEN': decodeURIComponent(c.value) } : {};
+}
+
+/** Calls the product's API with the page's session: `{status, body}` (body null when not JSON). */
+export async function api(page: Page, method: 'get' | 'post' | 'put' | 'patch' | 'delete', url: string, data?: unknown) {
+  const res = await page.request[method](url, { data, headers: { accept: 'application/json', ...(await xsrf(page)) } });
+  return { status: res.status(), body: await res.json().catch(() => null) };
+}

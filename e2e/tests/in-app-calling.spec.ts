@@ -8,19 +8,8 @@
  * browser contexts = two separate sign-ins); the server test covers two different users.
  */
 import crypto from 'node:crypto';
-import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
-import { signIn } from './helpers';
-
-async function xsrf(context: BrowserContext): Promise<Record<string, string>> {
-  const c = (await context.cookies()).find((x) => x.name === 'XSRF-TOKEN');
-  return c ? { 'X-XSRF-TOKEN': decodeURIComponent(c.value) } : {};
-}
-
-async function api(page: Page, method: 'get' | 'post' | 'put', url: string, data?: unknown) {
-  const r: APIRequestContext = page.request;
-  const res = await r[method](url, { data, headers: { accept: 'application/json', ...(await xsrf(page.context())) } });
-  return { status: res.status(), body: await res.json().catch(() => null) };
-}
+import { expect, test, type Page } from '@playwright/test';
+import { signIn, api } from './helpers';
 
 async function goActive(page: Page) {
   const sw = page.getByTestId('softphone-status');

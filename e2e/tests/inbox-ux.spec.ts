@@ -5,17 +5,7 @@
  * Settings is reachable above Sign out.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './helpers';
-
-async function xsrf(page: Page): Promise<Record<string, string>> {
-  const c = (await page.context().cookies()).find((x) => x.name === 'XSRF-TOKEN');
-  return c ? { 'X-XSRF-TOKEN': decodeURIComponent(c.value) } : {};
-}
-
-async function api(page: Page, method: 'get' | 'post', url: string, data?: unknown) {
-  const res = await page.request[method](url, { data, headers: { accept: 'application/json', ...(await xsrf(page)) } });
-  return { status: res.status(), body: await res.json().catch(() => null) };
-}
+import { signIn, api } from './helpers';
 
 /** The demo company's id and one of its business numbers (from its inbox). */
 async function demoCompany(page: Page): Promise<{ companyId: number; number: string }> {

@@ -1,16 +1,34 @@
 /**
  * SMS verification in the browser (docs/sms-verification.md "Screen"), sandbox registry with its default timing
- * (brand reviewed 20 s after the submit, the local side 30 s after): the demo owner fills the brand and campaign
- * forms, adds a number, saves the draft, submits after the fees confirmation (the spec's success message), and
+ * (brand reviewed 20 s after the submit, the local side 30 s after): the demo owner opens a new account of the demo's
+ * business unit (the demo company is registered by the seed), fills the brand and campaign forms, adds its number, saves the draft, submits after the fees confirmation (the spec's success message), and
  * watches the brand turn Verified and the local side Approved live, without reloading.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { choose, signIn } from './helpers';
+import { api, choose, signIn } from './helpers';
 
 test('sms verification: submit a brand and campaign and watch the status change live', async ({ page }) => {
   test.setTimeout(150_000);
   await signIn(page);
+  // The demo company is registered by the demo seed: a new account of the demo's business unit, with a number of its
+  // own, is the company that registers here.
+  const units = await api(page, 'get', '/api/business-units');
+  const unitId = units.body.data[0].id as number;
+  const name = `Demo Motors ${Date.now()}`;
+  const created = await api(page, 'post', `/api/business-units/${unitId}/companies`, { company_info: { name, business_unit_id: unitId, skip_number: true } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const found = await api(page, 'get', '/api/numbers/search?type=local&areaCode=312&limit=10');
+  const pick = found.body.data[Math.floor(Math.random() * found.body.data.length)];
+  const bought = await api(page, 'post', '/api/numbers', { company_id: created.body.data.id, provider_id: pick.provider_id, number: pick.number });
+  expect(bought.status, JSON.stringify(bought.body)).toBe(201);
+  await page.reload();
+  const switcher = page.getByRole('combobox', { name: 'Company', exact: true });
+  await switcher.click();
+  await switcher.fill('Demo Motors');
+  await page.getByRole('option', { name }).click();
+  await expect(switcher).toHaveValue(name);
+
   await page.goto('/sms-verification');
   await expect(page.getByRole('heading', { name: 'SMS verification', level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Start registration' }).click();
@@ -76,16 +94,20 @@ test('sms verification: submit a brand and campaign and watch the status change 
   // Phone width: one column, nothing wider than the screen.
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole('heading', { name: 'Numbers on this campaign' })).toBeVisible();
-  const wide = await page.evaluate(() =>
-    [...document.querySelectorAll('main *')]
-      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
-      .slice(0, 8)
-      .map(
-        (e) =>
-          `${e.tagName}.${String((e as HTMLElement).className).slice(0, 60)} ${Math.round(e.getBoundingClientRect().right)} ${(e.textContent ?? '').slice(0, 40)}`,
+  // The layout settles a moment after the resize (the navigation collapses): polled, not read once.
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('main *')]
+          .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+          .slice(0, 8)
+          .map(
+            (e) =>
+              `${e.tagName}.${String((e as HTMLElement).className).slice(0, 60)} ${Math.round(e.getBoundingClientRect().right)} ${(e.textContent ?? '').slice(0, 40)}`,
+          ),
       ),
-  );
-  expect(wide).toEqual([]);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(391);
+    )
+    .toEqual([]);
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(391);
   await page.screenshot({ path: test.info().outputPath('sms-verification-phone.png'), fullPage: true });
 });

@@ -10,8 +10,8 @@
  * - every tracking screen renders at desktop and phone width (screenshots in the test output).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { signIn } from './helpers';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { signIn, api } from './helpers';
 
 interface Pool {
   id: number;
@@ -20,16 +20,6 @@ interface Pool {
   target_numbers: string[];
   numbers: Array<{ number_id: number; number: string; state: string }>;
   fallback_number: string | null;
-}
-
-async function xsrf(context: BrowserContext): Promise<Record<string, string>> {
-  const c = (await context.cookies()).find((x) => x.name === 'XSRF-TOKEN');
-  return c ? { 'X-XSRF-TOKEN': decodeURIComponent(c.value) } : {};
-}
-
-async function api(page: Page, method: 'get' | 'post' | 'put', url: string, data?: unknown) {
-  const res = await page.request[method](url, { data, headers: { accept: 'application/json', ...(await xsrf(page.context())) } });
-  return { status: res.status(), body: await res.json().catch(() => null) };
 }
 
 /** The five ways people write a North American number (the issue's list), from E.164 `+1AAABBBCCCC`. */

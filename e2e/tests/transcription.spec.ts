@@ -5,17 +5,8 @@
  * transcript with both speakers, their lines and the talk shares.
  */
 import crypto from 'node:crypto';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { signIn } from './helpers';
-
-async function xsrf(context: BrowserContext): Promise<Record<string, string>> {
-  const c = (await context.cookies()).find((x) => x.name === 'XSRF-TOKEN');
-  return c ? { 'X-XSRF-TOKEN': decodeURIComponent(c.value) } : {};
-}
-async function api(page: Page, method: 'get' | 'post' | 'put', url: string, data?: unknown) {
-  const res = await page.request[method](url, { data, headers: { accept: 'application/json', ...(await xsrf(page.context())) } });
-  return { status: res.status(), body: await res.json().catch(() => null) };
-}
+import { expect, test } from '@playwright/test';
+import { signIn, api } from './helpers';
 
 test('a recorded, transcribed simulator call shows its transcript with both speakers', async ({ page }) => {
   test.setTimeout(120_000);
