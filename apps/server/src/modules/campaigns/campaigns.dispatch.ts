@@ -31,6 +31,11 @@
  * `not_before` = the next allowed time, and a dispatch job is enqueued for then. A company with
  * `quiet_hours_enabled` false drops only its own narrowing: the law's window still applies.
  * The window, zone and links switch come from `getCompanyMessagingSettings` (modules/companies).
+ *
+ * Throughput (docs/sms-verification.md "Throughput"): the number's approved SMS verification caps
+ * the rate per second and the messages per day. The daily cap counts every campaign message of the
+ * number sent (or claimed) since midnight UTC; once it is reached the lane stops and continues at
+ * the next midnight UTC (the rest stays pending, the campaign `sending`).
  */
 import { CampaignMergeField } from '@switchboard/contracts';
 import {
@@ -151,11 +156,19 @@ export async function startCampaign(ctx: AppContext, data: { campaignId: number;
  * number's approved SMS verification limits (docs/sms-verification.md "Throughput").
  */
 async function effectiveRate(ctx: AppContext, c: CampaignRow): Promise<number> {
+  return (await sendingPace(ctx, c)).rate;
+}
+
+/** {@link effectiveRate} and the number's daily cap (messages per UTC day; null = none). */
+async function sendingPace(ctx: AppContext, c: CampaignRow): Promise<{ rate: number; perDay: number | null }> {
   const own = c.rate_per_second ?? (await repo.companyRate(ctx.db, c.company_id)) ?? campaignRuntime.defaultRatePerSecond;
   const permit = c.number_id ? await campaignSendingPermit(ctx, c.company_id, c.number_id) : null;
-  const cap = permit?.allowed ? permit.limits?.per_second : undefined;
-  return cap === undefined ? own : own === 0 ? cap : Math.min(own, cap);
+  const limits = permit?.allowed ? permit.limits : null;
+  const cap = limits?.per_second;
+  return { rate: cap === undefined ? own : own === 0 ? cap : Math.min(own, cap), perDay: limits?.per_day ?? null };
 }
+
+const DAY_MS = 86_400_000;
 
 /**
  * Enqueues dispatch for every pending recipient: one job per chunk (parallel) at unlimited rate, or
@@ -412,9 +425,20 @@ export async function dispatchChunk(ctx: AppContext, job: { campaignId: number; 
       await enqueueDispatchJob(ctx, { campaignId: c.id, fromRecipientId: from, toRecipientId: to });
       return;
     }
-    const rate = await effectiveRate(ctx, c);
-    const limit = rate > 0 ? Math.max(1, Math.min(campaignRuntime.batchSize, Math.floor(rate))) : campaignRuntime.batchSize;
+    const { rate, perDay } = await sendingPace(ctx, c);
+    let limit = rate > 0 ? Math.max(1, Math.min(campaignRuntime.batchSize, Math.floor(rate))) : campaignRuntime.batchSize;
     const now = campaignRuntime.now();
+    if (perDay !== null && c.number_id !== null) {
+      const dayStart = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
+      const left = perDay - (await repo.sentFromNumberSince(ctx.db, c.number_id, dayStart));
+      if (left <= 0) {
+        const wait = dayStart.getTime() + DAY_MS - now.getTime();
+        ctx.log.info({ campaignId: c.id, numberId: c.number_id, perDay }, 'campaign: the number reached its daily limit; continues after midnight UTC');
+        await enqueueDispatchJob(ctx, { campaignId: c.id, fromRecipientId: from, toRecipientId: to }, { startAfter: new Date(Date.now() + wait + 1000) });
+        return;
+      }
+      limit = Math.min(limit, left);
+    }
     const claimed = await repo.claim(ctx.db, c.id, { from, to }, now, limit, ctx.queue.workerId);
     if (!claimed.length) break;
     from = claimed[claimed.length - 1]!.id + 1;

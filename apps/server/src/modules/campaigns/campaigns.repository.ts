@@ -249,6 +249,12 @@ export const campaignsRepository = {
       where r.id = v.id and r.id = any(${rows.map((x) => x.id)}::bigint[]) and r.state = 'sending' and r.carrier_sid is null`.execute(db);
   },
   /** Records carrier SIDs (and conversation items) of sent messages; a callback may already have moved the state on. */
+  /** Campaign messages of the number `numberId` sent, or claimed for sending, since `since` (the daily cap). */
+  async sentFromNumberSince(db: DbOrTx, numberId: number, since: Date): Promise<number> {
+    const r = await sql<{ n: string }>`select count(*) as n from campaign_recipients r join campaigns c on c.id = r.campaign_id
+      where c.number_id = ${numberId} and (r.sent_at >= ${since} or (r.state = 'sending' and r.claimed_at >= ${since}))`.execute(db);
+    return Number(r.rows[0]?.n ?? 0);
+  },
   async recordSent(db: DbOrTx, rows: Array<{ id: number; sid: string; itemId: number | null }>, now: Date): Promise<void> {
     if (!rows.length) return;
     await sql`update campaign_recipients r set carrier_sid = coalesce(r.carrier_sid, v.sid), item_id = coalesce(r.item_id, v.item),

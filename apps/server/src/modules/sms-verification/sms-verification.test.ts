@@ -10,6 +10,7 @@ import type { Socket } from 'socket.io-client';
 import { createAccount, type Account } from '../../../test/fixtures.js';
 import { eventually, startTestServer, type TestServer } from '../../../test/harness.js';
 import { registryClock, sandboxRegistryTuning } from '../../platform/registration/index.js';
+import { sql } from 'kysely';
 import { campaignRuntime, setCompanyCampaignRate } from '../campaigns/campaigns.service.js';
 import { addContactsToGroups, createGroup } from '../contacts/groups.service.js';
 import { createContact } from '../contacts/contacts.service.js';
@@ -371,6 +372,54 @@ describe('a submission through its states', () => {
     const spanMs = rows[8]!.created_at.getTime() - rows[0]!.created_at.getTime();
     expect(spanMs).toBeGreaterThanOrEqual(1_200);
     expect(spanMs).toBeLessThan(5_000);
+  }, 60_000);
+
+  it("stops a campaign at the number's daily limit (10,000 at score 30) and leaves the rest for after midnight UTC", async () => {
+    campaignRuntime.now = middayInChicago();
+    const dayStart = new Date(Math.floor(campaignRuntime.now().getTime() / 86_400_000) * 86_400_000);
+    const counted = await sql<{ n: string }>`select count(*) as n from campaign_recipients r join campaigns c on c.id = r.campaign_id
+      where c.number_id = ${local.id} and r.sent_at >= ${dayStart}`.execute(s.ctx.db);
+    const already = Number(counted.rows[0]!.n);
+    // Messages the number sent earlier today (another campaign's ledger): 5 are left of today's 10,000.
+    const earlier = await s.ctx.db.selectFrom('campaigns').select('id').where('number_id', '=', local.id).executeTakeFirstOrThrow();
+    await sql`insert into campaign_recipients (campaign_id, company_id, contact_id, number, state, sent_at)
+      select ${earlier.id}, ${owner.companyId}, -g, '+13125550000', 'sent', ${campaignRuntime.now()}
+      from generate_series(1, ${10_000 - already - 5}) g`.execute(s.ctx.db);
+    const groupId = await groupOf(9);
+    const r = await owner.client.post('/api/campaigns', {
+      company_id: owner.companyId,
+      title: 'Brakes',
+      state: 'queued',
+      groups: [groupId],
+      text: 'Brakes checked free this week',
+      unsubscribe_text: 'Reply STOP to stop',
+      number_id: local.id,
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const sentCount = async () =>
+      Number(
+        (
+          await s.ctx.db
+            .selectFrom('sandbox_messages')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('from_number', '=', local.number)
+            .where('body', 'like', 'Brakes%')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    await eventually(async () => (await sentCount()) === 5 || null, 30_000, 200);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await sentCount()).toBe(5);
+    const c = (await owner.client.get(`/api/campaigns/${r.body.id}`)).body;
+    expect(c.state).toBe('sending');
+    const pending = await s.ctx.db
+      .selectFrom('campaign_recipients')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('campaign_id', '=', r.body.id)
+      .where('state', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    expect(Number(pending.n)).toBe(4);
+    expect((await owner.client.delete(`/api/campaigns/${r.body.id}`)).status).toBeLessThan(300);
   }, 60_000);
 
   it('adds a toll-free number, submits its side, cancels both sides at once, removes numbers', async () => {
