@@ -111,7 +111,7 @@ describe('in-app ringing of a number', () => {
 });
 
 describe('a parked account', () => {
-  it('keeps its numbers and stops service; reactivation restores it; the waiting campaign then goes out and is audited', async () => {
+  it('keeps its numbers and stops service (campaigns refused, drafts kept); reactivation restores it; the campaign then goes out and is audited', async () => {
     const n = await buyTestNumber(owner, '212');
     const group = await createGroup(s.ctx, owner.userId, { company_id: owner.companyId, name: 'Parked group' });
     const contact = await createContact(s.ctx, owner.companyId, { name: 'Pat Parked', number: '+12125550123' });
@@ -151,8 +151,8 @@ describe('a parked account', () => {
       expect(placed.body.message).toBe('This account is parked: calls are not placed.');
       expect((await owner.client.get(`/api/companies/${owner.companyId}/numbers`)).body.data.map((x: { id: number }) => x.id)).toContain(n.id);
 
-      // A campaign sent now waits: still queued, nothing went out.
-      const created = await owner.client.post('/api/campaigns', {
+      // A campaign is refused while parked (422 with the message); a draft is kept; nothing went out.
+      const campaign = {
         company_id: owner.companyId,
         title: 'While parked',
         state: 'queued',
@@ -160,12 +160,14 @@ describe('a parked account', () => {
         number_id: n.id,
         text: 'Spring sale',
         unsubscribe_text: 'Reply STOP to stop',
-      });
+      };
+      const refused = await owner.client.post('/api/campaigns', campaign);
+      expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+      expect(refused.body.message).toBe('This account is parked: campaigns are not sent.');
+      const created = await owner.client.post('/api/campaigns', { ...campaign, state: 'draft' });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       const campaignId = created.body.id as number;
-      await new Promise((res) => setTimeout(res, 2500));
-      const waiting = await s.ctx.db.selectFrom('campaigns').select(['state']).where('id', '=', campaignId).executeTakeFirstOrThrow();
-      expect(waiting.state).toBe('queued');
+      expect((await owner.client.patch(`/api/campaigns/${campaignId}`, { ...campaign, company_id: undefined })).status).toBe(422);
       const sent = await s.ctx.db
         .selectFrom('sandbox_messages')
         .select('to_number')
@@ -179,6 +181,8 @@ describe('a parked account', () => {
       const again = await voice(n.number, sid());
       expect(twiml(again.body).Say ?? []).not.toContain(OUT_OF_SERVICE_TEXT);
       expect((await owner.client.post('/api/message', { company_id: owner.companyId, number_id: n.id, to: '+13125550177', content: 'Back' })).status).toBe(201);
+      const queued = await owner.client.patch(`/api/campaigns/${campaignId}`, { ...campaign, company_id: undefined });
+      expect(queued.status, JSON.stringify(queued.body)).toBe(200);
       await eventually(
         async () => (await s.ctx.db.selectFrom('campaigns').select('state').where('id', '=', campaignId).executeTakeFirst())?.state === 'sent',
         20_000,

@@ -13,6 +13,7 @@ import type { UploadedFile } from '../../platform/http/multipart.js';
 import { AGENT_ROLES, assertCompanyAccess, getCompanyMessagingSettings } from '../companies/companies.service.js';
 import { assertGroupIds } from '../contacts/groups.service.js';
 import { getCompanyNumber } from '../numbers/numbers.service.js';
+import { assertCompanyInService } from '../numbers/service-state.js';
 import { campaignSendingPermit } from '../sms-verification/sms-verification.service.js';
 import { campaignsRepository as repo, type CampaignRow } from './campaigns.repository.js';
 import { enqueueDispatch, enqueueStart } from './campaigns.dispatch.js';
@@ -65,6 +66,8 @@ type Draft = {
 
 /** Validates the merged values (domain `validateCampaign`, spec 001 §5) and the company's ids. */
 async function validateDraft(ctx: AppContext, companyId: number, d: Draft, sendAtInvalid: boolean, mediaCount: number): Promise<void> {
+  // A parked or deactivated account sends no campaign (docs/accounts.md "Account status"): 422 with the message.
+  if (d.state !== 'draft') await assertCompanyInService(ctx, companyId, 'campaign');
   const settings = await getCompanyMessagingSettings(ctx, companyId);
   const errors: FieldErrors = validateCampaign(
     {
@@ -238,6 +241,7 @@ export async function togglePause(ctx: AppContext, userId: number, id: number, i
   if (current.state === 'queued' || current.state === 'sending') {
     row = await repo.transition(ctx.db, id, ['queued', 'sending'], { state: 'paused' });
   } else if (current.state === 'paused') {
+    await assertCompanyInService(ctx, current.company_id, 'campaign');
     row = await ctx.db.transaction().execute(async (tx) => {
       const r = await repo.transition(tx, id, ['paused'], { state: current.started ? 'sending' : 'queued' });
       if (r && !r.started) await enqueueStart(ctx, r, tx);
