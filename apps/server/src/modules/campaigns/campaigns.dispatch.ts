@@ -415,6 +415,8 @@ export async function dispatchChunk(ctx: AppContext, job: { campaignId: number; 
   const mediaUrls = ((await repo.mediaOf(ctx.db, [c.id])).get(c.id) ?? []).map((m) => m.url);
   let from = job.fromRecipientId;
   const to = job.toRecipientId ?? null;
+  /** The number's campaign messages of the current UTC day (daily cap), once counted. */
+  let today: { day: number; sent: number } | null = null;
 
   for (;;) {
     // Pause/delete check before every claim.
@@ -429,8 +431,10 @@ export async function dispatchChunk(ctx: AppContext, job: { campaignId: number; 
     let limit = rate > 0 ? Math.max(1, Math.min(campaignRuntime.batchSize, Math.floor(rate))) : campaignRuntime.batchSize;
     const now = campaignRuntime.now();
     if (perDay !== null && c.number_id !== null) {
+      // Counted once per slice and day (one statement), then kept up to date with this lane's own claims.
       const dayStart = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
-      const left = perDay - (await repo.sentFromNumberSince(ctx.db, c.number_id, dayStart));
+      if (!today || today.day !== dayStart.getTime()) today = { day: dayStart.getTime(), sent: await repo.sentFromNumberSince(ctx.db, c.number_id, dayStart) };
+      const left = perDay - today.sent;
       if (left <= 0) {
         const wait = dayStart.getTime() + DAY_MS - now.getTime();
         ctx.log.info({ campaignId: c.id, numberId: c.number_id, perDay }, 'campaign: the number reached its daily limit; continues after midnight UTC');
@@ -441,6 +445,7 @@ export async function dispatchChunk(ctx: AppContext, job: { campaignId: number; 
     }
     const claimed = await repo.claim(ctx.db, c.id, { from, to }, now, limit, ctx.queue.workerId);
     if (!claimed.length) break;
+    if (today) today.sent += claimed.length;
     from = claimed[claimed.length - 1]!.id + 1;
 
     // Quiet hours in the recipient's local time: the law of its country/state, narrowed by the company.
