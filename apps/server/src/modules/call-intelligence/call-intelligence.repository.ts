@@ -169,17 +169,20 @@ export const intelligenceRepository = {
    * Bounded work: with `q`, only the newest {@link SEARCH_RANK_WINDOW} matching documents (index
    * `call_search_docs_company_started` or the GIN index, as the planner picks) are ranked by `ts_rank`; when fewer
    * match, that is all of them, so the order is exact. Hits past the window follow, newest first. The count stops
-   * at `SEARCH_COUNT_CAP + 1` rows, so a `total` above the cap means "more than SEARCH_COUNT_CAP".
+   * at `SEARCH_COUNT_CAP + 1` rows, so a `total` above the cap means "more than SEARCH_COUNT_CAP"; when the window is
+   * not full it holds every match and its size is the total (no counting statement).
    */
   async search(db: DbOrTx, f: SearchFilter, limit: number, offset: number): Promise<{ rows: SearchRow[]; total: number }> {
     const cols = sql`d.call_id, d.company_id, d.number_id, d.started_at, d.duration_s, d.direction, d.caller, d.answer_status,
              d.answered_by, d.qualification, d.tag_ids`;
     const rows: SearchRow[] = [];
     const W = SEARCH_RANK_WINDOW;
+    // With `q`: the window's size comes with the page; a window not full holds every match, so it is the total.
+    let windowSize: number | null = null;
     if (f.q !== null && offset < W) {
       const n = Math.min(limit, W - offset);
-      const r = await sql<SearchRow>`
-        select ${cols}, ts_rank(d.v, websearch_to_tsquery('english', ${f.q})) as rank
+      const r = await sql<SearchRow & { window_n: string }>`
+        select ${cols}, ts_rank(d.v, websearch_to_tsquery('english', ${f.q})) as rank, count(*) over () as window_n
         from (select ${cols}, ${vectorOf(f.speaker)} as v
               from call_search_docs d
               where ${whereOf(f)}
@@ -187,7 +190,11 @@ export const intelligenceRepository = {
               limit ${W}) d
         order by rank desc, d.started_at desc, d.call_id desc
         limit ${n} offset ${offset}`.execute(db);
-      rows.push(...r.rows);
+      for (const { window_n, ...row } of r.rows) {
+        windowSize = Number(window_n);
+        rows.push(row);
+      }
+      if (r.rows.length === 0 && offset === 0) windowSize = 0;
     }
     const rest = limit - rows.length;
     const restOffset = f.q !== null ? Math.max(offset, W) : offset;
@@ -200,9 +207,15 @@ export const intelligenceRepository = {
         limit ${rest} offset ${restOffset}`.execute(db);
       rows.push(...r.rows);
     }
-    const c = await sql<{ n: string }>`
-      select count(*) as n from (select 1 from call_search_docs d where ${whereOf(f)} limit ${SEARCH_COUNT_CAP + 1}) x`.execute(db);
-    const total = Number(c.rows[0]?.n ?? 0);
+    const total =
+      windowSize !== null && windowSize < W
+        ? windowSize
+        : Number(
+            (
+              await sql<{ n: string }>`
+                select count(*) as n from (select 1 from call_search_docs d where ${whereOf(f)} limit ${SEARCH_COUNT_CAP + 1}) x`.execute(db)
+            ).rows[0]?.n ?? 0,
+          );
     return {
       rows: rows.map((x) => ({
         ...x,
