@@ -14,6 +14,8 @@
  * - `GET, POST /bulkAttributeUpdate/companies/{companyId}` and `/bulkAttributeUpdate/businessUnits/{id}`
  *   (CSV template download; multipart upload, field `file`).
  * - Not shown, added: `GET .../dniCallAttribution/{callId}` (the call detail's attribution and journey link).
+ * - Not shown, added: `GET .../dni/leads?search=&page=&per_page=` (leads: one person's calls, texts and
+ *   visits grouped) and `GET .../dni/leads/{leadId}` (a lead with its calls, texts and visits).
  *
  * Public calls of the tracking script (no sign-in, CORS open, rate-limited per visitor address):
  * - `GET /api/dni/public/{key}/script.js` (cacheable), `GET /api/dni/public/{key}/session`
@@ -24,7 +26,7 @@
  * Times are ISO-8601 strings in UTC; durations in the names' units (`_minutes`, `_s`); numbers E.164.
  */
 import { z } from 'zod';
-import { Id, TimestampText } from './common.js';
+import { Id, PageMeta, TimestampText } from './common.js';
 import { EavAttributeValue, EavAttributeValueOut } from './contacts.js';
 
 // ---------------------------------------------------------------- traffic sources
@@ -422,6 +424,75 @@ export const DniCallAttribution = z.object({
 export type DniCallAttribution = z.infer<typeof DniCallAttribution>;
 export const DniCallAttributionParams = z.object({ companyId: Id, callId: Id });
 export const DniCallAttributionBody = z.object({ data: DniCallAttribution });
+
+// ---------------------------------------------------------------- leads
+
+/**
+ * A lead: one person of the company, keyed by phone number, with their calls, texts and website
+ * visits grouped (docs/tracking.md "Leads"). `sessions` counts every visit of the visitors (browser
+ * cookies) whose visit a call of this person matched.
+ */
+export const DniLead = z.object({
+  id: z.number().int(),
+  company_id: z.number().int(),
+  /** The person's phone number (E.164 as the carrier gave it). */
+  phone: z.string(),
+  /** The first and latest call or text (UTC). */
+  first_seen_at: z.string(),
+  last_seen_at: z.string(),
+  calls: z.number().int(),
+  texts: z.number().int(),
+  sessions: z.number().int(),
+  /** Where the person first came from: the first touch of their earliest visit or tracked call; null when never tracked. */
+  first_touch: Touch.nullable(),
+  /** Where their latest tracked visit or call came from; null when never tracked. */
+  last_touch: Touch.nullable(),
+});
+export type DniLead = z.infer<typeof DniLead>;
+
+/**
+ * `GET .../dni/leads`: the company's leads, latest contact first, page-numbered. `search`: digits of
+ * the phone number in any format (`(415) 55`), or else text found in the traffic source, source,
+ * medium, campaign or keyword of the lead's visits or calls.
+ */
+export const DniLeadListQuery = z.object({
+  search: z.string().trim().max(100).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  per_page: z.coerce.number().int().min(1).max(100).default(25),
+});
+export type DniLeadListQuery = z.infer<typeof DniLeadListQuery>;
+export const DniLeadListBody = z.object({ data: z.array(DniLead), meta: PageMeta });
+export const DniLeadParams = z.object({ companyId: Id, leadId: Id });
+
+/** A call of a lead: its attribution with the dialled number, the caller, status and length. */
+export const DniLeadCall = DniCallAttribution.extend({
+  /** The dialled number (E.164). */
+  number: z.string(),
+  from: z.string(),
+  /** CALL_STATUS code. */
+  status: z.number().int(),
+  duration_s: z.number().int(),
+});
+export type DniLeadCall = z.infer<typeof DniLeadCall>;
+/** An inbound text of a lead. */
+export const DniLeadText = z.object({
+  at: z.string(),
+  from: z.string(),
+  number_id: z.number().int(),
+  /** The company number texted (E.164), null when it is gone. */
+  number: z.string().nullable(),
+});
+export type DniLeadText = z.infer<typeof DniLeadText>;
+/** Most calls, texts and visits a lead's answer lists (each newest first; the lead's counts give the totals). */
+export const DNI_LEAD_DETAIL_LIMIT = 100;
+/** `GET .../dni/leads/{leadId}`: the lead, its calls, texts and visits (each newest first, up to DNI_LEAD_DETAIL_LIMIT). */
+export const DniLeadBody = z.object({
+  data: DniLead,
+  calls: z.array(DniLeadCall),
+  texts: z.array(DniLeadText),
+  sessions: z.array(DniSession),
+});
+export type DniLeadBody = z.infer<typeof DniLeadBody>;
 
 // ---------------------------------------------------------------- real-time feed
 

@@ -6,8 +6,9 @@
  * - a pool number → the session that held it at the call's start (or in its cool-down after);
  *   a static tracking number → its source; anything else → unattributed (`none`);
  * - first contact = no earlier inbound call from the same number to the company;
- * - the caller's lead (one per company and phone number) counts the call; the matched visitor's
- *   sessions join the lead.
+ * - the caller's lead (one per company and phone number) is found or created, and counts the call
+ *   only when this delivery's attribution insert won (a duplicate delivery counts nothing); the
+ *   matched visitor's sessions join the lead.
  * After commit: `call.attributed` (exactly once per call: the insert decides) and the live
  * `dni call matched` for the real-time feed. Later `call.changed` of the call keep its status and
  * length current. Inbound texts (`message.received`) join the sender's lead.
@@ -17,6 +18,7 @@ import type { AppContext } from '../../context.js';
 import { events, type CallChangedEvent, type DomainEvents } from '../../platform/events/index.js';
 import type { StoredTouch } from '../../platform/db/schema-tracking.js';
 import { getCompanyNumbers } from '../numbers/numbers.service.js';
+import { leadsRepository } from './leads.repository.js';
 import { trackingRepository, type AttributionRow } from './tracking.repository.js';
 
 /** The live-feed shape of an attributed call. */
@@ -70,7 +72,10 @@ export async function onCallChanged(ctx: AppContext, e: CallChangedEvent): Promi
 
   const stored = await ctx.db.transaction().execute(async (tx) => {
     const firstContact = !(await trackingRepository.hasEarlierCall(tx, e.companyId, e.from, startedAt, e.callId));
-    const lead = await trackingRepository.upsertLead(tx, e.companyId, e.from, startedAt, 'call');
+    // The lead is found (or created) uncounted; the attribution insert below decides whether this
+    // delivery of the call is its first, and only then is the call counted (a duplicate webhook or
+    // another node's delivery waits on the lead's row and then counts nothing).
+    const lead = await leadsRepository.ensureLead(tx, e.companyId, e.from, startedAt);
     const lastTouch: StoredTouch | null = session
       ? { traffic_source: session.traffic_source, source: session.source, medium: session.medium, campaign: session.campaign, keyword: session.keyword }
       : staticSource
@@ -111,6 +116,7 @@ export async function onCallChanged(ctx: AppContext, e: CallChangedEvent): Promi
       status: e.status,
       duration_s: durationS,
     });
+    if (row) await leadsRepository.countLeadCall(tx, lead.id, startedAt);
     if (row && session) {
       await trackingRepository.bumpSessionCalls(tx, session.id);
       await trackingRepository.setSessionsLead(tx, e.companyId, session.visitor_id, lead.id);

@@ -6,6 +6,8 @@
  *   credentials (the first-party visitor cookie), `Cache-Control: no-store`, rate-limited per
  *   visitor address (`PUBLIC_RATE_LIMIT` a minute; 429 with Retry-After), 422 on bad input, 404 for
  *   an unknown key. They only ever answer the key's own company's numbers.
+ * - `GET /api/dni/public/{key}/forget`: the script's one request after consent is withdrawn; the
+ *   answer removes the visitor cookie (docs/tracking.md "Consent").
  * - `GET /api/dni/demo/{key}`: the sandbox's demo website (demo-site.ts).
  */
 import {
@@ -22,7 +24,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppContext } from '../../context.js';
 import type { App } from '../../platform/http/app-type.js';
 import { access } from '../../platform/http/access.js';
-import { RateLimitedError } from '../../platform/http/errors.js';
+import { NotFoundError, RateLimitedError } from '../../platform/http/errors.js';
 import { openSession, touchPublicSession } from './assignment.js';
 import { demoPage } from './demo-site.js';
 import { publicCompany } from './public-cache.js';
@@ -66,17 +68,15 @@ function publicHeaders(req: FastifyRequest, reply: FastifyReply): void {
  * first-party on the company's website.
  */
 function setVisitorCookie(req: FastifyRequest, reply: FastifyReply, visitorId: string, firstPartyHost: string | null): void {
+  reply.setCookie(VISITOR_COOKIE, visitorId, { ...visitorCookieScope(req, firstPartyHost), maxAge: VISITOR_COOKIE_MAX_AGE_S });
+}
+
+/** Where the visitor cookie lives (path, domain, flags): the same for setting and for removing it. */
+function visitorCookieScope(req: FastifyRequest, firstPartyHost: string | null) {
   const secure = req.protocol === 'https';
   const host = (req.hostname ?? '').toLowerCase();
   const domain = firstPartyHost && host === firstPartyHost && host.split('.').length > 2 ? host.slice(host.indexOf('.') + 1) : undefined;
-  reply.setCookie(VISITOR_COOKIE, visitorId, {
-    path: '/',
-    httpOnly: true,
-    secure,
-    sameSite: secure ? 'none' : 'lax',
-    maxAge: VISITOR_COOKIE_MAX_AGE_S,
-    ...(domain ? { domain } : {}),
-  });
+  return { path: '/', httpOnly: true, secure, sameSite: secure ? ('none' as const) : ('lax' as const), ...(domain ? { domain } : {}) };
 }
 
 /** Registers the public tracking endpoints and the demo site. */
@@ -150,6 +150,27 @@ export function registerTrackingPublicRoutes(app: App, ctx: AppContext): void {
       publicHeaders(req, reply);
       await limit(req);
       return touchPublicSession(ctx, req.params.key, req.query.session_id, null);
+    },
+  );
+
+  app.get(
+    '/api/dni/public/:key/forget',
+    {
+      config: { access: access.public() },
+      schema: {
+        tags,
+        summary: 'Consent withdrawn: the visitor cookie is removed (the script cannot remove an httpOnly cookie itself)',
+        params: DniPublicKeyParams,
+        response: { 200: DniPublicAckBody, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      publicHeaders(req, reply);
+      await limit(req);
+      const company = await publicCompany(ctx, req.params.key);
+      if (!company) throw new NotFoundError('Tracking key');
+      reply.clearCookie(VISITOR_COOKIE, visitorCookieScope(req, company.firstPartyHost));
+      return { active: false };
     },
   );
 

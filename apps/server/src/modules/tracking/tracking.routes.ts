@@ -1,7 +1,7 @@
 /**
  * Call tracking HTTP (spec 002 "DNI"; docs/tracking.md). Signed-in routes under `/api`
  * (contracts/tracking.ts lists them): pools, sources, script and settings, verification,
- * timelines, real-time feed, a call's attribution, reports and the bulk attribute update.
+ * timelines, real-time feed, a call's attribution, leads, reports and the bulk attribute update.
  */
 import {
   BulkAttributeBusinessUnitParams,
@@ -12,6 +12,10 @@ import {
   DniCallAttributionParams,
   DniCallsReportBody,
   DniCallsReportInput,
+  DniLeadBody,
+  DniLeadListBody,
+  DniLeadListQuery,
+  DniLeadParams,
   DniPoolBody,
   DniPoolDeleteQuery,
   DniPoolInput,
@@ -49,6 +53,7 @@ import type { App } from '../../platform/http/app-type.js';
 import { access } from '../../platform/http/access.js';
 import { readMultipart } from '../../platform/http/multipart.js';
 import { BulkRowsError, bulkTemplate, bulkUpload, type BulkScope } from './bulk-attributes.js';
+import { getLead, listLeads } from './leads.js';
 import {
   createPool,
   createStaticSource,
@@ -279,6 +284,35 @@ export function registerTrackingRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (req) => callAttribution(ctx, req.auth!.userId, req.params.companyId, req.params.callId),
+  );
+
+  // ------------------------------------------------------------ leads
+  app.get(
+    `${base}/dni/leads`,
+    {
+      config: { access: access.company('reports.read') },
+      schema: {
+        tags,
+        summary: "The company's leads (one person's calls, texts and visits), latest contact first",
+        params: CompanyParams,
+        querystring: DniLeadListQuery,
+        response: { 200: DniLeadListBody, ...errorResponses },
+      },
+    },
+    async (req) => listLeads(ctx, req.auth!.userId, req.params.companyId, req.query),
+  );
+  app.get(
+    `${base}/dni/leads/:leadId`,
+    {
+      config: { access: access.company('reports.read') },
+      schema: {
+        tags,
+        summary: 'A lead with its calls, texts and visits, first and last touch',
+        params: DniLeadParams,
+        response: { 200: DniLeadBody, ...errorResponses },
+      },
+    },
+    async (req) => getLead(ctx, req.auth!.userId, req.params.companyId, req.params.leadId),
   );
 
   // ------------------------------------------------------------ reports

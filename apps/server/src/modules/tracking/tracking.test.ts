@@ -3,8 +3,10 @@
  * public script endpoints (assignment, keeping a number, cool-down, fallback and exhaustion, 422,
  * 404, rate limit, no other company's data), concurrent assignment over two server nodes on one
  * database, attribution of a simulated call to the session and its source, first contact,
- * verifyScript (timeout, non-HTTP(S), private targets, the demo site), the bulk attribute update,
- * and the DNI reports.
+ * verifyScript (timeout, size cap, non-HTTP(S), private targets, the demo site), the bulk attribute
+ * update (a company and a business unit), the DNI reports, `trackingmatch` through `GET /api/activity`,
+ * leads (a call, a text and the visits of one person; a duplicate delivery of a call counted once),
+ * and the consent withdrawal's `forget` call.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +20,8 @@ import { buyTestNumber, connectSocket, subscribe } from '../messaging/messaging.
 import { PUBLIC_RATE_LIMIT } from './tracking-public.routes.js';
 import { scriptSize, verifyTuning } from './script.js';
 import { sweepSessions } from './assignment.js';
+import { onCallChanged } from './attribution.js';
+import { addCompanyMember, createOrganization } from '../companies/companies.service.js';
 import { trackingRepository } from './tracking.repository.js';
 import { listTrackingMatchActivity, callIdsOfSession, poolNamesOf } from './tracking.service.js';
 
@@ -263,6 +267,20 @@ describe('the public script endpoints', () => {
     expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await visitor().get(url)).status).toBe(200);
   });
+
+  it('removes the visitor cookie when consent is withdrawn (forget)', async () => {
+    const v = visitor();
+    const first = await open(v, key, { url: 'https://acme.example/' });
+    expect(v.cookie('sb_dni_vid')).toBe(first.body.visitor_id);
+    const r = await v.get(`/api/dni/public/${key}/forget`);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ active: false });
+    expect(r.headers.get('cache-control')).toBe('no-store');
+    expect(r.headers.getSetCookie().join('\n')).toMatch(/sb_dni_vid=;.*Expires=Thu, 01 Jan 1970/i);
+    expect(v.cookie('sb_dni_vid')).toBeUndefined();
+    expect((await v.get(`/api/dni/public/abcdefghij/forget`)).status).toBe(404);
+    expect((await v.get(`/api/dni/public/NOT-A-KEY/forget`)).status).toBe(422);
+  });
 });
 
 describe('concurrent assignment over two server nodes', () => {
@@ -396,20 +414,194 @@ describe('attribution', () => {
     const sources = await a.client.get(`/api/companies/${a.companyId}/dniSources`);
     expect(sources.body.data.find((x: { id: number }) => x.id === src.body.data.id).calls_30d).toBe(1);
   });
+
+  it('lists the matched call as a trackingmatch in GET /api/activity filtered by its session (dniSessionId)', async () => {
+    await timePasses();
+    const seen = await open(visitor(), key, { url: 'https://acme.example/offers?utm_source=google&utm_medium=cpc&utm_campaign=feed&gclid=ACT1' });
+    const shown = seen.body.swaps[0].number as string;
+    expect(shown).not.toBe(fallback.number);
+    const other = await open(visitor(), key, { url: 'https://acme.example/?gclid=ACT2' });
+    expect((await a.client.post('/api/simulator/calls', { from: '+13125557012', to: shown })).status).toBe(200);
+    await eventually(async () => attributed.some((x) => x.sessionId === seen.body.session_id));
+    const callId = attributed.find((x) => x.sessionId === seen.body.session_id)!.callId;
+
+    const url = (sessionId: string, extra = '') => `/api/activity?company=${a.companyId}&filter[dniSessionId]=${sessionId}${extra}`;
+    const res = await eventually(async () => {
+      const r = await a.client.get(url(seen.body.session_id));
+      return r.status === 200 && r.body.data.some((i: { kind: string }) => i.kind === 'trackingmatch') ? r : null;
+    });
+    const match = res.body.data.filter((i: { kind: string }) => i.kind === 'trackingmatch');
+    expect(match).toHaveLength(1);
+    expect(match[0]).toMatchObject({
+      id: `trackingmatch-${callId}`,
+      call_id: callId,
+      from: '+13125557012',
+      to: shown,
+      direction: 'inbound',
+      number: { number: shown },
+      tracking: {
+        session_id: seen.body.session_id,
+        pool_id: poolId,
+        traffic_source: 'google_ads',
+        source: 'google',
+        medium: 'cpc',
+        campaign: 'feed',
+        landing_page: 'https://acme.example/offers',
+      },
+    });
+    // Only this visit's items: the call itself and its match.
+    expect(res.body.data.every((i: { call_id?: number }) => i.call_id === callId)).toBe(true);
+    // Another visit without a call has none; the trackingmatch flag off leaves the match out.
+    expect((await a.client.get(url(other.body.session_id))).body).toMatchObject({ data: [], meta: { total: 0 } });
+    const flagOff = await a.client.get(url(seen.body.session_id, '&filter[trackingmatch]=0'));
+    expect(flagOff.body.data.filter((i: { kind: string }) => i.kind === 'trackingmatch')).toEqual([]);
+    // Another company never sees it.
+    expect((await b.client.get(url(seen.body.session_id).replace(`company=${a.companyId}`, `company=${b.companyId}`))).body.data).toEqual([]);
+  });
+});
+
+describe('leads', () => {
+  const PHONE = '+13125557010';
+
+  it("groups one person's call, text and visits as one lead with its first and last touch", async () => {
+    await timePasses();
+    const v = visitor();
+    const seen = await open(v, key, { url: 'https://acme.example/?utm_source=google&utm_medium=cpc&utm_campaign=leads&gclid=LEAD1' });
+    const shown = seen.body.swaps[0].number as string;
+    expect(shown).not.toBe(fallback.number);
+    expect((await a.client.post('/api/simulator/calls', { from: PHONE, to: shown })).status).toBe(200);
+    await eventually(async () => attributed.some((x) => x.sessionId === seen.body.session_id));
+    const text = await a.client.post('/api/simulator/messages', { from: PHONE, to: shown, body: 'Do you work on weekends?' });
+    expect(text.status, JSON.stringify(text.body)).toBe(200);
+    // The same visitor (cookie) comes back later from a search engine: a new visit of the lead.
+    const back = await open(v, key, { url: 'https://acme.example/faq', referrer: 'https://www.bing.com/' });
+    expect(back.body.session_id).not.toBe(seen.body.session_id);
+
+    const list = await eventually(async () => {
+      const r = await a.client.get(`/api/companies/${a.companyId}/dni/leads?search=${encodeURIComponent('(312) 555-7010')}`);
+      return r.body.data?.[0]?.texts === 1 ? r.body : null;
+    });
+    expect(list.meta).toEqual({ current_page: 1, per_page: 25, total: 1, last_page: 1 });
+    const lead = list.data[0];
+    expect(lead).toMatchObject({
+      company_id: a.companyId,
+      phone: PHONE,
+      calls: 1,
+      texts: 1,
+      sessions: 2,
+      first_touch: { traffic_source: 'google_ads', source: 'google', medium: 'cpc', campaign: 'leads' },
+      last_touch: { traffic_source: 'organic', source: 'bing.com', medium: 'organic' },
+    });
+
+    const detail = await a.client.get(`/api/companies/${a.companyId}/dni/leads/${lead.id}`);
+    expect(detail.status, JSON.stringify(detail.body)).toBe(200);
+    expect(detail.body.data).toEqual(lead);
+    expect(detail.body.calls).toHaveLength(1);
+    expect(detail.body.calls[0]).toMatchObject({
+      lead_id: lead.id,
+      from: PHONE,
+      number: shown,
+      method: 'pool',
+      session_id: seen.body.session_id,
+      last_touch: { traffic_source: 'google_ads', campaign: 'leads' },
+      click_ids: { gclid: 'LEAD1' },
+      is_first_contact: true,
+    });
+    expect(detail.body.texts).toEqual([{ at: expect.any(String), from: PHONE, number_id: expect.any(Number), number: shown }]);
+    expect(detail.body.sessions.map((x: { id: string }) => x.id)).toEqual([back.body.session_id, seen.body.session_id]);
+
+    // Search by a campaign finds it; by other digits not.
+    const byCampaign = await a.client.get(`/api/companies/${a.companyId}/dni/leads?search=LEADS`);
+    expect(byCampaign.body.data.map((l: { id: number }) => l.id)).toContain(lead.id);
+    expect((await a.client.get(`/api/companies/${a.companyId}/dni/leads?search=999000`)).body.data).toEqual([]);
+    // Paged, latest contact first: the lead that texted last is on top.
+    const page = await a.client.get(`/api/companies/${a.companyId}/dni/leads?per_page=1`);
+    expect(page.body.data.map((l: { id: number }) => l.id)).toEqual([lead.id]);
+    expect(page.body.meta.total).toBeGreaterThan(1);
+
+    // Another company: 403 on this company's list, 404 for the lead under its own, nothing in its list.
+    expect((await b.client.get(`/api/companies/${a.companyId}/dni/leads`)).status).toBe(403);
+    expect((await b.client.get(`/api/companies/${b.companyId}/dni/leads/${lead.id}`)).status).toBe(404);
+    expect((await b.client.get(`/api/companies/${b.companyId}/dni/leads`)).body).toMatchObject({ data: [], meta: { total: 0 } });
+    expect((await a.client.get(`/api/companies/${a.companyId}/dni/leads/abc`)).status).toBe(422);
+    expect((await a.client.get(`/api/companies/${a.companyId}/dni/leads?per_page=0`)).status).toBe(422);
+  });
+
+  it('counts a call once on its lead when its first delivery arrives twice at once (two nodes)', async () => {
+    const phone = '+13125557013';
+    expect((await a.client.post('/api/simulator/calls', { from: phone, to: fallback.number })).status).toBe(200);
+    const stored = await eventually(async () => {
+      const r = await sql<{ call_id: number; started_at: Date }>`
+        select call_id, started_at from dni_call_attributions where company_id = ${a.companyId} and from_number = ${phone}`.execute(s.ctx.db);
+      return r.rows[0];
+    });
+    // As if the call had not been seen yet: no attribution, the lead counted nothing.
+    await sql`delete from dni_call_attributions where call_id = ${stored.call_id}`.execute(s.ctx.db);
+    await sql`update dni_leads set calls = 0 where company_id = ${a.companyId} and phone = ${phone}`.execute(s.ctx.db);
+    const before = attributed.filter((x) => x.callId === stored.call_id).length;
+    const e = {
+      callId: stored.call_id,
+      companyId: a.companyId,
+      numberId: fallback.id,
+      from: phone,
+      status: 1,
+      direction: 'inbound' as const,
+      durationS: 0,
+      startedAt: stored.started_at,
+    };
+    // The duplicate webhook: both deliveries find no attribution and race to store it, on two nodes.
+    await Promise.all([onCallChanged(s.ctx, e), onCallChanged(s2.ctx, e), onCallChanged(s.ctx, e)]);
+    const lead = await sql<{ calls: number }>`select calls from dni_leads where company_id = ${a.companyId} and phone = ${phone}`.execute(s.ctx.db);
+    expect(lead.rows).toEqual([{ calls: 1 }]);
+    const rows = await sql<{ n: number }>`select count(*)::int as n from dni_call_attributions where call_id = ${stored.call_id}`.execute(s.ctx.db);
+    expect(rows.rows[0]!.n).toBe(1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(attributed.filter((x) => x.callId === stored.call_id).length - before).toBe(1);
+  });
 });
 
 describe('verifyScript', () => {
   let slow: http.Server;
   let page: http.Server;
+  let big: http.Server;
   beforeAll(async () => {
     slow = http.createServer((_req, res) => setTimeout(() => res.end('late'), 2000));
     page = http.createServer((_req, res) => res.end(`<html><script async src="https://x.example/api/dni/public/${key}/script.js"></script></html>`));
+    // A page past the size cap, with the snippet at its very end (never read).
+    big = http.createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html');
+      res.end(`<html>${'<p>filler</p>'.repeat(2000)}<script async src="https://x.example/api/dni/public/${key}/script.js"></script></html>`);
+    });
     await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
     await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
+    await new Promise<void>((r) => big.listen(0, '127.0.0.1', r));
   });
   afterAll(() => {
     slow.close();
     page.close();
+    big.close();
+  });
+
+  it('refuses a page larger than the size cap (too_large)', async () => {
+    const previous = setDefaultAddressPolicy({ allowHosts: ['127.0.0.1'] });
+    const before = verifyTuning.maxBytes;
+    verifyTuning.maxBytes = 8 * 1024;
+    try {
+      const r = await a.client.post(`/api/companies/${a.companyId}/trackingNumbers/verifyScript`, {
+        url: `http://127.0.0.1:${(big.address() as AddressInfo).port}/`,
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body).toMatchObject({ result: 'too_large', installed: false, key_found: null, http_status: null, message: 'The page is too large to check.' });
+      // Under a cap it fits, the same page is checked in full.
+      verifyTuning.maxBytes = 1024 * 1024;
+      const whole = await a.client.post(`/api/companies/${a.companyId}/trackingNumbers/verifyScript`, {
+        url: `http://127.0.0.1:${(big.address() as AddressInfo).port}/`,
+      });
+      expect(whole.body).toMatchObject({ result: 'installed', installed: true });
+    } finally {
+      verifyTuning.maxBytes = before;
+      setDefaultAddressPolicy(previous);
+    }
   });
 
   it('refuses non-HTTP(S) and private-network targets with 422', async () => {
@@ -498,6 +690,59 @@ describe('bulk attribute update', () => {
     });
     expect((await b.client.post(`/api/bulkAttributeUpdate/companies/${a.companyId}`, good)).status).toBe(403);
     expect((await b.client.get(`/api/bulkAttributeUpdate/businessUnits/999999`)).status).toBe(404);
+  });
+
+  it("applies a business unit's file across its companies, and nothing when a row is bad (row number reported)", async () => {
+    // A person who manages two companies of one business unit.
+    const owner = await createAccount(s);
+    const sibling = await createAccount(s);
+    const org = await createOrganization(s.ctx, 'Tracking unit', owner.userId);
+    await s.ctx.db.updateTable('companies').set({ organization_id: org }).where('id', 'in', [owner.companyId, sibling.companyId]).execute();
+    await addCompanyMember(s.ctx, sibling.companyId, owner.userId, 'administrator');
+    const n1 = await buyTestNumber(owner, '929', 0);
+    const n2 = await buyTestNumber(sibling, '929', 1);
+
+    const t = await owner.client.get(`/api/bulkAttributeUpdate/businessUnits/${org}`);
+    expect(t.status).toBe(200);
+    const lines = String(t.body).trim().split('\r\n');
+    expect(lines).toContain(`${owner.companyId},${n1.number},,,,,,`);
+    expect(lines).toContain(`${sibling.companyId},${n2.number},,,,,,`);
+
+    const csv = (rows: string[]) => {
+      const f = new FormData();
+      f.set('file', new Blob([['company_id,number,name,traffic_source,source,campaign', ...rows].join('\n')]), 'unit.csv');
+      return f;
+    };
+    const rowA = `${owner.companyId},${n1.number},Radio A,static,radio,fall`;
+    const rowB = `${sibling.companyId},${n2.number},Radio B,static,radio,fall`;
+    const bad = await owner.client.post(
+      `/api/bulkAttributeUpdate/businessUnits/${org}`,
+      csv([rowA, rowB, `${sibling.companyId},${fallback.number},Not theirs,static,,`, `,${n2.number},No company,static,,`]),
+    );
+    expect(bad.status, JSON.stringify(bad.body)).toBe(422);
+    expect(bad.body).toMatchObject({ rows: 4, created: 0, updated: 0 });
+    expect(bad.body.row_errors).toEqual([
+      { row: 3, column: 'number', message: "The number is not one of the company's numbers." },
+      { row: 4, column: 'company_id', message: 'The company_id is required for a business unit.' },
+    ]);
+    expect(bad.body.errors).toEqual({
+      'row.3': ["number: The number is not one of the company's numbers."],
+      'row.4': ['company_id: The company_id is required for a business unit.'],
+    });
+    for (const c of [owner.companyId, sibling.companyId]) expect((await owner.client.get(`/api/companies/${c}/dniSources`)).body.data).toEqual([]);
+
+    const ok = await owner.client.post(`/api/bulkAttributeUpdate/businessUnits/${org}`, csv([rowA, rowB]));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body).toMatchObject({ rows: 2, created: 2, updated: 0, unchanged: 0, row_errors: [] });
+    expect((await owner.client.get(`/api/companies/${owner.companyId}/dniSources`)).body.data).toEqual([
+      expect.objectContaining({ number: n1.number, name: 'Radio A', traffic_source: 'static', source: 'radio', campaign: 'fall' }),
+    ]);
+    expect((await owner.client.get(`/api/companies/${sibling.companyId}/dniSources`)).body.data).toEqual([
+      expect.objectContaining({ number: n2.number, name: 'Radio B', source: 'radio', campaign: 'fall' }),
+    ]);
+    // Applied again: unchanged. Someone outside the unit: 404.
+    expect((await owner.client.post(`/api/bulkAttributeUpdate/businessUnits/${org}`, csv([rowA, rowB]))).body).toMatchObject({ unchanged: 2 });
+    expect((await b.client.post(`/api/bulkAttributeUpdate/businessUnits/${org}`, csv([rowA]))).status).toBe(404);
   });
 });
 

@@ -14,6 +14,9 @@
  * - Consent: with "wait for consent" nothing is requested, stored or swapped until the page calls
  *   switchboardDni.consent(true) (also queued before the script loaded:
  *   (window.switchboardDni = window.switchboardDni || []).push(['consent', true])).
+ *   switchboardDni.consent(false) withdraws it: the heartbeat and the observer stop, the page's own
+ *   numbers come back, the stored ids are removed, and one last request (`/forget`) has the server
+ *   remove its httpOnly visitor cookie; nothing is sent after that until consent is given again.
  * No dependencies; never blocks the page (loaded async, all work after DOM ready).
  */
 (function (w, d, cfg) {
@@ -28,6 +31,7 @@
   var observer = null;
   var consented = !cfg.c;
   var started = false;
+  var hooked = false;
   var lastUrl = null;
   var pending = false;
 
@@ -43,6 +47,7 @@
     }
   }
   function save(ttlS) {
+    if (!consented) return;
     try {
       w.localStorage.setItem(KEY, JSON.stringify({ s: sid, v: vid, x: Date.now() + ttlS * 1000 }));
     } catch (e) {
@@ -52,6 +57,7 @@
 
   /** One GET with the query `q` (cookies included: the first-party visitor cookie); `cb` gets the JSON or null. */
   function call(path, q, cb) {
+    if (!consented) return;
     var parts = [];
     for (var k in q) if (q[k] !== null && q[k] !== undefined && q[k] !== '') parts.push(k + '=' + encodeURIComponent(q[k]));
     w.fetch(cfg.a + path + '?' + parts.join('&'), { credentials: 'include', keepalive: true })
@@ -161,7 +167,7 @@
   // ------------------------------------------------------------ session, page views, heartbeat
 
   function apply(j) {
-    if (!j || !j.session_id) return;
+    if (!j || !j.session_id || !consented) return;
     sid = j.session_id;
     vid = j.visitor_id;
     swaps = j.swaps || [];
@@ -172,7 +178,7 @@
     if (!hbTimer) {
       hbTimer = setInterval(
         function () {
-          if (d.visibilityState === 'hidden' || !sid) return;
+          if (!consented || d.visibilityState === 'hidden' || !sid) return;
           call('/heartbeat', { session_id: sid }, function (r) {
             if (r && r.active === false) open();
             else save(1800);
@@ -183,7 +189,7 @@
     }
   }
   function open() {
-    if (pending) return;
+    if (pending || !consented) return;
     pending = true;
     lastUrl = w.location.href;
     call('/session', { url: lastUrl, referrer: d.referrer, title: d.title, session_id: sid, visitor_id: vid }, function (j) {
@@ -192,10 +198,11 @@
     });
   }
   function navigated() {
-    if (!started || w.location.href === lastUrl) return;
+    if (!started || !consented || w.location.href === lastUrl) return;
     lastUrl = w.location.href;
     if (!sid) return open();
     call('/pageview', { session_id: sid, url: lastUrl, title: d.title }, function (r) {
+      if (!consented) return;
       if (r && r.active === false) {
         sid = null;
         open();
@@ -222,26 +229,41 @@
     if (started || !consented) return;
     started = true;
     load();
-    hookHistory();
+    if (!hooked) hookHistory();
+    hooked = true;
     if (d.readyState === 'loading') d.addEventListener('DOMContentLoaded', open);
     else open();
+  }
+
+  /** Consent withdrawn: stop everything, put the page's own numbers back, forget the ids (see the header). */
+  function withdraw() {
+    var had = started;
+    consented = started = pending = false;
+    clearInterval(hbTimer);
+    hbTimer = null;
+    if (observer) observer.disconnect();
+    observer = null;
+    for (var i = 0; i < swaps.length; i++) swaps[i] = { target: swaps[i].number, number: swaps[i].target };
+    compile();
+    swapNode(d.body);
+    swaps = [];
+    sid = vid = null;
+    try {
+      w.localStorage.removeItem(KEY);
+    } catch (e) {
+      /* storage blocked */
+    }
+    // The visitor cookie is httpOnly (set by the server): only the server's answer can remove it.
+    if (had) w.fetch(cfg.a + '/forget', { credentials: 'include', keepalive: true })['catch'](function () {});
   }
 
   // ------------------------------------------------------------ public API
 
   var queued = w.switchboardDni;
   var api = {
-    /** Grants (true) or withdraws (false) consent; with consent the script starts. */
+    /** Grants (true) or withdraws (false) consent; with consent the script starts, without it it stops and forgets. */
     consent: function (granted) {
-      if (granted === false) {
-        consented = false;
-        try {
-          w.localStorage.removeItem(KEY);
-        } catch (e) {
-          /* storage blocked */
-        }
-        return;
-      }
+      if (granted === false) return withdraw();
       consented = true;
       start();
     },
