@@ -1,8 +1,13 @@
-/** Pure pieces of the tracking screens: the live feed's patching, the sub-navigation, report periods, rule summaries. */
+/**
+ * Pure pieces of the tracking screens: the live feed's patching, the sub-navigation, report periods, rule
+ * summaries, lead summaries, the pools table's columns and the bulk update's business units.
+ */
 import { describe, expect, it } from 'vitest';
 import type { FeedBody, FeedCall, FeedVisitor } from './api/feed';
 import { periodBounds } from './components/ReportsPage';
-import { rulesSummary } from './components/PoolsPage';
+import { contactSummary } from './components/LeadsPage';
+import { DEFAULT_POOL_COLUMNS, POOL_COLUMNS, poolColumnsOf, rulesSummary } from './components/PoolsPage';
+import { managedUnits } from './api/bulk-update';
 import { activeTrackingPage } from './components/TrackingNav';
 import { applyCall, applyVisitor } from './realtime/use-feed-live';
 
@@ -81,6 +86,8 @@ describe('sub-navigation', () => {
     expect(activeTrackingPage('/tracking/sessions/abc')).toBe('/tracking/feed');
     expect(activeTrackingPage('/tracking/bulk-update')).toBe('/tracking/bulk-update');
     expect(activeTrackingPage('/tracking/script')).toBe('/tracking/script');
+    expect(activeTrackingPage('/tracking/leads')).toBe('/tracking/leads');
+    expect(activeTrackingPage('/tracking/leads/12')).toBe('/tracking/leads');
   });
 });
 
@@ -105,5 +112,48 @@ describe('report periods and rule summaries', () => {
       }),
     ).toBe('Google Ads, Meta Ads, 1 custom rule');
     expect(rulesSummary({ source_rules: { all_visitors: false, traffic_sources: [], custom_rules: [] } })).toBe('No visitors (no source chosen)');
+  });
+});
+
+describe('leads, pool columns and business units', () => {
+  it("sums up a lead's contacts, leaving out what is zero", () => {
+    expect(contactSummary({ calls: 2, texts: 1, sessions: 3 })).toBe('2 calls · 1 text · 3 visits');
+    expect(contactSummary({ calls: 1, texts: 0, sessions: 1 })).toBe('1 call · 1 visit');
+    expect(contactSummary({ calls: 0, texts: 0, sessions: 0 })).toBe('No contact yet');
+  });
+
+  it("keeps a preset's known pool columns in its order", () => {
+    expect(DEFAULT_POOL_COLUMNS.every((c) => POOL_COLUMNS.some((o) => o.key === c))).toBe(true);
+    expect(poolColumnsOf(['health', 'gone', 'size', 'visitors'])).toEqual(['health', 'size', 'visitors']);
+    expect(poolColumnsOf([])).toEqual([]);
+  });
+
+  it('offers the business units where the person manages a company', () => {
+    const company = (id: number, org: number | null, role: 'owner' | 'administrator' | 'reporting' | 'user') => ({
+      id,
+      name: `C${id}`,
+      role,
+      timezone: 'UTC',
+      organization_id: org,
+    });
+    expect(
+      managedUnits([
+        company(1, 7, 'owner'),
+        company(2, 7, 'reporting'),
+        company(3, null, 'owner'),
+        company(4, 9, 'administrator'),
+        company(5, 7, 'administrator'),
+      ]),
+    ).toEqual([
+      {
+        id: 7,
+        companies: [
+          { id: 1, name: 'C1' },
+          { id: 5, name: 'C5' },
+        ],
+      },
+      { id: 9, companies: [{ id: 4, name: 'C4' }] },
+    ]);
+    expect(managedUnits([company(2, 7, 'user')])).toEqual([]);
   });
 });

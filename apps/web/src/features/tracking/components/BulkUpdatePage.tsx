@@ -1,10 +1,10 @@
-import { Alert, Button, Card, Code, FileButton, Group, List, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Code, FileButton, Group, List, Radio, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconDownload, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { PageHeader } from '../../../components/PageHeader';
 import { HttpError } from '../../../lib/http';
 import { useCompanyId } from '../../../lib/session';
-import { BULK_ATTRIBUTE_COLUMNS, downloadTemplate, useBulkUpload } from '../api/bulk-update';
+import { BULK_ATTRIBUTE_COLUMNS, downloadTemplate, templateName, useBulkUpload, useManagedUnits, type BulkScope, type ManagedUnit } from '../api/bulk-update';
 import { TrackingNav } from './TrackingNav';
 
 /** Most row errors listed on screen (the rest are counted). */
@@ -22,23 +22,34 @@ function saveBlob(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** "Business unit 4 (Acme, Acme West)": the unit and the companies of it the person manages. */
+export function unitLabel(unit: ManagedUnit): string {
+  return `Business unit ${unit.id} (${unit.companies.map((c) => c.name).join(', ')})`;
+}
+
 /**
  * Bulk attribute update `/tracking/bulk-update` (spec 002 "DNI" bulk attribute update): download the CSV
- * template (the company's tracking numbers and their attributes), edit it, upload it. A file with a bad row
- * changes nothing: each bad row is listed by its row number and column, and the person fixes and re-uploads.
+ * template (the tracking numbers and their attributes), edit it, upload it. A file with a bad row changes
+ * nothing: each bad row is listed by its row number and column, and the person fixes and re-uploads. A person
+ * who manages companies of a business unit chooses the scope first: this company, or every company of the
+ * unit they manage (one file, `company_id` on each row).
  */
 export function BulkUpdatePage() {
   const companyId = useCompanyId();
   const upload = useBulkUpload();
+  const units = useManagedUnits().data ?? [];
   const [downloading, setDownloading] = useState(false);
   const [file, setFile] = useState<File | null>(null);
+  const [scopeValue, setScopeValue] = useState('company');
   const outcome = upload.data;
+  const unit = units.find((u) => `unit-${u.id}` === scopeValue) ?? null;
+  const scope: BulkScope | null = unit ? { kind: 'businessUnit', id: unit.id } : companyId !== null ? { kind: 'company', companyId } : null;
 
   const download = async () => {
-    if (companyId === null) return;
+    if (scope === null) return;
     setDownloading(true);
     try {
-      saveBlob(await downloadTemplate(companyId), 'tracking-attributes.csv');
+      saveBlob(await downloadTemplate(scope), templateName(scope));
     } catch (error) {
       if (!(error instanceof HttpError)) throw error; // the HTTP client already told the person
     } finally {
@@ -54,6 +65,26 @@ export function BulkUpdatePage() {
       />
       <TrackingNav />
       <Stack gap="md">
+        {units.length > 0 ? (
+          <Card withBorder radius="md" data-testid="bulk-scope">
+            <Radio.Group
+              label="Apply to"
+              description="A business unit's file lists the numbers of every company of the unit you manage; each row names its company_id."
+              value={scopeValue}
+              onChange={(v) => {
+                setScopeValue(v);
+                upload.reset();
+              }}
+            >
+              <Stack gap="xs" mt="xs">
+                <Radio value="company" label="This company" />
+                {units.map((u) => (
+                  <Radio key={u.id} value={`unit-${u.id}`} label={unitLabel(u)} />
+                ))}
+              </Stack>
+            </Radio.Group>
+          </Card>
+        ) : null}
         <Card withBorder radius="md">
           <Title order={2} size="h4" mb="xs">
             1. Download the template
@@ -66,7 +97,11 @@ export function BulkUpdatePage() {
                 <Code>{c}</Code>
               </span>
             ))}
-            . Your current static tracking numbers are filled in; add a row for a number to make it a static tracking number.
+            .{' '}
+            {unit
+              ? `One row per number of ${unit.companies.length === 1 ? 'the company' : `the ${unit.companies.length} companies`} of the unit you manage. `
+              : ''}
+            Your current static tracking numbers are filled in; add a row for a number to make it a static tracking number.
           </Text>
           <Group>
             <Button variant="default" leftSection={<IconDownload size={16} />} onClick={() => void download()} loading={downloading}>
@@ -101,8 +136,8 @@ export function BulkUpdatePage() {
                 {file.name}
               </Text>
             ) : null}
-            <Button onClick={() => file && upload.mutate(file)} disabled={!file} loading={upload.isPending}>
-              Apply
+            <Button onClick={() => file && scope && upload.mutate({ file, scope })} disabled={!file || !scope} loading={upload.isPending}>
+              {unit ? `Apply to business unit ${unit.id}` : 'Apply'}
             </Button>
           </Group>
           {upload.error instanceof HttpError && upload.error.status === 422 ? (
@@ -157,6 +192,9 @@ export function BulkUpdatePage() {
           <List size="sm" spacing={4}>
             <List.Item>
               <Code>number</Code> is a tracking number of the company, written any way (e.g. (415) 555-0100).
+            </List.Item>
+            <List.Item>
+              <Code>company_id</Code> may stay empty for this company; in a business unit's file every row needs it.
             </List.Item>
             <List.Item>
               <Code>traffic_source</Code> is one of google_ads, microsoft_ads, meta_ads, organic, direct, referral, email, custom, static.

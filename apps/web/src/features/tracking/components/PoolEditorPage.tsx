@@ -24,13 +24,14 @@ import {
 } from '@mantine/core';
 import { formatPhone } from '@switchboard/domain';
 import type { DniPool, DniSourceRules } from '@switchboard/contracts';
-import { IconArrowLeft, IconShoppingCart, IconTrash, IconX } from '@tabler/icons-react';
+import { IconArrowLeft, IconHistory, IconShoppingCart, IconTrash, IconX } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { CustomFieldValuesEditor, type CustomFieldAttribute } from '../../../components/CustomFieldValuesEditor';
 import { EmptyCard } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
+import { useCan } from '../../../lib/access';
 import { formatDateTime } from '../../../lib/format';
 import { HttpError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
@@ -40,6 +41,7 @@ import { useSources } from '../api/sources';
 import { usePurchaseProgress } from '../realtime/use-purchase-progress';
 import { BuyPoolNumbersModal } from './BuyPoolNumbersModal';
 import { HealthBadges } from './labels';
+import { NumberActivityModal } from './NumberActivityModal';
 import { SourceRulesEditor } from './SourceRulesEditor';
 import { TrackingNav } from './TrackingNav';
 
@@ -112,7 +114,8 @@ const STATE_COLORS = { in_use: 'blue', cooling_down: 'yellow', free: 'teal' } as
  * company numbers it replaces on the website, session length, cool-down, fallback number, its numbers
  * (add company numbers, buy more through the bulk purchase with live progress, remove), health and
  * custom fields (entity type TrackingPool 3); delete asks whether to release or keep the numbers
- * (`shouldDeleteNumbers`). docs/tracking-screens.md "Pool editor".
+ * (`shouldDeleteNumbers`). A saved number's "Recent visits" opens the visits that were shown it and their
+ * calls (`dniTimelineEventsByNumber`). docs/tracking-screens.md "Pools".
  */
 export function PoolEditorPage({
   poolId,
@@ -165,6 +168,10 @@ function PoolForm({ pool, companyNumbers, attributes }: { pool: DniPool | null; 
   const [deleting, setDeleting] = useState(false);
   const [release, setRelease] = useState<'keep' | 'release'>('keep');
   const [batchId, setBatchId] = useState<string | null>(pool?.pending_purchase_batch_id ?? null);
+  // The number whose recent visits are open (`?visits=+1…`: a link, so it works in the read-only view too).
+  const [params, setParams] = useSearchParams();
+  const activityOf = params.get('visits');
+  const canSeeVisits = useCan('reports.read');
   const progress = usePurchaseProgress(batchId);
   // Finished by its live event, or (an event missed) the re-read pool has no purchase running any more.
   const purchaseDone = Boolean(progress?.finished || (batchId !== null && pool && !pool.pending_purchase_batch_id && !save.isPending));
@@ -404,13 +411,16 @@ function PoolForm({ pool, companyNumbers, attributes }: { pool: DniPool | null; 
                 No numbers yet. Without numbers the pool shows its fallback number to everyone.
               </Text>
             ) : (
-              <Table.ScrollContainer minWidth={420}>
+              <Table.ScrollContainer minWidth={560}>
                 <Table verticalSpacing={6}>
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th>Number</Table.Th>
                       <Table.Th>State</Table.Th>
                       <Table.Th>Last shown</Table.Th>
+                      <Table.Th w={canSeeVisits ? 130 : 0}>
+                        <VisuallyHidden>Recent visits</VisuallyHidden>
+                      </Table.Th>
                       <Table.Th w={40}>
                         <VisuallyHidden>Remove</VisuallyHidden>
                       </Table.Th>
@@ -443,6 +453,21 @@ function PoolForm({ pool, companyNumbers, attributes }: { pool: DniPool | null; 
                             </Text>
                           </Table.Td>
                           <Table.Td>
+                            {n && canSeeVisits ? (
+                              <Anchor
+                                component={Link}
+                                to={{ search: `?visits=${encodeURIComponent(n.number)}` }}
+                                size="xs"
+                                display="inline-flex"
+                                style={{ alignItems: 'center', gap: 4, whiteSpace: 'nowrap' }}
+                                aria-label={`Recent visits shown ${formatPhone(n.number)}`}
+                                data-testid="number-visits-link"
+                              >
+                                <IconHistory size={14} /> Recent visits
+                              </Anchor>
+                            ) : null}
+                          </Table.Td>
+                          <Table.Td>
                             <ActionIcon
                               variant="subtle"
                               color="red"
@@ -465,6 +490,7 @@ function PoolForm({ pool, companyNumbers, attributes }: { pool: DniPool | null; 
                             Bought on save
                           </Badge>
                         </Table.Td>
+                        <Table.Td />
                         <Table.Td />
                         <Table.Td>
                           <ActionIcon
@@ -518,6 +544,15 @@ function PoolForm({ pool, companyNumbers, attributes }: { pool: DniPool | null; 
           ) : null}
         </Stack>
       </form>
+
+      <NumberActivityModal
+        number={activityOf}
+        onClose={() => {
+          const next = new URLSearchParams(params);
+          next.delete('visits');
+          setParams(next, { replace: true });
+        }}
+      />
 
       <BuyPoolNumbersModal
         opened={buying}

@@ -2,6 +2,7 @@ import { Anchor, Button, Card, Group, Progress, Stack, Table, Text } from '@mant
 import { formatPhone } from '@switchboard/domain';
 import { TRAFFIC_SOURCE_LABELS, type DniPool } from '@switchboard/contracts';
 import { IconAlertTriangle, IconPlus, IconRoute } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { EmptyBlock, LoadError } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
@@ -21,11 +22,103 @@ export function rulesSummary(pool: Pick<DniPool, 'source_rules'>): string {
 }
 
 /**
+ * The columns the pools table can show after the pool's name (report kind `call_tracking_pools`, spec 001
+ * "Column presets"): the app composes the column chooser with saved presets over them.
+ */
+export const POOL_COLUMNS = [
+  { key: 'visitors', label: 'Visitors' },
+  { key: 'replaces', label: 'Replaces' },
+  { key: 'in_use', label: 'Numbers in use' },
+  { key: 'health', label: 'Health' },
+  { key: 'size', label: 'Size' },
+  { key: 'free', label: 'Free now' },
+  { key: 'exhaustions', label: 'Exhaustions (7 days)' },
+  { key: 'recommended_size', label: 'Recommended size' },
+  { key: 'priority', label: 'Priority' },
+  { key: 'session', label: 'Session · cool-down' },
+  { key: 'fallback', label: 'Fallback number' },
+] as const;
+export type PoolColumn = (typeof POOL_COLUMNS)[number]['key'];
+/** The columns shown without a preset. */
+export const DEFAULT_POOL_COLUMNS: string[] = ['visitors', 'replaces', 'in_use', 'health'];
+
+/** A table cell of `column` for a pool (the header comes from POOL_COLUMNS). */
+function PoolCell({ pool: p, column }: { pool: DniPool; column: PoolColumn }) {
+  const used = p.health.in_use + p.health.cooling_down;
+  switch (column) {
+    case 'visitors':
+      return <Text size="sm">{rulesSummary(p)}</Text>;
+    case 'replaces':
+      return (
+        <Stack gap={0}>
+          {p.target_numbers.map((t) => (
+            <Text key={t} size="sm" ff="monospace">
+              {formatPhone(t)}
+            </Text>
+          ))}
+        </Stack>
+      );
+    case 'in_use':
+      return (
+        <>
+          <Text size="xs" mb={4}>
+            {used} of {p.health.size}
+            {p.pending_purchase_batch_id ? ' · buying…' : ''}
+          </Text>
+          <Progress
+            value={p.health.size > 0 ? (used / p.health.size) * 100 : 0}
+            color={p.health.status === 'exhausted' ? 'red' : p.health.status === 'warning' ? 'yellow' : 'teal'}
+            size="sm"
+            aria-label={`${p.name}: ${used} of ${p.health.size} numbers in use`}
+          />
+        </>
+      );
+    case 'health':
+      return <HealthBadges health={p.health} />;
+    case 'size':
+      return <Text size="sm">{p.health.size}</Text>;
+    case 'free':
+      return <Text size="sm">{p.health.free}</Text>;
+    case 'exhaustions':
+      return <Text size="sm">{p.health.exhaustion_count_7d}</Text>;
+    case 'recommended_size':
+      return (
+        <Text size="sm" c={p.health.recommended_size > p.health.size ? 'red' : undefined}>
+          {p.health.recommended_size}
+          {p.health.recommended_size > p.health.size ? ` (add ${p.health.recommended_size - p.health.size})` : ''}
+        </Text>
+      );
+    case 'priority':
+      return <Text size="sm">{p.priority}</Text>;
+    case 'session':
+      return (
+        <Text size="sm">
+          {p.session_duration_minutes} min · {p.cool_down_minutes} min
+        </Text>
+      );
+    case 'fallback':
+      return (
+        <Text size="sm" ff={p.fallback_number ? 'monospace' : undefined} c={p.fallback_number ? undefined : 'dimmed'}>
+          {p.fallback_number ? formatPhone(p.fallback_number) : 'Website number'}
+        </Text>
+      );
+  }
+}
+
+/** The known columns among `columns`, in their order (unknown keys of an old preset are skipped). */
+export function poolColumnsOf(columns: readonly string[]): PoolColumn[] {
+  const known = new Set<string>(POOL_COLUMNS.map((c) => c.key));
+  return columns.filter((c): c is PoolColumn => known.has(c));
+}
+
+/**
  * Tracking pools `/tracking` (spec 002 "DNI" pools): each pool with who it serves, the numbers it swaps,
  * its size and health (utilisation, exhaustions in 7 days); a warning above the list when a pool is
- * exhausted now. Opens the pool editor.
+ * exhausted now. Opens the pool editor. The table shows the pool's name and `columns` (DEFAULT_POOL_COLUMNS
+ * unless told); `columnTools` (the app's column chooser with saved presets) sits above it.
  */
-export function PoolsPage() {
+export function PoolsPage({ columns = DEFAULT_POOL_COLUMNS, columnTools }: { columns?: readonly string[]; columnTools?: ReactNode } = {}) {
+  const shown = poolColumnsOf(columns);
   const pools = usePools();
   const navigate = useNavigate();
   const rows = pools.data?.data ?? [];
@@ -56,6 +149,11 @@ export function PoolsPage() {
             </Text>
           </Group>
         </Card>
+      ) : null}
+      {columnTools && rows.length > 0 ? (
+        <Group justify="flex-end" mb="xs" visibleFrom="sm" data-testid="pool-column-tools">
+          {columnTools}
+        </Group>
       ) : null}
       <Card withBorder radius="md" p={0}>
         {pools.isPending ? (
@@ -100,62 +198,38 @@ export function PoolsPage() {
                 );
               })}
             </Stack>
-            <Table.ScrollContainer minWidth={760} visibleFrom="sm">
+            <Table.ScrollContainer minWidth={Math.max(560, 200 + shown.length * 140)} visibleFrom="sm">
               <Table highlightOnHover verticalSpacing="sm" data-testid="pools-table">
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>Pool</Table.Th>
-                    <Table.Th>Visitors</Table.Th>
-                    <Table.Th>Replaces</Table.Th>
-                    <Table.Th w={160}>Numbers in use</Table.Th>
-                    <Table.Th>Health</Table.Th>
+                    {shown.map((c) => (
+                      <Table.Th key={c} w={c === 'in_use' ? 160 : undefined} data-column={c}>
+                        {POOL_COLUMNS.find((o) => o.key === c)!.label}
+                      </Table.Th>
+                    ))}
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
-                  {rows.map((p) => {
-                    const used = p.health.in_use + p.health.cooling_down;
-                    return (
-                      <Table.Tr key={p.id} data-testid="pool-row" style={{ cursor: 'pointer' }} onClick={() => void navigate(`/tracking/pools/${p.id}`)}>
-                        <Table.Td>
-                          <Anchor component={Link} to={`/tracking/pools/${p.id}`} size="sm" fw={500} c="inherit" onClick={(e) => e.stopPropagation()}>
-                            {p.name}
-                          </Anchor>
-                          {!p.active ? (
-                            <Text size="xs" c="dimmed">
-                              Paused
-                            </Text>
-                          ) : null}
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="sm">{rulesSummary(p)}</Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <Stack gap={0}>
-                            {p.target_numbers.map((t) => (
-                              <Text key={t} size="sm" ff="monospace">
-                                {formatPhone(t)}
-                              </Text>
-                            ))}
-                          </Stack>
-                        </Table.Td>
-                        <Table.Td>
-                          <Text size="xs" mb={4}>
-                            {used} of {p.health.size}
-                            {p.pending_purchase_batch_id ? ' · buying…' : ''}
+                  {rows.map((p) => (
+                    <Table.Tr key={p.id} data-testid="pool-row" style={{ cursor: 'pointer' }} onClick={() => void navigate(`/tracking/pools/${p.id}`)}>
+                      <Table.Td>
+                        <Anchor component={Link} to={`/tracking/pools/${p.id}`} size="sm" fw={500} c="inherit" onClick={(e) => e.stopPropagation()}>
+                          {p.name}
+                        </Anchor>
+                        {!p.active ? (
+                          <Text size="xs" c="dimmed">
+                            Paused
                           </Text>
-                          <Progress
-                            value={p.health.size > 0 ? (used / p.health.size) * 100 : 0}
-                            color={p.health.status === 'exhausted' ? 'red' : p.health.status === 'warning' ? 'yellow' : 'teal'}
-                            size="sm"
-                            aria-label={`${p.name}: ${used} of ${p.health.size} numbers in use`}
-                          />
+                        ) : null}
+                      </Table.Td>
+                      {shown.map((c) => (
+                        <Table.Td key={c}>
+                          <PoolCell pool={p} column={c} />
                         </Table.Td>
-                        <Table.Td>
-                          <HealthBadges health={p.health} />
-                        </Table.Td>
-                      </Table.Tr>
-                    );
-                  })}
+                      ))}
+                    </Table.Tr>
+                  ))}
                 </Table.Tbody>
               </Table>
             </Table.ScrollContainer>

@@ -7,11 +7,12 @@ export const TRACKING_PAGES = [
   { to: '/tracking/sources', label: 'Sources' },
   { to: '/tracking/script', label: 'Script' },
   { to: '/tracking/feed', label: 'Real-time feed' },
+  { to: '/tracking/leads', label: 'Leads' },
   { to: '/tracking/reports', label: 'Reports' },
   { to: '/tracking/bulk-update', label: 'Bulk update' },
 ] as const;
 
-/** Which sub-navigation entry a path belongs to: a pool editor and a session page belong to Pools and the feed. */
+/** Which sub-navigation entry a path belongs to: a pool editor and a session page belong to Pools and the feed, a lead to Leads. */
 export function activeTrackingPage(pathname: string): string {
   if (pathname.startsWith('/tracking/pools/')) return '/tracking';
   if (pathname.startsWith('/tracking/sessions/')) return '/tracking/feed';
