@@ -4,9 +4,12 @@
  * - the demo page swaps the company's number in every written format and in content added after load,
  *   keeping each one's format, `tel:` links included;
  * - two browser contexts (two visitors) are shown different pool numbers;
- * - with "wait for consent" the script swaps and stores nothing until the page reports consent;
+ * - with "wait for consent" the script swaps and stores nothing until the page reports consent; withdrawn,
+ *   it puts the page's numbers back, removes its storage and the visitor cookie, and sends nothing more
+ *   (heartbeat, navigation and new content included; the page's clock is fast-forwarded);
  * - a call from the Phone simulator to the number a Google Ads visitor was shown is attributed to Google
- *   Ads with its gclid, and appears in the real-time feed without a reload;
+ *   Ads with its gclid, and appears in the real-time feed without a reload; the caller is a lead with the
+ *   call and the visit, and the pool editor shows the number's recent visits with the call;
  * - every tracking screen renders at desktop and phone width (screenshots in the test output).
  */
 import AxeBuilder from '@axe-core/playwright';
@@ -15,6 +18,7 @@ import { signIn, api } from './helpers';
 
 interface Pool {
   id: number;
+  company_id: number;
   active: boolean;
   name: string;
   target_numbers: string[];
@@ -169,14 +173,28 @@ test('two visitors are shown different numbers', async ({ page, browser }) => {
   await b.context.close();
 });
 
-test('with wait for consent the script swaps and stores nothing until consent is given', async ({ page, browser }) => {
+test('with wait for consent the script swaps and stores nothing until consent is given, and stops and forgets when it is withdrawn', async ({
+  page,
+  browser,
+}) => {
   await signIn(page);
   const { companyId, pool, demoUrl, consentSnippet } = await setup(page);
   const target = pool.target_numbers[0]!;
   const on = await api(page, 'put', `/api/companies/${companyId}/trackingNumbers/settings`, { wait_for_consent: true });
   expect(on.status, JSON.stringify(on.body)).toBe(200);
   try {
-    const { context, page: site } = await visit(browser, demoUrl, 'utm_source=google&utm_medium=cpc&gclid=CONSENT');
+    const context = await browser.newContext();
+    // The page's own clock: the heartbeat (every 60 s) is fast-forwarded instead of waited for.
+    await context.clock.install();
+    const sent: string[] = [];
+    context.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith('/api/dni/public/') && !path.endsWith('/script.js')) sent.push(path.split('/').pop()!);
+    });
+    const site = await context.newPage();
+    const url = new URL(demoUrl);
+    for (const [k, v] of new URLSearchParams('utm_source=google&utm_medium=cpc&gclid=CONSENT')) url.searchParams.set(k, v);
+    await site.goto(url.toString());
     await site.waitForLoadState('networkidle');
     // Give the script time to act if it (wrongly) would.
     await site.waitForTimeout(1500);
@@ -185,11 +203,38 @@ test('with wait for consent the script swaps and stores nothing until consent is
     const stored = await site.evaluate(() => ({ cookie: document.cookie, local: localStorage.length, session: sessionStorage.length }));
     expect(stored).toEqual({ cookie: '', local: 0, session: 0 });
     expect((await context.cookies()).map((c) => c.name)).toEqual([]);
+    expect(sent).toEqual([]);
 
     // The page reports consent (what a consent platform's callback does): the numbers swap.
     await site.evaluate((code) => new Function(code)(), consentSnippet.replace(/<\/?script[^>]*>/g, ''));
     const shown = await waitForSwap(site, pool);
     expect(shown).not.toBe(target);
+    expect(sent).toContain('session');
+    // While consent lasts the heartbeat runs, the session is stored, the visitor cookie is set.
+    await site.clock.fastForward('01:05');
+    await expect.poll(() => sent.filter((x) => x === 'heartbeat').length, { message: 'a heartbeat is sent' }).toBeGreaterThan(0);
+    expect(await site.evaluate(() => localStorage.length)).toBe(1);
+    expect((await context.cookies()).map((c) => c.name)).toContain('sb_dni_vid');
+
+    // Consent withdrawn: the page's own numbers come back, storage and the visitor cookie go.
+    await site.evaluate(() => (window as unknown as { switchboardDni: { consent: (v: boolean) => void } }).switchboardDni.consent(false));
+    await expect.poll(() => sent.includes('forget'), { message: 'the server is asked to remove its cookie' }).toBe(true);
+    await expect.poll(async () => (await context.cookies()).map((c) => c.name), { message: 'the visitor cookie is gone' }).not.toContain('sb_dni_vid');
+    expect(await shownNumber(site, pool)).toBeNull();
+    const text = await site.locator('body').innerText();
+    for (const f of formats(target)) expect(text, `the page shows ${f} again`).toContain(f);
+    expect(await site.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length }))).toEqual({ local: 0, session: 0 });
+
+    // Afterwards nothing is sent and nothing swapped: single-page navigation, new content, time passing.
+    const count = sent.length;
+    await site.getByTestId('navigate').click();
+    await site.getByTestId('add-content').click();
+    await expect(site.getByTestId('added-phone')).toHaveText(`Emergency line: ${formats(target)[2]}`);
+    await site.clock.fastForward('05:00');
+    await site.waitForTimeout(1000);
+    expect(sent.slice(count), 'no request after the withdrawal').toEqual([]);
+    expect(await site.evaluate(() => localStorage.length)).toBe(0);
+    expect((await context.cookies()).map((c) => c.name)).toEqual([]);
     await context.close();
   } finally {
     await api(page, 'put', `/api/companies/${companyId}/trackingNumbers/settings`, { wait_for_consent: false });
@@ -253,6 +298,24 @@ test('a simulator call to the number a Google Ads visitor saw is attributed and 
   await expect(page.getByTestId('click-ids')).toContainText('gclid=TEST');
   await expect(page.getByTestId('session-facts').getByTestId('source-badge').first()).toHaveText('Google Ads');
   await expect(page.getByTestId('journey-event').filter({ hasText: `Call from ${formats(caller)[1]}` })).toBeVisible();
+
+  // The caller is a lead: the call and the visit together, Google Ads where they came from.
+  await page.goto('/tracking/leads');
+  const leadRow = page.getByTestId('lead-row').filter({ hasText: formats(caller)[1]! });
+  await expect(leadRow).toBeVisible();
+  await expect(leadRow.getByTestId('source-badge').first()).toHaveText('Google Ads');
+  await leadRow.getByRole('link', { name: formats(caller)[1]! }).click();
+  await expect(page.getByRole('heading', { name: formats(caller)[1]!, level: 1 })).toBeVisible();
+  await expect(page.getByTestId('lead-call')).toHaveCount(1);
+  await expect(page.getByTestId('lead-visit').first()).toContainText('spring');
+
+  // The pool editor shows the number's recent visits, with the call.
+  await page.goto(`/tracking/pools/${pool.id}`);
+  await page.getByRole('link', { name: `Recent visits shown ${formats(shown)[1]}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Recent visits shown ${formats(shown)[1]}` });
+  await expect(dialog.getByTestId('number-visit').filter({ hasText: `Call from ${formats(caller)[1]}` })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
   await visitor.context.close();
   await simContext.close();
 });
@@ -262,6 +325,7 @@ const SCREENS = [
   { path: '/tracking/sources', heading: 'Sources' },
   { path: '/tracking/script', heading: 'Tracking script' },
   { path: '/tracking/feed', heading: 'Real-time feed' },
+  { path: '/tracking/leads', heading: 'Leads' },
   { path: '/tracking/reports', heading: 'Tracking reports' },
   { path: '/tracking/bulk-update', heading: 'Bulk attribute update' },
   { path: '/tracking/pools/new', heading: 'New tracking pool' },
@@ -279,6 +343,8 @@ test('every tracking screen renders at desktop and phone width with no serious a
     }>;
     const screens = [...SCREENS, { path: `/tracking/pools/${pool.id}`, heading: pool.name }];
     if (sessions[0]) screens.push({ path: `/tracking/sessions/${sessions[0].session_id}`, heading: 'Visit' });
+    const leads = (await api(page, 'get', `/api/companies/${pool.company_id}/dni/leads?per_page=1`)).body.data as Array<{ id: number; phone: string }>;
+    if (leads[0]?.phone.startsWith('+1')) screens.push({ path: `/tracking/leads/${leads[0].id}`, heading: formats(leads[0].phone)[1]! });
     for (const screen of screens) {
       await page.goto(screen.path);
       await expect(page.getByRole('heading', { name: screen.heading, level: 1 })).toBeVisible();

@@ -5,6 +5,7 @@
  * - `pools.ts`: pools, static sources, settings (the DNI screens' CRUD);
  * - `assignment.ts`: the public script's session, page view and heartbeat (number assignment);
  * - `attribution.ts`: attributing inbound calls and grouping leads (domain-event reactions);
+ * - `leads.ts`: the leads list and a lead's calls, texts and visits (`leads.repository.ts` holds their SQL);
  * - `script.ts`: the tracking script, its snippet and `verifyScript`;
  * - `timeline.ts`: session timelines, the real-time feed, a call's attribution;
  * - `reports.ts`: DNI reports; `bulk-attributes.ts`: the bulk attribute update;
