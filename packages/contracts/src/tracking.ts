@@ -20,7 +20,8 @@
  * Public calls of the tracking script (no sign-in, CORS open, rate-limited per visitor address):
  * - `GET /api/dni/public/{key}/script.js` (cacheable), `GET /api/dni/public/{key}/session`
  *   (one request: classify, assign a number, record the page view; sets the first-party visitor
- *   cookie), `GET /api/dni/public/{key}/pageview`, `GET /api/dni/public/{key}/heartbeat`.
+ *   cookie), `GET /api/dni/public/{key}/pageview`, `GET /api/dni/public/{key}/heartbeat`,
+ *   `GET /api/dni/public/{key}/forget` (consent withdrawn: the answer removes the visitor cookie).
  * - `GET /api/dni/demo/{key}`: the sandbox's demo website (docs/tracking.md "The demo site").
  *
  * Times are ISO-8601 strings in UTC; durations in the names' units (`_minutes`, `_s`); numbers E.164.
