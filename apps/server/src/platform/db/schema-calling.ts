@@ -2,7 +2,7 @@
  * Kysely table types added for outbound calling (caller-ID choices; columns of existing calls tables stay in schema.ts); migration 0029_outbound_calls. Part of `DB` (schema.ts); every table is listed in
  * `modules/ownership.ts` TABLE_OWNERS under its owner.
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** modules/in-app-calling: the caller ID (a company number) a user last chose for outbound calls, per company (docs/calling.md). */
 export interface CallerIdPreferencesTable {
@@ -35,6 +35,10 @@ export interface SandboxHandsetCallsTable {
   created_at: Generated<Date>;
   answered_at: Date | null;
   ended_at: Date | null;
+  /** Lines said during the answered call (migration 0043): `[{speaker: 'caller'|'agent', text, at}]`, `at` in s since the answer. */
+  lines: ColumnType<Array<{ speaker: 'caller' | 'agent'; text: string; at: number }>, string | undefined, string>;
+  /** What the held handset hears: the number's on-hold greeting (signed URL); null = default music / not held. */
+  hold_music_url: string | null;
 }
 
 export interface CallingTables {
