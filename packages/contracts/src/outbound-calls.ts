@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { Id } from './common.js';
 import { InAppTokenBody } from './in-app-calling.js';
+import { SimulatorScriptLine } from './transcription.js';
 
 /** A company number the user may show as caller ID (a `user` role: only their assigned numbers). */
 export const CallerIdOption = z.object({
@@ -89,6 +90,17 @@ export const HandsetCall = z.object({
   /** Keypad tones the handset heard, in order. */
   digits: z.string(),
   transferred_to: z.string().nullable(),
+  /**
+   * While held: what the handset hears, the number's on-hold greeting (a signed, short-lived URL
+   * of the audio); null with `on_hold` = the carrier's default music.
+   */
+  hold_music_url: z.string().nullable(),
+  /**
+   * What was said during the answered call, in order (docs/calling.md "Sandbox"): `caller` is the
+   * person at the outside handset, `agent` the user in the browser; `at` = seconds since the answer.
+   * Spoken into the two channels of the call's recording when the number records.
+   */
+  lines: z.array(z.object({ speaker: z.enum(['caller', 'agent']), text: z.string(), at: z.number() })),
   created_at: z.string(),
   answered_at: z.string().nullable(),
 });
@@ -96,6 +108,13 @@ export type HandsetCall = z.infer<typeof HandsetCall>;
 export const HandsetCallsBody = z.object({ data: z.array(HandsetCall) });
 export const HandsetCallParams = z.object({ sid: z.string().regex(/^CA[0-9a-f]{32}$/) });
 export const HandsetCallBody = z.object({ data: HandsetCall });
+/**
+ * POST /api/simulator/handset-calls/{sid}/say {speaker, text}: a line said during the answered call
+ * (`caller`: the outside person; `agent`: the user in the browser), at most 40 per call.
+ */
+export const HandsetSayInput = SimulatorScriptLine;
+/** At most this many lines are said on one handset call. */
+export const HANDSET_MAX_LINES = 40;
 /** POST /api/simulator/softphone/connect {token}: the sandbox softphone connects a call it holds a token for. */
 export const SoftphoneConnectInput = z.object({ token: z.string().min(10).max(4000) });
 export const SoftphoneConnectBody = z.object({ sid: z.string(), status: z.string() });

@@ -217,9 +217,12 @@ export class SandboxCarrier extends TwilioDialect implements CarrierPort {
     await endLeg(this.db, callSid);
   }
 
-  /** The simulated handset shows "On hold" (it hears the sandbox's hold music) until resumed. */
-  async holdCall(callSid: string, hold: boolean): Promise<boolean> {
-    return setHold(this.db, callSid, hold);
+  /**
+   * The simulated handset shows "On hold" until resumed, hearing `musicUrl` (the number's on-hold
+   * greeting, as Twilio's `<Play loop="0">` would play it) or the sandbox's default music (null).
+   */
+  async holdCall(callSid: string, hold: boolean, musicUrl: string | null): Promise<boolean> {
+    return setHold(this.db, callSid, hold, musicUrl);
   }
 
   /** The simulated handset records the tones it heard (shown in the Phone simulator). */

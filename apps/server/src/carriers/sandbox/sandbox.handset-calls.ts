@@ -9,15 +9,17 @@
  * 2. The `<Number>` rings a simulated outside handset: a `sandbox_handset_calls` row in state
  *    `ringing` showing the Dial's `callerId`. The Phone simulator lists it; a person answers or
  *    rejects it there (`answerHandsetCall`, `rejectHandsetCall`), or the Dial's timeout passes.
- * 3. Talking: hold (`setHold`), keypad tones (`addDigits`) and a blind transfer (`transferLeg`)
- *    change the row; the call ends when the handset hangs up (`hangupHandsetCall`) or the product
- *    hangs up the browser leg (`endLeg`).
+ * 3. Talking: hold (`setHold`, with the hold music the product asked for), keypad tones
+ *    (`addDigits`), a blind transfer (`transferLeg`) and the lines the Phone simulator's person
+ *    types for the outside party and the agent (`sayLine`) change the row; the call ends when the
+ *    handset hangs up (`hangupHandsetCall`) or the product hangs up the browser leg (`endLeg`).
  * 4. The Dial's action gets `DialCallStatus` completed (talk time in `DialCallDuration`),
  *    busy (rejected), no-answer (timeout) or canceled (the browser hung up while ringing).
  * 5. A `<Dial record="record-from-answer-dual">` of an answered leg is recorded like Twilio does:
- *    a two-channel WAV of the talk time (the browser leg on channel 0, the handset on channel 1;
- *    silence, as nobody typed lines for it) stored like a carrier's recording, then the
- *    `recordingStatusCallback` is posted after the Dial's action.
+ *    a two-channel WAV of the talk time (the browser leg, the agent, on channel 0, the handset on
+ *    channel 1) with the typed lines spoken at the times they were said (silence without lines),
+ *    stored like a carrier's recording, then the `recordingStatusCallback` is posted after the
+ *    Dial's action.
  *
  * The leg runs in the background of the request that connected it (real time, polling the row
  * every 300 ms and woken in-process, so a change made on another node counts too). Carrier
@@ -29,7 +31,7 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import type { Row } from '../../platform/db/schema.js';
 import { CARRIER_URL_TTL_MS } from '../../platform/blob/access.js';
-import { recordConversation } from './sandbox.recording.js';
+import { recordConversation, type Speak } from './sandbox.recording.js';
 import { newSid, postSigned } from './sandbox.http.js';
 import { parseTwiml, type BrowserLegs } from './sandbox.simulator.js';
 import { verifySandboxClientToken } from './sandbox.token.js';
@@ -80,8 +82,25 @@ export const handsetCallsRepository = {
       .limit(opts.limit)
       .execute();
   },
-  async update(db: DbOrTx, sid: string, states: string[], set: Partial<Omit<HandsetCallRow, 'sid'>>): Promise<HandsetCallRow | undefined> {
+  async update(db: DbOrTx, sid: string, states: string[], set: Partial<Omit<HandsetCallRow, 'sid' | 'lines'>>): Promise<HandsetCallRow | undefined> {
     return db.updateTable('sandbox_handset_calls').set(set).where('sid', '=', sid).where('state', 'in', states).returningAll().executeTakeFirst();
+  },
+  /**
+   * Appends a line said on the answered leg `sid`, timed from its answer (s, two decimals), while
+   * it has fewer than `max` lines. @returns the row, or undefined (not answered, or full).
+   */
+  async appendLine(db: DbOrTx, sid: string, line: { speaker: 'caller' | 'agent'; text: string }, max: number): Promise<HandsetCallRow | undefined> {
+    return db
+      .updateTable('sandbox_handset_calls')
+      .set({
+        lines: sql<string>`lines || jsonb_build_array(jsonb_build_object('speaker', ${line.speaker}::text, 'text', ${line.text}::text,
+          'at', round(extract(epoch from (now() - coalesce(answered_at, now())))::numeric, 2)))`,
+      })
+      .where('sid', '=', sid)
+      .where('state', '=', 'answered')
+      .where(sql<boolean>`jsonb_array_length(lines) < ${max}`)
+      .returningAll()
+      .executeTakeFirst();
   },
   async appendDigits(db: DbOrTx, sid: string, digits: string): Promise<HandsetCallRow | undefined> {
     return db
@@ -121,6 +140,19 @@ export async function hangupHandsetCall(ctx: AppContext, sid: string): Promise<H
   return row;
 }
 
+/**
+ * The Phone simulator's person says `line` on the answered handset call `sid`: `caller` is the
+ * outside party at the handset, `agent` the user in the browser (the sandbox has no microphone).
+ * The line is timed from the answer and spoken into the call's recording (see the file's docstring).
+ * @throws HandsetCallStateError when the call is not in progress or already has `max` lines.
+ */
+export async function sayLine(ctx: AppContext, sid: string, line: { speaker: 'caller' | 'agent'; text: string }, max: number): Promise<HandsetCallRow> {
+  const row = await handsetCallsRepository.appendLine(ctx.db, sid, line, max);
+  if (row) return row;
+  const now = await handsetCallsRepository.find(ctx.db, sid);
+  throw new HandsetCallStateError(now?.state === 'answered' ? `A call takes at most ${max} lines.` : 'This call is not in progress.');
+}
+
 /** The product ends browser leg `parentSid`: its handset leg ends too (canceled while ringing). Idempotent. */
 export async function endLeg(db: DbOrTx, parentSid: string): Promise<void> {
   const row = await handsetCallsRepository.findLiveByParent(db, parentSid);
@@ -138,11 +170,15 @@ async function talking(db: DbOrTx, parentSid: string): Promise<HandsetCallRow | 
   return row && row.state === 'answered' ? row : null;
 }
 
-/** Holds/resumes the handset of browser leg `parentSid` (it hears hold music). @returns false when no call is in progress. */
-export async function setHold(db: DbOrTx, parentSid: string, hold: boolean): Promise<boolean> {
+/**
+ * Holds/resumes the handset of browser leg `parentSid`. While held it hears `musicUrl` (the
+ * number's on-hold greeting) or, when null, the sandbox's default music.
+ * @returns false when no call is in progress.
+ */
+export async function setHold(db: DbOrTx, parentSid: string, hold: boolean, musicUrl: string | null = null): Promise<boolean> {
   const row = await talking(db, parentSid);
   if (!row) return false;
-  await handsetCallsRepository.update(db, row.sid, ['answered'], { on_hold: hold });
+  await handsetCallsRepository.update(db, row.sid, ['answered'], { on_hold: hold, hold_music_url: hold ? musicUrl : null });
   wake(row.sid);
   return true;
 }
@@ -199,9 +235,11 @@ export type SoftphoneConnect = { sid: string; status: 'ringing' | 'refused' };
  * The sandbox softphone connects the call its `token` was issued for (the sandbox's Voice SDK
  * `device.connect`): posts `voice.client`, and when the answer dials a number, rings that handset
  * and runs the leg in the background (see the file's docstring). `browser`: how in-app users answer
- * a transfer to them. @returns null when the token is invalid, expired or has no outgoing grant.
+ * a transfer to them; `speak`: the speech synthesizer the typed lines are spoken with into the
+ * recording (none: a silent recording).
+ * @returns null when the token is invalid, expired or has no outgoing grant.
  */
-export async function connectSoftphoneCall(ctx: AppContext, token: string, browser: BrowserLegs): Promise<SoftphoneConnect | null> {
+export async function connectSoftphoneCall(ctx: AppContext, token: string, browser: BrowserLegs, speak?: Speak): Promise<SoftphoneConnect | null> {
   const t = verifySandboxClientToken(ctx.config, token);
   if (!t || !t.grants.outgoing) return null;
   const sid = newSid('CA');
@@ -233,7 +271,7 @@ export async function connectSoftphoneCall(ctx: AppContext, token: string, brows
     timeout_s: Number(dial.attrs.timeout ?? 30),
   });
   const recordingCallback = dial.attrs.record?.startsWith('record-from-answer') ? (dial.attrs.recordingStatusCallback ?? null) : null;
-  void runLeg(ctx, { parent: params, leg, browser, callId: Number(t.grants.params.call_id), recordingCallback }).catch((e: unknown) =>
+  void runLeg(ctx, { parent: params, leg, browser, callId: Number(t.grants.params.call_id), recordingCallback, speak }).catch((e: unknown) =>
     ctx.log.error({ err: e, sid: leg }, 'sandbox handset leg failed'),
   );
   return { sid, status: 'ringing' };
@@ -242,7 +280,7 @@ export async function connectSoftphoneCall(ctx: AppContext, token: string, brows
 /** The background life of one handset leg: ring, talk, transfer, then the Dial's action. */
 async function runLeg(
   ctx: AppContext,
-  run: { parent: Record<string, string>; leg: string; browser: BrowserLegs; callId: number; recordingCallback: string | null },
+  run: { parent: Record<string, string>; leg: string; browser: BrowserLegs; callId: number; recordingCallback: string | null; speak?: Speak },
 ): Promise<void> {
   const first = (await handsetCallsRepository.find(ctx.db, run.leg))!;
   const answered = await waitFor(
@@ -298,12 +336,25 @@ async function runLeg(
       DialCallDuration: String(talkS),
     });
   }
-  if (dialStatus === 'completed' && run.recordingCallback) await postLegRecording(ctx, run.parent, run.recordingCallback, talkS);
+  if (dialStatus === 'completed' && run.recordingCallback) {
+    const lines = (await handsetCallsRepository.find(ctx.db, run.leg))?.lines ?? [];
+    await postLegRecording(ctx, run.parent, run.recordingCallback, talkS, lines, run.speak);
+  }
 }
 
-/** Stores the two-channel recording of a talked leg (`talkS` seconds) and posts its status callback (RecordingStatus completed). */
-async function postLegRecording(ctx: AppContext, parent: Record<string, string>, callback: string, talkS: number): Promise<void> {
-  const made = await recordConversation([], Math.max(1, talkS));
+/**
+ * Stores the two-channel recording of a talked leg (`talkS` seconds; the agent on channel 0, the
+ * handset on channel 1, `lines` spoken at their times) and posts its status callback (RecordingStatus completed).
+ */
+async function postLegRecording(
+  ctx: AppContext,
+  parent: Record<string, string>,
+  callback: string,
+  talkS: number,
+  lines: HandsetCallRow['lines'],
+  speak?: Speak,
+): Promise<void> {
+  const made = await recordConversation(lines, Math.max(1, talkS), speak, { agentFirst: true });
   const sid = newSid('RE');
   const key = `sandbox/recordings/${sid}.wav`;
   await ctx.blobs.put(key, made.wav);

@@ -2,15 +2,20 @@
  * Recordings the sandbox carrier makes of simulated calls (docs/transcription.md "The sandbox
  * loop"): the lines a person typed in the Phone simulator for the caller and the agent are spoken
  * with the product's speech synthesizer (passed in as `speak`: meSpeak through modules/greetings)
- * into the two channels of a 16-bit PCM WAV at 8 kHz, the caller on channel 0 and the agent on
- * channel 1, one after the other with a short pause, like Twilio's `record-from-answer-dual`.
+ * into the two channels of a 16-bit PCM WAV at 8 kHz, one after the other with a short pause, like
+ * Twilio's `record-from-answer-dual`: channel 0 is the leg that reached the carrier first (an
+ * inbound call: the caller; a call placed from the browser: the agent), channel 1 the dialed party.
+ * A line may carry the time it was said (`at`), so a real-time conversation keeps its times.
  * The script with each line's channel and times goes into the WAV's `sbtx` chunk, which the
  * sandbox transcriber reads back from the file alone.
  */
 import { SANDBOX_SCRIPT_CHUNK, monoSamples, readWav, writeWav, type ScriptedSegment } from '../../platform/transcription/index.js';
 
-/** A line of the simulated conversation. */
-export type ScriptLine = { speaker: 'caller' | 'agent'; text: string };
+/**
+ * A line of the simulated conversation: `caller` is the outside party, `agent` the business's
+ * side; `at` (s from the start of the recording) when it was said, else right after the last line.
+ */
+export type ScriptLine = { speaker: 'caller' | 'agent'; text: string; at?: number };
 /** Speech synthesis: text → a mono 16-bit PCM WAV. */
 export type Speak = (text: string) => Promise<Buffer>;
 
@@ -20,15 +25,17 @@ export const RECORDING_RATE = 8000;
 const GAP_S = 0.4;
 
 /**
- * Speaks `script` into a two-channel WAV (channel 0 caller, 1 agent); the audio lasts at least
- * `minSeconds` (silence after the last line). Without a `speak` function or lines, the recording is
- * silence of `minSeconds` with an empty script.
+ * Speaks `script` into a two-channel WAV (channel 0 the caller, 1 the agent; `agentFirst`: the
+ * agent on channel 0, as a call placed from the browser records); each line starts at its `at`
+ * (never over the line before it). The audio lasts at least `minSeconds` (silence after the last
+ * line). Without a `speak` function or lines, the recording is silence of `minSeconds` with an empty script.
  * @returns the WAV, its length in whole seconds (rounded up) and the script with times.
  */
 export async function recordConversation(
   script: ScriptLine[],
   minSeconds: number,
   speak?: Speak,
+  options: { agentFirst?: boolean } = {},
 ): Promise<{ wav: Buffer; durationS: number; segments: ScriptedSegment[] }> {
   const channels: number[][] = [[], []];
   const segments: ScriptedSegment[] = [];
@@ -36,7 +43,8 @@ export async function recordConversation(
   for (const line of script) {
     if (!speak) break;
     const voice = monoSamples(readWav(await speak(line.text)), RECORDING_RATE);
-    const channel = line.speaker === 'caller' ? 0 : 1;
+    const channel = (line.speaker === 'caller') !== Boolean(options.agentFirst) ? 0 : 1;
+    if (line.at !== undefined) t = Math.max(t, Math.round(line.at * RECORDING_RATE));
     const target = channels[channel]!;
     while (target.length < t) target.push(0);
     for (const s of voice) target.push(s);

@@ -20,7 +20,14 @@ import type { AppContext } from '../../context.js';
 import { ConflictError, ForbiddenError, NotFoundError, fieldError } from '../../platform/http/errors.js';
 import { assertCompanyAccess, rolesFor } from '../companies/companies.service.js';
 import { assertSoftphoneReady } from '../in-app-calling/in-app-calling.service.js';
-import { announceOutbound, assertCallerId, browserCallPlacer, ringTransferTarget, saveCallerIdChoice } from '../in-app-calling/outbound.service.js';
+import {
+  announceOutbound,
+  assertCallerId,
+  browserCallPlacer,
+  holdMusicUrl,
+  ringTransferTarget,
+  saveCallerIdChoice,
+} from '../in-app-calling/outbound.service.js';
 import { assertCompanyInService } from '../numbers/service-state.js';
 import { startBrowserCall } from './browser-calls.js';
 import { callsRepository, type CallRow } from './calls.repository.js';
@@ -91,12 +98,14 @@ export async function hangupOutboundCall(ctx: AppContext, userId: number, compan
 }
 
 /**
- * POST .../outbound-calls/{callId}/hold {hold}: the other side hears hold music while held.
+ * POST .../outbound-calls/{callId}/hold {hold}: the other side hears hold music while held (the
+ * number's on-hold greeting, else the carrier's default: in-app-calling `holdMusicUrl`).
  * @throws 403, 404, ConflictError 409 (not in conversation), CarrierError 502 (not supported).
  */
 export async function holdOutboundCall(ctx: AppContext, userId: number, companyId: number, callId: number, hold: boolean): Promise<CallControlBody> {
   const call = await controlledCall(ctx, userId, companyId, callId);
-  if (call.ended_at || !(await ctx.carrier.holdCall(call.carrier_sid, hold, null))) throw new ConflictError(NOT_IN_PROGRESS);
+  if (call.ended_at || !(await ctx.carrier.holdCall(call.carrier_sid, hold, hold ? await holdMusicUrl(ctx, call.number_id) : null)))
+    throw new ConflictError(NOT_IN_PROGRESS);
   await recordControl(ctx, call, userId, { control: hold ? 'hold' : 'resume' });
   await announceOutbound(ctx, { callId: call.id, state: hold ? 'held' : 'resumed' });
   return { message: hold ? 'Call on hold' : 'Call resumed', data: stateOf(call, { on_hold: hold }) };

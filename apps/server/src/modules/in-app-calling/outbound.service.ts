@@ -2,7 +2,8 @@
  * In-app calling's side of calls placed from the browser (docs/calling.md; spec 000 "in-app
  * calling", spec 002 §7 "In-app calling"): which company numbers a user may show as caller ID and
  * the one they chose last (`caller_id_preferences`), the placing user's live `outbound call`
- * events, the end of a browser call, and ringing a user a call is transferred to.
+ * events, the end of a browser call, ringing a user a call is transferred to, and the music the
+ * other side hears while held (the number's on-hold greeting).
  *
  * The call itself (its row, status, history) is the calls module's (modules/calls/outbound-calls.ts),
  * which sits above and calls these functions.
@@ -12,7 +13,8 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { NotFoundError, fieldError } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess, listActiveMembers, rolesFor } from '../companies/companies.service.js';
-import { getCompanyNumber, listCompanyNumbers } from '../numbers/numbers.service.js';
+import { flowGreetingsCached } from '../greetings/greetings.service.js';
+import { findRoutingById, getCompanyNumber, listCompanyNumbers } from '../numbers/numbers.service.js';
 import { clientIdentity } from '../routing/routing.service.js';
 import { getInAppCallingProfile } from '../users/users.service.js';
 import { NOT_YOUR_NUMBER, numberScope, scopeIncludes } from '../users/members.service.js';
@@ -135,4 +137,20 @@ export async function waitForBrowserAnswerOfCall(ctx: AppContext, callId: number
   const row = await inAppCallingRepository.find(ctx.db, callId);
   if (!row) return { kind: 'ended' as const };
   return waitForBrowserAnswer(ctx, row.carrier_sid, timeoutMs);
+}
+
+/**
+ * What the other side of a call from company number `numberId` hears while held (docs/calling.md
+ * "Hold music"): the number's on-hold greeting, i.e. the `onhold_music_id` greeting of its first
+ * route entry (lowest extension) that names one, as a URL signed for the carrier (`<Play>`, valid
+ * CARRIER_URL_TTL_MS, greetings' `flowGreetingsCached`). Null: no such greeting (or it was
+ * deleted), and the carrier plays its default music.
+ */
+export async function holdMusicUrl(ctx: AppContext, numberId: number): Promise<string | null> {
+  const number = await findRoutingById(ctx, numberId);
+  if (!number) return null;
+  const entry = [...number.routes].sort((x, y) => x.extension - y.extension).find((e) => typeof e.onhold_music_id === 'number');
+  if (!entry || entry.onhold_music_id === null) return null;
+  const greetings = await flowGreetingsCached(ctx, { id: number.id, company_id: number.company_id }, [entry.onhold_music_id]);
+  return greetings.byId[entry.onhold_music_id] ?? null;
 }

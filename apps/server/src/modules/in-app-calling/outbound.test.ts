@@ -2,8 +2,9 @@
  * Outbound calling end to end over HTTP and the sandbox (docs/calling.md): caller-ID choices per
  * role and the remembered choice, 403/404/422 on placing, the sandbox softphone connect ringing the
  * simulator's handset, answer, keypad tones and hold heard by the handset, hang-up with the status
- * and duration stored, cancel while ringing (5 No Answer), a blind transfer to a number, and
- * another company's calls.
+ * and duration stored, cancel while ringing (5 No Answer), a blind transfer to a number and to a
+ * user (rung in the app, answers, hangs up), hold music from the number's on-hold greeting, lines
+ * said on the handset making a two-speaker transcript, and another company's calls.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../../test/fixtures.js';
@@ -30,6 +31,8 @@ type Handset = {
   on_hold: boolean;
   transferred_to: string | null;
   end_reason: string | null;
+  hold_music_url: string | null;
+  lines: Array<{ speaker: string; text: string; at: number }>;
 };
 
 async function handsetFor(acc: Account, to: string): Promise<Handset> {
@@ -113,7 +116,8 @@ describe('outbound calling', () => {
     expect((await b.client.post(`${base()}/${placed.call_id}/hold`, { hold: false })).status).toBe(403);
     expect((await outsider.client.post(`${base()}/${placed.call_id}/hangup`)).status).toBe(403);
     const during = (await a.client.get('/api/simulator/handset-calls')).body.data.find((x: Handset) => x.sid === h.sid);
-    expect(during).toMatchObject({ state: 'answered', digits: '12#', on_hold: true });
+    // No on-hold greeting on the number: the carrier's default music.
+    expect(during).toMatchObject({ state: 'answered', digits: '12#', on_hold: true, hold_music_url: null });
     await new Promise((r) => setTimeout(r, 1100));
     expect((await a.client.post(`/api/simulator/handset-calls/${h.sid}/hangup`)).status).toBe(200);
     const call = await eventually(async () => {
@@ -198,4 +202,102 @@ describe('outbound calling', () => {
     });
     expect(call.forwarded_to).toBe('+16465550190');
   }, 30_000);
+  it("hold plays the number's on-hold greeting (a signed URL the carrier fetches), resume stops it", async () => {
+    const f = new FormData();
+    f.set('company_id', String(a.companyId));
+    f.set('name', 'Hold please');
+    f.set('content', 'Thanks for holding, we will be right with you.');
+    const g = await a.client.post('/api/greetings', f);
+    expect(g.status, JSON.stringify(g.body)).toBe(201);
+    const routed = await a.client.put(`/api/numbers/${n1.id}`, {
+      routes: [{ extension: 0, onhold_music_id: g.body.data.id, forwards: [{ number: '6465550101' }] }],
+    });
+    expect(routed.status, JSON.stringify(routed.body)).toBe(200);
+    const placed = await place(a, n1.id, '+13125550146');
+    const h = await handsetFor(a, '+13125550146');
+    await a.client.post(`/api/simulator/handset-calls/${h.sid}/answer`);
+    expect((await a.client.post(`${base()}/${placed.call_id}/hold`, { hold: true })).status).toBe(200);
+    const held = (await handsetFor(a, '+13125550146')) as Handset;
+    expect(held.on_hold).toBe(true);
+    expect(held.hold_music_url).toMatch(/\/files\/.+\?/);
+    // Signed: fetched without a session, like the carrier's <Play> does.
+    const audio = await fetch(held.hold_music_url!);
+    expect(audio.status).toBe(200);
+    expect(audio.headers.get('content-type')).toMatch(/audio/);
+    expect((await a.client.post(`${base()}/${placed.call_id}/hold`, { hold: false })).status).toBe(200);
+    expect(await handsetFor(a, '+13125550146')).toMatchObject({ on_hold: false, hold_music_url: null });
+    await a.client.post(`${base()}/${placed.call_id}/hangup`);
+  }, 30_000);
+
+  it('a blind transfer to a user rings them in the app; they answer, the call is theirs, and their hang-up ends it', async () => {
+    const placed = await place(a, n1.id, '+13125550147');
+    const h = await handsetFor(a, '+13125550147');
+    await a.client.post(`/api/simulator/handset-calls/${h.sid}/answer`);
+    // Not yourself.
+    const self = await a.client.post(`${base()}/${placed.call_id}/transfer`, { user_id: a.userId });
+    expect(self.status).toBe(422);
+    expect(self.body.errors.user_id[0]).toBe('You are already on this call.');
+    const t = await a.client.post(`${base()}/${placed.call_id}/transfer`, { user_id: b.userId });
+    expect(t.status, JSON.stringify(t.body)).toBe(200);
+    expect(t.body).toMatchObject({ message: 'Call transferred', data: { call_id: placed.call_id, transferred_to: `user_${b.userId}` } });
+    const moved = (await a.client.get('/api/simulator/handset-calls')).body.data.find((x: Handset) => x.sid === h.sid);
+    expect(moved).toMatchObject({ state: 'answered', transferred_to: `client:user_${b.userId}` });
+    // Bob is rung like an inbound call; Alice is not.
+    const inApp = `/api/companies/${a.companyId}/in-app-calling/calls/${placed.call_id}`;
+    expect((await b.client.get(`${inApp}/can-answer-call`)).body).toEqual({ canAnswer: true });
+    expect((await a.client.get(`${inApp}/can-answer-call`)).body).toMatchObject({ canAnswer: false, reason: 'not_rung' });
+    const answered = await b.client.post(`${inApp}/answer`);
+    expect(answered.status, JSON.stringify(answered.body)).toBe(200);
+    expect((await b.client.post(`${inApp}/answer`)).status).toBe(409);
+    const connected = await a.client.get(`/api/calls/${placed.call_id}`);
+    expect(connected.body).toMatchObject({ status: 12, forwarded_to: `user_${b.userId}` });
+    // The call is Bob's to drive now (he answered it).
+    expect((await b.client.post(`${base()}/${placed.call_id}/mute`, { muted: true })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await b.client.post(`${inApp}/hangup`)).status).toBe(200);
+    const call = await eventually(async () => {
+      const c = await a.client.get(`/api/calls/${placed.call_id}`);
+      if (!c.body.ended_at) throw new Error('still talking');
+      return c.body;
+    }, 15_000);
+    expect(call).toMatchObject({ status: 12, forwarded_to: `user_${b.userId}` });
+    expect((await a.client.get('/api/simulator/handset-calls')).body.data.find((x: Handset) => x.sid === h.sid).state).toBe('ended');
+    const events = await s.ctx.db.selectFrom('call_events').select('detail').where('call_id', '=', placed.call_id).execute();
+    expect(events.map((e) => e.detail)).toContainEqual(expect.objectContaining({ control: 'transfer', to_user: b.userId, by: a.userId }));
+  }, 60_000);
+
+  it('lines said on the handset and for the agent make a two-speaker transcript of the outbound call', async () => {
+    const placed = await place(a, n2.id, '+13125550148');
+    const h = await handsetFor(a, '+13125550148');
+    const say = (who: Account, sid: string, body: unknown) => who.client.post(`/api/simulator/handset-calls/${sid}/say`, body);
+    // Not talking yet: 409; bad input: 422; another company's call: 404.
+    expect((await say(a, h.sid, { speaker: 'caller', text: 'Hello?' })).status).toBe(409);
+    await a.client.post(`/api/simulator/handset-calls/${h.sid}/answer`);
+    expect((await say(a, h.sid, { speaker: 'robot', text: 'Hi' })).status).toBe(422);
+    expect((await say(a, h.sid, { speaker: 'caller', text: '  ' })).status).toBe(422);
+    expect((await say(outsider, h.sid, { speaker: 'caller', text: 'Hello?' })).status).toBe(404);
+    const first = await say(a, h.sid, { speaker: 'caller', text: 'Hello, this is Dana speaking.' });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.data.lines).toEqual([{ speaker: 'caller', text: 'Hello, this is Dana speaking.', at: expect.any(Number) }]);
+    expect((await say(a, h.sid, { speaker: 'agent', text: 'Hi Dana, I am calling about your plumbing quote.' })).status).toBe(200);
+    expect((await say(a, h.sid, { speaker: 'caller', text: 'Great, the leak is in the kitchen.' })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await a.client.post(`/api/simulator/handset-calls/${h.sid}/hangup`)).status).toBe(200);
+    const detail = await eventually(async () => {
+      const c = await a.client.get(`/api/calls/${placed.call_id}?include=transcription`);
+      if (c.body.transcription?.state !== 'complete') throw new Error(JSON.stringify(c.body.transcription ?? c.body.recording));
+      return c.body;
+    }, 45_000);
+    const segments = detail.transcription.segments as Array<{ channel: number; speaker: number; transcript: string; start: number }>;
+    expect(segments.map((x) => [x.speaker, x.channel, x.transcript])).toEqual([
+      [2, 1, 'Hello, this is Dana speaking.'],
+      [1, 0, 'Hi Dana, I am calling about your plumbing quote.'],
+      [2, 1, 'Great, the leak is in the kitchen.'],
+    ]);
+    expect(segments[1]!.start).toBeGreaterThan(segments[0]!.start);
+    expect(detail.transcription.statistics.agent).toBeGreaterThan(0);
+    expect(detail.transcription.statistics.client).toBeGreaterThan(0);
+    // The call is over: no more lines.
+    expect((await say(a, h.sid, { speaker: 'caller', text: 'Bye' })).status).toBe(409);
+  }, 90_000);
 });

@@ -16,12 +16,17 @@
  *   companies' numbers (live first, then the latest 20 ended)
  * - POST /api/simulator/handset-calls/{sid}/answer | reject | hangup → {data: HandsetCall} (409 when
  *   the call is no longer in that state; 404 for a call from another company's number)
+ * - POST /api/simulator/handset-calls/{sid}/say {speaker: caller|agent, text} → {data: HandsetCall}:
+ *   a line said during the answered call, spoken into its recording (409 when not talking or at
+ *   HANDSET_MAX_LINES lines; 404 as above)
  */
 import {
   ErrorBody,
   HandsetCallBody,
   HandsetCallParams,
   HandsetCallsBody,
+  HandsetSayInput,
+  HANDSET_MAX_LINES,
   SoftphoneConnectBody,
   SoftphoneConnectInput,
   HandsetMessagesBody,
@@ -47,6 +52,7 @@ import {
   handsetCallsRepository,
   hangupHandsetCall,
   rejectHandsetCall,
+  sayLine,
   type HandsetCallRow,
 } from '../../carriers/sandbox/sandbox.handset-calls.js';
 import { announceOutbound, waitForBrowserAnswerOfCall } from '../in-app-calling/outbound.service.js';
@@ -145,6 +151,8 @@ function handsetCall(r: HandsetCallRow) {
     on_hold: r.on_hold,
     digits: r.digits,
     transferred_to: r.transferred_to,
+    hold_music_url: r.on_hold ? r.hold_music_url : null,
+    lines: r.lines,
     created_at: r.created_at.toISOString(),
     answered_at: r.answered_at ? r.answered_at.toISOString() : null,
   };
@@ -219,7 +227,8 @@ export async function registerSimulatorRoutes(app: App, ctx: AppContext): Promis
       // Only the user the token was issued to connects with it (as only their browser holds it).
       const t = verifySandboxClientToken(ctx.config, request.body.token);
       if (!t || userIdOfIdentity(t.sub) !== userId) throw fieldError('token', 'The call token is not valid.');
-      const r = await connectSoftphoneCall(ctx, request.body.token, browserLegs(ctx));
+      // The lines typed for the handset and the agent are spoken with the product's speech synthesizer (docs/calling.md "Sandbox").
+      const r = await connectSoftphoneCall(ctx, request.body.token, browserLegs(ctx), (text) => synthesize(text));
       if (!r) throw fieldError('token', 'The call token is not valid.');
       return r;
     },
@@ -274,6 +283,19 @@ export async function registerSimulatorRoutes(app: App, ctx: AppContext): Promis
       const { userId } = requireAuth(request);
       const own = await ownHandsetCall(ctx, userId, request.params.sid);
       return { data: handsetCall(await change(() => hangupHandsetCall(ctx, own.sid))) };
+    },
+  );
+
+  app.post(
+    '/api/simulator/handset-calls/:sid/say',
+    {
+      config: { access: access.signedIn() },
+      schema: { tags: ['simulator'], params: HandsetCallParams, body: HandsetSayInput, response: { 200: HandsetCallBody, ...conflict } },
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      const own = await ownHandsetCall(ctx, userId, request.params.sid);
+      return { data: handsetCall(await change(() => sayLine(ctx, own.sid, request.body, HANDSET_MAX_LINES))) };
     },
   );
 
