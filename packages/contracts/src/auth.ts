@@ -29,6 +29,11 @@ export const CurrentUser = z.object({
   hasBusinessUnits: z.boolean(),
   in_app_calling_status: z.enum(['active', 'away']),
   companies: z.array(UserCompany),
+  /**
+   * The Session's `isAdmin` (spec 000 §3): true in an admin session (an operator acting in this account; docs/auth.md
+   * "Admin mode"). The web then sends ADMIN_MODE_HEADER on every request.
+   */
+  isAdmin: z.boolean(),
   sip_address: z.string().optional(),
   sip_user: z.string().optional(),
   sip_password: z.string().optional(),
@@ -158,8 +163,14 @@ export type AdminSession = z.infer<typeof AdminSession>;
 export const RemoteLoginResponse = z.object({ user: CurrentUser, admin: AdminSession });
 export type RemoteLoginResponse = z.infer<typeof RemoteLoginResponse>;
 
-/** The request header the web adds in admin mode (spec 000 §7 "an admin header is added in admin mode"); informative. */
+/**
+ * The request header the web adds in admin mode (spec 000 §7 "an admin header is added in admin mode"), value `1`.
+ * The server holds state-changing requests to it (docs/auth.md "Admin mode"): the header must be present exactly
+ * when the session is an admin session, else 409 with ADMIN_MODE_MISMATCH.
+ */
 export const ADMIN_MODE_HEADER = 'x-admin-mode';
+/** 409 message when the admin header and the session disagree (the page is out of date: reload it). */
+export const ADMIN_MODE_MISMATCH = 'Admin mode changed in another tab or window. Reload the page to continue.';
 
 // MFA by SMS (spec 000 §7 MFA `sendCode`, `reactivate`; docs/auth.md "MFA by SMS").
 

@@ -21,7 +21,7 @@ vi.stubGlobal('document', {
 });
 vi.stubGlobal('window', { location: { assign: vi.fn() } });
 
-const { request, http, setAfterLogout, HttpError } = await import('./http');
+const { request, http, setAfterLogout, setOnAdminModeMismatch, HttpError } = await import('./http');
 const { notify } = await import('./notify');
 const { signIn, getSession, selectCompany } = await import('./session');
 const { queryClient } = await import('./query-client');
@@ -62,6 +62,7 @@ beforeEach(() => {
     hasBusinessUnits: false,
     in_app_calling_status: 'active',
     companies: [{ id: 7, name: 'Demo', role: 'owner' }],
+    isAdmin: false,
   });
   selectCompany(7);
 });
@@ -112,6 +113,31 @@ describe('shared conventions', () => {
     expect(calls[1]!.init.body).toBe(form);
     expect(header(calls[1]!, 'Content-Type')).toBeUndefined();
     expect(header(calls[1]!, 'X-XSRF-TOKEN')).toBe('tok');
+  });
+});
+
+describe('admin mode (spec 000 §3 isAdmin, §7 admin header)', () => {
+  it('sends X-Admin-Mode: 1 only while the session is an admin session, and never to other sites', async () => {
+    answers.push(() => json(200, {}));
+    await http.get('/api/a');
+    expect(header(calls[0]!, 'x-admin-mode')).toBeUndefined();
+    signIn({ ...getSession().user!, isAdmin: true });
+    answers.push(() => json(200, {}));
+    answers.push(() => json(200, {}));
+    await http.get('/api/b');
+    await http.get('https://elsewhere.example/x');
+    expect(header(calls[1]!, 'x-admin-mode')).toBe('1');
+    expect(header(calls[2]!, 'x-admin-mode')).toBeUndefined();
+  });
+
+  it('409 admin-mode mismatch: toasts and calls the mismatch handler (the app reloads)', async () => {
+    const handler = vi.fn();
+    setOnAdminModeMismatch(handler);
+    cookies.set('XSRF-TOKEN', 'tok');
+    answers.push(() => json(409, { message: 'Admin mode changed in another tab or window. Reload the page to continue.' }));
+    await expect(http.post('/api/a', {})).rejects.toMatchObject({ status: 409 });
+    expect(handler).toHaveBeenCalledTimes(1);
+    expect(notify.danger).toHaveBeenCalledTimes(1);
   });
 });
 

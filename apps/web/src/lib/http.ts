@@ -4,7 +4,8 @@
  *
  * - credentials are always sent; the XSRF-TOKEN cookie is copied into X-XSRF-TOKEN for non-absolute
  *   URLs (GET /api/csrf-cookie is called once before the first state-changing call when the cookie
- *   is missing); Accept: application/json; a bearer header when a token exists;
+ *   is missing); Accept: application/json; a bearer header when a token exists; in admin mode (the session's
+ *   `isAdmin`, spec 000 §3, §7) the admin header `X-Admin-Mode: 1` on every call to this site;
  * - `:companyId` in the path or in a query value is replaced by the selected company id;
  * - query params use bracket arrays and JSON-encoded object values; FormData bodies go as multipart;
  * - the result is `{ data, status }`; failures reject with an {@link HttpError} `{ status, errors }`
@@ -14,6 +15,8 @@
  * - 400/403/422 → error toast for ERROR_TOAST_MS (10 s): title + detail, or the collected messages;
  * - 429 → up to RATE_LIMIT_RETRIES (3) retries after Retry-After seconds (RATE_LIMIT_DEFAULT_WAIT_MS
  *   when absent) with a warning notice on the first retry;
+ * - 409 ADMIN_MODE_MISMATCH (the page's admin mode is not the session's: admin mode was entered or left in another
+ *   tab) → the page reloads, so it shows the session it really has (docs/auth.md "Admin mode");
  * - anything else (network failure, 404, 5xx) → the unknown-error toast for 10 s.
  */
 import queryString from 'query-string';
@@ -26,6 +29,7 @@ import {
   UNKNOWN_ERROR,
   WARNING_TITLE,
 } from '@switchboard/domain';
+import { ADMIN_MODE_HEADER, ADMIN_MODE_MISMATCH } from '@switchboard/contracts';
 import { SUPPORT_EMAIL } from './config';
 import { notify } from './notify';
 import { queryClient } from './query-client';
@@ -77,12 +81,18 @@ const XSRF_COOKIE = 'XSRF-TOKEN';
 const CSRF_PATH = '/api/csrf-cookie';
 
 let afterLogout: () => void = () => window.location.assign('/login');
+let onAdminModeMismatch: () => void = () => window.location.reload();
 let loggingOut: Promise<void> | null = null;
 let csrfPromise: Promise<void> | null = null;
 
 /** Registers what happens once a forced logout finished (the app navigates to the sign-in page). */
 export function setAfterLogout(handler: () => void): void {
   afterLogout = handler;
+}
+
+/** Registers what happens when the server says the page's admin mode is stale (default: reload the page). */
+export function setOnAdminModeMismatch(handler: () => void): void {
+  onAdminModeMismatch = handler;
 }
 
 function isAbsolute(url: string): boolean {
@@ -212,8 +222,10 @@ export async function request<T>(url: string, options: RequestOptions = {}): Pro
       const xsrf = readCookie(XSRF_COOKIE);
       if (xsrf) headers['X-XSRF-TOKEN'] = xsrf;
     }
-    const { token } = getSession();
+    const { token, user } = getSession();
     if (token) headers.Authorization = `Bearer ${token}`;
+    // Admin mode (spec 000 §7 "an admin header is added in admin mode"): the server checks it against the session.
+    if (user?.isAdmin && !absolute) headers[ADMIN_MODE_HEADER] = '1';
     if (options.data !== undefined && !isForm) headers['Content-Type'] = 'application/json';
 
     let response: Response;
@@ -249,6 +261,11 @@ export async function request<T>(url: string, options: RequestOptions = {}): Pro
     }
 
     const error = new HttpError(status, selectErrors(body), body);
+    if (status === 409 && (body as { message?: unknown } | null)?.message === ADMIN_MODE_MISMATCH) {
+      notify.danger(ADMIN_MODE_MISMATCH, ERROR_TOAST_MS);
+      onAdminModeMismatch();
+      throw error;
+    }
     if ((status === 401 && !options.skipAuthHandling) || isUnauthenticated500(status, body)) {
       void forceLogout();
     } else if (status === 400 || status === 403 || status === 422) {

@@ -3,7 +3,8 @@
  * its answer (docs/audit.md "What is recorded"): success (2xx, 3xx) and refusal (401, 403, 419, 429) both; invalid
  * input (422), unknown ids (404), conflicts and server errors are not changes and are not recorded, nor requests
  * without a signed-in caller (public tracking beacons, failed sign-ins). A failure to write an entry is logged and
- * never changes the answer.
+ * never changes the answer. A route whose handler records its own entry says so (`config.auditedByHandler`); the
+ * admin-mode GET `remoteLogin`, which is not state-changing, is recorded by its handler (modules/auth).
  *
  * - who: `request.auth`: the user; the API key (`actor_kind` 'api_key'); an operator in admin mode (`operatorUserId`
  *   on the auth context: `actor_kind` 'operator', the account's user as `actor_user_id`).
@@ -26,6 +27,10 @@ const SKIPPED = /^\/api\/(simulator|dev|broadcasting)(\/|$)/;
 const KEEP_ANSWER_BYTES = 64 * 1024;
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's handler records its own audit entry (e.g. leaving admin mode): the hook skips it. */
+    auditedByHandler?: boolean;
+  }
   interface FastifyRequest {
     /** The answer's parsed JSON (for `data.id`, `data.company_id`), kept by the audit hook on state-changing requests. */
     auditAnswer?: unknown;
@@ -127,6 +132,7 @@ export function registerAuditHooks(app: App, ctx: AppContext): void {
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const pattern = request.routeOptions.url;
     if (!STATE_CHANGING.has(request.method) || !request.auth || !pattern || !pattern.startsWith('/api/') || SKIPPED.test(pattern)) return;
+    if (request.routeOptions.config?.auditedByHandler) return;
     const outcome = outcomeOf(reply.statusCode);
     if (!outcome) return;
     const auth = request.auth;

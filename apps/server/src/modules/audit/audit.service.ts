@@ -65,6 +65,11 @@ export async function recordAudit(ctx: AppContext, record: AuditRecord, db: DbOr
   });
 }
 
+/** Whether the company's log (null: entries without a company) holds an entry of `action` on this entity. */
+export async function hasAuditEntry(ctx: AppContext, companyId: number | null, entityType: string, entityId: string, action: string): Promise<boolean> {
+  return auditRepository.hasEntry(ctx.db, companyId, entityType, entityId, action);
+}
+
 /** Resolves user ids to display names; registered by a module that may read users (api-keys setup). */
 export type ActorNames = (ids: readonly number[]) => Promise<Map<number, string>>;
 const actorNameSources = new WeakMap<object, ActorNames>();

@@ -1,7 +1,9 @@
 /**
  * Admin mode over HTTP (spec 000 §4 "Admin login", §7 `GET /sanctum/remoteLogin/{x}`; docs/auth.md "Admin mode"):
  * - `GET /api/sanctum/remoteLogin/{x}`: an operator opens account `x`; the operator's own session ends and an
- *   admin session starts (cookie), answered `{user, admin}`. A GET that signs in, so it requires `X-XSRF-TOKEN`
+ *   admin session starts (cookie), answered `{user, admin}`; recorded in the audit log (`admin-session`
+ *   `remote-login`: operator, account, address, user agent), and its end too (`end`: left, signed out, signed in
+ *   again, or expired by the job at its end). A GET that signs in, so it requires `X-XSRF-TOKEN`
  *   like the sign-in POSTs (419 otherwise): a link or an image on another site cannot switch an operator's session.
  * - `GET /api/sanctum/admin-session`: the banner's facts (`isAdmin`, operator, company, end).
  * - `POST /api/sanctum/admin-session/leave`: ends the admin session and signs the operator back in as themselves.
@@ -15,7 +17,7 @@ import { access, setAccessResolvers } from '../../platform/http/access.js';
 import type { App } from '../../platform/http/app-type.js';
 import { ConflictError, CsrfError } from '../../platform/http/errors.js';
 import { getCurrentUser } from '../users/users.service.js';
-import { adminRoleOverride, adminSessionOf, remoteLoginTarget } from './admin-login.service.js';
+import { adminRoleOverride, adminSessionOf, auditAdminSessionEnd, auditRemoteLogin, remoteLoginTarget } from './admin-login.service.js';
 import { endSessionById } from './auth.service.js';
 
 /** Registers the admin-mode routes and the access check's role override for admin sessions. */
@@ -50,10 +52,23 @@ export function registerAdminLoginRoutes(app: App, ctx: AppContext): void {
         { userId: target.userId, operatorUserId: auth.userId, companyId: request.params.x },
         secure,
       );
+      try {
+        await auditRemoteLogin(ctx, request, {
+          sessionId: session.id,
+          companyId: request.params.x,
+          operatorUserId: auth.userId,
+          actingAsUserId: target.userId,
+          expiresAt: session.expiresAt,
+        });
+      } catch (error) {
+        // Opening an account unrecorded is not allowed: the admin session ends at once.
+        await endSessionById(ctx, session.id);
+        throw error;
+      }
       issueXsrfCookie(reply, secure);
       request.log.info({ operator: auth.userId, company: request.params.x, actingAs: target.userId }, 'admin session started');
       const admin = await adminSessionOf(ctx, { userId: target.userId, via: 'session', sessionId: session.id, mfaPending: false, operatorUserId: auth.userId });
-      return { user: await getCurrentUser(ctx, target.userId), admin };
+      return { user: await getCurrentUser(ctx, target.userId, { isAdmin: true }), admin };
     },
   );
 
@@ -73,7 +88,8 @@ export function registerAdminLoginRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api/sanctum/admin-session/leave',
     {
-      config: { access: access.signedIn() },
+      // The handler records the session's end itself (`admin-session` `end`, reason `left`).
+      config: { access: access.signedIn(), auditedByHandler: true },
       schema: {
         tags: ['session'],
         summary: 'Leaves admin mode: ends the admin session and signs the operator back in as themselves',
@@ -84,6 +100,7 @@ export function registerAdminLoginRoutes(app: App, ctx: AppContext): void {
       const auth = request.auth!;
       const admin = auth.sessionId ? await sessionsRepository.findAdmin(ctx.db, auth.sessionId) : undefined;
       if (!admin || !auth.sessionId) throw new ConflictError('This session is not in admin mode.');
+      await auditAdminSessionEnd(ctx, request, 'left');
       await endSessionById(ctx, auth.sessionId);
       await startSession(ctx.db, request, reply, admin.operator_user_id, false, secure, false);
       issueXsrfCookie(reply, secure);

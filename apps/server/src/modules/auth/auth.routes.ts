@@ -30,6 +30,7 @@ import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
 import { endSession, issueXsrfCookie, startSession } from '../../platform/auth/auth.plugin.js';
 import { getCurrentUser } from '../users/users.service.js';
+import { auditAdminSessionEnd } from './admin-login.service.js';
 import {
   checkCredentials,
   clearTokenSessions,
@@ -59,6 +60,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   async function dropCurrentSession(request: FastifyRequest): Promise<void> {
     const id = request.auth?.sessionId;
     if (!id) return;
+    await auditAdminSessionEnd(ctx, request, 'signed-in-again');
     await endSessionById(ctx, id);
   }
 
@@ -123,6 +125,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
       schema: { tags: ['session'], summary: 'Ends the session, clears its cookie and disconnects its live connections (204; works signed out)' },
     },
     async (request, reply) => {
+      await auditAdminSessionEnd(ctx, request, 'signed-out');
       const ended = await endSession(ctx.db, request, reply);
       if (ended) ctx.realtime.revoke({ sessionId: ended });
       return reply.code(204).send();

@@ -41,6 +41,7 @@ import type { App } from '../../platform/http/app-type.js';
 import { fieldError, NotFoundError } from '../../platform/http/errors.js';
 import { createOidcClients, OIDC_PROVIDER_NAMES, OidcProviderError, type OidcClient } from '../../platform/oidc/oidc-client.js';
 import { getCurrentUser } from '../users/users.service.js';
+import { auditAdminSessionEnd } from './admin-login.service.js';
 import { endSessionById, MSG_DEACTIVATED } from './auth.service.js';
 import {
   completeOidcCallback,
@@ -75,7 +76,10 @@ export function registerOidcRoutes(app: App, ctx: AppContext): void {
 
   /** Signs the outcome's user in (rotation: the request's session ends first) and answers where the app goes next. */
   async function signIn(request: FastifyRequest, reply: FastifyReply, outcome: Extract<OidcOutcome, { kind: 'signed_in' }>): Promise<void> {
-    if (request.auth?.sessionId) await endSessionById(ctx, request.auth.sessionId);
+    if (request.auth?.sessionId) {
+      await auditAdminSessionEnd(ctx, request, 'signed-in-again');
+      await endSessionById(ctx, request.auth.sessionId);
+    }
     await startSession(ctx.db, request, reply, outcome.userId, outcome.mfaRequired, secure, outcome.remember);
     issueXsrfCookie(reply, secure);
   }

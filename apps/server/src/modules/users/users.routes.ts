@@ -23,8 +23,15 @@ import { getCurrentUser, markWhatsNewRead } from './users.service.js';
 export function registerUsersRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/user',
-    { config: { access: access.signedIn() }, schema: { tags: ['session'], summary: 'The signed-in user', response: { 200: CurrentUser, ...errorResponses } } },
-    async (request) => getCurrentUser(ctx, request.auth!.userId),
+    {
+      config: { access: access.signedIn() },
+      schema: {
+        tags: ['session'],
+        summary: 'The signed-in user (`isAdmin`: the session is an admin session)',
+        response: { 200: CurrentUser, ...errorResponses },
+      },
+    },
+    async (request) => getCurrentUser(ctx, request.auth!.userId, { isAdmin: request.auth!.operatorUserId !== undefined }),
   );
 
   app.post(
@@ -33,7 +40,7 @@ export function registerUsersRoutes(app: App, ctx: AppContext): void {
       config: { access: access.signedIn() },
       schema: { tags: ['session'], summary: "Stamps What's New as read now", response: { 200: CurrentUser, ...errorResponses } },
     },
-    async (request) => markWhatsNewRead(ctx, request.auth!.userId),
+    async (request) => markWhatsNewRead(ctx, request.auth!.userId, { isAdmin: request.auth!.operatorUserId !== undefined }),
   );
 
   app.get(

@@ -85,10 +85,11 @@ export async function findUser(ctx: AppContext, userId: number, db: DbOrTx = ctx
 
 /**
  * The current-user view (`GET /api/user`): SIP keys only when set; `timezone` falls back to
- * America/New_York when the stored name is unknown; `companies` lists active memberships.
+ * America/New_York when the stored name is unknown; `companies` lists active memberships; `isAdmin` is the
+ * Session's flag (spec 000 §3): pass `isAdmin: true` for an admin session (docs/auth.md "Admin mode").
  * @throws UnauthenticatedError (401) when the user no longer exists.
  */
-export async function getCurrentUser(ctx: AppContext, userId: number): Promise<CurrentUser> {
+export async function getCurrentUser(ctx: AppContext, userId: number, opts: { isAdmin?: boolean } = {}): Promise<CurrentUser> {
   const u = await usersRepository.find(ctx.db, userId);
   if (!u) throw new UnauthenticatedError();
   const [companies, hasBusinessUnits] = await Promise.all([listUserCompanies(ctx, userId), userHasBusinessUnits(ctx, userId)]);
@@ -104,6 +105,7 @@ export async function getCurrentUser(ctx: AppContext, userId: number): Promise<C
     hasBusinessUnits,
     in_app_calling_status: u.in_app_calling_status === 'active' ? 'active' : 'away',
     companies: companies.map((c) => ({ id: c.id, name: c.name, role: c.role as CurrentUser['companies'][number]['role'] })),
+    isAdmin: opts.isAdmin === true,
   };
   if (u.sip_address) out.sip_address = u.sip_address;
   if (u.sip_user) out.sip_user = u.sip_user;
@@ -111,10 +113,10 @@ export async function getCurrentUser(ctx: AppContext, userId: number): Promise<C
   return out;
 }
 
-/** Stamps What's New as read now (foundation §4) and returns the current user. */
-export async function markWhatsNewRead(ctx: AppContext, userId: number): Promise<CurrentUser> {
+/** Stamps What's New as read now (foundation §4) and returns the current user (`isAdmin` as the session's). */
+export async function markWhatsNewRead(ctx: AppContext, userId: number, opts: { isAdmin?: boolean } = {}): Promise<CurrentUser> {
   await usersRepository.setWhatsNewRead(ctx.db, userId, new Date());
-  return getCurrentUser(ctx, userId);
+  return getCurrentUser(ctx, userId, opts);
 }
 
 /** Replaces the password hash (argon2id) of a user, in `tx` when given. */

@@ -3,10 +3,16 @@
  * `/api` request into `request.auth`, and enforces the anti-forgery rule (foundation §7):
  * a state-changing request that comes with cookies, or that signs in, must carry
  * `X-XSRF-TOKEN` equal to the `XSRF-TOKEN` cookie, else 419. Bearer-only requests are exempt.
+ *
+ * Admin mode (spec 000 §7 "an admin header is added in admin mode"; docs/auth.md "Admin mode"): a state-changing
+ * request of a signed-in caller on a non-public route must carry `X-Admin-Mode: 1` exactly when its session is an
+ * admin session, else 409 (ADMIN_MODE_MISMATCH): a page that believes it is in admin mode while the session is the
+ * operator's own (admin mode left in another tab), or the reverse, changes nothing under the wrong name. Reads pass.
  */
+import { ADMIN_MODE_HEADER, ADMIN_MODE_MISMATCH } from '@switchboard/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/db.js';
-import { AppError, CsrfError, UnauthenticatedError } from '../http/errors.js';
+import { AppError, ConflictError, CsrfError, UnauthenticatedError } from '../http/errors.js';
 import { requiredScopeFor } from './api-key-scopes.js';
 import { sessionsRepository } from './sessions.repository.js';
 import { hashToken, randomToken, safeEqual } from './tokens.js';
@@ -231,11 +237,29 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
         }
       }
     }
+    if (request.auth && STATE_CHANGING.has(request.method) && !config.public) assertAdminModeHeader(request);
     // Secure by default: a route is public only when it says so.
     if (!config.public && request.routeOptions.url && !(request.auth && (!request.auth.mfaPending || config.allowMfaPending))) {
       throw new UnauthenticatedError();
     }
   });
+}
+
+/** True when the request carries the admin-mode header with a true value (`1` or `true`). */
+export function claimsAdminMode(request: FastifyRequest): boolean {
+  const sent = request.headers[ADMIN_MODE_HEADER];
+  const value = (Array.isArray(sent) ? sent[0] : sent)?.trim().toLowerCase();
+  return value === '1' || value === 'true';
+}
+
+/**
+ * The admin header must match the session (see the module doc): present on an admin session's state-changing
+ * requests, absent on every other session's and token's.
+ * @throws ConflictError (409, ADMIN_MODE_MISMATCH) otherwise.
+ */
+function assertAdminModeHeader(request: FastifyRequest): void {
+  const isAdmin = request.auth?.operatorUserId !== undefined;
+  if (claimsAdminMode(request) !== isAdmin) throw new ConflictError(ADMIN_MODE_MISMATCH);
 }
 
 /** 403 for an API key lacking the route's scope (docs/api-and-webhooks.md "Scopes"). */
