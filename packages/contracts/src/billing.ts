@@ -22,6 +22,12 @@ export const BILLING_MESSAGES = {
   cancelCleared: 'Your subscription will continue.',
   productChangeReverted: 'The pending plan change was reverted.',
   migrated: 'Your plan has been changed.',
+  planChangeScheduled: 'Your plan will change at the end of the current billing period.',
+  /** A migrate whose amount is no longer the previewed one (409): the new amount and the previewed one. */
+  prorationChanged: (now: string, expected: string) =>
+    `The amount of this plan change is now ${now} instead of the ${expected} previewed. Please review the new preview before confirming.`,
+  previewExpired: 'This preview has expired. Please review the plan change again.',
+  subscriptionChanged: 'Your subscription changed since the preview. Please review the plan change again.',
   customerUpdated: 'Information updated successfully',
   featureEnabled: 'Feature enabled successfully',
   featureDisabled: 'Feature disabled successfully',
@@ -181,7 +187,28 @@ export const UsageAnswer = z.object({ data: Usage });
 export const BillingUsageUpdatedEvent = z.object({ companyId: z.number().int() });
 export const BILLING_USAGE_UPDATED = 'billing usage updated';
 
+/** `POST …/subscription/migrate/preview`: the plan to preview a change to. */
 export const MigrateInput = z.object({ plan_id: z.string().trim().min(1).max(60) }).strict();
+
+/**
+ * `POST …/subscription/migrate`: the plan, and optionally what the person saw in the preview (docs/billing.md
+ * "Proration"): `proration_date`, the preview's `prorationDate` (the change is prorated at that instant, so time
+ * passing does not move the amount; at most an hour old), and `expected_amount_cents`, the preview's
+ * `chargeNowCents`. When the amount charged would differ from it the change is refused with 409.
+ */
+export const MigrateApplyInput = z
+  .object({
+    plan_id: z.string().trim().min(1).max(60),
+    expected_amount_cents: z.number().int().min(0).max(1_000_000_000).optional(),
+    proration_date: z.iso.datetime({ offset: true }).optional(),
+  })
+  .strict();
+
+/**
+ * `PUT /company/{companyId}/subscription` (spec 002 "subscription update"): the plan the subscription renews on at
+ * the end of the current period (a pending plan change, undone with revert-product-change); nothing is prorated.
+ */
+export const SubscriptionUpdateInput = z.object({ plan_id: z.string().trim().min(1).max(60) }).strict();
 /** A previewed (or applied) plan change: the proration lines and what is charged now. */
 export const MigrationPreview = z.object({
   fromPlan: Plan,
@@ -195,6 +222,8 @@ export const MigrationPreview = z.object({
   chargeNowCents: z.number().int(),
   creditCents: z.number().int(),
   newPeriodEnd: z.string(),
+  /** The instant the proration was computed for (ISO): send it back as `proration_date` to apply exactly this preview. */
+  prorationDate: z.string(),
 });
 export type MigrationPreview = z.infer<typeof MigrationPreview>;
 export const MigrationAnswer = z.object({ message: z.string(), data: Subscription, invoice: Invoice.nullable() });

@@ -216,7 +216,7 @@ export type Config = {
   /**
    * 10DLC registration (docs/sms-verification.md "Configuration"): the registry (SMS_REGISTRY, default 'sandbox';
    * 'telnyx' uses TELNYX_API_KEY and verifies webhooks with TELNYX_PUBLIC_KEY), whether campaigns need an approved
-   * registration (SMS_REGISTRATION_ENFORCED; unset: on with a real carrier, off with the sandbox carrier), and how often
+   * registration (SMS_REGISTRATION_ENFORCED; on unless `0` or `false`, with the sandbox carrier too), and how often
    * pending submissions are polled (SMS_REGISTRY_POLL_S, seconds, default 60).
    */
   smsRegistry: { adapter: 'sandbox' | 'telnyx'; enforced: boolean; pollS: number; telnyxApiKey: string; telnyxPublicKey: string };

@@ -14,7 +14,7 @@ import PDFDocument from 'pdfkit';
 import { BILLING_MESSAGES, formatUsd, type Invoice } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
-import { fieldError, NotFoundError } from '../../platform/http/errors.js';
+import { AppError, fieldError, NotFoundError } from '../../platform/http/errors.js';
 import { paymentGateway } from '../../platform/payments/index.js';
 import { findCompany, setAccountStatus } from '../companies/accounts.service.js';
 import { recordJobAudit } from '../audit/audit.service.js';
@@ -146,47 +146,68 @@ async function mailInvoice(ctx: AppContext, companyId: number, invoice: InvoiceR
   await mailTo(ctx, companyId, `Invoice ${invoice.number}: ${formatUsd(invoice.total_cents)}`, body, true);
 }
 
-/** After a payment: a company with nothing left open is active again (and unparked when billing parked it). */
-async function settle(ctx: AppContext, companyId: number): Promise<void> {
-  const unparked = await ctx.db.transaction().execute(async (tx) => {
-    const open = await repo.openInvoices(tx, companyId);
-    if (open.length > 0) return false;
-    const s = await repo.subscription(tx, companyId, true);
-    if (s?.status === 'past_due') await repo.updateSubscription(tx, companyId, { status: 'active' });
-    const a = await repo.account(tx, companyId, true);
-    if (!a?.parked_by_billing) return false;
-    await setAccountStatus(ctx, [companyId], 0, tx);
-    await repo.updateAccount(tx, companyId, { parked_by_billing: false });
-    return true;
-  });
-  if (unparked)
-    await recordJobAudit(ctx, {
-      job: 'billing',
-      companyId,
-      action: 'reactivate',
-      entityType: 'companies',
-      entityId: companyId,
-      changes: { account_status: 0, reason: 'paid' },
-    });
+/**
+ * After a payment, in `tx`: a company with nothing left open is active again (and unparked when billing parked it).
+ * @returns true when the company was reactivated (audit it once `tx` has committed: {@link auditReactivation}).
+ */
+async function settleIn(ctx: AppContext, tx: DbOrTx, companyId: number): Promise<boolean> {
+  const open = await repo.openInvoices(tx, companyId);
+  if (open.length > 0) return false;
+  const s = await repo.subscription(tx, companyId, true);
+  if (s?.status === 'past_due') await repo.updateSubscription(tx, companyId, { status: 'active' });
+  const a = await repo.account(tx, companyId, true);
+  if (!a?.parked_by_billing) return false;
+  await setAccountStatus(ctx, [companyId], 0, tx);
+  await repo.updateAccount(tx, companyId, { parked_by_billing: false });
+  return true;
 }
 
-/** Marks an open invoice paid (gateway payment id) and settles the company. @returns false when it was not open. */
-export async function markInvoicePaid(ctx: AppContext, invoiceId: number, paymentId: string | null, now = new Date()): Promise<boolean> {
-  const companyId = await ctx.db.transaction().execute(async (tx) => {
-    const inv = await repo.invoice(tx, invoiceId, true);
-    if (!inv || inv.status !== 'open') return null;
-    await repo.updateInvoice(tx, invoiceId, {
-      status: 'paid',
-      paid_at: now,
-      amount_due_cents: 0,
-      next_attempt_at: null,
-      gateway_payment_id: paymentId,
-      last_error: null,
-    });
-    return Number(inv.company_id);
+/** The audit entry of a company reactivated by a payment (after the commit; never throws). */
+export async function auditReactivation(ctx: AppContext, companyId: number): Promise<void> {
+  await recordJobAudit(ctx, {
+    job: 'billing',
+    companyId,
+    action: 'reactivate',
+    entityType: 'companies',
+    entityId: companyId,
+    changes: { account_status: 0, reason: 'paid' },
   });
-  if (companyId === null) return false;
-  await settle(ctx, companyId);
+}
+
+/**
+ * Applies a payment to an open invoice inside the caller's transaction `tx` (docs/billing.md "Routes", the gateway
+ * webhook): the invoice is marked paid (gateway payment id `paymentId`) and the company settled (past due → active,
+ * unparked when billing parked it) in the same transaction, so a failure anywhere leaves everything as it was.
+ * Reads and writes through `tx` only.
+ * @returns null when the invoice is unknown or not open (nothing changed); else the company and whether it was
+ * reactivated (audit it after the commit with {@link auditReactivation}).
+ */
+export async function applyInvoicePayment(
+  ctx: AppContext,
+  tx: DbOrTx,
+  invoiceId: number,
+  paymentId: string | null,
+  now = new Date(),
+): Promise<{ companyId: number; reactivated: boolean } | null> {
+  const inv = await repo.invoice(tx, invoiceId, true);
+  if (!inv || inv.status !== 'open') return null;
+  await repo.updateInvoice(tx, invoiceId, {
+    status: 'paid',
+    paid_at: now,
+    amount_due_cents: 0,
+    next_attempt_at: null,
+    gateway_payment_id: paymentId,
+    last_error: null,
+  });
+  const companyId = Number(inv.company_id);
+  return { companyId, reactivated: await settleIn(ctx, tx, companyId) };
+}
+
+/** Marks an open invoice paid (gateway payment id) and settles the company, in one transaction. @returns false when it was not open. */
+export async function markInvoicePaid(ctx: AppContext, invoiceId: number, paymentId: string | null, now = new Date()): Promise<boolean> {
+  const applied = await ctx.db.transaction().execute((tx) => applyInvoicePayment(ctx, tx, invoiceId, paymentId, now));
+  if (!applied) return false;
+  if (applied.reactivated) await auditReactivation(ctx, applied.companyId);
   return true;
 }
 
@@ -356,22 +377,61 @@ export async function renewIfDue(ctx: AppContext, companyId: number, now = new D
   return Number(invoice.id);
 }
 
+/** How old a preview's `proration_date` may be when a migrate applies it (ms): one hour. */
+export const PRORATION_DATE_MAX_AGE_MS = 3_600_000;
+
 /**
- * Migrates the subscription to `planId` now with the previewed proration ({@link planMigration}): a proration invoice
+ * Migrates the subscription to `planId` with the previewed proration ({@link planMigration}): a proration invoice
  * (charged at once when positive; a negative total becomes credit), the plan switched, the period kept (same
  * interval) or restarted (monthly ↔ yearly). During a trial only the plan changes.
+ * `opts.prorationDate` (the preview's `prorationDate`) prorates at that instant instead of `now`, so the amount is the
+ * previewed one however long the person took to confirm; `opts.expectedAmountCents` (the preview's `chargeNowCents`)
+ * is compared with the new invoice's amount due inside the transaction that creates it (credit included).
+ * @throws ValidationError 422 on `plan_id` / `subscription` ({@link planMigration}), on `proration_date` (in the future).
+ * @throws AppError 409 when the preview no longer holds: `proration_date` older than an hour or before the current
+ * period (the period renewed since), the subscription changed meanwhile, or the amount due differs from
+ * `expectedAmountCents` (nothing is changed; the message gives the new amount).
  */
-export async function migrateSubscription(ctx: AppContext, companyId: number, userId: number, planId: string, now = new Date()) {
-  const m = await planMigration(ctx, companyId, userId, planId, now);
+export async function migrateSubscription(
+  ctx: AppContext,
+  companyId: number,
+  userId: number,
+  planId: string,
+  opts: { expectedAmountCents?: number; prorationDate?: Date } = {},
+  now = new Date(),
+) {
+  const at = opts.prorationDate ?? now;
+  if (at.getTime() > now.getTime() + 60_000) throw fieldError('proration_date', 'The proration date cannot be in the future.');
+  if (now.getTime() - at.getTime() > PRORATION_DATE_MAX_AGE_MS)
+    throw new AppError(409, BILLING_MESSAGES.previewExpired, { proration_date: [BILLING_MESSAGES.previewExpired] });
+  const m = await planMigration(ctx, companyId, userId, planId, at);
+  if (at < m.subscription.current_period_start)
+    throw new AppError(409, BILLING_MESSAGES.subscriptionChanged, { proration_date: [BILLING_MESSAGES.subscriptionChanged] });
   const invoice = await ctx.db.transaction().execute(async (tx) => {
-    await repo.subscription(tx, companyId, true);
+    const s = await repo.subscription(tx, companyId, true);
+    const was = m.subscription;
+    if (
+      !s ||
+      s.plan_id !== was.plan_id ||
+      s.status !== was.status ||
+      s.current_period_start.getTime() !== was.current_period_start.getTime() ||
+      s.current_period_end.getTime() !== was.current_period_end.getTime()
+    )
+      throw new AppError(409, BILLING_MESSAGES.subscriptionChanged, { plan_id: [BILLING_MESSAGES.subscriptionChanged] });
     await repo.updateSubscription(tx, companyId, {
       plan_id: m.to.id,
       pending_plan_id: null,
       current_period_start: m.newPeriodStart,
       current_period_end: m.newPeriodEnd,
     });
-    return m.trial ? null : createInvoice(tx, companyId, 'proration', now, m.newPeriodEnd, m.lines);
+    const created = m.trial ? null : await createInvoice(tx, companyId, 'proration', at, m.newPeriodEnd, m.lines);
+    const due = created?.amount_due_cents ?? 0;
+    // Compared in the invoice's transaction: a refusal rolls back the plan switch, the invoice and its number.
+    if (opts.expectedAmountCents !== undefined && due !== opts.expectedAmountCents) {
+      const msg = BILLING_MESSAGES.prorationChanged(formatUsd(due), formatUsd(opts.expectedAmountCents));
+      throw new AppError(409, msg, { expected_amount_cents: [msg] });
+    }
+    return created;
   });
   if (invoice) {
     await mailInvoice(ctx, companyId, invoice);

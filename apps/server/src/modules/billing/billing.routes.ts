@@ -15,6 +15,7 @@ import {
   IdParams,
   InvoiceList,
   InvoiceParams,
+  MigrateApplyInput,
   MigrateInput,
   MigrationAnswer,
   MigrationPreview,
@@ -22,9 +23,11 @@ import {
   RetryAnswer,
   SecurityToken,
   SubscriptionAnswer,
+  SubscriptionUpdateInput,
   UsageAnswer,
   YearlyOfferList,
   BILLING_MESSAGES,
+  ErrorBody,
   errorResponses,
 } from '@switchboard/contracts';
 import { z } from 'zod';
@@ -42,7 +45,16 @@ import {
   WebhookSignatureError,
 } from '../../platform/payments/index.js';
 import { billingRepository } from './billing.repository.js';
-import { invoicePdf, listInvoices, markInvoicePaid, recordGatewayFailure, migrateSubscription, retryOutstanding, retryRoute } from './billing.invoices.js';
+import {
+  applyInvoicePayment,
+  auditReactivation,
+  invoicePdf,
+  listInvoices,
+  migrateSubscription,
+  recordGatewayFailure,
+  retryOutstanding,
+  retryRoute,
+} from './billing.invoices.js';
 import {
   cancelSubscription,
   clearPendingCancel,
@@ -52,6 +64,7 @@ import {
   listPlans,
   planMigration,
   revertPendingChange,
+  scheduleProductChange,
   securityToken,
   toggleFeature,
   updateCompanyBilling,
@@ -131,8 +144,23 @@ export async function registerBillingRoutes(app: App, ctx: AppContext): Promise<
   );
   app.post(
     '/api/company/:companyId/subscription/migrate',
-    { config: { access: c.manage }, schema: { tags, params: CompanyParams, body: MigrateInput, response: { 200: MigrationAnswer, ...errorResponses } } },
-    async (request) => migrateSubscription(ctx, request.params.companyId, request.auth!.userId, request.body.plan_id),
+    {
+      config: { access: c.manage },
+      schema: { tags, params: CompanyParams, body: MigrateApplyInput, response: { 200: MigrationAnswer, 409: ErrorBody, ...errorResponses } },
+    },
+    async (request) =>
+      migrateSubscription(ctx, request.params.companyId, request.auth!.userId, request.body.plan_id, {
+        expectedAmountCents: request.body.expected_amount_cents,
+        prorationDate: request.body.proration_date ? new Date(request.body.proration_date) : undefined,
+      }),
+  );
+  app.put(
+    '/api/company/:companyId/subscription',
+    {
+      config: { access: c.manage },
+      schema: { tags, params: CompanyParams, body: SubscriptionUpdateInput, response: { 200: SubscriptionAnswer, ...errorResponses } },
+    },
+    async (request) => scheduleProductChange(ctx, request.params.companyId, request.auth!.userId, request.body.plan_id),
   );
   app.put(
     '/api/company/:companyId/subscription/customer',
@@ -205,11 +233,12 @@ export async function registerBillingRoutes(app: App, ctx: AppContext): Promise<
           const error = (event.object.last_payment_error as { message?: unknown } | undefined)?.message;
           await recordGatewayFailure(tx, invoiceId, typeof error === 'string' ? error : 'The payment did not go through.');
         }
+        // Applied in the receipt's transaction: a failure rolls back the payment and the claim together, so the
+        // gateway's redelivery applies it (once) instead of being answered as a duplicate.
         if (event.type === 'payment_intent.succeeded' && known) {
           const paymentId = typeof event.object.id === 'string' ? event.object.id : null;
-          after = async () => {
-            await markInvoicePaid(ctx, invoiceId, paymentId);
-          };
+          const applied = await applyInvoicePayment(ctx, tx, invoiceId, paymentId);
+          if (applied?.reactivated) after = () => auditReactivation(ctx, applied.companyId);
         }
         // The saved card changed at the gateway (docs/billing.md "Routes"): the card updater's new expiry or number,
         // or the card removed (the next charge then fails until a card is added).

@@ -272,7 +272,17 @@ export async function revertPendingChange(ctx: AppContext, companyId: number, us
   return { message: BILLING_MESSAGES.productChangeReverted, data: await getSubscription(ctx, companyId, userId) };
 }
 
-export type MigrationPlan = { preview: MigrationPreview; from: PlanRow; to: PlanRow; lines: Line[]; newPeriodStart: Date; newPeriodEnd: Date; trial: boolean };
+export type MigrationPlan = {
+  preview: MigrationPreview;
+  from: PlanRow;
+  to: PlanRow;
+  lines: Line[];
+  newPeriodStart: Date;
+  newPeriodEnd: Date;
+  trial: boolean;
+  /** The subscription row the proration was computed from (a migrate checks it is unchanged when it applies it). */
+  subscription: SubscriptionRow;
+};
 
 /**
  * The proration of moving to `planId` now ({@link prorate}; docs/billing.md "Proration"). During a trial nothing is
@@ -295,6 +305,7 @@ export async function planMigration(ctx: AppContext, companyId: number, userId: 
     to,
     lines: p.lines,
     trial,
+    subscription: s,
     newPeriodStart: p.newPeriodStart,
     newPeriodEnd: p.newPeriodEnd,
     preview: {
@@ -307,8 +318,31 @@ export async function planMigration(ctx: AppContext, companyId: number, userId: 
       chargeNowCents: chargeNow,
       creditCents: p.totalCents < 0 ? -p.totalCents : 0,
       newPeriodEnd: p.newPeriodEnd.toISOString(),
+      prorationDate: now.toISOString(),
     },
   };
+}
+
+/**
+ * Subscription update (spec 002 "subscription update"; docs/billing.md "Plan change at period end"): the subscription
+ * renews on `planId` at the end of the current period (a pending plan change; nothing is prorated or charged now).
+ * A pending cancel is replaced by it (the person keeps a subscription, on another plan); revert-product-change undoes
+ * it. Unlike the cancel's downsell, any other plan may be chosen (dearer, cheaper, yearly or monthly).
+ * @throws ValidationError 422 on `plan_id` (unknown, or the current plan), on `subscription` (canceled: the spec's
+ * "You have accounts without a subscription. Please contact support!").
+ */
+export async function scheduleProductChange(
+  ctx: AppContext,
+  companyId: number,
+  userId: number,
+  planId: string,
+): Promise<{ message: string; data: Subscription }> {
+  const { subscription: s } = await ensureBilling(ctx, companyId, userId);
+  assertLive(s);
+  const to = await planOrThrow(ctx.db, planId, 'plan_id');
+  if (to.id === s.plan_id) throw fieldError('plan_id', 'This is already your plan.');
+  await repo.updateSubscription(ctx.db, companyId, { pending_plan_id: to.id, cancel_at_period_end: false });
+  return { message: BILLING_MESSAGES.planChangeScheduled, data: await getSubscription(ctx, companyId, userId) };
 }
 
 /** Customer update (spec 002 "Subscription: customer email, ccEmails, receivesInvoiceEmails"). */

@@ -25,7 +25,11 @@ function isCardError(error: unknown): error is Stripe.errors.StripeCardError {
   return error instanceof Stripe.errors.StripeCardError;
 }
 
-/** Stripe behind the port. */
+/**
+ * Stripe behind the port. `clientOptions` are the `stripe` client's own (`host`, `port`, `protocol`,
+ * `maxNetworkRetries`…): unset in production (api.stripe.com); the tests point them at a local stand-in of Stripe's
+ * API (`stripe.test.ts`).
+ */
 export class StripeGateway implements PaymentGateway {
   readonly kind = 'stripe' as const;
   private readonly stripe: Stripe;
@@ -34,8 +38,9 @@ export class StripeGateway implements PaymentGateway {
     secretKey: string,
     private readonly publishableKey: string,
     private readonly webhookSecret: string,
+    clientOptions?: Stripe.StripeConfig,
   ) {
-    this.stripe = new Stripe(secretKey);
+    this.stripe = new Stripe(secretKey, clientOptions);
   }
 
   browserConfig(): BrowserGatewayConfig {
