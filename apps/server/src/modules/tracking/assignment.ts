@@ -8,8 +8,8 @@
  *   cookie finds the visitor's live session (another tab). A visit with new marketing facts (a
  *   new ad click, another campaign) ends the live session and starts a new one.
  * - Pools are tried by priority; the first whose source rules take the visit serves it. Its least
- *   recently used free number is given (one statement, `trackingRepository.assignSession`; the
- *   assignments of the same moment share one transaction and so one commit: `assignments`); when
+ *   recently used free number is given (the assignments of the same moment are one statement and
+ *   one commit: `assigner`, `trackingRepository.assignSessions`); when
  *   none is free the visitor gets the pool's fallback number, the exhaustion episode is recorded
  *   and `tracking.pool-exhausted` emitted once per episode (the live `dni pool exhausted` too).
  * - A session ends `session_duration_minutes` after it was last seen; its number rests for the
@@ -59,8 +59,11 @@ export function toFeedVisitor(s: SessionRow, poolName: string | null): DniFeedVi
   };
 }
 
+/** Publishes `dni visitor` on the company's channel (the payload is not even built while nobody can receive it). */
 function publishVisitor(ctx: AppContext, type: 'started' | 'moved' | 'ended', s: SessionRow, poolName: string | null): void {
-  ctx.realtime.send(`company.${s.company_id}`, 'dni visitor', { type, visitor: toFeedVisitor(s, poolName) });
+  const channel = `company.${s.company_id}` as const;
+  if (!ctx.realtime.mayHaveSubscribers(channel)) return;
+  ctx.realtime.send(channel, 'dni visitor', { type, visitor: toFeedVisitor(s, poolName) });
 }
 
 /** Whether the visit brings marketing facts other than the session's (a new click or campaign). */
@@ -86,12 +89,11 @@ type AssignedSession = SessionRow & { pool_was_exhausted: boolean };
 const assigners = new WeakMap<AppContext, GroupCommit<NewSession, AssignedSession>>();
 /**
  * Group commit of new sessions (docs/tracking.md "Performance"): the assignments waiting at one
- * moment (up to 64; items queue while both slots are busy) run one after another in ONE
- * transaction committed without waiting for its WAL flush (`trackingRepository.assignSessions`). Each
- * statement still takes its number with `for update skip locked`, so the statements of two
- * batches never take one number, and a later statement of the same transaction never takes a
- * number an earlier one just held (it is no longer free). One failing assignment rolls its batch
- * back and the batch's items run again alone (GroupCommit's `isolateFailures`).
+ * moment (up to 64; items queue while both slots are busy) become ONE statement committed without
+ * waiting for its WAL flush (`trackingRepository.assignSessions`): one round trip per batch, however
+ * large. The statement takes its numbers `for update skip locked`, so two batches (on any node)
+ * never take one number, and gives each visitor of a pool in the batch a different one. A failing
+ * batch runs its items again one by one (GroupCommit's `isolateFailures`).
  */
 function assigner(ctx: AppContext): GroupCommit<NewSession, AssignedSession> {
   let g = assigners.get(ctx);
@@ -109,23 +111,38 @@ function assigner(ctx: AppContext): GroupCommit<NewSession, AssignedSession> {
 }
 
 const sweepClaimedAt = new WeakMap<AppContext, number>();
-/** Makes sure the sweep job runs by `at` (asks the database at most once per 20 s per process). */
-async function scheduleSweep(ctx: AppContext, at: Date): Promise<void> {
+/**
+ * Makes sure the sweep job runs by `at` (asks the database at most once per 20 s per process). Off
+ * the answer's path: the visitor does not wait for it; a failure is logged (the next session after
+ * 20 s claims again).
+ */
+function scheduleSweep(ctx: AppContext, at: Date): void {
   if (Date.now() - (sweepClaimedAt.get(ctx) ?? 0) < 20_000) return;
   sweepClaimedAt.set(ctx, Date.now());
   const due = new Date(at.getTime() + 1000);
-  if (await trackingRepository.claimSweep(ctx.db, due)) await ctx.queue.enqueue(SESSION_SWEEP_JOB, { due: due.toISOString() }, { startAfter: due });
+  trackingRepository
+    .claimSweep(ctx.db, due)
+    .then((claimed) => (claimed ? ctx.queue.enqueue(SESSION_SWEEP_JOB, { due: due.toISOString() }, { startAfter: due }) : undefined))
+    .catch((e: unknown) => {
+      sweepClaimedAt.delete(ctx);
+      ctx.log.warn({ err: e }, 'tracking: could not schedule the session sweep');
+    });
 }
 
 const seenAt = new WeakMap<AppContext, Map<number, number>>();
-/** Records the page the script was last seen on (the script screen), at most once a minute per company and process. */
-async function noteSeen(ctx: AppContext, companyId: number, url: string): Promise<void> {
+/**
+ * Records the page the script was last seen on (the script screen), at most once a minute per
+ * company and process. Off the answer's path: the visitor does not wait for it; a failure is logged.
+ */
+function noteSeen(ctx: AppContext, companyId: number, url: string): void {
   let m = seenAt.get(ctx);
   if (!m) seenAt.set(ctx, (m = new Map()));
   if (Date.now() - (m.get(companyId) ?? 0) < 60_000) return;
   if (m.size > 10_000) m.clear();
   m.set(companyId, Date.now());
-  await trackingRepository.touchSettingsSeen(ctx.db, companyId, url);
+  trackingRepository
+    .touchSettingsSeen(ctx.db, companyId, url)
+    .catch((e: unknown) => ctx.log.warn({ err: e, companyId }, 'tracking: could not note the page seen'));
 }
 
 async function companyOf(ctx: AppContext, key: string): Promise<PublicCompany> {
@@ -200,8 +217,8 @@ export async function openSession(ctx: AppContext, key: string, input: DniPublic
     } else if (session.pool_was_exhausted) await trackingRepository.endExhaustion(ctx.db, pool.id);
   }
   publishVisitor(ctx, 'started', session, pool?.name ?? null);
-  await noteSeen(ctx, company.companyId, page.url);
-  await scheduleSweep(ctx, session.expires_at);
+  noteSeen(ctx, company.companyId, page.url);
+  scheduleSweep(ctx, session.expires_at);
   return { session_id: session.id, visitor_id: session.visitor_id, swaps: swapsOf(company, session), heartbeat_s: HEARTBEAT_S };
 }
 

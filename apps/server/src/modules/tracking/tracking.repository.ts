@@ -1,12 +1,13 @@
 /**
  * SQL of call tracking (modules/tracking owns the `dni_*` tables; migration 0017, docs/tracking.md).
  *
- * Number assignment is one statement (`assignSession`): the least recently used free number of the
- * pool is picked `for update skip locked`, given to the new session and the session inserted with
- * its first page view, so two concurrent requests on any number of server nodes never take the
- * same number. A number is free when it has never been held or its holder's end (`held_until`)
- * plus the pool's cool-down has passed; a heartbeat or page view extends `held_until` only while
- * the number's row still names the session (`touchSession`), under the same row lock.
+ * Number assignment is one statement per group-commit batch (`assignSessions`): the least recently
+ * used free numbers of each pool are picked `for update skip locked`, given to the new sessions and
+ * the sessions inserted with their first page views, so two concurrent requests on any number of
+ * server nodes never take the same number. A number is free when it has never been held or its
+ * holder's end (`held_until`) plus the pool's cool-down has passed; a heartbeat or page view
+ * extends `held_until` only while the number's row still names the session (`touchSession`),
+ * under the same row lock.
  */
 import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../../platform/db/db.js';
@@ -408,64 +409,108 @@ export const trackingRepository = {
   // ------------------------------------------------------------ sessions (public path)
 
   /**
-   * Creates a session and, for a pool, gives it the least recently used free number in the same
-   * statement (`for update skip locked`: concurrent requests on any node never take one number);
-   * also records the first page view. The first touch is the visitor's first session's, else this
-   * one's. `fallback` is true when a pool had no free number (the session shows `fallbackNumber`);
-   * `pool_was_exhausted`: the pool had an open exhaustion episode before this statement.
+   * Creates the sessions of `items` (a group commit's batch, in order) in ONE statement and ONE
+   * implicit transaction: for each pool, as many of its least recently used free numbers as the
+   * batch has visitors for it are picked `for update skip locked` (concurrent batches on any node
+   * never take one number; a number locked by another batch is skipped, not waited for), the i-th
+   * visitor of a pool in the batch gets its i-th number, the numbers are marked held, the sessions
+   * inserted with their first page views. A visitor for whom no free number is left gets the
+   * pool's fallback number (`fallback` true). The first touch is the visitor's first session's
+   * (stored, else the batch's earliest for that visitor), else the session's own.
+   *
+   * The commit does not wait for its WAL flush (`set_config('synchronous_commit', 'off', true)`
+   * for this statement's transaction only; docs/tracking.md "Performance"): a visitor's session is
+   * ephemeral state, so a database crash may lose the last fraction of a second of assignments
+   * (the script opens a new session on its next request) but never leaves half of one, and every
+   * other write of the product keeps its durable commit.
+   * @returns one session per item, in input order, with `pool_was_exhausted` (its pool had an open
+   *   exhaustion episode when the statement ran). Throws the statement's error (nothing applied).
    */
-  async assignSession(db: DbOrTx, s: NewSession): Promise<SessionRow & { pool_was_exhausted: boolean }> {
-    const touch = JSON.stringify(s.touch);
+  async assignSessions(db: Db, items: NewSession[]): Promise<Array<SessionRow & { pool_was_exhausted: boolean }>> {
+    const input = JSON.stringify(
+      items.map((s, ord) => ({
+        ord,
+        id: s.id,
+        company_id: s.companyId,
+        pool_id: s.poolId,
+        visitor_id: s.visitorId,
+        traffic_source: s.trafficSource,
+        source: s.source,
+        medium: s.medium,
+        campaign: s.campaign,
+        keyword: s.keyword,
+        content: s.content,
+        landing_page: s.landingPage,
+        referrer: s.referrer,
+        gclid: s.gclid,
+        gbraid: s.gbraid,
+        wbraid: s.wbraid,
+        msclkid: s.msclkid,
+        fbclid: s.fbclid,
+        touch: s.touch,
+        session_minutes: s.sessionMinutes,
+        cool_down_minutes: s.coolDownMinutes,
+        fallback_number: s.fallbackNumber,
+        page_url: s.pageUrl,
+        page_title: s.pageTitle,
+        device: s.device,
+      })),
+    );
     const r = await sql<SessionRow & { pool_was_exhausted: boolean }>`
-      with pick as (
-        select pn.number_id from dni_pool_numbers pn
-        where ${s.poolId !== null} and pn.pool_id = ${s.poolId ?? 0}
-          and (pn.held_until is null or pn.held_until + make_interval(mins => ${s.coolDownMinutes}) <= now())
-        order by pn.last_assigned_at asc nulls first, pn.number_id
-        limit 1
-        for update skip locked
+      with async_commit as (
+        select set_config('synchronous_commit', 'off', true) as v
+      ), items as (
+        select * from json_to_recordset(${input}::json) as i(ord int, id uuid, company_id bigint, pool_id bigint, visitor_id uuid, traffic_source text,
+          source text, medium text, campaign text, keyword text, content text, landing_page text, referrer text, gclid text, gbraid text, wbraid text,
+          msclkid text, fbclid text, touch jsonb, session_minutes int, cool_down_minutes int, fallback_number text, page_url text, page_title text, device text)
+      ), wanted as (
+        select pool_id, count(*)::int as n, max(cool_down_minutes) as cool_down_minutes from items where pool_id is not null group by pool_id
+      ), picked as (
+        select w.pool_id, p.number_id, p.number,
+          row_number() over (partition by w.pool_id order by p.last_assigned_at asc nulls first, p.number_id) as rn
+        from wanted w cross join lateral (
+          select pn.number_id, pn.number, pn.last_assigned_at from dni_pool_numbers pn
+          where pn.pool_id = w.pool_id and (pn.held_until is null or pn.held_until + make_interval(mins => w.cool_down_minutes) <= now())
+          order by pn.last_assigned_at asc nulls first, pn.number_id
+          limit w.n
+          for update of pn skip locked
+        ) p
+      ), matched as (
+        select i.*, pk.number_id, pk.number as pool_number,
+          first_value(i.touch) over (partition by i.company_id, i.visitor_id order by i.ord) as batch_touch
+        from (select items.*, row_number() over (partition by items.pool_id order by items.ord) as rn from items) i
+        left join picked pk on pk.pool_id = i.pool_id and pk.rn = i.rn
       ), took as (
         update dni_pool_numbers pn
-        set session_id = ${s.id}::uuid, held_until = now() + make_interval(mins => ${s.sessionMinutes}), last_assigned_at = now()
-        from pick where pn.number_id = pick.number_id
-        returning pn.number_id, pn.number
-      ), earliest as (
-        select first_touch from dni_sessions where company_id = ${s.companyId} and visitor_id = ${s.visitorId}::uuid order by started_at limit 1
+        set session_id = m.id, held_until = now() + make_interval(mins => m.session_minutes), last_assigned_at = now()
+        from matched m where pn.number_id = m.number_id
+        returning pn.number_id
       ), ins as (
         insert into dni_sessions (id, company_id, pool_id, visitor_id, number_id, number, fallback, traffic_source, source, medium, campaign, keyword,
           content, landing_page, referrer, gclid, gbraid, wbraid, msclkid, fbclid, first_touch, started_at, last_seen_at, expires_at,
           cool_down_minutes, page_views, last_page_url, last_page_title, device)
-        values (${s.id}::uuid, ${s.companyId}, ${s.poolId}, ${s.visitorId}::uuid, (select number_id from took),
-          case when exists (select 1 from took) then (select number from took) else ${s.fallbackNumber} end,
-          ${s.poolId !== null} and not exists (select 1 from took),
-          ${s.trafficSource}, ${s.source}, ${s.medium}, ${s.campaign}, ${s.keyword}, ${s.content}, ${s.landingPage}, ${s.referrer},
-          ${s.gclid}, ${s.gbraid}, ${s.wbraid}, ${s.msclkid}, ${s.fbclid},
-          coalesce((select first_touch from earliest), ${touch}::jsonb), now(), now(), now() + make_interval(mins => ${s.sessionMinutes}),
-          ${s.coolDownMinutes}, 1, ${s.pageUrl}, ${s.pageTitle}, ${s.device})
+        select m.id, m.company_id, m.pool_id, m.visitor_id, m.number_id, coalesce(m.pool_number, m.fallback_number),
+          m.pool_id is not null and m.number_id is null,
+          m.traffic_source, m.source, m.medium, m.campaign, m.keyword, m.content, m.landing_page, m.referrer,
+          m.gclid, m.gbraid, m.wbraid, m.msclkid, m.fbclid,
+          coalesce(
+            (select s.first_touch from dni_sessions s where s.company_id = m.company_id and s.visitor_id = m.visitor_id order by s.started_at limit 1),
+            m.batch_touch
+          ),
+          now(), now(), now() + make_interval(mins => m.session_minutes), m.cool_down_minutes, 1, m.page_url, m.page_title, m.device
+        from matched m
         returning *
       ), pv as (
         insert into dni_page_views (session_id, company_id, at, url, title, number)
-        select id, company_id, started_at, ${s.pageUrl}, ${s.pageTitle}, number from ins
+        select id, company_id, started_at, last_page_url, last_page_title, number from ins
       )
-      select ins.*, coalesce((select exhausted_since is not null from dni_pools where id = ${s.poolId ?? 0}), false) as pool_was_exhausted from ins`.execute(
-      db,
-    );
-    return r.rows[0]!;
-  },
-  /**
-   * Assigns `items` in order (`assignSession` each) in ONE transaction whose commit does not wait
-   * for the WAL flush (`set local synchronous_commit = off`; docs/tracking.md "Performance"): a
-   * visitor's session is ephemeral state, so a database crash may lose the last fraction of a
-   * second of assignments (the script opens a new session on its next request) but never leaves
-   * anything half-written, and every other write of the product keeps its durable commit.
-   * @returns one session per item, in order. Throws the first failing statement's error (nothing applied).
-   */
-  async assignSessions(db: Db, items: NewSession[]): Promise<Array<SessionRow & { pool_was_exhausted: boolean }>> {
-    return db.transaction().execute(async (tx) => {
-      await sql`set local synchronous_commit = off`.execute(tx);
-      const out: Array<SessionRow & { pool_was_exhausted: boolean }> = [];
-      for (const item of items) out.push(await this.assignSession(tx, item));
-      return out;
+      select ins.*, coalesce((select p.exhausted_since is not null from dni_pools p where p.id = ins.pool_id), false) as pool_was_exhausted
+      from ins cross join async_commit`.execute(db);
+    const byId = new Map(r.rows.map((row) => [row.id, row]));
+    return items.map((s) => {
+      const row = byId.get(s.id);
+      if (!row) throw new Error(`assignSessions: no session ${s.id} in the statement's result`);
+      return row;
     });
   },
   /**
