@@ -23,7 +23,7 @@ export const BILLING_MESSAGES = {
   productChangeReverted: 'The pending plan change was reverted.',
   migrated: 'Your plan has been changed.',
   planChangeScheduled: 'Your plan will change at the end of the current billing period.',
-  /** A migrate whose amount is no longer the previewed one (409): the new amount and the previewed one. */
+  /** A migrate whose amount is no longer the previewed one (422): the new amount and the previewed one. */
   prorationChanged: (now: string, expected: string) =>
     `The amount of this plan change is now ${now} instead of the ${expected} previewed. Please review the new preview before confirming.`,
   previewExpired: 'This preview has expired. Please review the plan change again.',
@@ -194,7 +194,7 @@ export const MigrateInput = z.object({ plan_id: z.string().trim().min(1).max(60)
  * `POST …/subscription/migrate`: the plan, and optionally what the person saw in the preview (docs/billing.md
  * "Proration"): `proration_date`, the preview's `prorationDate` (the change is prorated at that instant, so time
  * passing does not move the amount; at most an hour old), and `expected_amount_cents`, the preview's
- * `chargeNowCents`. When the amount charged would differ from it the change is refused with 409.
+ * `chargeNowCents`. When the amount charged would differ from it the change is refused with 422.
  */
 export const MigrateApplyInput = z
   .object({

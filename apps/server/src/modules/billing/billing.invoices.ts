@@ -14,7 +14,7 @@ import PDFDocument from 'pdfkit';
 import { BILLING_MESSAGES, formatUsd, type Invoice } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
-import { AppError, fieldError, NotFoundError } from '../../platform/http/errors.js';
+import { fieldError, NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { paymentGateway } from '../../platform/payments/index.js';
 import { findCompany, setAccountStatus } from '../companies/accounts.service.js';
 import { recordJobAudit } from '../audit/audit.service.js';
@@ -387,10 +387,10 @@ export const PRORATION_DATE_MAX_AGE_MS = 3_600_000;
  * `opts.prorationDate` (the preview's `prorationDate`) prorates at that instant instead of `now`, so the amount is the
  * previewed one however long the person took to confirm; `opts.expectedAmountCents` (the preview's `chargeNowCents`)
  * is compared with the new invoice's amount due inside the transaction that creates it (credit included).
- * @throws ValidationError 422 on `plan_id` / `subscription` ({@link planMigration}), on `proration_date` (in the future).
- * @throws AppError 409 when the preview no longer holds: `proration_date` older than an hour or before the current
- * period (the period renewed since), the subscription changed meanwhile, or the amount due differs from
- * `expectedAmountCents` (nothing is changed; the message gives the new amount).
+ * @throws ValidationError 422 on `plan_id` / `subscription` ({@link planMigration}), on `proration_date` (in the future);
+ * and, nothing changed, when the preview no longer holds (the plan-change dialog then previews again):
+ * `proration_date` older than an hour or before the current period (it renewed since), the subscription changed
+ * meanwhile (`plan_id`), or the amount due differs from `expectedAmountCents` (the message gives the new amount).
  */
 export async function migrateSubscription(
   ctx: AppContext,
@@ -403,10 +403,10 @@ export async function migrateSubscription(
   const at = opts.prorationDate ?? now;
   if (at.getTime() > now.getTime() + 60_000) throw fieldError('proration_date', 'The proration date cannot be in the future.');
   if (now.getTime() - at.getTime() > PRORATION_DATE_MAX_AGE_MS)
-    throw new AppError(409, BILLING_MESSAGES.previewExpired, { proration_date: [BILLING_MESSAGES.previewExpired] });
+    throw new ValidationError({ proration_date: [BILLING_MESSAGES.previewExpired] }, BILLING_MESSAGES.previewExpired);
   const m = await planMigration(ctx, companyId, userId, planId, at);
   if (at < m.subscription.current_period_start)
-    throw new AppError(409, BILLING_MESSAGES.subscriptionChanged, { proration_date: [BILLING_MESSAGES.subscriptionChanged] });
+    throw new ValidationError({ proration_date: [BILLING_MESSAGES.subscriptionChanged] }, BILLING_MESSAGES.subscriptionChanged);
   const invoice = await ctx.db.transaction().execute(async (tx) => {
     const s = await repo.subscription(tx, companyId, true);
     const was = m.subscription;
@@ -417,7 +417,7 @@ export async function migrateSubscription(
       s.current_period_start.getTime() !== was.current_period_start.getTime() ||
       s.current_period_end.getTime() !== was.current_period_end.getTime()
     )
-      throw new AppError(409, BILLING_MESSAGES.subscriptionChanged, { plan_id: [BILLING_MESSAGES.subscriptionChanged] });
+      throw new ValidationError({ plan_id: [BILLING_MESSAGES.subscriptionChanged] }, BILLING_MESSAGES.subscriptionChanged);
     await repo.updateSubscription(tx, companyId, {
       plan_id: m.to.id,
       pending_plan_id: null,
@@ -429,7 +429,7 @@ export async function migrateSubscription(
     // Compared in the invoice's transaction: a refusal rolls back the plan switch, the invoice and its number.
     if (opts.expectedAmountCents !== undefined && due !== opts.expectedAmountCents) {
       const msg = BILLING_MESSAGES.prorationChanged(formatUsd(due), formatUsd(opts.expectedAmountCents));
-      throw new AppError(409, msg, { expected_amount_cents: [msg] });
+      throw new ValidationError({ expected_amount_cents: [msg] }, msg);
     }
     return created;
   });

@@ -27,7 +27,6 @@ import {
   UsageAnswer,
   YearlyOfferList,
   BILLING_MESSAGES,
-  ErrorBody,
   errorResponses,
 } from '@switchboard/contracts';
 import { z } from 'zod';
@@ -146,7 +145,7 @@ export async function registerBillingRoutes(app: App, ctx: AppContext): Promise<
     '/api/company/:companyId/subscription/migrate',
     {
       config: { access: c.manage },
-      schema: { tags, params: CompanyParams, body: MigrateApplyInput, response: { 200: MigrationAnswer, 409: ErrorBody, ...errorResponses } },
+      schema: { tags, params: CompanyParams, body: MigrateApplyInput, response: { 200: MigrationAnswer, ...errorResponses } },
     },
     async (request) =>
       migrateSubscription(ctx, request.params.companyId, request.auth!.userId, request.body.plan_id, {

@@ -1,7 +1,7 @@
 /**
  * Billing through the real server (sandbox gateway), the paths billing.test.ts leaves out (docs/billing.md): a gateway
  * payment whose application fails is rolled back with its receipt and applied once on redelivery; a migrate between
- * monthly and yearly plans equals a hand computation; a migrate refuses (409) when the amount is not the previewed one;
+ * monthly and yearly plans equals a hand computation; a migrate refuses (422) when the amount is not the previewed one;
  * the subscription update (a plan change at period end) through renewal; the "saved but still past due" message; the
  * canceled subscription's warning.
  */
@@ -207,7 +207,7 @@ describe('migrate between monthly and yearly', () => {
 });
 
 describe('migrate: the amount charged is the previewed one', () => {
-  it('refuses with 409 when the amount changed since the preview, and changes nothing', async () => {
+  it('refuses with 422 when the amount changed since the preview, and changes nothing', async () => {
     const acc = await createAccount(s);
     const now = Date.now();
     await activate(acc, 'starter_monthly', new Date(now - 10 * DAY), new Date(now + 20 * DAY));
@@ -219,7 +219,7 @@ describe('migrate: the amount charged is the previewed one', () => {
     // Account credit arrives between the preview and the confirmation: $10.00 less is due.
     await creditAccount(s.ctx, acc.companyId, 1000);
     const drift = await acc.client.post(`${base}/migrate`, { plan_id: 'premium_monthly', proration_date: p.prorationDate, expected_amount_cents: 3334 });
-    expect(drift.status).toBe(409);
+    expect(drift.status).toBe(422);
     const msg = 'The amount of this plan change is now $23.34 instead of the $33.34 previewed. Please review the new preview before confirming.';
     expect(drift.body).toEqual({ message: msg, errors: { expected_amount_cents: [msg] } });
     expect((await acc.client.get(base)).body.data).toMatchObject({ plan: { id: 'starter_monthly' }, creditCents: 1000 });
@@ -228,7 +228,7 @@ describe('migrate: the amount charged is the previewed one', () => {
     // An old or future proration date.
     const old = new Date(Date.now() - 2 * 3_600_000).toISOString();
     const expired = await acc.client.post(`${base}/migrate`, { plan_id: 'premium_monthly', proration_date: old, expected_amount_cents: 2334 });
-    expect(expired.status).toBe(409);
+    expect(expired.status).toBe(422);
     expect(expired.body.message).toBe('This preview has expired. Please review the plan change again.');
     const future = await acc.client.post(`${base}/migrate`, { plan_id: 'premium_monthly', proration_date: new Date(Date.now() + 3_600_000).toISOString() });
     expect(future.status).toBe(422);
@@ -245,7 +245,7 @@ describe('migrate: the amount charged is the previewed one', () => {
     expect(ok.body.invoice.lines.map((l: any) => l.amountCents)).toEqual([-1933, 5267, -1000]);
   });
 
-  it('refuses with 409 a preview taken before the period renewed', async () => {
+  it('refuses with 422 a preview taken before the period renewed', async () => {
     const acc = await createAccount(s);
     const now = Date.now();
     await activate(acc, 'starter_monthly', new Date(now - 30 * DAY), new Date(now + 60_000));
@@ -261,7 +261,7 @@ describe('migrate: the amount charged is the previewed one', () => {
       proration_date: p.prorationDate,
       expected_amount_cents: p.chargeNowCents,
     });
-    expect(r.status).toBe(409);
+    expect(r.status).toBe(422);
     expect(r.body.message).toBe('Your subscription changed since the preview. Please review the plan change again.');
   });
 });

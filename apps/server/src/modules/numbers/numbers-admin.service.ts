@@ -17,6 +17,7 @@ import {
   isTollFree,
   overlayAreaCodes,
   parsePhone,
+  rolesWith,
   suggestExtensions,
   vanitySearchPattern,
   vanityToDigits,
@@ -306,12 +307,17 @@ export async function getNumberLimit(ctx: AppContext, userId: number, companyId:
   return numberLimitOf(ctx, companyId);
 }
 
+/** Who may ask for a higher number limit: the roles that may buy numbers (`numbers.purchase`: owner, administrator). */
+const LIMIT_REQUEST_ROLES = rolesWith('numbers.purchase');
+
 /**
- * Stores a limit-increase request and e-mails it to the support address (one transaction).
+ * Stores a limit-increase request and e-mails it to the support address (one transaction). Open to the roles that may
+ * buy numbers (`numbers.purchase`, as the route declares; the billing role cannot buy numbers and gets 403).
  * @throws ValidationError 422 `requested_limit` when not above the current limit.
+ * @throws ForbiddenError 403 for other roles.
  */
 export async function requestNumberLimitIncrease(ctx: AppContext, userId: number, companyId: number, input: { requested_limit: number; reason: string }) {
-  await assertCompanyAccess(ctx, userId, companyId, MANAGER_ROLES);
+  await assertCompanyAccess(ctx, userId, companyId, LIMIT_REQUEST_ROLES);
   const { limit, used } = await numberLimitOf(ctx, companyId);
   if (input.requested_limit <= limit) throw fieldError('requested_limit', `The requested limit must be greater than the current limit of ${limit}.`);
   const company = (await listUserCompanies(ctx, userId)).find((c) => c.id === companyId);

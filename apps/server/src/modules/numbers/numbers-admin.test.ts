@@ -401,6 +401,26 @@ describe('number limit', () => {
     expect((await other.client.post(`/api/companies/${acct.companyId}/number-limit-increase`, { requested_limit: 50, reason: 'x' })).status).toBe(403);
     expect((await other.client.get(`/api/companies/${acct.companyId}/number-limit`)).status).toBe(403);
   });
+
+  it('lets the roles that may buy numbers ask for an increase (owner, administrator); billing, reporting and user get 403', async () => {
+    const acct = await createAccount(s);
+    const members: Record<string, Awaited<ReturnType<typeof createAccount>>> = {};
+    for (const role of ['administrator', 'billing', 'reporting', 'user'] as const) {
+      members[role] = await createAccount(s);
+      const invited = await acct.client.post(`/api/companies/${acct.companyId}/invitations`, { email: members[role]!.email, role });
+      expect(invited.status, JSON.stringify(invited.body)).toBeLessThan(300);
+    }
+    const url = `/api/companies/${acct.companyId}/number-limit-increase`;
+    const admin = await members.administrator!.client.post(url, { requested_limit: 80, reason: 'Second location opens in May' });
+    expect(admin.status, JSON.stringify(admin.body)).toBe(200);
+    expect(admin.body).toEqual({ message: 'Your request to increase the number limit has been submitted.' });
+    // The administrator sees the limit the refusal talks about.
+    expect((await members.administrator!.client.get(`/api/companies/${acct.companyId}/number-limit`)).status).toBe(200);
+    for (const role of ['billing', 'reporting', 'user'] as const)
+      expect((await members[role]!.client.post(url, { requested_limit: 80, reason: 'x' })).status, role).toBe(403);
+    const stored = await s.ctx.db.selectFrom('number_limit_requests').selectAll().where('company_id', '=', acct.companyId).execute();
+    expect(stored.map((r) => r.requested_limit)).toEqual([80]);
+  });
 });
 
 describe('extension suggestions', () => {

@@ -152,49 +152,62 @@ export function usePreviewMigration() {
   });
 }
 
+/**
+ * `POST …/subscription/migrate` with what the preview showed (`proration_date`, `expected_amount_cents`): the server
+ * refuses (422, quiet here: the dialog shows it and previews again) when the amount is no longer the previewed one.
+ */
 export function useMigrate() {
   const c = useCompanyId();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (planId: string) => http.post<Infer<typeof MigrationAnswer>>(`/api/company/${c}/subscription/migrate`, { plan_id: planId }),
+    mutationFn: (input: { planId: string; prorationDate: string; expectedAmountCents: number }) =>
+      http.post<Infer<typeof MigrationAnswer>>(
+        `/api/company/${c}/subscription/migrate`,
+        { plan_id: input.planId, proration_date: input.prorationDate, expected_amount_cents: input.expectedAmountCents },
+        { silent: true },
+      ),
     onSuccess: () => {
       setTimeout(() => void qc.invalidateQueries({ queryKey: keys.subscription(c) }), 1000);
       setTimeout(() => void qc.invalidateQueries({ queryKey: ['billing', c] }), 5000);
     },
+    onError: billingFailure,
   });
 }
 
-/** The subscription calls answering `{message, data: Subscription}`: cancel, clear-pending-cancel, revert-product-change, features, customer. */
+/**
+ * The subscription calls answering `{message, data: Subscription}` (docs/billing.md "Routes"): cancel,
+ * clear-pending-cancel, revert-product-change, features, customer, and the subscription update itself (`path` '' with
+ * `method` 'put': a plan change at period end). `silent`: 422s are left to the caller's form (other failures stay
+ * 30 s, spec 000 §9); the server's message ("Information updated successfully", "Feature enabled successfully"…) is
+ * shown on success.
+ */
 export function useSubscriptionCall() {
   const c = useCompanyId();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ path, body, method = 'post' }: { path: string; body?: unknown; method?: 'post' | 'put' }) =>
-      http[method]<Infer<typeof SubscriptionAnswer>>(`/api/company/${c}/subscription/${path}`, body ?? {}),
+    mutationFn: ({ path, body, method = 'post', silent = false }: { path: string; body?: unknown; method?: 'post' | 'put'; silent?: boolean }) =>
+      http[method]<Infer<typeof SubscriptionAnswer>>(`/api/company/${c}/subscription${path ? `/${path}` : ''}`, body ?? {}, { silent }),
     onSuccess: (r) => {
       qc.setQueryData(keys.subscription(c), { data: r.data });
       if (r.message) notify.success(r.message);
       void qc.invalidateQueries({ queryKey: ['billing', c] });
     },
+    onError: (error, variables) => {
+      if (variables.silent) billingFailure(error);
+    },
   });
 }
 
-/** GET /api/companies/{companyId}/number-limit (spec 002 §7): the limit (the plan's unless raised) and the numbers in use. */
+/**
+ * GET /api/companies/{companyId}/number-limit (spec 002 §7): the limit (the plan's unless raised) and the numbers in
+ * use. The increase request is the Numbers page's dialog (`/numbers?dialog=number-limit`), open to the roles that may
+ * buy numbers.
+ */
 export function useNumberLimit(enabled: boolean) {
   const c = useCompanyId();
   return useQuery({
     queryKey: ['company', c, 'number-limit'],
     queryFn: () => http.get<{ limit: number; used: number }>(`/api/companies/${c}/number-limit`),
     enabled: enabled && c !== null,
-  });
-}
-
-/** POST /api/companies/{companyId}/number-limit-increase `{ requested_limit, reason }` (spec 002 §7). */
-export function useRequestLimitIncrease() {
-  const c = useCompanyId();
-  return useMutation({
-    mutationFn: (input: { requested_limit: number; reason: string }) =>
-      http.post<{ message: string }>(`/api/companies/${c}/number-limit-increase`, input, { silent: true }),
-    onSuccess: (r) => notify.success(r.message),
   });
 }

@@ -1,8 +1,10 @@
 /**
  * The Billing page (spec 001 "Company billing"; spec 002 "Subscription", "invoices with PDF download";
  * docs/billing.md "Screens"): the plan and its period, usage of the period with a chart (live), the card and billing
- * address, invoices with their PDF, a plan change with its proration preview, cancel with a downsell offer, yearly
- * upgrade offers, and the past-due state with a retry. Reading needs `billing.read`; changes `billing.manage`.
+ * address, invoices with their PDF, a plan change with its proration preview (or at period end: the subscription
+ * update), cancel with a downsell offer, yearly upgrade offers, the invoice e-mails (customer update), the add-ons
+ * (feature toggle), the number limit, and the past-due state with a retry. Reading needs `billing.read`; changes
+ * `billing.manage`.
  */
 import {
   Alert,
@@ -12,19 +14,20 @@ import {
   Card,
   Group,
   Modal,
-  NumberInput,
   Progress,
   Select,
   SimpleGrid,
   Stack,
+  Switch,
   Table,
+  TagsInput,
   Text,
-  Textarea,
   TextInput,
   Title,
 } from '@mantine/core';
-import { formatUsd } from '@switchboard/contracts';
+import { BILLING_FEATURES, formatUsd, type BillingFeature } from '@switchboard/contracts';
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { LoadError } from '../../../components/EmptyBlock';
 import { PageHeader } from '../../../components/PageHeader';
 import { RequireAbility } from '../../../components/RequireAbility';
@@ -35,7 +38,6 @@ import {
   useCompanyBilling,
   useInvoices,
   useNumberLimit,
-  useRequestLimitIncrease,
   useMigrate,
   usePlans,
   usePreviewMigration,
@@ -47,6 +49,7 @@ import {
   useYearlyOffers,
   type BillingFields,
   type Preview,
+  type Subscription,
 } from '../api/billing';
 import { CardForm } from './CardForm';
 
@@ -185,15 +188,39 @@ function PreviewTable({ p }: { p: Preview }) {
 function ChangePlanModal({ planId, onClose }: { planId: string; onClose: () => void }) {
   const preview = usePreviewMigration();
   const migrate = useMigrate();
+  const later = useSubscriptionCall();
   const { mutate } = preview;
+  const [stale, setStale] = useState<string | null>(null);
   useEffect(() => mutate(planId), [mutate, planId]);
   const p = preview.data;
+  const confirm = (shown: Preview) =>
+    migrate.mutate(
+      { planId, prorationDate: shown.prorationDate, expectedAmountCents: shown.chargeNowCents },
+      {
+        onSuccess: (r) => {
+          notify.success(r.message);
+          onClose();
+        },
+        onError: (e) => {
+          // The amount is no longer the previewed one (or the subscription changed): show why and preview again.
+          if (e instanceof HttpError && e.status === 422) {
+            setStale(e.message);
+            mutate(planId);
+          }
+        },
+      },
+    );
   return (
     <Modal opened onClose={onClose} title="Change plan">
       {preview.isPending ? <Text>Computing the proration…</Text> : null}
       {preview.error ? <Alert color="red">{preview.error.message}</Alert> : null}
       {p ? (
         <Stack>
+          {stale ? (
+            <Alert color="yellow" title="The amount changed" data-testid="proration-changed">
+              {stale}
+            </Alert>
+          ) : null}
           <Text>
             From {p.fromPlan.name} to {p.toPlan.name}. The unused time of your current plan is credited and the new plan is charged
             {p.fromPlan.interval === p.toPlan.interval ? ' for the rest of the period' : ' for a new period'} (until {day(p.newPeriodEnd)}).
@@ -203,20 +230,21 @@ function ChangePlanModal({ planId, onClose }: { planId: string; onClose: () => v
             <Button variant="default" onClick={onClose}>
               Keep current plan
             </Button>
-            <Button
-              loading={migrate.isPending}
-              onClick={() =>
-                migrate.mutate(planId, {
-                  onSuccess: (r) => {
-                    notify.success(r.message);
-                    onClose();
-                  },
-                })
-              }
-            >
+            <Button loading={migrate.isPending} disabled={preview.isPending} onClick={() => confirm(p)}>
               Confirm change
             </Button>
           </Group>
+          <Text size="sm" c="dimmed">
+            Or keep {p.fromPlan.name} until the end of the current period and move to {p.toPlan.name} then, with nothing prorated:{' '}
+            <Anchor
+              component="button"
+              type="button"
+              size="sm"
+              onClick={() => later.mutate({ path: '', method: 'put', body: { plan_id: planId } }, { onSuccess: onClose })}
+            >
+              Change at the end of the period
+            </Anchor>
+          </Text>
         </Stack>
       ) : null}
     </Modal>
@@ -479,41 +507,28 @@ function InvoicesCard() {
   );
 }
 
-/** The number limit (spec 002 "number limit and its increase request"): shown to roles that see numbers. */
+/**
+ * The number limit (spec 002 "number limit and its increase request"): shown to roles that see numbers; the increase
+ * request is the Numbers page's dialog (`/numbers?dialog=number-limit`, roles that may buy numbers).
+ */
 function NumberLimitCard() {
   const canSee = useCan('numbers.read');
   const canRequest = useCan('numbers.purchase');
   const limit = useNumberLimit(canSee);
-  const request = useRequestLimitIncrease();
-  const [open, setOpen] = useState(false);
-  const [requested, setRequested] = useState<string | number>('');
-  const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
   if (!canSee) return null;
   if (limit.isError) return <LoadError what="the number limit" onRetry={() => void limit.refetch()} />;
   const l = limit.data;
-  const submit = async () => {
-    setErrors({});
-    try {
-      await request.mutateAsync({ requested_limit: Number(requested), reason });
-      setOpen(false);
-      setReason('');
-      setRequested('');
-    } catch (e) {
-      setErrors(e instanceof HttpError ? e.fieldErrors : { reason: ['The request could not be sent. Please try again.'] });
-    }
-  };
   return (
     <Card withBorder component="section" aria-labelledby="number-limit-title" id="number-limit">
       <Group justify="space-between" wrap="wrap">
         <Title order={2} size="h4" id="number-limit-title">
           Number limit
         </Title>
-        {canRequest && (
-          <Button variant="default" size="xs" onClick={() => setOpen(true)}>
+        {canRequest ? (
+          <Button component={Link} to="/numbers?dialog=number-limit" variant="default" size="xs">
             Request a limit increase
           </Button>
-        )}
+        ) : null}
       </Group>
       {!l ? (
         <Text mt="sm">Loading the number limit…</Text>
@@ -525,45 +540,115 @@ function NumberLimitCard() {
           </Text>
         </Stack>
       )}
-      <Modal opened={open} onClose={() => setOpen(false)} title="Request a limit increase">
-        <Stack
-          component="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
-          }}
-        >
-          <NumberInput
-            label="Numbers you need"
-            min={1}
-            max={100000}
-            allowDecimal={false}
-            value={requested}
-            onChange={setRequested}
-            error={errors.requested_limit?.join(' ')}
+    </Card>
+  );
+}
+
+/**
+ * Invoice e-mails (spec 002 "customer update": customer e-mail, ccEmails, receivesInvoiceEmails), saved with
+ * `PUT …/subscription/customer` ("Information updated successfully"); read-only without `billing.manage`.
+ */
+function CustomerCard({ s }: { s: Subscription }) {
+  const manage = useCan('billing.manage');
+  const call = useSubscriptionCall();
+  const [email, setEmail] = useState(s.customer.email ?? '');
+  const [cc, setCc] = useState<string[]>(s.customer.ccEmails);
+  const [receives, setReceives] = useState(s.customer.receivesInvoiceEmails);
+  const fe = call.error instanceof HttpError ? call.error.fieldErrors : {};
+  const ccError = Object.entries(fe)
+    .filter(([k]) => k === 'ccEmails' || k.startsWith('ccEmails.'))
+    .flatMap(([, v]) => v)[0];
+  const dirty = email !== (s.customer.email ?? '') || receives !== s.customer.receivesInvoiceEmails || cc.join('\n') !== s.customer.ccEmails.join('\n');
+  return (
+    <Card withBorder component="section" aria-labelledby="customer-title">
+      <Title order={2} size="h4" id="customer-title">
+        Invoice e-mails
+      </Title>
+      <Stack
+        component="form"
+        gap="sm"
+        mt="sm"
+        onSubmit={(e) => {
+          e.preventDefault();
+          call.mutate({ path: 'customer', method: 'put', silent: true, body: { email: email.trim(), ccEmails: cc, receivesInvoiceEmails: receives } });
+        }}
+      >
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput
+            label="Billing e-mail"
+            type="email"
             required
+            readOnly={!manage}
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={fe.email?.[0]}
           />
-          <Textarea
-            label="Why"
-            autosize
-            minRows={2}
-            maxLength={2000}
-            value={reason}
-            onChange={(e) => setReason(e.currentTarget.value)}
-            error={errors.reason?.join(' ')}
-            required
+          <TagsInput
+            label="Copies to (cc)"
+            description="Up to 10 addresses; press Enter after each"
+            maxTags={10}
+            readOnly={!manage}
+            value={cc}
+            onChange={setCc}
+            splitChars={[',', ' ', ';']}
+            error={ccError}
           />
+        </SimpleGrid>
+        <Switch label="E-mail me each invoice" disabled={!manage} checked={receives} onChange={(e) => setReceives(e.currentTarget.checked)} />
+        {manage ? (
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={request.isPending}>
-              Send request
+            <Button type="submit" variant="light" disabled={!dirty} loading={call.isPending}>
+              Save invoice e-mails
             </Button>
           </Group>
-        </Stack>
-      </Modal>
+        ) : null}
+      </Stack>
     </Card>
+  );
+}
+
+/**
+ * Add-ons (spec 002 "feature toggle"; `POST …/subscription/features`, "Feature enabled successfully" / "Feature
+ * disabled successfully"), billed monthly from the next invoice; read-only without `billing.manage` or when canceled.
+ */
+function FeaturesCard({ s }: { s: Subscription }) {
+  const manage = useCan('billing.manage');
+  const call = useSubscriptionCall();
+  const pending = call.isPending ? (call.variables?.body as { feature?: BillingFeature } | undefined)?.feature : undefined;
+  return (
+    <Card withBorder component="section" aria-labelledby="features-title">
+      <Title order={2} size="h4" id="features-title">
+        Add-ons
+      </Title>
+      <Text size="sm" c="dimmed">
+        Billed each period from your next invoice.
+      </Text>
+      <Stack gap="xs" mt="sm">
+        {(Object.keys(BILLING_FEATURES) as BillingFeature[]).map((f) => (
+          <Switch
+            key={f}
+            label={`${BILLING_FEATURES[f].label} (${formatUsd(BILLING_FEATURES[f].monthlyCents)}/month)`}
+            checked={s.features.includes(f)}
+            disabled={!manage || s.status === 'canceled' || pending !== undefined}
+            onChange={(e) => call.mutate({ path: 'features', body: { feature: f, enabled: e.currentTarget.checked } })}
+          />
+        ))}
+      </Stack>
+    </Card>
+  );
+}
+
+/** The subscription's own settings, once it is loaded (keyed so the form restarts from the saved values). */
+function SubscriptionSettings() {
+  const sub = useSubscription();
+  const s = sub.data;
+  if (!s) return null;
+  const key = `${s.customer.email}|${s.customer.ccEmails.join(',')}|${String(s.customer.receivesInvoiceEmails)}`;
+  return (
+    <SimpleGrid cols={{ base: 1, md: 2 }}>
+      <CustomerCard key={key} s={s} />
+      <FeaturesCard s={s} />
+    </SimpleGrid>
   );
 }
 
@@ -576,6 +661,7 @@ export function BillingPage() {
         <PlanCard />
         <UsageCard />
         <PaymentCard />
+        <SubscriptionSettings />
         <NumberLimitCard />
         <InvoicesCard />
       </Stack>

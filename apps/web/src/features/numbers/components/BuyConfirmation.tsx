@@ -1,6 +1,8 @@
-import { Alert, Button, Group, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Table, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
 import { formatPhone } from '@switchboard/domain';
 import type { AvailableNumber } from '../types';
+import { NumberLimitDialog, useNumberLimit } from './NumberLimitDialog';
 
 /** "Local" or "Toll-free" for a number on offer. */
 export function numberKind(n: AvailableNumber): string {
@@ -23,11 +25,23 @@ interface BuyConfirmationProps {
 
 /**
  * The confirmation before buying (docs/numbers.md "Buying asks first"): each number with its type
- * (Local / Toll-free) and place, and the price row. Buying costs money, so nothing is bought
- * before this step's button is pressed.
+ * (Local / Toll-free) and place, how numbers are billed, and the number limit. Buying costs money, so
+ * nothing is bought before this step's button is pressed. A purchase beyond the number limit (foreseen
+ * from `GET number-limit`, or refused by the server) links to the limit-increase request
+ * (NumberLimitDialog), pre-filled with the numbers this purchase needs.
  */
 export function BuyConfirmation({ numbers, busy, error, onBack, onConfirm }: BuyConfirmationProps) {
   const one = numbers.length === 1;
+  const limit = useNumberLimit().data;
+  const [requesting, request] = useDisclosure(false);
+  const needed = limit ? limit.used + numbers.length : undefined;
+  const overLimit = limit !== undefined && needed !== undefined && needed > limit.limit;
+  const refusedAtLimit = error !== null && (overLimit || /number limit/i.test(error));
+  const requestLink = (
+    <Anchor component="button" type="button" size="sm" onClick={request.open}>
+      Request a limit increase
+    </Anchor>
+  );
   return (
     <Stack gap="md" data-testid="buy-confirmation">
       <Text size="sm">
@@ -53,16 +67,24 @@ export function BuyConfirmation({ numbers, busy, error, onBack, onConfirm }: Buy
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {/* Price: company billing (spec 001 "company billing") does not exist yet. Once it does, show each number's monthly price and the total here. */}
+      {/* Numbers are billed with the plan (docs/billing.md "Usage"): the plan's included numbers, then the plan's monthly price per extra number as overage. */}
       <Text size="sm" c="dimmed" data-testid="buy-price">
-        Price: not shown yet (billing is not set up in this workspace). {one ? 'The number counts' : 'The numbers count'} toward your company&apos;s number
-        limit.
+        Price: included in your plan up to its number allowance; each number beyond it is billed monthly as overage on your next invoice (see Billing for your
+        plan&apos;s prices). {one ? 'The number counts' : 'The numbers count'} toward your company&apos;s number limit
+        {limit ? ` (${limit.used.toLocaleString('en-US')} of ${limit.limit.toLocaleString('en-US')} in use)` : ''}.
       </Text>
+      {overLimit && limit && !error ? (
+        <Alert color="yellow" variant="light" title="Beyond your number limit" data-testid="buy-over-limit">
+          This purchase needs a limit of {(needed ?? 0).toLocaleString('en-US')} numbers; yours is {limit.limit.toLocaleString('en-US')}. {requestLink}
+        </Alert>
+      ) : null}
       {error ? (
         <Alert color="red" variant="light" title="The purchase did not go through">
           {error}
+          {refusedAtLimit ? <> {requestLink}</> : null}
         </Alert>
       ) : null}
+      <NumberLimitDialog opened={requesting} onClose={request.close} suggested={needed} />
       <Group justify="flex-end">
         <Button variant="default" onClick={onBack} disabled={busy}>
           Back

@@ -5,6 +5,7 @@ import { PageHeader } from '../../../components/PageHeader';
 import { useCan } from '../../../lib/access';
 import { BuyNumberModal } from './BuyNumberModal';
 import { NumberJobsPanel } from './NumberJobsPanel';
+import { NumberLimitButton } from './NumberLimitDialog';
 import { NumbersTable } from './NumbersTable';
 
 /** Numbers: the company's numbers (datatable, bulk actions, export), running jobs, and buying a new one. */
@@ -19,7 +20,18 @@ export function NumbersPage() {
   );
   return (
     <>
-      <PageHeader title="Numbers" description="Your business numbers and where their calls go." actions={canBuy ? buyButton : undefined} />
+      <PageHeader
+        title="Numbers"
+        description="Your business numbers and where their calls go."
+        actions={
+          canBuy ? (
+            <>
+              <NumberLimitButton />
+              {buyButton}
+            </>
+          ) : undefined
+        }
+      />
       <NumberJobsPanel />
       <NumbersTable onBuy={canBuy ? buy.open : undefined} />
       <BuyNumberModal opened={buying} onClose={buy.close} />
