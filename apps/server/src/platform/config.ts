@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { whisperSetupProblem } from './transcription/whisper.transcriber.js';
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -15,8 +16,19 @@ const schema = z.object({
   DATA_DIR: z.string().default('.data'),
   CARRIER: z.enum(['sandbox', 'twilio']).default('sandbox'),
   TRANSCRIPTION: z.enum(['sandbox', 'deepgram', 'whisper']).default('sandbox'),
-  DEEPGRAM_API_KEY: z.string().default(''),
-  WHISPER_MODEL_PATH: z.string().default(''),
+  DEEPGRAM_API_KEY: z.string().trim().default(''),
+  DEEPGRAM_API_URL: z.string().trim().url().default('https://api.deepgram.com'),
+  DEEPGRAM_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(120),
+  WHISPER_MODEL_PATH: z.string().trim().default(''),
+  // Language model for questions about a call (platform/llm; docs/call-intelligence.md "Configuration"): the offline engine unless LLM_API_KEY is set.
+  LLM_API_KEY: z.string().trim().default(''),
+  LLM_BASE_URL: z
+    .string()
+    .trim()
+    .default('')
+    .refine((v) => v === '' || /^https?:\/\/[^/]/i.test(v), 'must be an http(s) URL'),
+  LLM_MODEL: z.string().trim().default(''),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
   TWILIO_ACCOUNT_SID: z.string().default('ACsandbox00000000000000000000000000'),
   TWILIO_AUTH_TOKEN: z.string().default('sandbox-auth-token'),
   TWILIO_API_KEY: z.string().default(''),
@@ -127,6 +139,32 @@ export type LookupConfig = {
   twilioBaseUrl: string;
 };
 
+/** Speech-to-text settings (TRANSCRIPTION, DEEPGRAM_*, WHISPER_MODEL_PATH; docs/transcription.md "Configuration"). */
+export type TranscriptionConfig = {
+  /** 'sandbox' (default, offline) | 'deepgram' (hosted) | 'whisper' (local whisper.cpp through `@fugood/whisper.node`). */
+  adapter: 'sandbox' | 'deepgram' | 'whisper';
+  /** Deepgram API key (DEEPGRAM_API_KEY; required with 'deepgram'). */
+  deepgramApiKey: string;
+  /** Deepgram API origin without a trailing slash (DEEPGRAM_API_URL, default https://api.deepgram.com; tests point it at a local server). */
+  deepgramApiUrl: string;
+  /** Longest wait for one Deepgram transcription, seconds (DEEPGRAM_TIMEOUT_S, default 120); then a retryable failure. */
+  deepgramTimeoutS: number;
+  /** The ggml model file (WHISPER_MODEL_PATH; required with 'whisper', which also needs the binding installed). */
+  whisperModelPath: string;
+};
+
+/** Hosted language-model settings (LLM_*; docs/call-intelligence.md "Configuration"). */
+export type LlmConfig = {
+  /** Key of an OpenAI-compatible chat-completions API (LLM_API_KEY); '' (default) = the offline engine answers. */
+  apiKey: string;
+  /** Its base URL without a trailing slash (LLM_BASE_URL, default https://api.openai.com/v1). */
+  baseUrl: string;
+  /** Model name (LLM_MODEL, default gpt-4o-mini). */
+  model: string;
+  /** Longest wait for one answer, ms (LLM_TIMEOUT_MS, default 20000); then the offline engine answers. */
+  timeoutMs: number;
+};
+
 /** S3-compatible blob store settings (README "Configuration", S3_*). */
 export type S3Config = {
   bucket: string;
@@ -153,7 +191,9 @@ export type Config = {
    * Speech to text (docs/transcription.md "Configuration"): TRANSCRIPTION sandbox (default) | deepgram (DEEPGRAM_API_KEY)
    * | whisper (whisper.cpp with the model file WHISPER_MODEL_PATH; `npm install @fugood/whisper.node` first).
    */
-  transcription: { adapter: 'sandbox' | 'deepgram' | 'whisper'; deepgramApiKey: string; whisperModelPath: string };
+  transcription: TranscriptionConfig;
+  /** Hosted language model for questions about a call (LLM_*; docs/call-intelligence.md "Configuration"). */
+  llm: LlmConfig;
   twilioAccountSid: string;
   twilioAuthToken: string;
   /** In-app calling (Twilio Voice SDK): API key SID/secret signing access tokens, and the TwiML app for outgoing calls. */
@@ -246,6 +286,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (e.PAYMENTS === 'stripe' && (!e.STRIPE_SECRET_KEY || !e.STRIPE_PUBLISHABLE_KEY || !e.STRIPE_WEBHOOK_SECRET)) {
     throw new Error('Invalid configuration: PAYMENTS=stripe needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET');
   }
+  if (e.TRANSCRIPTION === 'deepgram' && !e.DEEPGRAM_API_KEY) {
+    throw new Error('Invalid configuration: TRANSCRIPTION=deepgram needs DEEPGRAM_API_KEY');
+  }
+  const whisperProblem = e.TRANSCRIPTION === 'whisper' ? whisperSetupProblem(e.WHISPER_MODEL_PATH) : null;
+  if (whisperProblem) throw new Error(`Invalid configuration: ${whisperProblem}`);
   if (e.SMS_REGISTRY === 'telnyx' && !env.TELNYX_API_KEY) {
     throw new Error('Invalid configuration: SMS_REGISTRY=telnyx needs TELNYX_API_KEY');
   }
@@ -260,7 +305,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dbPoolMax: e.DB_POOL_MAX,
     dataDir: path.resolve(e.DATA_DIR),
     carrier: e.CARRIER,
-    transcription: { adapter: e.TRANSCRIPTION, deepgramApiKey: e.DEEPGRAM_API_KEY, whisperModelPath: e.WHISPER_MODEL_PATH },
+    transcription: {
+      adapter: e.TRANSCRIPTION,
+      deepgramApiKey: e.DEEPGRAM_API_KEY,
+      deepgramApiUrl: e.DEEPGRAM_API_URL.replace(/\/+$/, ''),
+      deepgramTimeoutS: e.DEEPGRAM_TIMEOUT_S,
+      whisperModelPath: e.WHISPER_MODEL_PATH,
+    },
+    llm: {
+      apiKey: e.LLM_API_KEY,
+      baseUrl: (e.LLM_BASE_URL || 'https://api.openai.com/v1').replace(/\/+$/, ''),
+      model: e.LLM_MODEL || 'gpt-4o-mini',
+      timeoutMs: e.LLM_TIMEOUT_MS,
+    },
     twilioAccountSid: e.TWILIO_ACCOUNT_SID,
     twilioAuthToken: e.TWILIO_AUTH_TOKEN,
     twilioApiKey: e.TWILIO_API_KEY,

@@ -102,7 +102,7 @@ export async function converse(
   userId: number,
   callId: number,
   message: string,
-  model: LanguageModel = languageModel(),
+  model: LanguageModel = languageModel(ctx.config),
 ): Promise<ConverseBody> {
   const call = await callForUser(ctx, userId, callId);
   let segments = await intelligenceRepository.segmentsOf(ctx.db, call.id);

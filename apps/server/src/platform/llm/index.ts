@@ -1,8 +1,10 @@
 /**
- * The language-model port's factory (docs/call-intelligence.md "Configuration"): `LLM_API_KEY` set → the
- * OpenAI-compatible adapter (`LLM_BASE_URL`, default https://api.openai.com/v1; `LLM_MODEL`, default gpt-4o-mini);
- * otherwise the offline engine. Read from the environment once per process.
+ * The language-model port's factory (docs/call-intelligence.md "Configuration"): `llm.apiKey` set (LLM_API_KEY) →
+ * the OpenAI-compatible adapter (`LLM_BASE_URL`, default https://api.openai.com/v1; `LLM_MODEL`, default
+ * gpt-4o-mini; `LLM_TIMEOUT_MS`, default 20000); otherwise the offline engine. The settings are read by
+ * `loadConfig` (platform/config.ts `llm`).
  */
+import type { Config } from '../config.js';
 import type { LanguageModel } from './llm.port.js';
 import { offlineModel } from './offline.js';
 import { openAiCompatibleModel } from './openai.js';
@@ -10,21 +12,17 @@ import { openAiCompatibleModel } from './openai.js';
 export type { LanguageModel, LlmAnswer, LlmPassage } from './llm.port.js';
 export { ENTITY_TYPES, offlineModel, questionKind, type QuestionKind } from './offline.js';
 export { entitiesOf, termsOf, tokensOf, type Entity, type Token } from './nlp.js';
+export { LlmUnavailableError, openAiCompatibleModel, type OpenAiCompatibleSettings } from './openai.js';
 
-/** The language-model settings of the environment (empty key: offline). */
-export function llmSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): { apiKey: string; baseUrl: string; model: string } {
-  return {
-    apiKey: env.LLM_API_KEY ?? '',
-    baseUrl: (env.LLM_BASE_URL || 'https://api.openai.com/v1').replace(/\/+$/, ''),
-    model: env.LLM_MODEL || 'gpt-4o-mini',
-  };
-}
+const models = new WeakMap<Config['llm'], LanguageModel>();
 
-let cached: LanguageModel | null = null;
-/** The configured model (the offline engine without `LLM_API_KEY`). */
-export function languageModel(env: NodeJS.ProcessEnv = process.env): LanguageModel {
-  if (cached) return cached;
-  const s = llmSettingsFromEnv(env);
-  cached = s.apiKey ? openAiCompatibleModel(s) : offlineModel;
-  return cached;
+/** The configured model: the hosted one when `config.llm.apiKey` is set, else the offline engine (one per config). */
+export function languageModel(config: Pick<Config, 'llm'>): LanguageModel {
+  const s = config.llm;
+  let model = models.get(s);
+  if (!model) {
+    model = s.apiKey ? openAiCompatibleModel(s) : offlineModel;
+    models.set(s, model);
+  }
+  return model;
 }
