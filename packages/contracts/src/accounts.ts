@@ -85,6 +85,28 @@ export const OrganizationCompaniesQuery = z.object({
   status: z.coerce.number().pipe(AccountStatusSchema).optional(),
 });
 export const OrganizationCompanyList = z.object({ data: z.array(OrganizationCompanyOut), meta: PageMeta });
+/** The business unit a spec path names in its query (`businessUnitId`, as spec 001/002 name it in queries). */
+const BusinessUnitId = z.coerce
+  .number({ error: 'The businessUnitId field is required.' })
+  .int('The businessUnitId must be a positive integer.')
+  .positive('The businessUnitId must be a positive integer.');
+/** `GET /business-unit-companies?businessUnitId&page&perPage&search&status` (spec 002 §7 "business-unit-companies (list)"). */
+export const BusinessUnitCompaniesQuery = OrganizationCompaniesQuery.extend({ businessUnitId: BusinessUnitId });
+/** `GET /business-unit-users?businessUnitId` (spec 002 §7 "business-unit-users"). */
+export const BusinessUnitUsersQuery = z.object({ businessUnitId: BusinessUnitId });
+/** Path of `PUT /business-unit-companies/{accountId}/status` and `DELETE /business-unit-companies/{accountId}`. */
+export const BusinessUnitCompanyParams = z.object({ accountId: Id });
+
+/**
+ * `DELETE /companies/{companyId}` (the owner deletes the account; docs/accounts.md "Deleting an account"): the
+ * account's name typed to confirm, compared after trimming, letter case included.
+ */
+export const DeleteAccountInput = z.object({
+  name: z.string({ error: 'Type the name of the account to confirm.' }).trim().min(1, 'Type the name of the account to confirm.').max(255),
+});
+export type DeleteAccountInput = z.infer<typeof DeleteAccountInput>;
+/** 422 on `name` when the typed name is not the account's. */
+export const MSG_ACCOUNT_NAME_MISMATCH = "The name does not match the account's name.";
 export const OrganizationCompanyParams = z.object({ organizationId: Id, companyId: Id });
 
 /** The number chosen at creation (spec 002 §3 "number with number, national_number, vanity and provider_id"). */
@@ -209,6 +231,10 @@ export const MemberOut = z.object({
 });
 export type MemberOut = z.infer<typeof MemberOut>;
 export const MembersQuery = z.object({ search: Search, include_deactivated: BoolFlag.optional() });
+/** `GET /users?company_id&search&include_deactivated` (spec 002 §7 "/users"): the users of the account `company_id`. */
+export const UsersQuery = MembersQuery.extend({
+  company_id: z.coerce.number({ error: 'The company id field is required.' }).int().positive('The company id must be a positive integer.'),
+});
 export const MemberList = z.object({ data: z.array(MemberOut) });
 export const MemberSaved = z.object({ message: z.string(), data: MemberOut });
 export const UpdateMemberInput = z.object({

@@ -1,5 +1,6 @@
 /** The api-keys module's entry: API keys (personal access tokens; spec 001 "API keys"). See `platform/module.ts`. */
 import { registerCompanyOrganizationOf } from '../../platform/auth/auth.plugin.js';
+import { setAccessResolvers } from '../../platform/http/access.js';
 import type { ModuleEntry } from '../../platform/module.js';
 import { registerAuditActorNames } from '../audit/audit.service.js';
 import { getCompanyOrganizationId } from '../companies/companies.service.js';
@@ -9,7 +10,11 @@ import { registerApiKeyRoutes } from './api-keys.routes.js';
 export const apiKeysModule: ModuleEntry[] = [
   {
     name: 'api-keys',
-    routes: registerApiKeyRoutes,
+    routes: (app, ctx) => {
+      registerApiKeyRoutes(app, ctx);
+      // The access check holds keys limited to a business unit to its companies (platform/http/access.ts).
+      setAccessResolvers(app, { companyOrganizationOf: (companyId) => getCompanyOrganizationId(ctx, companyId) });
+    },
     setup: (ctx) => {
       // The request guard asks this for API keys limited to a business unit (docs/api-and-webhooks.md).
       registerCompanyOrganizationOf(ctx.db, (companyId) => getCompanyOrganizationId(ctx, companyId));

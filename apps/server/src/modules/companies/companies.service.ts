@@ -19,7 +19,7 @@ import { sessionsRepository } from '../../platform/auth/sessions.repository.js';
 import { hashToken } from '../../platform/auth/tokens.js';
 import { CHANNEL_PATTERN } from '../../platform/realtime.js';
 import { ForbiddenError, NotFoundError } from '../../platform/http/errors.js';
-import { declaredAccess } from '../../platform/http/access.js';
+import { assertRequestReaches, declaredAccess } from '../../platform/http/access.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { companiesRepository, type CompanyMessagingSettingsRow, type MembershipRow } from './companies.repository.js';
 
@@ -53,7 +53,8 @@ export async function companyRolesOf(ctx: AppContext, userId: number): Promise<R
 /**
  * Asserts the user may act in the company with one of `roles` (default: any active role).
  * @returns the user's role.
- * @throws ForbiddenError (403) when the user has no such membership; the company's data is never revealed.
+ * @throws ForbiddenError (403) when the user has no such membership, or (inside a request of an API key limited to a
+ * business unit) the company is outside that unit; the company's data is never revealed.
  */
 export async function assertCompanyAccess(
   ctx: AppContext,
@@ -64,6 +65,8 @@ export async function assertCompanyAccess(
 ): Promise<Role> {
   const m = await companiesRepository.membership(db, userId, companyId);
   if (!m || m.role === 'deactivated' || !roles.includes(m.role as Role)) throw new ForbiddenError();
+  // An API key limited to a business unit reaches only that unit's companies (entity routes resolve the company here).
+  await assertRequestReaches(userId, companyId);
   // Inside an HTTP request the caller is also held to the route's declared ability (platform/http/access.ts,
   // docs/permissions.md "Services"), except a plain membership check (default roles) on a route that
   // changes something: that one only decides whether the entity is visible (404) before the action's own check (403).

@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, uniqueEmail, type Account } from '../../../test/fixtures.js';
-import { IpClient, startTestServer, type TestServer } from '../../../test/harness.js';
+import { eventually, IpClient, startTestServer, type TestServer } from '../../../test/harness.js';
 import { companyServiceState, registerCompanyUsageProbe } from '../companies/accounts.service.js';
 import { numberAssignees, registerCompanyNumbersCheck } from './members.service.js';
 
@@ -84,10 +84,10 @@ describe('invitations', () => {
     const me = await invitee.get('/api/user');
     expect(me.body.companies).toEqual([{ id: owner.companyId, name: 'Invite Co', role: 'user' }]);
     // A `user` does not manage users.
-    expect((await invitee.get(`/api/companies/${owner.companyId}/users`)).status).toBe(403);
+    expect((await invitee.get(`/api/users?company_id=${owner.companyId}`)).status).toBe(403);
     expect((await invitee.post(`/api/companies/${owner.companyId}/invitations`, { email: uniqueEmail(), role: 'user' })).status).toBe(403);
 
-    const members = await owner.client.get(`/api/companies/${owner.companyId}/users`);
+    const members = await owner.client.get(`/api/users?company_id=${owner.companyId}`);
     expect(members.status).toBe(200);
     expect(members.body.data.map((m: { email: string; role: string }) => [m.email, m.role]).sort()).toEqual(
       [
@@ -194,7 +194,7 @@ describe('members: roles, activation, removal', () => {
     // Promote to owner (an owner may), then the original owner may step down; the last owner may not.
     expect((await owner.client.put(`${base}/${admin.userId}`, { role: 'owner' })).status).toBe(200);
     expect((await admin.client.put(`${base}/${owner.userId}`, { role: 'administrator' })).status).toBe(200);
-    const last = await owner.client.get(`${base}`);
+    const last = await owner.client.get(`/api/users?company_id=${owner.companyId}`);
     expect(last.status).toBe(200); // still administrator
     const lastOwner = await owner.client.delete(`${base}/${admin.userId}`);
     expect(lastOwner.status).toBe(403); // an administrator cannot remove an owner
@@ -231,7 +231,7 @@ describe('organizations', () => {
     const list = await owner.client.get('/api/business-units');
     expect(list.body.meta).toMatchObject({ current_page: 1, per_page: 1000, total: 1 });
     expect(list.body.data[0]).toMatchObject({ id, name: 'Agency One', owner_id: owner.userId, companies_count: 2, admins_count: 1, eav_attribute_values: [] });
-    const companies = await owner.client.get(`/api/business-units/${id}/companies?search=alp`);
+    const companies = await owner.client.get(`/api/business-unit-companies?businessUnitId=${id}&search=alp`);
     expect(companies.body.data).toEqual([
       expect.objectContaining({ id: a, name: 'Client Alpha', account_status: 0, timezone: 'America/Chicago', users_count: 1 }),
     ]);
@@ -256,16 +256,27 @@ describe('organizations', () => {
     expect(
       (await owner.client.post(`/api/business-units/${id}/companies`, { company_info: { name: 'X', business_unit_id: id + 1000, skip_number: true } })).status,
     ).toBe(422);
-    expect((await owner.client.put(`/api/business-units/${id}/companies/${a}/status`, { status: 5 })).status).toBe(422);
+    expect((await owner.client.put(`/api/business-unit-companies/${a}/status`, { status: 5 })).status).toBe(422);
     expect((await owner.client.get('/api/business-units/abc')).status).toBe(422);
 
     const stranger = await createAccount(s);
     expect((await stranger.client.get(`/api/business-units/${id}`)).status).toBe(403);
-    expect((await stranger.client.get(`/api/business-units/${id}/companies`)).status).toBe(403);
-    expect((await stranger.client.put(`/api/business-units/${id}/companies/${a}/status`, { status: 1 })).status).toBe(403);
+    expect((await stranger.client.get(`/api/business-unit-companies?businessUnitId=${id}`)).status).toBe(403);
+    expect((await stranger.client.get(`/api/business-unit-users?businessUnitId=${id}`)).status).toBe(403);
+    // An account of an organization the caller does not administer is not revealed (404), nor can it be deleted.
+    expect((await stranger.client.put(`/api/business-unit-companies/${a}/status`, { status: 1 })).status).toBe(404);
+    expect((await stranger.client.delete(`/api/business-unit-companies/${a}`)).status).toBe(404);
     expect((await owner.client.get('/api/business-units/987654321')).status).toBe(404);
+    expect((await owner.client.get('/api/business-unit-companies?businessUnitId=987654321')).status).toBe(404);
+    const noUnit = await owner.client.get('/api/business-unit-companies');
+    expect(noUnit.status).toBe(422);
+    expect(noUnit.body.errors.businessUnitId).toBeDefined();
+    expect((await owner.client.get('/api/business-unit-users?businessUnitId=abc')).status).toBe(422);
     // The stranger's own company is not an account of this organization.
-    expect((await owner.client.put(`/api/business-units/${id}/companies/${stranger.companyId}/status`, { status: 1 })).status).toBe(404);
+    expect((await owner.client.put(`/api/business-unit-companies/${stranger.companyId}/status`, { status: 1 })).status).toBe(404);
+    // The former nested paths are gone (the spec's paths replace them).
+    expect((await owner.client.get(`/api/business-units/${id}/companies`)).status).toBe(404);
+    expect((await owner.client.get(`/api/business-units/${id}/users`)).status).toBe(404);
     // Refused while it has accounts.
     expect((await owner.client.delete(`/api/business-units/${id}`)).status).toBe(422);
   });
@@ -285,7 +296,7 @@ describe('organizations', () => {
     ]);
     expect(slim.body.meta).toMatchObject({ per_page: 100, total: 2 });
     expect((await helper.client.get(`/api/companies/${b}`)).status).toBe(200);
-    const users = await helper.client.get(`/api/business-units/${id}/users`);
+    const users = await helper.client.get(`/api/business-unit-users?businessUnitId=${id}`);
     expect(users.body.data.find((u: { id: number }) => u.id === helper.userId)).toMatchObject({ is_org_admin: true, companies: [{ id: a }, { id: b }] });
 
     const ownerRemoval = await helper.client.delete(`/api/business-units/${id}/admins/${owner.userId}`);
@@ -314,19 +325,19 @@ describe('organizations', () => {
       return { email, client: await signedIn(email, 'only-password-1') };
     })();
 
-    const parked = await owner.client.put(`/api/business-units/${id}/companies/${a}/status`, { status: 1 });
+    const parked = await owner.client.put(`/api/business-unit-companies/${a}/status`, { status: 1 });
     expect(parked.body).toMatchObject({ message: 'Information updated successfully', data: { account_status: 1 } });
     expect(await companyServiceState(s.ctx, a)).toBe('parked');
     expect((await member.client.get(`/api/companies/${a}`)).status).toBe(200);
 
-    await owner.client.put(`/api/business-units/${id}/companies/${a}/status`, { status: 2 });
+    await owner.client.put(`/api/business-unit-companies/${a}/status`, { status: 2 });
     expect(await companyServiceState(s.ctx, a)).toBe('deactivated');
     expect((await member.client.get(`/api/companies/${a}`)).status).toBe(403);
     const refused = new IpClient(s.url);
     await refused.get('/api/csrf-cookie');
     expect((await refused.post('/api/sanctum/login', { email: member.email, password: 'only-password-1' })).status).toBe(422);
     // The org administrator still manages it through the organization.
-    expect((await owner.client.get(`/api/business-units/${id}/companies?status=2`)).body.data.map((c: { id: number }) => c.id)).toEqual([a]);
+    expect((await owner.client.get(`/api/business-unit-companies?businessUnitId=${id}&status=2`)).body.data.map((c: { id: number }) => c.id)).toEqual([a]);
 
     const foreign = await createAccount(s);
     const badBulk = await owner.client.post(`/api/business-units/${id}/companies/bulk-update`, { company_ids: [a, foreign.companyId], account_status: 0 });
@@ -334,7 +345,7 @@ describe('organizations', () => {
     expect((await owner.client.post(`/api/business-units/${id}/companies/bulk-update`, { company_ids: [a] })).status).toBe(422);
     const bulk = await owner.client.post(`/api/business-units/${id}/companies/bulk-update`, { all: true, account_status: 0, timezone: 'Europe/Paris' });
     expect(bulk.body).toEqual({ message: 'Information updated successfully', updated: 2 });
-    const after = await owner.client.get(`/api/business-units/${id}/companies`);
+    const after = await owner.client.get(`/api/business-unit-companies?businessUnitId=${id}`);
     expect(after.body.data.map((c: { account_status: number; timezone: string }) => [c.account_status, c.timezone])).toEqual([
       [0, 'Europe/Paris'],
       [0, 'Europe/Paris'],
@@ -344,10 +355,10 @@ describe('organizations', () => {
     // Without the modules' usage probes the deletion cannot be proven safe: refused with the spec's message.
     // The numbers, calls and conversations modules register their probes; a test probe stands for activity on `a`.
     registerCompanyUsageProbe(s.ctx, 'test', async (_ctx, companyId) => companyId === a);
-    const inUse = await owner.client.delete(`/api/business-units/${id}/companies/${a}`);
+    const inUse = await owner.client.delete(`/api/business-unit-companies/${a}`);
     expect(inUse.status).toBe(422);
     expect(inUse.body.message).toBe('You cannot delete an account that has numbers added or has any activity on those numbers');
-    const deleted = await owner.client.delete(`/api/business-units/${id}/companies/${b}`);
+    const deleted = await owner.client.delete(`/api/business-unit-companies/${b}`);
     expect(deleted.status).toBe(200);
     expect((await owner.client.get(`/api/companies/${b}`)).status).toBe(403);
     expect((await owner.client.get(`/api/business-units/${id}`)).body.data.companies_count).toBe(1);
@@ -376,5 +387,52 @@ describe('per-user routing (the user numbers)', () => {
     // Removal from the account drops the assignment.
     await owner.client.delete(`/api/companies/${owner.companyId}/users/${member.userId}`);
     expect(await numberAssignees(s.ctx, owner.companyId, numberId)).toEqual([]);
+  });
+});
+
+describe("the owner deletes their own account (account.delete; docs/accounts.md 'Deleting an account')", () => {
+  it('only the owner; the typed name must match; refused with the spec message while in use; then the account is gone', async () => {
+    const owner = await createAccount(s, { companyName: 'Solo Plumbing' });
+    const admin = await join(owner, 'administrator');
+    const spare = await createAccount(s);
+    // Another owner is needed for the in-use case; one account stands for "activity" through the test probe below.
+    const busy = await createAccount(s, { companyName: 'Busy Bakery' });
+    registerCompanyUsageProbe(s.ctx, 'owner-delete-test', async (_ctx, companyId) => companyId === busy.companyId);
+
+    // An administrator (everything but ownership and billing) may not delete the account.
+    expect((await admin.client.request('DELETE', `/api/companies/${owner.companyId}`, { name: 'Solo Plumbing' })).status).toBe(403);
+    // Someone else's account: 403, whatever the name.
+    expect((await spare.client.request('DELETE', `/api/companies/${owner.companyId}`, { name: 'Solo Plumbing' })).status).toBe(403);
+    // The confirmation: required, and the account's exact name.
+    const missing = await owner.client.request('DELETE', `/api/companies/${owner.companyId}`, {});
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors.name).toEqual(['Type the name of the account to confirm.']);
+    const wrong = await owner.client.request('DELETE', `/api/companies/${owner.companyId}`, { name: 'solo plumbing' });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors.name).toEqual(["The name does not match the account's name."]);
+    // An account with numbers or activity: the spec's message (the same rule as the business unit's delete).
+    const inUse = await busy.client.request('DELETE', `/api/companies/${busy.companyId}`, { name: 'Busy Bakery' });
+    expect(inUse.status).toBe(422);
+    expect(inUse.body.message).toBe('You cannot delete an account that has numbers added or has any activity on those numbers');
+    expect(inUse.body.errors.account).toEqual(['You cannot delete an account that has numbers added or has any activity on those numbers']);
+    expect((await busy.client.get(`/api/companies/${busy.companyId}`)).status).toBe(200);
+
+    const deleted = await owner.client.request('DELETE', `/api/companies/${owner.companyId}`, { name: '  Solo Plumbing ' });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect(deleted.body).toEqual({ message: 'Account was successfully deleted' });
+    expect((await owner.client.get(`/api/companies/${owner.companyId}`)).status).toBe(403);
+    expect((await owner.client.get('/api/user')).body.companies).toEqual([]);
+    expect((await admin.client.get('/api/user')).body.companies).toEqual([]);
+    // Recorded in the audit log of the (now deleted) account.
+    const entry = await eventually(() =>
+      s.ctx.db
+        .selectFrom('audit_log')
+        .select(['action', 'entity_type', 'actor_user_id', 'changes'])
+        .where('company_id', '=', owner.companyId)
+        .where('method', '=', 'DELETE')
+        .where('status_code', '=', 200)
+        .executeTakeFirst(),
+    );
+    expect(entry).toMatchObject({ action: 'delete', entity_type: 'companies', actor_user_id: owner.userId });
   });
 });

@@ -1,13 +1,22 @@
 /**
  * Organizations (business units) routes (spec 002 §7 "Organizations and tenant: /business-units
- * CRUD; business-unit-companies (list, status, delete); business-unit-users"; docs/accounts.md).
- * Every route is for a signed-in user; the service checks the caller administers the organization
- * (404 unknown, 403 not an administrator). Account ids in these paths are `accountId` (not
- * `companyId`): an org-administrator acts on the account through the organization, even when the
- * account is deactivated.
+ * CRUD; business-unit-companies (list, status, delete); business-unit-users"; docs/accounts.md):
+ * `/business-units` CRUD, `POST /business-units/{id}/companies` (creation), `.../companies/bulk-update`,
+ * `.../admins`; the spec's `GET /business-unit-companies?businessUnitId`, `PUT /business-unit-companies/{accountId}/status`,
+ * `DELETE /business-unit-companies/{accountId}`, `GET /business-unit-users?businessUnitId`; and the owner's
+ * `DELETE /companies/{companyId}` (the same deletion rule).
+ * The business-unit routes are for a signed-in user; the service checks the caller administers the organization
+ * (404 unknown, 403 not an administrator; an account of an organization the caller does not administer is 404).
+ * Account ids in these paths are `accountId` (not `companyId`): an org-administrator acts on the account through
+ * the organization, even when the account is deactivated.
  */
 import {
   AddOrganizationAdminInput,
+  BusinessUnitCompaniesQuery,
+  BusinessUnitCompanyParams,
+  BusinessUnitUsersQuery,
+  CompanyParams,
+  DeleteAccountInput,
   BulkAccountUpdated,
   BulkAccountUpdateInput,
   CompanyStatusInput,
@@ -18,7 +27,6 @@ import {
   OrganizationAdminList,
   OrganizationAdminSaved,
   OrganizationBody,
-  OrganizationCompaniesQuery,
   OrganizationCompanyList,
   OrganizationCompanySaved,
   OrganizationList,
@@ -38,20 +46,20 @@ import {
   bulkUpdateAccounts,
   createCompanyInOrganization,
   createOrganization,
-  deleteCompanyOfOrganization,
+  deleteBusinessUnitCompany,
   deleteOrganization,
+  deleteOwnAccount,
   getOrganization,
   listOrganizationAdmins,
   listOrganizationCompanies,
   listOrganizations,
   listOrganizationUsers,
   removeOrganizationAdministrator,
-  setCompanyStatus,
+  setBusinessUnitCompanyStatus,
   updateOrganization,
 } from './business-units.service.js';
 
 const tags = ['business-units'];
-const AccountParams = z.object({ organizationId: Id, accountId: Id });
 const AdminParams = z.object({ organizationId: Id, userId: Id });
 
 /** Registers the business-unit routes listed in the file header. */
@@ -117,20 +125,6 @@ export function registerBusinessUnitsRoutes(app: App, ctx: AppContext): void {
     async (request) => deleteOrganization(ctx, request.auth!.userId, request.params.organizationId),
   );
 
-  app.get(
-    '/api/business-units/:organizationId/companies',
-    {
-      config: cfg,
-      schema: {
-        tags,
-        summary: 'Accounts of the organization (page of 100, search, status)',
-        params: OrganizationParams,
-        querystring: OrganizationCompaniesQuery,
-        response: { 200: OrganizationCompanyList, ...errorResponses },
-      },
-    },
-    async (request) => listOrganizationCompanies(ctx, request.auth!.userId, request.params.organizationId, request.query),
-  );
   app.post(
     '/api/business-units/:organizationId/companies',
     {
@@ -159,42 +153,7 @@ export function registerBusinessUnitsRoutes(app: App, ctx: AppContext): void {
     },
     async (request) => bulkUpdateAccounts(ctx, request.auth!.userId, request.params.organizationId, request.body),
   );
-  app.put(
-    '/api/business-units/:organizationId/companies/:accountId/status',
-    {
-      config: cfg,
-      schema: {
-        tags,
-        summary: 'Account status: 0 active, 1 parked, 2 deactivated',
-        params: AccountParams,
-        body: CompanyStatusInput,
-        response: { 200: OrganizationCompanySaved, ...errorResponses },
-      },
-    },
-    async (request) => setCompanyStatus(ctx, request.auth!.userId, request.params.organizationId, request.params.accountId, request.body.status),
-  );
-  app.delete(
-    '/api/business-units/:organizationId/companies/:accountId',
-    {
-      config: cfg,
-      schema: { tags, summary: 'Delete an account without numbers or activity', params: AccountParams, response: { 200: MessageBody, ...errorResponses } },
-    },
-    async (request) => deleteCompanyOfOrganization(ctx, request.auth!.userId, request.params.organizationId, request.params.accountId),
-  );
 
-  app.get(
-    '/api/business-units/:organizationId/users',
-    {
-      config: cfg,
-      schema: {
-        tags,
-        summary: 'Users of the accounts, with their role in each',
-        params: OrganizationParams,
-        response: { 200: OrganizationUserList, ...errorResponses },
-      },
-    },
-    async (request) => listOrganizationUsers(ctx, request.auth!.userId, request.params.organizationId),
-  );
   app.get(
     '/api/business-units/:organizationId/admins',
     {
@@ -230,5 +189,79 @@ export function registerBusinessUnitsRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => removeOrganizationAdministrator(ctx, request.auth!.userId, request.params.organizationId, request.params.userId),
+  );
+
+  // ---- the spec's own paths (spec 002 §7 "business-unit-companies (list, status, delete); business-unit-users")
+  app.get(
+    '/api/business-unit-companies',
+    {
+      config: cfg,
+      schema: {
+        tags,
+        summary: 'Accounts of the business unit `businessUnitId` (page of 100, search, status)',
+        querystring: BusinessUnitCompaniesQuery,
+        response: { 200: OrganizationCompanyList, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { businessUnitId, ...q } = request.query;
+      return listOrganizationCompanies(ctx, request.auth!.userId, businessUnitId, q);
+    },
+  );
+  app.put(
+    '/api/business-unit-companies/:accountId/status',
+    {
+      config: cfg,
+      schema: {
+        tags,
+        summary: 'Account status: 0 active, 1 parked, 2 deactivated (an administrator of its business unit)',
+        params: BusinessUnitCompanyParams,
+        body: CompanyStatusInput,
+        response: { 200: OrganizationCompanySaved, ...errorResponses },
+      },
+    },
+    async (request) => setBusinessUnitCompanyStatus(ctx, request.auth!.userId, request.params.accountId, request.body.status),
+  );
+  app.delete(
+    '/api/business-unit-companies/:accountId',
+    {
+      config: cfg,
+      schema: {
+        tags,
+        summary: 'Delete an account without numbers or activity (an administrator of its business unit)',
+        params: BusinessUnitCompanyParams,
+        response: { 200: MessageBody, ...errorResponses },
+      },
+    },
+    async (request) => deleteBusinessUnitCompany(ctx, request.auth!.userId, request.params.accountId),
+  );
+  app.get(
+    '/api/business-unit-users',
+    {
+      config: cfg,
+      schema: {
+        tags,
+        summary: 'Users of the accounts of the business unit `businessUnitId`, with their role in each',
+        querystring: BusinessUnitUsersQuery,
+        response: { 200: OrganizationUserList, ...errorResponses },
+      },
+    },
+    async (request) => listOrganizationUsers(ctx, request.auth!.userId, request.query.businessUnitId),
+  );
+
+  // ---- the owner deletes their own account (ability `account.delete`; the same rule as the business unit's delete)
+  app.delete(
+    '/api/companies/:companyId',
+    {
+      config: { access: access.company('account.delete') },
+      schema: {
+        tags: ['companies'],
+        summary: "Delete the account (its owner; `name` = the account's name to confirm); refused while it has numbers or activity",
+        params: CompanyParams,
+        body: DeleteAccountInput,
+        response: { 200: MessageBody, ...errorResponses },
+      },
+    },
+    async (request) => deleteOwnAccount(ctx, request.params.companyId, request.body),
   );
 }

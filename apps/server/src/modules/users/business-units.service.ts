@@ -13,8 +13,10 @@
  */
 import { EAV_ENTITY_TYPES, isValidTimeZone } from '@switchboard/domain';
 import {
+  MSG_ACCOUNT_NAME_MISMATCH,
   type AccountStatus,
   type BulkAccountUpdateInput,
+  type DeleteAccountInput,
   type CreateOrganizationCompanyInput,
   type OrganizationCompanyOut,
   type OrganizationOut,
@@ -166,7 +168,11 @@ function companyView(c: CompanyRow & { users_count?: number }): OrganizationComp
   };
 }
 
-/** `GET /business-units/{organizationId}/companies`: a page (default 100) of its accounts, by name; `search`, `status` filters. */
+/**
+ * `GET /business-unit-companies?businessUnitId` (spec 002 §7 "business-unit-companies (list)"): a page (default 100)
+ * of the organization's accounts, by name; `search`, `status` filters.
+ * @throws NotFoundError (404) unknown organization; ForbiddenError (403) not its administrator.
+ */
 export async function listOrganizationCompanies(
   ctx: AppContext,
   userId: number,
@@ -219,10 +225,41 @@ export async function createCompanyInOrganization(
 }
 
 /**
- * `PUT /business-units/{organizationId}/companies/{accountId}/status {status}` (spec 002 §4 "status
- * call"): 0 active, 1 parked (keeps numbers, stops service), 2 deactivated (signs nobody in).
+ * The organization of an account the caller administers through it (the spec's `/business-unit-companies/{accountId}`
+ * calls name only the account).
+ * @throws NotFoundError (404) for an unknown account, one outside every organization, or one of an organization the
+ * caller does not administer (an account id of someone else's organization is not revealed).
  */
-export async function setCompanyStatus(
+async function administeredOrganizationOf(ctx: AppContext, userId: number, companyId: number): Promise<number> {
+  const c = await findCompany(ctx, companyId);
+  if (!c || c.organization_id === null || !(await isOrganizationAdmin(ctx, c.organization_id, userId))) throw new NotFoundError('Account');
+  return c.organization_id;
+}
+
+/**
+ * `PUT /business-unit-companies/{accountId}/status {status}` (spec 002 §4 "status call", §7
+ * "business-unit-companies (status)"): 0 active, 1 parked (keeps numbers, stops service), 2 deactivated (signs
+ * nobody in). The account's organization must be one the caller administers (404 otherwise).
+ */
+export async function setBusinessUnitCompanyStatus(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+  status: AccountStatus,
+): Promise<{ message: string; data: OrganizationCompanyOut }> {
+  return setCompanyStatus(ctx, userId, await administeredOrganizationOf(ctx, userId, companyId), companyId, status);
+}
+
+/**
+ * `DELETE /business-unit-companies/{accountId}` (spec 002 §7 "business-unit-companies (delete)"): as
+ * {@link deleteCompanyOfOrganization}, the organization found from the account (404 when not the caller's).
+ */
+export async function deleteBusinessUnitCompany(ctx: AppContext, userId: number, companyId: number): Promise<{ message: string }> {
+  return deleteCompanyOfOrganization(ctx, userId, await administeredOrganizationOf(ctx, userId, companyId), companyId);
+}
+
+/** An account's status change in the organization (0 active, 1 parked, 2 deactivated). */
+async function setCompanyStatus(
   ctx: AppContext,
   userId: number,
   organizationId: number,
@@ -237,17 +274,52 @@ export async function setCompanyStatus(
 }
 
 /**
- * `DELETE /business-units/{organizationId}/companies/{accountId}`: refused with the spec's message
- * when the account has numbers or any activity on them (or when that cannot be known: docs/accounts.md).
+ * The one rule of every account deletion (an org administrator's and the owner's): refused with the spec's message
+ * (422 on `account`) when the account has numbers or any activity on them, or when that cannot be known (no usage
+ * probe registered: docs/accounts.md "Deleting an account"); otherwise its custom-field values and its row go (its
+ * rows cascade). Runs in the caller's transaction.
+ * @returns the ids of the people who were members (their live connections are to be cut after the commit).
  */
-export async function deleteCompanyOfOrganization(ctx: AppContext, userId: number, organizationId: number, companyId: number): Promise<{ message: string }> {
+async function deleteUnusedAccount(ctx: AppContext, companyId: number, tx: DbOrTx): Promise<number[]> {
+  if (await companyHasUsage(ctx, companyId, tx)) throw new AppError(422, MSG_ACCOUNT_IN_USE, { account: [MSG_ACCOUNT_IN_USE] });
+  const members = (await companyMemberships(ctx, companyId, tx)).map((m) => m.user_id);
+  await deleteEavValuesOf(ctx, EAV_ENTITY_TYPES.Company, [companyId], tx);
+  await deleteCompanyRow(ctx, companyId, tx);
+  return members;
+}
+
+/** Cuts the live connections of the people of a deleted account (they reconnect to what they still reach). */
+function disconnectPeople(ctx: AppContext, userIds: readonly number[]): void {
+  for (const user of userIds) ctx.realtime.revoke({ user });
+}
+
+/** An org administrator deletes an account of the organization (see {@link deleteUnusedAccount}). */
+async function deleteCompanyOfOrganization(ctx: AppContext, userId: number, organizationId: number, companyId: number): Promise<{ message: string }> {
   await assertOrganizationAdmin(ctx, userId, organizationId);
-  await ctx.db.transaction().execute(async (tx) => {
+  const members = await ctx.db.transaction().execute(async (tx) => {
     await companyOf(ctx, organizationId, companyId, tx);
-    if (await companyHasUsage(ctx, companyId, tx)) throw new AppError(422, MSG_ACCOUNT_IN_USE, { account: [MSG_ACCOUNT_IN_USE] });
-    await deleteEavValuesOf(ctx, EAV_ENTITY_TYPES.Company, [companyId], tx);
-    await deleteCompanyRow(ctx, companyId, tx);
+    return deleteUnusedAccount(ctx, companyId, tx);
   });
+  disconnectPeople(ctx, members);
+  return { message: MSG_ACCOUNT_DELETED };
+}
+
+/**
+ * `DELETE /companies/{companyId} {name}`: the owner deletes their own account (ability `account.delete`, declared
+ * on the route; docs/accounts.md "Deleting an account"). `name` must be the account's name (trimmed, letter case
+ * included): 422 on `name` otherwise. Then the same rule as an org administrator's delete: refused with the spec's
+ * message when the account has numbers or any activity on them.
+ * @returns `{message: 'Account was successfully deleted'}`.
+ * @throws NotFoundError (404) unknown account; ValidationError (422) `name` or `account`.
+ */
+export async function deleteOwnAccount(ctx: AppContext, companyId: number, input: DeleteAccountInput): Promise<{ message: string }> {
+  const members = await ctx.db.transaction().execute(async (tx) => {
+    const c = await findCompany(ctx, companyId, tx);
+    if (!c) throw new NotFoundError('Account');
+    if (c.name.trim() !== input.name.trim()) throw fieldError('name', MSG_ACCOUNT_NAME_MISMATCH);
+    return deleteUnusedAccount(ctx, companyId, tx);
+  });
+  disconnectPeople(ctx, members);
   return { message: MSG_ACCOUNT_DELETED };
 }
 
@@ -289,7 +361,11 @@ async function disconnectMembers(ctx: AppContext, companyIds: readonly number[])
   }
 }
 
-/** `GET /business-units/{organizationId}/users`: everyone in its accounts, with their role in each, and the administrators. */
+/**
+ * `GET /business-unit-users?businessUnitId` (spec 002 §7 "business-unit-users"): everyone in the organization's
+ * accounts, with their role in each, and its administrators.
+ * @throws NotFoundError (404) unknown organization; ForbiddenError (403) not its administrator.
+ */
 export async function listOrganizationUsers(ctx: AppContext, userId: number, organizationId: number) {
   await assertOrganizationAdmin(ctx, userId, organizationId);
   const [memberships, admins] = await Promise.all([organizationMemberships(ctx, organizationId), organizationAdmins(ctx, organizationId)]);

@@ -1,6 +1,6 @@
 /**
  * Users of an account (spec 002 §7 "users, invites, activation, roles"; docs/accounts.md):
- * `GET /roles`, `GET /companies/{companyId}/users`, `PUT|DELETE /companies/{companyId}/users/{userId}`,
+ * `GET /roles`, `GET /users?company_id` (the spec's `/users`), `PUT|DELETE /companies/{companyId}/users/{userId}`,
  * `POST .../activate`, `POST .../deactivate`. Owners and administrators only (`users.read`,
  * `users.manage`); the owner role is an owner's (`ownership.manage`, checked by the service).
  */
@@ -9,10 +9,10 @@ import {
   CompanyUserParams,
   MemberList,
   MemberSaved,
-  MembersQuery,
   MessageBody,
   RolesBody,
   UpdateMemberInput,
+  UsersQuery,
   errorResponses,
 } from '@switchboard/contracts';
 import type { App } from '../../platform/http/app-type.js';
@@ -33,18 +33,20 @@ export function registerMembersRoutes(app: App, ctx: AppContext): void {
     async () => listRoles(),
   );
   app.get(
-    '/api/companies/:companyId/users',
+    '/api/users',
     {
       config: { access: access.company('users.read') },
       schema: {
         tags,
-        summary: 'Users of the account with role, numbers and custom fields',
-        params: CompanyParams,
-        querystring: MembersQuery,
+        summary: 'Users of the account `company_id` with role, numbers and custom fields (spec 002 §7 "/users")',
+        querystring: UsersQuery,
         response: { 200: MemberList, ...errorResponses },
       },
     },
-    async (request) => listMembers(ctx, request.auth!.userId, request.params.companyId, request.query),
+    async (request) => {
+      const { company_id, ...q } = request.query;
+      return listMembers(ctx, request.auth!.userId, company_id, q);
+    },
   );
   app.put(
     '/api/companies/:companyId/users/:userId',

@@ -12,6 +12,7 @@
 import { ADMIN_MODE_HEADER, ADMIN_MODE_MISMATCH } from '@switchboard/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/db.js';
+import { API_KEY_OTHER_UNIT } from '../http/access.js';
 import { AppError, ConflictError, CsrfError, UnauthenticatedError } from '../http/errors.js';
 import { requiredScopeFor } from './api-key-scopes.js';
 import { sessionsRepository } from './sessions.repository.js';
@@ -196,7 +197,7 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
     const organizationOf = companyOrganizationOf.get(db);
     if (!key || key.organizationId === null || !organizationOf) return;
     for (const companyId of namedCompanyIds(request)) {
-      if ((await organizationOf(companyId)) !== key.organizationId) throw new ApiKeyScopeError(null, 'This API key is limited to another business unit.');
+      if ((await organizationOf(companyId)) !== key.organizationId) throw new ApiKeyScopeError(null, API_KEY_OTHER_UNIT);
     }
   });
   app.addHook('onRequest', async (request) => {

@@ -37,7 +37,9 @@
  * ## Refusals
  * 401 without a user (`UnauthenticatedError`), 403 `ForbiddenError` in the spec's error shape
  * `{ message }` otherwise. An API key (`request.auth.via === 'token'`) is also held to its scopes by
- * the `tokenAllows` resolver when one is registered (the api-keys module).
+ * the `tokenAllows` resolver when one is registered (the api-keys module), and a key limited to a
+ * business unit to that unit's companies (`companyOrganizationOf`, registered by the api-keys module):
+ * every company the check resolves, `request.assertAccess` and services' `assertRequestReaches`.
  *
  * ## A route without a declaration
  * The `onRoute` hook collects every declaration (`declaredRoutes(app)`, read by the sweep). An
@@ -92,7 +94,15 @@ export type AccessResolvers = {
   roleOverride?: (request: FastifyRequest, companyId: number | null) => Promise<Role | null | undefined>;
   /** Whether an API key's scopes allow the rule (`request.auth.via === 'token'`); absent: allowed. */
   tokenAllows?: (request: FastifyRequest, rule: AccessRule) => Promise<boolean>;
+  /**
+   * The business unit (organization) of a company, or null: an API key limited to a business unit reaches only its
+   * companies (spec 001 "API keys": optional business unit). Absent: such a key reaches no company (secure by default).
+   */
+  companyOrganizationOf?: (companyId: number) => Promise<number | null>;
 };
+
+/** 403 message for an API key limited to a business unit, on a company of another (or of none). */
+export const API_KEY_OTHER_UNIT = 'This API key is limited to another business unit.';
 
 /** What one request's check found: the rule, and for company rules the company and role (null when deferred). */
 export type RequestAccess = {
@@ -133,6 +143,8 @@ type RequestStore = {
   readonly roles: Map<number, Role | null>;
   /** Per-request memo of services' derived answers (e.g. the numbers a caller may see), see `requestMemo`. */
   readonly memo: Map<string, unknown>;
+  /** An API key limited to a business unit: whether a company is in it (null: no such limit). */
+  readonly reaches: ((companyId: number) => Promise<boolean>) | null;
 };
 
 /**
@@ -174,6 +186,19 @@ export function requestRoleIn(userId: number, companyId: number): Role | null | 
  */
 export function requestMemo(): Map<string, unknown> | null {
   return current.getStore()?.memo ?? null;
+}
+
+/**
+ * Holds the running request to its API key's business unit (spec 001 "API keys": a key limited to one business unit
+ * reaches only that unit's companies): a service that resolves an entity's company itself calls this (modules/companies
+ * `assertCompanyAccess` does), as the access check does for the companies it resolves. Nothing outside a request, or
+ * for a caller that is not such a key, or when `userId` is not the request's caller.
+ * @throws ForbiddenError (403, API_KEY_OTHER_UNIT) for a company outside the key's business unit.
+ */
+export async function assertRequestReaches(userId: number, companyId: number): Promise<void> {
+  const store = current.getStore();
+  if (!store?.reaches || store.userId !== userId) return;
+  if (!(await store.reaches(companyId))) throw new ForbiddenError(API_KEY_OTHER_UNIT);
 }
 
 /** Every route registered so far with its declaration (null: none), in registration order. */
@@ -286,7 +311,12 @@ export function registerAccess(app: FastifyInstance, resolvers: AccessResolvers,
   // stream events would lose an earlier context); every later hook and the handler run inside `done`.
   app.addHook('preValidation', (request, _reply, done) => {
     const rule = (request.routeOptions.config as { access?: AccessRule } | undefined)?.access;
-    current.run({ ability: rule?.kind === 'company' ? rule.ability : null, userId: request.auth?.userId ?? null, roles: new Map(), memo: new Map() }, done);
+    const unit = request.auth?.apiKey?.organizationId ?? null;
+    const reaches = unit === null ? null : (companyId: number) => keyReaches(app, unit, companyId);
+    current.run(
+      { ability: rule?.kind === 'company' ? rule.ability : null, userId: request.auth?.userId ?? null, roles: new Map(), memo: new Map(), reaches },
+      done,
+    );
   });
 
   app.addHook('preValidation', async (request) => {
@@ -346,10 +376,21 @@ export function describeRule(rule: AccessRule): string {
   }
 }
 
-/** The caller's effective role in the company: the request's own (admin mode) first, then membership. */
+/** Whether `companyId` belongs to the business unit `unit` (an API key's limit); false without the resolver. */
+async function keyReaches(app: FastifyInstance, unit: number, companyId: number): Promise<boolean> {
+  const of = resolversOf.get(app)?.companyOrganizationOf;
+  return of !== undefined && (await of(companyId)) === unit;
+}
+
+/**
+ * The caller's effective role in the company: the request's own (admin mode) first, then membership. An API key
+ * limited to a business unit is refused (403) on a company outside it before any role is looked up.
+ */
 async function roleFor(app: FastifyInstance, request: FastifyRequest, companyId: number): Promise<Role | null> {
   const auth = request.auth;
   if (!auth || auth.mfaPending) throw new UnauthenticatedError();
+  const unit = auth.apiKey?.organizationId ?? null;
+  if (unit !== null && !(await keyReaches(app, unit, companyId))) throw new ForbiddenError(API_KEY_OTHER_UNIT);
   const r = resolversOf.get(app)!;
   const override = r.roleOverride ? await r.roleOverride(request, companyId) : null;
   if (override) return override;

@@ -1,7 +1,7 @@
 /**
  * Organizations (business units) the person administers, their accounts, users and administrators
- * (docs/accounts.md): /api/business-units CRUD, .../companies (list, create, status, delete,
- * bulk-update), .../users, .../admins.
+ * (docs/accounts.md): /api/business-units CRUD, .../companies (create, bulk-update), .../admins; the spec's
+ * /api/business-unit-companies (list by `businessUnitId`, status, delete) and /api/business-unit-users.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
@@ -49,8 +49,8 @@ export function useOrganizationCompanies(id: number, q: { page: number; search: 
   return useQuery({
     queryKey: [...orgKey(id), 'companies', q],
     queryFn: () =>
-      http.get<Infer<typeof OrganizationCompanyList>>(`/api/business-units/${id}/companies`, {
-        params: { page: q.page, perPage: 100, search: q.search || undefined, status: q.status ?? undefined },
+      http.get<Infer<typeof OrganizationCompanyList>>('/api/business-unit-companies', {
+        params: { businessUnitId: id, page: q.page, perPage: 100, search: q.search || undefined, status: q.status ?? undefined },
       }),
     placeholderData: keepPreviousData,
   });
@@ -59,7 +59,7 @@ export function useOrganizationCompanies(id: number, q: { page: number; search: 
 export function useOrganizationUsers(id: number) {
   return useQuery({
     queryKey: [...orgKey(id), 'users'],
-    queryFn: () => http.get<Infer<typeof OrganizationUserList>>(`/api/business-units/${id}/users`),
+    queryFn: () => http.get<Infer<typeof OrganizationUserList>>('/api/business-unit-users', { params: { businessUnitId: id } }),
     select: (r) => r.data,
   });
 }
@@ -120,7 +120,7 @@ export function useSetAccountStatus(id: number) {
   const refresh = useRefresh(id);
   return useMutation({
     mutationFn: ({ accountId, status }: { accountId: number; status: AccountStatus }) =>
-      http.put<Infer<typeof OrganizationCompanySaved>>(`/api/business-units/${id}/companies/${accountId}/status`, { status }),
+      http.put<Infer<typeof OrganizationCompanySaved>>(`/api/business-unit-companies/${accountId}/status`, { status }),
     onSuccess: refresh,
   });
 }
@@ -128,7 +128,7 @@ export function useSetAccountStatus(id: number) {
 export function useDeleteAccount(id: number) {
   const refresh = useRefresh(id);
   return useMutation({
-    mutationFn: (accountId: number) => http.delete<{ message: string }>(`/api/business-units/${id}/companies/${accountId}`),
+    mutationFn: (accountId: number) => http.delete<{ message: string }>(`/api/business-unit-companies/${accountId}`),
     onSuccess: refresh,
   });
 }

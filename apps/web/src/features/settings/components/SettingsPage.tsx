@@ -9,13 +9,14 @@ import { useSession } from '../../../lib/session';
 import { useDeleteMfa } from '../api/delete-mfa';
 import { useMfaStatus } from '../api/get-mfa-status';
 import { CustomFieldsSettingsCard } from './CustomFieldsSettingsCard';
+import { DeleteAccountCard } from './DeleteAccountCard';
 import { MfaCodeForm } from './MfaCodeForm';
 import { MessagingSettingsCard } from './MessagingSettingsCard';
 import { MfaEnrolment } from './MfaEnrolment';
 
 /**
  * Settings: the signed-in profile, multi-factor sign-in enrolment, the company's messaging settings
- * and the custom-field values of the company and the user. `companyAttributes` / `userAttributes`
+ * and the custom-field values of the company and the user; for the owner, deleting the account (typed name to confirm). `companyAttributes` / `userAttributes`
  * (the company's Company and User custom fields) are handed in by the app.
  */
 export function SettingsPage({
@@ -80,6 +81,7 @@ export function SettingsPage({
         </Card>
         <MessagingSettingsCard />
         <CustomFieldsSettingsCard companyAttributes={companyAttributes} userAttributes={userAttributes} />
+        <DeleteAccountCard />
       </Stack>
     </>
   );

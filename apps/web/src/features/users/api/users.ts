@@ -46,7 +46,8 @@ export function useMembers(enabled = true) {
   const companyId = useCompanyId();
   return useQuery({
     queryKey: usersKey(companyId),
-    queryFn: () => http.get<Infer<typeof MemberList>>(`/api/companies/${companyId}/users`),
+    // The spec's `/users` (spec 002 §7), the account in `company_id`.
+    queryFn: () => http.get<Infer<typeof MemberList>>('/api/users', { params: { company_id: companyId } }),
     enabled: enabled && companyId !== null,
     select: (r) => r.data,
   });
