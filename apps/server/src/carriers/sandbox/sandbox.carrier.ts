@@ -219,7 +219,7 @@ export class SandboxCarrier extends TwilioDialect implements CarrierPort {
 
   /**
    * The simulated handset shows "On hold" until resumed, hearing `musicUrl` (the number's on-hold
-   * greeting, as Twilio's `<Play loop="0">` would play it) or the sandbox's default music (null).
+   * greeting; the Phone simulator plays it) or the sandbox's default music (null).
    */
   async holdCall(callSid: string, hold: boolean, musicUrl: string | null): Promise<boolean> {
     return setHold(this.db, callSid, hold, musicUrl);

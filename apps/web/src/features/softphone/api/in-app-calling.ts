@@ -17,6 +17,10 @@ export function setStatus(status: InAppCallingStatus) {
 export function getToken() {
   return http.post<InAppTokenBody>(`${base}/token`, {}, { silent: true });
 }
+/** GET .../users of company `companyId` → its users with their in-app status (`can_take_calls`: rings in the app now). */
+export function listUsers(companyId: number) {
+  return http.get<{ data: InAppUser[] }>(`${of(companyId)}/users`);
+}
 /** GET .../calls/{id}/can-answer-call */
 export function canAnswer(companyId: number, callId: number) {
   return http.get<CanAnswerBody>(`${of(companyId)}/calls/${callId}/can-answer-call`);

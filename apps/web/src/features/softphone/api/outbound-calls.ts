@@ -1,8 +1,10 @@
 /**
  * Outbound calling calls (docs/calling.md), under /api/companies/:companyId/outbound-calls
- * (`:companyId` = the selected company), and the sandbox softphone's connect.
+ * (`:companyId` = the selected company), the sandbox softphone's connect, and the dialer's contact search.
  */
-import type { CallControlBody, CallerIdsBody, PlaceOutboundCallBody } from '@switchboard/contracts';
+import type { CallControlBody, CallerIdsBody, ContactList as ContactListSchema, Infer, PlaceOutboundCallBody } from '@switchboard/contracts';
+
+type ContactList = Infer<typeof ContactListSchema>;
 import { http } from '../../../lib/http';
 
 const base = '/api/companies/:companyId/outbound-calls';
@@ -28,3 +30,15 @@ export const control = {
   transfer: (c: number, id: number, target: { number?: string; user_id?: number }) =>
     http.post<CallControlBody>(`${of(c, id)}/transfer`, target, { silent: true }),
 };
+
+/** A contact the dialer offers: its name and number (E.164). */
+export type DialerContact = { id: number; name: string; number: string };
+
+/**
+ * GET /api/contacts?company_id&search&per_page=6 (the contacts list the Contacts page uses): the
+ * company's contacts whose name, number or e-mail matches `search`, those with a number only.
+ */
+export async function searchContacts(companyId: number, search: string): Promise<DialerContact[]> {
+  const page = await http.get<ContactList>('/api/contacts', { params: { company_id: companyId, search, per_page: 6, page: 1 } });
+  return page.data.filter((c): c is typeof c & { number: string } => Boolean(c.number)).map((c) => ({ id: c.id, name: c.name, number: c.number }));
+}

@@ -1,23 +1,39 @@
 /**
  * The dialer (docs/calling.md): a header button opening a panel with the caller ID (the company
- * numbers the user may call from, the last one remembered), the number to call and Call; during
- * the call: Ringing/Connected with a timer, Mute, Hold, Keypad (DTMF) and Hang up. With the sandbox
- * the simulator's handset rings (Phone simulator); with Twilio the Voice SDK connects the call.
- * "Call" buttons elsewhere open it through `lib/dialer`.
+ * numbers the user may call from, the last one remembered), the number to call and Call. Typing a
+ * name (two letters or more) lists the company's matching contacts with a number, and an empty
+ * field lists the recent numbers of this browser; choosing one fills the number. During the call:
+ * Ringing/Connected with a timer, Mute, Hold, Keypad (DTMF), Transfer (to a user or a number,
+ * confirmed; TransferPanel.tsx) and Hang up. With the sandbox the simulator's handset rings (Phone
+ * simulator); with Twilio the Voice SDK connects the call. "Call" buttons elsewhere open it
+ * through `lib/dialer`.
  */
-import { ActionIcon, Badge, Button, Group, Popover, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Popover, Select, Stack, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { formatPhone } from '@switchboard/domain';
-import { IconMicrophone, IconMicrophoneOff, IconPhoneOff, IconPhoneOutgoing, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
+import {
+  IconArrowForwardUp,
+  IconClock,
+  IconMicrophone,
+  IconMicrophoneOff,
+  IconPhoneOff,
+  IconPhoneOutgoing,
+  IconPlayerPause,
+  IconPlayerPlay,
+  IconUser,
+} from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { OUTBOUND_CALL_EVENT } from '@switchboard/contracts';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { HttpError } from '../../../lib/http';
 import { onOpenDialer } from '../../../lib/dialer';
 import { notify } from '../../../lib/notify';
 import { useRealtimeEvent } from '../../../lib/realtime';
-import { useSession } from '../../../lib/session';
+import { useCompanyId, useSession } from '../../../lib/session';
 import * as api from '../api/outbound-calls';
+import { readRecent, rememberRecent, type RecentNumber } from '../hooks/recent-numbers';
 import { connectTwilioCall, twilioOutgoing } from '../hooks/twilio-device';
+import { TransferPanel } from './TransferPanel';
 
 type Live = {
   callId: number;
@@ -28,6 +44,10 @@ type Live = {
   muted: boolean;
   held: boolean;
   carrier: string;
+  /** The contact called (null: a typed number). */
+  name: string | null;
+  /** Why it ended, when it did not simply hang up ('Call transferred to …'). */
+  endedText: string | null;
 };
 
 function errorText(e: unknown, fallback: string): string {
@@ -59,7 +79,32 @@ export function Dialer() {
   const [busy, setBusy] = useState(false);
   const [live, setLive] = useState<Live | null>(null);
   const [keys, setKeys] = useState('');
+  const [picked, setPicked] = useState<{ name: string; number: string } | null>(null);
+  const [transferring, setTransferring] = useState(false);
+  const [recent, setRecent] = useState<RecentNumber[]>([]);
+  const companyId = useCompanyId();
   const ids = useQuery({ queryKey: ['outbound-caller-ids'], queryFn: api.getCallerIds, enabled: open });
+  // A name (a letter in it, two characters or more) is looked up in the company's contacts.
+  const [search] = useDebouncedValue(picked ? '' : to.trim(), 250);
+  const byName = search.length >= 2 && /\p{L}/u.test(search);
+  const contacts = useQuery({
+    queryKey: ['dialer-contacts', companyId, search],
+    queryFn: () => api.searchContacts(companyId!, search),
+    enabled: open && !live && byName && companyId !== null,
+    staleTime: 30_000,
+    retry: false,
+  });
+  useEffect(() => {
+    if (open && user) setRecent(readRecent(user.id));
+  }, [open, user]);
+  const typeTo = (v: string) => {
+    setTo(v);
+    setPicked(null);
+  };
+  const choose = (c: { name: string | null; number: string }) => {
+    setTo(c.number);
+    setPicked(c.name ? { name: c.name, number: c.number } : null);
+  };
 
   useEffect(() => {
     if (ids.data && callerId === null && ids.data.selected_id !== null) setCallerId(String(ids.data.selected_id));
@@ -68,6 +113,7 @@ export function Dialer() {
     () =>
       onOpenDialer((n) => {
         setTo(n);
+        setPicked(null);
         setOpen(true);
       }),
     [],
@@ -77,11 +123,12 @@ export function Dialer() {
       if (!cur || cur.callId !== e.callId) return cur;
       if (e.state === 'answered') return { ...cur, phase: 'connected', since: Date.now() };
       if (e.state === 'held' || e.state === 'resumed') return { ...cur, held: e.state === 'held' };
-      return { ...cur, phase: 'ended' };
+      return { ...cur, phase: 'ended', endedText: cur.endedText ?? (e.reason === 'transferred' ? 'Call transferred' : null) };
     });
   });
   useEffect(() => {
     if (live?.phase !== 'ended') return;
+    setTransferring(false);
     const t = setTimeout(() => setLive((c) => (c?.phase === 'ended' ? null : c)), 3000);
     return () => clearTimeout(t);
   }, [live?.phase]);
@@ -107,7 +154,10 @@ export function Dialer() {
         muted: false,
         held: false,
         carrier: placed.carrier,
+        name: picked?.number === to ? picked.name : null,
+        endedText: null,
       });
+      if (user) setRecent(rememberRecent(user.id, { number: placed.to, name: picked?.number === to ? picked.name : null }));
     } catch (e) {
       notify.danger(errorText(e, 'The call could not be placed.'), 8000);
     } finally {
@@ -151,6 +201,18 @@ export function Dialer() {
     else void run(() => api.control.dtmf(live.companyId, live.callId, k), 'The tone could not be sent.');
   };
 
+  const transferred = (label: string) => {
+    setTransferring(false);
+    if (live?.carrier === 'twilio') twilioOutgoing.disconnect();
+    setLive((c) => (c ? { ...c, phase: 'ended', endedText: `Call transferred to ${label}` } : c));
+  };
+
+  const suggestions: Array<{ key: string; name: string | null; number: string; icon: ReactNode }> = byName
+    ? (contacts.data ?? []).map((c) => ({ key: `c${c.id}`, name: c.name, number: c.number, icon: <IconUser size={14} /> }))
+    : to.trim() === ''
+      ? recent.map((r) => ({ key: `r${r.number}`, name: r.name, number: r.number, icon: <IconClock size={14} /> }))
+      : [];
+
   if (!user) return null;
   return (
     // During a call the panel stays open when the person works elsewhere in the app (answering on the simulator,
@@ -168,7 +230,7 @@ export function Dialer() {
           <Stack gap="xs" data-testid="dialer-live">
             <Group gap="xs">
               <Text fw={600} data-testid="dialer-phase">
-                {live.phase === 'ringing' ? 'Ringing…' : live.phase === 'connected' ? (live.held ? 'On hold' : 'Connected') : 'Call ended'}
+                {live.phase === 'ringing' ? 'Ringing…' : live.phase === 'connected' ? (live.held ? 'On hold' : 'Connected') : (live.endedText ?? 'Call ended')}
               </Text>
               {live.phase === 'connected' && live.since !== null && (
                 <Badge color="teal" variant="light">
@@ -176,6 +238,11 @@ export function Dialer() {
                 </Badge>
               )}
             </Group>
+            {live.name && (
+              <Text fw={600} data-testid="dialer-name">
+                {live.name}
+              </Text>
+            )}
             <Text size="lg">{formatPhone(live.to)}</Text>
             {live.phase !== 'ended' && (
               <>
@@ -211,6 +278,21 @@ export function Dialer() {
                     )}
                   </Group>
                 )}
+                {live.phase === 'connected' &&
+                  (transferring ? (
+                    <TransferPanel
+                      companyId={live.companyId}
+                      callId={live.callId}
+                      meId={user.id}
+                      onTransferred={transferred}
+                      onClose={() => setTransferring(false)}
+                      errorText={errorText}
+                    />
+                  ) : (
+                    <Button variant="light" color="grape" leftSection={<IconArrowForwardUp size={16} />} onClick={() => setTransferring(true)}>
+                      Transfer
+                    </Button>
+                  ))}
                 <Button color="red" leftSection={<IconPhoneOff size={16} />} onClick={hangup}>
                   Hang up
                 </Button>
@@ -227,13 +309,60 @@ export function Dialer() {
               onChange={(v) => setCallerId(v)}
               allowDeselect={false}
             />
-            <TextInput label="Number to call" value={to} onChange={(e) => setTo(e.currentTarget.value)} inputMode="tel" placeholder="(312) 555-0100" />
+            <TextInput
+              label="Number to call"
+              description="A number, or a contact's name"
+              value={to}
+              onChange={(e) => typeTo(e.currentTarget.value)}
+              placeholder="(312) 555-0100 or a name"
+              autoComplete="off"
+            />
+            {picked && picked.number === to && (
+              <Text size="sm" data-testid="dialer-picked">
+                Calling {picked.name}
+              </Text>
+            )}
+            {suggestions.length > 0 && (
+              <Stack gap={2} aria-label={byName ? 'Matching contacts' : 'Recent numbers'} role="group">
+                <Text size="xs" c="dimmed">
+                  {byName ? 'Contacts' : 'Recent'}
+                </Text>
+                {suggestions.map((sg) => (
+                  <UnstyledButton
+                    key={sg.key}
+                    onClick={() => choose(sg)}
+                    data-testid="dialer-suggestion"
+                    aria-label={`${sg.name ? `${sg.name} ` : ''}${formatPhone(sg.number)}`}
+                    px={6}
+                    py={4}
+                    style={{ borderRadius: 4 }}
+                  >
+                    <Group gap={6} wrap="nowrap">
+                      {sg.icon}
+                      <Text size="sm" fw={sg.name ? 500 : undefined} truncate style={{ flex: 1 }}>
+                        {sg.name ?? formatPhone(sg.number)}
+                      </Text>
+                      {sg.name && (
+                        <Text size="xs" c="dimmed" ff="monospace">
+                          {formatPhone(sg.number)}
+                        </Text>
+                      )}
+                    </Group>
+                  </UnstyledButton>
+                ))}
+              </Stack>
+            )}
+            {byName && contacts.isSuccess && suggestions.length === 0 && (
+              <Text size="xs" c="dimmed">
+                No contact with a number matches “{search}”.
+              </Text>
+            )}
             <Button
               color="teal"
               leftSection={<IconPhoneOutgoing size={16} />}
               onClick={() => void call()}
               loading={busy}
-              disabled={!callerId || to.trim().length < 3}
+              disabled={!callerId || to.trim().length < 3 || (byName && !picked)}
               data-testid="dialer-call"
             >
               Call
