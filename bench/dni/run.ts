@@ -19,17 +19,20 @@
  *     view, the live event, the cookie). The baseline gets the same query string. Warm-up, then
  *     measured runs of both.
  *  6. Checks after the run that no number was held by two live sessions, prints req/s, p50, p99,
- *     errors and non-2xx, the ratio assignment ÷ baseline and PASS/MISS against p99 < 15 ms.
- *     Nothing is asserted on wall-clock figures.
+ *     errors and non-2xx, the ratio assignment ÷ baseline and PASS/MISS against p99 < 15 ms, and
+ *     where the assignment run's time went: CPU of the server process and of PostgreSQL per
+ *     request, committed transactions per request (about: PostgreSQL's statistics lag up to a
+ *     second). Nothing is asserted on wall-clock figures.
  *
  * Usage: `npm run bench:dni` (or `cd bench && npx tsx dni/run.ts`).
  * Knobs: BENCH_CONNECTIONS (20), BENCH_DURATION_S (10), BENCH_WARMUP_S (3), BENCH_POOLS (1000),
- * BENCH_POOL_SIZE (50), BENCH_HISTORY (100000).
+ * BENCH_POOL_SIZE (50), BENCH_HISTORY (100000); BENCH_CPU_PROFILE=<file.cpuprofile> writes a CPU
+ * profile of the server process during the measured assignment run (open it in Chrome DevTools).
  */
 import { fork } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { fmt, startBenchServer, tempDir } from '../lib/bench-server.js';
+import { fmt, postgresCpuDelta, postgresCpuMs, startBenchServer, tempDir, type BenchServer } from '../lib/bench-server.js';
 
 const CHILD_ROLE = 'BENCH_DNI_LOAD';
 const env = (name: string, fallback: number): number => {
@@ -119,7 +122,8 @@ async function main(): Promise<void> {
   );
 
   process.env.TRUST_PROXY = '127.0.0.1';
-  const bench = await startBenchServer(tempDir('bench-dni-'), tempDir('bench-dni-pg-'));
+  const pgDir = tempDir('bench-dni-pg-');
+  const bench = await startBenchServer(tempDir('bench-dni-'), pgDir);
   const { client, server } = bench;
   try {
     log(`server up; loading ${fmt(pools)} companies with one pool of ${poolSize} numbers each and ${fmt(history)} past sessions`);
@@ -179,7 +183,16 @@ async function main(): Promise<void> {
     await runLoad({ url: serverUrl, keys, connections, durationS: warmupS, baseline: false });
     await runLoad({ url: baseUrl, keys, connections, durationS: warmupS, baseline: true });
     log(`measuring ${durationS} s each at ${connections} connections (load ${os.loadavg()[0]!.toFixed(2)})`);
+    const profiler = process.env.BENCH_CPU_PROFILE ? await startProfiler() : null;
+    const before = { cpu: process.cpuUsage(), pg: postgresCpuMs(pgDir), at: Date.now(), xacts: await committedXacts(client) };
     const dni = await runLoad({ url: serverUrl, keys, connections, durationS, baseline: false });
+    const used = {
+      serverMs: ((c) => (c.user + c.system) / 1000)(process.cpuUsage(before.cpu)),
+      pgMs: postgresCpuDelta(before.pg, postgresCpuMs(pgDir)),
+      wallMs: Date.now() - before.at,
+      xacts: (await committedXacts(client)) - before.xacts - 1,
+    };
+    if (profiler) await profiler.stop(process.env.BENCH_CPU_PROFILE!);
     const stat = await runLoad({ url: baseUrl, keys, connections, durationS, baseline: true });
     await baseline.close();
 
@@ -199,6 +212,12 @@ async function main(): Promise<void> {
     console.log('');
     console.log(`ratio assignment ÷ static: req/s ${(dni.rps / stat.rps).toFixed(2)}, p99 ${(dni.p99 / Math.max(0.1, stat.p99)).toFixed(1)}×`);
     console.log(`target p99 < 15 ms: ${dni.p99 < 15 ? 'PASS' : 'MISS'} (${dni.p99.toFixed(1)} ms)`);
+    const per = (ms: number) => (ms / Math.max(1, dni.requests)).toFixed(3);
+    console.log(
+      `where the time went (assignment run): server process ${per(used.serverMs)} ms CPU per request (${((used.serverMs / used.wallMs) * 100).toFixed(0)} % of a core), ` +
+        `PostgreSQL ${per(used.pgMs)} ms CPU per request (${((used.pgMs / used.wallMs) * 100).toFixed(0)} % of a core), ` +
+        `${(used.xacts / Math.max(1, dni.requests)).toFixed(2)} committed transactions per request (all of the database's, background jobs included)`,
+    );
     console.log(
       `sessions in the database: ${fmt(sessions.rows[0].n)} (${fmt(sessions.rows[0].fallback)} got the fallback number); numbers held by two live sessions: ${shared.rows[0].n}`,
     );
@@ -206,6 +225,29 @@ async function main(): Promise<void> {
   } finally {
     await bench.stop();
   }
+}
+
+/** Transactions committed so far in the bench database (pg_stat_database; the query itself counts one). */
+async function committedXacts(client: BenchServer['client']): Promise<number> {
+  const r = await client.query(`select pg_stat_clear_snapshot(), xact_commit::float8 as n from pg_stat_database where datname = current_database()`);
+  return Number(r.rows[0].n);
+}
+
+/** A CPU profile of this process (the server's) from now until `stop(path)` writes it (BENCH_CPU_PROFILE). */
+async function startProfiler(): Promise<{ stop: (path: string) => Promise<void> }> {
+  const [{ Session }, fs] = await Promise.all([import('node:inspector/promises'), import('node:fs')]);
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    stop: async (path: string) => {
+      const { profile } = await session.post('Profiler.stop');
+      fs.writeFileSync(path, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`CPU profile of the server process during the assignment run: ${path}`);
+    },
+  };
 }
 
 if (process.env[CHILD_ROLE]) await runLoadChild();

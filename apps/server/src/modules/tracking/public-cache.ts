@@ -9,6 +9,7 @@
  */
 import type { AppContext } from '../../context.js';
 import type { StoredSourceRules } from '../../platform/db/schema-tracking.js';
+import { GroupCommit } from '../../platform/db/group-commit.js';
 import { getCompanyNumbers } from '../numbers/numbers.service.js';
 import { trackingRepository } from './tracking.repository.js';
 
@@ -47,34 +48,61 @@ function cacheOf(ctx: AppContext): Map<string, Entry> {
   return c;
 }
 
-async function load(ctx: AppContext, key: string): Promise<PublicCompany | null> {
-  const s = await trackingRepository.settingsByKey(ctx.db, key);
-  if (!s) return null;
-  const pools = await trackingRepository.activePools(ctx.db, s.company_id);
-  const fallbacks = new Map(
-    (
-      await getCompanyNumbers(
-        ctx,
-        s.company_id,
-        pools.map((p) => p.fallback_number_id).filter((x): x is number => x !== null),
-      )
-    ).map((n) => [n.id, n.number]),
+/**
+ * Loads `keys` (settings and active pools: one statement; the pools' fallback numbers: one more
+ * per company that has any). @returns one company per key, in order, null for an unknown key.
+ */
+async function loadMany(ctx: AppContext, keys: string[]): Promise<Array<PublicCompany | null>> {
+  const rows = await trackingRepository.publicConfigs(ctx.db, keys);
+  const companies = await Promise.all(
+    rows.map(async (s): Promise<PublicCompany> => {
+      const ids = s.pools.map((p) => p.fallback_number_id).filter((x): x is number => x !== null);
+      const fallbacks = new Map((await getCompanyNumbers(ctx, s.company_id, ids)).map((n) => [n.id, n.number]));
+      return {
+        companyId: s.company_id,
+        key: s.key,
+        waitForConsent: s.wait_for_consent,
+        firstPartyHost: s.first_party_host,
+        pools: s.pools.map((p) => ({
+          id: p.id,
+          name: p.name,
+          rules: p.source_rules,
+          targets: p.target_numbers,
+          sessionMinutes: p.session_duration_minutes,
+          coolDownMinutes: p.cool_down_minutes,
+          fallback: p.fallback_number_id !== null ? (fallbacks.get(p.fallback_number_id) ?? null) : null,
+        })),
+      };
+    }),
   );
-  return {
-    companyId: s.company_id,
-    key: s.key,
-    waitForConsent: s.wait_for_consent,
-    firstPartyHost: s.first_party_host,
-    pools: pools.map((p) => ({
-      id: p.id,
-      name: p.name,
-      rules: p.source_rules,
-      targets: p.target_numbers,
-      sessionMinutes: p.session_duration_minutes,
-      coolDownMinutes: p.cool_down_minutes,
-      fallback: p.fallback_number_id !== null ? (fallbacks.get(p.fallback_number_id) ?? null) : null,
-    })),
-  };
+  const byKey = new Map(companies.map((c) => [c.key, c]));
+  return keys.map((k) => byKey.get(k) ?? null);
+}
+
+async function load(ctx: AppContext, key: string): Promise<PublicCompany | null> {
+  return (await loadMany(ctx, [key]))[0]!;
+}
+
+const reloaders = new WeakMap<AppContext, GroupCommit<string, PublicCompany | null>>();
+/**
+ * Background reloads of expired entries (nobody waits for them) gathered for up to 50 ms and read
+ * in one statement (`loadMany`): with many busy companies, a reload per key every 5 s would
+ * otherwise cost more statements than the visitors' own assignments.
+ */
+function reloader(ctx: AppContext): GroupCommit<string, PublicCompany | null> {
+  let g = reloaders.get(ctx);
+  if (!g) {
+    g = new GroupCommit<string, PublicCompany | null>({
+      maxWaitMs: 50,
+      maxItems: 500,
+      concurrency: 1,
+      detached: true,
+      owner: ctx,
+      run: (keys) => loadMany(ctx, keys),
+    });
+    reloaders.set(ctx, g);
+  }
+  return g;
 }
 
 /** The company of a public key with its active pools (cached 5 s), or null for an unknown key. */
@@ -98,22 +126,25 @@ export async function publicCompany(ctx: AppContext, key: string): Promise<Publi
 }
 
 /**
- * Answers `value` (expired, under PUBLIC_CACHE_STALE_MS old) at once and reloads the entry meanwhile;
+ * Answers `value` (expired, under PUBLIC_CACHE_STALE_MS old) at once and reloads the entry meanwhile
+ * (`reloader`: batched with other keys' reloads);
  * requests during the reload get `value` too. A reload that fails drops the entry (the next request
  * loads and waits); one that finishes after the entry was dropped (a change on this node) is not kept.
  */
 function refreshInBackground(ctx: AppContext, cache: Map<string, Entry>, key: string, value: PublicCompany): PublicCompany {
   const marker: Entry = { at: Date.now(), value };
   cache.set(key, marker);
-  load(ctx, key).then(
-    (fresh) => {
-      if (cache.get(key) === marker) cache.set(key, { at: Date.now(), value: fresh });
-    },
-    (e: unknown) => {
-      if (cache.get(key) === marker) cache.delete(key);
-      ctx.log.warn({ err: e }, 'tracking: could not reload a public key');
-    },
-  );
+  reloader(ctx)
+    .submit(key)
+    .then(
+      (fresh) => {
+        if (cache.get(key) === marker) cache.set(key, { at: Date.now(), value: fresh });
+      },
+      (e: unknown) => {
+        if (cache.get(key) === marker) cache.delete(key);
+        ctx.log.warn({ err: e }, 'tracking: could not reload a public key');
+      },
+    );
   return value;
 }
 

@@ -12,7 +12,7 @@
 import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../../platform/db/db.js';
 import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
-import type { StoredTouch } from '../../platform/db/schema-tracking.js';
+import type { StoredSourceRules, StoredTouch } from '../../platform/db/schema-tracking.js';
 
 export type SettingsRow = Row<'dni_settings'>;
 export type PoolRow = Row<'dni_pools'>;
@@ -22,6 +22,17 @@ export type SessionRow = Row<'dni_sessions'>;
 export type PageViewRow = Row<'dni_page_views'>;
 export type AttributionRow = Row<'dni_call_attributions'>;
 export type LeadRow = Row<'dni_leads'>;
+
+/** An active pool as the public path reads it (`publicConfigs`). */
+export type PublicPoolRow = {
+  id: number;
+  name: string;
+  source_rules: StoredSourceRules;
+  target_numbers: string[];
+  session_duration_minutes: number;
+  cool_down_minutes: number;
+  fallback_number_id: number | null;
+};
 
 /** A pool number with its state now (contracts `DniPoolNumber`). */
 export type PoolNumberState = PoolNumberRow & { state: 'in_use' | 'cooling_down' | 'free'; available_at: Date | null };
@@ -407,6 +418,24 @@ export const trackingRepository = {
   },
 
   // ------------------------------------------------------------ sessions (public path)
+
+  /**
+   * The public path's view of the companies of `keys` (public-cache.ts) in ONE statement: each
+   * known key's settings row with its active pools in priority order (`pools`, possibly empty).
+   * Unknown keys are absent.
+   */
+  async publicConfigs(db: DbOrTx, keys: string[]): Promise<Array<SettingsRow & { pools: PublicPoolRow[] }>> {
+    if (!keys.length) return [];
+    const r = await sql<SettingsRow & { pools: PublicPoolRow[] }>`
+      select s.*, coalesce((
+        select json_agg(json_build_object('id', p.id, 'name', p.name, 'source_rules', p.source_rules, 'target_numbers', p.target_numbers,
+          'session_duration_minutes', p.session_duration_minutes, 'cool_down_minutes', p.cool_down_minutes, 'fallback_number_id', p.fallback_number_id)
+          order by p.priority, p.id)
+        from dni_pools p where p.company_id = s.company_id and p.active
+      ), '[]'::json) as pools
+      from dni_settings s where s.key = any(${keys}::text[])`.execute(db);
+    return r.rows;
+  },
 
   /**
    * Creates the sessions of `items` (a group commit's batch, in order) in ONE statement and ONE
