@@ -7,11 +7,31 @@ import os from 'node:os';
 import path from 'node:path';
 import asyncExitHook from 'async-exit-hook';
 import type { TestProject } from 'vitest/node';
+import pg from 'pg';
 import { startEmbeddedPostgres } from '../src/platform/db/database.js';
+import { createDb, migrate } from '../src/platform/db/db.js';
+
+/** The migrated database each test file's database is copied from (`create database … template`). */
+const TEMPLATE = 'switchboard_template';
+
+/** Creates and migrates the template once per run, so test files copy a migrated schema instead of migrating. */
+async function createTemplate(adminUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`create database ${TEMPLATE}`);
+  await client.end();
+  const { db } = createDb(adminUrl.replace(/\/postgres$/, `/${TEMPLATE}`), { max: 1 });
+  try {
+    await migrate(db);
+  } finally {
+    await db.destroy(); // no connection may stay open on a template while it is copied
+  }
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgAdminUrl: string;
+    pgTemplate: string;
   }
 }
 
@@ -24,7 +44,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // cluster is stopped by the teardown below instead; the hook stays for SIGINT/SIGTERM only.
   asyncExitHook.unhookEvent('beforeExit');
   asyncExitHook.unhookEvent('exit');
-  project.provide('pgAdminUrl', `postgres://postgres:postgres@127.0.0.1:${port}/postgres`);
+  const adminUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  await createTemplate(adminUrl);
+  project.provide('pgAdminUrl', adminUrl);
+  project.provide('pgTemplate', TEMPLATE);
   return async () => {
     await stop();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -23,7 +23,8 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   const name = `test_${crypto.randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
-  await client.query(`create database ${name}`);
+  // A copy of the run's migrated template (test/global-setup.ts); the server's migrate() then finds nothing to do.
+  await client.query(`create database ${name} template ${inject('pgTemplate')}`);
   await client.end();
   const dbUrl = admin.replace(/\/postgres$/, `/${name}`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-test-data-'));
