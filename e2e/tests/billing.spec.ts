@@ -1,7 +1,8 @@
 /**
  * Billing in the browser (docs/billing.md "Screens"), sandbox gateway: a declined test card shows the card-processing
  * message, a card needing 3-D Secure is authenticated in the sandbox's dialog, a good card is saved (only brand and
- * last four shown); the plan is changed after its preview; the Billing item is in the navigation. Then a number
+ * last four shown); the plan is changed after its preview; invoice e-mails and an add-on are saved; the Billing item is
+ * in the navigation; the number-limit increase request is reached from Billing and from the Numbers page. Then a number
  * bought on the marketplace (docs/marketplace.md) is invoiced at once and the invoice's PDF is downloaded and read.
  */
 import crypto from 'node:crypto';
@@ -55,6 +56,42 @@ test('billing: cards through the sandbox gateway and a plan change with its prev
   await change.getByRole('button', { name: 'Confirm change' }).click();
   await expect(page.getByRole('heading', { name: 'Plan: Premium' })).toBeVisible({ timeout: 10_000 });
   await expect(page.getByText('Your plan has been changed.')).toBeVisible();
+
+  // Invoice e-mails (customer update) and an add-on (feature toggle), with the spec's messages.
+  const mails = page.getByRole('region', { name: 'Invoice e-mails' });
+  const cc = mails.getByLabel('Copies to (cc)');
+  await cc.fill('books@example.test');
+  await cc.press('Enter');
+  await mails.getByRole('button', { name: 'Save invoice e-mails' }).click();
+  await expect(page.getByText('Information updated successfully')).toBeVisible();
+  const addOns = page.getByRole('region', { name: 'Add-ons' });
+  const recording = addOns.getByRole('switch', { name: 'Call recording ($10.00/month)' });
+  const wasOn = await recording.isChecked();
+  await recording.click({ force: true });
+  await expect(page.getByText(wasOn ? 'Feature disabled successfully' : 'Feature enabled successfully')).toBeVisible();
+  await expect(recording).toBeChecked({ checked: !wasOn });
+});
+
+test('number limit: the increase request is reached from Billing and from the Numbers page', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/billing');
+  const card = page.getByRole('region', { name: 'Number limit' });
+  await expect(card.getByText('Numbers in use')).toBeVisible();
+  await card.getByRole('link', { name: 'Request a limit increase' }).click();
+  await expect(page).toHaveURL(/\/numbers\?dialog=number-limit$/);
+  const dialog = page.getByRole('dialog', { name: 'Request a limit increase' });
+  await expect(dialog.getByTestId('number-limit-usage')).toHaveText(/^\d[\d,]* of \d[\d,]*$/);
+  const limit = Number(((await dialog.getByTestId('number-limit-usage').textContent()) ?? '').split(' of ')[1]!.replace(/,/g, ''));
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(/\/numbers$/);
+
+  await page.getByRole('button', { name: 'Number limit', exact: true }).click();
+  await dialog.getByRole('textbox', { name: 'Numbers you need in all' }).fill(String(limit + 20));
+  await dialog.getByRole('textbox', { name: 'Why' }).fill('A second showroom opens next month.');
+  await dialog.getByRole('button', { name: 'Send request' }).click();
+  await expect(page.getByText('Your request to increase the number limit has been submitted.')).toBeVisible();
+  await expect(dialog).toBeHidden();
 });
 
 async function xsrfHeaders(page: Page): Promise<Record<string, string>> {

@@ -69,8 +69,8 @@ export function BuyConfirmation({ numbers, busy, error, onBack, onConfirm }: Buy
       </Table.ScrollContainer>
       {/* Numbers are billed with the plan (docs/billing.md "Usage"): the plan's included numbers, then the plan's monthly price per extra number as overage. */}
       <Text size="sm" c="dimmed" data-testid="buy-price">
-        Price: included in your plan up to its number allowance; each number beyond it is billed monthly as overage on your next invoice (see Billing for your
-        plan&apos;s prices). {one ? 'The number counts' : 'The numbers count'} toward your company&apos;s number limit
+        Price: included in your plan up to its number allowance; each number beyond it is billed monthly as overage on your next invoice (the plan&apos;s prices
+        are on the Billing page). {one ? 'The number counts' : 'The numbers count'} toward your company&apos;s number limit
         {limit ? ` (${limit.used.toLocaleString('en-US')} of ${limit.limit.toLocaleString('en-US')} in use)` : ''}.
       </Text>
       {overLimit && limit && !error ? (
