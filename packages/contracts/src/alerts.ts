@@ -83,10 +83,39 @@ const IdList = z.preprocess((v) => (typeof v === 'string' ? v.split(',').filter(
 const EnumList = <T extends readonly [string, ...string[]]>(values: T) =>
   z.preprocess((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v), z.array(z.enum(values)).max(20));
 
+/** The list's filters: `state`, `type`, `severity` (comma lists or arrays), `search`, `from`/`to`. */
+const alertFilterFields = {
+  state: EnumList(ALERT_STATES).optional(),
+  type: EnumList(ALERT_TYPES).optional(),
+  severity: EnumList(ALERT_SEVERITIES).optional(),
+  search: z.string().trim().max(200).optional(),
+  from: TimestampText.optional(),
+  to: TimestampText.optional(),
+};
+
+/**
+ * The spec's `filters` object of `GET /monitoring/alerts` (spec 001 §7 "Alerts": "…, companyIds, filters"): a bracket
+ * object (`filters[state]=open,acknowledged&filters[search]=pool`) or a JSON text (`filters={"type":["missed_calls"]}`)
+ * holding the same keys as the flat parameters. An unknown key is refused (422), so a misspelt filter is never silently
+ * ignored.
+ */
+export const AlertListFilters = z.preprocess((v) => {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch (error) {
+    if (error instanceof SyntaxError) return v; // not JSON: left for the schema to refuse (422)
+    throw error;
+  }
+}, z.strictObject(alertFilterFields).optional());
+export type AlertListFilters = z.infer<typeof AlertListFilters>;
+
 /**
  * `GET /monitoring/alerts`: `company` (or `companyId`/`company_id`) or `businessUnitId` (all its companies the caller
  * belongs to, narrowed by `companyIds`); filters `state`, `type`, `severity` (comma lists), `search` (title, message,
- * subject), `from`/`to` (created, UTC dates or timestamps); `page`, `perPage` (default 10, at most 100).
+ * subject), `from`/`to` (created, UTC dates or timestamps), flat or in the spec's `filters` object
+ * ({@link AlertListFilters}; a key given both ways takes the `filters` value); `page`, `perPage` (default 10, at most 100).
  */
 export const AlertListQuery = z.object({
   company: Id.optional(),
@@ -94,12 +123,8 @@ export const AlertListQuery = z.object({
   company_id: Id.optional(),
   businessUnitId: Id.optional(),
   companyIds: IdList.optional(),
-  state: EnumList(ALERT_STATES).optional(),
-  type: EnumList(ALERT_TYPES).optional(),
-  severity: EnumList(ALERT_SEVERITIES).optional(),
-  search: z.string().trim().max(200).optional(),
-  from: TimestampText.optional(),
-  to: TimestampText.optional(),
+  ...alertFilterFields,
+  filters: AlertListFilters,
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   perPage: z.coerce.number().int().min(1).max(100).default(ALERTS_PAGE_SIZE),
 });

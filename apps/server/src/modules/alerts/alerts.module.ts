@@ -2,7 +2,7 @@
 import type { ModuleEntry } from '../../platform/module.js';
 import { events } from '../../platform/events/index.js';
 import { registerAlertJobs, registerAlertTicker } from './alerts.jobs.js';
-import { onCallChanged, onMessageStatus, onPoolExhausted } from './alerts.monitors.js';
+import { onCallChanged, onCampaignDeliveries, onMessageStatus, onPoolExhausted } from './alerts.monitors.js';
 import { registerAlertRoutes } from './alerts.routes.js';
 
 export const alertsModule: ModuleEntry[] = [
@@ -17,6 +17,7 @@ export const alertsModule: ModuleEntry[] = [
       events.on('call.changed', onCallChanged);
       events.on('message.status-changed', onMessageStatus);
       events.on('tracking.pool-exhausted', onPoolExhausted);
+      events.on('campaign.delivery-outcomes', onCampaignDeliveries);
     },
   },
 ];

@@ -8,8 +8,8 @@
  * | `missed_calls`         | the company        | `call.changed` → `alerts.check-calls` job      | per company after its calls; tick re-checks active |
  * | `number_silent`        | a number           | analytics `lastCallAtByNumber`                 | tick, hourly                  |
  * | `pool_exhausted`       | a tracking pool    | `tracking.pool-exhausted`                      | at once                       |
- * | `delivery_failures`    | a campaign / texts | `message.status-changed` → own 5-min buckets   | tick                          |
- * | `carrier_error`        | an error code      | `message.status-changed` → own 5-min buckets   | tick                          |
+ * | `delivery_failures`    | a campaign / texts | `campaign.delivery-outcomes` (campaigns), `message.status-changed` (other texts) → own 5-min buckets | tick |
+ * | `carrier_error`        | an error code      | the same buckets, by carrier error code        | tick                          |
  * | `voicemail_unanswered` | a voicemail        | `call.changed` (voicemailId; later outbound call), `message.status-changed` (outbound text) | tick |
  *
  * Every handler and job is idempotent: running twice (or on two nodes) raises nothing twice (the partial unique
@@ -67,6 +67,25 @@ export async function onMessageStatus(ctx: AppContext, e: DomainEvents['message.
     const conversation = await getConversationRow(ctx, e.conversationId);
     if (conversation) await answerVoicemails(ctx, e.companyId, conversation.recipient, item.created_at, 'A text message was sent to the caller.');
   }
+}
+
+/**
+ * `campaign.delivery-outcomes` (emitted by campaigns after its delivery callback or a send batch committed): counts the
+ * campaign's final outcomes in the company's 5-minute bucket of that campaign, failures by carrier error code (so the
+ * `delivery_failures` monitor sees each campaign, and `carrier_error` its error codes). One upsert per (kind, code).
+ */
+export async function onCampaignDeliveries(ctx: AppContext, e: DomainEvents['campaign.delivery-outcomes']): Promise<void> {
+  const counts = new Map<string, { failed: boolean; errorCode: string; count: number }>();
+  for (const o of e.outcomes) {
+    const failed = o.state !== 'delivered';
+    const errorCode = failed && o.errorCode !== null ? String(o.errorCode) : '';
+    const key = `${failed ? 'f' : 'd'}:${errorCode}`;
+    const c = counts.get(key) ?? { failed, errorCode, count: 0 };
+    c.count += 1;
+    counts.set(key, c);
+  }
+  const bucketStart = bucketOf(new Date());
+  for (const c of counts.values()) await repo.countMessageOutcome(ctx.db, { companyId: e.companyId, campaignId: e.campaignId, bucketStart, ...c });
 }
 
 /**

@@ -209,8 +209,12 @@ export const alertsRepository = {
     return rows.map((r) => r.user_id);
   },
 
-  /** Adds one outbound message outcome to its 5-minute bucket. */
-  async countMessageOutcome(db: DbOrTx, b: { companyId: number; campaignId: number; errorCode: string; bucketStart: Date; failed: boolean }): Promise<void> {
+  /** Adds `count` (default 1) outbound message outcomes of one kind to their 5-minute bucket. */
+  async countMessageOutcome(
+    db: DbOrTx,
+    b: { companyId: number; campaignId: number; errorCode: string; bucketStart: Date; failed: boolean; count?: number },
+  ): Promise<void> {
+    const n = b.count ?? 1;
     await db
       .insertInto('monitor_message_buckets')
       .values({
@@ -218,13 +222,13 @@ export const alertsRepository = {
         campaign_id: b.campaignId,
         error_code: b.errorCode,
         bucket_start: b.bucketStart,
-        delivered: b.failed ? 0 : 1,
-        failed: b.failed ? 1 : 0,
+        delivered: b.failed ? 0 : n,
+        failed: b.failed ? n : 0,
       })
       .onConflict((oc) =>
         oc.columns(['company_id', 'bucket_start', 'campaign_id', 'error_code']).doUpdateSet((eb) => ({
-          delivered: eb('monitor_message_buckets.delivered', '+', b.failed ? 0 : 1),
-          failed: eb('monitor_message_buckets.failed', '+', b.failed ? 1 : 0),
+          delivered: eb('monitor_message_buckets.delivered', '+', b.failed ? 0 : n),
+          failed: eb('monitor_message_buckets.failed', '+', b.failed ? n : 0),
         })),
       )
       .execute();

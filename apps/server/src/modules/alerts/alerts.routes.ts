@@ -42,8 +42,9 @@ export function registerAlertRoutes(app: App, ctx: AppContext): void {
     '/api/monitoring/alerts',
     { config: { access: access.company('alerts.read') }, schema: { tags, querystring: AlertListQuery, response: { 200: AlertListBody, ...errorResponses } } },
     async (request) => {
-      const q = request.query;
-      return listAlerts(ctx, request.auth!.userId, { ...q, companyId: q.company ?? q.companyId ?? q.company_id });
+      // The spec's `filters` object and the flat parameters are one set of filters (a key in `filters` wins).
+      const { filters, ...q } = request.query;
+      return listAlerts(ctx, request.auth!.userId, { ...q, ...filters, companyId: q.company ?? q.companyId ?? q.company_id });
     },
   );
   app.get(

@@ -2,8 +2,9 @@
  * Alerts through the real server (spec 001 "Alerts"; docs/alerts.md): monitors raise ONE active alert per subject
  * even when they run twice or on two nodes at once; dismissing needs a reason and keeps it; the history keeps every
  * change with who and when; counts; the list's page size 10 and filters; the quiet period after a dismissal;
- * voicemails answered by a call back; pool exhaustion; settings and e-mail choices; tenant isolation (403/404) and
- * 422 on bad input.
+ * voicemails answered by a call back; pool exhaustion; a campaign whose deliveries fail (the campaigns module's
+ * `campaign.delivery-outcomes`, from the sandbox carrier's real delivery callbacks); settings and e-mail choices;
+ * tenant isolation (403/404) and 422 on bad input, the spec's `filters` object on the list.
  */
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,9 @@ import { eventually, startSecondNode, startTestServer, type TestServer } from '.
 import { events } from '../../../src/platform/events/index.js';
 import { addCompanyMember, createOrganization } from '../companies/companies.service.js';
 import { buyTestNumber, connectSocket, subscribe } from '../messaging/messaging.test-helpers.js';
+import { createContact } from '../contacts/contacts.service.js';
+import { addContactsToGroups, createGroup } from '../contacts/groups.service.js';
+import { campaignRuntime, setCompanyCampaignRate } from '../campaigns/campaigns.service.js';
 import { raiseAlert } from './alerts.raise.js';
 import { monitorTuning, runMonitors } from './alerts.monitors.js';
 
@@ -237,6 +241,61 @@ describe('monitors raise one alert per subject', () => {
   });
 });
 
+describe('campaign deliveries', () => {
+  it('a campaign whose messages fail to deliver raises exactly one alert for that campaign', async () => {
+    const realNow = campaignRuntime.now;
+    campaignRuntime.now = () => new Date('2030-06-03T18:00:00Z'); // inside the legal sending window
+    try {
+      const c = await createAccount(s, { firstName: 'Cam' });
+      const n = await buyTestNumber(c, '415', 0);
+      await setCompanyCampaignRate(s.ctx, c.companyId, 0); // unlimited for the sandbox
+      const group = await createGroup(s.ctx, c.userId, { company_id: c.companyId, name: 'Spring list' });
+      // 12 reachable recipients and 8 whose numbers end in 0000: the sandbox carrier reports those undelivered
+      // (error 30003) through the campaigns module's own delivery callback.
+      const numbers = [...Array.from({ length: 12 }, (_, i) => `+1415555${String(2100 + i)}`), ...Array.from({ length: 8 }, (_, i) => `+1415${201 + i}0000`)];
+      const ids: number[] = [];
+      for (const [i, number] of numbers.entries()) ids.push((await createContact(s.ctx, c.companyId, { name: `Person ${i}`, number })).id);
+      await addContactsToGroups(s.ctx, [group.id], ids);
+      const created = await c.client.post('/api/campaigns', {
+        company_id: c.companyId,
+        title: 'Spring sale',
+        text: 'Spring sale today',
+        unsubscribe_text: 'Reply STOP to stop',
+        groups: [group.id],
+        number_id: n.id,
+        state: 'queued',
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const campaignId = created.body.id as number;
+      await eventually(async () => {
+        const r = await c.client.get(`/api/campaigns/${campaignId}`);
+        return r.body.state === 'sent' && r.body.delivered_count + r.body.undelivered_count === 20;
+      }, 20_000);
+
+      // Two nodes, twice: one alert for the campaign (and one for the repeating carrier error), nothing else.
+      await Promise.all([runMonitors(s.ctx), runMonitors(s2.ctx)]);
+      await runMonitors(s.ctx);
+      const list = await c.client.get(`/api/monitoring/alerts?company=${c.companyId}&type=delivery_failures`);
+      expect(list.status).toBe(200);
+      expect(list.body.data).toHaveLength(1);
+      expect(list.body.data[0]).toMatchObject({
+        state: 'open',
+        severity: 'warning',
+        subject: { type: 'campaign', id: `campaign:${campaignId}`, label: `Campaign #${campaignId}` },
+        title: `40% of campaign #${campaignId} failed to deliver`,
+        details: { campaignId, delivered: 12, failed: 8, ratePercent: 40, thresholdPercent: 20 },
+      });
+      const all = await c.client.get(`/api/monitoring/alerts?company=${c.companyId}`);
+      expect(all.body.data.map((x: { type: string; subject: { id: string } }) => [x.type, x.subject.id]).sort()).toEqual([
+        ['carrier_error', 'error:30003'],
+        ['delivery_failures', `campaign:${campaignId}`],
+      ]);
+    } finally {
+      campaignRuntime.now = realNow;
+    }
+  });
+});
+
 describe('the list, access and validation', () => {
   it('pages by 10 and filters by state, type and search', async () => {
     for (let i = 0; i < 11; i++)
@@ -263,6 +322,25 @@ describe('the list, access and validation', () => {
       total: 11,
       last_page: 3,
     });
+
+    // The spec's `filters` object (spec 001 §7): a bracket object or a JSON text, with the flat parameters' keys.
+    const inFilters = async (q: string) => {
+      const r = await other.client.get(`/api/monitoring/alerts?company=${other.companyId}&${q}`);
+      expect(r.status, `${q}: ${JSON.stringify(r.body)}`).toBe(200);
+      return r.body.data.map((x: { subject: { label: string } }) => x.subject.label);
+    };
+    expect(await inFilters('filters[search]=line 7')).toEqual(['Line 7']);
+    expect(await inFilters('filters[state]=dismissed,resolved')).toEqual([]);
+    expect(await inFilters('filters[state][]=open&filters[type][]=number_silent&filters[search]=line 1')).toEqual(['Line 10', 'Line 1']);
+    expect(await inFilters(`filters=${encodeURIComponent(JSON.stringify({ type: ['number_silent'], search: 'line 3' }))}`)).toEqual(['Line 3']);
+    // A key in `filters` wins over the flat one.
+    expect(await inFilters('search=line 2&filters[search]=line 4')).toEqual(['Line 4']);
+    // An unknown key inside `filters`, or a bad value there, is refused rather than dropped.
+    for (const q of ['filters[bogus]=1', 'filters[state]=bogus', 'filters[search][deep]=x', 'filters={not json']) {
+      const r = await other.client.get(`/api/monitoring/alerts?company=${other.companyId}&${q}`);
+      expect(r.status, q).toBe(422);
+      expect(Object.keys(r.body.errors)[0], q).toMatch(/^filters/);
+    }
   });
 
   it('keeps other companies out (403/404) and answers 422 for bad input', async () => {

@@ -62,7 +62,8 @@ export function scheduleCampaignRefresh(ctx: AppContext, campaignId: number): vo
 /**
  * `POST /webhooks/twilio/campaigns/status?recipient={id}` (inside `handleOnce`'s transaction):
  * moves the recipient's delivery state forward only, records the SID and error code, mirrors the
- * state onto its conversation item, and schedules a counters refresh.
+ * state onto its conversation item, and after commit schedules a counters refresh and, when the
+ * recipient reached a final outcome, emits `campaign.delivery-outcomes`.
  */
 export async function applyCampaignStatus(ctx: AppContext, tx: DbOrTx, p: MessageStatusEvent | null, recipientId: number | null): Promise<WebhookOutcome> {
   const response = ctx.carrier.renderMessaging();
@@ -94,8 +95,17 @@ export async function applyCampaignStatus(ctx: AppContext, tx: DbOrTx, p: Messag
     response,
     // The conversation item's state is kept in step, but no `conversation updated` is published per
     // campaign callback: at campaign volume that fan-out would cost more than the send itself.
-    afterCommit: () => {
+    afterCommit: async () => {
       scheduleCampaignRefresh(ctx, r.campaign_id);
+      // A final outcome reached for the first time feeds the delivery monitors (alerts subscribe).
+      if (patch.state === 'delivered' || patch.state === 'undelivered' || patch.state === 'failed') {
+        await events.emitAfterCommit(ctx, 'campaign.delivery-outcomes', {
+          companyId: r.company_id,
+          campaignId: r.campaign_id,
+          at: now.toISOString(),
+          outcomes: [{ recipientId: r.id, state: patch.state, errorCode: patch.error_code ?? null }],
+        });
+      }
     },
   };
 }

@@ -51,6 +51,7 @@ import { z } from 'zod';
 import type { OutboundMessage } from '../../carriers/carrier.port.js';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
+import { events } from '../../platform/events/index.js';
 import { CarrierError, NotFoundError } from '../../platform/http/errors.js';
 import { getCompanyMessagingSettings } from '../companies/companies.service.js';
 import { appendOutboundMessages } from '../conversations/conversations.commands.js';
@@ -316,6 +317,7 @@ const LIVE_CONVERSATIONS_PER_BATCH = 5;
  * state taken from the ledger so an early callback is not lost), and record SIDs and item ids in
  * the ledger. A callback arriving meanwhile
  * waits on the row lock and then finds the item. Live: one bulk `conversation updated` per batch.
+ * Messages the carrier refused are announced as `campaign.delivery-outcomes` (failed) once recorded.
  */
 async function recordResults(
   ctx: AppContext,
@@ -332,6 +334,7 @@ async function recordResults(
   });
   const now = campaignRuntime.now();
   await repo.recordFailed(ctx.db, failed);
+  if (failed.length) await announceRefused(ctx, prepared, results, now);
   if (!c || c.skip_inbox || !sent.length || c.number_id === null) {
     await repo.recordSent(
       ctx.db,
@@ -373,6 +376,25 @@ async function recordResults(
     return appended.map((a) => a.conversationId);
   });
   await publishConversationsUpdated(ctx, companyId, [...new Set(conversationIds)].slice(-LIVE_CONVERSATIONS_PER_BATCH));
+}
+
+/** `campaign.delivery-outcomes` for the messages of a batch the carrier refused (`failed`, with its error code), per campaign. */
+async function announceRefused(
+  ctx: AppContext,
+  prepared: Prepared[],
+  results: Array<{ sid: string } | { error: { message: string; code: number | null } }>,
+  now: Date,
+): Promise<void> {
+  const byCampaign = new Map<number, { companyId: number; outcomes: Array<{ recipientId: number; state: 'failed'; errorCode: number | null }> }>();
+  results.forEach((r, i) => {
+    if ('sid' in r) return;
+    const row = prepared[i]!.row;
+    let group = byCampaign.get(row.campaign_id);
+    if (!group) byCampaign.set(row.campaign_id, (group = { companyId: row.company_id, outcomes: [] }));
+    group.outcomes.push({ recipientId: row.id, state: 'failed', errorCode: Number.isInteger(r.error.code) ? r.error.code : null });
+  });
+  for (const [campaignId, g] of byCampaign)
+    await events.emitAfterCommit(ctx, 'campaign.delivery-outcomes', { companyId: g.companyId, campaignId, at: now.toISOString(), outcomes: g.outcomes });
 }
 
 /** Renders a recipient's message: merge fields filled, the unsubscribe text appended. */

@@ -1,7 +1,7 @@
 /**
  * Domain events of the campaigns family (emitted by modules/campaigns after commit; others only
  * subscribe, e.g. the webhooks module's `campaign.finished` deliveries, docs/api-and-webhooks.md
- * "Event types"). Each entry: event name → zod schema of its payload. See `platform/events/index.ts`
+ * "Event types", and the alerts module's delivery monitor on `campaign.delivery-outcomes`, docs/alerts.md). Each entry: event name → zod schema of its payload. See `platform/events/index.ts`
  * and docs/campaigns.md "Domain events".
  */
 import { z } from 'zod';
@@ -29,4 +29,29 @@ export const CAMPAIGN_EVENTS = {
     respondedCount: count,
     unsubscriberCount: count,
   }),
+  /**
+   * Campaign messages reached a final delivery outcome (spec 001 §3 Campaign counters: delivered / undelivered):
+   * `delivered`, `undelivered` or `failed` from the carrier's delivery callback (the recipient's ledger row moved to
+   * it, once per row), or `failed` for messages the carrier refused at send time (one event per send batch with
+   * its refused messages). `errorCode`: the carrier's error code of a failure, else null. `at`: ISO, UTC, when it
+   * was recorded. At least once (a crash between commit and handler loses it; a retried batch may repeat it):
+   * subscribers count rates, not exact totals.
+   */
+  'campaign.delivery-outcomes': z.object({
+    companyId: id,
+    campaignId: id,
+    at: z.string(),
+    outcomes: z
+      .array(
+        z.object({
+          recipientId: id,
+          state: z.enum(['delivered', 'undelivered', 'failed']),
+          errorCode: z.number().int().nullable(),
+        }),
+      )
+      .min(1),
+  }),
 } as const;
+
+/** Payload of `campaign.delivery-outcomes`. */
+export type CampaignDeliveryOutcomesEvent = z.infer<(typeof CAMPAIGN_EVENTS)['campaign.delivery-outcomes']>;
