@@ -282,12 +282,41 @@ const columnsList = z.preprocess(toArray, z.array(z.string().max(40)).min(1).max
 // GET /analytics/calls
 // ---------------------------------------------------------------------------------------------
 
+/** A parameter value that is an object: a bracket object (`x[a]=1`), a list of them, or a JSON object text. */
+function isObjectValue(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(isObjectValue);
+  if (typeof v === 'object' && v !== null) return true;
+  if (typeof v === 'string' && v.trimStart().startsWith('{')) {
+    const parsed = jsonObject(v);
+    return typeof parsed === 'object' && parsed !== null;
+  }
+  return false;
+}
+
+/**
+ * A parameter the report does not know: a scalar or a list is ignored (dropped, as an HTTP query's extra parameters
+ * are), but an object is refused (422). The report filters are top-level parameters (spec 001 §7 lists them beside `group` and
+ * `target`; docs/analytics.md "Parameters"), so a nested `filters[…]` or `filter={…}` object (the dashboard's and the
+ * activity feed's shapes) sent here by mistake is answered, not silently dropped.
+ */
+const UnknownScalar = z
+  .unknown()
+  .superRefine((v, c) => {
+    if (isObjectValue(v))
+      c.addIssue({
+        code: 'custom',
+        message: 'The report takes its filters as top-level parameters (e.g. dates[from]=…, number_ids[]=…), not in a nested object.',
+      });
+  })
+  .transform(() => undefined);
+
 /**
  * `GET /api/analytics/calls` (spec 001 §7): `company_id`, `group`, `target` and the report filters.
  * `format=csv` with `async=1` and `columns` starts an export job (202 ExportStartedBody); `format=csv`
- * without async streams the same file in the answer. 422 for an unknown column.
+ * without async streams the same file in the answer. 422 for an unknown column, and for an unknown
+ * parameter holding an object ({@link UnknownScalar}).
  */
-export const CallReportQuery = CallReportFilters.extend({
+const CallReportQueryFields = CallReportFilters.extend({
   company_id: Id,
   group: z.enum(CALL_REPORT_GROUPS).default('number_day'),
   target: z.enum(CALL_REPORT_TARGETS).default('calls'),
@@ -295,8 +324,10 @@ export const CallReportQuery = CallReportFilters.extend({
   async: flag(false),
   columns: columnsList,
 });
-export type CallReportQuery = z.infer<typeof CallReportQuery>;
-export type CallReportQueryInput = z.input<typeof CallReportQuery>;
+export const CallReportQuery = CallReportQueryFields.catchall(UnknownScalar);
+/** The parsed query (unknown scalar parameters are dropped: their keys are left undefined). */
+export type CallReportQuery = z.infer<typeof CallReportQueryFields>;
+export type CallReportQueryInput = z.input<typeof CallReportQueryFields>;
 
 /** Measures every report row (and the totals) carries. */
 export const CallMeasures = z.object({

@@ -294,7 +294,8 @@ export const NotificationCountsByNumber = z.object({ data: z.array(NumberNotific
  * Activity filter (spec 001 §7 "GET /activity"): type flags (calls, voicemails, messages, faxes on, notes
  * off; `trackingmatch` on: call-tracking visits matched to a call), `dniSessionId` (only the items of one
  * tracked visit) and the report filters of `GET /analytics/calls` (CallReportFilters: a call filter keeps
- * only calls and voicemails that match; messages are kept only by dates, number_ids and companies).
+ * only calls and voicemails that match; messages are kept only by dates, number_ids and companies; notes
+ * only by dates).
  */
 export const ActivityFilter = CallReportFilters.extend({
   calls: flag(true),
@@ -356,6 +357,20 @@ export const ActivityItem = z.object({
   answer_status: z.enum(['none', 'answered', 'missed', 'voicemail', 'blocked']).optional(),
   is_first_contact: z.boolean().nullable().optional(),
   traffic_source: z.string().nullable().optional(),
+  /**
+   * note (spec 001 §3 "Note": model_type, model_id, body; the body is `content`): the note and who wrote it (null when
+   * that user is gone). A note on a call also carries the call's `call_id`, number, parties and contact.
+   */
+  note: z
+    .object({
+      id: z.number().int(),
+      model_type: z.string(),
+      model_id: z.number().int(),
+      user_id: z.number().int().nullable(),
+      user_name: z.string().nullable(),
+      updated_at: Timestamp,
+    })
+    .optional(),
   /** trackingmatch: the tracked visit matched to a call (spec 001 §3 "Activity item kinds"). */
   tracking: z
     .object({

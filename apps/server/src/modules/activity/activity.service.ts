@@ -14,7 +14,10 @@
  * Merge strategy: for page p of size n each source returns its newest p·n entries; they are merged
  * by time and the slice [(p-1)·n, p·n) is answered. That is exact (every entry of the page is among
  * the newest p·n of its own source) and costs O(p·n) rows. `total` is the sum of the sources' totals.
- * Faxes come from the fax module (`faxActivity`: dates and numbers, like messages); notes do not show. Answers are cached 5 s (spec 001 §9 "Analytics activity cache")
+ * Faxes come from the fax module (`faxActivity`: dates and numbers, like messages). Notes (flag `notes`, off by default)
+ * come from the notes module (`companyNotesActivity`): kind `note`, the body as `content`, the author, and for a note on
+ * a call the call's number, parties and contact; they follow `dates` only (the note's time), so a number or a call-only
+ * filter or a session leaves them out (a note has no number of its own). Answers are cached 5 s (spec 001 §9 "Analytics activity cache")
  * and dropped as soon as the company's calls or messages change. `meta.show_progress` carries the
  * first-page progress rule (hidden when page is 1 and per_page is 10).
  */
@@ -28,8 +31,10 @@ import { callActivityOf, knownParties, listCallActivity, type CallActivityRow } 
 import { assertCompanyAccess, companyTimeZone } from '../companies/companies.service.js';
 import { listMessageActivity, messageActivityIn } from '../conversations/conversations.service.js';
 import { faxActivity } from '../fax/fax.reporting.js';
+import { companyNotesActivity } from '../notes/notes.service.js';
 import { getCompanyNumbers } from '../numbers/numbers.service.js';
 import { listTrackingMatchActivity, type TrackingMatchActivity } from '../tracking/tracking.service.js';
+import { getUserNames } from '../users/users.service.js';
 
 type Sortable = { at: Date; item: ActivityItem };
 type CallEntry = { kind: 'call' | 'voicemail'; row: CallActivityRow; statusLabel: string };
@@ -123,16 +128,20 @@ async function buildActivity(ctx: AppContext, q: ActivityQuery): Promise<{ data:
     return faxActivity(ctx, companyId, { ...range, numberIds: f.number_ids, limit: window });
   };
 
-  const [calls, messages, matches, faxes] = await Promise.all([callsPart(), messagesPart(), matchesPart(), faxesPart()]);
-  const matchCalls = new Map(
-    (
-      await callActivityOf(
-        ctx,
-        companyId,
-        matches.items.map((m) => m.callId),
-      )
-    ).map((r) => [r.id, r]),
-  );
+  // Notes (the notes module's feed query): dates only; any other narrowing leaves them out.
+  const notesPart = async () => {
+    if (!f.notes || callOnly || (f.number_ids?.length ?? 0) > 0) return { notes: [], total: 0 };
+    const range = f.dates ? datesRange(f.dates, timeZone) : {};
+    return companyNotesActivity(ctx, companyId, { ...range, limit: window });
+  };
+
+  const [calls, messages, matches, faxes, notes] = await Promise.all([callsPart(), messagesPart(), matchesPart(), faxesPart(), notesPart()]);
+  const noteCallIds = notes.notes.filter((n) => n.model_type === 'call').map((n) => n.model_id);
+  const [relatedCalls, authors] = await Promise.all([
+    callActivityOf(ctx, companyId, [...matches.items.map((m) => m.callId), ...noteCallIds]),
+    getUserNames(ctx, [...new Set(notes.notes.map((n) => n.user_id).filter((id): id is number => id !== null))]),
+  ]);
+  const matchCalls = new Map(relatedCalls.map((r) => [r.id, r]));
   const facts = await callFactSummaries(
     ctx,
     calls.entries.map((e) => e.row.id),
@@ -141,10 +150,15 @@ async function buildActivity(ctx: AppContext, q: ActivityQuery): Promise<{ data:
   // Known callers by name: the contact a call or conversation was matched to, else the contact
   // with that number now (created later); one statement each for ids and numbers.
   const partyOf = (r: CallActivityRow) => (r.direction === 'outbound' ? r.to_number : r.from_number);
+  const noteCall = (n: (typeof notes.notes)[number]) => (n.model_type === 'call' ? matchCalls.get(n.model_id) : undefined);
   const contacts = await knownParties(ctx, companyId, [
     ...calls.entries.map((c) => ({ contactId: c.row.contact_id, party: partyOf(c.row) })),
     ...messages.rows.map((m) => ({ contactId: m.contact_id, party: m.recipient })),
     ...faxes.rows.map((x) => ({ contactId: null, party: x.remote })),
+    ...notes.notes.map((n) => {
+      const call = noteCall(n);
+      return { contactId: call?.contact_id ?? null, party: call ? partyOf(call) : '' };
+    }),
   ]);
   // Cached caller names (docs/caller-id.md), no provider requests: the contact's name first.
   const callerIds = await cachedCallerIds(ctx, [...calls.entries.map((c) => partyOf(c.row)), ...messages.rows.map((m) => m.recipient)]);
@@ -155,6 +169,7 @@ async function buildActivity(ctx: AppContext, q: ActivityQuery): Promise<{ data:
     ...messages.rows.map((m) => m.number_id),
     ...[...matchCalls.values()].map((r) => r.number_id),
     ...faxes.rows.map((x) => x.number_id),
+    ...notes.notes.flatMap((n) => noteCall(n)?.number_id ?? []),
   ];
   const numbers = new Map((await getCompanyNumbers(ctx, companyId, numberIds, { includeReleased: true })).map((n) => [n.id, n]));
   const numberOf = (id: number, fallback: string) => ({ id, number: numbers.get(id)?.number ?? fallback, label: numbers.get(id)?.label ?? '' });
@@ -228,6 +243,33 @@ async function buildActivity(ctx: AppContext, q: ActivityQuery): Promise<{ data:
       },
     });
   }
+  const noteContactAt = calls.entries.length + messages.rows.length + faxes.rows.length;
+  for (const [i, n] of notes.notes.entries()) {
+    const call = noteCall(n);
+    merged.push({
+      at: new Date(n.created_at),
+      item: {
+        id: `note-${n.id}`,
+        kind: 'note',
+        created_at: n.created_at,
+        number: call ? numberOf(call.number_id, call.direction === 'outbound' ? call.from_number : call.to_number) : { id: 0, number: '', label: '' },
+        ...(n.model_type === 'call' ? { call_id: n.model_id } : {}),
+        from: call?.from_number ?? '',
+        to: call?.to_number ?? '',
+        direction: call?.direction === 'outbound' ? 'outbound' : 'inbound',
+        content: n.body,
+        contact: call ? (contacts[noteContactAt + i] ?? null) : null,
+        note: {
+          id: n.id,
+          model_type: n.model_type,
+          model_id: n.model_id,
+          user_id: n.user_id,
+          user_name: n.user_id !== null ? (authors.get(n.user_id) ?? null) : null,
+          updated_at: n.updated_at,
+        },
+      },
+    });
+  }
   for (const m of matches.items) {
     const r = matchCalls.get(m.callId);
     merged.push({
@@ -256,7 +298,7 @@ async function buildActivity(ctx: AppContext, q: ActivityQuery): Promise<{ data:
     });
   }
   merged.sort((x, y) => y.at.getTime() - x.at.getTime() || y.item.id.localeCompare(x.item.id));
-  const total = calls.total + messages.total + matches.total + faxes.total;
+  const total = calls.total + messages.total + matches.total + faxes.total + notes.total;
   return {
     data: merged.slice((q.page - 1) * q.per_page, q.page * q.per_page).map((s) => s.item),
     meta: { ...pageMeta(q.page, q.per_page, total), show_progress: !(q.page === 1 && q.per_page === 10) },

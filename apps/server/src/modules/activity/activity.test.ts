@@ -1,6 +1,7 @@
 /**
  * The activity feed through the real server: a call placed with the sandbox simulator and
- * messages in both directions, merged newest first, filtered and paged.
+ * messages in both directions, merged newest first, filtered and paged; notes on the call (flag
+ * `notes`, off by default) as items of kind `note`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../../test/fixtures.js';
@@ -110,6 +111,58 @@ describe('GET /api/activity', () => {
     expect(session.body).toMatchObject({ data: [], meta: { total: 0 } });
     expect((await a.client.get(`/api/activity?company=${a.companyId}&filter[minDuration]=-5`)).status).toBe(422);
     expect((await a.client.get(`/api/activity?company=${a.companyId}&filter[dates][from]=2026-02-30`)).status).toBe(422);
+  });
+
+  it('notes=1 adds the company’s notes as items of kind note (off by default), by dates only', async () => {
+    const feed = await a.client.get(`/api/activity?company=${a.companyId}&filter[messages]=0&per_page=5`);
+    const callId = feed.body.data[0].call_id as number;
+    expect(callId).toEqual(expect.any(Number));
+    const first = await a.client.post('/api/notes', { model_type: 'call', model_id: callId, body: 'Wants a quote for two cars' });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    await new Promise((r) => setTimeout(r, 20));
+    const second = await a.client.post('/api/notes', { model_type: 'call', model_id: callId, body: 'Called back, quote sent' });
+    expect(second.status).toBe(201);
+
+    const withNotes = await a.client.get(`/api/activity?company=${a.companyId}&filter[notes]=1&per_page=20`);
+    expect(withNotes.status).toBe(200);
+    expect(withNotes.body.meta.total).toBe(5);
+    expect(withNotes.body.data.map((i: any) => i.kind).slice(0, 2)).toEqual(['note', 'note']);
+    const [newest, older] = withNotes.body.data;
+    expect(newest).toMatchObject({
+      id: `note-${second.body.data.id}`,
+      kind: 'note',
+      content: 'Called back, quote sent',
+      call_id: callId,
+      from: '+13125557777',
+      to: number.number,
+      direction: 'inbound',
+      number: { id: number.id, number: number.number },
+      note: { id: second.body.data.id, model_type: 'call', model_id: callId, user_id: a.userId, user_name: expect.any(String) },
+    });
+    expect(newest.note.user_name.length).toBeGreaterThan(0);
+    expect(older).toMatchObject({ id: `note-${first.body.data.id}`, content: 'Wants a quote for two cars' });
+
+    // Only notes; off by default (the spec's flags); dates keep them, a number filter leaves them out.
+    const onlyNotes = { calls: false, voicemails: false, messages: false, faxes: false, trackingmatch: false, notes: true };
+    const only = await a.client.get(`/api/activity?company=${a.companyId}&filter=${encodeURIComponent(JSON.stringify(onlyNotes))}`);
+    expect(only.body.data.map((i: any) => i.content)).toEqual(['Called back, quote sent', 'Wants a quote for two cars']);
+    expect(only.body.meta.total).toBe(2);
+    const paged = await a.client.get(`/api/activity?company=${a.companyId}&filter[notes]=1&page=2&per_page=4`);
+    expect(paged.body.meta).toMatchObject({ total: 5, last_page: 2 });
+    expect(paged.body.data).toHaveLength(1);
+    const byDefault = await a.client.get(`/api/activity?company=${a.companyId}&per_page=20`);
+    expect(byDefault.body.data.some((i: any) => i.kind === 'note')).toBe(false);
+    const today = new Date().toISOString().slice(0, 10);
+    const dated = await a.client.get(
+      `/api/activity?company=${a.companyId}&tz=UTC&filter[notes]=1&filter[calls]=0&filter[voicemails]=0&filter[messages]=0&filter[dates][from]=${today}&filter[dates][to]=${today}`,
+    );
+    expect(dated.body.data.filter((i: any) => i.kind === 'note')).toHaveLength(2);
+    const past = await a.client.get(`/api/activity?company=${a.companyId}&tz=UTC&filter[notes]=1&filter[dates][from]=2020-01-01&filter[dates][to]=2020-01-31`);
+    expect(past.body.meta.total).toBe(0);
+    const byNumber = await a.client.get(`/api/activity?company=${a.companyId}&filter[notes]=1&filter[number_ids][]=${number.id}`);
+    expect(byNumber.body.data.some((i: any) => i.kind === 'note')).toBe(false);
+    // Another company never sees them.
+    expect((await b.client.get(`/api/activity?company=${b.companyId}&filter[notes]=1`)).body.data).toEqual([]);
   });
 
   it("refuses another company's feed", async () => {

@@ -528,8 +528,75 @@ describe('GET /api/analytics/calls: filters', () => {
     expect(await total('trafficSource[0][value]=organ&trafficSource[0][operator]=equals')).toBe(0);
     // n1 has one extension entry (Sales): its calls reached it; n2 has none.
     expect(await total('extensionLabels=sal')).toBe(3);
+    // No call carries an outcome or a department yet (the next test gives them some).
     expect(await total('outcomes[]=appt_booked')).toBe(0);
     expect(await total('departments[]=sales')).toBe(0);
+  });
+
+  it('outcomes and departments: the calls whose custom fields say so (spec 002 enumerations)', async () => {
+    // Call custom fields named like "Outcome" and "Department" feed the facts (docs/analytics.md "What a fact says"):
+    // the value is matched case-insensitively, spaces and dashes read as "_".
+    const field = async (account: Account, name: string) => {
+      const r = await account.client.post('/api/eavEntityTypes/6/eavAttributes', { name, type: 'text', companyId: account.companyId });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      return r.body.data.id as number;
+    };
+    const outcome = await field(a, 'Call outcome');
+    const department = await field(a, 'Department');
+    const outcomeOfB = await field(b, 'Outcome');
+    const values: Array<[string, number, string]> = [
+      ['c0', outcome, 'appt_booked'], // before the range: never counted
+      ['c1', outcome, 'Appt booked'],
+      ['c1', department, 'Sales'],
+      ['c2', outcome, 'not-opportunity'],
+      ['c3', outcome, 'APPT_BOOKED'],
+      ['c3', department, 'sales'],
+      ['c4', department, 'Body shop'],
+      ['c5', outcome, 'opportunity'],
+      ['c5', department, 'service'],
+      ['c6', outcomeOfB, 'appt_booked'], // company B: never counted for A
+    ];
+    for (const [call, attribute, value] of values) {
+      const owner = call === 'c6' ? b : a;
+      const r = await owner.client.patch(`/api/calls/${c[call]}`, { eavAttributeValues: [{ attribute_id: attribute, value }] });
+      expect(r.status, `${call}: ${JSON.stringify(r.body)}`).toBe(200);
+    }
+    await flushFactRebuilds(s.ctx);
+
+    // Hand-computed over c1..c5 (03-07..03-09): appt_booked = c1, c3; opportunity = c5; not_opportunity = c2;
+    // sales = c1, c3; service = c5; body_shop = c4.
+    const ids = async (query: string) => {
+      const r = await report(a, `format=csv&columns=id&${query}`);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return String(r.body).trim().split('\r\n').slice(1).map(Number);
+    };
+    expect(await ids('outcomes[]=appt_booked')).toEqual([c.c1, c.c3]);
+    expect(await ids('outcomes[]=appt_booked&outcomes[]=opportunity')).toEqual([c.c1, c.c3, c.c5]);
+    expect(await ids('outcomes=not_opportunity')).toEqual([c.c2]);
+    expect(await ids('departments[]=body_shop')).toEqual([c.c4]);
+    expect(await ids('departments[]=sales&departments[]=service')).toEqual([c.c1, c.c3, c.c5]);
+    // Both filters: AND.
+    expect(await ids('outcomes[]=opportunity&departments[]=service')).toEqual([c.c5]);
+    expect(await ids('outcomes[]=appt_booked&departments[]=body_shop')).toEqual([]);
+
+    // The grouped report and its totals agree with those sets.
+    const byNumber = await report(a, 'group=number&outcomes[]=appt_booked&outcomes[]=opportunity');
+    const byId = (rows: number[][]) => [...rows].sort((x, y) => x[0]! - y[0]!);
+    expect(byId(byNumber.body.data.rows.map((r: any) => [r.numberId, r.calls, r.answered]))).toEqual(
+      byId([
+        [n1.id, 2, 2],
+        [n2.id, 1, 1],
+      ]),
+    );
+    expect(byNumber.body.data.totals).toMatchObject({ calls: 3, answered: 3, missed: 0, totalDurationS: 360 });
+    const departments = await report(a, 'group=number&departments[]=sales&departments[]=body_shop');
+    expect(byId(departments.body.data.rows.map((r: any) => [r.numberId, r.calls, r.voicemails]))).toEqual(
+      byId([
+        [n1.id, 2, 0],
+        [n2.id, 1, 1],
+      ]),
+    );
+    expect(departments.body.data.totals).toMatchObject({ calls: 3, answered: 2, voicemails: 1 });
   });
 
   it('dates: local days, inclusive', async () => {
@@ -572,6 +639,20 @@ describe('GET /api/analytics/calls: filters', () => {
     const backwards = await a.client.get(`/api/analytics/calls?company_id=${a.companyId}&dates[from]=2026-03-09&dates[to]=2026-03-01`);
     expect(backwards.status).toBe(422);
     expect(Object.keys(backwards.body.errors)).toEqual(['dates.to']);
+    // A nested filter object (the dashboard's `filters[…]` or the feed's `filter={…}`) sent here is refused, not ignored;
+    // an unknown plain parameter (a cache buster) is still ignored.
+    for (const q of [
+      'filters[dates][from]=2026-03-08',
+      `filter=${encodeURIComponent(JSON.stringify({ answerStatus: ['missed'] }))}`,
+      'filters[0][answerStatus]=missed',
+    ]) {
+      const r = await report(a, `group=number&${q}`);
+      expect(r.status, q).toBe(422);
+      expect(Object.keys(r.body.errors), q).toEqual([q.startsWith('filter=') ? 'filter' : 'filters']);
+    }
+    const busted = await report(a, 'group=number&_=1712345678');
+    expect(busted.status).toBe(200);
+    expect(busted.body.data.totals.calls).toBe(5);
     const unknownColumn = await report(a, 'format=csv&async=1&columns[]=id&columns[]=password');
     expect(unknownColumn.status).toBe(422);
     expect(Object.keys(unknownColumn.body.errors)).toEqual(['columns']);
@@ -840,6 +921,123 @@ describe('exports', () => {
     const bad = await a.client.post('/api/messages/export', { company_id: a.companyId, columns: ['content', 'secret'] });
     expect(bad.status).toBe(422);
     expect((await b.client.post('/api/messages/export', { company_id: a.companyId })).status).toBe(403);
+  });
+
+  it('the rows of a messages export and a fax export: the range, the numbers, the company, local times', async () => {
+    const db = s.ctx.db;
+    // Company A: a thread on n1 and one on n2 (March 20-21 New York time, outside the other tests' range), a note
+    // (not a message), a message before the range; company B: a message and a fax in the range.
+    const thread = async (companyId: number, numberId: number, recipient: string) =>
+      Number(
+        (await db.insertInto('conversations').values({ company_id: companyId, number_id: numberId, recipient }).returning('id').executeTakeFirstOrThrow()).id,
+      );
+    const t1 = await thread(a.companyId, n1.id, '+13125550001');
+    const t2 = await thread(a.companyId, n2.id, '+14155550004');
+    const tb = await thread(b.companyId, nb.id, '+13125550001');
+    const item = async (
+      companyId: number,
+      conversationId: number,
+      at: string,
+      x: { type?: string; inbound: boolean; body: string; state: string | null; error?: number },
+    ) =>
+      Number(
+        (
+          await db
+            .insertInto('conversation_items')
+            .values({
+              company_id: companyId,
+              conversation_id: conversationId,
+              type: x.type ?? 'message',
+              is_inbound: x.inbound,
+              body: x.body,
+              media: JSON.stringify([]),
+              delivery_state: x.state,
+              error_code: x.error ?? null,
+              created_at: new Date(at),
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+    const m1 = await item(a.companyId, t1, '2026-03-20T14:00:00Z', { inbound: true, body: 'Are you open, today?', state: 'received' });
+    const m2 = await item(a.companyId, t1, '2026-03-20T14:05:00Z', { inbound: false, body: 'Yes, "until" 6pm', state: 'delivered' });
+    await item(a.companyId, t1, '2026-03-20T14:06:00Z', { type: 'note', inbound: false, body: 'Call back tomorrow', state: null });
+    const m3 = await item(a.companyId, t2, '2026-03-22T03:30:00Z', { inbound: false, body: 'Reminder', state: 'undelivered', error: 30007 }); // 03-21 23:30 EDT
+    await item(a.companyId, t2, '2026-03-19T03:00:00Z', { inbound: true, body: 'Too early', state: 'received' }); // 03-18 23:00 EDT
+    await item(b.companyId, tb, '2026-03-20T15:00:00Z', { inbound: true, body: 'Company B', state: 'received' });
+
+    const fax = async (
+      companyId: number,
+      n: { id: number; number: string },
+      at: string,
+      x: { inbound: boolean; remote: string; status: string; pages: number | null },
+    ) =>
+      Number(
+        (
+          await db
+            .insertInto('faxes')
+            .values({
+              company_id: companyId,
+              number_id: n.id,
+              direction: x.inbound ? 'inbound' : 'outbound',
+              local_number: n.number,
+              remote: x.remote,
+              status: x.status,
+              pages: x.pages,
+              provider: 'sandbox',
+              created_at: new Date(at),
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+    const f1 = await fax(a.companyId, n1, '2026-03-20T16:00:00Z', { inbound: true, remote: '+13125550002', status: 'received', pages: 3 });
+    const f2 = await fax(a.companyId, n2, '2026-03-21T13:00:00Z', { inbound: false, remote: '+14155550003', status: 'failed', pages: null });
+    await fax(a.companyId, n1, '2026-03-23T16:00:00Z', { inbound: true, remote: '+13125550002', status: 'received', pages: 1 }); // after the range
+    await fax(b.companyId, nb, '2026-03-20T16:00:00Z', { inbound: true, remote: '+13125550009', status: 'received', pages: 2 });
+
+    const filters = { dates: { from: '2026-03-20', to: '2026-03-21' } };
+    const messages = await a.client.post('/api/messages/export', {
+      company_id: a.companyId,
+      async: 0,
+      tz: TZ,
+      columns: ['id', 'created_at', 'number', 'from', 'to', 'direction', 'content', 'delivery_state', 'error_code'],
+      filters,
+    });
+    expect(messages.status, String(messages.body)).toBe(200);
+    expect(String(messages.body).trim().split('\r\n')).toEqual([
+      'Message ID,Time,Number,From,To,Direction,Message,Delivery state,Error code',
+      `${m1},2026-03-20 10:00:00,${n1.number},+13125550001,${n1.number},inbound,"Are you open, today?",received,`,
+      `${m2},2026-03-20 10:05:00,${n1.number},${n1.number},+13125550001,outbound,"Yes, ""until"" 6pm",delivered,`,
+      `${m3},2026-03-21 23:30:00,${n2.number},${n2.number},+14155550004,outbound,Reminder,undelivered,30007`,
+    ]);
+    // Narrowed to one number, columns in the order asked.
+    const onN2 = await a.client.post('/api/messages/export', {
+      company_id: a.companyId,
+      async: 0,
+      tz: TZ,
+      columns: ['content', 'id'],
+      filters: { ...filters, number_ids: [n2.id] },
+    });
+    expect(String(onN2.body).trim().split('\r\n')).toEqual(['Message,Message ID', `Reminder,${m3}`]);
+
+    const faxes = await a.client.post('/api/fax/export', { company_id: a.companyId, async: 0, tz: TZ, filters });
+    expect(faxes.status, String(faxes.body)).toBe(200);
+    expect(String(faxes.body).trim().split('\r\n')).toEqual([
+      'Fax ID,Time,Number,From,To,Direction,Pages,Status',
+      `${f1},2026-03-20 12:00:00,${n1.number},+13125550002,${n1.number},inbound,3,received`,
+      `${f2},2026-03-21 09:00:00,${n2.number},${n2.number},+14155550003,outbound,,failed`,
+    ]);
+    // The background job writes the same rows into the file.
+    const started = await a.client.post('/api/fax/export', { company_id: a.companyId, tz: TZ, columns: ['id', 'pages'], filters });
+    expect(started.status).toBe(202);
+    const done = await eventually(async () => {
+      const j = await a.client.get(`/api/analytics/exports/${started.body.data.id}`);
+      return j.body.data.status === 'done' ? j.body.data : null;
+    });
+    expect(done.rows).toBe(2);
+    const file = await a.client.get(`/api/analytics/exports/${started.body.data.id}/download`);
+    expect(String(file.body).trim().split('\r\n')).toEqual(['Fax ID,Pages', `${f1},3`, `${f2},`]);
   });
 });
 

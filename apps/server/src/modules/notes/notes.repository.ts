@@ -27,4 +27,15 @@ export const notesRepository = {
       .orderBy('id')
       .execute();
   },
+  /** A company's newest `limit` notes created in [from, to) (either end optional), newest first, and how many there are (index 0038). */
+  async newestOfCompany(db: DbOrTx, companyId: number, r: { from?: Date; to?: Date; limit: number }): Promise<{ rows: NoteRow[]; total: number }> {
+    let q = db.selectFrom('notes').where('company_id', '=', companyId);
+    if (r.from) q = q.where('created_at', '>=', r.from);
+    if (r.to) q = q.where('created_at', '<', r.to);
+    const [rows, count] = await Promise.all([
+      q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(r.limit).execute(),
+      q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  },
 };

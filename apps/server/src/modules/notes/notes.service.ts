@@ -84,3 +84,13 @@ export async function deleteNote(ctx: AppContext, userId: number, id: number) {
 export async function notesOf(ctx: AppContext, companyId: number, modelType: NoteModelType, modelId: number) {
   return (await notesRepository.forModel(ctx.db, companyId, modelType, modelId)).map(noteDto);
 }
+
+/**
+ * For the activity feed (spec 001 §3 "Activity item kinds": note; §7 "GET /activity" `notes` flag): the company's
+ * newest `limit` notes created in [from, to) (UTC instants, either optional), newest first, with their total. The
+ * caller checked access to the company.
+ */
+export async function companyNotesActivity(ctx: AppContext, companyId: number, range: { from?: Date; to?: Date; limit: number }) {
+  const r = await notesRepository.newestOfCompany(ctx.db, companyId, range);
+  return { notes: r.rows.map(noteDto), total: r.total };
+}

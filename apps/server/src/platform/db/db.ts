@@ -45,6 +45,7 @@ import * as m0035 from '../migrations/0035_marketplace.js';
 import * as m0036 from '../migrations/0036_registration_fees.js';
 import * as m0043 from '../migrations/0043_handset_call_lines.js';
 import * as m0037 from '../migrations/0037_tracking_leads.js';
+import * as m0038 from '../migrations/0038_notes_by_company.js';
 
 pg.types.setTypeParser(20, (v) => Number(v)); // int8 → number
 
@@ -118,6 +119,7 @@ const migrations: Record<string, Migration> = {
   '0036_registration_fees': m0036,
   '0043_handset_call_lines': m0043,
   '0037_tracking_leads': m0037,
+  '0038_notes_by_company': m0038,
 };
 
 class StaticProvider implements MigrationProvider {
