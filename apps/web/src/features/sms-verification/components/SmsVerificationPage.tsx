@@ -55,6 +55,7 @@ import {
   useSubmitSms,
   type SmsCampaign,
 } from '../api/sms-verification';
+import readOnlyClasses from './ReadOnlyFieldset.module.css';
 
 const ERROR_MS = 8_000;
 const SIDE_LABEL: Record<SmsSide, string> = { local: 'Local (10DLC)', toll_free: 'Toll-free' };
@@ -246,7 +247,7 @@ function CampaignView({ campaign, manage }: { campaign: SmsCampaign; manage: boo
         <Title order={2} size="h4" id="brand-title" mb="sm">
           Brand
         </Title>
-        <fieldset disabled={!brandEditable} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+        <fieldset disabled={!brandEditable} className={readOnlyClasses.fieldset}>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <Select
               label="Company type"
@@ -326,7 +327,7 @@ function CampaignView({ campaign, manage }: { campaign: SmsCampaign; manage: boo
         <Title order={2} size="h4" id="campaign-title" mb="sm">
           Campaign
         </Title>
-        <fieldset disabled={!campaignEditable} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+        <fieldset disabled={!campaignEditable} className={readOnlyClasses.fieldset}>
           <Stack>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <Select
