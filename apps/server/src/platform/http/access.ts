@@ -51,6 +51,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Ability, type Role, isAbility, roleCan, rolesWith } from '@switchboard/domain';
 import { ForbiddenError, UnauthenticatedError, fieldError } from './errors.js';
+import { withOpenApiExamples } from './openapi-examples.js';
 
 /** An `/api` route without `config.access` fails at registration (the default of `registerAccess`). */
 export const REQUIRE_DECLARATION = true;
@@ -286,6 +287,8 @@ export function registerAccess(app: FastifyInstance, resolvers: AccessResolvers,
     let rule = config.access ?? null;
     if (!rule && route.url.startsWith('/api/docs')) rule = { kind: 'public' };
     if (rule && (rule.kind === 'public' || rule.kind === 'webhook')) route.config = { ...(route.config ?? {}), public: true };
+    // Request and response examples of the main public operations (openapi-examples.ts), checked against the schemas.
+    if (route.schema && methods.length === 1) route.schema = withOpenApiExamples(String(methods[0]), route.url, route.schema as Record<string, unknown>);
     // The OpenAPI document says who may call each operation (`x-access` and a sentence of its description).
     if (rule && route.schema && !(route.schema as { hide?: boolean }).hide) {
       const schema = route.schema as { description?: string };
