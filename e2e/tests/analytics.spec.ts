@@ -2,13 +2,15 @@
  * Analytics in the browser (issue "Analytics" Proof; docs/reports-screens.md): the dashboard shows
  * figures and charts, and a call placed from the Phone simulator in a second tab moves the total
  * without a reload (the `analytics updated` live event); a call report is filtered, its columns
- * chosen, saved as a favourite, exported, and the file downloaded from the `export ready` notice.
+ * chosen, saved as a favourite, exported, and the file downloaded from the `export ready` notice;
+ * column presets (spec 001 "Column presets") on the dashboard's exports, the numbers list and the
+ * call flows list: chosen, ordered, saved with the spec's message and applied again after a reload.
  * Real server, sandbox carrier, demo seed (two calls to the "Support hotline" at start-up).
  */
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './helpers';
+import { api, choose, signIn } from './helpers';
 
 /** The number shown on a KPI card, e.g. "1,234" → 1234. */
 async function kpi(page: Page, key: string): Promise<number> {
@@ -151,6 +153,86 @@ test('a call report is filtered, its columns chosen, saved as a favourite, expor
   await expect(page).toHaveURL(/\/reports\?.*group=number/);
   await expect(page).toHaveURL(/answerStatus=answered/);
   await expect(page.getByTestId('report-table').locator('thead')).toContainText('Talk time', { timeout: 30_000 });
+});
+
+test('column presets: the dashboard’s messages export, the numbers list and the call flows list', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page);
+  const presetName = (what: string) => `${what} ${Date.now()}`;
+  const chooser = page.getByRole('dialog', { name: 'Choose columns' });
+  const saveAs = async (name: string) => {
+    await chooser.getByLabel('Save as a new preset').fill(name);
+    await chooser.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('Column preset was successfully created').first()).toBeVisible();
+  };
+
+  // Dashboard → Export → Messages: drop "Number name", move "Message" before "Direction", save as a preset (kind
+  // dashboard_messages); the file has those columns in that order.
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('kpi-cards')).toBeVisible();
+  await page.getByRole('button', { name: 'Export' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Export to CSV' });
+  await choose(page, 'What to export', 'Messages');
+  await dialog.getByRole('button', { name: 'Columns' }).click();
+  await chooser.getByRole('checkbox', { name: 'Number name' }).uncheck();
+  await chooser.getByRole('button', { name: 'Move Message up' }).click();
+  const messagesPreset = presetName('Messages');
+  await saveAs(messagesPreset);
+  await page.keyboard.press('Escape');
+  const order = 'Message ID, Time, Number, From, To, Message, Direction, Attachments, Delivery state, Error code, Contact';
+  await expect(dialog.getByTestId('export-column-order')).toHaveText(`In this order: ${order}`);
+  await dialog.getByRole('button', { name: 'Start export' }).click();
+  await expect(page.getByText('Your export has started. You will be notified when the file is ready to download.')).toBeVisible();
+  const link = page.getByTestId('export-download').first();
+  await expect(link).toBeVisible({ timeout: 30_000 });
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  const header = fs.readFileSync(await download.path(), 'utf8').split(/\r?\n/)[0]!;
+  expect(header.split(',')).toEqual(order.split(', '));
+  // After a reload the preset is applied again.
+  await page.reload();
+  await expect(page.getByTestId('kpi-cards')).toBeVisible();
+  await page.getByRole('button', { name: 'Export' }).click();
+  await choose(page, 'What to export', 'Messages');
+  await expect(dialog.getByTestId('export-column-order')).toHaveText(`In this order: ${order}`);
+  await dialog.getByRole('button', { name: 'Columns' }).click();
+  await expect(
+    chooser
+      .getByRole('textbox', { name: 'Preset' })
+      .or(chooser.getByRole('combobox', { name: 'Preset' }))
+      .first(),
+  ).toHaveValue(messagesPreset);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+
+  // Numbers: show Tags and Recording, save (kind numbers); the table shows them after a reload.
+  await page.goto('/numbers');
+  await expect(page.getByTestId('number-row').first()).toBeVisible();
+  await page.getByRole('button', { name: 'Columns' }).click();
+  await chooser.getByRole('checkbox', { name: 'Tags' }).check();
+  await chooser.getByRole('checkbox', { name: 'Recording' }).check();
+  await chooser.getByRole('checkbox', { name: 'Added' }).uncheck();
+  await saveAs(presetName('Numbers'));
+  await page.keyboard.press('Escape');
+  const numberHeaders = page.getByTestId('numbers-table').locator('thead th');
+  await page.reload();
+  await expect(page.getByTestId('number-row').first()).toBeVisible();
+  await expect(numberHeaders).toContainText(['Label', 'Number', 'Type', 'Routing', 'Schedule', 'Tags', 'Recording']);
+  expect(await numberHeaders.allInnerTexts()).not.toContain('Added');
+
+  // Call flows (number templates): one template, then the Forwards column moved first and saved (kind call_flows).
+  const me = await api(page, 'get', '/api/user');
+  const companyId = (me.body.companies as Array<{ id: number }>)[0]!.id;
+  const created = await api(page, 'post', `/api/companies/${companyId}/numberTemplates`, { name: `Sales line ${Date.now()}` });
+  expect(created.status, JSON.stringify(created.body)).toBeLessThan(300);
+  await page.goto('/number-templates');
+  await expect(page.getByTestId('template-row').first()).toBeVisible();
+  await page.getByRole('button', { name: 'Columns' }).click();
+  for (let i = 0; i < 3; i++) await chooser.getByRole('button', { name: 'Move Forwards up' }).click();
+  await saveAs(presetName('Call flows'));
+  await page.keyboard.press('Escape');
+  await page.reload();
+  await expect(page.getByTestId('template-row').first()).toBeVisible();
+  expect((await page.getByTestId('call-flows-table').locator('thead th').allInnerTexts()).slice(0, 2)).toEqual(['Forwards', 'Name']);
 });
 
 test('activity filters by type and report filters, and opens one tracked visit from a link', async ({ page }) => {

@@ -1,11 +1,13 @@
 /**
  * The sign-in page on a slow phone network (docs/operations.md "Web delivery"): its JavaScript
  * under 200 KB gzipped, usable within 3 s on DevTools' "Slow 4G" profile (562.5 ms request
- * latency, 1.44 Mbit/s down, 675 kbit/s up), hashed assets cached for a year, and the app's pages
- * loaded as their own chunks after sign-in.
+ * latency, 1.44 Mbit/s down, 675 kbit/s up), hashed assets cached for a year, the app's pages
+ * loaded as their own chunks after sign-in, and the chart library (@mantine/charts over recharts)
+ * kept out of the sign-in page and the first screen: only the screens that draw charts load it
+ * (docs/reports-screens.md "Chart library").
  */
 import http from 'node:http';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './helpers';
 
 const SLOW_4G = { offline: false, latency: 562.5, downloadThroughput: (1.6e6 / 8) * 0.9, uploadThroughput: (750e3 / 8) * 0.9 };
@@ -79,4 +81,57 @@ test('pages after sign-in come as their own chunks', async ({ page }) => {
   await page.getByRole('link', { name: 'Contacts' }).first().click();
   await expect(page).toHaveURL(/\/contacts/);
   await expect.poll(() => scripts.some((u) => /ContactsRoute-[\w-]+\.js$/.test(u))).toBe(true);
+});
+
+/**
+ * Strings only the chart library's code carries: recharts' wrapper class and @mantine/charts' component display
+ * names (`@mantine/charts/BarChart`, …). Both are string literals, so they survive minification.
+ */
+const CHART_MARKERS = ['recharts-wrapper', '@mantine/charts/'];
+
+/** The scripts among `urls` whose code holds a chart-library marker. */
+async function scriptsWithCharts(page: Page, urls: Iterable<string>): Promise<string[]> {
+  const out: string[] = [];
+  for (const url of urls) {
+    const text = await (await page.request.get(url)).text();
+    if (CHART_MARKERS.some((m) => text.includes(m))) out.push(url);
+  }
+  return out;
+}
+
+test('the chart library stays out of the sign-in page and the first screen; the dashboard loads it', async ({ page }) => {
+  // Every script the browser fetches (entry, static imports and their modulepreloads, lazy route chunks).
+  const scripts = new Set<string>();
+  page.on('response', (r) => {
+    if (/\.m?js(\?|$)/.test(new URL(r.url()).pathname)) scripts.add(r.url());
+  });
+  await page.goto('/login');
+  await expect(page.getByLabel('Email')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(scripts.size).toBeGreaterThan(0);
+  expect(await scriptsWithCharts(page, scripts), 'sign-in page').toEqual([]);
+
+  // Signed in, the first screen (the inbox for the demo owner) and the app's layout: still no chart code.
+  await signIn(page);
+  // The first screen's lazy chunks (the live channel keeps a connection open: no network idle to wait for).
+  await page.waitForTimeout(2000);
+  expect(page.url()).not.toMatch(/\/(dashboard|reports|billing|tracking)/);
+  expect(await scriptsWithCharts(page, scripts), 'first screen after sign-in').toEqual([]);
+
+  // The markers are real: opening the dashboard (a screen that draws charts) fetches chunks that carry them.
+  const before = new Set(scripts);
+  await page.getByRole('link', { name: 'Dashboard' }).first().click();
+  await expect(page).toHaveURL(/\/dashboard/);
+  await expect
+    .poll(
+      async () =>
+        (
+          await scriptsWithCharts(
+            page,
+            [...scripts].filter((u) => !before.has(u)),
+          )
+        ).length,
+      { timeout: 20_000 },
+    )
+    .toBeGreaterThan(0);
 });

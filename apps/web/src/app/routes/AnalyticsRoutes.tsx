@@ -5,8 +5,8 @@
  * and live refresh, and both screens with the report preferences (column presets, favourites).
  * docs/reports-screens.md.
  */
-import { COMPARISON_PERIODS, DASHBOARD_GROUP_BY, EXPORT_COLUMNS, type ComparisonPeriod } from '@switchboard/contracts';
-import { useEffect, useMemo, useRef } from 'react';
+import { COMPARISON_PERIODS, DASHBOARD_GROUP_BY, EXPORT_COLUMNS, type ColumnPresetKind, type ComparisonPeriod, type ExportKind } from '@switchboard/contracts';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { DashboardPage } from '../../features/dashboard';
 import { ColumnChooser, FavoritesMenu, SaveFavoriteButton, filtersFromSearch, useColumnPreset } from '../../features/report-preferences';
@@ -25,14 +25,39 @@ import {
   useAnalyticsLive,
   useCompanyTimezone,
   RANGE_PRESETS,
+  type ExportColumnPreset,
   type RangePreset,
 } from '../../features/reports';
 
 const MEASURE_OPTIONS = MEASURE_COLUMNS.map((c) => ({ key: c.key, label: c.label }));
 
 /**
+ * The dashboard's lists (its exports of calls, messages, voicemails and faxes, spec 002 "Dashboard") and the column-preset
+ * kind of each (spec 001 "Column preset": dashboard, dashboard_messages, dashboard_voicemails, dashboard_faxes).
+ */
+const DASHBOARD_LISTS: Array<{ kind: ExportKind; label: string; presetKind: ColumnPresetKind }> = [
+  { kind: 'calls', label: 'Calls', presetKind: 'dashboard' },
+  { kind: 'messages', label: 'Messages', presetKind: 'dashboard_messages' },
+  { kind: 'voicemails', label: 'Voicemails', presetKind: 'dashboard_voicemails' },
+  { kind: 'fax', label: 'Faxes', presetKind: 'dashboard_faxes' },
+];
+
+/**
+ * One dashboard list's columns as a column preset: the export's columns (all, in the export's order, by default),
+ * chosen, ordered and saved with the chooser. Presets are asked for only while the export dialog is open.
+ */
+function useDashboardListPreset(list: (typeof DASHBOARD_LISTS)[number], enabled: boolean): ExportColumnPreset {
+  const options = useMemo(() => EXPORT_COLUMNS[list.kind].map((c) => ({ key: c.key, label: c.label })), [list.kind]);
+  const keys = options.map((o) => o.key);
+  const preset = useColumnPreset(list.presetKind, { defaultColumns: keys, available: keys, enabled });
+  return { columns: preset.columns, setColumns: preset.setColumns, tools: <ColumnChooser options={options} preset={preset} /> };
+}
+
+/**
  * `/dashboard?preset=&from=&to=&comparison=&groupBy=`: the dashboard for a range of the company's days
- * (default the last 30) beside its comparison period (default the same length before).
+ * (default the last 30) beside its comparison period (default the same length before). Its lists (the
+ * exports of calls, messages, voicemails and faxes) keep their columns as column presets of the four
+ * dashboard kinds.
  */
 export function DashboardRoute() {
   useAnalyticsLive();
@@ -62,6 +87,13 @@ export function DashboardRoute() {
     setParams(next, { replace: true });
   };
   const filters = { dates: { from: range.from, to: range.to }, timezone };
+  const [exporting, setExporting] = useState(false);
+  const presets = [
+    useDashboardListPreset(DASHBOARD_LISTS[0]!, exporting),
+    useDashboardListPreset(DASHBOARD_LISTS[1]!, exporting),
+    useDashboardListPreset(DASHBOARD_LISTS[2]!, exporting),
+    useDashboardListPreset(DASHBOARD_LISTS[3]!, exporting),
+  ];
 
   return (
     <DashboardPage
@@ -86,32 +118,14 @@ export function DashboardRoute() {
           />
           <ExportButton
             disabled={!ready}
-            choices={[
-              {
-                value: 'calls',
-                label: 'Calls',
-                columns: EXPORT_COLUMNS.calls,
-                request: (columns) => ({ source: 'kind', kind: 'calls', filters, tz: timezone, columns }),
-              },
-              {
-                value: 'messages',
-                label: 'Messages',
-                columns: EXPORT_COLUMNS.messages,
-                request: (columns) => ({ source: 'kind', kind: 'messages', filters, tz: timezone, columns }),
-              },
-              {
-                value: 'voicemails',
-                label: 'Voicemails',
-                columns: EXPORT_COLUMNS.voicemails,
-                request: (columns) => ({ source: 'kind', kind: 'voicemails', filters, tz: timezone, columns }),
-              },
-              {
-                value: 'fax',
-                label: 'Faxes',
-                columns: EXPORT_COLUMNS.fax,
-                request: (columns) => ({ source: 'kind', kind: 'fax', filters, tz: timezone, columns }),
-              },
-            ]}
+            onOpenChange={setExporting}
+            choices={DASHBOARD_LISTS.map((list, i) => ({
+              value: list.kind,
+              label: list.label,
+              columns: EXPORT_COLUMNS[list.kind],
+              preset: presets[i],
+              request: (columns) => ({ source: 'kind', kind: list.kind, filters, tz: timezone, columns }),
+            }))}
           />
         </>
       }

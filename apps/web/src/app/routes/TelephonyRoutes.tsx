@@ -1,7 +1,9 @@
 /**
  * Compositions for the telephony pages (features don't import each other): the routing editor gets
  * the company's greetings and Number custom fields; blocks and number templates get the company's
- * numbers; the call detail drawer (with the Call custom fields) opens over Activity at /calls/:callId.
+ * numbers; the call flows list (number templates) gets its columns as a column preset (kind
+ * `call_flows`) with the report preferences' chooser (the numbers list: NumbersRoute.tsx); the call detail drawer
+ * (with the Call custom fields) opens over Activity at /calls/:callId.
  */
 import { EAV_ENTITY_TYPES, formatPhone } from '@switchboard/domain';
 import { useNavigate, useParams } from 'react-router';
@@ -13,6 +15,8 @@ import { useGreetings } from '../../features/greetings/api/get-greetings';
 import { NumberTemplatesPage } from '../../features/number-templates/components/NumberTemplatesPage';
 import { useCompanyNumbers } from '../../features/numbers/api/get-numbers';
 import { NumberEditorPage } from '../../features/numbers/components/NumberEditorPage';
+import { DEFAULT_TEMPLATE_COLUMNS, TEMPLATE_COLUMN_OPTIONS } from '../../features/number-templates/components/template-columns';
+import { ColumnChooser, useColumnPreset } from '../../features/report-preferences';
 import { CallJourney } from '../../features/tracking/components/CallJourney';
 import { RequireAbility } from '../../components/RequireAbility';
 import { AskAboutCall } from './CallIntelligenceRoutes';
@@ -45,8 +49,18 @@ export function BlocksRoute() {
   return <BlocksPage numbers={useNumberChoices().map((n) => ({ value: String(n.id), label: n.label }))} />;
 }
 
+const TEMPLATE_KEYS = TEMPLATE_COLUMN_OPTIONS.map((o) => o.key);
+
+/** `/number-templates`: the call flows list with its columns as a column preset of kind `call_flows`. */
 export function NumberTemplatesRoute() {
-  return <NumberTemplatesPage numbers={useNumberChoices()} />;
+  const preset = useColumnPreset('call_flows', { defaultColumns: DEFAULT_TEMPLATE_COLUMNS, available: TEMPLATE_KEYS });
+  return (
+    <NumberTemplatesPage
+      numbers={useNumberChoices()}
+      columns={preset.columns}
+      columnTools={<ColumnChooser options={TEMPLATE_COLUMN_OPTIONS} preset={preset} />}
+    />
+  );
 }
 
 export function CallRoute() {

@@ -5,6 +5,7 @@
  * - `columns`: the chosen preset's columns, else the person's unsaved choice, else `defaultColumns` — filtered to
  *   `available` when given. The chosen preset and the unsaved choice are remembered per company and kind in this
  *   browser (localStorage), so the table looks the same after a reload.
+ * - `enabled: false` defers asking for the presets (a table not shown yet); everything else works on what is known.
  * - `setColumns` changes the columns now (unsaved, `dirty` until saved); `saveAs(name)` creates a company preset
  *   with them and selects it; `saveActive()` writes them into the selected preset; `remove(id)` deletes a preset;
  *   `selectPreset(null)` goes back to the default columns.
@@ -21,6 +22,11 @@ export interface ColumnPresetOptions {
   defaultColumns: string[];
   /** Every column key the table knows; saved columns outside it are ignored. */
   available?: string[];
+  /**
+   * False while the table is not on screen (e.g. an export dialog still closed): the presets are not asked for yet;
+   * the columns are the remembered choice or the defaults. Default true.
+   */
+  enabled?: boolean;
 }
 
 export interface ColumnPresetState {
@@ -70,7 +76,7 @@ const same = (a: string[], b: string[]) => a.length === b.length && a.every((c, 
 export function useColumnPreset(kind: ColumnPresetKind, options: ColumnPresetOptions): ColumnPresetState {
   const companyId = useCompanyId();
   const key = storageKey(companyId, kind);
-  const presetsQuery = useColumnPresets(kind);
+  const presetsQuery = useColumnPresets(kind, options.enabled ?? true);
   const save = useSaveColumnPreset(kind);
   const del = useDeleteColumnPreset();
   const [stored, setStored] = useState<Stored>(() => readStored(key));
@@ -99,7 +105,7 @@ export function useColumnPreset(kind: ColumnPresetKind, options: ColumnPresetOpt
     presets,
     active,
     dirty,
-    isLoading: presetsQuery.isPending && companyId !== null,
+    isLoading: presetsQuery.isPending && companyId !== null && (options.enabled ?? true),
     saving: save.isPending || del.isPending,
     setColumns: (cols) => persist({ presetId: stored.presetId, columns: cols }),
     selectPreset: (id) => persist({ presetId: id, columns: null }),

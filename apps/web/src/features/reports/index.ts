@@ -5,7 +5,7 @@
  */
 export { ReportsPage, type ReportFavoriteState, type ReportsPageProps } from './components/ReportsPage';
 export { RangeControls } from './components/RangeControls';
-export { ExportButton, type ExportChoice } from './components/ExportButton';
+export { ExportButton, type ExportChoice, type ExportColumnPreset } from './components/ExportButton';
 export { readReportState, reportParams, type ReportState } from './report-state';
 export { DEFAULT_MEASURES, MEASURE_COLUMNS, presetKindFor } from './columns';
 export { comparisonRange, presetRange, todayIn, isDay, RANGE_PRESETS, type ComparisonOption, type DayRange, type RangePreset } from './ranges';

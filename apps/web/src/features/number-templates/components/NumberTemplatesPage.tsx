@@ -1,7 +1,7 @@
-import { ActionIcon, Badge, Button, Card, Group, Modal, MultiSelect, Select, SimpleGrid, Stack, Switch, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Card, Group, Modal, MultiSelect, Select, Stack, Switch, Table, Text, TextInput, Tooltip, VisuallyHidden } from '@mantine/core';
 import { defaultSchedule, displayRouteType, localTimeZone, scheduleLabel, type RouteEntry, type Schedule } from '@switchboard/domain';
 import { IconCopy, IconEdit, IconPlus, IconTemplate, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { EmptyCard } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
@@ -12,6 +12,7 @@ import { notify } from '../../../lib/notify';
 import { useApplyTemplate, useDeleteTemplate, useSaveTemplate, useTemplates } from '../api/templates';
 import type { NumberTemplate, TemplateNumber } from '../types';
 import { useCan } from '../../../lib/access';
+import { templateColumnsOf } from './template-columns';
 
 function routesSummary(routes: RouteEntry[]): string {
   if (routes.length === 0) return 'No extensions';
@@ -140,8 +141,21 @@ function ApplyForm({ template, numbers, onClose }: { template: NumberTemplate; n
   );
 }
 
-/** Number templates: reusable routing + hours; create, edit, delete, apply to numbers. `numbers` come from the app. */
-export function NumberTemplatesPage({ numbers = [] }: { numbers?: TemplateNumber[] }) {
+export interface NumberTemplatesPageProps {
+  /** The company's numbers to copy routing from and apply templates to (handed in by the app). */
+  numbers?: TemplateNumber[];
+  /** The list's columns in order (a column preset of kind `call_flows`, composed by app/routes). */
+  columns?: string[];
+  /** The column chooser (report preferences' `ColumnChooser`, composed by app/routes). */
+  columnTools?: ReactNode;
+}
+
+/**
+ * Number templates, the company's call flows: reusable routing + hours listed with the columns a person chose (spec 001
+ * "Column preset" `call_flows`); create, edit, delete, apply to numbers. `numbers` come from the app.
+ */
+export function NumberTemplatesPage({ numbers = [], columns, columnTools }: NumberTemplatesPageProps) {
+  const shown = templateColumnsOf(columns);
   // Templates are created, changed, deleted and applied with `numbers.manage`; other roles read them.
   const canManage = useCan('numbers.manage');
   const templates = useTemplates();
@@ -173,45 +187,61 @@ export function NumberTemplatesPage({ numbers = [] }: { numbers?: TemplateNumber
           action={canManage ? <Button onClick={() => setEditing('new')}>Create a template</Button> : undefined}
         />
       ) : (
-        <SimpleGrid cols={{ base: 1, md: 2 }}>
-          {list.map((t) => (
-            <Card key={t.id} withBorder radius="md" padding="md" data-testid="template-card">
-              <Group justify="space-between" mb={4} wrap="nowrap">
-                <Text fw={600} truncate>
-                  {t.name}
-                </Text>
-                <Group gap={4} wrap="nowrap" display={canManage ? undefined : 'none'}>
-                  <Tooltip label="Edit">
-                    <ActionIcon variant="subtle" aria-label={`Edit ${t.name}`} onClick={() => setEditing(t)}>
-                      <IconEdit size={16} />
-                    </ActionIcon>
-                  </Tooltip>
-                  <Tooltip label="Delete">
-                    <ActionIcon variant="subtle" color="red" aria-label={`Delete ${t.name}`} onClick={() => setDeleting(t)}>
-                      <IconTrash size={16} />
-                    </ActionIcon>
-                  </Tooltip>
-                </Group>
-              </Group>
-              <Text size="sm" c="dimmed">
-                {routesSummary(t.routes)}
-              </Text>
-              <Text size="sm" c="dimmed">
-                {scheduleLabel(t.schedule, t.routes[0]?.type === 'voicemail')}
-              </Text>
-              <Group gap={6} mt="xs">
-                {t.ai_eav_enabled ? <Badge variant="light">AI attributes</Badge> : null}
-                {!t.ai_eav_enabled && t.record ? <Badge variant="light">Recording</Badge> : null}
-                {!t.ai_eav_enabled && t.call_transcription_enabled ? <Badge variant="light">Transcription</Badge> : null}
-              </Group>
-              {canManage ? (
-                <Button mt="sm" variant="light" size="xs" onClick={() => setApplying(t)}>
-                  Apply to numbers
-                </Button>
-              ) : null}
-            </Card>
-          ))}
-        </SimpleGrid>
+        <>
+          {columnTools ? (
+            <Group justify="flex-end" mb="sm">
+              {columnTools}
+            </Group>
+          ) : null}
+          <Card withBorder radius="md" p={0}>
+            <Table.ScrollContainer minWidth={640}>
+              <Table verticalSpacing="sm" highlightOnHover data-testid="call-flows-table">
+                <Table.Thead>
+                  <Table.Tr>
+                    {shown.map((c) => (
+                      <Table.Th key={c.key}>{c.label}</Table.Th>
+                    ))}
+                    <Table.Th>
+                      <VisuallyHidden>Actions</VisuallyHidden>
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {list.map((t) => (
+                    <Table.Tr key={t.id} data-testid="template-row">
+                      {shown.map((c) => (
+                        <Table.Td key={c.key} data-column={c.key}>
+                          {c.cell(t)}
+                        </Table.Td>
+                      ))}
+                      <Table.Td ta="right">
+                        <Group gap={4} wrap="nowrap" justify="flex-end">
+                          {canManage ? (
+                            <>
+                              <Button variant="light" size="xs" onClick={() => setApplying(t)}>
+                                Apply to numbers
+                              </Button>
+                              <Tooltip label="Edit">
+                                <ActionIcon variant="subtle" aria-label={`Edit ${t.name}`} onClick={() => setEditing(t)}>
+                                  <IconEdit size={16} />
+                                </ActionIcon>
+                              </Tooltip>
+                              <Tooltip label="Delete">
+                                <ActionIcon variant="subtle" color="red" aria-label={`Delete ${t.name}`} onClick={() => setDeleting(t)}>
+                                  <IconTrash size={16} />
+                                </ActionIcon>
+                              </Tooltip>
+                            </>
+                          ) : null}
+                        </Group>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          </Card>
+        </>
       )}
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'New template' : 'Edit template'} size="xl">
         {editing !== null ? (

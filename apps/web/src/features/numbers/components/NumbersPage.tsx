@@ -1,6 +1,7 @@
 import { Button } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconPlus } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { PageHeader } from '../../../components/PageHeader';
 import { useCan } from '../../../lib/access';
 import { BuyNumberModal } from './BuyNumberModal';
@@ -8,8 +9,15 @@ import { NumberJobsPanel } from './NumberJobsPanel';
 import { NumberLimitButton } from './NumberLimitDialog';
 import { NumbersTable } from './NumbersTable';
 
-/** Numbers: the company's numbers (datatable, bulk actions, export), running jobs, and buying a new one. */
-export function NumbersPage() {
+export interface NumbersPageProps {
+  /** The list's columns in order (a column preset of kind `numbers`, composed by app/routes); default: the usual six. */
+  columns?: string[];
+  /** The column chooser (report preferences' `ColumnChooser`, composed by app/routes). */
+  columnTools?: ReactNode;
+}
+
+/** Numbers: the company's numbers (datatable with the chosen columns, bulk actions, export), running jobs, and buying a new one. */
+export function NumbersPage({ columns, columnTools }: NumbersPageProps = {}) {
   const [buying, buy] = useDisclosure(false);
   // Buying costs money: only roles with numbers.purchase see it (docs/permissions.md).
   const canBuy = useCan('numbers.purchase');
@@ -33,7 +41,7 @@ export function NumbersPage() {
         }
       />
       <NumberJobsPanel />
-      <NumbersTable onBuy={canBuy ? buy.open : undefined} />
+      <NumbersTable onBuy={canBuy ? buy.open : undefined} columns={columns} columnTools={columnTools} />
       <BuyNumberModal opened={buying} onClose={buy.close} />
     </>
   );

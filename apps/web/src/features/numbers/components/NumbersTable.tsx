@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Card, Checkbox, Group, Pagination, Select, Skeleton, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Button, Card, Checkbox, Group, Pagination, Select, Skeleton, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { formatPhone, NUMBER_TYPES } from '@switchboard/domain';
 import { IconChevronDown, IconChevronUp, IconDownload, IconHash, IconSearch, IconSelector } from '@tabler/icons-react';
@@ -8,12 +8,12 @@ import { EmptyBlock, EmptyCard } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PAGER_LABELS } from '../../../components/TablePager';
 import { useCan } from '../../../lib/access';
-import { formatDateTime } from '../../../lib/format';
 import { useCompanyId } from '../../../lib/session';
 import { useExportNumbers } from '../api/export-numbers';
 import { useNumbersDatatable } from '../api/get-numbers-datatable';
 import type { NumberTableQuery } from '../types';
 import { BulkActionsBar } from './BulkActionsBar';
+import { numberColumnsOf } from './number-columns';
 
 const PER_PAGE_CHOICES = ['10', '25', '50', '100'];
 const TYPE_FILTERS = [
@@ -47,11 +47,21 @@ function SortHeader({
   );
 }
 
+export interface NumbersTableProps {
+  onBuy?: () => void;
+  /** The column keys to show, in order (a column preset of kind `numbers`; default: label, number, type, routing, schedule, added). */
+  columns?: string[];
+  /** The column chooser (composed by app/routes), shown beside the search. */
+  columnTools?: ReactNode;
+}
+
 /**
  * The numbers datatable: server paging (current_page, total, last_page), sort by column, search and
- * type filter, CSV export of the filtered list, and a selection for the bulk actions.
+ * type filter, CSV export of the filtered list, a selection for the bulk actions, and the columns a
+ * person chose (spec 001 "Column preset" `numbers`).
  */
-export function NumbersTable({ onBuy }: { onBuy?: () => void }) {
+export function NumbersTable({ onBuy, columns, columnTools }: NumbersTableProps) {
+  const shown = numberColumnsOf(columns);
   const companyId = useCompanyId();
   // Selecting numbers only serves the bulk actions (set label: `numbers.manage`; release: `numbers.purchase`).
   const canLabel = useCan('numbers.manage');
@@ -140,6 +150,7 @@ export function NumbersTable({ onBuy }: { onBuy?: () => void }) {
         >
           Export CSV
         </Button>
+        {columnTools}
       </Group>
       <BulkActionsBar selected={selected} onClear={() => setSelected([])} />
       <Card withBorder radius="md" p={0}>
@@ -152,27 +163,22 @@ export function NumbersTable({ onBuy }: { onBuy?: () => void }) {
                     <Checkbox aria-label="Select all numbers on this page" checked={allOnPage} indeterminate={!allOnPage && someOnPage} onChange={toggleAll} />
                   </Table.Th>
                 ) : null}
-                <SortHeader column="label" query={query} onSort={onSort}>
-                  Label
-                </SortHeader>
-                <SortHeader column="number" query={query} onSort={onSort}>
-                  Number
-                </SortHeader>
-                <SortHeader column="type" query={query} onSort={onSort}>
-                  Type
-                </SortHeader>
-                <Table.Th>Routing</Table.Th>
-                <Table.Th>Schedule</Table.Th>
-                <SortHeader column="created_at" query={query} onSort={onSort}>
-                  Added
-                </SortHeader>
+                {shown.map((c) =>
+                  c.sort ? (
+                    <SortHeader key={c.key} column={c.sort} query={query} onSort={onSort}>
+                      {c.label}
+                    </SortHeader>
+                  ) : (
+                    <Table.Th key={c.key}>{c.label}</Table.Th>
+                  ),
+                )}
                 <Table.Th />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {rows.length === 0 ? (
                 <Table.Tr>
-                  <Table.Td colSpan={canSelect ? 8 : 7}>
+                  <Table.Td colSpan={shown.length + (canSelect ? 2 : 1)}>
                     <EmptyBlock
                       icon={<IconSearch />}
                       title="No numbers match"
@@ -205,34 +211,11 @@ export function NumbersTable({ onBuy }: { onBuy?: () => void }) {
                         <Checkbox aria-label={`Select ${formatPhone(n.number)}`} checked={selected.includes(n.id)} onChange={() => toggle(n.id)} />
                       </Table.Td>
                     ) : null}
-                    <Table.Td>
-                      <Text fw={500}>
-                        {n.label || (
-                          <Text span c="dimmed">
-                            No label
-                          </Text>
-                        )}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/numbers/${n.id}`} ff="monospace">
-                        {formatPhone(n.number)}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{n.type_label}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge variant="light">{n.route_type || 'Standard'}</Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{n.schedule_label}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm" c="dimmed">
-                        {formatDateTime(n.created_at)}
-                      </Text>
-                    </Table.Td>
+                    {shown.map((c) => (
+                      <Table.Td key={c.key} data-column={c.key}>
+                        {c.cell(n)}
+                      </Table.Td>
+                    ))}
                     <Table.Td ta="right">
                       <Button component={Link} to={`/numbers/${n.id}`} variant="subtle" size="xs">
                         {canLabel ? 'Edit routing' : 'View routing'}

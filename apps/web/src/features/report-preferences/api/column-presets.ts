@@ -14,19 +14,19 @@ export function columnPresetsKey(companyId: number | null) {
   return companyKey(companyId, 'column-presets');
 }
 
-export function columnPresetsQueryOptions(companyId: number | null, kind: ColumnPresetKind) {
+export function columnPresetsQueryOptions(companyId: number | null, kind: ColumnPresetKind, enabled = true) {
   return queryOptions({
     queryKey: [...columnPresetsKey(companyId), kind],
     queryFn: () => http.get<Infer<typeof ColumnPresetList>>('/api/column-presets', { params: { companyId, kind } }),
-    enabled: companyId !== null,
+    enabled: enabled && companyId !== null,
     staleTime: 60_000,
     select: (r) => r.data,
   });
 }
 
-/** The presets of one report kind in the selected company (its own and its business unit's). */
-export function useColumnPresets(kind: ColumnPresetKind) {
-  return useQuery(columnPresetsQueryOptions(useCompanyId(), kind));
+/** The presets of one report kind in the selected company (its own and its business unit's); `enabled` false: not asked yet. */
+export function useColumnPresets(kind: ColumnPresetKind, enabled = true) {
+  return useQuery(columnPresetsQueryOptions(useCompanyId(), kind, enabled));
 }
 
 type Saved = Infer<typeof ColumnPresetSaved>;

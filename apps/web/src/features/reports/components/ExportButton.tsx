@@ -2,11 +2,24 @@ import { Anchor, Badge, Button, Checkbox, Divider, Group, Modal, ScrollArea, Sel
 import { useDisclosure } from '@mantine/hooks';
 import type { ExportColumn } from '@switchboard/contracts';
 import { IconDownload } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { formatDateTime } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { useRecentExports, useStartExport, type ExportRequest } from '../api/exports';
 import { exportDownloadUrl, useExportNotices } from '../realtime/use-export-notices';
+
+/**
+ * The columns of an export kept as a column preset (spec 001 "Column presets"; composed by app/routes with the
+ * report preferences' `useColumnPreset` and `ColumnChooser`): the chosen columns in order, and the chooser that
+ * picks, orders, saves and applies presets.
+ */
+export interface ExportColumnPreset {
+  /** The columns to export, in order. */
+  columns: string[];
+  setColumns: (columns: string[]) => void;
+  /** The column chooser shown beside the columns. */
+  tools: ReactNode;
+}
 
 /** One thing the button can export: its label, columns and the request for the chosen columns. */
 export interface ExportChoice {
@@ -14,6 +27,8 @@ export interface ExportChoice {
   label: string;
   columns: readonly ExportColumn[];
   request: (columns: string[]) => ExportRequest;
+  /** When given, the columns are this preset's (ordered, saved as a preset); else a plain choice in the natural order. */
+  preset?: ExportColumnPreset;
 }
 
 const STATUS_COLORS = { queued: 'gray', running: 'blue', done: 'teal', failed: 'red' } as const;
@@ -21,19 +36,33 @@ const STATUS_COLORS = { queued: 'gray', running: 'blue', done: 'teal', failed: '
 /**
  * "Export": a dialog to pick what to export (when there are several kinds) and its columns, then starts
  * the background export and shows the server's result message (spec 001 §7); the file is offered when
- * `export ready` arrives, and the dialog lists the person's recent exports with their downloads.
+ * `export ready` arrives, and the dialog lists the person's recent exports with their downloads. A
+ * choice with a `preset` exports that preset's columns in its order, with its column chooser beside them.
+ * `onOpenChange` tells the route when the dialog opens or closes (it asks for presets only then).
  */
-export function ExportButton({ choices, disabled }: { choices: ExportChoice[]; disabled?: boolean }) {
+export function ExportButton({ choices, disabled, onOpenChange }: { choices: ExportChoice[]; disabled?: boolean; onOpenChange?: (opened: boolean) => void }) {
   useExportNotices();
-  const [opened, { open, close }] = useDisclosure(false);
+  const [opened, handlers] = useDisclosure(false, { onOpen: () => onOpenChange?.(true), onClose: () => onOpenChange?.(false) });
+  const { open, close } = handlers;
   const [kind, setKind] = useState(choices[0]!.value);
   const choice = choices.find((c) => c.value === kind) ?? choices[0]!;
   const [selected, setSelected] = useState<Record<string, string[]>>({});
-  const columns = selected[choice.value] ?? choice.columns.map((c) => c.key);
+  const known = choice.columns.map((c) => c.key);
+  const preset = choice.preset;
+  const columns = preset ? preset.columns.filter((k) => known.includes(k)) : (selected[choice.value] ?? known);
   const start = useStartExport();
   const recent = useRecentExports(opened);
+  const labelOf = (key: string) => choice.columns.find((c) => c.key === key)?.label ?? key;
 
-  const setColumns = (next: string[]) => setSelected((s) => ({ ...s, [choice.value]: choice.columns.map((c) => c.key).filter((k) => next.includes(k)) }));
+  const setColumns = (next: string[]) => {
+    if (preset) {
+      if (next.length === 0) return; // a preset keeps at least one column
+      // Keep the preset's order: the columns still chosen stay where they are, new ones go last.
+      preset.setColumns([...columns.filter((k) => next.includes(k)), ...next.filter((k) => !columns.includes(k) && known.includes(k))]);
+      return;
+    }
+    setSelected((s) => ({ ...s, [choice.value]: known.filter((k) => next.includes(k)) }));
+  };
   const submit = () =>
     start.mutate(choice.request(columns), {
       onSuccess: (body) => {
@@ -58,7 +87,22 @@ export function ExportButton({ choices, disabled }: { choices: ExportChoice[]; d
               allowDeselect={false}
             />
           ) : null}
-          <Checkbox.Group label="Columns" description="The file has these columns, in this order." value={columns} onChange={setColumns}>
+          {preset ? (
+            <Group justify="space-between" align="flex-end" wrap="nowrap" gap="sm">
+              <Text size="sm" c="dimmed" data-testid="export-column-order">
+                In this order: {columns.map(labelOf).join(', ')}
+              </Text>
+              {preset.tools}
+            </Group>
+          ) : null}
+          <Checkbox.Group
+            label="Columns"
+            description={
+              preset ? 'The file has the chosen columns in the order above; order and save them with Columns.' : 'The file has these columns, in this order.'
+            }
+            value={columns}
+            onChange={setColumns}
+          >
             <ScrollArea.Autosize mah={300} type="auto" offsetScrollbars mt="xs" viewportProps={{ tabIndex: 0, 'aria-label': 'Columns to export' }}>
               <SimpleGrid cols={{ base: 1, xs: 2 }} spacing={6}>
                 {choice.columns.map((c) => (
@@ -71,9 +115,11 @@ export function ExportButton({ choices, disabled }: { choices: ExportChoice[]; d
             <Button variant="subtle" size="compact-sm" onClick={() => setColumns(choice.columns.map((c) => c.key))}>
               Select all
             </Button>
-            <Button variant="subtle" size="compact-sm" onClick={() => setColumns([])}>
-              Clear
-            </Button>
+            {preset ? null : (
+              <Button variant="subtle" size="compact-sm" onClick={() => setColumns([])}>
+                Clear
+              </Button>
+            )}
           </Group>
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
