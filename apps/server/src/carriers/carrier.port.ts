@@ -99,6 +99,7 @@ export const WEBHOOK_KINDS = [
   'voice.status',
   'voice.client',
   'voice.client.dial',
+  'voice.client.hold',
   'messaging',
   'messaging.status',
   'campaigns.status',
@@ -212,6 +213,8 @@ export interface CarrierPort {
    * @returns false when the call has no party in conversation. @throws CarrierError ('not supported by this carrier').
    */
   holdCall(callSid: string, hold: boolean, musicUrl: string | null): Promise<boolean>;
+  /** True when holding moves the other party out of the browser's dial, whose result then arrives while held (Twilio: a queue; docs/calling.md "Twilio"). */
+  readonly holdLeavesDial?: boolean;
   /**
    * Outbound calling: plays keypad tones `digits` (0-9, *, #, w = pause) to the party browser call
    * `callSid` dialed. @returns false when the call has no party in conversation.

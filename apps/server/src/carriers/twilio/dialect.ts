@@ -25,6 +25,7 @@ export const TWILIO_WEBHOOK_PATHS: Record<WebhookKind, string> = {
   'voice.status': '/webhooks/twilio/voice/status',
   'voice.client': '/webhooks/twilio/voice/client',
   'voice.client.dial': '/webhooks/twilio/voice/client/dial',
+  'voice.client.hold': '/webhooks/twilio/voice/client/hold',
   messaging: '/webhooks/twilio/messaging',
   'messaging.status': '/webhooks/twilio/messaging/status',
   'campaigns.status': '/webhooks/twilio/campaigns/status',

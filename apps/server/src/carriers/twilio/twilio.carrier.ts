@@ -1,7 +1,8 @@
 /**
  * Production carrier adapter over Twilio's REST API (the official `twilio` package):
- * number search/purchase/release, outbound SMS/MMS, Voice SDK tokens, recording and media downloads
- * with the account's credentials; webhook parsing, TwiML and signatures come from `TwilioDialect`.
+ * number search/purchase/release, outbound SMS/MMS, Voice SDK tokens, browser-call controls
+ * (hang-up, hold through a queue, blind transfer), recording and media downloads with the account's
+ * credentials; webhook parsing, TwiML and signatures come from `TwilioDialect`.
  */
 import twilio from 'twilio';
 import type { Config } from '../../platform/config.js';
@@ -19,10 +20,25 @@ import type {
   PurchasedNumber,
 } from '../carrier.port.js';
 import { TwilioDialect } from './dialect.js';
+import { renderDialQueueTwiml, renderEnqueueTwiml } from './twiml.js';
 
 /** Provider ids (spec 002 provider labels): 1 the carrier for local numbers, 2 the toll-free registry. */
 const LOCAL_PROVIDER = 1;
 const TOLL_FREE_PROVIDER = 2;
+
+/** How long resuming waits for the held party in its queue (s): it is there unless it just hung up. */
+const RESUME_TIMEOUT_S = 5;
+
+/** The queue the held party of browser call `callSid` waits in (`hold-CA…`, under Twilio's 64 characters). */
+export function holdQueueName(callSid: string): string {
+  return `hold-${callSid}`;
+}
+
+/** Twilio's answer for a call that has ended or is not in progress (404, or 21220 "not in-progress"). */
+function notInProgress(e: unknown): boolean {
+  const err = e as { status?: number; code?: number };
+  return err.status === 404 || err.code === 21220;
+}
 
 function carrierError(e: unknown): CarrierError {
   const err = e as { message?: string; code?: number };
@@ -35,11 +51,14 @@ export class TwilioCarrier extends TwilioDialect implements CarrierPort {
   readonly capabilities: CarrierCapabilities;
   /** Twilio's Voice SDK reaches its signalling and media endpoints under twilio.com. */
   readonly browserOrigins = ['https://*.twilio.com', 'wss://*.twilio.com'] as const;
+  /** Hold moves the dialed party into a queue, which ends the browser's `<Dial>` (see `holdCall`). */
+  readonly holdLeavesDial = true;
   private readonly client: twilio.Twilio;
 
-  constructor(config: Config) {
+  /** `options.httpClient` replaces the package's HTTP client (tests: a local stand-in for Twilio's REST API). */
+  constructor(config: Config, options: { httpClient?: twilio.RequestClient } = {}) {
     super(config);
-    this.client = twilio(config.twilioAccountSid, config.twilioAuthToken);
+    this.client = twilio(config.twilioAccountSid, config.twilioAuthToken, options.httpClient ? { httpClient: options.httpClient } : {});
     this.capabilities = {
       // Voice SDK tokens need an API key; outgoing browser calls also a TwiML app (README "Configuration").
       voiceSdk: Boolean(config.twilioApiKey && config.twilioApiSecret),
@@ -158,23 +177,72 @@ export class TwilioCarrier extends TwilioDialect implements CarrierPort {
     return createTwilioClientToken(this.config, identity, options);
   }
 
-  /** Completes browser call `callSid` (Twilio ends the dialed child leg with it); an already ended call (404) is fine. */
+  /**
+   * Completes browser call `callSid` (Twilio ends the dialed child leg with it) and, when the call is
+   * on hold, the party waiting in its hold queue (which is no longer the browser's child), then
+   * removes that queue. An already ended call (404) is fine.
+   * @throws CarrierError
+   */
   async hangupCall(callSid: string): Promise<void> {
     try {
       await this.client.calls(callSid).update({ status: 'completed' });
     } catch (e) {
-      if ((e as { status?: number }).status === 404) return;
-      throw carrierError(e);
+      if (!notInProgress(e)) throw carrierError(e);
+    }
+    try {
+      const queue = await this.holdQueue(callSid);
+      if (!queue) return;
+      for (const member of await this.client.queues(queue.sid).members.list({ limit: 20 })) {
+        await this.client
+          .calls(member.callSid)
+          .update({ status: 'completed' })
+          .catch((e: unknown) => {
+            if (!notInProgress(e)) throw e;
+          });
+      }
+      await this.client.queues(queue.sid).remove();
+    } catch (e) {
+      if (!notInProgress(e)) throw carrierError(e);
     }
   }
 
+  /** The hold queue of browser call `callSid` (`holdQueueName`), when one was created. */
+  private async holdQueue(callSid: string): Promise<{ sid: string } | undefined> {
+    const name = holdQueueName(callSid);
+    return (await this.client.queues.list({ limit: 1000 })).find((q) => q.friendlyName === name);
+  }
+
   /**
-   * Not supported: redirecting Twilio's dialed child leg to music ends the browser's `<Dial>`, so
-   * hold needs conference-based calls (docs/calling.md "Twilio").
-   * @throws CarrierError always.
+   * Hold without conferences (docs/calling.md "Twilio"). Holding redirects the in-progress child
+   * leg of `callSid` (the party the browser dialed) to `<Enqueue>` into the call's own queue
+   * (`holdQueueName`): it hears `musicUrl` through our `voice.client.hold?step=wait` TwiML (the
+   * calls module plays the number's on-hold greeting, signed afresh on every loop) or, for null,
+   * Twilio's default music; leaving the queue posts `voice.client.hold?step=left`. The browser's
+   * `<Dial>` ends with it and its action keeps the browser leg waiting (`holdLeavesDial`).
+   * Resuming redirects the browser leg `callSid` to `<Dial><Queue>` of that queue (its result to
+   * `voice.client.hold?step=dial`), bridging the two again.
+   * @returns false when there is no party in conversation (or the browser leg is not in progress).
+   * @throws CarrierError when Twilio refuses otherwise.
    */
-  async holdCall(): Promise<boolean> {
-    throw new CarrierError('Hold is not supported by this carrier yet: Twilio needs conference calls for it.');
+  async holdCall(callSid: string, hold: boolean, musicUrl: string | null): Promise<boolean> {
+    const queue = holdQueueName(callSid);
+    // `n` (now, in ms) makes each hold's and resume's requests deliveries of their own: a call may be held again.
+    const n = Date.now();
+    const url = (step: 'wait' | 'left' | 'dial') => this.webhookUrl('voice.client.hold', { sid: callSid, step, n });
+    try {
+      if (hold) {
+        const [child] = await this.client.calls.list({ parentCallSid: callSid, status: 'in-progress', limit: 1 });
+        if (!child) return false;
+        const twiml = renderEnqueueTwiml(queue, { ...(musicUrl ? { waitUrl: url('wait') } : {}), action: url('left') });
+        await this.client.calls(child.sid).update({ twiml: twiml.body });
+        return true;
+      }
+      await this.client.calls(callSid).update({ twiml: renderDialQueueTwiml(queue, { action: url('dial'), timeoutS: RESUME_TIMEOUT_S }).body });
+      return true;
+    } catch (e) {
+      if (notInProgress(e)) return false;
+      throw carrierError(e);
+    }
   }
 
   /**

@@ -3,7 +3,7 @@
  * returning the same document as a fresh render.
  */
 import { describe, expect, it } from 'vitest';
-import { renderVoiceTwiml } from './twiml.js';
+import { renderDialQueueTwiml, renderEnqueueTwiml, renderVoiceTwiml } from './twiml.js';
 
 describe('renderVoiceTwiml', () => {
   it('renders a menu and a dial, and the same steps again as the same document', () => {
@@ -35,5 +35,19 @@ describe('renderVoiceTwiml', () => {
       expect(r.body).toBe(`<?xml version="1.0" encoding="UTF-8"?><Response><Say>Caller ${i}</Say></Response>`);
     }
     expect(renderVoiceTwiml([{ kind: 'say', text: 'Caller 7' }]).body).toContain('<Say>Caller 7</Say>');
+  });
+});
+
+describe('hold TwiML', () => {
+  it('enqueues the held party (with or without our wait TwiML) and dials its queue to resume', () => {
+    expect(renderEnqueueTwiml('hold-CA1', { action: 'https://x.test/left' }).body).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response><Enqueue action="https://x.test/left" method="POST">hold-CA1</Enqueue></Response>',
+    );
+    expect(renderEnqueueTwiml('hold-CA1', { action: 'https://x.test/left', waitUrl: 'https://x.test/wait?a=1&b=2' }).body).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response><Enqueue action="https://x.test/left" method="POST" waitUrl="https://x.test/wait?a=1&amp;b=2" waitUrlMethod="POST">hold-CA1</Enqueue></Response>',
+    );
+    expect(renderDialQueueTwiml('hold-CA1', { action: 'https://x.test/dial', timeoutS: 5 }).body).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response><Dial action="https://x.test/dial" method="POST" timeout="5"><Queue>hold-CA1</Queue></Dial></Response>',
+    );
   });
 });

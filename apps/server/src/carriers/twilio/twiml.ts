@@ -107,3 +107,26 @@ export function renderMessagingTwiml(reply?: string): RenderedResponse {
   if (reply) response.message(reply);
   return { contentType: XML, body: response.toString() };
 }
+
+/**
+ * Hold on Twilio (docs/calling.md "Twilio"): the TwiML that puts the party a browser dialed into
+ * queue `queue` (`<Enqueue>`, created on demand, name at most 64 characters). While queued it hears
+ * the TwiML at `waitUrl` (requested with POST, looping), or Twilio's default classical playlist
+ * without one; when it leaves the queue Twilio posts `action` (`QueueResult`: hangup, bridged, ...).
+ */
+export function renderEnqueueTwiml(queue: string, opts: { waitUrl?: string; action: string }): RenderedResponse {
+  const response = new VoiceResponse();
+  response.enqueue({ action: opts.action, method: 'POST', ...(opts.waitUrl ? { waitUrl: opts.waitUrl, waitUrlMethod: 'POST' as const } : {}) }, queue);
+  return { contentType: XML, body: response.toString() };
+}
+
+/**
+ * Resuming a held call on Twilio: `<Dial action><Queue>queue</Queue></Dial>` bridges the browser leg
+ * with the first (only) party waiting in `queue`; `timeoutS` bounds the wait on an empty queue, and
+ * the Dial's result goes to `action` (POST) like any Dial's.
+ */
+export function renderDialQueueTwiml(queue: string, opts: { action: string; timeoutS: number }): RenderedResponse {
+  const response = new VoiceResponse();
+  response.dial({ action: opts.action, method: 'POST', timeout: opts.timeoutS }).queue(queue);
+  return { contentType: XML, body: response.toString() };
+}

@@ -7,18 +7,22 @@
  *   answers the softphone's token, whose params lead the carrier to the `voice.client` webhook.
  * - `connectBrowserCall` (`voice.client`): binds the carrier's call to ours and dials the destination.
  * - `finishOutboundCall` (`voice.client.dial`): the Dial result, 12 Connected or 5 No Answer.
+ * - `handleHoldWebhook` (`voice.client.hold`): hold on a carrier whose hold leaves the browser's
+ *   Dial (`carrier.holdLeavesDial`, Twilio: the other side waits in a queue): the held party's
+ *   music, the browser leg waiting quietly, the party leaving, the Dial that resumes.
  * - `markAnsweredInApp`: registered with in-app calling, which calls it when a user answers a ringing call.
  */
 import crypto from 'node:crypto';
 import { CALL_STATUS, parsePhone } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import type { VoiceEvent } from '../../carriers/carrier.events.js';
+import type { CallFlowStep } from '../../carriers/carrier.port.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { NotFoundError, deniedAsNotFound, fieldError } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { findContactByNumber } from '../contacts/contacts.service.js';
 import { assertSoftphoneReady, authorizeBrowserCall, browserCallToken, recordBrowserCall } from '../in-app-calling/in-app-calling.service.js';
-import { endBrowserCall } from '../in-app-calling/outbound.service.js';
+import { endBrowserCall, holdMusicUrl } from '../in-app-calling/outbound.service.js';
 import { findRoutingById } from '../numbers/numbers.service.js';
 import { assertCompanyInService } from '../numbers/service-state.js';
 import { assertNumberInScope } from '../users/members.service.js';
@@ -138,31 +142,124 @@ export async function connectBrowserCall(ctx: AppContext, tx: DbOrTx, p: VoiceEv
 /**
  * The carrier's `voice.client.dial` webhook: the Dial result of a browser-placed call. completed
  * (or answered) → 12 Connected (answered, with its duration), anything else → 5 No Answer; then
- * the call ends.
+ * the call ends. `legSid` is the leg reporting it (the browser's while it dials).
+ *
+ * Hold on a carrier whose hold leaves the Dial (`holdLeavesDial`, Twilio): the browser's Dial ends
+ * when the other side is moved into its hold queue; that result (from our call's own leg while the
+ * call is on hold) does not end the call: answered_at is kept and the browser leg waits quietly
+ * ({@link heldBrowserSteps}). Such a call, once answered, ends 12 Connected with the time since
+ * the answer (talk and hold), whatever the last Dial reports.
  */
-export async function finishOutboundCall(ctx: AppContext, tx: DbOrTx, input: { callId: number; dialStatus: string; durationS: number }): Promise<VoiceOutcome> {
+export async function finishOutboundCall(
+  ctx: AppContext,
+  tx: DbOrTx,
+  input: { callId: number; dialStatus: string; durationS: number; legSid?: string },
+): Promise<VoiceOutcome> {
   const call = await callsRepository.find(tx, input.callId);
   if (!call || call.direction !== 'outbound') return { steps: [{ kind: 'hangup' }] };
   // A call already ended (Twilio: the leg a blind transfer redirected reports its own Dial) keeps its outcome.
   if (call.ended_at) return { steps: [{ kind: 'hangup' }] };
-  const ended = await endBrowserCall(ctx, tx, call.id, input.dialStatus);
-  const answered = input.dialStatus === 'completed' || input.dialStatus === 'answered';
-  const status = answered ? CALL_STATUS.CONNECTED : CALL_STATUS.NO_ANSWER;
   const now = new Date();
+  if (ctx.carrier.holdLeavesDial && input.legSid === call.carrier_sid && (await callsRepository.isOnHold(tx, call.id))) {
+    if (!call.answered_at) await callsRepository.update(tx, call.id, { answered_at: new Date(now.getTime() - input.durationS * 1000) });
+    return { steps: heldBrowserSteps(ctx, call.carrier_sid, now.getTime()) };
+  }
+  const ended = await endBrowserCall(ctx, tx, call.id, input.dialStatus);
+  const heldBefore = Boolean(ctx.carrier.holdLeavesDial && call.answered_at);
+  const answered = heldBefore || input.dialStatus === 'completed' || input.dialStatus === 'answered';
+  const status = answered ? CALL_STATUS.CONNECTED : CALL_STATUS.NO_ANSWER;
+  const durationS = heldBefore ? Math.max(input.durationS, Math.round((now.getTime() - call.answered_at!.getTime()) / 1000)) : input.durationS;
   const changed = await setCallStatus(
     tx,
     call,
     status,
     { dial_status: input.dialStatus },
     {
-      duration_s: input.durationS,
+      duration_s: durationS,
       ended_at: now,
-      ...(answered
-        ? { answered_at: call.answered_at ?? new Date(now.getTime() - input.durationS * 1000), forwarded_to: call.forwarded_to ?? call.to_number }
-        : {}),
+      ...(answered ? { answered_at: call.answered_at ?? new Date(now.getTime() - durationS * 1000), forwarded_to: call.forwarded_to ?? call.to_number } : {}),
     },
   );
   return { steps: [{ kind: 'hangup' }], changed, after: ended };
+}
+
+/** How long the held browser leg waits between two looks at the call (s). */
+const HELD_PAUSE_S = 30;
+
+/** The held browser leg's TwiML: silence, then back to `voice.client.hold?step=loop` (loop `n`). */
+function heldBrowserSteps(ctx: AppContext, sid: string, n: number): CallFlowStep[] {
+  return [
+    { kind: 'pause', seconds: HELD_PAUSE_S },
+    { kind: 'redirect', url: ctx.carrier.webhookUrl('voice.client.hold', { sid, step: 'loop', n }) },
+  ];
+}
+
+/** The steps of `voice.client.hold` (see {@link handleHoldWebhook}). */
+export const HOLD_STEPS = ['wait', 'loop', 'left', 'dial'] as const;
+export type HoldStep = (typeof HOLD_STEPS)[number];
+
+/**
+ * The carrier's `voice.client.hold?sid=SID&step=S[&n=N]` webhook, for carriers whose hold leaves
+ * the browser's Dial (Twilio; docs/calling.md "Twilio"). `sid` is our call's carrier SID (the
+ * browser leg). By step:
+ * - `wait` (the held party's queue music, requested again as it loops): the number's on-hold
+ *   greeting (`holdMusicUrl`, signed afresh each time), else a quiet pause; a hang-up once the
+ *   call has ended.
+ * - `loop` (the browser leg while held): another pause and redirect (`n` + 1) while the call is on
+ *   hold; a hang-up once it has ended or is no longer held.
+ * - `left` (the held party left its queue; Twilio posts it at once when the party hangs up, and
+ *   after the bridge when a resume dequeued it): a party no longer in progress while the call is on
+ *   hold has hung up: the call ends (12 Connected, the time since the answer) and the browser leg
+ *   is completed after commit. Otherwise (bridged, moved into the queue again) nothing changes.
+ * `n` (a number per hold and per loop) keeps the deliveries apart.
+ * - `dial` (the Dial that resumed the call ended): as {@link finishOutboundCall}.
+ */
+export async function handleHoldWebhook(ctx: AppContext, tx: DbOrTx, p: VoiceEvent, q: { sid: string; step: HoldStep; n?: number }): Promise<VoiceOutcome> {
+  const call = await callsRepository.findBySid(tx, q.sid);
+  if (!call || call.direction !== 'outbound') return { steps: [{ kind: 'hangup' }] };
+  if (q.step === 'dial')
+    return finishOutboundCall(ctx, tx, { callId: call.id, dialStatus: p.dialStatus ?? 'failed', durationS: p.dialDurationS, legSid: p.callSid });
+  if (call.ended_at) return { steps: [{ kind: 'hangup' }] };
+  if (q.step === 'wait') {
+    const music = await holdMusicUrl(ctx, call.number_id);
+    return {
+      steps: [
+        music ? { kind: 'play', url: music } : { kind: 'pause', seconds: 10 },
+        { kind: 'redirect', url: ctx.carrier.webhookUrl('voice.client.hold', { sid: q.sid, step: 'wait', n: (q.n ?? 0) + 1 }) },
+      ],
+    };
+  }
+  const held = await callsRepository.isOnHold(tx, call.id);
+  if (q.step === 'loop') return { steps: held ? heldBrowserSteps(ctx, q.sid, (q.n ?? 0) + 1) : [{ kind: 'hangup' }] };
+  if (!held || p.callStatus === 'in-progress') return { steps: [{ kind: 'hangup' }] };
+  const out = await finishOutboundCall(ctx, tx, { callId: call.id, dialStatus: 'completed', durationS: 0 });
+  return {
+    ...out,
+    after: () => {
+      out.after?.();
+      hangUpLater(ctx, call.carrier_sid);
+    },
+  };
+}
+
+/** Completes the carrier leg `sid` after commit (a failure is logged: the leg's own loop hangs up on its next look). */
+function hangUpLater(ctx: AppContext, sid: string): void {
+  ctx.carrier.hangupCall(sid).catch((e: unknown) => ctx.log.warn({ err: e, sid }, 'hanging up a held browser leg failed'));
+}
+
+/**
+ * Ends held browser call `callId` after its hang-up by the user (`hangupOutboundCall`) on a carrier
+ * whose hold leaves the Dial: the browser leg waits outside any Dial, so no Dial result will come.
+ * 12 Connected with the time since the answer; announced after commit. A call already ended is left alone.
+ */
+export async function endHeldBrowserCall(ctx: AppContext, callId: number): Promise<void> {
+  const out = await ctx.db.transaction().execute((tx) => finishOutboundCall(ctx, tx, { callId, dialStatus: 'completed', durationS: 0 }));
+  await afterCallChange(ctx, out);
+}
+
+/** True when call `callId` is on hold (its latest hold control is a hold). */
+export async function isCallOnHold(db: DbOrTx, callId: number): Promise<boolean> {
+  return callsRepository.isOnHold(db, callId);
 }
 
 /**

@@ -128,6 +128,30 @@ export const callsRepository = {
       .values({ call_id: callId, status, detail: JSON.stringify(detail) })
       .execute();
   },
+  /** Stores a history event and returns its id (a control recorded before the carrier acts, removed if it refuses). */
+  async insertEventReturningId(db: DbOrTx, callId: number, status: number, detail: Record<string, unknown>): Promise<number> {
+    const row = await db
+      .insertInto('call_events')
+      .values({ call_id: callId, status, detail: JSON.stringify(detail) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  },
+  async deleteEvent(db: DbOrTx, id: number): Promise<void> {
+    await db.deleteFrom('call_events').where('id', '=', id).execute();
+  },
+  /** True when the latest `hold`/`resume` control event of call `callId` is a hold (the call is on hold). */
+  async isOnHold(db: DbOrTx, callId: number): Promise<boolean> {
+    const row = await db
+      .selectFrom('call_events')
+      .select(sql<string>`detail->>'control'`.as('control'))
+      .where('call_id', '=', callId)
+      .where(sql<string>`detail->>'control'`, 'in', ['hold', 'resume'])
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.control === 'hold';
+  },
   async events(db: DbOrTx, callId: number): Promise<Row<'call_events'>[]> {
     return db.selectFrom('call_events').selectAll().where('call_id', '=', callId).orderBy('id').execute();
   },

@@ -13,6 +13,9 @@
  * the token's params, `VoiceEvent.clientParams`):
  *   voice.client                           key client:{callSid}
  *   voice.client.dial?call=ID              key client-dial:{callSid or ID}:{dialStatus}
+ *   voice.client.hold?sid=SID&step=S&n=N   key client-hold:{callSid}:{S}:{N}:{callStatus}:{dialStatus}
+ *                                          (hold on Twilio: the queued party's music and leaving, the
+ *                                          waiting browser leg, the resumed Dial; browser-calls.ts)
  * Every answer's changes are announced after commit by `afterCallChange` (call-changes.ts).
  */
 import type { FastifyReply } from 'fastify';
@@ -25,7 +28,7 @@ import type { DbOrTx } from '../../platform/db/db.js';
 import type { WebhookKind } from '../../carriers/carrier.port.js';
 import type { VoiceEvent } from '../../carriers/carrier.events.js';
 import { formParams, handleOnce, handleOnceInOneStatement, verifyCarrierSignature } from '../../platform/http/webhooks.js';
-import { connectBrowserCall, finishOutboundCall } from './browser-calls.js';
+import { HOLD_STEPS, connectBrowserCall, finishOutboundCall, handleHoldWebhook, type HoldStep } from './browser-calls.js';
 import { storeInboundCall } from './call-batching.js';
 import { afterCallChange, type VoiceOutcome } from './call-changes.js';
 import {
@@ -51,6 +54,13 @@ const Query = z
 type Query = z.infer<typeof Query>;
 /** A browser call's dial result names our call: `?call=ID` (422 when missing or malformed). */
 const ClientDialQuery = Query.extend({ call: Id });
+/** A held browser call's webhook names our call's carrier SID, the step and a delivery number (422 otherwise). */
+const ClientHoldQuery = Query.extend({
+  sid: z.string().regex(/^[A-Za-z0-9]{2,64}$/),
+  step: z.enum(HOLD_STEPS),
+  n: z.coerce.number().int().min(0).optional(),
+});
+type ClientHoldQuery = z.infer<typeof ClientHoldQuery>;
 
 /** Registers the voice webhooks (HTTP only: parse, key, the use case in a transaction, the carrier's rendering). */
 export async function registerVoiceWebhooks(app: App, ctx: AppContext): Promise<void> {
@@ -137,7 +147,19 @@ export async function registerVoiceWebhooks(app: App, ctx: AppContext): Promise<
   route(
     'voice.client.dial',
     (p, q) => `client-dial:${p.callSid ?? q.call}:${p.dialStatus ?? ''}`,
-    (tx, p, q) => finishOutboundCall(ctx, tx, { callId: Number(q.call), dialStatus: p.dialStatus ?? 'failed', durationS: p.dialDurationS }),
+    (tx, p, q) => finishOutboundCall(ctx, tx, { callId: Number(q.call), dialStatus: p.dialStatus ?? 'failed', durationS: p.dialDurationS, legSid: p.callSid }),
     { query: ClientDialQuery as unknown as z.ZodType<Query> },
+  );
+  route(
+    'voice.client.hold',
+    (p, q) => {
+      const h = q as ClientHoldQuery;
+      return `client-hold:${p.callSid ?? h.sid}:${h.step}:${h.n ?? 0}:${p.callStatus ?? ''}:${p.dialStatus ?? ''}`;
+    },
+    (tx, p, q) => {
+      const h = q as ClientHoldQuery;
+      return handleHoldWebhook(ctx, tx, p, { sid: h.sid, step: h.step as HoldStep, n: h.n });
+    },
+    { query: ClientHoldQuery as unknown as z.ZodType<Query> },
   );
 }

@@ -29,11 +29,12 @@ import {
   saveCallerIdChoice,
 } from '../in-app-calling/outbound.service.js';
 import { assertCompanyInService } from '../numbers/service-state.js';
-import { startBrowserCall } from './browser-calls.js';
+import { endHeldBrowserCall, isCallOnHold, startBrowserCall } from './browser-calls.js';
 import { callsRepository, type CallRow } from './calls.repository.js';
 
 export const INVALID_NUMBER = 'The number is not a valid phone number.';
 export const NOT_IN_PROGRESS = 'This call is not in progress.';
+export const RESUME_BEFORE_TRANSFER = 'Take the call off hold before transferring it.';
 /** How long a user a call is transferred to is rung (s). */
 export const TRANSFER_RING_S = 30;
 
@@ -93,22 +94,39 @@ async function recordControl(ctx: AppContext, call: CallRow, userId: number, det
  */
 export async function hangupOutboundCall(ctx: AppContext, userId: number, companyId: number, callId: number): Promise<{ message: string }> {
   const call = await controlledCall(ctx, userId, companyId, callId);
-  if (!call.ended_at) await ctx.carrier.hangupCall(call.carrier_sid);
+  if (!call.ended_at) {
+    // Twilio: a held call's browser leg waits outside any Dial, so no Dial result will end the call.
+    const held = ctx.carrier.holdLeavesDial && (await isCallOnHold(ctx.db, call.id));
+    await ctx.carrier.hangupCall(call.carrier_sid);
+    if (held) await endHeldBrowserCall(ctx, call.id);
+  }
   return { message: 'Call ended' };
 }
 
 /**
  * POST .../outbound-calls/{callId}/hold {hold}: the other side hears hold music while held (the
  * number's on-hold greeting, else the carrier's default: in-app-calling `holdMusicUrl`).
- * @throws 403, 404, ConflictError 409 (not in conversation), CarrierError 502 (not supported).
+ * With Twilio (`carrier.holdLeavesDial`) the other side waits in a queue (browser-calls.ts
+ * `handleHoldWebhook`); holding a held call or resuming one not held answers the same without acting.
+ * @throws 403, 404, ConflictError 409 (not in conversation), CarrierError 502 (the carrier's refusal).
  */
 export async function holdOutboundCall(ctx: AppContext, userId: number, companyId: number, callId: number, hold: boolean): Promise<CallControlBody> {
   const call = await controlledCall(ctx, userId, companyId, callId);
-  if (call.ended_at || !(await ctx.carrier.holdCall(call.carrier_sid, hold, hold ? await holdMusicUrl(ctx, call.number_id) : null)))
-    throw new ConflictError(NOT_IN_PROGRESS);
-  await recordControl(ctx, call, userId, { control: hold ? 'hold' : 'resume' });
+  if (call.ended_at) throw new ConflictError(NOT_IN_PROGRESS);
+  const done = { message: hold ? 'Call on hold' : 'Call resumed', data: stateOf(call, { on_hold: hold }) };
+  // Twilio moves the parties apart and back: holding twice (or resuming a call not held) changes nothing.
+  if (ctx.carrier.holdLeavesDial && (await isCallOnHold(ctx.db, call.id)) === hold) return done;
+  // Recorded before the carrier acts (the carrier's Dial result may arrive first and reads it), removed if it refuses.
+  const eventId = await callsRepository.insertEventReturningId(ctx.db, call.id, call.status, { control: hold ? 'hold' : 'resume', by: userId });
+  let moved = false;
+  try {
+    moved = await ctx.carrier.holdCall(call.carrier_sid, hold, hold ? await holdMusicUrl(ctx, call.number_id) : null);
+  } finally {
+    if (!moved) await callsRepository.deleteEvent(ctx.db, eventId);
+  }
+  if (!moved) throw new ConflictError(NOT_IN_PROGRESS);
   await announceOutbound(ctx, { callId: call.id, state: hold ? 'held' : 'resumed' });
-  return { message: hold ? 'Call on hold' : 'Call resumed', data: stateOf(call, { on_hold: hold }) };
+  return done;
 }
 
 /** POST .../outbound-calls/{callId}/mute {muted}: the browser mutes its microphone; this keeps it in the history. @throws 403, 404, 409 */
@@ -132,11 +150,13 @@ export async function sendOutboundDigits(ctx: AppContext, userId: number, compan
  * To a number: it is dialed showing the call's caller ID. To a user: an active in-app member of the
  * company who works calls, rung in the app like an inbound call (first answer wins). The browser
  * leg of the transferring user ends.
- * @throws 403, 404, ValidationError 422 (`number` invalid; `user_id` unknown, away, or oneself), 409 (not in conversation).
+ * @throws 403, 404, ValidationError 422 (`number` invalid; `user_id` unknown, away, or oneself), 409 (not in conversation;
+ *   with Twilio also while on hold: "Take the call off hold before transferring it.").
  */
 export async function transferOutboundCall(ctx: AppContext, userId: number, companyId: number, callId: number, input: TransferInput): Promise<CallControlBody> {
   const call = await controlledCall(ctx, userId, companyId, callId);
   if (call.ended_at) throw new ConflictError(NOT_IN_PROGRESS);
+  if (ctx.carrier.holdLeavesDial && (await isCallOnHold(ctx.db, call.id))) throw new ConflictError(RESUME_BEFORE_TRANSFER);
   const action = ctx.carrier.webhookUrl('voice.client.dial', { call: call.id });
   if (input.number !== undefined) {
     const to = parsePhone(input.number);
