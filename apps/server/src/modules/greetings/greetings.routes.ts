@@ -127,7 +127,7 @@ export function registerGreetingsRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/numbers/:id/greetings',
     {
-      config: { access: access.company('numbers.read') },
+      config: { access: access.company('numbers.manage') },
       schema: { tags: ['greetings'], params: IdParams, response: { 200: NumberGreetingsBody, ...errorResponses } },
     },
     async (req) => getNumberGreetings(ctx, req.auth!.userId, req.params.id),
