@@ -202,9 +202,8 @@ export type HoldStep = (typeof HOLD_STEPS)[number];
  * The carrier's `voice.client.hold?sid=SID&step=S[&n=N]` webhook, for carriers whose hold leaves
  * the browser's Dial (Twilio; docs/calling.md "Twilio"). `sid` is our call's carrier SID (the
  * browser leg). By step:
- * - `wait` (the held party's queue music, requested again as it loops): the number's on-hold
- *   greeting (`holdMusicUrl`, signed afresh each time), else a quiet pause; a hang-up once the
- *   call has ended.
+ * - `wait` (the held party's queue music, requested again as it loops): {@link holdWaitSteps}
+ *   (the route answers it before any transaction).
  * - `loop` (the browser leg while held): another pause and redirect (`n` + 1) while the call is on
  *   hold; a hang-up once it has ended or is no longer held.
  * - `left` (the held party left its queue; Twilio posts it at once when the party hangs up, and
@@ -220,15 +219,7 @@ export async function handleHoldWebhook(ctx: AppContext, tx: DbOrTx, p: VoiceEve
   if (q.step === 'dial')
     return finishOutboundCall(ctx, tx, { callId: call.id, dialStatus: p.dialStatus ?? 'failed', durationS: p.dialDurationS, legSid: p.callSid });
   if (call.ended_at) return { steps: [{ kind: 'hangup' }] };
-  if (q.step === 'wait') {
-    const music = await holdMusicUrl(ctx, call.number_id);
-    return {
-      steps: [
-        music ? { kind: 'play', url: music } : { kind: 'pause', seconds: 10 },
-        { kind: 'redirect', url: ctx.carrier.webhookUrl('voice.client.hold', { sid: q.sid, step: 'wait', n: (q.n ?? 0) + 1 }) },
-      ],
-    };
-  }
+  if (q.step === 'wait') return { steps: await holdWaitSteps(ctx, q.sid, q.n) };
   const held = await callsRepository.isOnHold(tx, call.id);
   if (q.step === 'loop') return { steps: held ? heldBrowserSteps(ctx, q.sid, (q.n ?? 0) + 1) : [{ kind: 'hangup' }] };
   if (!held || p.callStatus === 'in-progress') return { steps: [{ kind: 'hangup' }] };
@@ -240,6 +231,22 @@ export async function handleHoldWebhook(ctx: AppContext, tx: DbOrTx, p: VoiceEve
       hangUpLater(ctx, call.carrier_sid);
     },
   };
+}
+
+/**
+ * `voice.client.hold?step=wait` (the held party's queue music; read-only, answered outside any
+ * transaction as the greeting's URL is signed through the pool): the number's on-hold greeting
+ * (`holdMusicUrl`, signed afresh on every loop), else a quiet pause, then again (`n` + 1); a
+ * hang-up once call `sid` has ended or is unknown.
+ */
+export async function holdWaitSteps(ctx: AppContext, sid: string, n: number | undefined): Promise<CallFlowStep[]> {
+  const call = await callsRepository.findBySid(ctx.db, sid);
+  if (!call || call.direction !== 'outbound' || call.ended_at) return [{ kind: 'hangup' }];
+  const music = await holdMusicUrl(ctx, call.number_id);
+  return [
+    music ? { kind: 'play', url: music } : { kind: 'pause', seconds: 10 },
+    { kind: 'redirect', url: ctx.carrier.webhookUrl('voice.client.hold', { sid, step: 'wait', n: (n ?? 0) + 1 }) },
+  ];
 }
 
 /** Completes the carrier leg `sid` after commit (a failure is logged: the leg's own loop hangs up on its next look). */

@@ -28,7 +28,7 @@ import type { DbOrTx } from '../../platform/db/db.js';
 import type { WebhookKind } from '../../carriers/carrier.port.js';
 import type { VoiceEvent } from '../../carriers/carrier.events.js';
 import { formParams, handleOnce, handleOnceInOneStatement, verifyCarrierSignature } from '../../platform/http/webhooks.js';
-import { HOLD_STEPS, connectBrowserCall, finishOutboundCall, handleHoldWebhook, type HoldStep } from './browser-calls.js';
+import { HOLD_STEPS, connectBrowserCall, finishOutboundCall, handleHoldWebhook, holdWaitSteps, type HoldStep } from './browser-calls.js';
 import { storeInboundCall } from './call-batching.js';
 import { afterCallChange, type VoiceOutcome } from './call-changes.js';
 import {
@@ -160,6 +160,16 @@ export async function registerVoiceWebhooks(app: App, ctx: AppContext): Promise<
       const h = q as ClientHoldQuery;
       return handleHoldWebhook(ctx, tx, p, { sid: h.sid, step: h.step as HoldStep, n: h.n });
     },
-    { query: ClientHoldQuery as unknown as z.ZodType<Query> },
+    {
+      query: ClientHoldQuery as unknown as z.ZodType<Query>,
+      // The queue music is a read answered as often as asked (no receipt, no transaction).
+      fast: async (p, _key, reply) => {
+        const h = (reply.request.query ?? {}) as ClientHoldQuery;
+        if (h.step !== 'wait') return false;
+        const out = ctx.carrier.renderVoice(await holdWaitSteps(ctx, h.sid, h.n));
+        reply.type(out.contentType).send(out.body);
+        return true;
+      },
+    },
   );
 }
