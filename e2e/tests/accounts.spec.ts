@@ -11,7 +11,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import pg from 'pg';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { DEMO, signIn } from './helpers';
+import { api, DEMO, signIn } from './helpers';
 
 /** Makes `email` an operator the documented way: an UPDATE on the install's embedded PostgreSQL (docs/auth.md). */
 async function makeOperator(email: string): Promise<void> {
@@ -219,4 +219,44 @@ test('the owner invites a user; the invitee joins from the outbox e-mail and see
   await expect(page.getByTestId(`account-row-North Clinic ${stamp}`)).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: test.info().outputPath('organization-phone.png') });
+});
+
+test('the owner deletes an account without numbers from Settings, typing its name to confirm', async ({ page }) => {
+  test.setTimeout(120_000);
+  const name = `Spare Desk ${Date.now().toString(36)}`;
+  await signIn(page);
+  // An empty account of a business unit of the demo owner (the creator is its owner).
+  const units = await api(page, 'get', '/api/business-units');
+  let unitId = units.body?.data?.[0]?.id as number | undefined;
+  if (!unitId) unitId = (await api(page, 'post', '/api/business-units', { name: 'Spare unit' })).body.data.id as number;
+  const created = await api(page, 'post', `/api/business-units/${unitId}/companies`, { company_info: { name, business_unit_id: unitId, skip_number: true } });
+  expect(created.status).toBe(201);
+  const companyId = created.body.data.id as number;
+
+  await page.reload();
+  const switcher = page.getByRole('combobox', { name: 'Company', exact: true });
+  await switcher.click();
+  await switcher.fill(name);
+  await page.getByRole('option', { name }).click();
+  await expect(switcher).toHaveValue(name);
+
+  await page.goto('/settings');
+  const card = page.getByTestId('delete-account');
+  await expect(card).toBeVisible();
+  await card.getByRole('button', { name: 'Delete account' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete this account' });
+  const confirm = dialog.getByRole('button', { name: 'Delete this account' });
+  // Nothing happens until the name is typed exactly.
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel('Account name').fill(name.toLowerCase());
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel('Account name').fill(name);
+  await expect(confirm).toBeEnabled();
+  await confirm.click();
+  await expect(page.getByText('Account was successfully deleted')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  // The account is gone from the person's companies and the switcher shows another one.
+  const companies = await api(page, 'get', '/api/companies');
+  expect(companies.body.data.map((c: { id: number }) => c.id)).not.toContain(companyId);
+  await expect(switcher).not.toHaveValue(name);
 });

@@ -1,7 +1,8 @@
 /**
  * Admin mode in the browser (spec 000 §3 `isAdmin`, §4 "Admin login"; docs/auth.md "Admin mode"): an operator
  * (flag set in the database the documented way) opens a customer's account by its id; the banner names the operator,
- * the account and the time left; leaving returns to the operator's own session.
+ * the account and the time left; the app sends the admin header while in admin mode; leaving returns to the operator's
+ * own session.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -54,7 +55,10 @@ test('an operator opens a customer account in admin mode; the banner shows who, 
   await expect(banner).toContainText(/(60|59) minutes left/);
   await page.screenshot({ path: 'test-results/admin-banner.png' });
 
+  // In admin mode the app sends the admin header (spec 000 §7) on every call; the server refuses a state change without it.
+  const leaving = page.waitForRequest((r) => r.url().endsWith('/api/sanctum/admin-session/leave'));
   await banner.getByRole('button', { name: 'Leave admin mode' }).click();
+  expect((await leaving).headers()['x-admin-mode']).toBe('1');
   await expect(banner).toBeHidden();
   await expect(page.getByRole('button', { name: 'Open an account' })).toBeVisible();
 });
