@@ -91,6 +91,13 @@ export const CallSearchHit = z.object({
 });
 export type CallSearchHit = z.infer<typeof CallSearchHit>;
 
+/**
+ * The search counts at most this many hits: a `meta.total` of `CALL_SEARCH_COUNT_CAP + 1` means "more than the cap"
+ * (shown "2,000+ calls"), and `last_page` follows it (docs/call-intelligence.md "Search at scale").
+ */
+export const CALL_SEARCH_COUNT_CAP = 2000;
+
+/** `meta.total`: the number of hits, or `CALL_SEARCH_COUNT_CAP + 1` for more than the cap. */
 export const CallSearchBody = z.object({ data: z.array(CallSearchHit), meta: PageMeta });
 export type CallSearchBody = z.infer<typeof CallSearchBody>;
 

@@ -6,6 +6,7 @@
  * "quoted phrases" into a query; the document's vector is `tsv_all`, or `tsv_agent` / `tsv_client` for a speaker;
  * ranked by `ts_rank`, ties newest first. Passages are the page's matching segments, highlighted by `ts_headline`.
  */
+import { CALL_SEARCH_COUNT_CAP } from '@switchboard/contracts';
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
 import type { NewRow, Row } from '../../platform/db/schema.js';
@@ -49,10 +50,29 @@ export type SearchFilter = {
 export type SearchRow = Omit<SearchDocRow, 'tsv_all' | 'tsv_agent' | 'tsv_client' | 'segments' | 'indexed_at' | 'transcript_id'> & { rank: number };
 export type PassageRow = { call_id: number; ord: number; speaker: number; start: number; end: number; text: string; marked: string };
 
-/** With `q`, only the newest this-many matching documents are ranked (docs/call-intelligence.md "Search at scale"). */
-export const SEARCH_RANK_WINDOW = 2000;
-/** `total` counts at most this + 1 hits; more than the cap answers `SEARCH_COUNT_CAP + 1` ("10,000+"). */
-export const SEARCH_COUNT_CAP = 10_000;
+/**
+ * `total` counts at most this + 1 hits: more than the cap answers `SEARCH_COUNT_CAP + 1` ("2,000+"; the contract's
+ * `CALL_SEARCH_COUNT_CAP`). docs/call-intelligence.md "Search at scale".
+ */
+export const SEARCH_COUNT_CAP = CALL_SEARCH_COUNT_CAP;
+/** With `q`, the newest this-many matching documents (the cap + 1, so the window also tells "more") are ranked. */
+export const SEARCH_RANK_WINDOW = SEARCH_COUNT_CAP + 1;
+/** Newest documents of the scope read to estimate how often `q` matches before the window is looked for. */
+export const SEARCH_PROBE_DOCS = 1000;
+/** Probe matches from which the window is found by walking the newest documents (`q` in ≥ 10 % of them). */
+const WALK_MIN_PROBE_MATCHES = 100;
+/** Probe matches from which the window is looked for in the newest weeks only (`q` in ≥ 1 %). */
+const SINCE_MIN_PROBE_MATCHES = 10;
+
+/**
+ * How the window (the newest {@link SEARCH_RANK_WINDOW} matches) is looked for, from the probe:
+ * - `walk`: the newest `docs` documents of the scope newest first, `q` checked on each (a common `q`);
+ * - `since`: the matches started at or after `since` (GIN index with the weeks, migration 0042): a `q` in 1–10 % of
+ *   the newest calls, when that is at most a year back;
+ * - `all`: every match (GIN index): a rare `q`, a small scope, a scope of several companies, or when a bounded plan
+ *   fell short.
+ */
+type WindowPlan = { kind: 'walk'; docs: number } | { kind: 'since'; since: Date; weeks: number[] } | { kind: 'all' };
 
 /** Highlight markers handed to `ts_headline` (replaced by `<mark>` after HTML-escaping). */
 export const MARK_START = '\u0001';
@@ -61,7 +81,8 @@ export const MARK_END = '\u0002';
 const vectorOf = (speaker: number): RawBuilder<unknown> =>
   speaker === 1 ? sql.ref('d.tsv_agent') : speaker === 2 ? sql.ref('d.tsv_client') : sql.ref('d.tsv_all');
 
-function whereOf(f: SearchFilter): RawBuilder<SqlBool> {
+/** The filters of `f` as SQL over `call_search_docs d`; `withQuery` false leaves out the match on `q`. */
+function whereOf(f: SearchFilter, withQuery = true): RawBuilder<SqlBool> {
   const parts: RawBuilder<unknown>[] = [];
   const scopes = f.scope.map((s) =>
     s.numberIds === 'all'
@@ -71,7 +92,7 @@ function whereOf(f: SearchFilter): RawBuilder<SqlBool> {
         : sql`(d.company_id = ${s.companyId} and d.number_id = any(${sql.val([...s.numberIds])}::bigint[]))`,
   );
   parts.push(scopes.length ? sql`(${sql.join(scopes, sql` or `)})` : sql`false`);
-  if (f.q !== null) parts.push(sql`${vectorOf(f.speaker)} @@ websearch_to_tsquery('english', ${f.q})`);
+  if (f.q !== null && withQuery) parts.push(sql`${vectorOf(f.speaker)} @@ websearch_to_tsquery('english', ${f.q})`);
   if (f.from) parts.push(sql`d.started_at >= ${f.from}`);
   if (f.to) parts.push(sql`d.started_at < ${f.to}`);
   if (f.numberIds?.length) parts.push(sql`d.number_id = any(${sql.val([...f.numberIds])}::bigint[])`);
@@ -83,6 +104,86 @@ function whereOf(f: SearchFilter): RawBuilder<SqlBool> {
   if (f.isQualified === false) parts.push(sql`(d.qualification is null or d.qualification not in (1, 3))`);
   if (f.minDuration !== undefined) parts.push(sql`d.duration_s >= ${f.minDuration}`);
   return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
+}
+
+const SEARCH_COLS = sql`d.call_id, d.company_id, d.number_id, d.started_at, d.duration_s, d.direction, d.caller, d.answer_status,
+  d.answered_by, d.qualification, d.tag_ids`;
+const tsQuery = (q: string) => sql`websearch_to_tsquery('english', ${q})`;
+
+const WEEK_MS = 7 * 86_400_000;
+/**
+ * The weeks (`call_search_week`, migration 0042: whole weeks since 1970-01-01 UTC) from the one holding `since` to
+ * the one after the later of `newest` and now: the GIN indexes intersect a word's matches with them.
+ */
+function weeksBetween(since: number, newest: number): number[] {
+  const out: number[] = [];
+  for (let w = Math.floor(since / WEEK_MS); w <= Math.floor(Math.max(newest, Date.now()) / WEEK_MS) + 1; w++) out.push(w);
+  return out;
+}
+
+/**
+ * The probe: how many of the newest {@link SEARCH_PROBE_DOCS} documents of the scope match `q` (one index walk),
+ * and the plan it suggests. A scope of several companies has no single newest-first index order: `all`.
+ */
+async function windowPlan(db: DbOrTx, f: SearchFilter & { q: string }): Promise<WindowPlan> {
+  if (f.scope.length !== 1) return { kind: 'all' };
+  const P = SEARCH_PROBE_DOCS;
+  const r = await sql<{ m: string; n: string; newest: Date | null; oldest: Date | null }>`
+    select count(*) filter (where x.v @@ ${tsQuery(f.q)}) as m, count(*) as n, max(x.started_at) as newest, min(x.started_at) as oldest
+    from (select ${vectorOf(f.speaker)} as v, d.started_at from call_search_docs d where ${whereOf(f, false)}
+          order by d.started_at desc, d.call_id desc limit ${P}) x`.execute(db);
+  const m = Number(r.rows[0]?.m ?? 0);
+  const n = Number(r.rows[0]?.n ?? 0);
+  // A scope of fewer documents than the probe: every match is few.
+  if (n < P) return { kind: 'all' };
+  const W = SEARCH_RANK_WINDOW;
+  // Twice the documents the probe's rate says hold a window: a common `q` ends the walk well before.
+  if (m >= WALK_MIN_PROBE_MATCHES) return { kind: 'walk', docs: Math.ceil((2 * W * P) / m) };
+  // Under 1 %: the matches are few enough to read them all.
+  if (m < SINCE_MIN_PROBE_MATCHES) return { kind: 'all' };
+  // The time that 1.5 windows of matches take at the probe's rate of matches per second.
+  const newest = new Date(r.rows[0]!.newest!).getTime();
+  const span = newest - new Date(r.rows[0]!.oldest!).getTime();
+  const since = newest - (span * 1.5 * W) / m;
+  // A slice of more than a year: the weeks' lists cost more than they narrow.
+  if (newest - since > 52 * WEEK_MS) return { kind: 'all' };
+  return { kind: 'since', since: new Date(since), weeks: weeksBetween(since, newest) };
+}
+
+/**
+ * One page of the window (`n` rows from `offset`, best first) and the window's size, the window found by `plan`.
+ * The rows of `walk` and `since` are the newest matches only when the plan found a full window (size W).
+ */
+async function windowPage(
+  db: DbOrTx,
+  f: SearchFilter & { q: string },
+  plan: WindowPlan,
+  n: number,
+  offset: number,
+): Promise<{ rows: SearchRow[]; size: number }> {
+  const W = SEARCH_RANK_WINDOW;
+  const v = vectorOf(f.speaker);
+  // The window's documents, newest first; `materialized` keeps the GIN plans from turning into a walk.
+  const source =
+    plan.kind === 'walk'
+      ? sql`select * from (select ${SEARCH_COLS}, ${v} as v from call_search_docs d where ${whereOf(f, false)}
+                           order by d.started_at desc, d.call_id desc limit ${plan.docs}) d
+            where d.v @@ ${tsQuery(f.q)} order by d.started_at desc, d.call_id desc limit ${W}`
+      : sql`select * from m order by m.started_at desc, m.call_id desc limit ${W}`;
+  const matches =
+    plan.kind === 'walk'
+      ? sql``
+      : sql`m as materialized (select ${SEARCH_COLS}, ${v} as v from call_search_docs d where ${whereOf(f)}
+            ${plan.kind === 'since' ? sql`and call_search_week(d.started_at) && ${sql.val(plan.weeks)}::int[] and d.started_at >= ${plan.since}` : sql``}),`;
+  const r = await sql<SearchRow & { window_n: string }>`
+    with ${matches} w as materialized (${source})
+    select s.window_n, p.* from (select count(*) as window_n from w) s
+    left join lateral (
+      select d.call_id, d.company_id, d.number_id, d.started_at, d.duration_s, d.direction, d.caller, d.answer_status,
+             d.answered_by, d.qualification, d.tag_ids, ts_rank(d.v, ${tsQuery(f.q)}) as rank
+      from w d order by rank desc, d.started_at desc, d.call_id desc limit ${n} offset ${offset}) p on true`.execute(db);
+  const size = Number(r.rows[0]?.window_n ?? 0);
+  return { rows: r.rows.filter((x) => x.call_id !== null).map(({ window_n: _, ...row }) => row), size };
 }
 
 export const intelligenceRepository = {
@@ -166,56 +267,50 @@ export const intelligenceRepository = {
    * One page of hits, best first (without `q`: newest first), and the number of hits capped at
    * {@link SEARCH_COUNT_CAP} + 1 (docs/call-intelligence.md "Search at scale").
    *
-   * Bounded work: with `q`, only the newest {@link SEARCH_RANK_WINDOW} matching documents (index
-   * `call_search_docs_company_started` or the GIN index, as the planner picks) are ranked by `ts_rank`; when fewer
-   * match, that is all of them, so the order is exact. Hits past the window follow, newest first. The count stops
-   * at `SEARCH_COUNT_CAP + 1` rows, so a `total` above the cap means "more than SEARCH_COUNT_CAP"; when the window is
-   * not full it holds every match and its size is the total (no counting statement).
+   * Bounded work: with `q`, only the window — the newest {@link SEARCH_RANK_WINDOW} matching documents — is ranked
+   * by `ts_rank` (best first, ties newest first); when fewer match, the window is all of them, so the order is exact.
+   * The window's size is `total` (no counting statement): `SEARCH_COUNT_CAP + 1` means "more than the cap". Hits
+   * past the window follow, newest first, with rank 0. How the window is found depends on how often `q` matches
+   * among the newest {@link SEARCH_PROBE_DOCS} documents of the scope (see `WindowPlan`); a bounded plan that falls
+   * short is run again over every match, so the window is always the newest matches.
    */
   async search(db: DbOrTx, f: SearchFilter, limit: number, offset: number): Promise<{ rows: SearchRow[]; total: number }> {
-    const cols = sql`d.call_id, d.company_id, d.number_id, d.started_at, d.duration_s, d.direction, d.caller, d.answer_status,
-             d.answered_by, d.qualification, d.tag_ids`;
     const rows: SearchRow[] = [];
-    const W = SEARCH_RANK_WINDOW;
-    // With `q`: the window's size comes with the page; a window not full holds every match, so it is the total.
-    let windowSize: number | null = null;
-    if (f.q !== null && offset < W) {
-      const n = Math.min(limit, W - offset);
-      const r = await sql<SearchRow & { window_n: string }>`
-        select ${cols}, ts_rank(d.v, websearch_to_tsquery('english', ${f.q})) as rank, count(*) over () as window_n
-        from (select ${cols}, ${vectorOf(f.speaker)} as v
-              from call_search_docs d
-              where ${whereOf(f)}
-              order by d.started_at desc, d.call_id desc
-              limit ${W}) d
-        order by rank desc, d.started_at desc, d.call_id desc
-        limit ${n} offset ${offset}`.execute(db);
-      for (const { window_n, ...row } of r.rows) {
-        windowSize = Number(window_n);
-        rows.push(row);
-      }
-      if (r.rows.length === 0 && offset === 0) windowSize = 0;
-    }
-    const rest = limit - rows.length;
-    const restOffset = f.q !== null ? Math.max(offset, W) : offset;
-    if (rest > 0 && (f.q === null || offset + rows.length >= W)) {
+    let total: number;
+    if (f.q === null) {
       const r = await sql<SearchRow>`
-        select ${cols}, 0::real as rank
-        from call_search_docs d
-        where ${whereOf(f)}
-        order by d.started_at desc, d.call_id desc
-        limit ${rest} offset ${restOffset}`.execute(db);
+        select ${SEARCH_COLS}, 0::real as rank from call_search_docs d where ${whereOf(f)}
+        order by d.started_at desc, d.call_id desc limit ${limit} offset ${offset}`.execute(db);
       rows.push(...r.rows);
+      total =
+        offset === 0 && rows.length < limit
+          ? rows.length
+          : Number(
+              (
+                await sql<{ n: string }>`
+                  select count(*) as n from (select 1 from call_search_docs d where ${whereOf(f)} limit ${SEARCH_COUNT_CAP + 1}) x`.execute(db)
+              ).rows[0]?.n ?? 0,
+            );
+    } else {
+      const fq = { ...f, q: f.q };
+      const W = SEARCH_RANK_WINDOW;
+      let plan = await windowPlan(db, fq);
+      let page = await windowPage(db, fq, plan, Math.max(0, Math.min(limit, W - offset)), Math.min(offset, W));
+      if (plan.kind !== 'all' && page.size < W) {
+        // The estimate fell short (the bounded plan found fewer than a full window): every match, then.
+        plan = { kind: 'all' };
+        page = await windowPage(db, fq, plan, Math.max(0, Math.min(limit, W - offset)), Math.min(offset, W));
+      }
+      rows.push(...page.rows);
+      total = page.size;
+      const rest = limit - rows.length;
+      if (rest > 0 && page.size === W) {
+        const r = await sql<SearchRow>`
+          select ${SEARCH_COLS}, 0::real as rank from call_search_docs d where ${whereOf(f)}
+          order by d.started_at desc, d.call_id desc limit ${rest} offset ${Math.max(offset, W)}`.execute(db);
+        rows.push(...r.rows);
+      }
     }
-    const total =
-      windowSize !== null && windowSize < W
-        ? windowSize
-        : Number(
-            (
-              await sql<{ n: string }>`
-                select count(*) as n from (select 1 from call_search_docs d where ${whereOf(f)} limit ${SEARCH_COUNT_CAP + 1}) x`.execute(db)
-            ).rows[0]?.n ?? 0,
-          );
     return {
       rows: rows.map((x) => ({
         ...x,

@@ -43,6 +43,7 @@ import * as m0033 from '../migrations/0033_fax.js';
 import * as m0034 from '../migrations/0034_sms_verification.js';
 import * as m0035 from '../migrations/0035_marketplace.js';
 import * as m0036 from '../migrations/0036_registration_fees.js';
+import * as m0042 from '../migrations/0042_call_search_weeks.js';
 import * as m0043 from '../migrations/0043_handset_call_lines.js';
 import * as m0037 from '../migrations/0037_tracking_leads.js';
 import * as m0038 from '../migrations/0038_notes_by_company.js';
@@ -117,6 +118,7 @@ const migrations: Record<string, Migration> = {
   '0034_sms_verification': m0034,
   '0035_marketplace': m0035,
   '0036_registration_fees': m0036,
+  '0042_call_search_weeks': m0042,
   '0043_handset_call_lines': m0043,
   '0037_tracking_leads': m0037,
   '0038_notes_by_company': m0038,

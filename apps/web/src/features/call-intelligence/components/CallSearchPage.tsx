@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { Alert, Anchor, Badge, Button, Card, Group, Loader, Pagination, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { CALL_SEARCH_COUNT_CAP } from '@switchboard/contracts';
 import { formatPhone } from '@switchboard/domain';
 import { Link } from 'react-router';
 import { errorMessages } from '../../../lib/http';
@@ -97,7 +98,10 @@ export function CallSearchPage() {
       {results.data && results.data.data.length > 0 && (
         <Stack gap="sm" aria-label="Search results">
           <Text size="sm" c="dimmed">
-            {results.data.meta.total > 10_000 ? '10,000+' : results.data.meta.total.toLocaleString('en-US')} calls
+            {results.data.meta.total > CALL_SEARCH_COUNT_CAP
+              ? `${CALL_SEARCH_COUNT_CAP.toLocaleString('en-US')}+`
+              : results.data.meta.total.toLocaleString('en-US')}{' '}
+            calls
           </Text>
           {results.data.data.map((hit) => (
             <Card key={hit.call_id} withBorder padding="sm">
