@@ -238,7 +238,7 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
         }
       }
     }
-    if (request.auth && STATE_CHANGING.has(request.method) && !config.public) assertAdminModeHeader(request);
+    if (request.auth && STATE_CHANGING.has(request.method) && request.routeOptions.url && !config.public) assertAdminModeHeader(request);
     // Secure by default: a route is public only when it says so.
     if (!config.public && request.routeOptions.url && !(request.auth && (!request.auth.mfaPending || config.allowMfaPending))) {
       throw new UnauthenticatedError();
