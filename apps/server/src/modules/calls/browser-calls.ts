@@ -162,6 +162,7 @@ export async function finishOutboundCall(
   const now = new Date();
   if (ctx.carrier.holdLeavesDial && input.legSid === call.carrier_sid && (await callsRepository.isOnHold(tx, call.id))) {
     if (!call.answered_at) await callsRepository.update(tx, call.id, { answered_at: new Date(now.getTime() - input.durationS * 1000) });
+    await watchHeldBrowserLeg(ctx, tx, call.id);
     return { steps: heldBrowserSteps(ctx, call.carrier_sid, now.getTime()) };
   }
   const ended = await endBrowserCall(ctx, tx, call.id, input.dialStatus);
@@ -185,6 +186,40 @@ export async function finishOutboundCall(
 
 /** How long the held browser leg waits between two looks at the call (s). */
 const HELD_PAUSE_S = 30;
+/** A held browser leg not seen for this long (ms; two and a half loops) has gone: the browser closed without hanging up. */
+const HELD_LEG_GONE_MS = 75_000;
+/** The job that checks a held browser leg is still looping ({@link checkHeldBrowserLeg}). */
+export const HELD_LEG_CHECK_JOB = 'calls.held-leg-check';
+
+/**
+ * Notes that call `callId`'s held browser leg is there (now) and, in `tx`, schedules a check
+ * {@link HELD_LEG_GONE_MS} later: a browser that closes while held makes no more loops, and the
+ * held party would otherwise wait in its queue for ever.
+ */
+async function watchHeldBrowserLeg(ctx: AppContext, tx: DbOrTx, callId: number): Promise<void> {
+  await callsRepository.touchHold(tx, callId);
+  await ctx.queue.enqueue(HELD_LEG_CHECK_JOB, { callId }, { startAfter: new Date(Date.now() + HELD_LEG_GONE_MS) }, tx);
+}
+
+/**
+ * Job `calls.held-leg-check` {callId}: when call `callId` is still on hold and its browser leg has
+ * not looped for {@link HELD_LEG_GONE_MS} (the browser went away while held), the call ends
+ * 12 Connected and the carrier ends both legs (the held party and its queue). Otherwise nothing.
+ */
+export async function checkHeldBrowserLeg(ctx: AppContext, callId: number, now = new Date()): Promise<void> {
+  let sid: string | undefined;
+  const out = await ctx.db.transaction().execute(async (tx) => {
+    const call = await callsRepository.find(tx, callId);
+    if (!call || call.ended_at) return undefined;
+    const seen = await callsRepository.holdLastSeen(tx, call.id);
+    if (!seen || now.getTime() - seen.getTime() < HELD_LEG_GONE_MS - 5_000) return undefined;
+    sid = call.carrier_sid;
+    return finishOutboundCall(ctx, tx, { callId, dialStatus: 'completed', durationS: 0 });
+  });
+  if (!out || !sid) return;
+  await afterCallChange(ctx, out);
+  await ctx.carrier.hangupCall(sid);
+}
 
 /** The held browser leg's TwiML: silence, then back to `voice.client.hold?step=loop` (loop `n`). */
 function heldBrowserSteps(ctx: AppContext, sid: string, n: number): CallFlowStep[] {
@@ -221,7 +256,11 @@ export async function handleHoldWebhook(ctx: AppContext, tx: DbOrTx, p: VoiceEve
   if (call.ended_at) return { steps: [{ kind: 'hangup' }] };
   if (q.step === 'wait') return { steps: await holdWaitSteps(ctx, q.sid, q.n) };
   const held = await callsRepository.isOnHold(tx, call.id);
-  if (q.step === 'loop') return { steps: held ? heldBrowserSteps(ctx, q.sid, (q.n ?? 0) + 1) : [{ kind: 'hangup' }] };
+  if (q.step === 'loop') {
+    if (!held) return { steps: [{ kind: 'hangup' }] };
+    await watchHeldBrowserLeg(ctx, tx, call.id);
+    return { steps: heldBrowserSteps(ctx, q.sid, (q.n ?? 0) + 1) };
+  }
   if (!held || p.callStatus === 'in-progress') return { steps: [{ kind: 'hangup' }] };
   const out = await finishOutboundCall(ctx, tx, { callId: call.id, dialStatus: 'completed', durationS: 0 });
   return {

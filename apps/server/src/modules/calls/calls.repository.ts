@@ -152,6 +152,21 @@ export const callsRepository = {
       .executeTakeFirst();
     return row?.control === 'hold';
   },
+  /** Notes on call `callId`'s latest hold control that its held browser leg is still there (`detail.seen_at`, now). */
+  async touchHold(db: DbOrTx, callId: number): Promise<void> {
+    await sql`
+      update call_events set detail = detail || jsonb_build_object('seen_at', now())
+      where id = (select id from call_events where call_id = ${callId} and detail->>'control' in ('hold', 'resume') order by id desc limit 1)
+        and detail->>'control' = 'hold'`.execute(db);
+  },
+  /** When the held browser leg of call `callId` was last seen (its latest hold's `seen_at`, else the hold's time); null when not on hold. */
+  async holdLastSeen(db: DbOrTx, callId: number): Promise<Date | null> {
+    const r = await sql<{ control: string; seen: Date }>`
+      select detail->>'control' as control, coalesce((detail->>'seen_at')::timestamptz, created_at) as seen
+      from call_events where call_id = ${callId} and detail->>'control' in ('hold', 'resume') order by id desc limit 1`.execute(db);
+    const row = r.rows[0];
+    return row?.control === 'hold' ? new Date(row.seen) : null;
+  },
   async events(db: DbOrTx, callId: number): Promise<Row<'call_events'>[]> {
     return db.selectFrom('call_events').selectAll().where('call_id', '=', callId).orderBy('id').execute();
   },

@@ -6,8 +6,9 @@
  * redirected to dial the queue, both legs completed on hang-up), the TwiML answered (the Dial
  * action while held, the waiting loop, the queue music, the resumed Dial) and the call's end state
  * after a resume, after a hang-up while held, and after the held party hangs up; transfer while
- * held is refused with a clear message.
+ * held is refused with a clear message; a browser gone while held (no more loops) ends the call.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../../test/fixtures.js';
 import { eventually, postWebhook, startTestServer, type TestServer } from '../../../test/harness.js';
@@ -15,6 +16,7 @@ import type { CarrierPort } from '../../carriers/carrier.port.js';
 import { TwilioCarrier } from '../../carriers/twilio/twilio.carrier.js';
 import { TwilioRestStandIn } from '../../carriers/twilio/twilio.test-helpers.js';
 import { buyTestNumber } from '../messaging/messaging.test-helpers.js';
+import { checkHeldBrowserLeg } from './browser-calls.js';
 
 let s: TestServer;
 let a: Account;
@@ -232,5 +234,23 @@ describe('hold on Twilio (queue based)', () => {
     // Once the call has ended, the queue's music stops.
     expect((await a.client.post(`${base()}/${callId}/hangup`)).status).toBe(200);
     expect((await postWebhook(s, pathOf(play![2]!), { CallSid: child, CallStatus: 'in-progress' })).body).toContain('<Hangup/>');
+  }, 30_000);
+
+  it('a browser that goes away while held (no more loops) ends the call and both legs', async () => {
+    const browser = sidOf('5');
+    const child = sidOf('6');
+    const callId = await connected(n1.id, '+13125550166', browser, child);
+    await hold(callId, browser, 4);
+    // The browser leg's check is scheduled (pg-boss), 75 s on.
+    const jobs = await sql<{ data: { callId: number } }>`select data from pgboss.job where name = 'calls.held-leg-check'`.execute(s.ctx.db);
+    expect(jobs.rows.some((j) => j.data.callId === callId)).toBe(true);
+    // Still looping: nothing happens.
+    await checkHeldBrowserLeg(s.ctx, callId, new Date(Date.now() + 30_000));
+    expect((await a.client.get(`/api/calls/${callId}`)).body.status).toBe(1);
+    // No loop for 75 s: the call ends 12 Connected, the browser leg and the held party are completed.
+    await checkHeldBrowserLeg(s.ctx, callId, new Date(Date.now() + 80_000));
+    expect((await a.client.get(`/api/calls/${callId}`)).body).toMatchObject({ status: 12 });
+    expect(rest.calls.get(browser)!.status).toBe('completed');
+    expect(rest.calls.get(child)!.status).toBe('completed');
   }, 30_000);
 });
