@@ -142,27 +142,31 @@ export async function connectBrowserCall(ctx: AppContext, tx: DbOrTx, p: VoiceEv
 /**
  * The carrier's `voice.client.dial` webhook: the Dial result of a browser-placed call. completed
  * (or answered) → 12 Connected (answered, with its duration), anything else → 5 No Answer; then
- * the call ends. `legSid` is the leg reporting it (the browser's while it dials).
+ * the call ends. `legSid` is the leg reporting it (the browser's while it dials); `firstDial`: the
+ * result of the Dial `connectBrowserCall` answered (not of one a resume started).
  *
  * Hold on a carrier whose hold leaves the Dial (`holdLeavesDial`, Twilio): the browser's Dial ends
  * when the other side is moved into its hold queue; that result (from our call's own leg while the
  * call is on hold) does not end the call: answered_at is kept and the browser leg waits quietly
- * ({@link heldBrowserSteps}). Such a call, once answered, ends 12 Connected with the time since
+ * ({@link heldBrowserSteps}). The first Dial's result never ends a call that has been held (a
+ * resume recorded before that result came: Twilio ignores the answer of a Dial action once a REST
+ * request has moved the leg). Such a call, once answered, ends 12 Connected with the time since
  * the answer (talk and hold), whatever the last Dial reports.
  */
 export async function finishOutboundCall(
   ctx: AppContext,
   tx: DbOrTx,
-  input: { callId: number; dialStatus: string; durationS: number; legSid?: string },
+  input: { callId: number; dialStatus: string; durationS: number; legSid?: string; firstDial?: boolean },
 ): Promise<VoiceOutcome> {
   const call = await callsRepository.find(tx, input.callId);
   if (!call || call.direction !== 'outbound') return { steps: [{ kind: 'hangup' }] };
   // A call already ended (Twilio: the leg a blind transfer redirected reports its own Dial) keeps its outcome.
   if (call.ended_at) return { steps: [{ kind: 'hangup' }] };
   const now = new Date();
-  if (ctx.carrier.holdLeavesDial && input.legSid === call.carrier_sid && (await callsRepository.isOnHold(tx, call.id))) {
+  const control = ctx.carrier.holdLeavesDial && input.legSid === call.carrier_sid ? await callsRepository.holdControl(tx, call.id) : null;
+  if (control === 'hold' || (control === 'resume' && input.firstDial)) {
     if (!call.answered_at) await callsRepository.update(tx, call.id, { answered_at: new Date(now.getTime() - input.durationS * 1000) });
-    await watchHeldBrowserLeg(ctx, tx, call.id);
+    if (control === 'hold') await watchHeldBrowserLeg(ctx, tx, call.id);
     return { steps: heldBrowserSteps(ctx, call.carrier_sid, now.getTime()) };
   }
   const ended = await endBrowserCall(ctx, tx, call.id, input.dialStatus);
@@ -240,7 +244,8 @@ export type HoldStep = (typeof HOLD_STEPS)[number];
  * - `wait` (the held party's queue music, requested again as it loops): {@link holdWaitSteps}
  *   (the route answers it before any transaction).
  * - `loop` (the browser leg while held): another pause and redirect (`n` + 1) while the call is on
- *   hold; a hang-up once it has ended or is no longer held.
+ *   hold; a hang-up once it has ended or was resumed; with no hold left (refused after the Dial
+ *   had ended) the call ends.
  * - `left` (the held party left its queue; Twilio posts it at once when the party hangs up, and
  *   after the bridge when a resume dequeued it): a party no longer in progress while the call is on
  *   hold has hung up: the call ends (12 Connected, the time since the answer) and the browser leg
@@ -255,11 +260,17 @@ export async function handleHoldWebhook(ctx: AppContext, tx: DbOrTx, p: VoiceEve
     return finishOutboundCall(ctx, tx, { callId: call.id, dialStatus: p.dialStatus ?? 'failed', durationS: p.dialDurationS, legSid: p.callSid });
   if (call.ended_at) return { steps: [{ kind: 'hangup' }] };
   if (q.step === 'wait') return { steps: await holdWaitSteps(ctx, q.sid, q.n) };
-  const held = await callsRepository.isOnHold(tx, call.id);
+  const control = await callsRepository.holdControl(tx, call.id);
+  const held = control === 'hold';
   if (q.step === 'loop') {
-    if (!held) return { steps: [{ kind: 'hangup' }] };
-    await watchHeldBrowserLeg(ctx, tx, call.id);
-    return { steps: heldBrowserSteps(ctx, q.sid, (q.n ?? 0) + 1) };
+    if (held) {
+      await watchHeldBrowserLeg(ctx, tx, call.id);
+      return { steps: heldBrowserSteps(ctx, q.sid, (q.n ?? 0) + 1) };
+    }
+    // Resumed: the browser leg follows the resume (this request crossed it). No hold at all: the hold
+    // was refused after its Dial had ended (the party was gone), so the call ends here.
+    if (control === 'resume') return { steps: [{ kind: 'hangup' }] };
+    return finishOutboundCall(ctx, tx, { callId: call.id, dialStatus: 'completed', durationS: 0 });
   }
   if (!held || p.callStatus === 'in-progress') return { steps: [{ kind: 'hangup' }] };
   const out = await finishOutboundCall(ctx, tx, { callId: call.id, dialStatus: 'completed', durationS: 0 });

@@ -142,6 +142,10 @@ export const callsRepository = {
   },
   /** True when the latest `hold`/`resume` control event of call `callId` is a hold (the call is on hold). */
   async isOnHold(db: DbOrTx, callId: number): Promise<boolean> {
+    return (await this.holdControl(db, callId)) === 'hold';
+  },
+  /** The latest `hold`/`resume` control of call `callId`; null when it was never held. */
+  async holdControl(db: DbOrTx, callId: number): Promise<'hold' | 'resume' | null> {
     const row = await db
       .selectFrom('call_events')
       .select(sql<string>`detail->>'control'`.as('control'))
@@ -150,7 +154,7 @@ export const callsRepository = {
       .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirst();
-    return row?.control === 'hold';
+    return row?.control === 'hold' || row?.control === 'resume' ? row.control : null;
   },
   /** Notes on call `callId`'s latest hold control that its held browser leg is still there (`detail.seen_at`, now). */
   async touchHold(db: DbOrTx, callId: number): Promise<void> {

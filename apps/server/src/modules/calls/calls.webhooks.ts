@@ -147,7 +147,14 @@ export async function registerVoiceWebhooks(app: App, ctx: AppContext): Promise<
   route(
     'voice.client.dial',
     (p, q) => `client-dial:${p.callSid ?? q.call}:${p.dialStatus ?? ''}`,
-    (tx, p, q) => finishOutboundCall(ctx, tx, { callId: Number(q.call), dialStatus: p.dialStatus ?? 'failed', durationS: p.dialDurationS, legSid: p.callSid }),
+    (tx, p, q) =>
+      finishOutboundCall(ctx, tx, {
+        callId: Number(q.call),
+        dialStatus: p.dialStatus ?? 'failed',
+        durationS: p.dialDurationS,
+        legSid: p.callSid,
+        firstDial: true,
+      }),
     { query: ClientDialQuery as unknown as z.ZodType<Query> },
   );
   route(

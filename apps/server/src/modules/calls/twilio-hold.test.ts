@@ -253,4 +253,35 @@ describe('hold on Twilio (queue based)', () => {
     expect(rest.calls.get(browser)!.status).toBe('completed');
     expect(rest.calls.get(child)!.status).toBe('completed');
   }, 30_000);
+
+  it("a resume that comes before Twilio's Dial result of the hold keeps the call; the resumed Dial ends it", async () => {
+    const browser = sidOf('7');
+    const child = sidOf('8');
+    const callId = await connected(n2.id, '+13125550167', browser, child);
+    expect((await a.client.post(`${base()}/${callId}/hold`, { hold: true })).status).toBe(200);
+    expect((await a.client.post(`${base()}/${callId}/hold`, { hold: false })).status).toBe(200);
+    const resume = rest.requests.at(-1)!;
+    const late = await postWebhook(s, `/webhooks/twilio/voice/client/dial?call=${callId}`, {
+      CallSid: browser,
+      CallStatus: 'in-progress',
+      DialCallStatus: 'completed',
+      DialCallDuration: '6',
+    });
+    expect(late.body).not.toContain('<Hangup/>');
+    expect((await a.client.get(`/api/calls/${callId}`)).body.status).toBe(1);
+    const dialUrl = /<Dial action="([^"]+)"/.exec(resume.form.Twiml!)![1]!;
+    await postWebhook(s, pathOf(dialUrl), { CallSid: browser, CallStatus: 'in-progress', DialCallStatus: 'completed', DialCallDuration: '9' });
+    const call = (await a.client.get(`/api/calls/${callId}`)).body;
+    expect(call).toMatchObject({ status: 12 });
+    expect(call.duration_s).toBeGreaterThanOrEqual(9);
+  }, 30_000);
+
+  it('a loop with no hold left (the hold was refused after its Dial ended) ends the call', async () => {
+    const browser = sidOf('9');
+    const child = sidOf('0');
+    const callId = await connected(n1.id, '+13125550168', browser, child);
+    const loop = await postWebhook(s, `/webhooks/twilio/voice/client/hold?sid=${browser}&step=loop&n=5`, { CallSid: browser, CallStatus: 'in-progress' });
+    expect(loop.body).toContain('<Hangup/>');
+    expect((await a.client.get(`/api/calls/${callId}`)).body.status).toBe(12);
+  }, 30_000);
 });
