@@ -250,8 +250,8 @@ export type HoldStep = (typeof HOLD_STEPS)[number];
  *   after the bridge when a resume dequeued it): a party no longer in progress while the call is on
  *   hold has hung up: the call ends (12 Connected, the time since the answer) and the browser leg
  *   is completed after commit. Otherwise (bridged, moved into the queue again) nothing changes.
- * `n` (a number per hold and per loop) keeps the deliveries apart.
  * - `dial` (the Dial that resumed the call ended): as {@link finishOutboundCall}.
+ * `n` (a number per hold and per loop) keeps the deliveries apart.
  */
 export async function handleHoldWebhook(ctx: AppContext, tx: DbOrTx, p: VoiceEvent, q: { sid: string; step: HoldStep; n?: number }): Promise<VoiceOutcome> {
   const call = await callsRepository.findBySid(tx, q.sid);
