@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { api, choose, signIn } from './helpers';
 
 /** The number shown on a KPI card, e.g. "1,234" → 1234. */
@@ -159,28 +159,30 @@ test('column presets: the dashboard’s messages export, the numbers list and th
   test.setTimeout(180_000);
   await signIn(page);
   const presetName = (what: string) => `${what} ${Date.now()}`;
-  const chooser = page.getByRole('dialog', { name: 'Choose columns' });
-  const saveAs = async (name: string) => {
+  // The Columns popover of a list (Mantine names the popover after its button).
+  const popover = page.getByRole('dialog', { name: 'Columns', exact: true });
+  const saveAs = async (chooser: Locator, name: string) => {
     await chooser.getByLabel('Save as a new preset').fill(name);
     await chooser.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByText('Column preset was successfully created').first()).toBeVisible();
   };
 
-  // Dashboard → Export → Messages: drop "Number name", move "Message" before "Direction", save as a preset (kind
-  // dashboard_messages); the file has those columns in that order.
+  // Dashboard → Export → Messages: the column chooser is in the dialog (kind dashboard_messages). Drop "Number name",
+  // move "Message" before "Direction", save as a preset; the file has those columns in that order.
   await page.goto('/dashboard');
   await expect(page.getByTestId('kpi-cards')).toBeVisible();
   await page.getByRole('button', { name: 'Export' }).click();
   const dialog = page.getByRole('dialog', { name: 'Export to CSV' });
   await choose(page, 'What to export', 'Messages');
-  await dialog.getByRole('button', { name: 'Columns' }).click();
-  await chooser.getByRole('checkbox', { name: 'Number name' }).uncheck();
-  await chooser.getByRole('button', { name: 'Move Message up' }).click();
+  const inline = dialog.getByTestId('column-chooser');
+  // Unticked, a column moves from the shown ones (in order) to the hidden ones.
+  await inline.getByRole('checkbox', { name: 'Number name' }).click();
+  await expect(inline.getByRole('checkbox', { name: 'Number name' })).not.toBeChecked();
+  await inline.getByRole('button', { name: 'Move Message up' }).click();
   const messagesPreset = presetName('Messages');
-  await saveAs(messagesPreset);
-  await page.keyboard.press('Escape');
+  await saveAs(inline, messagesPreset);
   const order = 'Message ID, Time, Number, From, To, Message, Direction, Attachments, Delivery state, Error code, Contact';
-  await expect(dialog.getByTestId('export-column-order')).toHaveText(`In this order: ${order}`);
+  await expect(dialog.getByTestId('export-column-order')).toHaveText(`The file has these columns, in this order: ${order}`);
   await dialog.getByRole('button', { name: 'Start export' }).click();
   await expect(page.getByText('Your export has started. You will be notified when the file is ready to download.')).toBeVisible();
   const link = page.getByTestId('export-download').first();
@@ -193,25 +195,25 @@ test('column presets: the dashboard’s messages export, the numbers list and th
   await expect(page.getByTestId('kpi-cards')).toBeVisible();
   await page.getByRole('button', { name: 'Export' }).click();
   await choose(page, 'What to export', 'Messages');
-  await expect(dialog.getByTestId('export-column-order')).toHaveText(`In this order: ${order}`);
-  await dialog.getByRole('button', { name: 'Columns' }).click();
+  await expect(dialog.getByTestId('export-column-order')).toHaveText(`The file has these columns, in this order: ${order}`);
   await expect(
-    chooser
+    inline
       .getByRole('textbox', { name: 'Preset' })
-      .or(chooser.getByRole('combobox', { name: 'Preset' }))
+      .or(inline.getByRole('combobox', { name: 'Preset' }))
       .first(),
   ).toHaveValue(messagesPreset);
   await page.keyboard.press('Escape');
-  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
 
   // Numbers: show Tags and Recording, save (kind numbers); the table shows them after a reload.
   await page.goto('/numbers');
   await expect(page.getByTestId('number-row').first()).toBeVisible();
   await page.getByRole('button', { name: 'Columns' }).click();
-  await chooser.getByRole('checkbox', { name: 'Tags' }).check();
-  await chooser.getByRole('checkbox', { name: 'Recording' }).check();
-  await chooser.getByRole('checkbox', { name: 'Added' }).uncheck();
-  await saveAs(presetName('Numbers'));
+  await popover.getByRole('checkbox', { name: 'Tags' }).check();
+  await popover.getByRole('checkbox', { name: 'Recording' }).check();
+  await popover.getByRole('checkbox', { name: 'Added' }).click();
+  await expect(popover.getByRole('checkbox', { name: 'Added' })).not.toBeChecked();
+  await saveAs(popover, presetName('Numbers'));
   await page.keyboard.press('Escape');
   const numberHeaders = page.getByTestId('numbers-table').locator('thead th');
   await page.reload();
@@ -227,8 +229,8 @@ test('column presets: the dashboard’s messages export, the numbers list and th
   await page.goto('/number-templates');
   await expect(page.getByTestId('template-row').first()).toBeVisible();
   await page.getByRole('button', { name: 'Columns' }).click();
-  for (let i = 0; i < 3; i++) await chooser.getByRole('button', { name: 'Move Forwards up' }).click();
-  await saveAs(presetName('Call flows'));
+  for (let i = 0; i < 3; i++) await popover.getByRole('button', { name: 'Move Forwards up' }).click();
+  await saveAs(popover, presetName('Call flows'));
   await page.keyboard.press('Escape');
   await page.reload();
   await expect(page.getByTestId('template-row').first()).toBeVisible();

@@ -50,7 +50,7 @@ function useDashboardListPreset(list: (typeof DASHBOARD_LISTS)[number], enabled:
   const options = useMemo(() => EXPORT_COLUMNS[list.kind].map((c) => ({ key: c.key, label: c.label })), [list.kind]);
   const keys = options.map((o) => o.key);
   const preset = useColumnPreset(list.presetKind, { defaultColumns: keys, available: keys, enabled });
-  return { columns: preset.columns, setColumns: preset.setColumns, tools: <ColumnChooser options={options} preset={preset} /> };
+  return { columns: preset.columns, tools: <ColumnChooser options={options} preset={preset} label="Columns" inline /> };
 }
 
 /**

@@ -67,6 +67,11 @@ function Details({ item }: { item: ActivityItem }) {
             {item.delivery_state}
           </Text>
         ) : null}
+        {item.kind === 'note' && item.note?.user_name ? (
+          <Text size="xs" c="dimmed" data-testid="note-author">
+            Note by {item.note.user_name}
+          </Text>
+        ) : null}
       </Stack>
     );
   }

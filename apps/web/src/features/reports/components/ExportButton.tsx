@@ -10,14 +10,13 @@ import { exportDownloadUrl, useExportNotices } from '../realtime/use-export-noti
 
 /**
  * The columns of an export kept as a column preset (spec 001 "Column presets"; composed by app/routes with the
- * report preferences' `useColumnPreset` and `ColumnChooser`): the chosen columns in order, and the chooser that
- * picks, orders, saves and applies presets.
+ * report preferences' `useColumnPreset` and `ColumnChooser` shown inline): the chosen columns in order, and the
+ * chooser that shows, hides, orders, saves and applies presets (it replaces the dialog's own column checkboxes).
  */
 export interface ExportColumnPreset {
   /** The columns to export, in order. */
   columns: string[];
-  setColumns: (columns: string[]) => void;
-  /** The column chooser shown beside the columns. */
+  /** The column chooser, shown in the dialog in place of its column checkboxes. */
   tools: ReactNode;
 }
 
@@ -37,7 +36,7 @@ const STATUS_COLORS = { queued: 'gray', running: 'blue', done: 'teal', failed: '
  * "Export": a dialog to pick what to export (when there are several kinds) and its columns, then starts
  * the background export and shows the server's result message (spec 001 §7); the file is offered when
  * `export ready` arrives, and the dialog lists the person's recent exports with their downloads. A
- * choice with a `preset` exports that preset's columns in its order, with its column chooser beside them.
+ * choice with a `preset` exports that preset's columns in its order, chosen with its column chooser.
  * `onOpenChange` tells the route when the dialog opens or closes (it asks for presets only then).
  */
 export function ExportButton({ choices, disabled, onOpenChange }: { choices: ExportChoice[]; disabled?: boolean; onOpenChange?: (opened: boolean) => void }) {
@@ -54,15 +53,7 @@ export function ExportButton({ choices, disabled, onOpenChange }: { choices: Exp
   const recent = useRecentExports(opened);
   const labelOf = (key: string) => choice.columns.find((c) => c.key === key)?.label ?? key;
 
-  const setColumns = (next: string[]) => {
-    if (preset) {
-      if (next.length === 0) return; // a preset keeps at least one column
-      // Keep the preset's order: the columns still chosen stay where they are, new ones go last.
-      preset.setColumns([...columns.filter((k) => next.includes(k)), ...next.filter((k) => !columns.includes(k) && known.includes(k))]);
-      return;
-    }
-    setSelected((s) => ({ ...s, [choice.value]: known.filter((k) => next.includes(k)) }));
-  };
+  const setColumns = (next: string[]) => setSelected((s) => ({ ...s, [choice.value]: known.filter((k) => next.includes(k)) }));
   const submit = () =>
     start.mutate(choice.request(columns), {
       onSuccess: (body) => {
@@ -88,39 +79,33 @@ export function ExportButton({ choices, disabled, onOpenChange }: { choices: Exp
             />
           ) : null}
           {preset ? (
-            <Group justify="space-between" align="flex-end" wrap="nowrap" gap="sm">
+            <>
               <Text size="sm" c="dimmed" data-testid="export-column-order">
-                In this order: {columns.map(labelOf).join(', ')}
+                The file has these columns, in this order: {columns.map(labelOf).join(', ')}
               </Text>
               {preset.tools}
-            </Group>
-          ) : null}
-          <Checkbox.Group
-            label="Columns"
-            description={
-              preset ? 'The file has the chosen columns in the order above; order and save them with Columns.' : 'The file has these columns, in this order.'
-            }
-            value={columns}
-            onChange={setColumns}
-          >
-            <ScrollArea.Autosize mah={300} type="auto" offsetScrollbars mt="xs" viewportProps={{ tabIndex: 0, 'aria-label': 'Columns to export' }}>
-              <SimpleGrid cols={{ base: 1, xs: 2 }} spacing={6}>
-                {choice.columns.map((c) => (
-                  <Checkbox key={c.key} value={c.key} label={c.label} />
-                ))}
-              </SimpleGrid>
-            </ScrollArea.Autosize>
-          </Checkbox.Group>
-          <Group gap="xs">
-            <Button variant="subtle" size="compact-sm" onClick={() => setColumns(choice.columns.map((c) => c.key))}>
-              Select all
-            </Button>
-            {preset ? null : (
-              <Button variant="subtle" size="compact-sm" onClick={() => setColumns([])}>
-                Clear
-              </Button>
-            )}
-          </Group>
+            </>
+          ) : (
+            <>
+              <Checkbox.Group label="Columns" description="The file has these columns, in this order." value={columns} onChange={setColumns}>
+                <ScrollArea.Autosize mah={300} type="auto" offsetScrollbars mt="xs" viewportProps={{ tabIndex: 0, 'aria-label': 'Columns to export' }}>
+                  <SimpleGrid cols={{ base: 1, xs: 2 }} spacing={6}>
+                    {choice.columns.map((c) => (
+                      <Checkbox key={c.key} value={c.key} label={c.label} />
+                    ))}
+                  </SimpleGrid>
+                </ScrollArea.Autosize>
+              </Checkbox.Group>
+              <Group gap="xs">
+                <Button variant="subtle" size="compact-sm" onClick={() => setColumns(choice.columns.map((c) => c.key))}>
+                  Select all
+                </Button>
+                <Button variant="subtle" size="compact-sm" onClick={() => setColumns([])}>
+                  Clear
+                </Button>
+              </Group>
+            </>
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Cancel
