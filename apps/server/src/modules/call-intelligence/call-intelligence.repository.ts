@@ -69,10 +69,11 @@ const SINCE_MIN_PROBE_MATCHES = 10;
  * - `walk`: the newest `docs` documents of the scope newest first, `q` checked on each (a common `q`);
  * - `since`: the matches started at or after `since` (GIN index with the weeks, migration 0042): a `q` in 1–10 % of
  *   the newest calls, when that is at most a year back;
- * - `all`: every match (GIN index): a rare `q`, a small scope, a scope of several companies, or when a bounded plan
- *   fell short.
+ * - `all`: every match (GIN index), newest kept: a rare `q` or a small scope;
+ * - `planner`: one ordered, limited statement whose plan PostgreSQL picks: a scope of several companies (no single
+ *   newest-first index order to walk), or when a bounded plan fell short.
  */
-type WindowPlan = { kind: 'walk'; docs: number } | { kind: 'since'; since: Date; weeks: number[] } | { kind: 'all' };
+type WindowPlan = { kind: 'walk'; docs: number } | { kind: 'since'; since: Date; weeks: number[] } | { kind: 'all' } | { kind: 'planner' };
 
 /** Highlight markers handed to `ts_headline` (replaced by `<mark>` after HTML-escaping). */
 export const MARK_START = '\u0001';
@@ -123,10 +124,10 @@ function weeksBetween(since: number, newest: number): number[] {
 
 /**
  * The probe: how many of the newest {@link SEARCH_PROBE_DOCS} documents of the scope match `q` (one index walk),
- * and the plan it suggests. A scope of several companies has no single newest-first index order: `all`.
+ * and the plan it suggests. A scope of several companies has no single newest-first index order: `planner`.
  */
 async function windowPlan(db: DbOrTx, f: SearchFilter & { q: string }): Promise<WindowPlan> {
-  if (f.scope.length !== 1) return { kind: 'all' };
+  if (f.scope.length !== 1) return { kind: 'planner' };
   const P = SEARCH_PROBE_DOCS;
   const r = await sql<{ m: string; n: string; newest: Date | null; oldest: Date | null }>`
     select count(*) filter (where x.v @@ ${tsQuery(f.q)}) as m, count(*) as n, max(x.started_at) as newest, min(x.started_at) as oldest
@@ -169,9 +170,12 @@ async function windowPage(
       ? sql`select * from (select ${SEARCH_COLS}, ${v} as v from call_search_docs d where ${whereOf(f, false)}
                            order by d.started_at desc, d.call_id desc limit ${plan.docs}) d
             where d.v @@ ${tsQuery(f.q)} order by d.started_at desc, d.call_id desc limit ${W}`
-      : sql`select * from m order by m.started_at desc, m.call_id desc limit ${W}`;
+      : plan.kind === 'planner'
+        ? sql`select ${SEARCH_COLS}, ${v} as v from call_search_docs d where ${whereOf(f)}
+              order by d.started_at desc, d.call_id desc limit ${W}`
+        : sql`select * from m order by m.started_at desc, m.call_id desc limit ${W}`;
   const matches =
-    plan.kind === 'walk'
+    plan.kind === 'walk' || plan.kind === 'planner'
       ? sql``
       : sql`m as materialized (select ${SEARCH_COLS}, ${v} as v from call_search_docs d where ${whereOf(f)}
             ${plan.kind === 'since' ? sql`and call_search_week(d.started_at) && ${sql.val(plan.weeks)}::int[] and d.started_at >= ${plan.since}` : sql``}),`;
@@ -272,7 +276,7 @@ export const intelligenceRepository = {
    * The window's size is `total` (no counting statement): `SEARCH_COUNT_CAP + 1` means "more than the cap". Hits
    * past the window follow, newest first, with rank 0. How the window is found depends on how often `q` matches
    * among the newest {@link SEARCH_PROBE_DOCS} documents of the scope (see `WindowPlan`); a bounded plan that falls
-   * short is run again over every match, so the window is always the newest matches.
+   * short is run again without bounds, so the window is always the newest matches.
    */
   async search(db: DbOrTx, f: SearchFilter, limit: number, offset: number): Promise<{ rows: SearchRow[]; total: number }> {
     const rows: SearchRow[] = [];
@@ -296,9 +300,9 @@ export const intelligenceRepository = {
       const W = SEARCH_RANK_WINDOW;
       let plan = await windowPlan(db, fq);
       let page = await windowPage(db, fq, plan, Math.max(0, Math.min(limit, W - offset)), Math.min(offset, W));
-      if (plan.kind !== 'all' && page.size < W) {
-        // The estimate fell short (the bounded plan found fewer than a full window): every match, then.
-        plan = { kind: 'all' };
+      if ((plan.kind === 'walk' || plan.kind === 'since') && page.size < W) {
+        // The estimate fell short (the bounded plan found fewer than a full window): over every match, then.
+        plan = { kind: 'planner' };
         page = await windowPage(db, fq, plan, Math.max(0, Math.min(limit, W - offset)), Math.min(offset, W));
       }
       rows.push(...page.rows);
