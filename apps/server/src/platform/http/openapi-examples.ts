@@ -27,6 +27,79 @@ export type OperationExamples = {
 const COMPANY_ID = 12;
 const CREATED_AT = '2026-03-02T15:04:05.000Z';
 
+/** The default business-hours schedule of a new number, as the examples show it. */
+const SCHEDULE_EXAMPLE = {
+  preset: 1,
+  timezone: 'America/New_York',
+  hours: {
+    mon: {
+      open: null,
+      close: null,
+    },
+    tue: {
+      open: null,
+      close: null,
+    },
+    wed: {
+      open: null,
+      close: null,
+    },
+    thu: {
+      open: null,
+      close: null,
+    },
+    fri: {
+      open: null,
+      close: null,
+    },
+    sat: {
+      open: null,
+      close: null,
+    },
+    sun: {
+      open: null,
+      close: null,
+    },
+  },
+  blocks: [
+    {
+      day: 'mon',
+      start: '00:00',
+      end: '24:00',
+    },
+    {
+      day: 'tue',
+      start: '00:00',
+      end: '24:00',
+    },
+    {
+      day: 'wed',
+      start: '00:00',
+      end: '24:00',
+    },
+    {
+      day: 'thu',
+      start: '00:00',
+      end: '24:00',
+    },
+    {
+      day: 'fri',
+      start: '00:00',
+      end: '24:00',
+    },
+    {
+      day: 'sat',
+      start: '00:00',
+      end: '24:00',
+    },
+    {
+      day: 'sun',
+      start: '00:00',
+      end: '24:00',
+    },
+  ],
+};
+
 /** A number as `GET /api/companies/{companyId}/numbers` answers it (a new local number with the default routing). */
 const NUMBER_EXAMPLE = {
   id: 42,
@@ -44,77 +117,7 @@ const NUMBER_EXAMPLE = {
       extension: 1,
       label: '',
       forwards: [],
-      schedule: {
-        preset: 1,
-        timezone: 'America/New_York',
-        hours: {
-          mon: {
-            open: null,
-            close: null,
-          },
-          tue: {
-            open: null,
-            close: null,
-          },
-          wed: {
-            open: null,
-            close: null,
-          },
-          thu: {
-            open: null,
-            close: null,
-          },
-          fri: {
-            open: null,
-            close: null,
-          },
-          sat: {
-            open: null,
-            close: null,
-          },
-          sun: {
-            open: null,
-            close: null,
-          },
-        },
-        blocks: [
-          {
-            day: 'mon',
-            start: '00:00',
-            end: '24:00',
-          },
-          {
-            day: 'tue',
-            start: '00:00',
-            end: '24:00',
-          },
-          {
-            day: 'wed',
-            start: '00:00',
-            end: '24:00',
-          },
-          {
-            day: 'thu',
-            start: '00:00',
-            end: '24:00',
-          },
-          {
-            day: 'fri',
-            start: '00:00',
-            end: '24:00',
-          },
-          {
-            day: 'sat',
-            start: '00:00',
-            end: '24:00',
-          },
-          {
-            day: 'sun',
-            start: '00:00',
-            end: '24:00',
-          },
-        ],
-      },
+      schedule: SCHEDULE_EXAMPLE,
       stagger: false,
       caller_id_pass_thru: true,
       type: 'standard',
@@ -130,77 +133,7 @@ const NUMBER_EXAMPLE = {
       round_robin: null,
     },
   ],
-  schedule: {
-    preset: 1,
-    timezone: 'America/New_York',
-    hours: {
-      mon: {
-        open: null,
-        close: null,
-      },
-      tue: {
-        open: null,
-        close: null,
-      },
-      wed: {
-        open: null,
-        close: null,
-      },
-      thu: {
-        open: null,
-        close: null,
-      },
-      fri: {
-        open: null,
-        close: null,
-      },
-      sat: {
-        open: null,
-        close: null,
-      },
-      sun: {
-        open: null,
-        close: null,
-      },
-    },
-    blocks: [
-      {
-        day: 'mon',
-        start: '00:00',
-        end: '24:00',
-      },
-      {
-        day: 'tue',
-        start: '00:00',
-        end: '24:00',
-      },
-      {
-        day: 'wed',
-        start: '00:00',
-        end: '24:00',
-      },
-      {
-        day: 'thu',
-        start: '00:00',
-        end: '24:00',
-      },
-      {
-        day: 'fri',
-        start: '00:00',
-        end: '24:00',
-      },
-      {
-        day: 'sat',
-        start: '00:00',
-        end: '24:00',
-      },
-      {
-        day: 'sun',
-        start: '00:00',
-        end: '24:00',
-      },
-    ],
-  },
+  schedule: SCHEDULE_EXAMPLE,
   route_type: 'Standard',
   schedule_label: '24/7',
   menu_replays: 2,
