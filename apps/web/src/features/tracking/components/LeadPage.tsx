@@ -8,7 +8,7 @@ import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
 import { formatDuration, formatStamp } from '../../../lib/format';
 import { useLead, type LeadDetail } from '../api/leads';
-import { PageUrl, SourceBadge, touchLine } from './labels';
+import { PageUrl, SourceBadge, touchLine, VisitStamp } from './labels';
 import { contactSummary, TouchCell } from './LeadsPage';
 import { TrackingNav } from './TrackingNav';
 
@@ -136,14 +136,7 @@ function Visits({ lead }: { lead: LeadDetail }) {
                 {s.number ? ` · shown ${formatPhone(s.number)}${s.fallback ? ' (fallback)' : ''}` : ''}
               </Text>
             </Stack>
-            <Stack gap={2} align="flex-end" style={{ flexShrink: 0 }}>
-              <Text size="xs" c="dimmed">
-                {formatStamp(s.started_at)}
-              </Text>
-              <Anchor component={Link} to={`/tracking/sessions/${s.id}`} size="xs" aria-label={`Journey of the visit of ${formatStamp(s.started_at)}`}>
-                Journey
-              </Anchor>
-            </Stack>
+            <VisitStamp sessionId={s.id} startedAt={s.started_at} />
           </Group>
         </Card>
       ))}

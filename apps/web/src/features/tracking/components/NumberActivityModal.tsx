@@ -6,7 +6,7 @@ import { EmptyBlock, LoadError } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { formatDuration, formatStamp } from '../../../lib/format';
 import { useTimelineByNumber } from '../api/timeline';
-import { PageUrl, SourceBadge, touchLine } from './labels';
+import { PageUrl, SourceBadge, touchLine, VisitStamp } from './labels';
 
 /** Visits listed for a number (the newest). */
 export const NUMBER_ACTIVITY_LIMIT = 10;
@@ -72,14 +72,7 @@ export function NumberActivityModal({ number, onClose }: { number: string | null
                       </Text>
                     ))}
                   </Stack>
-                  <Stack gap={2} align="flex-end" style={{ flexShrink: 0 }}>
-                    <Text size="xs" c="dimmed">
-                      {formatStamp(s.started_at)}
-                    </Text>
-                    <Anchor component={Link} to={`/tracking/sessions/${s.id}`} size="xs" aria-label={`Journey of the visit of ${formatStamp(s.started_at)}`}>
-                      Journey
-                    </Anchor>
-                  </Stack>
+                  <VisitStamp sessionId={s.id} startedAt={s.started_at} />
                 </Group>
               </Card>
             );

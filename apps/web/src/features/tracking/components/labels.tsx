@@ -1,5 +1,7 @@
 /** Small shared pieces of the tracking screens: source badges, pool health badges, URL display. */
-import { Badge, Group, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Link } from 'react-router';
+import { formatStamp } from '../../../lib/format';
 import { TRAFFIC_SOURCE_LABELS, type DniPoolHealth, type TrafficSource } from '@switchboard/contracts';
 
 const SOURCE_COLORS: Record<TrafficSource, string> = {
@@ -99,5 +101,19 @@ export function PageUrl({ url, title }: { url: string | null; title?: string | n
       </Text>
       {path}
     </Text>
+  );
+}
+
+/** A visit's start time (the viewer's local time) with the link to its journey (`/tracking/sessions/{id}`), set at a row's end. */
+export function VisitStamp({ sessionId, startedAt }: { sessionId: string | number; startedAt: string }) {
+  return (
+    <Stack gap={2} align="flex-end" style={{ flexShrink: 0 }}>
+      <Text size="xs" c="dimmed">
+        {formatStamp(startedAt)}
+      </Text>
+      <Anchor component={Link} to={`/tracking/sessions/${sessionId}`} size="xs" aria-label={`Journey of the visit of ${formatStamp(startedAt)}`}>
+        Journey
+      </Anchor>
+    </Stack>
   );
 }
