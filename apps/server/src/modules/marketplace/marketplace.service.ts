@@ -284,7 +284,13 @@ export async function purchaseNumber(
   expectedPriceCents: number,
 ): Promise<MarketplacePurchaseAnswer> {
   const view = await repo.findVisible(ctx.db, companyId, id);
-  if (!view) throw new NotFoundError('Marketplace number');
+  if (!view) {
+    // A number another buyer started buying (or bought) a moment ago was public until then: the person who clicked
+    // "Buy" on it is told it is no longer for sale rather than that it does not exist.
+    const latest = await repo.latestListing(ctx.db, id);
+    if (latest && (latest.state === 'pending_transfer' || latest.state === 'sold')) throw fieldError('id', MARKETPLACE_MESSAGES.notForSale);
+    throw new NotFoundError('Marketplace number');
+  }
   const listing = await ctx.db.transaction().execute(async (tx) => {
     const l = await repo.latestListing(tx, id, true);
     if (!l || l.state !== 'listed') throw fieldError('id', MARKETPLACE_MESSAGES.notForSale);

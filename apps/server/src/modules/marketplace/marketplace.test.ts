@@ -196,7 +196,11 @@ describe('buying', () => {
     liveSpy.mockRestore();
 
     const again = await third.client.post(`${base(third)}/${marketId}/purchase`, { expected_price_cents: 30_000 });
-    expect(again.status).toBe(404); // sold: not visible to a company with no part in it
+    // Sold: no longer listed for a company with no part in it, but a person who clicks "Buy" a moment late is told
+    // it is no longer for sale.
+    expect(again.status).toBe(422);
+    expect(again.body.errors.id).toBeDefined();
+    expect((await third.client.get(`${base(third)}/${marketId}`)).status).toBe(404);
     expect((await seller.client.get(`${base(seller)}/${marketId}`)).body.data).toMatchObject({ state: 'sold', heldByYou: false, yourRole: 'seller' });
   });
 
