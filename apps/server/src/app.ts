@@ -8,7 +8,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -16,6 +15,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify from 'fastify';
+import helmet from 'helmet';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import qs from 'qs';
 import type { AppContext } from './context.js';
@@ -90,7 +90,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/docs')) route.config = { ...(route.config ?? {}), public: true };
   });
-  await registerSecurityHeaders(app, ctx);
+  registerSecurityHeaders(app, ctx);
   // brotli or gzip for compressible answers (JSON, HTML, JS, CSS); audio and images are sent as they are.
   await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
   await app.register(cookie);
@@ -190,18 +190,18 @@ export function trustProxySetting(value: string): boolean | string[] | ((address
 }
 
 /**
- * Security headers on every answer (@fastify/helmet): a Content-Security-Policy that allows only
+ * Security headers on every answer (helmet, its middleware built once at start and run on the raw answer of every
+ * request: @fastify/helmet rebuilt it, parsing the whole policy, on every request): a Content-Security-Policy that allows only
  * the app's own scripts (and the carrier's softphone SDK endpoints, `carrier.browserOrigins`; Stripe's script, frames
  * and API with `PAYMENTS=stripe`), `frame-ancestors
  * 'none'` and `X-Frame-Options: DENY`, `nosniff`, `strict-origin-when-cross-origin`; HSTS only on
  * requests that arrived over TLS (directly or through a trusted proxy).
  */
-async function registerSecurityHeaders(app: App, ctx: AppContext): Promise<void> {
+function registerSecurityHeaders(app: App, ctx: AppContext): void {
   const carrierOrigins = ctx.carrier.browserOrigins;
   // Stripe's Payment Element and 3-D Secure run in Stripe's own script and frames (docs/billing.md); the sandbox gateway needs none.
   const stripe = ctx.config.payments === 'stripe';
-  await app.register(helmet, {
-    global: true,
+  const securityHeaders = helmet({
     hsts: false,
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
@@ -225,6 +225,7 @@ async function registerSecurityHeaders(app: App, ctx: AppContext): Promise<void>
       },
     },
   });
+  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (err) => done(err as Error | undefined)));
   app.addHook('onSend', async (request, reply) => {
     if (request.protocol === 'https') reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   });

@@ -45,6 +45,7 @@ import * as m0035 from '../migrations/0035_marketplace.js';
 import * as m0036 from '../migrations/0036_registration_fees.js';
 import * as m0042 from '../migrations/0042_call_search_weeks.js';
 import * as m0043 from '../migrations/0043_handset_call_lines.js';
+import * as m0044 from '../migrations/0044_dni_pool_numbers_hot.js';
 import * as m0037 from '../migrations/0037_tracking_leads.js';
 import * as m0038 from '../migrations/0038_notes_by_company.js';
 
@@ -120,6 +121,7 @@ const migrations: Record<string, Migration> = {
   '0036_registration_fees': m0036,
   '0042_call_search_weeks': m0042,
   '0043_handset_call_lines': m0043,
+  '0044_dni_pool_numbers_hot': m0044,
   '0037_tracking_leads': m0037,
   '0038_notes_by_company': m0038,
 };
