@@ -11,7 +11,8 @@
  *   recently used free number is given (the assignments of the same moment are one statement and
  *   one commit: `assigner`, `trackingRepository.assignSessions`); when
  *   none is free the visitor gets the pool's fallback number, the exhaustion episode is recorded
- *   and `tracking.pool-exhausted` emitted once per episode (the live `dni pool exhausted` too).
+ *   just after the answer and `tracking.pool-exhausted` emitted once per episode (the live
+ *   `dni pool exhausted` too).
  * - A session ends `session_duration_minutes` after it was last seen; its number rests for the
  *   pool's cool-down before another visitor gets it. The sweep job announces ended sessions.
  * Every change is published live on `company.{companyId}` as `dni visitor`.
@@ -108,6 +109,60 @@ function assigner(ctx: AppContext): GroupCommit<NewSession, AssignedSession> {
     assigners.set(ctx, g);
   }
   return g;
+}
+
+/** A pool's exhaustion fact of one answer: a visitor got the fallback number, or a number again after an episode. */
+type ExhaustionFact = { companyId: number; poolId: number; poolName: string; fallback: boolean };
+const exhaustionBooks = new WeakMap<AppContext, GroupCommit<ExhaustionFact, void>>();
+/**
+ * The exhaustion bookkeeping (docs/tracking.md "Pools"), off the answer's path: the visitor is answered with the
+ * fallback number (or a pool number) at once; the episode is opened, counted or ended just after, in answer order
+ * (one batch at a time), consecutive fallbacks of one pool counted in one statement. The episode's opener announces
+ * it once (`dni pool exhausted` live, `tracking.pool-exhausted`). A pool's failure is logged and does not stop the
+ * other pools' facts.
+ */
+function exhaustionBook(ctx: AppContext): GroupCommit<ExhaustionFact, void> {
+  let g = exhaustionBooks.get(ctx);
+  if (!g) {
+    g = new GroupCommit<ExhaustionFact, void>({
+      maxWaitMs: 0,
+      maxItems: 256,
+      concurrency: 1,
+      owner: ctx,
+      run: async (facts) => {
+        // Per pool, in order: runs of fallbacks become one count, a number given again ends the episode.
+        const steps: Array<ExhaustionFact & { n: number }> = [];
+        for (const f of facts) {
+          const last = steps.findLast((x) => x.poolId === f.poolId);
+          if (last && last.fallback && f.fallback) last.n++;
+          else if (!(last && !last.fallback && !f.fallback)) steps.push({ ...f, n: 1 });
+        }
+        for (const step of steps) {
+          try {
+            if (!step.fallback) await trackingRepository.endExhaustion(ctx.db, step.poolId);
+            else if (await trackingRepository.countFallbacks(ctx.db, step.companyId, step.poolId, step.n)) {
+              const at = new Date();
+              ctx.realtime.send(`company.${step.companyId}`, 'dni pool exhausted', { pool_id: step.poolId, pool_name: step.poolName, at: at.toISOString() });
+              await events.emitAfterCommit(ctx, 'tracking.pool-exhausted', { companyId: step.companyId, poolId: step.poolId, poolName: step.poolName, at });
+            }
+          } catch (e) {
+            // One pool's failure does not keep the others' facts from being recorded.
+            ctx.log.warn({ err: e, poolId: step.poolId }, 'tracking: could not record the pool exhaustion');
+          }
+        }
+        return facts.map(() => undefined);
+      },
+    });
+    exhaustionBooks.set(ctx, g);
+  }
+  return g;
+}
+
+/** Records an exhaustion fact without the visitor waiting for it (see {@link exhaustionBook}). */
+function noteExhaustion(ctx: AppContext, fact: ExhaustionFact): void {
+  exhaustionBook(ctx)
+    .submit(fact)
+    .catch((e: unknown) => ctx.log.warn({ err: e, poolId: fact.poolId }, 'tracking: could not record the pool exhaustion'));
 }
 
 const sweepClaimedAt = new WeakMap<AppContext, number>();
@@ -207,15 +262,8 @@ export async function openSession(ctx: AppContext, key: string, input: DniPublic
     pageTitle: page.title,
     device: deviceLabel(meta.userAgent),
   });
-  if (pool) {
-    if (session.fallback) {
-      if (await trackingRepository.startExhaustion(ctx.db, company.companyId, pool.id)) {
-        const at = new Date();
-        ctx.realtime.send(`company.${company.companyId}`, 'dni pool exhausted', { pool_id: pool.id, pool_name: pool.name, at: at.toISOString() });
-        await events.emitAfterCommit(ctx, 'tracking.pool-exhausted', { companyId: company.companyId, poolId: pool.id, poolName: pool.name, at });
-      }
-    } else if (session.pool_was_exhausted) await trackingRepository.endExhaustion(ctx.db, pool.id);
-  }
+  if (pool && (session.fallback || session.pool_was_exhausted))
+    noteExhaustion(ctx, { companyId: company.companyId, poolId: pool.id, poolName: pool.name, fallback: session.fallback });
   publishVisitor(ctx, 'started', session, pool?.name ?? null);
   noteSeen(ctx, company.companyId, page.url);
   scheduleSweep(ctx, session.expires_at);

@@ -255,41 +255,31 @@ export const trackingRepository = {
 
   // ------------------------------------------------------------ exhaustion
 
-  /** Starts an exhaustion episode unless one is open. @returns true when this call started it (once across nodes). */
-  async startExhaustion(db: DbOrTx, companyId: number, poolId: number): Promise<boolean> {
-    const r = await db
-      .updateTable('dni_pools')
-      .set({ exhausted_since: sql`now()` })
-      .where('id', '=', poolId)
-      .where('exhausted_since', 'is', null)
-      .returning('id')
-      .executeTakeFirst();
-    if (r) await db.insertInto('dni_exhaustions').values({ company_id: companyId, pool_id: poolId, fallback_sessions: 1 }).execute();
-    else
-      await db
-        .updateTable('dni_exhaustions')
-        .set({ fallback_sessions: sql`fallback_sessions + 1` })
-        .where('pool_id', '=', poolId)
-        .where('ended_at', 'is', null)
-        .execute();
-    return r !== undefined;
+  /**
+   * Counts `n` visitors who got the pool's fallback number: opens the pool's exhaustion episode (marks the pool
+   * exhausted, a `dni_exhaustions` row with `n`) unless one is open, else adds `n` to the open episode. One statement.
+   * @returns true when this call opened the episode (announce it once).
+   */
+  async countFallbacks(db: DbOrTx, companyId: number, poolId: number, n: number): Promise<boolean> {
+    const r = await sql<{ started: boolean }>`
+      with started as (
+        update dni_pools set exhausted_since = now() where id = ${poolId} and exhausted_since is null returning id
+      ), opened as (
+        insert into dni_exhaustions (company_id, pool_id, fallback_sessions) select ${companyId}, id, ${n} from started
+      ), counted as (
+        update dni_exhaustions set fallback_sessions = fallback_sessions + ${n}
+        where pool_id = ${poolId} and ended_at is null and not exists (select 1 from started)
+      )
+      select exists (select 1 from started) as started`.execute(db);
+    return r.rows[0]?.started === true;
   },
-  /** Ends the pool's open exhaustion episode, if any (a number was free again). */
+  /** Ends the pool's open exhaustion episode, if any (a number was free again). One statement. */
   async endExhaustion(db: DbOrTx, poolId: number): Promise<void> {
-    const r = await db
-      .updateTable('dni_pools')
-      .set({ exhausted_since: null })
-      .where('id', '=', poolId)
-      .where('exhausted_since', 'is not', null)
-      .returning('id')
-      .executeTakeFirst();
-    if (r)
-      await db
-        .updateTable('dni_exhaustions')
-        .set({ ended_at: sql`now()` })
-        .where('pool_id', '=', poolId)
-        .where('ended_at', 'is', null)
-        .execute();
+    await sql`
+      with ended as (
+        update dni_pools set exhausted_since = null where id = ${poolId} and exhausted_since is not null returning id
+      )
+      update dni_exhaustions set ended_at = now() where pool_id in (select id from ended) and ended_at is null`.execute(db);
   },
   /** Per pool since `from`: exhaustion episodes, fallback sessions, the last episode's start. */
   async exhaustionStats(db: DbOrTx, poolIds: number[], from: Date, to: Date = new Date()) {

@@ -215,8 +215,13 @@ describe('the public script endpoints', () => {
     expect(third.body.swaps).toEqual([{ target: TARGET, number: fallback.number }]);
     const fourth = await open(visitor(), key, { url: 'https://acme.example/?gclid=TEST4' });
     expect(fourth.body.swaps[0].number).toBe(fallback.number);
+    // The episode is recorded just after the answers (off the visitor's path).
+    await eventually(async () => exhausted.length > 0);
     expect(exhausted).toEqual([{ poolId, poolName: 'Paid search' }]);
-    const pool = await a.client.get(`/api/companies/${a.companyId}/dniPools/${poolId}`);
+    const pool = await eventually(async () => {
+      const r = await a.client.get(`/api/companies/${a.companyId}/dniPools/${poolId}`);
+      return r.body.data.health.fallback_sessions_7d === 2 && r;
+    });
     expect(pool.body.data.health).toMatchObject({ size: 2, in_use: 2, status: 'exhausted', exhaustion_count_7d: 1, fallback_sessions_7d: 2 });
 
     // The second visitor's session ends (as if 31 minutes passed): its number cools down 10 minutes.
@@ -232,8 +237,11 @@ describe('the public script endpoints', () => {
     await sql`update dni_pool_numbers set held_until = now() - interval '11 minutes' where session_id = ${second.body.session_id}::uuid`.execute(s.ctx.db);
     const back = await open(visitor(), key, { url: 'https://acme.example/?gclid=TEST6' });
     expect(back.body.swaps[0].number).toBe(second.body.swaps[0].number);
-    const episodes = await sql<{ ended: boolean; fallback_sessions: number }>`
-      select ended_at is not null as ended, fallback_sessions from dni_exhaustions where pool_id = ${poolId}`.execute(s.ctx.db);
+    const episodes = await eventually(async () => {
+      const r = await sql<{ ended: boolean; fallback_sessions: number }>`
+        select ended_at is not null as ended, fallback_sessions from dni_exhaustions where pool_id = ${poolId}`.execute(s.ctx.db);
+      return r.rows[0]?.ended && r;
+    });
     expect(episodes.rows).toEqual([{ ended: true, fallback_sessions: 3 }]);
     expect(exhausted).toHaveLength(1);
   });
