@@ -288,6 +288,19 @@ export async function touchPublicSession(
 }
 
 /**
+ * `GET .../forget` (consent withdrawn; docs/tracking.md "Consent"): ends the visitor's live sessions now, so their
+ * numbers go into cool-down and the live feed shows them `ended`; the route removes the cookie. Past attribution
+ * stays. `visitorId`: the cookie's visitor id (nothing to end without one).
+ * @throws NotFoundError 404 for an unknown key.
+ */
+export async function forgetVisitor(ctx: AppContext, key: string, visitorId: string | undefined): Promise<PublicCompany> {
+  const company = await companyOf(ctx, key);
+  if (visitorId && isUuid(visitorId))
+    for (const s of await trackingRepository.endVisitorSessions(ctx.db, company.companyId, visitorId)) publishVisitor(ctx, 'ended', s, s.pool_name);
+  return company;
+}
+
+/**
  * The sweep job (data `{due}`: the time it was claimed for): marks ended sessions (past their end)
  * and announces each once (`dni visitor` `ended`); hands over to a successor at the next live
  * session's end while any remain, if its claim is still the current one (else another sweep is

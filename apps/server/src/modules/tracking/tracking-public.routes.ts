@@ -7,7 +7,7 @@
  *   visitor address (`PUBLIC_RATE_LIMIT` a minute; 429 with Retry-After), 422 on bad input, 404 for
  *   an unknown key. They only ever answer the key's own company's numbers.
  * - `GET /api/dni/public/{key}/forget`: the script's one request after consent is withdrawn; the
- *   answer removes the visitor cookie (docs/tracking.md "Consent").
+ *   visitor's live sessions end now and the answer removes the visitor cookie (docs/tracking.md "Consent").
  * - `GET /api/dni/demo/{key}`: the sandbox's demo website (demo-site.ts).
  */
 import {
@@ -24,8 +24,8 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppContext } from '../../context.js';
 import type { App } from '../../platform/http/app-type.js';
 import { access } from '../../platform/http/access.js';
-import { NotFoundError, RateLimitedError } from '../../platform/http/errors.js';
-import { openSession, touchPublicSession } from './assignment.js';
+import { RateLimitedError } from '../../platform/http/errors.js';
+import { forgetVisitor, openSession, touchPublicSession } from './assignment.js';
 import { demoPage } from './demo-site.js';
 import { publicCompany } from './public-cache.js';
 import { scriptFor } from './script.js';
@@ -159,7 +159,7 @@ export function registerTrackingPublicRoutes(app: App, ctx: AppContext): void {
       config: { access: access.public() },
       schema: {
         tags,
-        summary: 'Consent withdrawn: the visitor cookie is removed (the script cannot remove an httpOnly cookie itself)',
+        summary: "Consent withdrawn: the visitor's live sessions end and the visitor cookie is removed (the script cannot remove an httpOnly cookie itself)",
         params: DniPublicKeyParams,
         response: { 200: DniPublicAckBody, ...errorResponses },
       },
@@ -167,8 +167,7 @@ export function registerTrackingPublicRoutes(app: App, ctx: AppContext): void {
     async (req, reply) => {
       publicHeaders(req, reply);
       await limit(req);
-      const company = await publicCompany(ctx, req.params.key);
-      if (!company) throw new NotFoundError('Tracking key');
+      const company = await forgetVisitor(ctx, req.params.key, req.cookies[VISITOR_COOKIE]);
       reply.clearCookie(VISITOR_COOKIE, visitorCookieScope(req, company.firstPartyHost));
       return { active: false };
     },

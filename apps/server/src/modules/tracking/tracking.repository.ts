@@ -567,6 +567,21 @@ export const trackingRepository = {
       with s as (update dni_sessions set expires_at = now(), ended_at = now() where id = ${sessionId}::uuid and company_id = ${companyId} and expires_at > now() returning id, number_id)
       update dni_pool_numbers pn set held_until = now() from s where pn.number_id = s.number_id and pn.session_id = s.id`.execute(db);
   },
+  /**
+   * Ends every live session of a visitor now (consent withdrawn): each number goes into its cool-down at once.
+   * @returns the ended sessions with their pool's name (to announce them).
+   */
+  async endVisitorSessions(db: DbOrTx, companyId: number, visitorId: string): Promise<Array<SessionRow & { pool_name: string | null }>> {
+    const r = await sql<SessionRow & { pool_name: string | null }>`
+      with s as (
+        update dni_sessions set expires_at = now(), ended_at = now()
+        where company_id = ${companyId} and visitor_id = ${visitorId}::uuid and expires_at > now() returning *
+      ), freed as (
+        update dni_pool_numbers pn set held_until = now() from s where pn.number_id = s.number_id and pn.session_id = s.id
+      )
+      select s.*, p.name as pool_name from s left join dni_pools p on p.id = s.pool_id`.execute(db);
+    return r.rows;
+  },
   async findSession(db: DbOrTx, companyId: number, id: string): Promise<SessionRow | undefined> {
     return db.selectFrom('dni_sessions').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
   },

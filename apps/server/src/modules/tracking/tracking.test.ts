@@ -282,6 +282,12 @@ describe('the public script endpoints', () => {
     expect(v.cookie('sb_dni_vid')).toBe(first.body.visitor_id);
     const r = await v.get(`/api/dni/public/${key}/forget`);
     expect(r.status).toBe(200);
+    // The visitor's session ended at once: a heartbeat finds it gone, its number is cooling down.
+    expect((await v.get(`/api/dni/public/${key}/heartbeat?session_id=${first.body.session_id}`)).body).toEqual({ active: false });
+    const ended = await sql<{ ended: boolean }>`select ended_at is not null as ended from dni_sessions where id = ${first.body.session_id}::uuid`.execute(
+      s.ctx.db,
+    );
+    expect(ended.rows).toEqual([{ ended: true }]);
     expect(r.body).toEqual({ active: false });
     expect(r.headers.get('cache-control')).toBe('no-store');
     expect(r.headers.getSetCookie().join('\n')).toMatch(/sb_dni_vid=;.*Expires=Thu, 01 Jan 1970/i);
