@@ -536,11 +536,15 @@ export const trackingRepository = {
    * Records a page view (or only a heartbeat when `page` is null) of a live session: extends it by
    * its own length (`expires_at - last_seen_at`), and its number's `held_until` only while the
    * number's row still names the session (row-locked, so an assignment never takes it meanwhile).
+   * Committed without waiting for its WAL flush, like an assignment (docs/tracking.md "Performance": a session's
+   * extension is ephemeral; a crash loses at most the last fraction of a second of page views and heartbeats).
    * @returns the session after the change, or undefined when it had ended (or lost its number).
    */
-  async touchSession(db: DbOrTx, companyId: number, sessionId: string, page: { url: string; title: string | null } | null): Promise<SessionRow | undefined> {
+  async touchSession(db: Db, companyId: number, sessionId: string, page: { url: string; title: string | null } | null): Promise<SessionRow | undefined> {
     const r = await sql<SessionRow>`
-      with cur as (
+      with async_commit as (
+        select set_config('synchronous_commit', 'off', true) as v
+      ), cur as (
         select id, number_id, fallback, expires_at - last_seen_at as len from dni_sessions
         where id = ${sessionId}::uuid and company_id = ${companyId} and expires_at > now()
       ), held as (
@@ -558,7 +562,7 @@ export const trackingRepository = {
         insert into dni_page_views (session_id, company_id, at, url, title, number)
         select id, company_id, now(), ${page?.url ?? ''}, ${page?.title ?? null}, number from upd where ${page !== null}
       )
-      select * from upd`.execute(db);
+      select upd.* from upd cross join async_commit`.execute(db);
     return r.rows[0];
   },
   /** Ends a session now and frees its number into cool-down (a new campaign click replaced it). */
