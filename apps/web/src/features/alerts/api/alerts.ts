@@ -1,5 +1,5 @@
 /**
- * Alerts (spec 001 "Alerts"): GET /api/monitoring/alerts (company, page, perPage 10, state, type, search),
+ * Alerts (spec 001 "Alerts"): GET /api/monitoring/alerts (company, page, perPage 10, filters {state, type, search}),
  * GET /api/monitoring/alerts/counts, GET /api/monitoring/alerts/{id} (opening marks it read),
  * GET /api/monitoring/alerts/{id}/history, PUT /api/monitoring/alerts/{id} (state, comment, reason) →
  * "Alert updated successfully". Counts are cached for the spec's counts cache time (30 s) and refreshed live.
@@ -32,9 +32,12 @@ export function alertListQueryOptions(companyId: number | null, p: AlertListPara
           company: companyId,
           page: p.page,
           perPage: ALERTS_PAGE_SIZE,
-          state: p.states.length ? p.states.join(',') : undefined,
-          type: p.type ?? undefined,
-          search: p.search.trim() || undefined,
+          // The spec's `filters` object (sent as JSON text; an unset filter is left out).
+          filters: {
+            state: p.states.length ? p.states : undefined,
+            type: p.type ? [p.type] : undefined,
+            search: p.search.trim() || undefined,
+          },
         },
       }),
     enabled: companyId !== null,
