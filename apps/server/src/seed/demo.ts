@@ -2,7 +2,11 @@
  * The demo account seeded once on first start (docs/architecture.md, README "Demo account"): an organization with
  * a demo company, an owner who signs in with `DEMO_EMAIL` / `DEMO_PASSWORD`, two purchased numbers
  * with routing (a two-extension menu with business hours, and a simple forward), a few contacts,
- * and call and message history produced by driving the sandbox carrier through the real webhooks.
+ * sixty days of past calls on those two numbers (demo-history.ts: deterministic, about 275 calls,
+ * recorded with the calls module's `importCallHistory` as history, so they send no e-mails,
+ * alerts, webhooks or usage and open no inbox threads; only the dashboard and reports take them
+ * in), and today's calls and messages produced by driving the sandbox carrier through the real
+ * webhooks, plus call tracking (demo-tracking.ts) and a 10DLC registration.
  * Idempotent: does nothing when the demo user exists.
  */
 import { applyPreset } from '@switchboard/domain';
@@ -14,6 +18,7 @@ import { sendMessage } from '../modules/messaging/messaging.service.js';
 import { buyNumber, searchNumbers, updateNumber } from '../modules/numbers/numbers.service.js';
 import { addNumbers, createCampaign, submitCampaign } from '../modules/sms-verification/sms-verification.service.js';
 import { createUser, findUserByEmail } from '../modules/users/users.service.js';
+import { seedDemoHistory } from './demo-history.js';
 import { seedDemoTracking } from './demo-tracking.js';
 
 export const DEMO_EMAIL = 'demo@switchboard.local';
@@ -71,8 +76,11 @@ export async function seedDemo(ctx: AppContext): Promise<{ email: string; passwo
     routes: [{ extension: 1, label: 'Support desk', type: 'standard', forwards: [{ number: '+12125550131' }], voicemail_enabled: true }],
   });
 
+  // Sixty days of past calls, recorded as history (no notifications; seed/demo-history.ts), before today's live calls.
+  await seedDemoHistory(ctx, { companyId, mainId: main.id, hotlineId: support.id, contacts: CUSTOMERS.map((c) => c.number) });
+
   if (ctx.carrier.capabilities.simulator) {
-    // History through the real webhooks, as the carrier would produce it.
+    // Today's calls and messages through the real webhooks, as the carrier would produce them.
     const [maria, james, priya] = CUSTOMERS as [(typeof CUSTOMERS)[number], (typeof CUSTOMERS)[number], (typeof CUSTOMERS)[number]];
     await simulateCall(ctx, { from: james.number, to: support.number, forwards: { '+12125550131': 'answer' }, talk_seconds: 95 });
     await simulateCall(ctx, { from: priya.number, to: support.number, forwards: { '+12125550131': 'no-answer' }, voicemail_seconds: 6 });

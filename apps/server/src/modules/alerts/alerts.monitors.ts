@@ -93,6 +93,7 @@ export async function onCampaignDeliveries(ctx: AppContext, e: DomainEvents['cam
  * earlier voicemails; an inbound call schedules the company's missed-call check.
  */
 export async function onCallChanged(ctx: AppContext, e: DomainEvents['call.changed']): Promise<void> {
+  if (e.history) return; // a past call recorded after the fact: nothing to watch, no missed-call check
   const at = e.startedAt ? new Date(e.startedAt) : new Date();
   if (e.direction === 'outbound') {
     if (await repo.hasOpenVoicemailFrom(ctx.db, e.companyId, e.from)) await answerVoicemails(ctx, e.companyId, e.from, at, 'The caller was called back.');

@@ -31,6 +31,7 @@ async function record(ctx: AppContext, companyId: number, kind: UsageKind, sourc
 
 /** `call.changed`: the call's billable minutes (rounded up per call) by direction. */
 export async function onCallChanged(ctx: AppContext, e: DomainEvents['call.changed']): Promise<void> {
+  if (e.history) return; // a past call recorded after the fact was not carried by us
   const seconds = e.durationS ?? 0;
   if (!(seconds > 0)) return;
   const at = e.startedAt ? new Date(e.startedAt) : new Date();

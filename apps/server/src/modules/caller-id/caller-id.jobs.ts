@@ -23,7 +23,8 @@ const SEEN_MAX = 5000;
 export async function onCallChangedLookup(ctx: AppContext, e: DomainEvents['call.changed']): Promise<void> {
   let seen = seenByDb.get(ctx.db);
   if (!seen) seenByDb.set(ctx.db, (seen = new Set()));
-  if (e.direction === 'outbound' || seen.has(e.callId)) return;
+  // A past call recorded after the fact (`history`) is no new caller to look up.
+  if (e.direction === 'outbound' || e.history || seen.has(e.callId)) return;
   if (seen.size >= SEEN_MAX) seen.clear();
   seen.add(e.callId);
   const e164 = parsePhone(e.from);

@@ -109,6 +109,20 @@ export const callsRepository = {
       return { claimed: true, call: call.id == null ? undefined : (call as CallRow) };
     });
   },
+  /** Inserts calls in one statement (call history: distinct new carrier SIDs); returns each new id with its SID. */
+  async insertMany(db: DbOrTx, rows: NewRow<'calls'>[]): Promise<Array<{ id: number; carrier_sid: string }>> {
+    if (rows.length === 0) return [];
+    return db.insertInto('calls').values(rows).returning(['id', 'carrier_sid']).execute();
+  },
+  /** Inserts voicemails of distinct calls in one statement (call history); returns their ids, calls and URLs. */
+  async insertVoicemailsMany(db: DbOrTx, rows: NewRow<'voicemails'>[]): Promise<Array<{ id: number; call_id: number; recording_url: string }>> {
+    if (rows.length === 0) return [];
+    return db.insertInto('voicemails').values(rows).returning(['id', 'call_id', 'recording_url']).execute();
+  },
+  /** Inserts history events with their own times in one statement (call history), in the given order. */
+  async insertEventsMany(db: DbOrTx, rows: Array<{ call_id: number; status: number; detail: string; created_at: Date }>): Promise<void> {
+    if (rows.length > 0) await db.insertInto('call_events').values(rows).execute();
+  },
   async findBySid(db: DbOrTx, sid: string): Promise<CallRow | undefined> {
     return db.selectFrom('calls').selectAll().where('carrier_sid', '=', sid).executeTakeFirst();
   },

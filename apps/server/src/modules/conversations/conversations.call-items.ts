@@ -52,6 +52,8 @@ function callItemBatcher(ctx: AppContext): GroupCommit<CallChangedEvent, void> {
  * event by event). A server's `close()` flushes what is queued (platform/db/group-commit.ts).
  */
 export async function applyCallChanged(ctx: AppContext, e: CallChangedEvent): Promise<void> {
+  // A past call recorded after the fact (`history`) opens no thread and counts as no unread item.
+  if (e.history) return;
   await callItemBatcher(ctx).submit(e);
 }
 

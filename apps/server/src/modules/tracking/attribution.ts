@@ -55,7 +55,8 @@ function asDate(v: Date | string | null | undefined): Date {
  * keeps its stored status and length current. Idempotent.
  */
 export async function onCallChanged(ctx: AppContext, e: CallChangedEvent): Promise<void> {
-  if (e.direction === 'outbound') return;
+  // A past call recorded after the fact (`history`) had no visitor session to match and is no live feed entry.
+  if (e.direction === 'outbound' || e.history) return;
   const durationS = Math.round(e.durationS ?? 0);
   const existing = await trackingRepository.findAttribution(ctx.db, e.companyId, e.callId);
   if (existing) {

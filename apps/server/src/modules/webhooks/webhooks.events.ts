@@ -27,6 +27,7 @@ const LIVE: ReadonlySet<number> = new Set([CALL_STATUS.STARTED, CALL_STATUS.EXTE
 const MISSED: ReadonlySet<number> = new Set([CALL_STATUS.MISSED, CALL_STATUS.NO_ANSWER, CALL_STATUS.NO_ANSWER_8]);
 
 async function onCallChanged(ctx: AppContext, e: DomainEvents['call.changed']): Promise<void> {
+  if (e.history) return; // a past call recorded after the fact is no event for integrations
   const data = { ...e };
   if (LIVE.has(e.status)) {
     await publishWebhookEvent(ctx, e.companyId, 'call.started', `call:${e.callId}`, data);

@@ -25,6 +25,13 @@ export const CALL_EVENTS = {
     contactId: z.number().int().nullable().optional(),
     /** When the call started (defaults to now on first sight). */
     startedAt: when.nullable().optional(),
+    /**
+     * A past call recorded after the fact (calls' `importCallHistory`: the demo's history, an imported call log),
+     * announced once, already finished. Not a live event: subscribers that tell people or other systems about
+     * calls, meter carrier usage, look callers up or follow live calls (inbox threads, call tracking, alerts,
+     * outbound webhooks, billing, caller ID) ignore it; the reporting store builds its fact. Absent: a live call.
+     */
+    history: z.boolean().optional(),
   }),
   /**
    * A person changed what a call is about after the fact (spec 001 "Call (analysis view)"): its
