@@ -40,6 +40,9 @@ test('the dashboard shows figures and charts, and a simulator call moves the cou
     .click();
   await page.getByRole('option', { name: 'Today', exact: true }).click();
   await expect(page).toHaveURL(/preset=today/);
+  // The previous range's figures stay on screen, dimmed and busy, until today's arrive.
+  await expect(page.getByTestId('dashboard')).toHaveAttribute('data-range', /^(\d{4}-\d\d-\d\d)\.\.\1$/);
+  await expect(page.getByTestId('dashboard')).toHaveAttribute('aria-busy', 'false');
   await expect(page.getByTestId('kpi-cards')).toBeVisible();
   await expect.poll(() => kpi(page, 'totalCalls')).toBeGreaterThanOrEqual(2);
   const before = await kpi(page, 'totalCalls');
@@ -87,6 +90,9 @@ test('a call report is filtered, its columns chosen, saved as a favourite, expor
     .click();
   await page.getByRole('option', { name: 'Number', exact: true }).click();
   await expect(page).toHaveURL(/group=number(&|$)/);
+  // Rows of the previous grouping stay on screen, dimmed and busy, until the new ones arrive.
+  await expect(page.getByTestId('report-results')).toHaveAttribute('data-group', 'number');
+  await expect(page.getByTestId('report-results')).toHaveAttribute('aria-busy', 'false');
   await expect(page.getByTestId('report-chart')).toBeVisible();
   await expect(page.getByTestId('report-row').filter({ hasText: 'Support hotline' })).toBeVisible();
 
@@ -96,6 +102,7 @@ test('a call report is filtered, its columns chosen, saved as a favourite, expor
   await panel.getByRole('group', { name: 'Answer status' }).getByText('Answered', { exact: true }).click();
   await panel.getByRole('button', { name: 'Apply filters' }).click();
   await expect(page).toHaveURL(/answerStatus=answered/);
+  await expect(page.getByTestId('report-results')).toHaveAttribute('aria-busy', 'false');
   await expect(page.getByTestId('active-filters')).toContainText('Answer status: answered');
   const row = page.getByTestId('report-row').filter({ hasText: 'Support hotline' });
   await expect(row).toBeVisible();
@@ -152,6 +159,7 @@ test('a call report is filtered, its columns chosen, saved as a favourite, expor
   await page.getByRole('link', { name }).first().click();
   await expect(page).toHaveURL(/\/reports\?.*group=number/);
   await expect(page).toHaveURL(/answerStatus=answered/);
+  await expect(page.getByTestId('report-results')).toHaveAttribute('aria-busy', 'false');
   await expect(page.getByTestId('report-table').locator('thead')).toContainText('Talk time', { timeout: 30_000 });
 });
 

@@ -88,7 +88,13 @@ export function DashboardPage({ request, ready, onGroupByChange, toolbar, action
       ) : !data ? (
         <DashboardSkeleton />
       ) : (
-        <Stack gap="md" style={{ opacity: dashboard.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }} data-testid="dashboard">
+        <Stack
+          gap="md"
+          aria-busy={dashboard.isPlaceholderData}
+          data-range={`${data.currentRange.fromDate}..${data.currentRange.toDate}`}
+          style={{ opacity: dashboard.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }}
+          data-testid="dashboard"
+        >
           <KpiCards kpis={data.kpis} />
           {nothingYet ? (
             <EmptyCard

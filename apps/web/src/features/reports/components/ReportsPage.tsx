@@ -188,18 +188,24 @@ export function ReportsPage({ columns, columnTools, renderFavorite }: ReportsPag
           )}
         </Card>
       ) : (
-        <Stack gap="md">
-          <Card withBorder radius="md" padding="md" style={{ opacity: report.isFetching && report.isPlaceholderData ? 0.6 : 1 }}>
+        <Stack
+          gap="md"
+          aria-busy={report.isPlaceholderData}
+          data-testid="report-results"
+          data-group={data.group}
+          style={{ opacity: report.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }}
+        >
+          <Card withBorder radius="md" padding="md">
             <Group justify="space-between" mb="sm" wrap="wrap">
               <Text fw={600}>
-                {TARGET_LABELS[state.target]} · {GROUP_LABELS[state.group]}
+                {TARGET_LABELS[data.target]} · {GROUP_LABELS[data.group]}
               </Text>
               <Text size="sm" c="dimmed" data-testid="report-total-calls">
                 {data.totals.calls.toLocaleString('en-US')} {data.totals.calls === 1 ? 'call' : 'calls'} · {data.totals.answered.toLocaleString('en-US')}{' '}
                 answered · {data.totals.missed.toLocaleString('en-US')} missed
               </Text>
             </Group>
-            <ReportChart report={data} valueLabel={TARGET_LABELS[state.target]} />
+            <ReportChart report={data} valueLabel={TARGET_LABELS[data.target]} />
           </Card>
           <Card withBorder radius="md" p={0}>
             <Group justify="space-between" p="md" pb="xs" wrap="wrap">
@@ -209,7 +215,10 @@ export function ReportsPage({ columns, columnTools, renderFavorite }: ReportsPag
                   variant="subtle"
                   leftSection={<IconTableExport size={16} />}
                   onClick={() =>
-                    downloadText(tableCsv(state.group, data.rows, data.totals, measures), `call-report-${state.group}-${range.from}-${range.to}.csv`)
+                    downloadText(
+                      tableCsv(data.group, data.rows, data.totals, measures),
+                      `call-report-${data.group}-${data.range.fromDate}-${data.range.toDate}.csv`,
+                    )
                   }
                 >
                   Download table
@@ -217,7 +226,7 @@ export function ReportsPage({ columns, columnTools, renderFavorite }: ReportsPag
                 {columns ? columnTools : <ColumnsMenu columns={columnOptions} value={columnValue} onChange={setColumns} />}
               </Group>
             </Group>
-            <ReportTable key={`${state.group}`} group={state.group} rows={data.rows} totals={data.totals} measures={measures} />
+            <ReportTable key={data.group} group={data.group} rows={data.rows} totals={data.totals} measures={measures} />
           </Card>
         </Stack>
       )}
