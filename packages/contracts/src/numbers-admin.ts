@@ -143,6 +143,7 @@ export const ForwardContactSchema = z.object({
   created_at: z.string(),
 });
 export const ForwardContactInput = z.object({ name: z.string().trim().min(1).max(100), number: z.string().min(1).max(40) });
+/** `{companyId}` and an entity `{id}` of it (forward contacts, triggers). */
 export const ForwardContactParams = z.object({ companyId: Id, id: Id });
 export const ForwardContactListBody = z.object({ data: z.array(ForwardContactSchema) });
 export const ForwardContactBody = z.object({ message: z.string(), data: ForwardContactSchema });
@@ -178,6 +179,8 @@ export const TriggersInput = z.object({
   remove: z.array(Id).max(200).default([]),
 });
 export const TriggerListBody = z.object({ message: z.string().optional(), data: z.array(TriggerSchema) });
+/** `GET /companies/{companyId}/triggers/{id}/secret`: a webhook trigger's Standard Webhooks signing secret. */
+export const TriggerSecretBody = z.object({ data: z.object({ secret: z.string() }) });
 
 // ---------------------------------------------------------------- number templates
 

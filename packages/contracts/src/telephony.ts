@@ -174,6 +174,19 @@ export const TriggerSchema = z.object({
   action: z.enum(TRIGGER_ACTIONS),
   target: z.string(),
   created_at: z.string(),
+  /**
+   * The trigger's latest firing (docs/numbers.md "Triggers"): pending (being sent or retried), delivered or failed,
+   * when (ISO, UTC), the webhook's last HTTP status and the last error. Null before the first; absent in a number's view.
+   */
+  last_fired: z
+    .object({
+      state: z.enum(['pending', 'delivered', 'failed']),
+      at: z.string(),
+      status_code: z.number().nullable(),
+      error: z.string().nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 
 /** A route's forward with its id (spec 002 §3 "forwards (_id, number)"). */

@@ -57,6 +57,7 @@ export const TABLE_OWNERS = {
   company_number_limits: 'numbers',
   number_limit_requests: 'numbers',
   number_triggers: 'numbers',
+  number_trigger_firings: 'numbers',
   number_templates: 'number-templates',
   port_requests: 'ports',
   company_schedules: 'schedules',

@@ -44,6 +44,7 @@ import {
   RemoveBulkInput,
   RotateBody,
   TriggerListBody,
+  TriggerSecretBody,
   TriggersInput,
   errorResponses,
 } from '@switchboard/contracts';
@@ -70,6 +71,7 @@ import {
   overlayOf,
   requestNumberLimitIncrease,
   saveTriggers,
+  triggerSecret,
   updateForwardContact,
 } from './numbers-admin.service.js';
 import { getBatch, rotateNumber, startBulkPurchase, startBulkUpdate, startRelease } from './numbers-batches.service.js';
@@ -289,5 +291,18 @@ export async function registerNumbersAdminRoutes(app: App, ctx: AppContext): Pro
       message: 'Triggers were successfully updated',
       data: await saveTriggers(ctx, request.auth!.userId, request.params.companyId, request.body),
     }),
+  );
+  app.get(
+    '/api/companies/:companyId/triggers/:id/secret',
+    {
+      config: { access: access.company('numbers.manage') },
+      schema: {
+        tags,
+        summary: 'The signing secret of a webhook trigger (whsec_…)',
+        params: ForwardContactParams,
+        response: { 200: TriggerSecretBody, ...errorResponses },
+      },
+    },
+    async (request) => ({ data: { secret: await triggerSecret(ctx, request.auth!.userId, request.params.companyId, request.params.id) } }),
   );
 }

@@ -28,6 +28,7 @@ import type { AppContext } from '../../context.js';
 import { toCsv } from '../../platform/csv.js';
 import { NotFoundError, ValidationError, fieldError, type FieldErrors } from '../../platform/http/errors.js';
 import { pageMeta } from '../../platform/http/page.js';
+import { newSigningSecret } from '../../platform/http/signed-post.js';
 import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies } from '../companies/companies.service.js';
 import { numbersAdminRepository, numbersRepository, type ForwardContactRow, type NumberRow, type NumberTableQuery } from './numbers.repository.js';
 import { numberScope, scopeIncludes, scopeNumberIds } from '../users/members.service.js';
@@ -397,22 +398,52 @@ export async function saveTriggers(ctx: AppContext, userId: number, companyId: n
       if (u.id !== undefined) {
         let updated;
         try {
-          updated = await numbersAdminRepository.updateTrigger(tx, companyId, u.id, values);
+          updated = await numbersAdminRepository.updateTrigger(tx, companyId, u.id, values, newSigningSecret());
         } catch (e) {
           if ((e as { code?: string }).code === '23505') throw fieldError(`upsert.${i}`, 'The same trigger already exists.');
           throw e;
         }
         if (!updated) throw fieldError(`upsert.${i}.id`, 'The selected trigger is invalid.');
       } else {
-        await numbersAdminRepository.upsertTrigger(tx, { company_id: companyId, ...values });
+        await numbersAdminRepository.upsertTrigger(tx, {
+          company_id: companyId,
+          ...values,
+          signing_secret: u.action === 'webhook' ? newSigningSecret() : null,
+        });
       }
     }
   });
   return listTriggers(ctx, userId, companyId);
 }
 
-/** The triggers of the company's numbers (any member). @throws ForbiddenError (403). */
+/**
+ * The triggers of the company's numbers (any member), each with its latest firing (`last_fired`: state pending,
+ * delivered or failed, when, the webhook's HTTP status and the error; null before the first).
+ * @throws ForbiddenError (403).
+ */
 export async function listTriggers(ctx: AppContext, userId: number, companyId: number) {
   await assertCompanyAccess(ctx, userId, companyId);
-  return (await numbersAdminRepository.listTriggers(ctx.db, companyId)).map(toTriggerDto);
+  const [rows, fired] = await Promise.all([numbersAdminRepository.listTriggers(ctx.db, companyId), numbersAdminRepository.lastFirings(ctx.db, companyId)]);
+  const last = new Map(fired.map((f) => [f.trigger_id, f]));
+  return rows.map((t) => {
+    const f = last.get(t.id);
+    return {
+      ...toTriggerDto(t),
+      last_fired: f
+        ? { state: f.state as 'pending', at: (f.finished_at ?? f.created_at).toISOString(), status_code: f.last_status_code, error: f.last_error }
+        : null,
+    };
+  });
+}
+
+/**
+ * `GET /companies/{companyId}/triggers/{id}/secret`: the Standard Webhooks signing secret of a webhook trigger
+ * (docs/numbers.md "Triggers"), for the roles that manage numbers.
+ * @throws ForbiddenError (403); NotFoundError (404) for another company's trigger or an e-mail trigger.
+ */
+export async function triggerSecret(ctx: AppContext, userId: number, companyId: number, id: number): Promise<string> {
+  await assertCompanyAccess(ctx, userId, companyId, MANAGER_ROLES);
+  const secret = await numbersAdminRepository.triggerSecret(ctx.db, companyId, id);
+  if (!secret) throw new NotFoundError('Trigger');
+  return secret;
 }

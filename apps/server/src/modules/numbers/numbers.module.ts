@@ -9,13 +9,16 @@ import { registerNumbersAdminRoutes } from './numbers-admin.routes.js';
 import { registerNumbersJobs } from './numbers.jobs.js';
 import { registerNumbersRoutes } from './numbers.routes.js';
 import { getCompanyNumber } from './numbers.service.js';
+import { registerTriggerFiring, subscribeTriggers } from './triggers.fire.js';
 
 /**
  * Gives lower modules their checks on numbers: the blocklist's (a block's number is the
  * company's, 404 otherwise), the users module's (numbers assigned to a member are the company's)
- * and the account-deletion probe (the company holds numbers; docs/accounts.md).
+ * and the account-deletion probe (the company holds numbers; docs/accounts.md); subscribes the numbers'
+ * triggers to the events they fire on (triggers.fire.ts).
  */
 function setupNumbers(ctx: AppContext): void {
+  subscribeTriggers();
   registerCompanyUsageProbe(ctx, 'numbers', (_ctx, companyId, db) => numbersRepository.companyHasNumbers(db, companyId));
   registerCompanyNumbersCheck(ctx, (_ctx, companyId, ids, db) => numbersRepository.idsOfCompany(db, companyId, ids));
   registerNumberOfCompanyCheck(async (ctx, companyId, numberId) => {
@@ -25,5 +28,12 @@ function setupNumbers(ctx: AppContext): void {
 
 export const numbersModule: ModuleEntry[] = [
   { name: 'numbers', routes: registerNumbersRoutes, setup: setupNumbers },
-  { name: 'numbers-admin', routes: registerNumbersAdminRoutes, jobs: registerNumbersJobs },
+  {
+    name: 'numbers-admin',
+    routes: registerNumbersAdminRoutes,
+    jobs: (ctx) => {
+      registerNumbersJobs(ctx);
+      registerTriggerFiring(ctx);
+    },
+  },
 ];

@@ -246,14 +246,18 @@ export const numbersAdminRepository = {
     companyId: number,
     id: number,
     patch: { number_id: number; event: string; action: string; target: string },
+    newSecret: string,
   ): Promise<TriggerRow | undefined> {
-    return db
-      .updateTable('number_triggers')
-      .set({ ...patch, updated_at: new Date() })
-      .where('company_id', '=', companyId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
+    return (
+      db
+        .updateTable('number_triggers')
+        // A webhook trigger keeps its signing secret across edits; an e-mail trigger has none.
+        .set({ ...patch, updated_at: new Date(), signing_secret: patch.action === 'webhook' ? sql<string>`coalesce(signing_secret, ${newSecret})` : null })
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst()
+    );
   },
   /** Inserts, or returns the existing identical trigger. */
   async upsertTrigger(db: DbOrTx, row: NewRow<'number_triggers'>): Promise<void> {
@@ -266,5 +270,52 @@ export const numbersAdminRepository = {
   async removeTriggers(db: DbOrTx, companyId: number, ids: number[]): Promise<void> {
     if (!ids.length) return;
     await db.deleteFrom('number_triggers').where('company_id', '=', companyId).where('id', 'in', ids).execute();
+  },
+  /** The signing secret of a webhook trigger of the company (undefined: no such webhook trigger). */
+  async triggerSecret(db: DbOrTx, companyId: number, id: number): Promise<string | undefined> {
+    const row = await db
+      .selectFrom('number_triggers')
+      .select('signing_secret')
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .where('action', '=', 'webhook')
+      .executeTakeFirst();
+    return row?.signing_secret ?? undefined;
+  },
+  /** The triggers of one number for one event. */
+  async triggersFor(db: DbOrTx, numberId: number, event: string): Promise<TriggerRow[]> {
+    return db.selectFrom('number_triggers').selectAll().where('number_id', '=', numberId).where('event', '=', event).orderBy('id').execute();
+  },
+  /** Records firings; @returns the ids of the new ones (a trigger already fired for its event key is skipped). */
+  async insertFirings(db: DbOrTx, rows: NewRow<'number_trigger_firings'>[]): Promise<number[]> {
+    if (!rows.length) return [];
+    const out = await db
+      .insertInto('number_trigger_firings')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['trigger_id', 'event_key']).doNothing())
+      .returning('id')
+      .execute();
+    return out.map((r) => r.id);
+  },
+  /** A pending firing with its trigger (undefined: gone, or already settled). */
+  async findPendingFiring(db: DbOrTx, id: number) {
+    return db
+      .selectFrom('number_trigger_firings as f')
+      .innerJoin('number_triggers as t', 't.id', 'f.trigger_id')
+      .select(['f.id', 'f.company_id', 'f.payload', 'f.attempts', 't.id as trigger_id', 't.number_id', 't.event', 't.action', 't.target', 't.signing_secret'])
+      .where('f.id', '=', id)
+      .where('f.state', '=', 'pending')
+      .executeTakeFirst();
+  },
+  async settleFiring(db: DbOrTx, id: number, patch: RowUpdate<'number_trigger_firings'>): Promise<void> {
+    await db.updateTable('number_trigger_firings').set(patch).where('id', '=', id).execute();
+  },
+  /** The latest firing of each of the company's triggers (one index probe per trigger). */
+  async lastFirings(db: DbOrTx, companyId: number): Promise<Array<Row<'number_trigger_firings'>>> {
+    const rows = await sql<Row<'number_trigger_firings'>>`
+      select f.* from number_triggers t
+      cross join lateral (select * from number_trigger_firings f where f.trigger_id = t.id order by f.id desc limit 1) f
+      where t.company_id = ${companyId}`.execute(db);
+    return rows.rows;
   },
 };

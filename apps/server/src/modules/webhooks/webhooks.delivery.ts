@@ -1,9 +1,7 @@
 /**
  * Sending one webhook delivery (docs/api-and-webhooks.md "Outbound webhooks"): a POST of the stored JSON signed with
- * the Standard Webhooks scheme (the `standardwebhooks` package: `webhook-id` = the delivery's `message_id`, the same
- * on every retry; `webhook-timestamp` in Unix seconds; `webhook-signature` `v1,<base64 HMAC-SHA256>` with the
- * endpoint's `whsec_…` secret), through the server-side request guard (platform/http/safe-fetch.ts: public unicast
- * addresses only, checked at connect time; redirects are not followed, a 3xx is a failure).
+ * the Standard Webhooks scheme and the endpoint's `whsec_…` secret (`webhook-id` = the delivery's `message_id`, the
+ * same on every retry), through the server-side request guard (platform/http/signed-post.ts).
  *
  * The job `webhooks.deliver` `{deliveryId, attempt}` is idempotent: it claims the attempt (`webhooksRepository.claim`)
  * or does nothing. A 2xx within 15 s succeeds; anything else is a failed attempt, logged with its status and response
@@ -12,11 +10,9 @@
  * success for `disableAfterMs` (5 days) is disabled, its pending deliveries failed, and its company's owners
  * e-mailed.
  */
-import http from 'node:http';
-import https from 'node:https';
-import { Webhook } from 'standardwebhooks';
 import type { AppContext } from '../../context.js';
-import { assertFetchableUrl, guardedLookup, type AddressPolicy } from '../../platform/http/safe-fetch.js';
+import type { AddressPolicy } from '../../platform/http/safe-fetch.js';
+import { postSigned, signatureHeaders, succeeded, type SendResult } from '../../platform/http/signed-post.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { listActiveMembers } from '../companies/companies.service.js';
 import { findUser } from '../users/users.service.js';
@@ -46,55 +42,13 @@ export function maxAttempts(): number {
   return webhookTuning.retryDelaysMs.length + 1;
 }
 
-type SendResult = { statusCode: number | null; durationMs: number; error: string | null; body: string | null };
-const KEEP_BODY = 1000;
-
-/** POSTs `body` with `headers` to `url` under the address policy; never throws (errors are the result). */
-export async function postSigned(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
-  const started = performance.now();
-  const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
-  let u: URL;
-  try {
-    u = assertFetchableUrl(url, webhookTuning.addressPolicy);
-  } catch (error) {
-    return done({ statusCode: null, error: (error as Error).message, body: null });
-  }
-  return new Promise<SendResult>((resolve) => {
-    const mod = u.protocol === 'https:' ? https : http;
-    const req = mod.request(
-      u,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'Switchboard-Webhooks/1', 'content-length': String(Buffer.byteLength(body)), ...headers },
-        lookup: guardedLookup(webhookTuning.addressPolicy),
-        agent: false,
-        timeout: webhookTuning.timeoutMs,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          if (size < KEEP_BODY) chunks.push(c);
-          size += c.length;
-          if (size > 64 * 1024) res.destroy();
-        });
-        const finish = () =>
-          resolve(done({ statusCode: res.statusCode ?? null, error: null, body: Buffer.concat(chunks).toString('utf8').slice(0, KEEP_BODY) || null }));
-        res.on('end', finish);
-        res.on('close', finish);
-        res.on('error', finish);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${webhookTuning.timeoutMs} ms`)));
-    req.on('error', (e) => resolve(done({ statusCode: null, error: e.message, body: null })));
-    req.end(body);
+/** POSTs a signed delivery body under the module's timeout and address policy (platform/http/signed-post.ts). */
+function post(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
+  return postSigned(url, body, headers, {
+    timeoutMs: webhookTuning.timeoutMs,
+    addressPolicy: webhookTuning.addressPolicy,
+    userAgent: 'Switchboard-Webhooks/1',
   });
-}
-
-/** The Standard Webhooks headers for one message. */
-export function signatureHeaders(secret: string, messageId: string, body: string, at = new Date()): Record<string, string> {
-  const signature = new Webhook(secret).sign(messageId, at, body);
-  return { 'webhook-id': messageId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature };
 }
 
 /** Enqueues attempt `attempt` of a delivery (now, or at `at`). Runs in `db` (a transaction) when given. */
@@ -123,9 +77,9 @@ export async function runDeliveryAttempt(ctx: AppContext, deliveryId: number, at
     return;
   }
   const body = JSON.stringify(delivery.payload);
-  const result = await postSigned(endpoint.url, body, signatureHeaders(endpoint.secret, delivery.message_id, body));
+  const result = await post(endpoint.url, body, signatureHeaders(endpoint.secret, delivery.message_id, body));
   await settle(ctx, delivery, attempt, result, false);
-  if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) {
+  if (succeeded(result)) {
     await webhooksRepository.clearFailing(ctx.db, endpoint.id);
     return;
   }
@@ -134,7 +88,7 @@ export async function runDeliveryAttempt(ctx: AppContext, deliveryId: number, at
 }
 
 async function settle(ctx: AppContext, d: DeliveryRow, attempt: number, r: SendResult, final: boolean): Promise<void> {
-  const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+  const ok = succeeded(r);
   const retry = !ok && !final && attempt < maxAttempts();
   const next = retry ? new Date(Date.now() + webhookTuning.retryDelaysMs[attempt - 1]!) : null;
   await ctx.db.transaction().execute(async (tx) => {

@@ -25,6 +25,7 @@ import {
   type WebhookEventType,
 } from '@switchboard/contracts';
 import type { z } from 'zod';
+import { newSigningSecret } from '../../platform/http/signed-post.js';
 import type { AppContext } from '../../context.js';
 import { assertFetchableUrl, isPublicAddress, UnsafeUrlError } from '../../platform/http/safe-fetch.js';
 import { fieldError, NotFoundError } from '../../platform/http/errors.js';
@@ -34,10 +35,8 @@ import { cachedEndpoints, forgetEndpoints, storeEndpoints } from './webhooks.cac
 import { enqueueAttempt, webhookTuning } from './webhooks.delivery.js';
 import { webhooksRepository, type AttemptRow, type DeliveryRow, type EndpointRow } from './webhooks.repository.js';
 
-/** A new Standard Webhooks secret: `whsec_` + base64 of 24 random bytes. */
-export function newSecret(): string {
-  return `whsec_${crypto.randomBytes(24).toString('base64')}`;
-}
+/** A new Standard Webhooks secret: `whsec_` + base64 of 24 random bytes (platform/http/signed-post.ts). */
+export const newSecret = newSigningSecret;
 /** A message id (`msg_` + 26 random base32-ish characters), the `webhook-id` header. */
 function newMessageId(): string {
   return `msg_${crypto.randomBytes(16).toString('hex')}`;

@@ -557,8 +557,24 @@ export interface NumberTriggersTable {
   event: string;
   action: string;
   target: string;
+  /** Standard Webhooks secret (`whsec_…`) of a webhook trigger; null for e-mail. */
+  signing_secret: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+}
+/** modules/numbers: one firing of a trigger per event (docs/numbers.md "Triggers"). */
+export interface NumberTriggerFiringsTable {
+  id: Generated<number>;
+  trigger_id: number;
+  company_id: number;
+  event_key: string;
+  payload: Json<Record<string, unknown>>;
+  state: Generated<string>;
+  attempts: Generated<number>;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Generated<Date>;
+  finished_at: Date | null;
 }
 /** modules/number-templates */
 export interface NumberTemplatesTable {
@@ -735,6 +751,7 @@ export interface DB
   company_number_limits: CompanyNumberLimitsTable;
   number_limit_requests: NumberLimitRequestsTable;
   number_triggers: NumberTriggersTable;
+  number_trigger_firings: NumberTriggerFiringsTable;
   number_templates: NumberTemplatesTable;
   port_requests: PortRequestsTable;
   company_schedules: CompanySchedulesTable;

@@ -1,6 +1,7 @@
 /**
  * GET / PUT /api/companies/{companyId}/triggers {upsert: [{id?, number_id, event, action, target}],
- * remove: [ids]}: the company's triggers (the number detail shows a number's own).
+ * remove: [ids]}: the company's triggers (the number detail shows a number's own), each with its latest firing;
+ * GET …/triggers/{id}/secret: a webhook trigger's signing secret.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CACHE_MS } from '@switchboard/domain';
@@ -38,5 +39,18 @@ export function useSaveTriggers() {
   return useMutation({
     mutationFn: (input: TriggersInput) => saveTriggers(companyId!, input),
     onSuccess: (result) => queryClient.setQueryData(triggersQueryOptions(companyId).queryKey, { data: result.data }),
+  });
+}
+
+/** `GET …/triggers/{id}/secret`: a webhook trigger's Standard Webhooks signing secret, fetched only when asked. */
+export function useTriggerSecret(id: number, enabled: boolean) {
+  const companyId = useCompanyId();
+  return useQuery({
+    queryKey: [...companyKey(companyId, 'triggers'), 'secret', id],
+    queryFn: () => http.get<{ data: { secret: string } }>(`/api/companies/${companyId}/triggers/${id}/secret`),
+    enabled: enabled && companyId !== null,
+    select: (r) => r.data.secret,
+    staleTime: 0,
+    gcTime: 0,
   });
 }

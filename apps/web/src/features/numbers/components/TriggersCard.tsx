@@ -1,17 +1,61 @@
-import { ActionIcon, Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Button, Card, Code, CopyButton, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconCheck, IconCopy, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
+import { useCan } from '../../../lib/access';
+import { formatDateTime } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
-import { useSaveTriggers, useTriggers } from '../api/triggers';
+import { useSaveTriggers, useTriggerSecret, useTriggers } from '../api/triggers';
 import { TRIGGER_ACTIONS, TRIGGER_EVENTS, type Trigger } from '../types';
 
 const EVENT_LABELS: Record<Trigger['event'], string> = { 'call.missed': 'Missed call', 'call.voicemail': 'New voicemail', 'sms.received': 'Text received' };
 const ACTION_LABELS: Record<Trigger['action'], string> = { email: 'Send an e-mail', webhook: 'Call a webhook' };
 
-/** The number's triggers: on a missed call, voicemail or text, e-mail someone or call a webhook. */
+/** What the latest firing of a trigger did, in words (delivered, being retried, failed with its reason). */
+function lastFiredText(t: Trigger): { text: string; failed: boolean } {
+  const f = t.last_fired;
+  if (!f) return { text: 'Not fired yet', failed: false };
+  const when = formatDateTime(f.at);
+  if (f.state === 'delivered') return { text: `Last sent ${when}`, failed: false };
+  const why = f.error ?? (f.status_code ? `HTTP ${f.status_code}` : 'no answer');
+  if (f.state === 'pending') return { text: f.error ? `Retrying: ${why}` : 'Sending…', failed: Boolean(f.error) };
+  return { text: `Failed ${when}: ${why}`, failed: true };
+}
+
+/** A webhook trigger's signing secret, revealed on demand, with a copy button. */
+function SigningSecret({ triggerId }: { triggerId: number }) {
+  const [shown, setShown] = useState(false);
+  const secret = useTriggerSecret(triggerId, shown);
+  if (!shown)
+    return (
+      <Anchor component="button" type="button" size="xs" onClick={() => setShown(true)}>
+        Show signing secret
+      </Anchor>
+    );
+  if (!secret.data) return <Text size="xs">{secret.isError ? 'The secret could not be loaded.' : 'Loading…'}</Text>;
+  return (
+    <Group gap={4} wrap="nowrap" align="center">
+      <Code style={{ wordBreak: 'break-all', fontSize: 11 }} data-testid="trigger-secret">
+        {secret.data}
+      </Code>
+      <CopyButton value={secret.data}>
+        {({ copied, copy }) => (
+          <ActionIcon variant="subtle" size="sm" onClick={copy} aria-label={copied ? 'Copied' : 'Copy signing secret'}>
+            {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
+          </ActionIcon>
+        )}
+      </CopyButton>
+    </Group>
+  );
+}
+
+/**
+ * The number's triggers: on a missed call, voicemail or text, e-mail someone or call a webhook (signed with the
+ * trigger's own secret, Standard Webhooks); each shows when it last fired and how that went.
+ */
 export function TriggersCard({ numberId }: { numberId: number }) {
   const triggers = useTriggers();
   const save = useSaveTriggers();
+  const canManage = useCan('numbers.manage');
   const [event, setEvent] = useState<Trigger['event']>('call.missed');
   const [action, setAction] = useState<Trigger['action']>('email');
   const [target, setTarget] = useState('');
@@ -49,6 +93,10 @@ export function TriggersCard({ numberId }: { numberId: number }) {
                 <Text size="xs" c="dimmed" truncate>
                   {t.target}
                 </Text>
+                <Text size="xs" c={lastFiredText(t).failed ? 'red.8' : 'dimmed'} data-testid="trigger-last-fired">
+                  {lastFiredText(t).text}
+                </Text>
+                {t.action === 'webhook' && canManage ? <SigningSecret triggerId={t.id} /> : null}
               </div>
               <ActionIcon variant="subtle" color="red" aria-label={`Remove trigger ${EVENT_LABELS[t.event]}`} onClick={() => remove(t.id)}>
                 <IconTrash size={14} />

@@ -1,0 +1,76 @@
+/**
+ * Number triggers in the browser (docs/numbers.md "Triggers"): on the demo's Support hotline, an e-mail trigger for
+ * texts is added; a text from the Phone simulator fires it: the card says when it was last sent and the e-mail is in
+ * the development outbox. A webhook trigger reveals its own signing secret. Both are removed again.
+ */
+import { expect, test } from '@playwright/test';
+import { DEMO, choose, signIn } from './helpers';
+
+test('a text to a number fires its e-mail trigger; a webhook trigger shows its signing secret', async ({ page, context }) => {
+  await signIn(page);
+  await page.goto('/numbers');
+  await page.getByRole('row').filter({ hasText: 'Support hotline' }).getByRole('link', { name: 'Edit routing' }).click();
+  await expect(page).toHaveURL(/\/numbers\/\d+/);
+  const card = page.getByTestId('triggers-card');
+  await expect(card).toBeVisible();
+
+  // The person sends the alerts to themselves: the development outbox shows a person only their own mail.
+  const to = DEMO.email;
+  await choose(page, 'When', 'Text received');
+  await choose(page, 'Then', 'Send an e-mail');
+  await card.getByLabel('E-mail address').fill(to);
+  await card.getByRole('button', { name: 'Add trigger' }).click();
+  const row = card.getByTestId('trigger-row').filter({ hasText: to });
+  await expect(row).toContainText('Text received → Send an e-mail');
+  await expect(row.getByTestId('trigger-last-fired')).toHaveText('Not fired yet');
+
+  // A customer texts the number from the Phone simulator.
+  const handset = await context.newPage();
+  await handset.goto('/simulator');
+  await handset
+    .getByRole('textbox', { name: 'Company number' })
+    .or(handset.getByRole('combobox', { name: 'Company number' }))
+    .first()
+    .click();
+  await handset.getByRole('option', { name: /Support hotline/ }).click();
+  const text = `Do you service water heaters? (${Date.now()})`;
+  await handset.getByLabel('Text message').fill(text);
+  await handset.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(handset.getByTestId('handset-message').filter({ hasText: text })).toBeVisible();
+  await handset.close();
+
+  // The card tells when the trigger last fired (after a reload: the card does not follow it live).
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId('triggers-card').getByTestId('trigger-row').filter({ hasText: to }).getByTestId('trigger-last-fired')).toContainText(
+      'Last sent',
+      { timeout: 2_000 },
+    );
+  }).toPass({ timeout: 20_000 });
+
+  // A webhook trigger has a signing secret of its own, revealed on demand.
+  await choose(page, 'When', 'Missed call');
+  await choose(page, 'Then', 'Call a webhook');
+  await card.getByLabel('Webhook URL').fill('https://example.com/switchboard-hook');
+  await card.getByRole('button', { name: 'Add trigger' }).click();
+  const hook = card.getByTestId('trigger-row').filter({ hasText: 'https://example.com/switchboard-hook' });
+  await expect(hook).toBeVisible();
+  await hook.getByRole('button', { name: 'Show signing secret' }).click();
+  await expect(hook.getByTestId('trigger-secret')).toHaveText(/^whsec_[A-Za-z0-9+/=]{32}$/);
+
+  // The e-mail, in the development outbox.
+  const mailPage = await context.newPage();
+  await mailPage.goto('/outbox');
+  const mail = mailPage.getByTestId('outbox-mail').filter({ hasText: text });
+  await expect(mail).toContainText(/Text received from .* on Support hotline/);
+  await mailPage.close();
+
+  // Clean up: both triggers removed.
+  await card
+    .getByTestId('trigger-row')
+    .filter({ hasText: to })
+    .getByRole('button', { name: /Remove trigger/ })
+    .click();
+  await hook.getByRole('button', { name: /Remove trigger/ }).click();
+  await expect(card.getByTestId('trigger-row')).toHaveCount(0);
+});
