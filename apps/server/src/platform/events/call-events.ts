@@ -29,7 +29,7 @@ export const CALL_EVENTS = {
      * A past call recorded after the fact (calls' `importCallHistory`: the demo's history, an imported call log),
      * announced once, already finished. Not a live event: subscribers that tell people or other systems about
      * calls, meter carrier usage, look callers up or follow live calls (inbox threads, call tracking, alerts,
-     * outbound webhooks, billing, caller ID) ignore it; the reporting store builds its fact. Absent: a live call.
+     * outbound webhooks, number triggers, billing, caller ID) ignore it; the reporting store builds its fact. Absent: a live call.
      */
     history: z.boolean().optional(),
   }),
