@@ -64,12 +64,7 @@ test('the dashboard shows figures and charts, and a simulator call moves the cou
   // A second tab places a call from the Phone simulator; the dashboard is not reloaded.
   const handset = await context.newPage();
   await handset.goto('/simulator');
-  await handset
-    .getByRole('textbox', { name: 'Company number' })
-    .or(handset.getByRole('combobox', { name: 'Company number' }))
-    .first()
-    .click();
-  await handset.getByRole('option', { name: /Support hotline/ }).click();
+  await choose(handset, 'Company number', /Support hotline/);
   await handset.getByRole('button', { name: 'Call', exact: true }).click();
   await expect(handset.getByTestId('call-result-status')).toBeVisible();
   await handset.close();

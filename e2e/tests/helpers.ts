@@ -12,14 +12,14 @@ export async function signIn(page: Page, email = DEMO.email, password = DEMO.pas
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
 }
 
-/** Picks an option of a Mantine Select found by its accessible name. */
-export async function choose(page: Page, selectName: string, option: string): Promise<void> {
+/** Picks an option of a Mantine Select found by its accessible name: the option named exactly `option`, or matching it. */
+export async function choose(page: Page, selectName: string, option: string | RegExp): Promise<void> {
   await page
     .getByRole('textbox', { name: selectName, exact: true })
     .or(page.getByRole('combobox', { name: selectName, exact: true }))
     .first()
     .click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+  await page.getByRole('option', typeof option === 'string' ? { name: option, exact: true } : { name: option }).click();
 }
 
 const CANDIDATE_ZONES = [

@@ -27,12 +27,7 @@ test('a text to a number fires its e-mail trigger; a webhook trigger shows its s
   // A customer texts the number from the Phone simulator.
   const handset = await context.newPage();
   await handset.goto('/simulator');
-  await handset
-    .getByRole('textbox', { name: 'Company number' })
-    .or(handset.getByRole('combobox', { name: 'Company number' }))
-    .first()
-    .click();
-  await handset.getByRole('option', { name: /Support hotline/ }).click();
+  await choose(handset, 'Company number', /Support hotline/);
   const text = `Do you service water heaters? (${Date.now()})`;
   await handset.getByLabel('Text message').fill(text);
   await handset.getByRole('button', { name: 'Send', exact: true }).click();

@@ -5,9 +5,12 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
 import twilio from 'twilio';
 import { inject } from 'vitest';
 import { startServer, type Running } from '../src/bootstrap.js';
@@ -212,4 +215,35 @@ export async function eventually<T>(fn: () => Promise<T | undefined | null | fal
     await new Promise((r) => setTimeout(r, stepMs));
   }
   throw new Error(`condition not met in ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
+}
+
+/** One request a {@link startReceiver} receiver got. */
+export type ReceivedRequest = { path: string; headers: http.IncomingHttpHeaders; body: string };
+
+/**
+ * A loopback HTTP receiver for outgoing webhooks: records every request in `received` (in arrival order) and answers
+ * `status(path)` (default 200). Close it in afterAll.
+ */
+export async function startReceiver(status: (path: string) => number = () => 200): Promise<{ base: string; received: ReceivedRequest[]; close: () => void }> {
+  const received: ReceivedRequest[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.statusCode = status(req.url ?? '');
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, close: () => server.close() };
+}
+
+/** The payload of a received Standard Webhooks request verified with `secret` (throws when the signature does not verify). */
+export function verifyWebhook(secret: string, r: ReceivedRequest): { type: string; data: Record<string, any> } {
+  return new Webhook(secret).verify(r.body, {
+    'webhook-id': String(r.headers['webhook-id']),
+    'webhook-timestamp': String(r.headers['webhook-timestamp']),
+    'webhook-signature': String(r.headers['webhook-signature']),
+  }) as { type: string; data: Record<string, any> };
 }

@@ -5,25 +5,21 @@
  * trigger's address; a webhook answering 500 is retried and then shown failed with its status; a past call imported
  * as history fires nothing; the signing secret is for the roles that manage numbers of the company only.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../../test/fixtures.js';
-import { eventually, startTestServer, type TestServer } from '../../../test/harness.js';
+import { eventually, startReceiver, startTestServer, verifyWebhook as verify, type ReceivedRequest, type TestServer } from '../../../test/harness.js';
 import { events } from '../../platform/events/index.js';
 import { buyTestNumber } from '../messaging/messaging.test-helpers.js';
 import { triggerTuning } from './triggers.fire.js';
 
 const saved = { ...triggerTuning };
-type Received = { path: string; headers: http.IncomingHttpHeaders; body: string };
 
 let s: TestServer;
 let a: Account;
 let b: Account;
-let receiver: http.Server;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let base: string;
-const received: Received[] = [];
+let received: ReceivedRequest[];
 
 beforeAll(async () => {
   triggerTuning.addressPolicy = { allowHosts: ['127.0.0.1'] };
@@ -31,17 +27,8 @@ beforeAll(async () => {
   triggerTuning.retryDelayS = 1;
   s = await startTestServer();
   [a, b] = await Promise.all([createAccount(s, { firstName: 'Ada' }), createAccount(s, { firstName: 'Bea' })]);
-  receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.statusCode = req.url?.startsWith('/broken') ? 500 : 204;
-      res.end();
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startReceiver((path) => (path.startsWith('/broken') ? 500 : 204));
+  ({ base, received } = receiver);
 }, 60_000);
 
 afterAll(async () => {
@@ -62,14 +49,6 @@ async function secretOf(account: Account, id: number): Promise<string> {
   const r = await account.client.get(`/api/companies/${account.companyId}/triggers/${id}/secret`);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body.data.secret as string;
-}
-
-function verify(secret: string, r: Received): { type: string; data: Record<string, any> } {
-  return new Webhook(secret).verify(r.body, {
-    'webhook-id': String(r.headers['webhook-id']),
-    'webhook-timestamp': String(r.headers['webhook-timestamp']),
-    'webhook-signature': String(r.headers['webhook-signature']),
-  }) as { type: string; data: Record<string, any> };
 }
 
 async function lastFired(account: Account, triggerId: number) {

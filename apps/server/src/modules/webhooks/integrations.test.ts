@@ -5,12 +5,10 @@
  * replayed, the endpoint disabled after failing with a mail to the owner, private targets refused; audit entries
  * with secrets redacted, append-only; tenant isolation and 422s.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../../test/fixtures.js';
-import { ApiClient, eventually, startTestServer, type TestServer } from '../../../test/harness.js';
+import { ApiClient, eventually, startReceiver, startTestServer, type ReceivedRequest, type TestServer } from '../../../test/harness.js';
 import { apiRateLimits } from '../../app.js';
 import { ABILITIES } from '@switchboard/domain';
 import { ABILITY_AREAS, requiredScopeFor } from '../../platform/auth/api-key-scopes.js';
@@ -19,14 +17,12 @@ import { events } from '../../platform/events/index.js';
 import { redact, REDACTED } from '../audit/audit.service.js';
 import { webhookTuning } from './webhooks.delivery.js';
 
-type Received = { headers: http.IncomingHttpHeaders; body: string };
-
 let s: TestServer;
 let a: Account;
 let other: Account;
-let receiver: http.Server;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let receiverUrl: string;
-const received: Received[] = [];
+let received: ReceivedRequest[];
 /** Status codes the receiver answers in turn (then 200). */
 let plan: number[] = [];
 const savedTuning = { ...webhookTuning };
@@ -37,17 +33,9 @@ beforeAll(async () => {
   s = await startTestServer();
   a = await createAccount(s, { firstName: 'Ada' });
   other = await createAccount(s, { firstName: 'Otto' });
-  receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.statusCode = plan.shift() ?? 200;
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  receiver = await startReceiver(() => plan.shift() ?? 200);
+  receiverUrl = `${receiver.base}/hook`;
+  received = receiver.received;
 }, 60_000);
 
 afterAll(async () => {

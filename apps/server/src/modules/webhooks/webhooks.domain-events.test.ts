@@ -5,12 +5,9 @@
  * reference verifier; another company's endpoint receives none of them; an endpoint not subscribed to a type gets
  * nothing of it.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../../test/fixtures.js';
-import { eventually, startTestServer, type TestServer } from '../../../test/harness.js';
+import { eventually, startReceiver, startTestServer, verifyWebhook, type ReceivedRequest, type TestServer } from '../../../test/harness.js';
 import { campaignRuntime, setCompanyCampaignRate } from '../campaigns/campaigns.service.js';
 import { createContact } from '../contacts/contacts.service.js';
 import { addContactsToGroups, createGroup } from '../contacts/groups.service.js';
@@ -22,14 +19,12 @@ const DAYTIME = new Date('2030-06-03T18:00:00Z');
 const savedTuning = { ...webhookTuning };
 const savedRuntime = { ...campaignRuntime };
 
-type Received = { path: string; headers: http.IncomingHttpHeaders; body: string };
-
 let s: TestServer;
 let a: Account;
 let b: Account;
-let receiver: http.Server;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let base: string;
-const received: Received[] = [];
+let received: ReceivedRequest[];
 
 beforeAll(async () => {
   webhookTuning.retryDelaysMs = [150, 150, 150];
@@ -37,16 +32,8 @@ beforeAll(async () => {
   campaignRuntime.now = () => DAYTIME;
   s = await startTestServer();
   [a, b] = await Promise.all([createAccount(s, { firstName: 'Ada' }), createAccount(s, { firstName: 'Bea' })]);
-  receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startReceiver();
+  ({ base, received } = receiver);
 }, 60_000);
 
 afterAll(async () => {
@@ -66,17 +53,7 @@ async function subscribe(account: Account, path: string, eventTypes: string[]): 
 
 /** The verified payloads the receiver got on `path` (throws when a signature does not verify). */
 function verified(path: string, secret: string): Array<{ type: string; data: Record<string, any> }> {
-  const wh = new Webhook(secret);
-  return received
-    .filter((r) => r.path === path)
-    .map(
-      (r) =>
-        wh.verify(r.body, {
-          'webhook-id': String(r.headers['webhook-id']),
-          'webhook-timestamp': String(r.headers['webhook-timestamp']),
-          'webhook-signature': String(r.headers['webhook-signature']),
-        }) as { type: string; data: Record<string, any> },
-    );
+  return received.filter((r) => r.path === path).map((r) => verifyWebhook(secret, r));
 }
 
 describe('contact webhooks', () => {
