@@ -1,7 +1,8 @@
 /**
  * Number triggers in the browser (docs/numbers.md "Triggers"): on the demo's Support hotline, an e-mail trigger for
  * texts is added; a text from the Phone simulator fires it: the card says when it was last sent and the e-mail is in
- * the development outbox. A webhook trigger reveals its own signing secret. Both are removed again.
+ * the development outbox; a test firing is sent on demand. A webhook trigger reveals its own signing secret. Both
+ * are removed again.
  */
 import { expect, test } from '@playwright/test';
 import { DEMO, choose, signIn } from './helpers';
@@ -53,11 +54,20 @@ test('a text to a number fires its e-mail trigger; a webhook trigger shows its s
   await hook.getByRole('button', { name: 'Show signing secret' }).click();
   await expect(hook.getByTestId('trigger-secret')).toHaveText(/^whsec_[A-Za-z0-9+/=]{32}$/);
 
+  // A test of the e-mail trigger, at once.
+  await card
+    .getByTestId('trigger-row')
+    .filter({ hasText: to })
+    .getByRole('button', { name: /^Send a test/ })
+    .click();
+  await expect(page.getByText(`A test e-mail was sent to ${to}.`)).toBeVisible();
+
   // The e-mail, in the development outbox.
   const mailPage = await context.newPage();
   await mailPage.goto('/outbox');
   const mail = mailPage.getByTestId('outbox-mail').filter({ hasText: text });
   await expect(mail).toContainText(/Text received from .* on Support hotline/);
+  await expect(mailPage.getByTestId('outbox-mail').filter({ hasText: '[Test] Text received from' }).first()).toBeVisible();
   await mailPage.close();
 
   // Clean up: both triggers removed.

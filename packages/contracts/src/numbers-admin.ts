@@ -179,6 +179,11 @@ export const TriggersInput = z.object({
   remove: z.array(Id).max(200).default([]),
 });
 export const TriggerListBody = z.object({ message: z.string().optional(), data: z.array(TriggerSchema) });
+/** `POST /companies/{companyId}/triggers/{id}/test`: how the test firing went (docs/numbers.md "Triggers"). */
+export const TriggerTestBody = z.object({
+  message: z.string(),
+  data: z.object({ state: z.enum(['pending', 'delivered', 'failed']), status_code: z.number().nullable(), error: z.string().nullable() }),
+});
 /** `GET /companies/{companyId}/triggers/{id}/secret`: a webhook trigger's Standard Webhooks signing secret. */
 export const TriggerSecretBody = z.object({ data: z.object({ secret: z.string() }) });
 

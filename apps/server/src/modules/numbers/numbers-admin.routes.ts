@@ -45,6 +45,7 @@ import {
   RotateBody,
   TriggerListBody,
   TriggerSecretBody,
+  TriggerTestBody,
   TriggersInput,
   errorResponses,
 } from '@switchboard/contracts';
@@ -72,6 +73,7 @@ import {
   requestNumberLimitIncrease,
   saveTriggers,
   triggerSecret,
+  testTrigger,
   updateForwardContact,
 } from './numbers-admin.service.js';
 import { getBatch, rotateNumber, startBulkPurchase, startBulkUpdate, startRelease } from './numbers-batches.service.js';
@@ -304,5 +306,13 @@ export async function registerNumbersAdminRoutes(app: App, ctx: AppContext): Pro
       },
     },
     async (request) => ({ data: { secret: await triggerSecret(ctx, request.auth!.userId, request.params.companyId, request.params.id) } }),
+  );
+  app.post(
+    '/api/companies/:companyId/triggers/:id/test',
+    {
+      config: { access: access.company('numbers.manage') },
+      schema: { tags, summary: 'Send a trigger a test firing now', params: ForwardContactParams, response: { 200: TriggerTestBody, ...errorResponses } },
+    },
+    async (request) => testTrigger(ctx, request.auth!.userId, request.params.companyId, request.params.id),
   );
 }

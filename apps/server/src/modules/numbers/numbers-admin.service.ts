@@ -29,6 +29,7 @@ import { toCsv } from '../../platform/csv.js';
 import { NotFoundError, ValidationError, fieldError, type FieldErrors } from '../../platform/http/errors.js';
 import { pageMeta } from '../../platform/http/page.js';
 import { newSigningSecret } from '../../platform/http/signed-post.js';
+import { fireTest } from './triggers.fire.js';
 import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies } from '../companies/companies.service.js';
 import { numbersAdminRepository, numbersRepository, type ForwardContactRow, type NumberRow, type NumberTableQuery } from './numbers.repository.js';
 import { numberScope, scopeIncludes, scopeNumberIds } from '../users/members.service.js';
@@ -434,6 +435,25 @@ export async function listTriggers(ctx: AppContext, userId: number, companyId: n
         : null,
     };
   });
+}
+
+/**
+ * `POST /companies/{companyId}/triggers/{id}/test`: sends the trigger a test firing now (sample fields, `test: true`;
+ * docs/numbers.md "Triggers") and says how it went: "Test sent" with the webhook's status, or the reason it failed.
+ * @throws ForbiddenError (403); NotFoundError (404) for another company's trigger.
+ */
+export async function testTrigger(ctx: AppContext, userId: number, companyId: number, id: number) {
+  await assertCompanyAccess(ctx, userId, companyId, MANAGER_ROLES);
+  const trigger = (await numbersAdminRepository.listTriggers(ctx.db, companyId)).find((t) => t.id === id);
+  if (!trigger) throw new NotFoundError('Trigger');
+  const outcome = await fireTest(ctx, trigger);
+  const message =
+    outcome.state === 'delivered'
+      ? trigger.action === 'email'
+        ? `A test e-mail was sent to ${trigger.target}.`
+        : `The webhook answered the test with HTTP ${outcome.status_code}.`
+      : `The test was not delivered: ${outcome.error}`;
+  return { message, data: outcome };
 }
 
 /**

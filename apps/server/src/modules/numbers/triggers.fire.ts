@@ -14,6 +14,7 @@
  *   delivers it, anything else is retried by the queue (`retryLimit` 5, `retryDelay` 60 s) and recorded; after the
  *   last try the firing is failed. The Triggers card shows each trigger's latest firing.
  */
+import { randomUUID } from 'node:crypto';
 import { CALL_STATUS, formatPhone } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import { events } from '../../platform/events/index.js';
@@ -108,10 +109,14 @@ function mailOf(ctx: AppContext, payload: { type: TriggerEvent; data: Record<str
         .replace(/^1(?=\d{10}$)/, '');
   const numberName = named ? `${d.number.label} (${phone})` : phone;
   const from = typeof d.from === 'string' && d.from.startsWith('+') ? formatPhone(d.from) : String(d.from ?? 'an unknown caller');
-  const link =
-    payload.type === 'sms.received' && d.conversation_id
-      ? `${ctx.config.publicUrl}/inbox/${d.conversation_id}`
-      : `${ctx.config.publicUrl}/calls/${Number(d.call_id)}`;
+  const app = ctx.config.publicUrl;
+  const link = d.test
+    ? `${app}/numbers/${Number(d.number.id)}`
+    : payload.type === 'sms.received'
+      ? d.conversation_id
+        ? `${app}/inbox/${Number(d.conversation_id)}`
+        : `${app}/inbox`
+      : `${app}/calls/${Number(d.call_id)}`;
   const what =
     payload.type === 'sms.received'
       ? `${from} texted ${numberName}:\n\n${String(d.body ?? '')}\n`
@@ -119,45 +124,100 @@ function mailOf(ctx: AppContext, payload: { type: TriggerEvent; data: Record<str
         ? `${from} called ${numberName} and left a voicemail.\n`
         : `${from} called ${numberName} and nobody answered.\n`;
   return {
-    subject: `${SUBJECT[payload.type]} from ${from} on ${numberName}`,
+    subject: `${d.test ? '[Test] ' : ''}${SUBJECT[payload.type]} from ${from} on ${numberName}`,
     text: `${what}\nOpen it in Switchboard: ${link}\n\nYou get this e-mail because a trigger on ${numberName} sends it; a manager of the account can remove it on the number's page.\n`,
   };
 }
 
-/** The `numbers.trigger-fire` job: sends one firing (see the module doc). */
+/** How a firing stands after a try. */
+export type FiringOutcome = { state: 'pending' | 'delivered' | 'failed'; status_code: number | null; error: string | null };
+
+/**
+ * Sends one pending firing once (see the module doc); `last`: no try follows, a failure is final.
+ * @returns the firing's state after this try, or null when it was not pending (gone or already settled).
+ */
+export async function deliverFiring(ctx: AppContext, firingId: number, last: boolean): Promise<FiringOutcome | null> {
+  const f = await numbersAdminRepository.findPendingFiring(ctx.db, firingId);
+  if (!f) return null;
+  const payload = f.payload as unknown as { type: TriggerEvent; data: Record<string, any> };
+  if (f.action === 'email') {
+    const mail = mailOf(ctx, payload);
+    await ctx.db.transaction().execute(async (tx) => {
+      await ctx.mailer.send({ to: f.target, ...mail }, tx);
+      await numbersAdminRepository.settleFiring(tx, f.id, { state: 'delivered', attempts: f.attempts + 1, finished_at: new Date(), last_error: null });
+    });
+    return { state: 'delivered', status_code: null, error: null };
+  }
+  const body = JSON.stringify(payload);
+  const result = f.signing_secret
+    ? await postSigned(f.target, body, signatureHeaders(f.signing_secret, `trg_${f.id}`, body), {
+        timeoutMs: triggerTuning.timeoutMs,
+        addressPolicy: triggerTuning.addressPolicy,
+        userAgent: 'Switchboard-Triggers/1',
+      })
+    : { statusCode: null, durationMs: 0, error: 'The trigger has no signing secret.', body: null };
+  const ok = succeeded(result);
+  const outcome: FiringOutcome = {
+    state: ok ? 'delivered' : last ? 'failed' : 'pending',
+    status_code: result.statusCode,
+    error: ok ? null : (result.error ?? `HTTP ${result.statusCode}`),
+  };
+  await numbersAdminRepository.settleFiring(ctx.db, f.id, {
+    state: outcome.state,
+    attempts: f.attempts + 1,
+    last_status_code: outcome.status_code,
+    last_error: outcome.error,
+    finished_at: outcome.state === 'pending' ? null : new Date(),
+  });
+  return outcome;
+}
+
+/** The `numbers.trigger-fire` job: one try of a firing; a failure before the last try throws, so the queue retries. */
 export const runTriggerFiring =
   (ctx: AppContext): JobHandler<{ firingId: number }> =>
   async ({ firingId }, job) => {
-    const f = await numbersAdminRepository.findPendingFiring(ctx.db, firingId);
-    if (!f) return;
-    const payload = f.payload as unknown as { type: TriggerEvent; data: Record<string, any> };
-    if (f.action === 'email') {
-      const mail = mailOf(ctx, payload);
-      await ctx.db.transaction().execute(async (tx) => {
-        await ctx.mailer.send({ to: f.target, ...mail }, tx);
-        await numbersAdminRepository.settleFiring(tx, f.id, { state: 'delivered', attempts: f.attempts + 1, finished_at: new Date(), last_error: null });
-      });
-      return;
-    }
-    const body = JSON.stringify(payload);
-    const result = f.signing_secret
-      ? await postSigned(f.target, body, signatureHeaders(f.signing_secret, `trg_${f.id}`, body), {
-          timeoutMs: triggerTuning.timeoutMs,
-          addressPolicy: triggerTuning.addressPolicy,
-          userAgent: 'Switchboard-Triggers/1',
-        })
-      : { statusCode: null, durationMs: 0, error: 'The trigger has no signing secret.', body: null };
-    const ok = succeeded(result);
-    const last = isLastAttempt(job);
-    await numbersAdminRepository.settleFiring(ctx.db, f.id, {
-      state: ok ? 'delivered' : last ? 'failed' : 'pending',
-      attempts: f.attempts + 1,
-      last_status_code: result.statusCode,
-      last_error: ok ? null : (result.error ?? `HTTP ${result.statusCode}`),
-      finished_at: ok || last ? new Date() : null,
-    });
-    if (!ok && !last) throw new Error(`Trigger webhook not delivered: ${result.error ?? `HTTP ${result.statusCode}`}`);
+    const outcome = await deliverFiring(ctx, firingId, isLastAttempt(job));
+    if (outcome?.state === 'pending') throw new Error(`Trigger webhook not delivered: ${outcome.error}`);
   };
+
+/** What a test firing carries beside the number: a sample of the event's fields, marked `test: true`. */
+function sampleData(event: TriggerEvent): Record<string, unknown> {
+  const from = '+13125550100'; // 555-01xx: a fictional number
+  if (event === 'sms.received')
+    return { from, body: 'This is a test message from Switchboard.', conversation_id: null, message_id: null, received_at: new Date().toISOString() };
+  return {
+    call_id: null,
+    from,
+    status: event === 'call.missed' ? CALL_STATUS.MISSED : CALL_STATUS.VOICEMAIL,
+    duration_s: 0,
+    started_at: new Date().toISOString(),
+    ...(event === 'call.voicemail' ? { voicemail_id: null } : {}),
+  };
+}
+
+/**
+ * Sends trigger `triggerId` (already checked to be the caller's company's) a test firing now, once, without retries:
+ * the event's sample fields with `test: true` (an e-mail says "[Test]" in its subject).
+ * @returns how the try went.
+ */
+export async function fireTest(ctx: AppContext, trigger: { id: number; company_id: number; number_id: number; event: string }): Promise<FiringOutcome> {
+  const number = await numbersRepository.find(ctx.db, trigger.number_id);
+  const event = trigger.event as TriggerEvent;
+  const payload = {
+    type: event,
+    timestamp: new Date().toISOString(),
+    data: {
+      number: { id: trigger.number_id, number: number?.number ?? '', label: number?.label ?? '' },
+      ...sampleData(event),
+      trigger_id: trigger.id,
+      test: true,
+    },
+  };
+  const [id] = await numbersAdminRepository.insertFirings(ctx.db, [
+    { trigger_id: trigger.id, company_id: trigger.company_id, event_key: `test:${randomUUID()}`, payload: JSON.stringify(payload) },
+  ]);
+  return (await deliverFiring(ctx, id!, true))!;
+}
 
 /** Subscribes the triggers to the domain events and defines their job (the numbers module's setup and jobs). */
 export function registerTriggerFiring(ctx: AppContext): void {

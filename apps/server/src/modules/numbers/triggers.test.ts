@@ -183,4 +183,35 @@ describe('number triggers', () => {
       await s.ctx.db.updateTable('company_users').set({ role: 'owner' }).where('company_id', '=', a.companyId).where('user_id', '=', a.userId).execute();
     }
   });
+  it('a test firing is sent at once and its outcome answered; one try only', async () => {
+    const n = await buyTestNumber(a, '718', 0);
+    const to = `trigger-test-${Date.now()}@example.com`;
+    const [hook, broken, mail] = await saveTriggers(a, [
+      { number_id: n.id, event: 'call.missed', action: 'webhook', target: `${base}/test-ok` },
+      { number_id: n.id, event: 'call.missed', action: 'webhook', target: `${base}/broken-test` },
+      { number_id: n.id, event: 'sms.received', action: 'email', target: to },
+    ]);
+    const ok = await a.client.post(`/api/companies/${a.companyId}/triggers/${hook!.id}/test`);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body).toEqual({ message: 'The webhook answered the test with HTTP 204.', data: { state: 'delivered', status_code: 204, error: null } });
+    const hit = received.find((r) => r.path === '/test-ok')!;
+    const event = verify(await secretOf(a, hook!.id), hit);
+    expect(event).toMatchObject({ type: 'call.missed', data: { test: true, trigger_id: hook!.id, number: { id: n.id, number: n.number } } });
+
+    const bad = await a.client.post(`/api/companies/${a.companyId}/triggers/${broken!.id}/test`);
+    expect(bad.body).toEqual({ message: 'The test was not delivered: HTTP 500', data: { state: 'failed', status_code: 500, error: 'HTTP 500' } });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(received.filter((r) => r.path === '/broken-test')).toHaveLength(1);
+    expect(await lastFired(a, broken!.id)).toMatchObject({ state: 'failed', status_code: 500 });
+
+    const mailed = await a.client.post(`/api/companies/${a.companyId}/triggers/${mail!.id}/test`);
+    expect(mailed.body.message).toBe(`A test e-mail was sent to ${to}.`);
+    const [sent] = await s.ctx.mailer.outbox(5, to);
+    expect(sent!.subject).toMatch(/^\[Test\] Text received from \(312\) 555-0100 on /);
+
+    // Another company's trigger, a role that does not manage numbers, a malformed id.
+    expect((await b.client.post(`/api/companies/${b.companyId}/triggers/${hook!.id}/test`)).status).toBe(404);
+    expect((await b.client.post(`/api/companies/${a.companyId}/triggers/${hook!.id}/test`)).status).toBe(403);
+    expect((await a.client.post(`/api/companies/${a.companyId}/triggers/x/test`)).status).toBe(422);
+  });
 });

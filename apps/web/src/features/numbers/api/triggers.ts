@@ -5,7 +5,7 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CACHE_MS } from '@switchboard/domain';
-import type { Infer, TriggerListBody, TriggersInput as TriggersSchema } from '@switchboard/contracts';
+import type { Infer, TriggerListBody, TriggerTestBody, TriggersInput as TriggersSchema } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
@@ -52,5 +52,15 @@ export function useTriggerSecret(id: number, enabled: boolean) {
     select: (r) => r.data.secret,
     staleTime: 0,
     gcTime: 0,
+  });
+}
+
+/** `POST …/triggers/{id}/test`: a test firing now; answers how it went (the list is refetched for its `last_fired`). */
+export function useTestTrigger() {
+  const queryClient = useQueryClient();
+  const companyId = useCompanyId();
+  return useMutation({
+    mutationFn: (id: number) => http.post<Infer<typeof TriggerTestBody>>(`/api/companies/${companyId}/triggers/${id}/test`, {}),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: triggersQueryOptions(companyId).queryKey }),
   });
 }

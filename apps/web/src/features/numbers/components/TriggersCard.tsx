@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useCan } from '../../../lib/access';
 import { formatDateTime } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
-import { useSaveTriggers, useTriggerSecret, useTriggers } from '../api/triggers';
+import { useSaveTriggers, useTestTrigger, useTriggerSecret, useTriggers } from '../api/triggers';
 import { TRIGGER_ACTIONS, TRIGGER_EVENTS, type Trigger } from '../types';
 
 const EVENT_LABELS: Record<Trigger['event'], string> = { 'call.missed': 'Missed call', 'call.voicemail': 'New voicemail', 'sms.received': 'Text received' };
@@ -56,6 +56,11 @@ export function TriggersCard({ numberId }: { numberId: number }) {
   const triggers = useTriggers();
   const save = useSaveTriggers();
   const canManage = useCan('numbers.manage');
+  const test = useTestTrigger();
+  const sendTest = (id: number) =>
+    test.mutate(id, {
+      onSuccess: (r) => (r.data.state === 'delivered' ? notify.success(r.message) : notify.danger(r.message, 8_000, 'Test not delivered')),
+    });
   const [event, setEvent] = useState<Trigger['event']>('call.missed');
   const [action, setAction] = useState<Trigger['action']>('email');
   const [target, setTarget] = useState('');
@@ -96,7 +101,21 @@ export function TriggersCard({ numberId }: { numberId: number }) {
                 <Text size="xs" c={lastFiredText(t).failed ? 'red.8' : 'dimmed'} data-testid="trigger-last-fired">
                   {lastFiredText(t).text}
                 </Text>
-                {t.action === 'webhook' && canManage ? <SigningSecret triggerId={t.id} /> : null}
+                {canManage ? (
+                  <Group gap="sm">
+                    <Anchor
+                      component="button"
+                      type="button"
+                      size="xs"
+                      onClick={() => sendTest(t.id)}
+                      disabled={test.isPending}
+                      aria-label={`Send a test: ${EVENT_LABELS[t.event]} → ${ACTION_LABELS[t.action]}, ${t.target}`}
+                    >
+                      {test.isPending && test.variables === t.id ? 'Sending test…' : 'Send test'}
+                    </Anchor>
+                    {t.action === 'webhook' ? <SigningSecret triggerId={t.id} /> : null}
+                  </Group>
+                ) : null}
               </div>
               <ActionIcon variant="subtle" color="red" aria-label={`Remove trigger ${EVENT_LABELS[t.event]}`} onClick={() => remove(t.id)}>
                 <IconTrash size={14} />
