@@ -44,9 +44,12 @@ test('a text to a number fires its e-mail trigger; a webhook trigger shows its s
     );
   }).toPass({ timeout: 20_000 });
 
-  // A webhook trigger has a signing secret of its own, revealed on demand.
+  // A webhook trigger has a signing secret of its own, revealed on demand. An address inside a network is refused.
   await choose(page, 'When', 'Missed call');
   await choose(page, 'Then', 'Call a webhook');
+  await card.getByLabel('Webhook URL').fill('http://192.168.1.20/hook');
+  await card.getByRole('button', { name: 'Add trigger' }).click();
+  await expect(card.getByText('The target cannot receive webhooks: address 192.168.1.20 is not public.')).toBeVisible();
   await card.getByLabel('Webhook URL').fill('https://example.com/switchboard-hook');
   await card.getByRole('button', { name: 'Add trigger' }).click();
   const hook = card.getByTestId('trigger-row').filter({ hasText: 'https://example.com/switchboard-hook' });

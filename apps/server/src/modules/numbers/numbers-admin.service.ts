@@ -29,7 +29,8 @@ import { toCsv } from '../../platform/csv.js';
 import { NotFoundError, ValidationError, fieldError, type FieldErrors } from '../../platform/http/errors.js';
 import { pageMeta } from '../../platform/http/page.js';
 import { newSigningSecret } from '../../platform/http/signed-post.js';
-import { fireTest } from './triggers.fire.js';
+import { assertFetchableUrl, UnsafeUrlError } from '../../platform/http/safe-fetch.js';
+import { fireTest, triggerTuning } from './triggers.fire.js';
 import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies } from '../companies/companies.service.js';
 import { numbersAdminRepository, numbersRepository, type ForwardContactRow, type NumberRow, type NumberTableQuery } from './numbers.repository.js';
 import { numberScope, scopeIncludes, scopeNumberIds } from '../users/members.service.js';
@@ -372,6 +373,22 @@ export async function extensionSuggestions(
 type TriggerInput = { id?: number; number_id: number; event: string; action: string; target: string };
 
 /**
+ * Why a webhook trigger's URL can never be reached (credentials in it, a literal private or loopback address, a
+ * `localhost` name), or null. Names are resolved, and refused when private, at each firing (platform/http/safe-fetch.ts).
+ */
+function unreachableWebhook(url: string): string | null {
+  try {
+    const u = assertFetchableUrl(url, triggerTuning.addressPolicy);
+    const host = u.hostname.toLowerCase();
+    if ((host === 'localhost' || host.endsWith('.localhost')) && !(triggerTuning.addressPolicy.allowHosts ?? []).includes(host)) return `${host} is not public`;
+    return null;
+  } catch (error) {
+    if (error instanceof UnsafeUrlError) return error.message;
+    throw error;
+  }
+}
+
+/**
  * Upserts and removes number triggers of the company in one transaction and returns all of them.
  * `upsert` entries with `id` update that trigger; without, an identical trigger is reused.
  * @throws ValidationError 422 `upsert.{i}.number_id` (not the company's number), `upsert.{i}.target`
@@ -389,6 +406,10 @@ export async function saveTriggers(ctx: AppContext, userId: number, companyId: n
     if (u.action === 'webhook') {
       const ok = URL.canParse(u.target) && ['http:', 'https:'].includes(new URL(u.target).protocol);
       if (!ok) errors[`upsert.${i}.target`] = ['The target must be a valid http or https URL.'];
+      else {
+        const unsafe = unreachableWebhook(u.target);
+        if (unsafe) errors[`upsert.${i}.target`] = [`The target cannot receive webhooks: ${unsafe}.`];
+      }
     }
   });
   if (Object.keys(errors).length) throw new ValidationError(errors);

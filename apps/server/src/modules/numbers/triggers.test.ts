@@ -167,6 +167,15 @@ describe('number triggers', () => {
     expect((await b.client.get(`/api/companies/${b.companyId}/triggers/${t!.id}/secret`)).status).toBe(404);
     expect((await b.client.get(`/api/companies/${a.companyId}/triggers/${t!.id}/secret`)).status).toBe(403);
     expect((await a.client.get(`/api/companies/${a.companyId}/triggers/abc/secret`)).status).toBe(422);
+    // Addresses a webhook can never reach are refused when saving, on the entry's target.
+    for (const target of ['http://10.0.0.7/hook', 'http://[::1]/hook', 'http://user:pw@example.com/hook', 'http://localhost:8080/hook']) {
+      const r = await a.client.put(`/api/companies/${a.companyId}/triggers`, {
+        upsert: [{ number_id: n.id, event: 'call.missed', action: 'webhook', target }],
+        remove: [],
+      });
+      expect(r.status, target).toBe(422);
+      expect(r.body.errors['upsert.0.target'][0], target).toMatch(/^The target cannot receive webhooks: /);
+    }
     // Editing the trigger's URL keeps its secret; the list never carries it.
     const secret = await secretOf(a, t!.id);
     const list = await a.client.put(`/api/companies/${a.companyId}/triggers`, {

@@ -3,6 +3,7 @@ import { IconCheck, IconCopy, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useCan } from '../../../lib/access';
 import { formatDateTime } from '../../../lib/format';
+import { HttpError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { useSaveTriggers, useTestTrigger, useTriggerSecret, useTriggers } from '../api/triggers';
 import { TRIGGER_ACTIONS, TRIGGER_EVENTS, type Trigger } from '../types';
@@ -66,14 +67,17 @@ export function TriggersCard({ numberId }: { numberId: number }) {
   const [target, setTarget] = useState('');
   const mine = (triggers.data?.data ?? []).filter((t) => t.number_id === numberId);
 
+  const [targetError, setTargetError] = useState<string | null>(null);
   const add = () =>
     save.mutate(
       { upsert: [{ number_id: numberId, event, action, target: target.trim() }], remove: [] },
       {
         onSuccess: (r) => {
           setTarget('');
+          setTargetError(null);
           notify.success(r.message ?? 'The trigger has been saved.');
         },
+        onError: (e) => setTargetError(e instanceof HttpError ? (e.fieldErrors['upsert.0.target']?.[0] ?? null) : null),
       },
     );
   const remove = (id: number) => save.mutate({ upsert: [], remove: [id] }, { onSuccess: (r) => notify.success(r.message ?? 'The trigger has been removed.') });
@@ -143,7 +147,11 @@ export function TriggersCard({ numberId }: { numberId: number }) {
           label={action === 'email' ? 'E-mail address' : 'Webhook URL'}
           placeholder={action === 'email' ? 'team@example.com' : 'https://example.com/hook'}
           value={target}
-          onChange={(e) => setTarget(e.currentTarget.value)}
+          onChange={(e) => {
+            setTarget(e.currentTarget.value);
+            setTargetError(null);
+          }}
+          error={targetError}
           size="xs"
         />
         <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={add} disabled={!target.trim()} loading={save.isPending}>
