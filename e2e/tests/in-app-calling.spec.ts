@@ -2,7 +2,8 @@
  * In-app calling in the browser (spec 002 "In-app calling", docs/telephony.md "In-app calling"): two signed-in browsers, both Active, ring on
  * a simulator call to an in-app-calling number; one answers (Connected with a timer), the other
  * stops ringing. A second user created through the API (own company) is Active too and must not
- * ring: the call belongs to the demo company.
+ * ring: the call belongs to the demo company. An answered call is muted and transferred to a number from the
+ * softphone card (docs/calling.md "Transfer of an answered inbound call").
  *
  * There is no invitation API yet, so both ringing browsers are sessions of the demo user (two
  * browser contexts = two separate sign-ins); the server test covers two different users.
@@ -79,4 +80,42 @@ test('a simulator call rings two active browsers; one answers, the other stops r
   expect(done.status, JSON.stringify(done.body)).toBe(200);
   expect(done.body.status).toBe('completed');
   await Promise.all([ctxA.close(), ctxB.close(), ctxC.close()]);
+});
+
+test('an answered inbound call is muted, then transferred to a number; the caller is dialed there', async ({ page }) => {
+  await signIn(page);
+  await goActive(page);
+  const companies = await api(page, 'get', '/api/companies');
+  const companyId = (companies.body.data ?? companies.body)[0].id as number;
+  const found = await api(page, 'get', '/api/numbers/search?type=local&areaCode=415&limit=20');
+  const pick = found.body.data[Math.floor(Math.random() * found.body.data.length)];
+  const bought = await api(page, 'post', '/api/numbers', { company_id: companyId, provider_id: pick.provider_id, number: pick.number });
+  expect(bought.status, JSON.stringify(bought.body)).toBe(201);
+  expect((await api(page, 'put', `/api/numbers/${bought.body.id}`, { label: 'Reception', routes: [{ type: 'in-app-calling', timeout: 30 }] })).status).toBe(
+    200,
+  );
+
+  const call = api(page, 'post', '/api/simulator/calls', { from: '+13125550188', to: bought.body.number, talk_seconds: 60 });
+  const card = page.getByTestId('softphone-card');
+  await expect(card).toContainText('Incoming call');
+  await card.getByRole('button', { name: 'Answer' }).click();
+  await expect(card).toContainText('Connected');
+
+  await card.getByRole('button', { name: 'Mute' }).click();
+  await expect(card.getByRole('button', { name: 'Unmute' })).toHaveAttribute('aria-pressed', 'true');
+
+  await card.getByRole('button', { name: 'Transfer', exact: true }).click();
+  const picker = card.getByTestId('dialer-transfer');
+  await picker.getByText('A number', { exact: true }).click();
+  await picker.getByLabel('Number to transfer to').fill('(646) 555-0191');
+  await picker.getByRole('button', { name: 'Transfer…' }).click();
+  await expect(picker).toContainText('Transfer this call to (646) 555-0191?');
+  await picker.getByRole('button', { name: 'Confirm transfer' }).click();
+  await expect(card).toContainText('Call transferred');
+
+  const done = await call;
+  expect(done.status, JSON.stringify(done.body)).toBe(200);
+  const log = done.body.log as Array<{ step: string; detail: string }>;
+  expect(log.some((l) => l.step === 'transfer')).toBe(true);
+  expect(log.some((l) => l.detail.includes('+16465550191'))).toBe(true);
 });

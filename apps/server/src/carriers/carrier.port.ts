@@ -227,4 +227,10 @@ export interface CarrierPort {
    * @returns false when the call has no party in conversation. @throws CarrierError
    */
   transferCall(callSid: string, steps: CallFlowStep[]): Promise<boolean>;
+  /**
+   * Blind transfer of an inbound call answered in the app (docs/calling.md "Transfer of an answered inbound call"):
+   * the call's own leg `callSid` (the caller) leaves its current `<Dial>` (the browser's leg ends) and follows
+   * `steps`. @returns false when the call is no longer in progress. @throws CarrierError
+   */
+  redirectCall(callSid: string, steps: CallFlowStep[]): Promise<boolean>;
 }

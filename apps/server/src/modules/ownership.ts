@@ -200,4 +200,5 @@ export const TABLE_OWNERS = {
   sandbox_numbers: 'carriers',
   sandbox_messages: 'carriers',
   sandbox_calls: 'carriers',
+  sandbox_call_redirects: 'carriers',
 } as const satisfies Record<keyof DB, TableOwner>;

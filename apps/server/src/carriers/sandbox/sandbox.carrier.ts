@@ -235,6 +235,12 @@ export class SandboxCarrier extends TwilioDialect implements CarrierPort {
     return transferLeg(this.db, callSid, this.renderVoice(steps).body);
   }
 
+  /** The simulator's call engine, waiting while the caller talks to the browser, follows the rendered steps (sandbox.simulator.ts). */
+  async redirectCall(callSid: string, steps: CallFlowStep[]): Promise<boolean> {
+    await sandboxRepository.setRedirect(this.db, callSid, this.renderVoice(steps).body);
+    return true;
+  }
+
   /**
    * Reads a recording the simulator stored (a signed URL of our own `/files/`); any other URL is
    * refused, so a forged RecordingUrl cannot make the server fetch elsewhere.

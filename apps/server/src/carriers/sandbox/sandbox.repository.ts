@@ -1,4 +1,4 @@
-/** SQL for the sandbox carrier's tables: sandbox_numbers, sandbox_messages, sandbox_calls. */
+/** SQL for the sandbox carrier's tables: sandbox_numbers, sandbox_messages, sandbox_calls, sandbox_call_redirects. */
 import type { DbOrTx } from '../../platform/db/db.js';
 import type { Row } from '../../platform/db/schema.js';
 
@@ -100,6 +100,18 @@ export const sandboxRepository = {
       .orderBy('created_at')
       .orderBy('sid')
       .execute();
+  },
+  /** Records (or replaces) the redirect of simulated call `sid`'s own leg to `twiml`. */
+  async setRedirect(db: DbOrTx, sid: string, twiml: string): Promise<void> {
+    await db
+      .insertInto('sandbox_call_redirects')
+      .values({ sid, twiml })
+      .onConflict((oc) => oc.column('sid').doUpdateSet({ twiml, created_at: new Date() }))
+      .execute();
+  },
+  /** Takes the pending redirect of call `sid` (once): its TwiML, or undefined. */
+  async takeRedirect(db: DbOrTx, sid: string): Promise<string | undefined> {
+    return (await db.deleteFrom('sandbox_call_redirects').where('sid', '=', sid).returning('twiml').executeTakeFirst())?.twiml;
   },
   async insertCall(db: DbOrTx, row: { sid: string; from_number: string; to_number: string; status: string; log: unknown[] }): Promise<void> {
     await db

@@ -321,10 +321,16 @@ class CallRun {
       this.clock += waited;
       const t0 = Date.now();
       const maxMs = this.call.talk_seconds !== undefined ? this.call.talk_seconds * 1000 : BROWSER_TALK_MAX_MS;
-      const hungUp = await this.browser.waitForHangup(r.callId, maxMs);
+      const end = await this.talkToBrowser(r.callId, maxMs);
       talk = Math.round((Date.now() - t0) / 1000);
+      if (end.kind === 'redirect') {
+        // A transfer moved the caller's leg: this Dial ends without its action (as with Twilio), the caller follows the new TwiML.
+        this.clock += talk;
+        this.note('transfer', `user_${r.userId} transferred the call`, talk);
+        return { kind: 'fetch', verbs: parseTwiml(end.twiml) };
+      }
       dialStatus = 'completed';
-      this.note('connected', `talking with user_${r.userId} in the browser; ${hungUp ? 'the user hung up' : 'the caller hung up'}`, talk);
+      this.note('connected', `talking with user_${r.userId} in the browser; ${end.kind === 'hangup' ? 'the user hung up' : 'the caller hung up'}`, talk);
     } else {
       this.clock += r.kind === 'timeout' ? timeout : waited;
       this.note('dial', `no one answered in the browser (${r.kind})`);
@@ -340,6 +346,25 @@ class CallRun {
       };
     }
     return dialStatus === 'completed' ? { kind: 'end', status: 'completed' } : { kind: 'continue' };
+  }
+
+  /**
+   * While the caller talks to a browser user: up to `maxMs`, the user hanging up, a redirect of this call's leg (a
+   * transfer: `CarrierPort.redirectCall`), or the time running out (the caller hangs up). Looks for a redirect at
+   * least every 300 ms, and again when the user's leg ends (a transfer ends it after recording the redirect).
+   */
+  private async talkToBrowser(callId: number, maxMs: number): Promise<{ kind: 'hangup' | 'timeout' } | { kind: 'redirect'; twiml: string }> {
+    const end = Date.now() + maxMs;
+    for (;;) {
+      const twiml = await sandboxRepository.takeRedirect(this.ctx.db, this.sid);
+      if (twiml) return { kind: 'redirect', twiml };
+      const left = end - Date.now();
+      if (left <= 0) return { kind: 'timeout' };
+      if (await this.browser.waitForHangup(callId, Math.min(300, left))) {
+        const late = await sandboxRepository.takeRedirect(this.ctx.db, this.sid);
+        return late ? { kind: 'redirect', twiml: late } : { kind: 'hangup' };
+      }
+    }
   }
 
   private recording: { url: string; sid: string; durationS: number; callback: string } | null = null;

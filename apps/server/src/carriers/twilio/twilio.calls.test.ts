@@ -1,6 +1,7 @@
 /**
  * The Twilio adapter's browser-call controls against a local stand-in for Twilio's REST API
- * (twilio.test-helpers.ts): the REST requests hold, resume, hang-up and transfer make, and the
+ * (twilio.test-helpers.ts): the REST requests hold, resume, hang-up and transfer (of a call placed from the browser,
+ * and of an inbound call answered in it) make, and the
  * TwiML they send (docs/calling.md "Twilio").
  */
 import { describe, expect, it } from 'vitest';
@@ -92,5 +93,21 @@ describe('Twilio browser-call controls', () => {
     const { rest, carrier } = make();
     await carrier.hangupCall(BROWSER);
     expect(rest.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`POST /Calls/${BROWSER}.json`, 'GET /Queues.json']);
+  });
+  it('transfers an inbound call answered in the app by redirecting the caller leg itself; false once it has ended', async () => {
+    const { rest, carrier } = make();
+    // Inbound: our call's SID is the caller's leg (BROWSER here stands for it), its child the browser's <Client> leg.
+    const action = `${PUBLIC_URL}/webhooks/twilio/voice/client/dial?call=7`;
+    expect(await carrier.redirectCall(BROWSER, [{ kind: 'dial', numbers: [{ number: '+16465550123' }], timeoutS: 30, action, callerId: '+13125550161' }])).toBe(
+      true,
+    );
+    expect(rest.requests).toHaveLength(1);
+    const [redirect] = rest.requests;
+    expect(redirect).toMatchObject({ method: 'POST', path: `/Calls/${BROWSER}.json` });
+    expect(redirect!.form.Twiml).toContain('callerId="+13125550161"');
+    expect(redirect!.form.Twiml).toContain('<Number>+16465550123</Number>');
+    expect(redirect!.form.Twiml).toContain(`action="${PUBLIC_URL}/webhooks/twilio/voice/client/dial?call=7"`);
+    rest.calls.get(BROWSER)!.status = 'completed';
+    expect(await carrier.redirectCall(BROWSER, [{ kind: 'dial', numbers: [{ number: '+16465550123' }], timeoutS: 30, action }])).toBe(false);
   });
 });

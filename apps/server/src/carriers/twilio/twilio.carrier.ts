@@ -269,6 +269,21 @@ export class TwilioCarrier extends TwilioDialect implements CarrierPort {
     }
   }
 
+  /**
+   * Transfer of an inbound call answered in the app: redirects the call's own leg (the caller) to the rendered
+   * `steps`, which ends its `<Dial>` to the browser (Twilio requests no Dial action for a leg a REST request moved).
+   * @returns false when the call is not in progress (Twilio error 21220). @throws CarrierError
+   */
+  async redirectCall(callSid: string, steps: CallFlowStep[]): Promise<boolean> {
+    try {
+      await this.client.calls(callSid).update({ twiml: this.renderVoice(steps).body });
+      return true;
+    } catch (e) {
+      if ((e as { code?: number }).code === 21220) return false;
+      throw carrierError(e);
+    }
+  }
+
   /** Downloads `RecordingUrl` as WAV (Twilio's default format) with account credentials. */
   async fetchRecording(url: string): Promise<{ data: Buffer; contentType: string }> {
     // Through the server-side fetch guard (public addresses only, size cap, deadline; the

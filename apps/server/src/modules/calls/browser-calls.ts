@@ -22,7 +22,7 @@ import { NotFoundError, deniedAsNotFound, fieldError } from '../../platform/http
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { findContactByNumber } from '../contacts/contacts.service.js';
 import { assertSoftphoneReady, authorizeBrowserCall, browserCallToken, recordBrowserCall } from '../in-app-calling/in-app-calling.service.js';
-import { endBrowserCall, holdMusicUrl } from '../in-app-calling/outbound.service.js';
+import { endBrowserCall, endInboundBrowserLeg, holdMusicUrl } from '../in-app-calling/outbound.service.js';
 import { findRoutingById } from '../numbers/numbers.service.js';
 import { assertCompanyInService } from '../numbers/service-state.js';
 import { assertNumberInScope } from '../users/members.service.js';
@@ -159,9 +159,10 @@ export async function finishOutboundCall(
   input: { callId: number; dialStatus: string; durationS: number; legSid?: string; firstDial?: boolean },
 ): Promise<VoiceOutcome> {
   const call = await callsRepository.find(tx, input.callId);
-  if (!call || call.direction !== 'outbound') return { steps: [{ kind: 'hangup' }] };
+  if (!call) return { steps: [{ kind: 'hangup' }] };
   // A call already ended (Twilio: the leg a blind transfer redirected reports its own Dial) keeps its outcome.
   if (call.ended_at) return { steps: [{ kind: 'hangup' }] };
+  if (call.direction !== 'outbound') return finishTransferredInboundCall(ctx, tx, call, input);
   const now = new Date();
   const control = ctx.carrier.holdLeavesDial && input.legSid === call.carrier_sid ? await callsRepository.holdControl(tx, call.id) : null;
   if (control === 'hold' || (control === 'resume' && input.firstDial)) {
@@ -184,6 +185,30 @@ export async function finishOutboundCall(
       ended_at: now,
       ...(answered ? { answered_at: call.answered_at ?? new Date(now.getTime() - durationS * 1000), forwarded_to: call.forwarded_to ?? call.to_number } : {}),
     },
+  );
+  return { steps: [{ kind: 'hangup' }], changed, after: ended };
+}
+
+/**
+ * The end of an inbound call answered in the app and then transferred (docs/calling.md "Transfer of an answered
+ * inbound call"): the transfer's `<Dial>` result. The call was answered, so it stays 12 Connected; its duration runs
+ * from the first answer; the browser leg of a user it was transferred to ends.
+ */
+async function finishTransferredInboundCall(
+  ctx: AppContext,
+  tx: DbOrTx,
+  call: CallRow,
+  input: { dialStatus: string; durationS: number },
+): Promise<VoiceOutcome> {
+  const now = new Date();
+  const ended = await endInboundBrowserLeg(ctx, tx, call.id, input.dialStatus);
+  const answeredAt = call.answered_at ?? new Date(now.getTime() - input.durationS * 1000);
+  const changed = await setCallStatus(
+    tx,
+    call,
+    CALL_STATUS.CONNECTED,
+    { dial_status: input.dialStatus, after: 'transfer' },
+    { duration_s: Math.max(input.durationS, Math.round((now.getTime() - answeredAt.getTime()) / 1000)), ended_at: now, answered_at: answeredAt },
   );
   return { steps: [{ kind: 'hangup' }], changed, after: ended };
 }
@@ -338,7 +363,8 @@ export async function markAnsweredInApp(
     call,
     CALL_STATUS.CONNECTED,
     { answered_by: answer.userId, confirmed_by: answer.identity, via: 'in-app' },
-    { answered_at: new Date(), forwarded_to: answer.identity },
+    // A transferred call keeps its first answer: its talk time runs from there.
+    { answered_at: call.answered_at ?? new Date(), forwarded_to: answer.identity },
   );
   return () => afterCallChange(ctx, { changed });
 }

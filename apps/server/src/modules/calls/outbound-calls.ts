@@ -24,6 +24,8 @@ import {
   announceOutbound,
   assertCallerId,
   browserCallPlacer,
+  endInboundBrowserLeg,
+  inboundAnswerer,
   holdMusicUrl,
   ringTransferTarget,
   saveCallerIdChoice,
@@ -68,10 +70,17 @@ export async function placeOutboundCall(
  * the user it was transferred to and who answered.
  * @throws 403 (not a member / role, or not this user's call), 404 (not the company's browser call).
  */
-async function controlledCall(ctx: AppContext, userId: number, companyId: number, callId: number): Promise<CallRow> {
+async function controlledCall(ctx: AppContext, userId: number, companyId: number, callId: number, inbound = false): Promise<CallRow> {
   await assertCompanyAccess(ctx, userId, companyId, rolesFor('calls.work'));
   const call = await callsRepository.find(ctx.db, callId);
-  if (!call || call.company_id !== companyId || call.direction !== 'outbound') throw new NotFoundError('Call');
+  if (!call || call.company_id !== companyId) throw new NotFoundError('Call');
+  if (call.direction !== 'outbound') {
+    // An inbound call answered in the app: its answerer transfers it or notes a mute (docs/calling.md).
+    const answerer = inbound ? await inboundAnswerer(ctx.db, call.id) : null;
+    if (answerer === null) throw new NotFoundError('Call');
+    if (answerer !== userId) throw new ForbiddenError('This is not your call.');
+    return call;
+  }
   const placed = await browserCallPlacer(ctx.db, call.id);
   if (!placed) throw new NotFoundError('Call');
   if (placed.placedBy !== userId && placed.answeredBy !== userId) throw new ForbiddenError('This is not your call.');
@@ -131,7 +140,7 @@ export async function holdOutboundCall(ctx: AppContext, userId: number, companyI
 
 /** POST .../outbound-calls/{callId}/mute {muted}: the browser mutes its microphone; this keeps it in the history. @throws 403, 404, 409 */
 export async function muteOutboundCall(ctx: AppContext, userId: number, companyId: number, callId: number, muted: boolean): Promise<CallControlBody> {
-  const call = await controlledCall(ctx, userId, companyId, callId);
+  const call = await controlledCall(ctx, userId, companyId, callId, true);
   if (call.ended_at) throw new ConflictError(NOT_IN_PROGRESS);
   await recordControl(ctx, call, userId, { control: muted ? 'mute' : 'unmute' });
   return { message: muted ? 'Microphone muted' : 'Microphone on', data: stateOf(call, { muted }) };
@@ -154,8 +163,9 @@ export async function sendOutboundDigits(ctx: AppContext, userId: number, compan
  *   with Twilio also while on hold: "Take the call off hold before transferring it.").
  */
 export async function transferOutboundCall(ctx: AppContext, userId: number, companyId: number, callId: number, input: TransferInput): Promise<CallControlBody> {
-  const call = await controlledCall(ctx, userId, companyId, callId);
+  const call = await controlledCall(ctx, userId, companyId, callId, true);
   if (call.ended_at) throw new ConflictError(NOT_IN_PROGRESS);
+  if (call.direction !== 'outbound') return transferAnsweredInboundCall(ctx, userId, call, input);
   if (ctx.carrier.holdLeavesDial && (await isCallOnHold(ctx.db, call.id))) throw new ConflictError(RESUME_BEFORE_TRANSFER);
   const action = ctx.carrier.webhookUrl('voice.client.dial', { call: call.id });
   if (input.number !== undefined) {
@@ -186,4 +196,51 @@ export async function transferOutboundCall(ctx: AppContext, userId: number, comp
   announce.announce();
   await announceOutbound(ctx, { callId: call.id, state: 'ended', reason: 'transferred' });
   return { message: 'Call transferred', data: stateOf(call, { transferred_to: announce.identity }) };
+}
+
+/**
+ * Blind transfer of an inbound call answered in the app (docs/calling.md "Transfer of an answered inbound call"):
+ * the caller's leg leaves the browser (`CarrierPort.redirectCall`) and is dialed to the number (showing the caller's
+ * number) or rung in the app for the user (first answer wins); the answerer's browser leg ends ('transferred'). The
+ * transfer's Dial result ends the call (browser-calls.ts `finishOutboundCall`), which stays 12 Connected.
+ * @throws ValidationError 422 (`number` invalid; `user_id` unknown, away, or oneself), ConflictError 409 (the call
+ *   is no longer in progress), CarrierError 502.
+ */
+async function transferAnsweredInboundCall(ctx: AppContext, userId: number, call: CallRow, input: TransferInput): Promise<CallControlBody> {
+  const action = ctx.carrier.webhookUrl('voice.client.dial', { call: call.id });
+  if (input.number !== undefined) {
+    const to = parsePhone(input.number);
+    if (!to) throw fieldError('number', INVALID_NUMBER);
+    // The redirect first: the sandbox's call engine looks for it when the browser leg ends.
+    const moved = await ctx.carrier.redirectCall(call.carrier_sid, [
+      { kind: 'dial', numbers: [{ number: to }], timeoutS: TRANSFER_RING_S, action, callerId: call.from_number },
+    ]);
+    if (!moved) throw new ConflictError(NOT_IN_PROGRESS);
+    const ended = await ctx.db.transaction().execute(async (tx) => {
+      await callsRepository.update(tx, call.id, { forwarded_to: to });
+      await callsRepository.insertEvent(tx, call.id, call.status, { control: 'transfer', to, by: userId });
+      return endInboundBrowserLeg(ctx, tx, call.id, 'transferred');
+    });
+    ended?.();
+    return { message: 'Call transferred', data: stateOf(call, { transferred_to: to }) };
+  }
+  const targetId = input.user_id!;
+  if (targetId === userId) throw fieldError('user_id', 'You are already on this call.');
+  // The answerer's leg ends and the user is rung on the same in-app call (a fresh ring: first answer wins).
+  const rung = await ctx.db.transaction().execute(async (tx) => {
+    const ended = await endInboundBrowserLeg(ctx, tx, call.id, 'transferred');
+    const ring = await ringTransferTarget(ctx, tx, call, targetId, TRANSFER_RING_S, 'inbound');
+    await callsRepository.insertEvent(tx, call.id, call.status, { control: 'transfer', to: ring.identity, to_user: targetId, by: userId });
+    return { ...ring, ended };
+  });
+  const moved = await ctx.carrier.redirectCall(call.carrier_sid, [
+    { kind: 'dial', numbers: [], clients: [rung.identity], timeoutS: TRANSFER_RING_S, action, callerId: call.from_number },
+  ]);
+  if (!moved) {
+    await endInboundBrowserLeg(ctx, ctx.db, call.id, 'transfer-failed');
+    throw new ConflictError(NOT_IN_PROGRESS);
+  }
+  rung.ended?.();
+  rung.announce();
+  return { message: 'Call transferred', data: stateOf(call, { transferred_to: rung.identity }) };
 }

@@ -25,6 +25,10 @@ export const inAppCallingRepository = {
           rung_user_ids: sql<number[]>`(select array(select distinct unnest(in_app_calls.rung_user_ids || excluded.rung_user_ids)))`,
           ended_at: null,
           end_reason: null,
+          // A new ring (a transfer) is answered afresh: the first answer of this ring wins.
+          answered_by: null,
+          answered_at: null,
+          rejected_by: sql<number[]>`'{}'::bigint[]`,
         }),
       )
       .returningAll()

@@ -84,6 +84,27 @@ export async function browserCallPlacer(db: DbOrTx, callId: number): Promise<{ p
   return { placedBy: row.placed_by, answeredBy: row.answered_by, ended: row.ended_at !== null };
 }
 
+/**
+ * The user who answered inbound call `callId` in the app while that answer stands (null: not an inbound call
+ * answered in the app, or its browser leg has ended). docs/calling.md "Transfer of an answered inbound call".
+ */
+export async function inboundAnswerer(db: DbOrTx, callId: number): Promise<number | null> {
+  const row = await inAppCallingRepository.find(db, callId);
+  if (!row || row.direction === 'outbound' || row.answered_by === null || row.ended_at !== null) return null;
+  return row.answered_by;
+}
+
+/**
+ * Ends the browser leg of inbound call `callId` (`reason`, e.g. 'transferred'), in `tx`; returns the after-commit
+ * publisher of in-app `ended` to the user who had answered (their softphone card closes).
+ */
+export async function endInboundBrowserLeg(ctx: AppContext, tx: DbOrTx, callId: number, reason: string): Promise<(() => void) | undefined> {
+  const row = await inAppCallingRepository.end(tx, callId, reason);
+  if (!row || row.answered_by === null) return undefined;
+  const userId = row.answered_by;
+  return () => ctx.realtime.send(`user.${userId}`, IN_APP_CALLING_EVENT, { type: 'ended', callId, reason });
+}
+
 /** Publishes `outbound call` `event` to the user who placed browser call `event.callId` (none for other calls). */
 export async function announceOutbound(ctx: AppContext, event: OutboundCallEvent): Promise<void> {
   const placed = await browserCallPlacer(ctx.db, event.callId);
@@ -117,6 +138,7 @@ export async function ringTransferTarget(
   call: { id: number; company_id: number; carrier_sid: string; from_number: string; to_number: string },
   targetUserId: number,
   timeoutS: number,
+  direction: 'inbound' | 'outbound' = 'outbound',
 ): Promise<{ identity: string; announce: () => void }> {
   const member = (await listActiveMembers(ctx, call.company_id, tx)).find((m) => m.userId === targetUserId);
   if (!member || !AGENT_ROLES.includes(member.role)) throw fieldError('user_id', TRANSFER_USER_UNKNOWN);
@@ -124,8 +146,10 @@ export async function ringTransferTarget(
   if (!profile) throw new NotFoundError('User');
   if (profile.in_app_calling_status !== 'active' || !hasSip(profile)) throw fieldError('user_id', TRANSFER_USER_AWAY);
   const identity = clientIdentity(targetUserId);
-  // The handset is the caller now: the ringing card shows the outside number calling our number.
-  const announce = await ringInAppUsers(ctx, tx, { ...call, from_number: call.to_number, to_number: call.from_number }, [identity], timeoutS);
+  // The ringing card shows the outside number calling our number: for a call placed from the browser the handset
+  // (the call's `to`) is that caller now; an inbound call's caller is its `from`.
+  const ring = direction === 'outbound' ? { ...call, from_number: call.to_number, to_number: call.from_number } : call;
+  const announce = await ringInAppUsers(ctx, tx, ring, [identity], timeoutS);
   return { identity, announce };
 }
 

@@ -47,6 +47,7 @@ import * as m0042 from '../migrations/0042_call_search_weeks.js';
 import * as m0043 from '../migrations/0043_handset_call_lines.js';
 import * as m0044 from '../migrations/0044_dni_pool_numbers_hot.js';
 import * as m0045 from '../migrations/0045_number_trigger_firings.js';
+import * as m0046 from '../migrations/0046_sandbox_call_redirects.js';
 import * as m0037 from '../migrations/0037_tracking_leads.js';
 import * as m0038 from '../migrations/0038_notes_by_company.js';
 
@@ -124,6 +125,7 @@ const migrations: Record<string, Migration> = {
   '0043_handset_call_lines': m0043,
   '0044_dni_pool_numbers_hot': m0044,
   '0045_number_trigger_firings': m0045,
+  '0046_sandbox_call_redirects': m0046,
   '0037_tracking_leads': m0037,
   '0038_notes_by_company': m0038,
 };

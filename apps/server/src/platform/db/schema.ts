@@ -433,6 +433,12 @@ export interface SandboxMessagesTable {
   created_at: Generated<Date>;
 }
 /** carriers/sandbox: simulated calls and what happened in them. */
+/** carriers/sandbox (0046): a pending mid-call redirect of a simulated call's own leg. */
+export interface SandboxCallRedirectsTable {
+  sid: string;
+  twiml: string;
+  created_at: Generated<Date>;
+}
 export interface SandboxCallsTable {
   sid: string;
   from_number: string;
@@ -746,6 +752,7 @@ export interface DB
   sandbox_numbers: SandboxNumbersTable;
   sandbox_messages: SandboxMessagesTable;
   sandbox_calls: SandboxCallsTable;
+  sandbox_call_redirects: SandboxCallRedirectsTable;
   number_batches: NumberBatchesTable;
   forward_contacts: ForwardContactsTable;
   company_number_limits: CompanyNumberLimitsTable;

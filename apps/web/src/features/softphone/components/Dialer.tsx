@@ -34,6 +34,7 @@ import * as api from '../api/outbound-calls';
 import { readRecent, rememberRecent, type RecentNumber } from '../hooks/recent-numbers';
 import { connectTwilioCall, twilioOutgoing } from '../hooks/twilio-device';
 import { TransferPanel } from './TransferPanel';
+import { errorText } from '../error-text';
 
 type Live = {
   callId: number;
@@ -49,16 +50,6 @@ type Live = {
   /** Why it ended, when it did not simply hang up ('Call transferred to …'). */
   endedText: string | null;
 };
-
-function errorText(e: unknown, fallback: string): string {
-  if (e instanceof HttpError) {
-    const errs = (e.body as { errors?: Record<string, string[]> } | undefined)?.errors;
-    const first = errs ? Object.values(errs)[0]?.[0] : undefined;
-    if (first) return first;
-    if (e.message && !/^HTTP \d+$/.test(e.message)) return e.message;
-  }
-  return fallback;
-}
 
 function Elapsed({ since }: { since: number }) {
   const [now, setNow] = useState(Date.now());

@@ -1,14 +1,18 @@
 /**
  * The header softphone: an Active/Away switch for in-app calling and, while a call rings, a card
  * with the caller, the number it came in on, Answer and Decline; after answering, 'Connected' with
- * a running timer and Hang up. Mounted once in the app layout header.
+ * a running timer, Mute, Transfer (to a user or a number: TransferPanel, docs/calling.md "Transfer of an answered
+ * inbound call") and Hang up. Mounted once in the app layout header.
  */
 import { Affix, Badge, Button, Group, Paper, Stack, Switch, Text, Tooltip } from '@mantine/core';
 import { formatPhone } from '@switchboard/domain';
-import { IconPhone, IconPhoneIncoming, IconPhoneOff } from '@tabler/icons-react';
+import { IconArrowForwardUp, IconMicrophone, IconMicrophoneOff, IconPhone, IconPhoneIncoming, IconPhoneOff } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useSoftphone, type SoftphoneCall } from '../hooks/use-softphone';
+import { errorText } from '../error-text';
+import { notify } from '../../../lib/notify';
 import { Dialer } from './Dialer';
+import { TransferPanel } from './TransferPanel';
 import { CallerName } from '../../../components/CallerName';
 
 function Timer({ since }: { since: number }) {
@@ -21,8 +25,28 @@ function Timer({ since }: { since: number }) {
   return <span data-testid="softphone-timer">{`${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`}</span>;
 }
 
-function CallCard({ current, answer, decline, hangup }: { current: SoftphoneCall; answer: () => void; decline: () => void; hangup: () => void }) {
+function CallCard({
+  current,
+  answer,
+  decline,
+  hangup,
+  mute,
+  userId,
+}: {
+  current: SoftphoneCall;
+  answer: () => void;
+  decline: () => void;
+  hangup: () => void;
+  mute: (on: boolean) => Promise<void>;
+  userId: number | null;
+}) {
   const { call } = current;
+  const [muted, setMuted] = useState(false);
+  const [transferring, setTransferring] = useState(false);
+  useEffect(() => {
+    setMuted(false);
+    setTransferring(false);
+  }, [call.callId]);
   return (
     <Affix position={{ top: 72, right: 12 }} zIndex={300}>
       <Paper
@@ -70,9 +94,40 @@ function CallCard({ current, answer, decline, hangup }: { current: SoftphoneCall
             </Group>
           )}
           {current.phase === 'connected' && (
-            <Button color="red" leftSection={<IconPhoneOff size={16} />} onClick={hangup}>
-              Hang up
-            </Button>
+            <>
+              <Group grow>
+                <Button
+                  variant={muted ? 'filled' : 'light'}
+                  color="gray"
+                  aria-pressed={muted}
+                  leftSection={muted ? <IconMicrophoneOff size={16} /> : <IconMicrophone size={16} />}
+                  onClick={() => {
+                    setMuted(!muted);
+                    void mute(!muted);
+                  }}
+                >
+                  {muted ? 'Unmute' : 'Mute'}
+                </Button>
+                {!transferring && userId !== null ? (
+                  <Button variant="light" color="grape" leftSection={<IconArrowForwardUp size={16} />} onClick={() => setTransferring(true)}>
+                    Transfer
+                  </Button>
+                ) : null}
+              </Group>
+              {transferring && userId !== null ? (
+                <TransferPanel
+                  companyId={call.companyId}
+                  callId={call.callId}
+                  meId={userId}
+                  onTransferred={(label) => notify.success(`Call transferred to ${label}`)}
+                  onClose={() => setTransferring(false)}
+                  errorText={errorText}
+                />
+              ) : null}
+              <Button color="red" leftSection={<IconPhoneOff size={16} />} onClick={hangup}>
+                Hang up
+              </Button>
+            </>
           )}
         </Stack>
       </Paper>
@@ -82,7 +137,7 @@ function CallCard({ current, answer, decline, hangup }: { current: SoftphoneCall
 
 /** Header widget: the in-app calling switch plus the incoming/connected call card. `compact`: no Active/Away text (phone-sized screens). */
 export function Softphone({ compact = false }: { compact?: boolean }) {
-  const { status, pending, toggle, current, answer, decline, hangup, signedIn } = useSoftphone();
+  const { status, pending, toggle, current, answer, decline, hangup, mute, signedIn, userId } = useSoftphone();
   if (!signedIn) return null;
   return (
     <>
@@ -98,7 +153,7 @@ export function Softphone({ compact = false }: { compact?: boolean }) {
           data-testid="softphone-status"
         />
       </Tooltip>
-      {current && <CallCard current={current} answer={answer} decline={decline} hangup={hangup} />}
+      {current && <CallCard current={current} answer={answer} decline={decline} hangup={hangup} mute={mute} userId={userId} />}
     </>
   );
 }

@@ -120,7 +120,7 @@ export function TransferPanel({
       {confirming ? (
         <Stack gap={4}>
           <Text size="sm">Transfer this call to {confirming.label}? You will leave the call.</Text>
-          <Group grow>
+          <Group grow preventGrowOverflow={false}>
             <Button color="grape" onClick={() => void transfer(confirming)} loading={busy}>
               Confirm transfer
             </Button>

@@ -4,7 +4,7 @@
  * keeps the latest incoming call, which is accepted after our answer API claimed the call (first
  * answer wins) or rejected on Decline. The SDK is loaded lazily, so the sandbox never loads it.
  */
-type TwilioCall = { accept(): void; reject(): void; disconnect(): void; on(event: string, fn: () => void): void };
+type TwilioCall = { accept(): void; reject(): void; disconnect(): void; mute(on: boolean): void; on(event: string, fn: () => void): void };
 type TwilioDevice = { register(): Promise<void>; destroy(): void; on(event: string, fn: (arg: never) => void): void; updateToken(token: string): void };
 
 let device: TwilioDevice | null = null;
@@ -43,6 +43,8 @@ export const twilioCall = {
     incoming?.disconnect();
     incoming = null;
   },
+  /** Mutes or unmutes the microphone on the answered call. */
+  mute: (on: boolean) => incoming?.mute(on),
 };
 
 type TwilioOutgoingCall = { on(event: string, fn: () => void): void; disconnect(): void; mute(on: boolean): void; sendDigits(d: string): void };

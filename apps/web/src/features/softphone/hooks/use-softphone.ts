@@ -12,12 +12,14 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { InAppCallingEvent, InAppCallingStatus } from '@switchboard/contracts';
 import { IN_APP_CALLING_EVENT } from '@switchboard/contracts';
 import { HttpError } from '../../../lib/http';
+import { errorText } from '../error-text';
 import { notify } from '../../../lib/notify';
 import { useRealtimeEvent } from '../../../lib/realtime';
 import { getSession, updateUser, useSession } from '../../../lib/session';
 import * as api from '../api/in-app-calling';
 import { startRinging, stopRinging } from './ringer';
 import { destroyTwilioDevice, registerTwilioDevice, twilioCall } from './twilio-device';
+import * as outbound from '../api/outbound-calls';
 
 type Ringing = Extract<InAppCallingEvent, { type: 'ringing' }>;
 export type SoftphoneCall =
@@ -26,10 +28,6 @@ export type SoftphoneCall =
   | { phase: 'ended'; call: Ringing; message: string };
 
 const NOTICE_MS = 10_000;
-
-function errorText(e: unknown, fallback: string): string {
-  return e instanceof HttpError && e.message && !/^HTTP \d+$/.test(e.message) ? e.message : fallback;
-}
 
 export function useSoftphone() {
   const { user } = useSession();
@@ -109,7 +107,10 @@ export function useSoftphone() {
     }
     if (!cur || cur.call.callId !== e.callId) return;
     if (e.type === 'answered' && cur.phase === 'ringing') setCurrent(null);
-    if (e.type === 'ended') setCurrent(cur.phase === 'connected' ? { phase: 'ended', call: cur.call, message: 'Call ended' } : null);
+    if (e.type === 'ended')
+      setCurrent(
+        cur.phase === 'connected' ? { phase: 'ended', call: cur.call, message: e.reason === 'transferred' ? 'Call transferred' : 'Call ended' } : null,
+      );
   });
 
   // A ringing call stops by itself after its timeout (the carrier moves on to voicemail).
@@ -161,5 +162,13 @@ export function useSoftphone() {
     await api.hangup(cur.call.companyId, cur.call.callId).catch(() => undefined);
   }, []);
 
-  return { status, pending, toggle, current, answer, decline, hangup, signedIn: Boolean(user) };
+  /** Mutes or unmutes this browser's microphone on the answered call (Twilio: the SDK; the sandbox has no audio) and notes it in the call's history. */
+  const mute = useCallback(async (on: boolean) => {
+    const cur = currentRef.current;
+    if (cur?.phase !== 'connected') return;
+    if (carrier.current === 'twilio') twilioCall.mute(on);
+    await outbound.control.mute(cur.call.companyId, cur.call.callId, on).catch(() => undefined);
+  }, []);
+
+  return { status, pending, toggle, current, answer, decline, hangup, mute, signedIn: Boolean(user), userId: user?.id ?? null };
 }
