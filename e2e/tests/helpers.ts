@@ -114,3 +114,19 @@ export async function api(page: Page, method: 'get' | 'post' | 'put' | 'patch' |
   const res = await page.request[method](url, { data, headers: { accept: 'application/json', ...(await xsrf(page)) } });
   return { status: res.status(), body: await res.json().catch(() => null) };
 }
+
+/**
+ * Buys a random sandbox number of area code `areaCode` for the signed-in user's first company through the API and
+ * applies `setup` (a `PUT /api/numbers/{id}` body). @returns the company id and the number's id and E.164.
+ */
+export async function buyNumberWith(page: Page, areaCode: string, setup: Record<string, unknown>): Promise<{ companyId: number; id: number; number: string }> {
+  const companies = await api(page, 'get', '/api/companies');
+  const companyId = (companies.body.data ?? companies.body)[0].id as number;
+  const found = await api(page, 'get', `/api/numbers/search?type=local&areaCode=${areaCode}&limit=20`);
+  const pick = found.body.data[Math.floor(Math.random() * found.body.data.length)];
+  const bought = await api(page, 'post', '/api/numbers', { company_id: companyId, provider_id: pick.provider_id, number: pick.number });
+  expect(bought.status, JSON.stringify(bought.body)).toBe(201);
+  const put = await api(page, 'put', `/api/numbers/${bought.body.id}`, setup);
+  expect(put.status, JSON.stringify(put.body)).toBe(200);
+  return { companyId, id: bought.body.id as number, number: bought.body.number as string };
+}

@@ -10,7 +10,7 @@
  */
 import crypto from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn, api } from './helpers';
+import { signIn, api, buyNumberWith } from './helpers';
 
 async function goActive(page: Page) {
   const sw = page.getByTestId('softphone-status');
@@ -48,20 +48,13 @@ test('a simulator call rings two active browsers; one answers, the other stops r
   await goActive(c);
 
   // A fresh demo-company number that rings in-app users.
-  const companies = await api(a, 'get', '/api/companies');
-  const companyId = (companies.body.data ?? companies.body)[0].id as number;
-  const found = await api(a, 'get', '/api/numbers/search?type=local&areaCode=415&limit=20');
-  const pick = found.body.data[Math.floor(Math.random() * found.body.data.length)];
-  const bought = await api(a, 'post', '/api/numbers', { company_id: companyId, provider_id: pick.provider_id, number: pick.number });
-  expect(bought.status, JSON.stringify(bought.body)).toBe(201);
-  const put = await api(a, 'put', `/api/numbers/${bought.body.id}`, {
+  const bought = await buyNumberWith(a, '415', {
     label: 'Softphone line',
     routes: [{ type: 'in-app-calling', voicemail_enabled: true, timeout: 30 }],
   });
-  expect(put.status, JSON.stringify(put.body)).toBe(200);
 
   // The outside caller (the Phone simulator's API); it waits for the browser answer.
-  const call = api(a, 'post', '/api/simulator/calls', { from: '+13125550177', to: bought.body.number, talk_seconds: 5 });
+  const call = api(a, 'post', '/api/simulator/calls', { from: '+13125550177', to: bought.number, talk_seconds: 5 });
 
   const cardA = a.getByTestId('softphone-card');
   const cardB = b.getByTestId('softphone-card');
@@ -85,17 +78,9 @@ test('a simulator call rings two active browsers; one answers, the other stops r
 test('an answered inbound call is muted, then transferred to a number; the caller is dialed there', async ({ page }) => {
   await signIn(page);
   await goActive(page);
-  const companies = await api(page, 'get', '/api/companies');
-  const companyId = (companies.body.data ?? companies.body)[0].id as number;
-  const found = await api(page, 'get', '/api/numbers/search?type=local&areaCode=415&limit=20');
-  const pick = found.body.data[Math.floor(Math.random() * found.body.data.length)];
-  const bought = await api(page, 'post', '/api/numbers', { company_id: companyId, provider_id: pick.provider_id, number: pick.number });
-  expect(bought.status, JSON.stringify(bought.body)).toBe(201);
-  expect((await api(page, 'put', `/api/numbers/${bought.body.id}`, { label: 'Reception', routes: [{ type: 'in-app-calling', timeout: 30 }] })).status).toBe(
-    200,
-  );
+  const bought = await buyNumberWith(page, '415', { label: 'Reception', routes: [{ type: 'in-app-calling', timeout: 30 }] });
 
-  const call = api(page, 'post', '/api/simulator/calls', { from: '+13125550188', to: bought.body.number, talk_seconds: 60 });
+  const call = api(page, 'post', '/api/simulator/calls', { from: '+13125550188', to: bought.number, talk_seconds: 60 });
   const card = page.getByTestId('softphone-card');
   await expect(card).toContainText('Incoming call');
   await card.getByRole('button', { name: 'Answer' }).click();

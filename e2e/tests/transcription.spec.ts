@@ -6,23 +6,16 @@
  */
 import crypto from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { signIn, api } from './helpers';
+import { signIn, api, buyNumberWith } from './helpers';
 
 test('a recorded, transcribed simulator call shows its transcript with both speakers', async ({ page }) => {
   test.setTimeout(120_000);
   await signIn(page);
-  const companies = await api(page, 'get', '/api/companies');
-  const companyId = (companies.body.data ?? companies.body)[0].id as number;
-  const found = await api(page, 'get', '/api/numbers/search?type=local&areaCode=415&limit=20');
-  const pick = found.body.data[Math.floor(Math.random() * found.body.data.length)];
-  const bought = await api(page, 'post', '/api/numbers', { company_id: companyId, provider_id: pick.provider_id, number: pick.number });
-  expect(bought.status, JSON.stringify(bought.body)).toBe(201);
-  const put = await api(page, 'put', `/api/numbers/${bought.body.id}`, {
+  const { companyId, number } = await buyNumberWith(page, '415', {
     routes: [{ forwards: [{ number: '6465550101' }] }],
     record: true,
     call_transcription_enabled: true,
   });
-  expect(put.status, JSON.stringify(put.body)).toBe(200);
 
   // The Conversation panel: what the caller and the agent say.
   await page.goto('/simulator');
@@ -39,7 +32,7 @@ test('a recorded, transcribed simulator call shows its transcript with both spea
   const from = '+13125550188';
   const call = await api(page, 'post', '/api/simulator/calls', {
     from,
-    to: bought.body.number,
+    to: number,
     script: [
       { speaker: 'caller', text: caller },
       { speaker: 'agent', text: 'Yes, we install them every week.' },
