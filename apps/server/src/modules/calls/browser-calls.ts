@@ -27,7 +27,7 @@ import { findRoutingById } from '../numbers/numbers.service.js';
 import { assertCompanyInService } from '../numbers/service-state.js';
 import { assertNumberInScope } from '../users/members.service.js';
 import { afterCallChange, publishCallUpdated, type CallChange, type VoiceOutcome } from './call-changes.js';
-import { setCallStatus } from './call-flow.js';
+import { afterUnansweredTransfer, setCallStatus } from './call-flow.js';
 import { callsRepository, type CallRow } from './calls.repository.js';
 import { withRecording } from './recordings.js';
 
@@ -190,9 +190,11 @@ export async function finishOutboundCall(
 }
 
 /**
- * The end of an inbound call answered in the app and then transferred (docs/calling.md "Transfer of an answered
- * inbound call"): the transfer's `<Dial>` result. The call was answered, so it stays 12 Connected; its duration runs
- * from the first answer; the browser leg of a user it was transferred to ends.
+ * The transfer's `<Dial>` result of an inbound call answered in the app and then transferred (docs/calling.md
+ * "Transfer of an answered inbound call"); the browser leg of a user it was transferred to ends. The call was
+ * answered, so it stays 12 Connected. Taken: the call ends, its duration from the first answer. Not taken (no-answer,
+ * busy, failed): the caller goes on to the extension's voicemail, or hears a goodbye (`afterUnansweredTransfer`);
+ * the carrier's status callback ends the call.
  */
 async function finishTransferredInboundCall(
   ctx: AppContext,
@@ -202,6 +204,14 @@ async function finishTransferredInboundCall(
 ): Promise<VoiceOutcome> {
   const now = new Date();
   const ended = await endInboundBrowserLeg(ctx, tx, call.id, input.dialStatus);
+  if (input.dialStatus !== 'completed' && input.dialStatus !== 'answered') {
+    const next = await afterUnansweredTransfer(ctx, tx, call);
+    if (next) {
+      const detail = { dial_status: input.dialStatus, after: 'transfer', ...(next.voicemail ? { voicemail: 'prompted' } : {}) };
+      const changed = await setCallStatus(tx, call, CALL_STATUS.CONNECTED, detail, { answered_at: call.answered_at ?? now });
+      return { steps: next.steps, changed, after: ended };
+    }
+  }
   const answeredAt = call.answered_at ?? new Date(now.getTime() - input.durationS * 1000);
   const changed = await setCallStatus(
     tx,

@@ -30,6 +30,7 @@ import {
   clientIdentity,
   confirmSteps,
   decideAfterDial,
+  decideAfterTransfer,
   decideInboundStep,
   decideMenuChoice,
   flowUrls,
@@ -353,6 +354,20 @@ export async function handleDialResult(
   return { ...next, steps: withRecording(ctx, found.record, next.steps), after };
 }
 
+/**
+ * The caller's next steps after a blind transfer of answered inbound call `call` that nobody took (docs/calling.md
+ * "Transfer of an answered inbound call"; routing `decideAfterTransfer`): the extension's voicemail, or a goodbye.
+ * The call stays 12 Connected (it was answered); a voicemail left now is stored with it ({@link handleRecording}).
+ * @returns the steps and whether they prompt for a voicemail; undefined when the number is gone (the call ends).
+ */
+export async function afterUnansweredTransfer(ctx: AppContext, tx: DbOrTx, call: CallRow): Promise<{ steps: CallFlowStep[]; voicemail: boolean } | undefined> {
+  const stored = await findRoutingById(ctx, call.number_id, tx);
+  if (!stored) return undefined;
+  const number = await loadFlow(ctx, tx, stored, call.from_state);
+  const d = decideAfterTransfer(number, call.extension, urls(ctx, call.carrier_sid));
+  return { steps: withRecording(ctx, stored.record, d.steps), voicemail: d.outcome === 'voicemail' };
+}
+
 /** The forwards (or in-app identities) of the call's last dial, from its history. */
 function lastDialing(events: Array<{ detail: unknown }>): string[] | undefined {
   const e = [...events].reverse().find((x) => Array.isArray((x.detail as { dialing?: unknown }).dialing));
@@ -387,7 +402,8 @@ export async function confirmLeg(ctx: AppContext, tx: DbOrTx, p: Params, parentS
 /**
  * POST /voice/recording?ext=E: the voicemail was recorded. Stores the voicemail (`storeVoicemail`:
  * the recording is copied into our blob store later, the entry's alert address is mailed) and sets
- * status 4. A recording without URL or of 0 s is ignored.
+ * status 4 (a call answered before, then transferred unanswered, keeps its status). A recording without URL or of
+ * 0 s is ignored.
  */
 export async function handleRecording(ctx: AppContext, tx: DbOrTx, p: Params, ext?: number): Promise<VoiceOutcome> {
   const call = p.callSid ? await callsRepository.findBySidForUpdate(tx, p.callSid) : undefined;
@@ -395,7 +411,9 @@ export async function handleRecording(ctx: AppContext, tx: DbOrTx, p: Params, ex
   const duration = p.recordingDurationS;
   if (!p.recordingUrl || duration === 0) return { steps: afterRecordingSteps() };
   const vm = await storeVoicemail(ctx, tx, call, { url: p.recordingUrl, sid: p.recordingSid ?? null, durationS: duration }, ext);
-  const changed = await setCallStatus(tx, call, CALL_STATUS.VOICEMAIL, { voicemail_id: vm.id, recording_sid: p.recordingSid ?? null, duration_s: duration });
+  // A call answered before (then transferred to someone who did not answer) stays answered: the voicemail is added to it.
+  const status = call.answered_at ? call.status : CALL_STATUS.VOICEMAIL;
+  const changed = await setCallStatus(tx, call, status, { voicemail_id: vm.id, recording_sid: p.recordingSid ?? null, duration_s: duration });
   return { steps: afterRecordingSteps(), changed };
 }
 

@@ -16,13 +16,16 @@ function norm<T extends InAppCallRow | undefined>(row: T): T {
 
 export const inAppCallingRepository = {
   /** Stores the ringing call; a repeated ring of the same call keeps its join token and adds the users. */
-  async upsertCall(db: DbOrTx, row: NewRow<'in_app_calls'> & { rung_user_ids: number[] }): Promise<InAppCallRow> {
+  /** `replaceRung`: the new ring's users replace the rung ones (a transfer rings only its target) instead of joining them. */
+  async upsertCall(db: DbOrTx, row: NewRow<'in_app_calls'> & { rung_user_ids: number[] }, replaceRung = false): Promise<InAppCallRow> {
     return db
       .insertInto('in_app_calls')
       .values(row)
       .onConflict((oc) =>
         oc.column('call_id').doUpdateSet({
-          rung_user_ids: sql<number[]>`(select array(select distinct unnest(in_app_calls.rung_user_ids || excluded.rung_user_ids)))`,
+          rung_user_ids: replaceRung
+            ? sql<number[]>`excluded.rung_user_ids`
+            : sql<number[]>`(select array(select distinct unnest(in_app_calls.rung_user_ids || excluded.rung_user_ids)))`,
           ended_at: null,
           end_reason: null,
           // A new ring (a transfer) is answered afresh: the first answer of this ring wins.

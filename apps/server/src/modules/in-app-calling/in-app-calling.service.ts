@@ -232,7 +232,8 @@ export async function authorizeBrowserCall(
  * For the call flow (calls module), inside the webhook transaction: the call now rings the
  * in-app `identities` for up to `timeoutS` s. Stores/extends the `in_app_calls` row and returns
  * the after-commit publisher of `{type:'ringing', callId, companyId, from, to, numberLabel,
- * joinToken, timeoutS}` on `user.{id}` of each rung user.
+ * joinToken, timeoutS}` on `user.{id}` of each rung user. `transfer`: only these users ring now (the ones rung
+ * before no longer can answer, and the ring ends when these all decline).
  */
 export async function ringInAppUsers(
   ctx: AppContext,
@@ -240,15 +241,20 @@ export async function ringInAppUsers(
   call: { id: number; company_id: number; carrier_sid: string; from_number: string; to_number: string },
   identities: readonly string[],
   timeoutS: number,
+  transfer = false,
 ): Promise<() => void> {
   const userIds = identities.map(userIdOfIdentity).filter((x): x is number => x !== null);
-  const row = await inAppCallingRepository.upsertCall(tx, {
-    call_id: call.id,
-    company_id: call.company_id,
-    carrier_sid: call.carrier_sid,
-    join_token: crypto.randomBytes(16).toString('base64url'),
-    rung_user_ids: userIds,
-  });
+  const row = await inAppCallingRepository.upsertCall(
+    tx,
+    {
+      call_id: call.id,
+      company_id: call.company_id,
+      carrier_sid: call.carrier_sid,
+      join_token: crypto.randomBytes(16).toString('base64url'),
+      rung_user_ids: userIds,
+    },
+    transfer,
+  );
   const label = (await findNumberByE164(ctx, call.to_number, tx))?.label ?? '';
   // The ringing card names a known caller (contacts module's lookup, inside this transaction).
   const contactName = (await findContactByNumber(ctx, call.company_id, call.from_number, tx))?.name ?? null;

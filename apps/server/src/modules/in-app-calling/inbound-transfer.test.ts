@@ -3,7 +3,8 @@
  * the real server and the sandbox simulator: the answering user transfers the caller to a number (the simulator's
  * engine follows the redirect and dials it; the call ends 12 Connected, forwarded to that number, the user's
  * softphone told 'ended'), or to another user, who is rung, answers and hangs up. Only the answerer may transfer;
- * another company 403; a call not answered in the app 404; mute is recorded for the answerer.
+ * another company 403; a call not answered in the app 404; mute is recorded for the answerer. A transfer nobody takes
+ * goes on to the extension's voicemail (the call stays answered) or a goodbye; a decline ends the ring at once.
  */
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +18,7 @@ let a: Account;
 let b: Account;
 let outsider: Account;
 const sockets: Socket[] = [];
-type Ev = { type: string; callId?: number; reason?: string };
+type Ev = { type: string; callId?: number; reason?: string; joinToken?: string };
 
 async function listen(account: Account): Promise<Ev[]> {
   const so = await connectSocket(s, account.client);
@@ -45,12 +46,17 @@ afterAll(async () => {
   await s?.close();
 });
 
-/** Places a simulator call to a number that rings `a` in the app; `a` answers. @returns the call id and the pending simulator answer. */
-async function answeredCall(areaIndex: number, evA: Ev[]) {
+/**
+ * Places a simulator call to a number that rings `a` in the app; `a` answers. `voicemail`: the entry takes messages
+ * (the caller leaves 3 s), `forwards`: the simulator's answer of dialed numbers.
+ * @returns the call id and the pending simulator answer.
+ */
+async function answeredCall(areaIndex: number, evA: Ev[], opts: { voicemail?: boolean; forwards?: Record<string, string> } = {}) {
   const n = await buyTestNumber(a, '415', areaIndex);
   await s.ctx.db.insertInto('user_numbers').values({ company_id: a.companyId, user_id: a.userId, number_id: n.id }).execute();
-  expect((await a.client.put(`/api/numbers/${n.id}`, { routes: [{ type: 'in-app-calling', timeout: 20 }] })).status).toBe(200);
-  const sim = a.client.post('/api/simulator/calls', { from: '+13125550161', to: n.number, talk_seconds: 20 });
+  const route = { type: 'in-app-calling', timeout: 20, voicemail_enabled: opts.voicemail ?? false };
+  expect((await a.client.put(`/api/numbers/${n.id}`, { routes: [route] })).status).toBe(200);
+  const sim = a.client.post('/api/simulator/calls', { from: '+13125550161', to: n.number, talk_seconds: 20, voicemail_seconds: 3, forwards: opts.forwards });
   const ring = await eventually(async () => evA.find((e) => e.type === 'ringing' && !evA.some((x) => x.type === 'ended' && x.callId === e.callId)));
   const callId = ring.callId!;
   expect((await a.client.post(`${inApp(a)}/calls/${callId}/answer`)).status).toBe(200);
@@ -117,5 +123,45 @@ describe('transfer of an inbound call answered in the app', () => {
       return r.body.ended_at ? r : null;
     });
     expect(call.body).toMatchObject({ status: 12, forwarded_to: `user_${b.userId}` });
+  }, 60_000);
+  it('nobody takes the transfer: the caller leaves a voicemail on the extension, the call stays answered', async () => {
+    const evA = await listen(a);
+    const { callId, sim } = await answeredCall(2, evA, { voicemail: true, forwards: { '+16465550126': 'no-answer' } });
+    expect((await a.client.post(`${controls(callId)}/transfer`, { number: '+16465550126' })).status).toBe(200);
+
+    const done = await sim;
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    const log = done.body.log as Array<{ step: string; detail: string }>;
+    expect(log.some((l) => l.step === 'say' && l.detail === 'The person you were transferred to is not available.')).toBe(true);
+    expect(log.some((l) => l.step === 'record' && l.detail.includes('3 s message'))).toBe(true);
+    const call = await eventually(async () => {
+      const r = await a.client.get(`/api/calls/${callId}`);
+      return r.body.ended_at && r.body.voicemail ? r : null;
+    });
+    expect(call.body).toMatchObject({ status: 12 });
+    expect(call.body.answered_at).toBeTruthy();
+    const vms = await a.client.get(`/api/voicemails?company_id=${a.companyId}`);
+    expect((vms.body.data as Array<{ call_id: number }>).some((v) => v.call_id === callId)).toBe(true);
+  }, 60_000);
+
+  it('a user declines the transfer and the extension takes no messages: the caller hears a goodbye', async () => {
+    const evA = await listen(a);
+    const evB = await listen(b);
+    const { callId, sim } = await answeredCall(3, evA);
+    expect((await a.client.post(`${controls(callId)}/transfer`, { user_id: b.userId })).status).toBe(200);
+    const ring = await eventually(async () => evB.find((e) => e.type === 'ringing' && e.callId === callId));
+    expect((await b.client.post(`${inApp(b)}/calls/${callId}/reject`, { joinToken: ring.joinToken })).status).toBe(200);
+
+    const done = await sim;
+    const log = done.body.log as Array<{ step: string; detail: string }>;
+    // The decline ends the ring at once (the user who transferred is no longer rung), not at the ring's timeout.
+    expect(log.some((l) => l.step === 'dial' && l.detail === 'no one answered in the browser (rejected)')).toBe(true);
+    expect(log.some((l) => l.step === 'say' && l.detail === 'Please try again later. Goodbye.')).toBe(true);
+    expect(log.some((l) => l.step === 'record')).toBe(false);
+    const call = await eventually(async () => {
+      const r = await a.client.get(`/api/calls/${callId}`);
+      return r.body.ended_at ? r : null;
+    });
+    expect(call.body).toMatchObject({ status: 12, voicemail: null });
   }, 60_000);
 });

@@ -149,7 +149,7 @@ export async function ringTransferTarget(
   // The ringing card shows the outside number calling our number: for a call placed from the browser the handset
   // (the call's `to`) is that caller now; an inbound call's caller is its `from`.
   const ring = direction === 'outbound' ? { ...call, from_number: call.to_number, to_number: call.from_number } : call;
-  const announce = await ringInAppUsers(ctx, tx, ring, [identity], timeoutS);
+  const announce = await ringInAppUsers(ctx, tx, ring, [identity], timeoutS, true);
   return { identity, announce };
 }
 

@@ -4,6 +4,7 @@ import { applyPreset, newRouteEntry, type RouteEntry } from '@switchboard/domain
 import {
   STAGGER_LEG_TIMEOUT_S,
   decideAfterDial,
+  decideAfterTransfer,
   decideInboundStep,
   flowUrls,
   isNumberOpen,
@@ -146,3 +147,21 @@ describe('schedule evaluation: override → holidays → schedule', () => {
 function monday10Ny(): Date {
   return new Date('2025-03-03T15:00:00Z');
 } // 10:00 EST
+
+describe('after a transfer nobody took', () => {
+  const routes = [entry({ extension: 1, voicemail_enabled: false }), entry({ extension: 2, voicemail_enabled: true })];
+  it("takes the voicemail of the call's extension, announced first", () => {
+    const d = decideAfterTransfer(num(routes), 2, urls);
+    expect(d.outcome).toBe('voicemail');
+    expect(d.steps[0]).toEqual({ kind: 'say', text: 'The person you were transferred to is not available.' });
+    expect(d.steps.find((x) => x.kind === 'record')).toMatchObject({ action: 'https://x.test/voice.recording?ext=2' });
+  });
+  it('says goodbye when the extension takes no messages; an unknown extension is the first', () => {
+    for (const ext of [1, null, 9]) {
+      const d = decideAfterTransfer(num(routes), ext, urls);
+      expect(d.outcome).toBe('hangup');
+      expect(d.steps.map((x) => x.kind)).toEqual(['say', 'say', 'hangup']);
+    }
+    expect(decideAfterTransfer(num([]), 1, urls).outcome).toBe('hangup');
+  });
+});

@@ -36,6 +36,8 @@ export const TEXT = {
   goodbye: 'Goodbye.',
   thanks: 'Thank you for your message. Goodbye.',
   acceptPrompt: (key: string) => `Press ${key} to accept the call.`,
+  transferUnanswered: 'The person you were transferred to is not available.',
+  tryLater: 'Please try again later. Goodbye.',
 } as const;
 
 /** Absolute webhook URLs the engine points the carrier at. */
@@ -312,6 +314,22 @@ export function decideAfterDial(number: RoutingNumber, entry: RouteEntry, dialSt
     if (index + 1 < forwards.length) return entryStep(entry, { businessNumber: number.number, now, urls, number }, index + 1, rr);
   }
   return unanswered(entry, urls, number);
+}
+
+/**
+ * After a blind transfer of an answered inbound call that nobody took (the transfer's Dial ended no-answer, busy or
+ * failed; docs/calling.md "Transfer of an answered inbound call"): the caller hears that the person is not available,
+ * then the voicemail of the extension the call came in on (`extension`; null or gone → the number's first entry) when
+ * it takes messages, else "Please try again later. Goodbye." Outcome 'voicemail' or 'hangup'.
+ */
+export function decideAfterTransfer(number: RoutingNumber, extension: number | null, urls: FlowUrls): Decision {
+  const entry = number.routes.find((e) => e.extension === extension) ?? number.routes[0];
+  const sorry = { kind: 'say', text: TEXT.transferUnanswered } as const;
+  if (entry?.voicemail_enabled) {
+    const d = voicemail(entry, urls, number);
+    return { ...d, steps: [sorry, ...d.steps] };
+  }
+  return { outcome: 'hangup', entry, steps: [sorry, { kind: 'say', text: TEXT.tryLater }, { kind: 'hangup' }] };
 }
 
 /**
