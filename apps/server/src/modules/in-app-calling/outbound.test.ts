@@ -266,6 +266,25 @@ describe('outbound calling', () => {
     expect(events.map((e) => e.detail)).toContainEqual(expect.objectContaining({ control: 'transfer', to_user: b.userId, by: a.userId }));
   }, 60_000);
 
+  it('a transfer the user declines ends the call at once (the handset hangs up); it stays answered', async () => {
+    const placed = await place(a, n1.id, '+13125550149');
+    const h = await handsetFor(a, '+13125550149');
+    await a.client.post(`/api/simulator/handset-calls/${h.sid}/answer`);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await a.client.post(`${base()}/${placed.call_id}/transfer`, { user_id: b.userId })).status).toBe(200);
+    const inApp = `/api/companies/${a.companyId}/in-app-calling/calls/${placed.call_id}`;
+    const ring = await s.ctx.db.selectFrom('in_app_calls').select('join_token').where('call_id', '=', placed.call_id).executeTakeFirstOrThrow();
+    expect((await b.client.post(`${inApp}/reject`, { joinToken: ring.join_token })).status).toBe(200);
+    const call = await eventually(async () => {
+      const c = await a.client.get(`/api/calls/${placed.call_id}`);
+      if (!c.body.ended_at) throw new Error('still going');
+      return c.body;
+    }, 15_000);
+    expect(call).toMatchObject({ status: 12, forwarded_to: '+13125550149' });
+    expect(call.answered_at).toBeTruthy();
+    expect((await a.client.get('/api/simulator/handset-calls')).body.data.find((x: Handset) => x.sid === h.sid).state).toBe('ended');
+  }, 60_000);
+
   it('lines said on the handset and for the agent make a two-speaker transcript of the outbound call', async () => {
     const placed = await place(a, n2.id, '+13125550148');
     const h = await handsetFor(a, '+13125550148');
