@@ -1,7 +1,7 @@
 /**
  * Account status and per-user routing through the real server (docs/accounts.md "Account status",
- * "Per-user routing"; docs/audit.md "Jobs"): an inbound call to a number with assignees rings only
- * its active assignees; a parked account answers inbound calls with the out-of-service message,
+ * "Per-user routing", docs/calling.md "Who rings for an in-app line"; docs/audit.md "Jobs"): an inbound call
+ * rings every active member who may take the number (owners, administrators, the users it is assigned to); a parked account answers inbound calls with the out-of-service message,
  * drops inbound SMS, refuses sends (422) and keeps its campaign waiting; reactivation restores
  * service and the campaign goes out, recorded in the audit log under its job; a deactivated account
  * signs nobody in; a bulk number job is recorded under its job and the person who started it.
@@ -71,7 +71,7 @@ afterAll(async () => {
 });
 
 describe('in-app ringing of a number', () => {
-  it('rings only the active assignees of a number; without assignees, the members who work calls except users', async () => {
+  it('rings every active member who may take the number: owners and administrators always, users when it is assigned to them', async () => {
     const base = `/api/companies/${owner.companyId}/in-app-calling`;
     for (const acc of [owner, agent, admin]) expect((await acc.client.post(`${base}/status`, { status: 'active' })).status).toBe(200);
     const n = await buyTestNumber(owner, '415');
@@ -94,19 +94,24 @@ describe('in-app ringing of a number', () => {
     const none = await rung(sid());
     expect(none.ids).toEqual([owner.userId, admin.userId].sort((x, y) => x - y));
 
-    // Assigned to the user only: only the user rings.
+    // Assigned to the user: the user rings too; the owner and administrator keep ringing (they may take every number).
     expect((await owner.client.put(`/api/companies/${owner.companyId}/users/${agent.userId}`, { numbers: [n.id] })).status).toBe(200);
     const assigned = await rung(sid());
-    expect(assigned.ids).toEqual([agent.userId]);
-    expect(assigned.clients).toEqual([`user_${agent.userId}`]);
+    expect(assigned.ids).toEqual([owner.userId, agent.userId, admin.userId].sort((x, y) => x - y));
+    expect(assigned.clients).toEqual([owner.userId, agent.userId, admin.userId].map((id) => `user_${id}`).sort());
 
-    // An assignee who is away does not ring; nobody else does either.
+    // The assignee is away: the owner and administrator still ring (no voicemail while they are active).
     expect((await agent.client.post(`${base}/status`, { status: 'away' })).status).toBe(200);
-    const away = await s.ctx.db.selectFrom('in_app_calls').select('call_id').execute();
+    const away = await rung(sid());
+    expect(away.ids).toEqual([owner.userId, admin.userId].sort((x, y) => x - y));
+
+    // Everyone who may answer is away: nobody rings (the entry's voicemail).
+    for (const acc of [owner, admin]) expect((await acc.client.post(`${base}/status`, { status: 'away' })).status).toBe(200);
+    const before = await s.ctx.db.selectFrom('in_app_calls').select('call_id').execute();
     const r = await voice(n.number, sid());
     expect(r.status).toBe(200);
     expect(twiml(r.body).Dial?.Client).toBeUndefined();
-    expect((await s.ctx.db.selectFrom('in_app_calls').select('call_id').execute()).length).toBe(away.length);
+    expect((await s.ctx.db.selectFrom('in_app_calls').select('call_id').execute()).length).toBe(before.length);
   });
 });
 

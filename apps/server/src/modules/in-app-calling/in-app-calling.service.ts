@@ -7,7 +7,7 @@
  *   Twilio when TWILIO_API_KEY and TWILIO_API_SECRET are set), because a user may place and answer in-app calls only when
  *   `sip_address`, `sip_user` and `sip_password` are all present (foundation §3).
  * - When an inbound call reaches an in-app-calling route entry, the call flow (calls module) rings
- *   `<Client>user_{id}</Client>` for every active user (`activeInAppUserIds`) and calls
+ *   `<Client>user_{id}</Client>` for every active user who may take the number (`activeInAppUserIds`) and calls
  *   `ringInAppUsers`, which stores an `in_app_calls` row with a join token and, after commit,
  *   publishes the 'in-app calling' event `{type:'ringing', ...}` on `user.{id}`.
  * - `answerCall`: the first answer wins (`UPDATE ... WHERE answered_by IS NULL`), the call becomes
@@ -30,7 +30,7 @@ import { IN_APP_CALLING_EVENT, type CanAnswerBody, type InAppCallingEvent, type 
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { ConflictError, ForbiddenError, NotFoundError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
-import { AGENT_ROLES, activeMemberIds, assertCompanyAccess, listActiveMembers } from '../companies/companies.service.js';
+import { AGENT_ROLES, activeMemberIds, assertCompanyAccess, listActiveMembers, rolesFor, type Role } from '../companies/companies.service.js';
 import { findContactByNumber } from '../contacts/contacts.service.js';
 import { findNumberByE164 } from '../numbers/numbers.service.js';
 import { clientIdentity } from '../routing/routing.service.js';
@@ -42,7 +42,7 @@ import {
   setSipCredentials,
   type InAppCallingProfile,
 } from '../users/users.service.js';
-import { numberRingCandidates } from '../users/members.service.js';
+import { numberAssignees } from '../users/members.service.js';
 import { inAppCallingRepository, type InAppCallRow } from './in-app-calling.repository.js';
 
 export const MISSING_SIP = 'In-app calling needs your SIP address, SIP user and SIP password.';
@@ -82,15 +82,35 @@ function userDto(u: InAppCallingProfile & { role: string }): InAppUser {
   };
 }
 
+/** Roles that answer calls in the app (the matrix's `calls.work`: owner, administrator, user). */
+const CALL_WORKER_ROLES: readonly Role[] = rolesFor('calls.work');
+
+/**
+ * Who may take an in-app call to `numberId` (docs/calling.md "Who rings for an in-app line"), before the in-app
+ * status filter: every active member whose role works calls (`calls.work`) and who may work the number
+ * (docs/permissions.md "Numbers a user sees"): owners and administrators (all numbers) always, `user`s when the
+ * number is assigned to them (users module's `numberAssignees`, the spec's user `numbers`). Assigning the number
+ * to someone adds them to the ring; it never takes the ring away from the owners and administrators, so a caller
+ * is not sent to voicemail while anyone who may answer is active. Ascending ids; `db`: the call flow's transaction
+ * (reads run one after another on its connection).
+ */
+export async function inAppRingCandidates(ctx: AppContext, companyId: number, numberId: number, db: DbOrTx = ctx.db): Promise<number[]> {
+  const members = await listActiveMembers(ctx, companyId, db);
+  const assigned = new Set(await numberAssignees(ctx, companyId, numberId, db));
+  return members
+    .filter((m) => CALL_WORKER_ROLES.includes(m.role) && (m.role !== 'user' || assigned.has(m.userId)))
+    .map((m) => m.userId)
+    .sort((x, y) => x - y);
+}
+
 /**
  * For the call flow (calls module): ids of the members to ring whose in-app status is active, in id
- * order; they are rung as `<Client>user_{id}</Client>`. With `numberId` (the called number), the
- * users module's `numberRingCandidates`: its assignees who work calls, or — assigned to nobody —
- * every member who works calls except `user`s (docs/accounts.md "Per-user routing"). Without it,
- * every active member (kept for callers that ring the whole company).
+ * order; they are rung as `<Client>user_{id}</Client>`. With `numberId` (the called number), those of
+ * {@link inAppRingCandidates} (owners and administrators, and the `user`s the number is assigned to). Without
+ * it, every active member (kept for callers that ring the whole company).
  */
 export async function activeInAppUserIds(ctx: AppContext, companyId: number, db: DbOrTx = ctx.db, numberId?: number): Promise<number[]> {
-  const candidates = numberId === undefined ? await activeMemberIds(ctx, companyId, db) : await numberRingCandidates(ctx, companyId, numberId, db);
+  const candidates = numberId === undefined ? await activeMemberIds(ctx, companyId, db) : await inAppRingCandidates(ctx, companyId, numberId, db);
   return filterInAppCallingActive(ctx, candidates, db);
 }
 
