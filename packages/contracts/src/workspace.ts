@@ -3,7 +3,7 @@
  * settings", "Other: tags CRUD", "Data groups", "Organizations and tenant", "Support"; docs/workspace.md):
  * HTTP payloads and answers. Times are ISO-8601 UTC text; clock times local "HH:mm".
  */
-import { parsePhone, timeToMinutes } from '@switchboard/domain';
+import { DATE_DISPLAY_FORMATS, TIME_DISPLAY_FORMATS, parsePhone, timeToMinutes } from '@switchboard/domain';
 import { z } from 'zod';
 import { BoolFlag, Id } from './common.js';
 
@@ -12,10 +12,10 @@ import { BoolFlag, Id } from './common.js';
 
 const ClockTime = z.string().refine((v) => /^\d{2}:\d{2}$/.test(v) && (timeToMinutes(v) ?? 24 * 60) < 24 * 60, 'Use a time such as 09:00.');
 
-/** Date display formats. */
-export const DATE_FORMATS = ['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD'] as const;
+/** Date display formats (`MMM D, YYYY`: the specification's "MMM D", with the year only when it differs). */
+export const DATE_FORMATS = DATE_DISPLAY_FORMATS;
 /** Clock display formats. */
-export const TIME_FORMATS = ['12h', '24h'] as const;
+export const TIME_FORMATS = TIME_DISPLAY_FORMATS;
 /** Longest caller ID name (CNAM), in characters (the carriers' limit). */
 export const CALLER_ID_NAME_MAX = 15;
 /** Longest recording disclosure or missed-call text, in characters. */
@@ -50,7 +50,7 @@ export type GeneralSettings = z.infer<typeof GeneralSettings>;
 
 /** A company's settings until it saves its own (and after "restore defaults"). */
 export const DEFAULT_GENERAL_SETTINGS: GeneralSettings = {
-  date_format: 'MM/DD/YYYY',
+  date_format: 'MMM D, YYYY',
   time_format: '12h',
   business_days: [1, 2, 3, 4, 5],
   business_hours_start: '09:00',

@@ -71,6 +71,18 @@ export type { SchedulePreset, Weekday, DayHours, WeekHours, Schedule, ScheduleBl
 
 export { DEFAULT_TIME_ZONE, currentZoneName, isValidTimeZone, resolveTimeZone, localTimeZone, timeZoneNames, zonedDateTime } from './timezone.js';
 export type { ZonedDateTime } from './timezone.js';
+export {
+  DATE_DISPLAY_FORMATS,
+  TIME_DISPLAY_FORMATS,
+  DEFAULT_DATE_DISPLAY,
+  displayCalendarDay,
+  displayClock,
+  displayDate,
+  displayTime,
+  displayDateTime,
+  displayStamp,
+} from './date-display.js';
+export type { DateDisplay, DateDisplayFormat, TimeDisplayFormat } from './date-display.js';
 
 export {
   NUMBER_CATEGORY_LABELS,
