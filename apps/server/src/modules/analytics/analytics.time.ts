@@ -189,7 +189,28 @@ export function offsetSegments(from: Date, to: Date, timeZone: string): Array<{ 
   return out;
 }
 
-/** The series buckets of a range: local days `YYYY-MM-DD`, or local hours `YYYY-MM-DD HH:00`, each with its UTC start. */
+/** The start of the local wall-clock hour holding `t` (ms) in `timeZone`: `t` minus its local minutes, seconds and milliseconds. */
+function localHourStart(t: number, timeZone: string): number {
+  const z = zonedDateTime(new Date(t), timeZone);
+  return t - (z.minute * 60 + z.second) * 1000 - (((t % 1000) + 1000) % 1000);
+}
+
+/** Every zone offset (and every offset change) is a multiple of 15 minutes. */
+const MS_QUARTER = 15 * 60_000;
+
+/**
+ * The series buckets of a range (spec 002 "Dashboard"; docs/analytics.md "Time zones"): local days
+ * `YYYY-MM-DD`, or local hours `YYYY-MM-DD HH:00`, each with `at` = the UTC instant its local day or
+ * hour starts (the range's start for a first bucket that begins before it).
+ *
+ * Hours are stepped by LOCAL wall-clock hours, not by UTC hours, so zones whose offset is not a whole
+ * hour (Australia/Adelaide +9:30/+10:30, Asia/Kolkata +5:30, Asia/Kathmandu +5:45, Australia/Eucla
+ * +8:45) get their local hours starting at :30 or :45 UTC, and no extra first bucket from the local
+ * hour before the range. Across a daylight-saving change, the skipped hour has no bucket and the
+ * repeated hour (01:00 twice in the autumn) is one bucket, as the SQL grouping by local wall hour
+ * makes them; a change of 30 minutes (Australia/Lord_Howe) is found by 15-minute steps.
+ * At most 1,000 days or 24 × 62 hours.
+ */
 export function buckets(range: Range, unit: 'day' | 'hour', timeZone: string): Array<{ bucket: string; at: Date }> {
   const out: Array<{ bucket: string; at: Date }> = [];
   if (unit === 'day') {
@@ -200,16 +221,32 @@ export function buckets(range: Range, unit: 'day' | 'hour', timeZone: string): A
     }
     return out;
   }
-  // Hours: walk UTC hours from the first local hour start; two UTC hours may share a local label in the
-  // autumn change (01:00 twice): they are one bucket, as the SQL grouping by local wall hour makes them.
-  const seen = new Set<string>();
-  for (let t = Math.floor(range.from.getTime() / MS_HOUR) * MS_HOUR; t < range.to.getTime(); t += MS_HOUR) {
+  const from = range.from.getTime();
+  const to = range.to.getTime();
+  const labelOf = (t: number) => {
     const z = zonedDateTime(new Date(t), timeZone);
-    const bucket = `${z.date} ${String(z.hour).padStart(2, '0')}:00`;
-    if (seen.has(bucket)) continue;
-    seen.add(bucket);
-    out.push({ bucket, at: new Date(Math.max(t, range.from.getTime())) });
-    if (out.length > 24 * 62) break;
+    return `${z.date} ${String(z.hour).padStart(2, '0')}:00`;
+  };
+  const seen = new Set<string>();
+  // t: the first instant of a local hour (or the range's start inside the first one).
+  let t = from;
+  while (t < to && out.length < 24 * 62) {
+    const bucket = labelOf(t);
+    if (!seen.has(bucket)) {
+      seen.add(bucket);
+      out.push({ bucket, at: new Date(t) });
+    }
+    // The next local hour starts one hour after this one unless the offset changes within it: then
+    // walk quarter hours (on UTC quarter-hour instants) until the local hour label changes.
+    const start = localHourStart(t, timeZone);
+    const next = start + MS_HOUR;
+    if (zoneOffsetMs(new Date(next), timeZone) === zoneOffsetMs(new Date(start), timeZone)) {
+      t = next;
+      continue;
+    }
+    let q = Math.floor(t / MS_QUARTER) * MS_QUARTER + MS_QUARTER;
+    while (q < to && labelOf(q) === bucket) q += MS_QUARTER;
+    t = q;
   }
   return out;
 }
