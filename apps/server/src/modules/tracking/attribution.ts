@@ -11,12 +11,14 @@
  *   matched visitor's sessions join the lead.
  * After commit: `call.attributed` (exactly once per call: the insert decides) and the live
  * `dni call matched` for the real-time feed. Later `call.changed` of the call keep its status and
- * length current. Inbound texts (`message.received`) join the sender's lead.
+ * length current ({@link syncAttributionState}: read from the call under the row's lock, so the row
+ * converges to the call's latest state even when events overtake each other). Inbound texts (`message.received`) join the sender's lead.
  */
 import type { DniFeedCall, TrafficSource } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import { events, type CallChangedEvent, type DomainEvents } from '../../platform/events/index.js';
 import type { StoredTouch } from '../../platform/db/schema-tracking.js';
+import { callsForFacts } from '../calls/calls.service.js';
 import { getCompanyNumbers } from '../numbers/numbers.service.js';
 import { leadsRepository } from './leads.repository.js';
 import { trackingRepository, type AttributionRow } from './tracking.repository.js';
@@ -51,6 +53,28 @@ function asDate(v: Date | string | null | undefined): Date {
 }
 
 /**
+ * Brings a call's attribution row to the call's current status and length (issue 23 item 5: the row
+ * must converge to the call's latest state whatever order its `call.changed` events are handled in,
+ * on any node). Under the row's lock (`for update`), so one writer per call at a time, it reads the
+ * call as committed now through the calls module and stores its status and length when they differ.
+ * The last writer runs after the call's last change committed, so the row ends at that state.
+ * Length in whole seconds: the call's, or for a call with a voicemail the recording's (as
+ * `call.changed` carries it; kept as stored until an event naming the voicemail arrives).
+ * A call without an attribution row (not attributed yet, or deleted) is left alone.
+ */
+export async function syncAttributionState(ctx: AppContext, e: Pick<CallChangedEvent, 'callId' | 'voicemailId' | 'durationS'>): Promise<void> {
+  await ctx.db.transaction().execute(async (tx) => {
+    const row = await trackingRepository.lockAttributionState(tx, e.callId);
+    if (!row) return;
+    const [call] = await callsForFacts(ctx, [e.callId], tx);
+    if (!call) return;
+    const durationS =
+      call.voicemail_id === null ? Math.round(call.duration_s) : e.voicemailId === call.voicemail_id ? Math.round(e.durationS ?? 0) : row.duration_s;
+    if (row.status !== call.status || row.duration_s !== durationS) await trackingRepository.updateAttributionStatus(tx, e.callId, call.status, durationS);
+  });
+}
+
+/**
  * Handler of `call.changed`: attributes an inbound call on first sight (see the module doc), else
  * keeps its stored status and length current. Idempotent.
  */
@@ -60,8 +84,7 @@ export async function onCallChanged(ctx: AppContext, e: CallChangedEvent): Promi
   const durationS = Math.round(e.durationS ?? 0);
   const existing = await trackingRepository.findAttribution(ctx.db, e.companyId, e.callId);
   if (existing) {
-    if (existing.status !== e.status || existing.duration_s !== durationS)
-      await trackingRepository.updateAttributionStatus(ctx.db, e.callId, e.status, durationS);
+    if (existing.status !== e.status || existing.duration_s !== durationS) await syncAttributionState(ctx, e);
     return;
   }
   const startedAt = asDate(e.startedAt);
@@ -124,6 +147,9 @@ export async function onCallChanged(ctx: AppContext, e: CallChangedEvent): Promi
     }
     return row;
   });
+  // Whether this delivery's insert won or not, a later event of the call may have arrived meanwhile
+  // and lost its insert to this one (or this one to an earlier one): bring the row to the call's state now.
+  await syncAttributionState(ctx, e);
   if (!stored) return; // another node saw it first
   ctx.realtime.send(`company.${e.companyId}`, 'dni call matched', toFeedCall(stored, poolNumber?.pool_name ?? null));
   const first = stored.first_touch;

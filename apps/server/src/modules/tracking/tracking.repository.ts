@@ -316,13 +316,22 @@ export const trackingRepository = {
   },
   /**
    * Utilisation of one pool per bucket (`hour` or `day`, in zone `tz`): sessions started, fallback
-   * sessions, and the most numbers held at once within the bucket.
+   * sessions, and the most numbers held at once within the bucket. Buckets start at local hour or
+   * day starts; days are stepped on the local calendar, so a DST day keeps its local midnights.
    */
   async utilisation(db: DbOrTx, poolId: number, from: Date, to: Date, bucket: 'hour' | 'day', tz: string) {
     const r = await sql<{ at: Date; peak_in_use: number; sessions: number; fallback_sessions: number }>`
-      with buckets as (
-        select b as at, b + ${`1 ${bucket}`}::interval as until
-        from generate_series(date_trunc(${bucket}, ${from}::timestamptz at time zone ${tz}) at time zone ${tz}, ${to}::timestamptz, ${`1 ${bucket}`}::interval) b
+      with buckets as (${
+        bucket === 'day'
+          ? // Local days: stepped on the local calendar (a day across a DST change lasts 23 or 25 hours).
+            sql`
+        select b at time zone ${tz} as at, (b + interval '1 day') at time zone ${tz} as until
+        from generate_series(date_trunc('day', ${from}::timestamptz at time zone ${tz}), ${to}::timestamptz at time zone ${tz}, interval '1 day') b`
+          : // Local hours: from the local hour's start (on :30 or :45 UTC in such zones), by elapsed hours.
+            sql`
+        select b as at, b + interval '1 hour' as until
+        from generate_series(date_trunc('hour', ${from}::timestamptz at time zone ${tz}) at time zone ${tz}, ${to}::timestamptz, interval '1 hour') b`
+      }
       ), s as (
         select started_at, expires_at, fallback, number_id from dni_sessions where pool_id = ${poolId} and started_at < ${to} and expires_at > ${from}
       )
@@ -750,6 +759,10 @@ export const trackingRepository = {
       .onConflict((oc) => oc.column('call_id').doNothing())
       .returningAll()
       .executeTakeFirst();
+  },
+  /** A call's attribution row locked for update (`for update`: one writer of its status per call at a time), undefined when none. */
+  async lockAttributionState(db: DbOrTx, callId: number): Promise<{ status: number; duration_s: number } | undefined> {
+    return db.selectFrom('dni_call_attributions').select(['status', 'duration_s']).where('call_id', '=', callId).forUpdate().executeTakeFirst();
   },
   async updateAttributionStatus(db: DbOrTx, callId: number, status: number, durationS: number): Promise<void> {
     await db.updateTable('dni_call_attributions').set({ status, duration_s: durationS }).where('call_id', '=', callId).execute();

@@ -11,6 +11,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../../test/fixtures.js';
 import { eventually, IpClient, startSecondNode, startTestServer, type TestServer } from '../../../test/harness.js';
@@ -571,6 +572,63 @@ describe('leads', () => {
     expect(rows.rows[0]!.n).toBe(1);
     await new Promise((r) => setTimeout(r, 200));
     expect(attributed.filter((x) => x.callId === stored.call_id).length - before).toBe(1);
+  });
+});
+
+describe('attribution keeps the call state current (issue 23 item 5)', () => {
+  it("converges to the call's latest status and length when a later event arrives while the first is being attributed", async () => {
+    const phone = '+13125557014';
+    expect((await a.client.post('/api/simulator/calls', { from: phone, to: fallback.number })).status).toBe(200);
+    const stored = await eventually(async () => {
+      const r = await sql<{ call_id: number; started_at: Date }>`
+        select call_id, started_at from dni_call_attributions where company_id = ${a.companyId} and from_number = ${phone}`.execute(s.ctx.db);
+      return r.rows[0];
+    });
+    // Once the simulated call is over (no more events of its own): as if it had not been seen yet, and had been answered and lasted 25 s.
+    await eventually(async () => {
+      const r = await sql<{ ended: boolean }>`select ended_at is not null as ended from calls where id = ${stored.call_id}`.execute(s.ctx.db);
+      return r.rows[0]?.ended;
+    }, 20_000);
+    await new Promise((r) => setTimeout(r, 300));
+    await sql`delete from dni_call_attributions where call_id = ${stored.call_id}`.execute(s.ctx.db);
+    await sql`update calls set status = 12, duration_s = 25 where id = ${stored.call_id}`.execute(s.ctx.db);
+    const base = {
+      callId: stored.call_id,
+      companyId: a.companyId,
+      numberId: fallback.id,
+      from: phone,
+      direction: 'inbound' as const,
+      startedAt: stored.started_at,
+    };
+    // Hold the caller's lead row so both deliveries stop inside their attribution, after finding no row:
+    // the first (Started, 0 s) is granted the lock first and stores its row; the later one (Connected, 25 s) loses its insert.
+    const holder = new pg.Client({ connectionString: s.dbUrl });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select id from dni_leads where company_id = $1 and phone = $2 for update', [a.companyId, phone]);
+      const first = onCallChanged(s.ctx, { ...base, status: 1, durationS: 0 });
+      await new Promise((r) => setTimeout(r, 300));
+      const later = onCallChanged(s2.ctx, { ...base, status: 12, durationS: 25 });
+      await new Promise((r) => setTimeout(r, 300));
+      await holder.query('commit');
+      await Promise.all([first, later]);
+    } finally {
+      await holder.end();
+    }
+    const row = await sql<{
+      status: number;
+      duration_s: number;
+    }>`select status, duration_s from dni_call_attributions where call_id = ${stored.call_id}`.execute(s.ctx.db);
+    expect(row.rows).toEqual([{ status: 12, duration_s: 25 }]);
+
+    // An event overtaken by a newer one (Started handled after Connected) does not take the row back.
+    await onCallChanged(s.ctx, { ...base, status: 1, durationS: 0 });
+    const again = await sql<{
+      status: number;
+      duration_s: number;
+    }>`select status, duration_s from dni_call_attributions where call_id = ${stored.call_id}`.execute(s.ctx.db);
+    expect(again.rows).toEqual([{ status: 12, duration_s: 25 }]);
   });
 });
 
