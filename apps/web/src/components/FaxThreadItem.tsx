@@ -3,6 +3,7 @@ import { Badge, Button, Group, Paper, Text } from '@mantine/core';
 import { IconPrinter } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FaxViewer } from './FaxViewer';
+import { formatDateTime } from '../lib/dates';
 
 type FaxItem = {
   isInbound: boolean;
@@ -38,7 +39,7 @@ export function FaxThreadItem({ item }: { item: FaxItem }) {
             {item.details.content}
           </Text>
           <Text size="xs" c="dimmed">
-            {new Date(item.createdAt).toLocaleString()}
+            {formatDateTime(item.createdAt)}
           </Text>
           {pdf && (
             <Button size="compact-xs" variant="subtle" onClick={() => setOpen(true)}>

@@ -3,13 +3,47 @@
  * counting pages, and the cover page (pdfkit, US Letter) merged in front of the document (pdf-lib).
  */
 import { FAX_MAX_BYTES } from '@switchboard/contracts';
-import { formatPhone } from '@switchboard/domain';
+import {
+  DEFAULT_DATE_DISPLAY,
+  displayCalendarDay,
+  displayClock,
+  formatPhone,
+  resolveTimeZone,
+  zonedDateTime,
+  type DateDisplayFormat,
+  type TimeDisplayFormat,
+} from '@switchboard/domain';
 import PDFKit from 'pdfkit';
 import { PDFDocument } from 'pdf-lib';
 import { fieldError } from '../../platform/http/errors.js';
 
-/** What a cover page shows. `pages` counts the cover page too; `at` is printed in `timeZone`. */
-export type CoverPage = { from: string; to: string; fromLabel: string; company: string; pages: number; note: string; at: Date; timeZone: string };
+/**
+ * What a cover page shows. `pages` counts the cover page too; `at` is printed in `timeZone` (the company's) with the
+ * company's General settings date and clock formats (`@switchboard/domain` date-display, as on its screens).
+ */
+export type CoverPage = {
+  from: string;
+  to: string;
+  fromLabel: string;
+  company: string;
+  pages: number;
+  note: string;
+  at: Date;
+  timeZone: string;
+  dateFormat?: DateDisplayFormat;
+  timeFormat?: TimeDisplayFormat;
+};
+
+/** "Nov 28, 2026, 4:59 PM (America/New_York)": the sending time on paper, always with the year and the zone. */
+export function coverPageTime(c: Pick<CoverPage, 'at' | 'timeZone' | 'dateFormat' | 'timeFormat'>): string {
+  const zone = resolveTimeZone(c.timeZone);
+  const z = zonedDateTime(c.at, zone);
+  const dateFormat = c.dateFormat ?? DEFAULT_DATE_DISPLAY.dateFormat;
+  // A year no date has: the month-name format then carries the year too (a sheet of paper outlives "this year").
+  const date = displayCalendarDay(z.year, z.month, z.day, dateFormat, 0);
+  const time = displayClock(z.hour, z.minute, c.timeFormat ?? DEFAULT_DATE_DISPLAY.timeFormat);
+  return `${date}${dateFormat === 'MMM D, YYYY' ? ', ' : ' '}${time} (${zone})`;
+}
 
 /**
  * Loads an uploaded PDF. @param field the form field named in errors.
@@ -53,7 +87,7 @@ export async function coverPagePdf(c: CoverPage): Promise<Buffer> {
     doc.on('end', () => resolve());
     doc.on('error', reject);
   });
-  const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeStyle: 'short', timeZone: c.timeZone }).format(c.at);
+  const when = coverPageTime(c);
   doc.font('Helvetica-Bold').fontSize(40).text('FAX', { align: 'left' });
   doc.moveDown(0.5);
   doc.moveTo(72, doc.y).lineTo(540, doc.y).lineWidth(2).stroke();

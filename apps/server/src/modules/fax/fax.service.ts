@@ -17,6 +17,7 @@ import { NotFoundError, deniedAsNotFound, fieldError } from '../../platform/http
 import { pageMeta, type PageMeta } from '../../platform/http/page.js';
 import type { UploadedFile } from '../../platform/http/multipart.js';
 import { assertCompanyAccess, companyTimeZone, getCompanySummary } from '../companies/companies.service.js';
+import { getGeneralSettings } from '../settings/settings.service.js';
 import { appendFaxItem } from '../conversations/conversations.commands.js';
 import { publishConversationUpdated } from '../conversations/conversations.live.js';
 import { getCompanyNumber, getCompanyNumbers } from '../numbers/numbers.service.js';
@@ -166,7 +167,11 @@ export async function sendFax(ctx: AppContext, userId: number, companyId: number
   let pages = documentPages;
   if (note) {
     pages = documentPages + 1;
-    const [company, timeZone] = await Promise.all([getCompanySummary(ctx, userId, companyId), companyTimeZone(ctx, companyId)]);
+    const [company, timeZone, display] = await Promise.all([
+      getCompanySummary(ctx, userId, companyId),
+      companyTimeZone(ctx, companyId),
+      getGeneralSettings(ctx, companyId),
+    ]);
     const cover = await coverPagePdf({
       from: number.number,
       to,
@@ -176,6 +181,8 @@ export async function sendFax(ctx: AppContext, userId: number, companyId: number
       note,
       at: new Date(),
       timeZone,
+      dateFormat: display.date_format,
+      timeFormat: display.time_format,
     });
     bytes = await prependCover(cover, doc);
   }

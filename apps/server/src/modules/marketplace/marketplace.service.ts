@@ -24,12 +24,14 @@ import {
   type MarketplaceUpdateInput,
   type PageMeta,
 } from '@switchboard/contracts';
+import { zonedDateTime } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import type { DomainEvents } from '../../platform/events/registry.js';
 import { toCsv } from '../../platform/csv.js';
 import { ForbiddenError, NotFoundError, fieldError } from '../../platform/http/errors.js';
 import { chargePurchase, creditAccount, listInvoices, mailBillingContacts } from '../billing/billing.invoices.js';
 import { findCompany } from '../companies/accounts.service.js';
+import { companyTimeZone } from '../companies/companies.service.js';
 import { assertWithinNumberLimit, getCompanyNumber, transferNumber } from '../numbers/numbers.service.js';
 import { marketplaceRepository as repo, type MarketViewRow } from './marketplace.repository.js';
 
@@ -374,18 +376,22 @@ export async function onNumbersReleased(ctx: AppContext, e: DomainEvents['number
   await repo.withdrawOpenOfNumberRows(ctx.db, e.numberIds);
 }
 
-function day(d: Date | null): string {
-  return d ? d.toISOString().slice(0, 19).replace('T', ' ') : '';
+/** `YYYY-MM-DD HH:mm:ss` of an instant in the company's zone (as the call exports; docs/workspace.md "Dates and times"). */
+function day(d: Date | null, timeZone: string): string {
+  if (!d) return '';
+  const z = zonedDateTime(d, timeZone);
+  return `${z.date} ${z.time}:${String(z.second).padStart(2, '0')}`;
 }
 
 /**
  * GET /report: the company's listings (as seller, every state) and purchases (as buyer) as CSV, newest first, columns
- * {@link MARKETPLACE_REPORT_COLUMNS}; amounts in the en-US USD format, times UTC. Net: price − fee for a sale, the
+ * {@link MARKETPLACE_REPORT_COLUMNS}; amounts in the en-US USD format, times in the company's zone. Net: price − fee for a sale, the
  * price paid in accounting parentheses for a purchase (e.g. `($300.00)`: a leading minus would be neutralised as a
  * spreadsheet formula), empty otherwise.
  */
 export async function marketplaceReport(ctx: AppContext, companyId: number, state?: ListingState): Promise<{ filename: string; csv: string }> {
   const rows = await repo.report(ctx.db, companyId, state);
+  const timeZone = await companyTimeZone(ctx, companyId);
   const invoiceNumbers = new Map((await listInvoices(ctx, companyId)).map((i) => [i.id, i.number]));
   const data = rows.map((r) => {
     const role = roleOf(companyId, r) ?? 'seller';
@@ -399,8 +405,8 @@ export async function marketplaceReport(ctx: AppContext, companyId: number, stat
       formatUsd(r.price_cents),
       sold && role === 'seller' ? formatUsd(r.fee_cents) : '',
       net,
-      day(r.listed_at),
-      day(r.sold_at),
+      day(r.listed_at, timeZone),
+      day(r.sold_at, timeZone),
       role === 'buyer' && r.invoice_id !== null ? (invoiceNumbers.get(Number(r.invoice_id)) ?? String(r.invoice_id)) : '',
     ];
   });

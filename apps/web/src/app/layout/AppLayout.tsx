@@ -10,6 +10,7 @@ import { Softphone } from '../../features/softphone/components/Softphone';
 import { MAIN_CONTENT_ID, SkipLink } from '../../components/SkipLink';
 import { AdminModeBanner } from '../../features/auth/components/AdminModeBanner';
 import { PastDueBanner } from '../../features/billing/components/PastDueBanner';
+import { useDateDisplaySync } from '../../lib/dates';
 
 /**
  * The signed-in shell: header with the softphone, company switcher and account menu, side
@@ -21,6 +22,8 @@ export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const { signOut, pending } = useSignOut();
   const small = useMediaQuery('(max-width: 48em)');
+  // Dates in the company's zone and General settings; the page re-renders when they change (lib/dates.ts).
+  useDateDisplaySync();
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding={{ base: 'sm', sm: 'lg' }}>
       <SkipLink />

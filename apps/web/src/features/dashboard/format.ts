@@ -1,4 +1,5 @@
 /** Figures of the dashboard as people read them: counts with separators, seconds as "1m 05s". */
+import { formatDay, getDateDisplay } from '../../lib/dates';
 
 /** 1234 → "1,234". */
 export function formatCount(value: number): string {
@@ -14,8 +15,9 @@ export function formatSecondsShort(seconds: number | null | undefined): string {
   return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
-/** "12am" … "11pm". */
+/** "12am" … "11pm"; "00:00" … "23:00" with the 24-hour clock of General settings. */
 export function formatHour(hour: number): string {
+  if (getDateDisplay().timeFormat === '24h') return `${String(hour).padStart(2, '0')}:00`;
   const h = hour % 12 === 0 ? 12 : hour % 12;
   return `${h}${hour < 12 ? 'am' : 'pm'}`;
 }
@@ -26,6 +28,6 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 export function formatBucket(bucket: string): string {
   const [day, time] = bucket.split(' ');
   const [, m, d] = (day ?? '').split('-').map(Number);
-  const date = `${MONTHS[(m ?? 1) - 1]} ${d}`;
+  const date = getDateDisplay().dateFormat === 'MMM D, YYYY' ? `${MONTHS[(m ?? 1) - 1]} ${d}` : formatDay(day ?? '');
   return time ? `${date} ${formatHour(Number(time.slice(0, 2)))}` : date;
 }

@@ -6,6 +6,7 @@
 import { TRAFFIC_SOURCE_LABELS, type CallReportGroup, type CallReportRow, type CallReportTarget, type ColumnPresetKind } from '@switchboard/contracts';
 import { formatPhone } from '@switchboard/domain';
 import { formatDay } from './ranges';
+import { getDateDisplay } from '../../lib/dates';
 import { formatSeconds } from './labels';
 
 export interface MeasureColumn {
@@ -51,8 +52,9 @@ export function chosenMeasures(keys: string[]): MeasureColumn[] {
   return picked.length ? picked : DEFAULT_MEASURES.map((k) => MEASURE_COLUMNS.find((c) => c.key === k)!);
 }
 
-/** "12am", "9am", "1pm" (a local hour 0-23). */
+/** "12am", "9am", "1pm" (a local hour 0-23); "00:00" … "23:00" with the 24-hour clock of General settings. */
 export function formatHour(hour: number): string {
+  if (getDateDisplay().timeFormat === '24h') return `${String(hour).padStart(2, '0')}:00`;
   const h = hour % 12 === 0 ? 12 : hour % 12;
   return `${h}${hour < 12 ? 'am' : 'pm'}`;
 }

@@ -8,6 +8,7 @@
  * daylight-saving changes.
  */
 import type { ComparisonPeriod } from '@switchboard/contracts';
+import { formatDay as formatSettingsDay, getDateDisplay } from '../../lib/dates';
 
 /** Calendar days, both included, `YYYY-MM-DD`. */
 export interface DayRange {
@@ -117,8 +118,12 @@ export function comparisonRange(current: DayRange, option: ComparisonOption): Da
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** A calendar day as the spec's date format: "MMM D", or "MMM D, YYYY" when not in `currentYear`. */
+/**
+ * A calendar day as the spec's date format: "MMM D", or "MMM D, YYYY" when not in `currentYear`; with a numeric
+ * date format chosen in General settings, that format ("23/11/2026"; lib/dates.ts).
+ */
 export function formatDay(day: string, currentYear?: number): string {
+  if (getDateDisplay().dateFormat !== 'MMM D, YYYY') return formatSettingsDay(day);
   const [y, m, d] = day.split('-').map(Number);
   const base = `${MONTHS[m! - 1]} ${d}`;
   return currentYear !== undefined && y === currentYear ? base : `${base}, ${y}`;

@@ -5,15 +5,15 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { CACHE_MS } from '@switchboard/domain';
-import type { CompanyList, Infer, NumberSchema } from '@switchboard/contracts';
+import type { Infer, NumberSchema } from '@switchboard/contracts';
+import { useCompanyTimeZone } from '../../../lib/dates';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
 import { useCompanyId } from '../../../lib/session';
 
+/** The company's IANA zone (lib/dates.ts, the one reading; the browser's until known). */
 export function useCompanyZone(): string {
-  const companyId = useCompanyId();
-  const companies = useQuery({ queryKey: ['companies'], queryFn: () => http.get<CompanyList>('/api/companies'), staleTime: CACHE_MS.company });
-  return companies.data?.data.find((c) => c.id === companyId)?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return useCompanyTimeZone().timezone;
 }
 
 export function useNumberChoices(enabled: boolean) {

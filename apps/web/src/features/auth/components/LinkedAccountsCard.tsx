@@ -5,9 +5,9 @@ import { useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { notify } from '../../../lib/notify';
 import { useOidcIdentities, useUnlinkOidcIdentity } from '../api/oidc';
+import { formatDate } from '../../../lib/dates';
 
 const ICONS: Record<string, typeof IconBrandGoogle> = { google: IconBrandGoogle, microsoft: IconBrandWindows };
-const DATE = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 
 /**
  * "Linked accounts" for the profile (docs/auth.md "OIDC sign-in"): the Google and Microsoft accounts that sign this
@@ -49,8 +49,8 @@ export function LinkedAccountsCard() {
                       {r.email ? ` · ${r.email}` : ''}
                     </Text>
                     <Text size="xs" c="dimmed">
-                      Linked {DATE.format(new Date(r.created_at))}
-                      {r.last_used_at ? ` · last used ${DATE.format(new Date(r.last_used_at))}` : ''}
+                      Linked {formatDate(r.created_at)}
+                      {r.last_used_at ? ` · last used ${formatDate(r.last_used_at)}` : ''}
                     </Text>
                   </div>
                 </Group>

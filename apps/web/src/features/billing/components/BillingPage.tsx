@@ -45,6 +45,7 @@ import {
   useSaveBilling,
   useSubscription,
   useSubscriptionCall,
+  useUpcomingInvoice,
   useUsage,
   useYearlyOffers,
   type BillingFields,
@@ -52,10 +53,11 @@ import {
   type Subscription,
 } from '../api/billing';
 import { CardForm } from './CardForm';
+import { formatDate } from '../../../lib/dates';
 
 const UsageChart = lazy(() => import('./UsageChart'));
 
-const day = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
+const day = (iso: string) => formatDate(iso, { timeZone: 'UTC' });
 const STATUS: Record<string, { label: string; color: string }> = {
   trialing: { label: 'Trial', color: 'blue' },
   active: { label: 'Active', color: 'teal' },
@@ -139,17 +141,24 @@ function PlanCard() {
           <Text fw={600} size="sm">
             Save with yearly billing
           </Text>
-          {offers.data.map((o) => (
-            <Group key={o.plan.id} gap="xs">
-              <Text size="sm">
-                {o.plan.name}: {formatUsd(o.yearlyCents)}/year ({formatUsd(o.monthlyEquivalentCents)}/month)
-                {o.savingsCents > 0 ? `, save ${formatUsd(o.savingsCents)}` : ''}
-              </Text>
-              <Button size="compact-xs" variant="light" onClick={() => setChangeTo(o.plan.id)}>
-                Upgrade
-              </Button>
-            </Group>
-          ))}
+          {offers.data
+            .filter((o) => o.plan.id !== s.plan.id)
+            .map((o) => (
+              <Group key={o.plan.id} gap="xs">
+                <Text size="sm">
+                  {o.plan.name}: {formatUsd(o.yearlyCents)}/year ({formatUsd(o.monthlyEquivalentCents)}/month)
+                  {o.savingsCents > 0 ? `, save ${formatUsd(o.savingsCents)}` : ''}
+                </Text>
+                <Button
+                  size="compact-xs"
+                  variant="light"
+                  onClick={() => setChangeTo(o.plan.id)}
+                  aria-label={o.plan.family === s.plan.family ? `Switch to ${o.plan.name}` : `Upgrade to ${o.plan.name}`}
+                >
+                  {o.plan.family === s.plan.family ? 'Switch to yearly' : 'Upgrade'}
+                </Button>
+              </Group>
+            ))}
         </Stack>
       ) : null}
       {changeTo ? <ChangePlanModal planId={changeTo} onClose={() => setChangeTo(null)} /> : null}
@@ -312,6 +321,29 @@ function Meter({ label, used, included }: { label: string; used: number; include
   );
 }
 
+/**
+ * How extra numbers are billed, in the person's figures (docs/billing.md "Usage"): the numbers over the allowance now
+ * at the plan's monthly price, billed by the days held (ceil(number-days over / days of the period)), so the figure
+ * so far and the one at the period end if the numbers are kept.
+ */
+function NumbersNote({ u, trial }: { u: NonNullable<ReturnType<typeof useUsage>['data']>; trial: boolean }) {
+  const n = u.numbers;
+  const extra = Math.max(0, n.current - n.included);
+  if (extra === 0 && n.numberDaysOver === 0)
+    return (
+      <Text size="xs" c="dimmed" data-testid="numbers-note">
+        {n.included - n.current} more {n.included - n.current === 1 ? 'number is' : 'numbers are'} included in your plan.
+      </Text>
+    );
+  return (
+    <Text size="xs" c="dimmed" data-testid="numbers-note">
+      {extra > 0 ? `${extra} over the ${n.included} included, ${formatUsd(n.unitCents)} a month each, billed by the days held. ` : ''}
+      Kept to {day(u.periodEnd)}: {n.projectedExtra} × {formatUsd(n.unitCents)} = {formatUsd(n.projectedExtra * n.unitCents)}
+      {trial ? ' (not billed during the trial)' : ''}.
+    </Text>
+  );
+}
+
 function UsageCard() {
   const usage = useUsage();
   const trial = useSubscription().data?.status === 'trialing';
@@ -330,7 +362,10 @@ function UsageCard() {
             {day(u.periodStart)} – {day(u.periodEnd)}
           </Text>
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <Meter label="Numbers" used={u.numbers.current} included={u.numbers.included} />
+            <Stack gap={2}>
+              <Meter label="Numbers" used={u.numbers.current} included={u.numbers.included} />
+              <NumbersNote u={u} trial={trial} />
+            </Stack>
             <Meter
               label={`Minutes (${u.minutes.inbound} in, ${u.minutes.outbound} out)`}
               used={u.minutes.inbound + u.minutes.outbound}
@@ -456,6 +491,46 @@ function PaymentCard() {
   );
 }
 
+/**
+ * The invoice the period end creates if nothing changes (docs/billing.md "Upcoming invoice"), also during the trial:
+ * its date, lines and total; nothing once the subscription is canceled.
+ */
+function UpcomingInvoice() {
+  const upcoming = useUpcomingInvoice();
+  if (upcoming.isError) return <LoadError what="the upcoming invoice" onRetry={() => void upcoming.refetch()} />;
+  if (upcoming.isPending) return <Text size="sm">Loading the upcoming invoice…</Text>;
+  const u = upcoming.data;
+  if (!u) return null;
+  return (
+    <Stack gap={4} mb="md" data-testid="upcoming-invoice">
+      <Text fw={600} size="sm">
+        Upcoming invoice on {day(u.date)}: {formatUsd(u.amountDueCents)}
+      </Text>
+      <Text size="xs" c="dimmed">
+        If nothing changes until then: usage so far, then the next period ({day(u.periodStart)} – {day(u.periodEnd)}).
+      </Text>
+      <Table.ScrollContainer minWidth={320}>
+        <Table fz="sm" aria-label="Upcoming invoice">
+          <Table.Tbody>
+            {u.lines.map((l) => (
+              <Table.Tr key={l.kind}>
+                <Table.Td>{l.description}</Table.Td>
+                <Table.Td ta="right">{formatUsd(l.amountCents)}</Table.Td>
+              </Table.Tr>
+            ))}
+            <Table.Tr>
+              <Table.Td fw={700}>Total</Table.Td>
+              <Table.Td ta="right" fw={700}>
+                {formatUsd(u.totalCents)}
+              </Table.Td>
+            </Table.Tr>
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Stack>
+  );
+}
+
 function InvoicesCard() {
   const invoices = useInvoices();
   if (invoices.isError) return <LoadError what="invoices" onRetry={() => void invoices.refetch()} />;
@@ -465,10 +540,11 @@ function InvoicesCard() {
       <Title order={2} size="h4" id="invoices-title" mb="sm">
         Invoices
       </Title>
+      <UpcomingInvoice />
       {!list ? (
         <Text>Loading invoices…</Text>
       ) : list.length === 0 ? (
-        <Text c="dimmed">No invoices yet.</Text>
+        <Text c="dimmed">No invoices issued yet.</Text>
       ) : (
         <Table.ScrollContainer minWidth={520}>
           <Table aria-label="Invoices">
@@ -624,15 +700,20 @@ function FeaturesCard({ s }: { s: Subscription }) {
         Billed each period from your next invoice.
       </Text>
       <Stack gap="xs" mt="sm">
-        {(Object.keys(BILLING_FEATURES) as BillingFeature[]).map((f) => (
-          <Switch
-            key={f}
-            label={`${BILLING_FEATURES[f].label} (${formatUsd(BILLING_FEATURES[f].monthlyCents)}/month)`}
-            checked={s.features.includes(f)}
-            disabled={!manage || s.status === 'canceled' || pending !== undefined}
-            onChange={(e) => call.mutate({ path: 'features', body: { feature: f, enabled: e.currentTarget.checked } })}
-          />
-        ))}
+        {(Object.keys(BILLING_FEATURES) as BillingFeature[]).map((f) => {
+          // An add-on used in the product is billed and stays on while used (docs/billing.md "Add-ons").
+          const use = s.featuresInUse.find((x) => x.feature === f);
+          return (
+            <Switch
+              key={f}
+              label={`${BILLING_FEATURES[f].label} (${formatUsd(BILLING_FEATURES[f].monthlyCents)}/month)`}
+              description={use ? `In use: ${use.reason} It stays on while used.` : undefined}
+              checked={s.features.includes(f)}
+              disabled={!manage || s.status === 'canceled' || pending !== undefined || use !== undefined}
+              onChange={(e) => call.mutate({ path: 'features', body: { feature: f, enabled: e.currentTarget.checked } })}
+            />
+          );
+        })}
       </Stack>
     </Card>
   );

@@ -1,12 +1,12 @@
 import { Anchor, Badge, Button, Drawer, Group, Select, Skeleton, Stack, TagsInput, Text, Textarea, Timeline, Title } from '@mantine/core';
 import { CallButton } from '../../../components/CallButton';
-import { CALL_STATUS, formatPhone, formatTime } from '@switchboard/domain';
+import { CALL_STATUS, formatPhone } from '@switchboard/domain';
 import { IconArrowDownLeft, IconArrowUpRight, IconBan, IconMessage, IconPhone, IconPhoneCall } from '@tabler/icons-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { CustomFieldValuesEditor, type CustomFieldAttribute } from '../../../components/CustomFieldValuesEditor';
-import { formatDateTime, formatDuration } from '../../../lib/format';
+import { formatDateTime, formatDuration, formatTime } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { useBlockCaller } from '../api/block-caller';
 import { useCall } from '../api/get-call';
@@ -51,10 +51,14 @@ function detailText(detail: Record<string, unknown>): string {
     .join(' · ');
 }
 
-/** A forward as a person reads it: a phone number formatted; an in-app identity as the app. */
-function forwardName(target: string): string {
-  const m = /^user_(\d+)$/.exec(target);
-  return m ? `the app (user ${m[1]})` : formatPhone(target);
+/**
+ * A forward as a person reads it: a phone number formatted; an in-app identity `user_{id}` as the person's name
+ * (the server's `name`, as the reports and CSV show it) with "(app)".
+ */
+function forwardName(f: Pick<CallForward, 'number' | 'name'>): string {
+  const m = /^user_(\d+)$/.exec(f.number);
+  if (!m) return formatPhone(f.number);
+  return `${f.name || `user ${m[1]}`} (app)`;
 }
 
 const FORWARD_OUTCOMES: Record<CallForward['outcome'], { label: string; color: string }> = {
@@ -79,7 +83,7 @@ function Forwards({ forwards }: { forwards: CallForward[] }) {
         {forwards.map((f, i) => (
           <Group key={`${f.number}-${i}`} gap="xs" justify="space-between" wrap="nowrap" data-testid="call-forward" data-outcome={f.outcome}>
             <Text size="sm" ff="monospace">
-              {forwardName(f.number)}
+              {forwardName(f)}
             </Text>
             <Group gap={6} wrap="nowrap">
               <Badge size="sm" variant="light" color={FORWARD_OUTCOMES[f.outcome].color}>
@@ -209,7 +213,7 @@ function CallBody({ call, attributes, journey }: { call: CallDetail; attributes:
       <Text size="sm" c="dimmed" data-testid="call-summary">
         {call.isInbound ? 'Called' : 'From'} {call.number_label ? `${call.number_label}, ${formatPhone(business)}` : formatPhone(business)}
         {call.extension !== null ? ` · extension ${call.extension}` : ''}
-        {answeredBy ? ` · answered at ${forwardName(answeredBy.number)}` : ''}
+        {answeredBy ? ` · answered by ${forwardName(answeredBy)}` : ''}
         {call.from_state ? ` · caller in ${call.from_state}` : ''}
         {' · '}
         {formatDateTime(call.started_at)} · {formatDuration(call.duration_s)}

@@ -36,6 +36,7 @@ import {
 } from '@switchboard/domain';
 import { IconAlertCircle, IconPhoto, IconSend } from '@tabler/icons-react';
 import dayjs from 'dayjs';
+import { formatDateTime } from '../../../lib/dates';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmModal } from '../../../components/ConfirmModal';
@@ -202,9 +203,7 @@ function EditorForm({
         notify.success('Campaign saved as a draft');
         navigate('/campaigns');
       } else {
-        notify.success(
-          values.should_be_sent_at ? `Campaign scheduled for ${dayjs(values.should_be_sent_at).format('MMM D, h:mm A')}` : 'Campaign is on its way',
-        );
+        notify.success(values.should_be_sent_at ? `Campaign scheduled for ${formatDateTime(values.should_be_sent_at)}` : 'Campaign is on its way');
         navigate(`/campaigns/${saved.id}`);
       }
     } catch (error) {
@@ -223,7 +222,7 @@ function EditorForm({
     ([k, m]) => !['title', 'text', 'unsubscribe_text', 'groups', 'number_id', 'should_be_sent_at'].includes(k) && m.length,
   );
 
-  const when = sendAtIso && sendAtIso !== 'invalid' ? dayjs(sendAtIso).format('ddd, MMM D [at] h:mm A') : 'now';
+  const when = sendAtIso && sendAtIso !== 'invalid' ? formatDateTime(sendAtIso) : 'now';
   const numberLabel = numbers.find((n) => n.value === v.number_id)?.label ?? 'your number';
 
   return (

@@ -15,6 +15,7 @@ import { useCompanyId } from '../../../lib/session';
 import { useFaxNumbers, useFaxes, type Fax } from '../api/faxes';
 import { FaxThumbnail } from './FaxThumbnail';
 import { SendFaxDialog } from './SendFaxDialog';
+import { formatDateTime } from '../../../lib/dates';
 
 const STATUS_COLOR: Record<string, string> = { queued: 'gray', sending: 'blue', receiving: 'blue', delivered: 'green', received: 'green', failed: 'red' };
 const STATUS_LABEL: Record<string, string> = {
@@ -121,7 +122,7 @@ export function FaxPage() {
                         )}
                       </Table.Td>
                       <Table.Td>
-                        <Text size="sm">{new Date(f.created_at).toLocaleString()}</Text>
+                        <Text size="sm">{formatDateTime(f.created_at)}</Text>
                         {f.file_url && (
                           <Button variant="subtle" size="compact-xs" onClick={() => setViewing(f)}>
                             View

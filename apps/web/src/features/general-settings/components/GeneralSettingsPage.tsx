@@ -95,7 +95,13 @@ export function GeneralSettingsPage() {
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <Select
                 label="Date format"
-                data={['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD']}
+                description="How every screen shows dates, in the company's time zone"
+                data={[
+                  { value: 'MMM D, YYYY', label: 'Nov 28 (the year when it differs)' },
+                  { value: 'MM/DD/YYYY', label: 'MM/DD/YYYY (11/28/2026)' },
+                  { value: 'DD/MM/YYYY', label: 'DD/MM/YYYY (28/11/2026)' },
+                  { value: 'YYYY-MM-DD', label: 'YYYY-MM-DD (2026-11-28)' },
+                ]}
                 value={form.date_format}
                 allowDeselect={false}
                 onChange={(v) => v && set('date_format', v as GeneralSettings['date_format'])}

@@ -1,5 +1,5 @@
 import { ActionIcon, Badge, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { formatDate, isOpenAt, resolveTimeZone, scheduleHoursErrors, scheduleLabel, zonedDateTime, type Schedule } from '@switchboard/domain';
+import { isOpenAt, resolveTimeZone, scheduleHoursErrors, scheduleLabel, zonedDateTime, type Schedule } from '@switchboard/domain';
 import { IconCalendarOff, IconDeviceFloppy, IconPlus, IconX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { ListSkeleton } from '../../../components/ListSkeleton';
@@ -11,10 +11,11 @@ import { notify } from '../../../lib/notify';
 import { useCompanySchedule, useSaveCompanySchedule } from '../api/company-schedule';
 import { useCan } from '../../../lib/access';
 import { ReadOnly } from '../../../components/ReadOnly';
+import { formatDay } from '../../../lib/dates';
 
-/** A YYYY-MM-DD date shown as "Dec 25, 2026" (built at local noon so no zone shifts the day). */
+/** A YYYY-MM-DD date in the company's date format ("Dec 25", "25/12/2026"; lib/dates). */
 function showDate(date: string): string {
-  return formatDate(new Date(`${date}T12:00:00`)) || date;
+  return formatDay(date);
 }
 
 /**

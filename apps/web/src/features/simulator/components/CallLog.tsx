@@ -1,5 +1,5 @@
 import { Badge, Group, Text, Timeline } from '@mantine/core';
-import { formatTime } from '@switchboard/domain';
+import { formatTime } from '../../../lib/dates';
 import type { PlaceCallResult } from '../types';
 
 /** The steps the simulated call went through, as a timeline. */

@@ -1,5 +1,5 @@
 import { Group, Paper, ScrollArea, Stack, Text } from '@mantine/core';
-import { formatTime } from '@switchboard/domain';
+import { formatTime } from '../../../lib/dates';
 import { useEffect, useRef } from 'react';
 import type { HandsetMessage } from '../types';
 

@@ -56,6 +56,7 @@ import {
   type SmsCampaign,
 } from '../api/sms-verification';
 import readOnlyClasses from './ReadOnlyFieldset.module.css';
+import { formatDateTime } from '../../../lib/dates';
 
 const ERROR_MS = 8_000;
 const SIDE_LABEL: Record<SmsSide, string> = { local: 'Local (10DLC)', toll_free: 'Toll-free' };
@@ -748,8 +749,7 @@ function HistoryCard({ campaign }: { campaign: SmsCampaign }) {
       <Stack gap={4}>
         {[...campaign.history].reverse().map((h, i) => (
           <Text key={i} size="sm">
-            {new Date(h.at).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })} ·{' '}
-            {h.subject === 'brand' ? 'Brand' : SIDE_LABEL[h.subject]}: {label(h.to_status)}
+            {formatDateTime(h.at)} · {h.subject === 'brand' ? 'Brand' : SIDE_LABEL[h.subject]}: {label(h.to_status)}
             {h.reason ? ` — ${h.reason}` : ''}
           </Text>
         ))}

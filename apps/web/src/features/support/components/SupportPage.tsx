@@ -12,6 +12,7 @@ import { PageHeader } from '../../../components/PageHeader';
 import { HttpError } from '../../../lib/http';
 import { useTenantConfig } from '../../../lib/tenant';
 import { useMySupportTickets, useSendSupportTicket, type SupportForm } from '../api/support';
+import { formatDateTime } from '../../../lib/dates';
 
 /** The page a ticket is about: `?page=`, else the referring page of this app, else this page. */
 function initialPageUrl(param: string | null): string {
@@ -120,7 +121,7 @@ export function SupportPage() {
               <Group justify="space-between" wrap="wrap" gap="xs">
                 <Text fw={600}>Request #{t.id}</Text>
                 <Text size="xs" c="dimmed">
-                  {new Date(t.createdAt).toLocaleString()} · sent to {t.sentTo}
+                  {formatDateTime(t.createdAt)} · sent to {t.sentTo}
                 </Text>
               </Group>
               <Text size="sm" lineClamp={3} style={{ whiteSpace: 'pre-wrap' }}>

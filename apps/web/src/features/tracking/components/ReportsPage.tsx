@@ -6,6 +6,7 @@ import { EmptyBlock, LoadError } from '../../../components/EmptyBlock';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
 import { formatDateTime, formatDuration } from '../../../lib/format';
+import { useCompanyTimeZone } from '../../../lib/dates';
 import { useCallsReport, usePoolReport, type CallsReportParams, type PoolReport } from '../api/reports';
 import { TrackingNav } from './TrackingNav';
 
@@ -107,7 +108,7 @@ export function ReportsPage() {
   const [days, setDays] = useState('7');
   const [groupBy, setGroupBy] = useState<NonNullable<CallsReportParams['group_by']>>('traffic_source');
   const [model, setModel] = useState<'first_touch' | 'last_touch'>('last_touch');
-  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const tz = useCompanyTimeZone().timezone;
   // Bounds change only with the period (not every render), so the queries keep their keys.
   const bounds = useMemo(() => periodBounds(Number(days)), [days]);
   const calls = useCallsReport({ ...bounds, tz, group_by: groupBy, attribution_model: model });

@@ -5,7 +5,7 @@
  */
 import '@mantine/charts/styles.css';
 import { AreaChart } from '@mantine/charts';
-import { formatDate, formatTime } from '@switchboard/domain';
+import { formatDate, formatTime } from '../../../lib/dates';
 import type { PoolReport } from '../api/reports';
 
 function bucketLabel(at: string, bucket: PoolReport['bucket']): string {
