@@ -1,7 +1,7 @@
 /**
  * The sandbox's demo website (docs/tracking.md "The demo site"): `GET /api/dni/demo/{key}` serves
  * a page of the company whose key it is, with the target number of its first active pool written
- * in every format the script swaps (and a tel: link), loading the tracking script. Buttons add
+ * in every format the script swaps (a tel: link, and once split across elements), loading the tracking script. Buttons add
  * content after load (the MutationObserver path), navigate as a single-page site (history API),
  * and give consent (when the company waits for consent). Only with the sandbox carrier: a
  * production deployment serves no such page.
@@ -22,6 +22,12 @@ export function demoFormats(e164: string): string[] {
   const d = e164.replace(/\D/g, '').slice(-10);
   const [a, b, c] = [d.slice(0, 3), d.slice(3, 6), d.slice(6)];
   return [`${a}-${b}-${c}`, `(${a}) ${b}-${c}`, `${a}.${b}.${c}`, `+1 ${a} ${b} ${c}`, `1-${a}-${b}-${c}`];
+}
+
+/** The number as site themes often write it, split across elements: `<span>(312)</span> <span>555</span>-<span>0147</span>`. */
+function splitPhone(e164: string): string {
+  const d = e164.replace(/\D/g, '').slice(-10);
+  return `<p data-testid="split-phone">Office: <span class="area">(${d.slice(0, 3)})</span> <span>${d.slice(3, 6)}</span>-<span>${d.slice(6)}</span></p>`;
 }
 
 /** The demo page's HTML and its script nonce, or null (not the sandbox carrier, or an unknown key). */
@@ -54,7 +60,7 @@ ${company.waitForConsent ? `<script nonce="${nonce}">window.switchboardDni=windo
 <main>
 <h1 data-testid="page-title">Home</h1>
 <p class="note">This is the call-tracking demo site of the sandbox. Open it with <code>?utm_source=google&amp;utm_medium=cpc&amp;gclid=TEST</code>, then call the number shown from the Phone simulator.</p>
-${target ? `<p>Call us: <span data-testid="inline-phone">${esc(formats[0]!)}</span> or <a data-testid="tel-link" href="tel:${esc(target)}">${esc(formats[3]!)}</a></p><ul data-testid="formats">${list}</ul>` : '<p data-testid="no-pool">The company has no active tracking pool with a target number yet.</p>'}
+${target ? `<p>Call us: <span data-testid="inline-phone">${esc(formats[0]!)}</span> or <a data-testid="tel-link" href="tel:${esc(target)}">${esc(formats[3]!)}</a></p><ul data-testid="formats">${list}</ul>${splitPhone(target)}` : '<p data-testid="no-pool">The company has no active tracking pool with a target number yet.</p>'}
 <div data-testid="later"></div>
 <p>
 <button type="button" id="more" data-testid="add-content">Add content</button>

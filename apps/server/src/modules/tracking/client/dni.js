@@ -6,8 +6,9 @@
  * - Classification happens on the server from the page URL (utm parameters, click ids) and the
  *   referrer; the script makes one request for a session and gets the swaps {target, number}.
  * - Every appearance of a target number in text nodes and tel: links is replaced, keeping its
- *   format (111-222-3333, (111) 222-3333, 111.222.3333, +1 111 222 3333, 1-111-222-3333), also in
- *   content added later (MutationObserver) and after single-page navigation (history API).
+ *   format (111-222-3333, (111) 222-3333, 111.222.3333, +1 111 222 3333, 1-111-222-3333), also when
+ *   split across inline elements (<span>(111)</span> <span>222</span>-<span>3333</span>, markup kept),
+ *   also in content added later (MutationObserver) and after single-page navigation (history API).
  * - Page views on navigation, a heartbeat while the page is visible.
  * - The session and visitor ids are kept in localStorage (the server also sets a first-party
  *   visitor cookie when served from the company's own subdomain).
@@ -110,6 +111,48 @@
     }
     return out;
   }
+  var INLINE = /^(A|ABBR|B|BDI|BDO|CITE|CODE|DATA|DFN|EM|FONT|I|KBD|LABEL|MARK|Q|S|SAMP|SMALL|SPAN|STRONG|SUB|SUP|TIME|U|VAR)$/;
+  /**
+   * A number written across several text nodes of one line of text, e.g.
+   * `<span>(312)</span> <span>555</span>-<span>0147</span>`: the text nodes are read as one text (nodes
+   * under different blocks are kept apart), and each match spanning nodes gets the new number's digits
+   * in place of its own, digit by digit, so every element keeps its share and the markup stays.
+   */
+  function swapSplit(root, list) {
+    var text = '';
+    var at = [];
+    var prev;
+    for (var i = 0; i < list.length; i++) {
+      var b = list[i].parentNode;
+      while (b !== root && INLINE.test(b.nodeName)) b = b.parentNode;
+      if (i && b !== prev) text += '\0';
+      prev = b;
+      at.push(text.length);
+      text += list[i].nodeValue;
+    }
+    var out = text.split('');
+    var node = function (p) {
+      for (var k = at.length - 1; at[k] > p; k--);
+      return k;
+    };
+    for (var j = 0; j < swaps.length; j++) {
+      var s = swaps[j];
+      var m;
+      s.re.lastIndex = 0;
+      while ((m = s.re.exec(text))) {
+        var st = m.index + m[1].length;
+        var en = st + m[2].length;
+        if (node(st) === node(en - 1)) continue;
+        var nd = digits(s.number);
+        var use = nd.slice(Math.max(0, nd.length - digits(m[2]).length));
+        for (var q = st, c = 0; q < en; q++) if (/\d/.test(text.charAt(q))) out[q] = use.charAt(c++);
+      }
+    }
+    for (var n = 0; n < list.length; n++) {
+      var val = out.slice(at[n], at[n] + list[n].nodeValue.length).join('');
+      if (val !== list[n].nodeValue) list[n].nodeValue = val;
+    }
+  }
   var SKIP = { SCRIPT: 1, STYLE: 1, NOSCRIPT: 1, TEXTAREA: 1, INPUT: 1, SELECT: 1, OPTION: 1, TEMPLATE: 1 };
   function swapNode(root) {
     if (!swaps.length || !root) return;
@@ -131,6 +174,7 @@
       var v = swapText(list[i].nodeValue);
       if (v !== list[i].nodeValue) list[i].nodeValue = v;
     }
+    swapSplit(root, list);
     var links = root.querySelectorAll ? root.querySelectorAll('a[href^="tel:"]') : [];
     if (root.nodeName === 'A') links = [root].concat([].slice.call(links));
     for (var j = 0; j < links.length; j++) {
