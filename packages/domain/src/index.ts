@@ -228,6 +228,8 @@ export { LEGAL_QUIET_HOURS, recipientJurisdiction, legalWindowsOn, isSendAllowed
 export type { DayWindows, LegalQuietHoursRule, RecipientJurisdiction, QuietHoursOptions } from './quiet-hours-law.js';
 
 export { SEGMENT_CAPACITY, smsSegments, campaignSegments } from './sms-segments.js';
+export { boundText, clip, codePointLength } from './text-bounds.js';
+export type { BoundedText } from './text-bounds.js';
 export type { SmsEncoding, SmsSegmentInfo } from './sms-segments.js';
 
 export {

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { SEGMENT_CAPACITY, campaignSegments, smsSegments } from './sms-segments.js';
+import { SegmentedMessage } from 'sms-segments-calculator';
 
 describe('smsSegments (GSM-7 160/153, UCS-2 70/67, extension characters count two)', () => {
   it('counts GSM-7 single and multipart messages', () => {
@@ -49,5 +50,61 @@ describe('campaignSegments (body with merge fields at full length, then the unsu
     expect(campaignSegments(`${'a'.repeat(142)}`, 'Reply STOP to stop').segments).toBe(2);
     const disabled = [{ name: 'First Name', tag: '%%firstname%%', key: 'firstname' as const, length: 10, enabled: false }];
     expect(campaignSegments('Hi %%firstname%%', '', disabled)).toMatchObject({ units: 3 });
+  });
+});
+
+describe('smsSegments agrees with sms-segments-calculator and stays linear', () => {
+  /** A deterministic pseudo-random generator (mulberry32), so a failure can be replayed. */
+  function rng(seed: number): () => number {
+    let a = seed;
+    return () => {
+      a = (a + 0x6d2b79f5) | 0;
+      let t = Math.imul(a ^ (a >>> 15), 1 | a);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  const alphabets = {
+    ascii: 'abcdefghijklmnopqrstuvwxyz ABCDEFGHIJ0123456789.,!?\n',
+    gsmExtended: 'abc def[]{}~^|\\€\f',
+    latin: 'aéèñüÄÖØåçÇ ß',
+    typographic: 'abc \u2019\u201c\u201d\u2026',
+    emoji: ['a', ' ', '\u{1F600}', '\u{1F44D}\u{1F3FD}', '\u2764\uFE0F', 'e\u0301', '\r\n'],
+  };
+
+  it.each(Object.keys(alphabets))('gives the library’s answer for %s texts of 0 to 1,600 characters', (name) => {
+    const chars = [...(alphabets as Record<string, string | string[]>)[name]!];
+    const next = rng(name.length * 7919);
+    for (let round = 0; round < 120; round++) {
+      const length = Math.floor(next() * 1601);
+      let text = '';
+      for (let i = 0; i < length; i++) text += chars[Math.floor(next() * chars.length)];
+      const lib = new SegmentedMessage(text, 'auto', false);
+      const ours = smsSegments(text);
+      if (text === '') continue;
+      const encoding = lib.encodingName === 'UCS-2' ? 'UCS-2' : 'GSM-7';
+      expect({ encoding: ours.encoding, segments: ours.segments, units: ours.units, ucs2: ours.ucs2Characters }, `${name} #${round} (${length})`).toEqual({
+        encoding,
+        segments: lib.segmentsCount,
+        units: lib.messageSize / (encoding === 'GSM-7' ? 7 : 16),
+        ucs2: [...new Set(lib.getNonGsmCharacters())],
+      });
+    }
+  });
+
+  it('agrees at the segment boundaries', () => {
+    for (const unit of ['a', '€', '\u0101', '\u{1F600}', 'e\u0301']) {
+      for (let n = 1; n <= 300; n++) {
+        const text = unit.repeat(n);
+        expect(smsSegments(text).segments, `${JSON.stringify(unit)} × ${n}`).toBe(new SegmentedMessage(text, 'auto', false).segmentsCount);
+      }
+    }
+  });
+
+  it('counts 2 MB of text in linear time (the library took minutes)', () => {
+    const started = performance.now();
+    expect(smsSegments('a'.repeat(2 * 1024 * 1024)).segments).toBe(Math.ceil((2 * 1024 * 1024) / 153));
+    expect(smsSegments('\u{1F600}'.repeat(512 * 1024)).segments).toBe(Math.ceil((512 * 1024) / 33));
+    expect(performance.now() - started).toBeLessThan(3000);
   });
 });

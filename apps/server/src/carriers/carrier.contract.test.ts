@@ -11,7 +11,7 @@ import { loadConfig, type Config } from '../platform/config.js';
 import type { Db } from '../platform/db/db.js';
 import { UnsafeUrlError } from '../platform/http/safe-fetch.js';
 import type { Queue } from '../platform/queue.js';
-import { DELIVERY_STATES, InboundMessageEvent, MessageStatusEvent, VoiceEvent, type DeliveryState } from './carrier.events.js';
+import { CARRIER_TEXT_LIMITS, DELIVERY_STATES, InboundMessageEvent, MessageStatusEvent, VoiceEvent, type DeliveryState } from './carrier.events.js';
 import { WEBHOOK_KINDS, type CallFlowStep, type CarrierPort } from './carrier.port.js';
 import { SandboxCarrier } from './sandbox/sandbox.carrier.js';
 import { TwilioCarrier } from './twilio/twilio.carrier.js';
@@ -376,6 +376,8 @@ describe.each(ADAPTERS)('carrier contract: $name', (fx) => {
       from: '+13125557101',
       to: '+12125550123',
       body: 'Is the shop open on Sunday?',
+      bodyTruncated: false,
+      bodyLength: 27,
       media: [],
     });
     expect(InboundMessageEvent.parse(sms)).toEqual(sms);
@@ -386,6 +388,28 @@ describe.each(ADAPTERS)('carrier contract: $name', (fx) => {
     ]);
     expect(mms?.body).toBe('');
     expect(carrier.parseInboundMessage({ From: '+13125557101', To: '+12125550123', Body: 'no id' })).toBeNull();
+  });
+
+  it("bounds every text of a webhook by the carrier's limits, and says what was cut from a message body", () => {
+    const long = 'x'.repeat(64 * 1024);
+    const sms = carrier.parseInboundMessage({ ...fx.forms.inboundSms, Body: `${'é'.repeat(1599)}\u{1F600}${long}`, From: long, To: long });
+    expect(sms?.body).toBe(`${'é'.repeat(1599)}\u{1F600}`); // 1,600 characters, the emoji kept whole
+    expect(sms).toMatchObject({ bodyTruncated: true, bodyLength: 1600 + long.length });
+    expect(sms!.from.length).toBe(CARRIER_TEXT_LIMITS.party);
+    expect(sms!.to.length).toBe(CARRIER_TEXT_LIMITS.party);
+    expect(carrier.parseInboundMessage({ ...fx.forms.inboundSms, Body: 'a'.repeat(1600) })).toMatchObject({ bodyTruncated: false, bodyLength: 1600 });
+    // An id longer than any carrier id is no message; a media URL longer than a URL is left out.
+    expect(carrier.parseInboundMessage({ ...fx.forms.inboundSms, MessageSid: `SM${long}` })).toBeNull();
+    expect(carrier.parseInboundMessage({ ...fx.forms.inboundMms, MediaUrl0: `https://example.com/${long}`, MediaContentType0: long })?.media).toHaveLength(1);
+    expect(carrier.parseMessageStatus({ ...fx.forms.statusDelivered, MessageSid: long })).toBeNull();
+    const voice = carrier.parseVoice({ CallSid: 'CA1', From: long, To: long, FromCity: long, FromState: long, Digits: long, DialCallStatus: long, RecordingUrl: long, [`p${long}`]: 'x', call_id: long });
+    expect(voice.from?.length).toBe(CARRIER_TEXT_LIMITS.party);
+    expect(voice.fromCity?.length).toBe(CARRIER_TEXT_LIMITS.place);
+    expect(voice.fromState?.length).toBe(CARRIER_TEXT_LIMITS.place);
+    expect(voice.digits?.length).toBe(CARRIER_TEXT_LIMITS.digits);
+    expect(voice.dialStatus?.length).toBe(CARRIER_TEXT_LIMITS.word);
+    expect(voice.recordingUrl?.length).toBe(CARRIER_TEXT_LIMITS.url);
+    expect(voice.clientParams).toEqual({ call_id: 'x'.repeat(CARRIER_TEXT_LIMITS.clientParam) });
   });
 
   it('parses delivery updates, with the carrier word kept and mapped to our state', () => {

@@ -7,6 +7,35 @@
  */
 import { z } from 'zod';
 
+/**
+ * The most characters an adapter passes on from a carrier's webhook (docs/operations.md "Bounds on
+ * outside input"). A signed webhook is still outside input: a carrier that misbehaves, or anyone
+ * holding the auth token, must not be able to make a later step (segment counting, keyword
+ * matching, search, e-mails, live events) work on megabytes.
+ * - `messageBody`: Twilio's documented limit of an SMS or MMS body, 1,600 characters (Messaging
+ *   webhook `Body`; error 21617 "The concatenated message body exceeds the 1600 character limit";
+ *   an MMS body has the same limit, its media are at most 10 attachments of 5 MB in all).
+ * - `sid`: carrier ids are 34 characters (two letters and 32 hex digits); longer is not an id.
+ * - `party`: `From`/`To`: E.164 is at most 16 characters; `client:{identity}` and SIP addresses are longer.
+ * - `place`: `FromCity`/`FromState` and the like (the longest US city name has 40 characters).
+ * - `digits`: keys pressed in one `<Gather>` (our menus ask for a few).
+ * - `url`: media and recording URLs; `contentType`: a MIME type (RFC 6838: 127 + 1 + 127).
+ * - `word`: a status or reason word (`DialCallStatus`, `RecordingStatus`).
+ * - `clientParam`/`clientParams`: a browser call's own parameters (Twilio Voice SDK: at most 800 bytes in all).
+ */
+export const CARRIER_TEXT_LIMITS = Object.freeze({
+  messageBody: 1600,
+  sid: 64,
+  party: 256,
+  place: 64,
+  digits: 64,
+  url: 2048,
+  contentType: 255,
+  word: 64,
+  clientParam: 800,
+  clientParams: 32,
+});
+
 /** Our delivery states of a message (docs/messaging.md "Delivery states"); 'received' is inbound only. */
 export const DELIVERY_STATES = ['queued', 'sending', 'sent', 'delivered', 'undelivered', 'failed'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
@@ -17,15 +46,25 @@ export type CallStatusWord = (typeof CALL_STATUS_WORDS)[number];
 /** Call status words that end a call. */
 export const FINAL_CALL_STATUS_WORDS: readonly CallStatusWord[] = ['completed', 'busy', 'no-answer', 'failed', 'canceled'];
 
-/** An inbound SMS/MMS. `from`/`to` as the carrier sent them (the product parses them to E.164). */
+/**
+ * An inbound SMS/MMS. `from`/`to` as the carrier sent them (the product parses them to E.164).
+ * Every text is bounded by the adapter (docs/operations.md "Bounds on outside input"): the body to
+ * the carrier's own limit (Twilio: 1,600 characters), with `bodyTruncated` and `bodyLength` telling
+ * what was received.
+ */
 export const InboundMessageEvent = z.object({
   /** The carrier's message id (non-empty). */
-  sid: z.string().min(1),
-  from: z.string(),
-  to: z.string(),
-  body: z.string(),
+  sid: z.string().min(1).max(CARRIER_TEXT_LIMITS.sid),
+  // Limits count characters (code points); a schema counts UTF-16 units: up to two per character.
+  from: z.string().max(CARRIER_TEXT_LIMITS.party * 2),
+  to: z.string().max(CARRIER_TEXT_LIMITS.party * 2),
+  body: z.string().max(CARRIER_TEXT_LIMITS.messageBody * 2), // 1,600 characters: up to 3,200 UTF-16 units
+  /** Whether the body was cut to the carrier's limit (a longer body cannot come from the network). */
+  bodyTruncated: z.boolean(),
+  /** Characters (code points) of the body as received, before any cut. */
+  bodyLength: z.number().int().min(0),
   /** At most 10 attachments, as the carrier announced them (downloaded later with `downloadMedia`). */
-  media: z.array(z.object({ url: z.string().min(1), contentType: z.string().min(1) })).max(10),
+  media: z.array(z.object({ url: z.string().min(1).max(CARRIER_TEXT_LIMITS.url), contentType: z.string().min(1).max(CARRIER_TEXT_LIMITS.contentType) })).max(10),
 });
 export type InboundMessageEvent = z.infer<typeof InboundMessageEvent>;
 

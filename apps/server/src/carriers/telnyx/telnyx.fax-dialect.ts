@@ -6,6 +6,7 @@
  * Telnyx adapter and the sandbox, which calls our webhook exactly as Telnyx does (docs/fax.md).
  */
 import crypto from 'node:crypto';
+import { clip } from '@switchboard/domain';
 import { z } from 'zod';
 import type { FaxStatus, FaxWebhookEvent, WebhookHeaders } from '../fax.port.js';
 
@@ -73,6 +74,14 @@ const TelnyxFaxBody = z.object({
   }),
 });
 
+/**
+ * The most characters kept of each text of a fax event (docs/operations.md "Bounds on outside
+ * input"; the webhook body itself is at most 1 MB, fax.routes.ts): Telnyx ids are UUIDs (36),
+ * numbers E.164 (16; SIP addresses longer), `failure_reason` one of Telnyx's documented words
+ * (e.g. `user_busy`, `receiver_call_dropped`), media URLs signed links of a few hundred characters.
+ */
+export const FAX_TEXT_LIMITS = Object.freeze({ id: 64, party: 256, reason: 200, url: 2048 });
+
 /** Telnyx fax event types and our status for each (others, e.g. `fax.media.processed`, are ignored). */
 const EVENT_STATUS: Record<string, FaxStatus> = {
   'fax.queued': 'queued',
@@ -90,17 +99,21 @@ export function parseTelnyxFaxEvent(body: unknown): FaxWebhookEvent | null {
   const { id, event_type, payload } = parsed.data.data;
   const status = EVENT_STATUS[event_type];
   if (!status) return null;
+  // Longer than any id: not an event of Telnyx's (and it must not become a receipt key).
+  if (id.length > FAX_TEXT_LIMITS.id || payload.fax_id.length > FAX_TEXT_LIMITS.id) return null;
   const direction = payload.direction ?? (status === 'received' || status === 'receiving' ? 'inbound' : 'outbound');
+  const mediaUrl = payload.media_url ?? null;
   return {
     eventId: id,
     faxId: payload.fax_id,
     direction,
     status,
-    from: payload.from ?? '',
-    to: payload.to ?? '',
+    from: clip(payload.from ?? '', FAX_TEXT_LIMITS.party),
+    to: clip(payload.to ?? '', FAX_TEXT_LIMITS.party),
     pages: payload.page_count ?? null,
-    mediaUrl: payload.media_url ?? null,
-    error: status === 'failed' ? (payload.failure_reason ?? 'failed') : null,
+    // A URL longer than any signed link is not fetched.
+    mediaUrl: mediaUrl !== null && mediaUrl.length <= FAX_TEXT_LIMITS.url ? mediaUrl : null,
+    error: status === 'failed' ? clip(payload.failure_reason ?? 'failed', FAX_TEXT_LIMITS.reason) : null,
   };
 }
 

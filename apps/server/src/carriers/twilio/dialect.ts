@@ -6,9 +6,10 @@
  * adapter and the sandbox (which speaks the same dialect) both extend this, so the dialect lives
  * in one place.
  */
+import { boundText, clip } from '@switchboard/domain';
 import type { Config } from '../../platform/config.js';
 import { safeFetch } from '../../platform/http/safe-fetch.js';
-import { CALL_STATUS_WORDS, InboundMessageEvent, MessageStatusEvent, VoiceEvent, seconds, type CallStatusWord, type DeliveryState } from '../carrier.events.js';
+import { CALL_STATUS_WORDS, CARRIER_TEXT_LIMITS as L, InboundMessageEvent, MessageStatusEvent, VoiceEvent, seconds, type CallStatusWord, type DeliveryState } from '../carrier.events.js';
 import type { CallFlowStep, RenderedResponse, WebhookKind } from '../carrier.port.js';
 import { validateSignature } from './signature.js';
 import { renderMessagingTwiml, renderVoiceTwiml } from './twiml.js';
@@ -36,7 +37,7 @@ const MAX_MEDIA = 10;
 /** Deadline of one media download (ms). */
 const MEDIA_TIMEOUT_MS = 30_000;
 
-const nonEmpty = (v: string | undefined): string | undefined => (v === undefined || v === '' ? undefined : v);
+const nonEmpty = (v: string | undefined, max: number = L.word): string | undefined => (v === undefined || v === '' ? undefined : clip(v, max));
 
 function intOrNull(v: string | undefined): number | null {
   if (v === undefined || v === '') return null;
@@ -87,23 +88,37 @@ export abstract class TwilioDialect {
     return `${this.config.publicUrl}${TWILIO_WEBHOOK_PATHS[kind]}${q ? `?${q}` : ''}`;
   }
 
-  /** Fields: MessageSid, From, To, Body, NumMedia, MediaUrl{i}, MediaContentType{i}. */
+  /**
+   * Fields: MessageSid, From, To, Body, NumMedia, MediaUrl{i}, MediaContentType{i}. Texts are cut to
+   * CARRIER_TEXT_LIMITS (the body to Twilio's 1,600 characters, `bodyTruncated`/`bodyLength` say
+   * what came); a MessageSid longer than any carrier id is no message (null, like a missing one);
+   * a media URL longer than a URL may be is left out.
+   */
   parseInboundMessage(form: Record<string, string>): InboundMessageEvent | null {
-    if (!form.MessageSid) return null;
+    if (!form.MessageSid || form.MessageSid.length > L.sid) return null;
     const numMedia = Math.max(0, Math.min(intOrNull(form.NumMedia) ?? 0, MAX_MEDIA));
     const media: InboundMessageEvent['media'] = [];
     for (let i = 0; i < numMedia; i++) {
       const url = form[`MediaUrl${i}`];
-      if (url) media.push({ url, contentType: form[`MediaContentType${i}`] || 'application/octet-stream' });
+      if (url && url.length <= L.url) media.push({ url, contentType: clip(form[`MediaContentType${i}`], L.contentType) || 'application/octet-stream' });
     }
-    return InboundMessageEvent.parse({ sid: form.MessageSid, from: form.From ?? '', to: form.To ?? '', body: form.Body ?? '', media });
+    const body = boundText(form.Body ?? '', L.messageBody);
+    return InboundMessageEvent.parse({
+      sid: form.MessageSid,
+      from: clip(form.From ?? '', L.party),
+      to: clip(form.To ?? '', L.party),
+      body: body.text,
+      bodyTruncated: body.truncated,
+      bodyLength: body.originalLength,
+      media,
+    });
   }
 
   /** Fields: MessageSid (or the older SmsSid), MessageStatus (or SmsStatus), ErrorCode. */
   parseMessageStatus(form: Record<string, string>): MessageStatusEvent | null {
     const sid = form.MessageSid ?? form.SmsSid;
-    if (!sid) return null;
-    const status = form.MessageStatus ?? form.SmsStatus ?? '';
+    if (!sid || sid.length > L.sid) return null;
+    const status = clip(form.MessageStatus ?? form.SmsStatus ?? '', L.word);
     return MessageStatusEvent.parse({ sid, status, state: twilioMessageState(status), errorCode: intOrNull(form.ErrorCode) });
   }
 
@@ -111,27 +126,34 @@ export abstract class TwilioDialect {
    * Fields: CallSid, ParentCallSid, From, To, FromState, FromCity, Digits, CallStatus, CallDuration,
    * DialCallStatus, DialCallDuration, RecordingUrl, RecordingSid, RecordingDuration; a browser
    * call's token params arrive as extra lower-case fields (Twilio's own fields are PascalCase).
+   * Texts are cut to CARRIER_TEXT_LIMITS; at most 32 client params (names up to 64 characters).
    */
   parseVoice(form: Record<string, string>): VoiceEvent {
     const clientParams: Record<string, string> = {};
-    for (const [k, v] of Object.entries(form)) if (/^[a-z]/.test(k)) clientParams[k] = v;
+    let params = 0;
+    for (const [k, v] of Object.entries(form)) {
+      if (!/^[a-z]/.test(k) || k.length > L.word) continue;
+      if (++params > L.clientParams) break;
+      clientParams[k] = clip(v, L.clientParam);
+    }
     const status = form.CallStatus;
+    const from = clip(form.From, L.party);
     return VoiceEvent.parse({
-      callSid: nonEmpty(form.CallSid),
-      parentCallSid: nonEmpty(form.ParentCallSid),
-      from: form.From,
-      to: form.To,
+      callSid: nonEmpty(form.CallSid, L.sid),
+      parentCallSid: nonEmpty(form.ParentCallSid, L.sid),
+      from,
+      to: clip(form.To, L.party),
       // A browser softphone's leg comes `From` `client:{identity}`.
-      fromClient: nonEmpty(/^client:(.+)$/.exec(form.From ?? '')?.[1]),
-      fromState: nonEmpty(form.FromState),
-      fromCity: nonEmpty(form.FromCity),
-      digits: form.Digits,
+      fromClient: nonEmpty(/^client:(.+)$/.exec(from ?? '')?.[1], L.party),
+      fromState: nonEmpty(form.FromState, L.place),
+      fromCity: nonEmpty(form.FromCity, L.place),
+      digits: clip(form.Digits, L.digits),
       callStatus: status && (CALL_STATUS_WORDS as readonly string[]).includes(status) ? (status as CallStatusWord) : undefined,
       callDurationS: seconds(form.CallDuration),
       dialStatus: nonEmpty(form.DialCallStatus),
       dialDurationS: seconds(form.DialCallDuration),
-      recordingUrl: nonEmpty(form.RecordingUrl),
-      recordingSid: nonEmpty(form.RecordingSid),
+      recordingUrl: nonEmpty(form.RecordingUrl, L.url),
+      recordingSid: nonEmpty(form.RecordingSid, L.sid),
       recordingDurationS: seconds(form.RecordingDuration),
       recordingStatus: nonEmpty(form.RecordingStatus),
       recordingChannels: seconds(form.RecordingChannels),

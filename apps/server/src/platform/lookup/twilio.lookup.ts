@@ -7,6 +7,7 @@
  * with the line type. Errors: a network failure, a timeout (`timeoutMs`), 401/403 (credentials),
  * 429 and 5xx are `LookupUnavailableError`; 404 (unknown number) and `valid: false` are "not found".
  */
+import { clip } from '@switchboard/domain';
 import { LookupUnavailableError, type LookupAnswer, type LookupPort } from './lookup.port.js';
 
 /** The subset of Twilio's PhoneNumber resource read here (snake_case, as on the wire). */
@@ -18,21 +19,51 @@ type TwilioPhoneNumber = {
   line_type_intelligence?: { type?: string | null; carrier_name?: string | null; error_code?: number | null } | null;
 };
 
-/** Maps Twilio's JSON to a `LookupAnswer` (exported for the adapter's tests). */
+/**
+ * The most characters kept of the provider's texts (docs/operations.md "Bounds on outside input"):
+ * a CNAM is at most 15 characters (the industry standard Twilio documents); 64 leaves room for a
+ * provider that spells more without letting an answer flood the cache, the inbox or the logs.
+ * Carrier names and line types are short words too; a country code is two letters.
+ */
+export const LOOKUP_TEXT_LIMITS = Object.freeze({ callerName: 64, carrierName: 128, lineType: 32, countryCode: 2 });
+
+/** Maps Twilio's JSON to a `LookupAnswer`, its texts cut to LOOKUP_TEXT_LIMITS (exported for the adapter's tests). */
 export function answerFromTwilio(e164: string, body: TwilioPhoneNumber): LookupAnswer {
   const cn = body.caller_name ?? null;
   const lt = body.line_type_intelligence ?? null;
-  const name = cn && !cn.error_code && cn.caller_name ? cn.caller_name.trim() : '';
+  const name = cn && !cn.error_code && typeof cn.caller_name === 'string' ? clip(cn.caller_name.trim(), LOOKUP_TEXT_LIMITS.callerName).trim() : '';
   const type = cn?.caller_type?.toUpperCase();
   return {
     e164,
     found: body.valid !== false && name !== '',
     callerName: name || null,
     callerType: type === 'BUSINESS' ? 'business' : type === 'CONSUMER' ? 'consumer' : null,
-    lineType: lt && !lt.error_code ? (lt.type ?? null) : null,
-    carrierName: lt && !lt.error_code ? (lt.carrier_name ?? null) : null,
-    countryCode: body.country_code ?? null,
+    lineType: lt && !lt.error_code && typeof lt.type === 'string' ? clip(lt.type, LOOKUP_TEXT_LIMITS.lineType) : null,
+    carrierName: lt && !lt.error_code && typeof lt.carrier_name === 'string' ? clip(lt.carrier_name, LOOKUP_TEXT_LIMITS.carrierName) : null,
+    countryCode: typeof body.country_code === 'string' ? clip(body.country_code, LOOKUP_TEXT_LIMITS.countryCode) : null,
   };
+}
+
+/** Largest Lookup answer read (a real one is under 2 KB): a larger one is refused unread. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+/** The body of `res` as text, at most `maxBytes`. @throws Error when it is longer (the stream is cancelled). */
+async function readCapped(res: Response, maxBytes: number): Promise<string> {
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new Error(`answer larger than ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The Twilio adapter. `baseUrl` without a trailing slash (default https://lookups.twilio.com). */
@@ -56,7 +87,13 @@ export function createTwilioLookup(opts: { accountSid: string; authToken: string
         );
         throw new LookupUnavailableError(`Twilio Lookup answered ${res.status}: ${detail}`, res.status);
       }
-      return answerFromTwilio(e164, (await res.json()) as TwilioPhoneNumber);
+      let body: TwilioPhoneNumber;
+      try {
+        body = JSON.parse(await readCapped(res, MAX_ANSWER_BYTES)) as TwilioPhoneNumber;
+      } catch (e) {
+        throw new LookupUnavailableError(`Twilio Lookup answered unreadably: ${(e as Error).message}`, res.status);
+      }
+      return answerFromTwilio(e164, body);
     },
   };
 }

@@ -10,7 +10,7 @@
  * not. The SDK's own retries are off: the transcription job is the one place that retries.
  */
 import { DeepgramClient, DeepgramError, DeepgramTimeoutError } from '@deepgram/sdk';
-import { TranscriptionError, type RecognisedSegment, type Transcriber, type TranscriptionResult } from './transcription.port.js';
+import { TranscriptionError, boundTranscription, type RecognisedSegment, type Transcriber, type TranscriptionResult } from './transcription.port.js';
 
 /** The fields of Deepgram's pre-recorded response read here (ListenV1Response). */
 type Utterance = { start?: number; end?: number; channel?: number; transcript?: string };
@@ -81,12 +81,13 @@ export class DeepgramTranscriber implements Transcriber {
       .filter((u) => (u.transcript ?? '').trim())
       .map((u) => ({ channel: u.channel ?? 0, transcript: u.transcript!.trim(), start: u.start ?? 0, end: u.end ?? u.start ?? 0 }))
       .sort((a, b) => a.start - b.start || a.channel - b.channel);
-    return {
+    // The answer is outside input: at most TRANSCRIPT_LIMITS reaches the product.
+    return boundTranscription({
       provider: 'deepgram',
       language: res.results?.channels?.find((c) => c.detected_language)?.detected_language ?? 'en',
       audioS: res.metadata?.duration ?? 0,
       channels: res.metadata?.channels ?? res.results?.channels?.length ?? 1,
       segments,
-    };
+    }).result;
   }
 }

@@ -5,7 +5,7 @@
  * speech: no segments. Bytes that are not a WAV fail (not retryable), as a provider answers 400.
  */
 import { InvalidAudioError, SANDBOX_SCRIPT_CHUNK, readWav, type ScriptedSegment } from './wav.js';
-import { TranscriptionError, type Transcriber, type TranscriptionResult } from './transcription.port.js';
+import { TranscriptionError, boundTranscription, type Transcriber, type TranscriptionResult } from './transcription.port.js';
 
 export class SandboxTranscriber implements Transcriber {
   readonly name = 'sandbox' as const;
@@ -20,7 +20,7 @@ export class SandboxTranscriber implements Transcriber {
     }
     const script = wav.chunks.get(SANDBOX_SCRIPT_CHUNK);
     const lines: ScriptedSegment[] = script ? (JSON.parse(script.toString('utf8')) as { segments: ScriptedSegment[] }).segments : [];
-    return {
+    return boundTranscription({
       provider: 'sandbox',
       language: 'en',
       audioS: Math.round(wav.durationS * 100) / 100,
@@ -29,6 +29,6 @@ export class SandboxTranscriber implements Transcriber {
         .filter((l) => l.channel < wav.channels && l.text.trim())
         .sort((a, b) => a.start - b.start)
         .map((l) => ({ channel: l.channel, transcript: l.text.trim(), start: l.start, end: l.end })),
-    };
+    }).result;
   }
 }

@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { TranscriptionError, type RecognisedSegment, type Transcriber, type TranscriptionResult } from './transcription.port.js';
+import { TranscriptionError, boundTranscription, type RecognisedSegment, type Transcriber, type TranscriptionResult } from './transcription.port.js';
 import { InvalidAudioError, monoSamples, readWav } from './wav.js';
 
 /** The few calls of `@fugood/whisper.node` used here (typed locally: the package is optional). */
@@ -131,6 +131,6 @@ export class WhisperTranscriber implements Transcriber {
       }
     }
     segments.sort((a, b) => a.start - b.start || a.channel - b.channel);
-    return { provider: 'whisper', language: 'en', audioS: Math.round(wav.durationS * 100) / 100, channels: wav.channels, segments };
+    return boundTranscription({ provider: 'whisper', language: 'en', audioS: Math.round(wav.durationS * 100) / 100, channels: wav.channels, segments }).result;
   }
 }
