@@ -1,6 +1,7 @@
 import { Avatar, Menu, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { IconLogout, IconSettings } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { IconLifebuoy, IconLogout, IconMail, IconSettings } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useLocation } from 'react-router';
 import { useSignOut } from '../../features/auth/hooks/use-sign-out';
 import { useSession } from '../../lib/session';
 
@@ -13,10 +14,34 @@ function initials(name: string | undefined): string {
     .join('');
 }
 
-/** The signed-in user's menu: settings and sign out. */
+/**
+ * Whether the development outbox is on (no SMTP: GET /api/dev/outbox answers; 404 otherwise). Asked with a plain
+ * fetch only while the menu is open, so a server with real mail neither toasts nor shows the entry.
+ */
+function useDevOutbox(): boolean {
+  const probe = useQuery({
+    queryKey: ['dev-outbox', 'available'],
+    queryFn: async () => (await fetch('/api/dev/outbox', { credentials: 'include' })).ok,
+    staleTime: Infinity,
+  });
+  return probe.data === true;
+}
+
+/** Entries that depend on the server, rendered only while the menu is open. */
+function ServerEntries() {
+  const outbox = useDevOutbox();
+  return outbox ? (
+    <Menu.Item component={Link} to="/outbox" leftSection={<IconMail size={16} />}>
+      Development outbox
+    </Menu.Item>
+  ) : null;
+}
+
+/** The signed-in user's menu: settings, support (with the page they are on), the development outbox when on, sign out. */
 export function UserMenu() {
   const { user } = useSession();
   const { signOut } = useSignOut();
+  const { pathname, search } = useLocation();
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
@@ -33,6 +58,10 @@ export function UserMenu() {
         <Menu.Item component={Link} to="/settings" leftSection={<IconSettings size={16} />}>
           Settings
         </Menu.Item>
+        <Menu.Item component={Link} to={`/support?page=${encodeURIComponent(pathname + search)}`} leftSection={<IconLifebuoy size={16} />}>
+          Contact support
+        </Menu.Item>
+        <ServerEntries />
         <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={signOut}>
           Sign out
         </Menu.Item>

@@ -14,7 +14,9 @@ const linksOf = (role: string) => allowedSections(as(role)).flatMap((s) => s.ite
 describe('navigation by role', () => {
   it('gives a user their work and no administration', () => {
     expect(sectionsOf('user')).not.toContain('Administration');
-    expect(linksOf('user')).toEqual(expect.arrayContaining(['Inbox', 'Voicemail', 'Contacts', 'Groups', 'Numbers', 'Blocked callers', 'Tags', 'Settings']));
+    expect(linksOf('user')).toEqual(
+      expect.arrayContaining(['Inbox', 'Voicemail', 'Contacts', 'Groups', 'Numbers', 'Blocked callers', 'Tags', 'Settings', 'Support']),
+    );
     for (const hidden of ['Campaigns', 'Dashboard', 'Activity', 'Tracking pools', 'Users', 'Organizations', 'API keys', 'Webhooks', 'Custom fields'])
       expect(linksOf('user')).not.toContain(hidden);
     expect(homePath(as('user'))).toBe('/inbox');
@@ -27,7 +29,7 @@ describe('navigation by role', () => {
   });
 
   it('gives owners and administrators every administration screen, and nothing to a deactivated member', () => {
-    const admin = ['Users', 'Organizations', 'General settings', 'API keys', 'Webhooks', 'Audit log'];
+    const admin = ['Users', 'Organizations', 'General settings', 'Data groups', 'Tenant settings', 'API keys', 'Webhooks', 'Audit log'];
     expect(linksOf('owner')).toEqual(expect.arrayContaining(admin));
     expect(linksOf('administrator')).toEqual(expect.arrayContaining(admin));
     for (const hidden of ['Inbox', 'Numbers', 'Contacts', 'Users', 'Webhooks']) expect(linksOf('billing')).not.toContain(hidden);

@@ -2,6 +2,7 @@
 import { UsersPage } from '../../features/users/components/UsersPage';
 import { OrganizationPage } from '../../features/organizations/components/OrganizationPage';
 import { OrganizationsPage } from '../../features/organizations/components/OrganizationsPage';
+import { RequireAbility } from '../../components/RequireAbility';
 
 /** /organizations: the organizations the person administers. */
 export function OrganizationsRoute() {
@@ -15,5 +16,9 @@ export function OrganizationRoute() {
 
 /** /users: users and invitations of the selected account. */
 export function UsersRoute() {
-  return <UsersPage />;
+  return (
+    <RequireAbility ability="users.read" title="Users">
+      <UsersPage />
+    </RequireAbility>
+  );
 }

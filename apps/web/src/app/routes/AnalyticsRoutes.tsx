@@ -28,6 +28,7 @@ import {
   type ExportColumnPreset,
   type RangePreset,
 } from '../../features/reports';
+import { RequireAbility } from '../../components/RequireAbility';
 
 const MEASURE_OPTIONS = MEASURE_COLUMNS.map((c) => ({ key: c.key, label: c.label }));
 
@@ -60,6 +61,15 @@ function useDashboardListPreset(list: (typeof DASHBOARD_LISTS)[number], enabled:
  * dashboard kinds.
  */
 export function DashboardRoute() {
+  // A role without reports (a `user`, `billing`) gets the "not available with your role" state, not failing requests.
+  return (
+    <RequireAbility ability="reports.read" title="Dashboard">
+      <Dashboard />
+    </RequireAbility>
+  );
+}
+
+function Dashboard() {
   useAnalyticsLive();
   const [params, setParams] = useSearchParams();
   const { timezone, ready } = useCompanyTimezone();
@@ -139,6 +149,14 @@ export function DashboardRoute() {
  * (an opened favourite) is applied to the table once, then left to the preset.
  */
 export function ReportsRoute() {
+  return (
+    <RequireAbility ability="reports.read" title="Call reports">
+      <Reports />
+    </RequireAbility>
+  );
+}
+
+function Reports() {
   const [params, setParams] = useSearchParams();
   const state = useMemo(() => readReportState(params), [params]);
   const kind = presetKindFor(state.group, state.target);

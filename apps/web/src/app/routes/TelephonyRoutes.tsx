@@ -46,6 +46,14 @@ export function NumberEditorRoute() {
 }
 
 export function BlocksRoute() {
+  return (
+    <RequireAbility ability="calls.read" title="Blocked callers">
+      <Blocks />
+    </RequireAbility>
+  );
+}
+
+function Blocks() {
   return <BlocksPage numbers={useNumberChoices().map((n) => ({ value: String(n.id), label: n.label }))} />;
 }
 
@@ -53,6 +61,14 @@ const TEMPLATE_KEYS = TEMPLATE_COLUMN_OPTIONS.map((o) => o.key);
 
 /** `/number-templates`: the call flows list with its columns as a column preset of kind `call_flows`. */
 export function NumberTemplatesRoute() {
+  return (
+    <RequireAbility ability="numbers.read" title="Number templates">
+      <NumberTemplates />
+    </RequireAbility>
+  );
+}
+
+function NumberTemplates() {
   const preset = useColumnPreset('call_flows', { defaultColumns: DEFAULT_TEMPLATE_COLUMNS, available: TEMPLATE_KEYS });
   return (
     <NumberTemplatesPage
@@ -64,6 +80,14 @@ export function NumberTemplatesRoute() {
 }
 
 export function CallRoute() {
+  return (
+    <RequireAbility ability="calls.read" title="Call">
+      <Call />
+    </RequireAbility>
+  );
+}
+
+function Call() {
   const { callId } = useParams();
   const navigate = useNavigate();
   const id = Number(callId);

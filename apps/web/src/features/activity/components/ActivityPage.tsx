@@ -16,6 +16,7 @@ import { useExportReady } from '../realtime/use-export-ready';
 import type { ActivityFilter } from '../types';
 import { ActivityFilters, EMPTY_REPORT } from './ActivityFilters';
 import { ActivityRow } from './ActivityRow';
+import { RequireAbility } from '../../../components/RequireAbility';
 
 const EXPORTS: Array<{ kind: ActivityExportKind; label: string }> = [
   { kind: 'calls', label: 'Calls (CSV)' },
@@ -29,8 +30,17 @@ const EXPORTS: Array<{ kind: ActivityExportKind; label: string }> = [
  * filters (spec 001 §7 "GET /activity"), live, with a CSV export of the filtered calls, voicemails or
  * messages. The filter lives in the URL. `/activity?call={id}` (links in voicemail e-mails sent
  * before they pointed at the call) opens the call.
+ * Roles without `reports.read` get the "not available with your role" state (components/RequireAbility).
  */
 export function ActivityPage() {
+  return (
+    <RequireAbility ability="reports.read" title="Activity">
+      <ActivityScreen />
+    </RequireAbility>
+  );
+}
+
+function ActivityScreen() {
   useActivityLive();
   useExportReady();
   const [params, setParams] = useSearchParams();

@@ -13,9 +13,18 @@ import type { Greeting } from '../types';
 import { GreetingFormModal } from './GreetingFormModal';
 import { fileSrc } from '../../../lib/files';
 import { useCan } from '../../../lib/access';
+import { RequireAbility } from '../../../components/RequireAbility';
 
-/** Greetings: the company's recorded and spoken messages for menus, voicemail and whispers. */
+/** Greetings: the company's recorded and spoken messages for menus, voicemail and whispers. Roles without `numbers.read` see "not available with your role" (components/RequireAbility). */
 export function GreetingsPage() {
+  return (
+    <RequireAbility ability="numbers.read" title="Greetings">
+      <GreetingsScreen />
+    </RequireAbility>
+  );
+}
+
+function GreetingsScreen() {
   // Greetings are created, changed and deleted with `numbers.manage`; other roles listen to them.
   const canManage = useCan('numbers.manage');
   const greetings = useGreetings();

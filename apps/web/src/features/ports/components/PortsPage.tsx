@@ -12,6 +12,7 @@ import { useCreatePort, usePorts } from '../api/ports';
 import { usePortUpdates } from '../realtime/use-port-updates';
 import type { PortRequest, PortState } from '../types';
 import { useCan } from '../../../lib/access';
+import { RequireAbility } from '../../../components/RequireAbility';
 
 const STATE_COLOR: Record<PortState, string> = { submitted: 'blue', in_progress: 'yellow', completed: 'teal', rejected: 'red' };
 const STATE_PROGRESS: Record<PortState, number> = { submitted: 20, in_progress: 60, completed: 100, rejected: 100 };
@@ -177,8 +178,16 @@ function PortCard({ port }: { port: PortRequest }) {
   );
 }
 
-/** Port requests: move numbers from another carrier; states update live. */
+/** Port requests: move numbers from another carrier; states update live. Roles without `numbers.read` see "not available with your role" (components/RequireAbility). */
 export function PortsPage() {
+  return (
+    <RequireAbility ability="numbers.read" title="Port requests">
+      <PortsScreen />
+    </RequireAbility>
+  );
+}
+
+function PortsScreen() {
   // Porting a number in costs money: `numbers.purchase` (docs/permissions.md); other roles follow the requests.
   const canPort = useCan('numbers.purchase');
   usePortUpdates();

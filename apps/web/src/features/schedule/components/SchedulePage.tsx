@@ -12,6 +12,7 @@ import { useCompanySchedule, useSaveCompanySchedule } from '../api/company-sched
 import { useCan } from '../../../lib/access';
 import { ReadOnly } from '../../../components/ReadOnly';
 import { formatDay } from '../../../lib/dates';
+import { RequireAbility } from '../../../components/RequireAbility';
 
 /** A YYYY-MM-DD date in the company's date format ("Dec 25", "25/12/2026"; lib/dates). */
 function showDate(date: string): string {
@@ -33,8 +34,17 @@ function currentState(schedule: Schedule, holidays: string[], now = new Date()):
  * closed. The header says whether the company's hours are open right now (not just the preset's
  * name), and that each number follows the hours set in its routing editor. Leaving with unsaved
  * edits asks first.
+ * Roles without `numbers.read` get the "not available with your role" state (components/RequireAbility).
  */
 export function SchedulePage() {
+  return (
+    <RequireAbility ability="numbers.read" title="Schedule">
+      <ScheduleScreen />
+    </RequireAbility>
+  );
+}
+
+function ScheduleScreen() {
   // The schedule changes with `numbers.manage`; other roles read it (every control disabled).
   const canManage = useCan('numbers.manage');
   const loaded = useCompanySchedule();

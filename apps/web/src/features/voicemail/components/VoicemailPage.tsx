@@ -17,9 +17,18 @@ import type { Voicemail } from '../types';
 import { fileSrc } from '../../../lib/files';
 import { useCan } from '../../../lib/access';
 import { CallButton } from '../../../components/CallButton';
+import { RequireAbility } from '../../../components/RequireAbility';
 
-/** Voicemail: every message left on the company's numbers, to play, mark heard or new, and delete. */
+/** Voicemail: every message left on the company's numbers, to play, mark heard or new, and delete. Roles without `calls.read` see "not available with your role" (components/RequireAbility). */
 export function VoicemailPage() {
+  return (
+    <RequireAbility ability="calls.read" title="Voicemail">
+      <VoicemailScreen />
+    </RequireAbility>
+  );
+}
+
+function VoicemailScreen() {
   // Marking heard and deleting voicemails is working calls (`calls.work`); reporting listens only.
   const canWork = useCan('calls.work');
   const [page, setPage] = useState(1);
