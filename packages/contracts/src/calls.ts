@@ -139,6 +139,8 @@ export const CallForwardSchema = z.object({
   number: z.string(),
   outcome: z.enum(['ringing', 'no-answer', 'busy', 'declined', 'failed', 'answered', 'unknown']),
   rang_at: z.string(),
+  /** For an in-app identity `user_{id}`: the person's name (docs/calling.md "Names of people in a call"). */
+  name: z.string().optional(),
 });
 export type CallForward = z.infer<typeof CallForwardSchema>;
 /** Call outcomes (spec 002 §3 "Other enumerations"), exact values. */
@@ -196,6 +198,8 @@ export const CallDetailSchema = CallSchema.extend({
   recording: CallRecording.nullable().optional(),
   /** With `include=transcription`: the call's transcript (spec 001 "Call (analysis view)"), null when none. */
   transcription: Transcription.nullable().optional(),
+  /** With `include=transcription`: the transcript of the call's voicemail (speaker client), null when none. */
+  voicemail_transcription: Transcription.nullable().optional(),
   /** The known caller (outside party's contact), else null. */
   contact: z.object({ id: z.number(), name: z.string() }).nullable().optional(),
   /** The business number's label ('' when none). */

@@ -304,7 +304,8 @@ class CallRun {
    * `user.{id}`); waits in real time, up to the Dial's timeout, for one of them to answer via
    * `POST .../in-app-calling/calls/{id}/answer` (or for all to decline). After an answer the
    * caller talks until the user hangs up (`.../hangup`) or `talk_seconds` real seconds pass
-   * (default: BROWSER_TALK_MAX_MS). Then the Dial's action gets DialCallStatus completed or no-answer.
+   * (default: BROWSER_TALK_MAX_MS). Then the Dial's action gets DialCallStatus completed or no-answer. A recorded
+   * Dial leaves a two-channel recording of the answered talk (its status callback after the action), as with a forward.
    */
   private async browserDial(
     verb: Node,
@@ -323,10 +324,16 @@ class CallRun {
       const maxMs = this.call.talk_seconds !== undefined ? this.call.talk_seconds * 1000 : BROWSER_TALK_MAX_MS;
       const end = await this.talkToBrowser(r.callId, maxMs);
       talk = Math.round((Date.now() - t0) / 1000);
+      // A recorded Dial (`record-from-answer-dual`) records the browser leg's talk like a forward's: the caller on
+      // channel 0, the browser user (agent) on channel 1, the Conversation panel's lines spoken at their times.
+      const recorded = verb.attrs.record?.startsWith('record-from-answer') ?? false;
+      if (recorded) talk = Math.max(talk, await this.record(verb, talk));
       if (end.kind === 'redirect') {
-        // A transfer moved the caller's leg: this Dial ends without its action (as with Twilio), the caller follows the new TwiML.
+        // A transfer moved the caller's leg: this Dial ends without its action (as with Twilio), the caller follows the
+        // new TwiML; the recording of the answered part is announced at once.
         this.clock += talk;
         this.note('transfer', `user_${r.userId} transferred the call`, talk);
+        await this.postRecording();
         return { kind: 'fetch', verbs: parseTwiml(end.twiml) };
       }
       dialStatus = 'completed';
@@ -336,15 +343,16 @@ class CallRun {
       this.note('dial', `no one answered in the browser (${r.kind})`);
     }
     if (verb.attrs.action) {
-      return {
-        kind: 'fetch',
-        verbs: await this.post(
-          verb.attrs.action,
-          this.params({ DialCallStatus: dialStatus, DialCallSid: newSid('CA'), DialCallDuration: String(talk) }),
-          `dial ${dialStatus}`,
-        ),
-      };
+      const verbs = await this.post(
+        verb.attrs.action,
+        this.params({ DialCallStatus: dialStatus, DialCallSid: newSid('CA'), DialCallDuration: String(talk) }),
+        `dial ${dialStatus}`,
+      );
+      // As Twilio does: the recording status callback comes after the Dial's action.
+      await this.postRecording();
+      return { kind: 'fetch', verbs };
     }
+    await this.postRecording();
     return dialStatus === 'completed' ? { kind: 'end', status: 'completed' } : { kind: 'continue' };
   }
 

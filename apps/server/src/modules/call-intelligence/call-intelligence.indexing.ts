@@ -1,10 +1,11 @@
 /**
  * Keeping the search read model (`call_search_docs`; docs/call-intelligence.md "Search") current:
  *
- * - `transcript.changed` with state `complete` for a call's recording (not a voicemail): the transcript is read
- *   through the transcription module (`readTranscript`), the call's facts through the calls module
- *   (`callsForFacts`) and in-app calling (`inAppHandlersOf`), the document is written, then the company's AI
- *   attribute rules run when the number has AI attributes on (call-intelligence.rules.ts).
+ * - `transcript.changed` with state `complete`, of a call's recording or of its voicemail: the call's complete
+ *   transcripts are read through the transcription module (`readSearchableTranscripts`), the call's facts through
+ *   the calls module (`callsForFacts`) and in-app calling (`inAppHandlersOf`), the document is written, then (a
+ *   recording's transcript) the company's AI attribute rules run when the number has AI attributes on
+ *   (call-intelligence.rules.ts). Voicemails transcribed before search took them are indexed by the backfill job.
  * - `call.changed` / `call.annotated`: the facts of calls that have a document are read again (tags,
  *   qualification, status, duration); calls without a transcript are ignored.
  *
@@ -16,7 +17,7 @@ import type { AppContext } from '../../context.js';
 import type { SearchSegment } from '../../platform/db/schema-intelligence.js';
 import { callsForFacts, type CallForFacts } from '../calls/calls.service.js';
 import { inAppHandlersOf } from '../in-app-calling/in-app-calling.service.js';
-import { readTranscript } from '../transcription/transcription.service.js';
+import { completeVoicemailTranscriptPage, readSearchableTranscripts } from '../transcription/transcription.service.js';
 import { intelligenceRepository, type DocFacts } from './call-intelligence.repository.js';
 import { applyRulesOnTranscript } from './call-intelligence.rules.js';
 
@@ -74,14 +75,22 @@ function searchSegmentsOf(t: TranscriptInput): SearchSegment[] {
 }
 
 /**
- * Writes (or replaces) the search document of a call from a complete transcript. Returns false (nothing written)
- * when the transcript is not complete or the call does not exist or is another company's.
+ * Writes (or replaces) the search document of a call from its complete transcripts: its recording's and its
+ * voicemail's (docs/call-intelligence.md "Search": a voicemail is found like a conversation, the caller's words
+ * as the client's), one after the other in the order given; the document's `transcript_id` is the first's.
+ * Returns false (nothing written) when none is complete or the call does not exist or is another company's.
  */
-export async function indexTranscript(ctx: AppContext, callId: number, companyId: number, transcript: TranscriptInput): Promise<boolean> {
-  if (transcript.state !== 'complete') return false;
+export async function indexTranscript(
+  ctx: AppContext,
+  callId: number,
+  companyId: number,
+  transcript: TranscriptInput | readonly TranscriptInput[],
+): Promise<boolean> {
+  const complete = (Array.isArray(transcript) ? transcript : [transcript as TranscriptInput]).filter((t) => t.state === 'complete');
+  if (complete.length === 0) return false;
   const facts = (await docFactsOf(ctx, [callId])).get(callId);
   if (!facts || facts.company_id !== companyId) return false;
-  const segments = searchSegmentsOf(transcript);
+  const segments = complete.flatMap(searchSegmentsOf);
   const said = (speaker: number) =>
     segments
       .filter((s) => s.speaker === speaker)
@@ -90,25 +99,62 @@ export async function indexTranscript(ctx: AppContext, callId: number, companyId
   await intelligenceRepository.upsertDoc(ctx.db, {
     ...facts,
     call_id: callId,
-    transcript_id: transcript.id,
+    transcript_id: complete[0]!.id,
     segments,
-    text: segments.length ? segments.map((s) => s.text).join('\n') : transcript.text,
+    text: segments.length ? segments.map((s) => s.text).join('\n') : complete.map((t) => t.text).join('\n'),
     agentText: said(1),
     clientText: said(2),
   });
   return true;
 }
 
-/** `transcript.changed` (platform/events/intelligence-events.ts): a complete call transcript is indexed, then the AI rules run. */
+/** Indexes the call's complete transcripts (recording and voicemail) through the transcription module; false when none. */
+export async function indexCall(ctx: AppContext, callId: number, companyId: number): Promise<boolean> {
+  const transcripts = await readSearchableTranscripts(ctx, { companyId, callId });
+  return transcripts.length > 0 && indexTranscript(ctx, callId, companyId, transcripts);
+}
+
+/**
+ * `transcript.changed` (platform/events/intelligence-events.ts): a complete transcript, of a call's recording or of
+ * its voicemail, (re)indexes the call; the AI rules then run for a recording's transcript.
+ */
 export async function onTranscriptChanged(
   ctx: AppContext,
   p: { callId: number; companyId: number; voicemailId: number | null; state: 'loading' | 'complete' | 'failed' },
 ): Promise<void> {
-  if (p.state !== 'complete' || p.voicemailId !== null) return;
-  const transcript = await readTranscript(ctx, { companyId: p.companyId, callId: p.callId });
-  if (!transcript || transcript.state !== 'complete') return;
-  if (!(await indexTranscript(ctx, p.callId, p.companyId, transcript))) return;
-  await applyRulesOnTranscript(ctx, p.callId, p.companyId, false);
+  if (p.state !== 'complete') return;
+  if (!(await indexCall(ctx, p.callId, p.companyId))) return;
+  if (p.voicemailId === null) await applyRulesOnTranscript(ctx, p.callId, p.companyId, false);
+}
+
+/** Voicemail transcripts read per page by the backfill. */
+const BACKFILL_PAGE = 500;
+
+/**
+ * Job `call-intelligence.index-voicemails`: indexes the calls whose voicemail transcript completed before transcript
+ * search took voicemails (they have no document). Pages through the complete voicemail transcripts by id; a call
+ * that already has a document is left alone (a later change of its transcripts reindexes it). Idempotent.
+ * @returns how many calls were indexed.
+ */
+export async function backfillVoicemailDocs(ctx: AppContext): Promise<number> {
+  let after = 0;
+  let written = 0;
+  for (;;) {
+    const page = await completeVoicemailTranscriptPage(ctx, after, BACKFILL_PAGE);
+    if (page.length === 0) return written;
+    after = page.at(-1)!.id;
+    const indexed = new Set(
+      await intelligenceRepository.docIdsOf(
+        ctx.db,
+        page.map((t) => t.callId),
+      ),
+    );
+    for (const t of page) {
+      if (indexed.has(t.callId)) continue;
+      if (await indexCall(ctx, t.callId, t.companyId)) written += 1;
+      indexed.add(t.callId);
+    }
+  }
 }
 
 /** `call.changed` / `call.annotated`: refreshes the facts of the call's document, when it has one. */

@@ -16,9 +16,10 @@ import { notesOf } from '../notes/notes.service.js';
 import { ensureTagsByName, tagIdsByName, tagsByIds } from '../tags/tags.service.js';
 import { getCompanyNumbers } from '../numbers/numbers.service.js';
 import { numberScope, scopeIncludes } from '../users/members.service.js';
-import { afterCallAnnotated } from './call-changes.js';
+import { getUserNames } from '../users/users.service.js';
+import { afterCallAnnotated, recordCallAnnotated } from './call-changes.js';
 import { callsRepository, type CallRow } from './calls.repository.js';
-import { describeCallEvent, forwardOutcomes } from './calls.views.js';
+import { describeCallEvent, forwardOutcomes, userIdsOfCall } from './calls.views.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -37,7 +38,9 @@ export async function callForUser(ctx: AppContext, userId: number, id: number, r
 
 /**
  * GET /api/calls/{id}: the call with status label, history, voicemail, tags, note (the latest),
- * notes, qualification and eavAttributeValues (spec 001 "Call"). @throws NotFoundError
+ * notes, qualification and eavAttributeValues (spec 001 "Call"). People of the company in the call (in-app
+ * identities, answering, placing and transferring users) are worded by name in the history and carry `name` in
+ * `forwards` (docs/calling.md "Names of people in a call"). @throws NotFoundError
  */
 export async function getCall(ctx: AppContext, userId: number, id: number) {
   const call = await callForUser(ctx, userId, id);
@@ -53,12 +56,14 @@ export async function getCall(ctx: AppContext, userId: number, id: number) {
     conversationIdOfCall(ctx, call.id),
     isPartyBlocked(ctx, call.company_id, call.number_id, party),
   ]);
+  // People in the call (rung, answering, placing, transferring) are worded by name, as the reports and CSV show them.
+  const names = await getUserNames(ctx, userIdsOfCall(events, call.forwarded_to));
   return {
     contact,
     number_label: numbers[0]?.label ?? '',
     conversation_id: conversationId,
     caller_blocked: blocked,
-    forwards: forwardOutcomes(events, call.ended_at !== null || call.status === CALL_STATUS.VOICEMAIL),
+    forwards: forwardOutcomes(events, call.ended_at !== null || call.status === CALL_STATUS.VOICEMAIL, names),
     isInbound: call.direction !== 'outbound',
     tags,
     note: notes.at(-1) ?? null,
@@ -88,7 +93,7 @@ export async function getCall(ctx: AppContext, userId: number, id: number) {
       status_label: callStatusLabel(e.status),
       detail: e.detail,
       created_at: e.created_at.toISOString(),
-      ...describeCallEvent(e.status, e.detail as Record<string, unknown>),
+      ...describeCallEvent(e.status, e.detail as Record<string, unknown>, names),
     })),
     voicemail: vm
       ? { id: vm.id, recording_url: vm.recording_url, duration_s: vm.duration_s, is_read: vm.is_read, created_at: vm.created_at.toISOString() }
@@ -196,23 +201,28 @@ export async function callTagUsage(ctx: AppContext, companyId: number): Promise<
 /** POST /api/calls/{id}/tags/tags {tags}: adds company tags (created when new) to the call; answers the call's tags. */
 export async function addCallTags(ctx: AppContext, userId: number, id: number, names: string[]) {
   const call = await callForUser(ctx, userId, id, AGENT_ROLES);
-  await ctx.db.transaction().execute(async (tx) => {
+  const emitted = await ctx.db.transaction().execute(async (tx) => {
     const tags = await ensureTagsByName(ctx, call.company_id, names, tx);
     await callsRepository.addCallTags(
       tx,
       call.id,
       tags.map((t) => t.id),
     );
+    return recordCallAnnotated(tx, call);
   });
-  await afterCallAnnotated(ctx, call);
+  await afterCallAnnotated(ctx, call, emitted);
   return { data: await tagsOfCall(ctx, call.id) };
 }
 
 /** DELETE /api/calls/{id}/tags/tags {tags}: removes those tags from the call (the company tags stay). */
 export async function removeCallTags(ctx: AppContext, userId: number, id: number, names: string[]) {
   const call = await callForUser(ctx, userId, id, AGENT_ROLES);
-  await callsRepository.removeCallTags(ctx.db, call.id, await tagIdsByName(ctx, call.company_id, names));
-  await afterCallAnnotated(ctx, call);
+  const tagIds = await tagIdsByName(ctx, call.company_id, names);
+  const emitted = await ctx.db.transaction().execute(async (tx) => {
+    await callsRepository.removeCallTags(tx, call.id, tagIds);
+    return recordCallAnnotated(tx, call);
+  });
+  await afterCallAnnotated(ctx, call, emitted);
   return { data: await tagsOfCall(ctx, call.id) };
 }
 
@@ -232,11 +242,12 @@ export async function patchCall(
   const call = await callForUser(ctx, userId, id, AGENT_ROLES);
   const patch: Parameters<typeof callsRepository.update>[2] = {};
   if (input.qualification !== undefined) patch.qualification = input.qualification;
-  await ctx.db.transaction().execute(async (tx) => {
+  const emitted = await ctx.db.transaction().execute(async (tx) => {
     if (Object.keys(patch).length) await callsRepository.update(tx, call.id, patch);
     await setEavValues(ctx, EAV_ENTITY_TYPES.Call, call.id, call.company_id, input.eavAttributeValues ?? [], tx);
+    return recordCallAnnotated(tx, call);
   });
-  await afterCallAnnotated(ctx, call);
+  await afterCallAnnotated(ctx, call, emitted);
   if (wantsAiRecalculation(input.recalculateAiAttributes) && aiRecalculator)
     await aiRecalculator(ctx, { id: call.id, company_id: call.company_id, number_id: call.number_id });
   return getCall(ctx, userId, id);
@@ -269,9 +280,10 @@ export async function applyAiAttributes(
 ): Promise<void> {
   const call = await callsRepository.find(ctx.db, callId);
   if (!call || call.company_id !== companyId) throw new NotFoundError('Call');
-  await ctx.db.transaction().execute(async (tx) => {
+  const emitted = await ctx.db.transaction().execute(async (tx) => {
     if (input.qualification !== undefined) await callsRepository.update(tx, call.id, { qualification: input.qualification });
     await setEavValues(ctx, EAV_ENTITY_TYPES.Call, call.id, call.company_id, input.eavAttributeValues, tx);
+    return recordCallAnnotated(tx, call);
   });
-  await afterCallAnnotated(ctx, call);
+  await afterCallAnnotated(ctx, call, emitted);
 }

@@ -19,11 +19,52 @@ export function formatSeconds(seconds: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-/** A forward as a person reads it: a phone number formatted, an in-app identity `user_12` as "the app (user 12)". */
-export function forwardName(target: string): string {
+/** Display names of users by id (users module's `getUserNames`), to word in-app identities with the person's name. */
+export type UserNames = ReadonlyMap<number, string>;
+const NO_NAMES: UserNames = new Map();
+
+/** The user id of an in-app identity `user_{id}`, or null. */
+export function userIdOfTarget(target: string): number | null {
   const m = /^user_(\d+)$/.exec(target);
-  if (m) return `the app (user ${m[1]})`;
+  return m ? Number(m[1]) : null;
+}
+
+/** A user as a person reads them: their name, or "user 12" when it is not known (a user since removed). */
+export function userName(userId: number, names: UserNames = NO_NAMES): string {
+  return names.get(userId) || `user ${userId}`;
+}
+
+/**
+ * A forward as a person reads it: a phone number formatted; an in-app identity `user_12` as the person's name with
+ * "(app)" — "Dana Demo (app)", the name the reports and CSV show — or "user 12 (app)" when the name is not known.
+ */
+export function forwardName(target: string, names: UserNames = NO_NAMES): string {
+  const id = userIdOfTarget(target);
+  if (id !== null) return `${userName(id, names)} (app)`;
   return /^\+?\d{6,}$/.test(target) ? formatPhone(target) : target;
+}
+
+/**
+ * The user ids a call's stored steps and `forwarded_to` name (in-app identities rung, answered or transferred to,
+ * answering, placing and transferring users), for one names lookup before wording them.
+ */
+export function userIdsOfCall(events: Array<{ detail: unknown }>, forwardedTo: string | null): number[] {
+  const ids = new Set<number>();
+  const target = (v: unknown) => {
+    if (typeof v !== 'string') return;
+    for (const part of v.split(', ')) {
+      const id = userIdOfTarget(part);
+      if (id !== null) ids.add(id);
+    }
+  };
+  target(forwardedTo);
+  for (const e of events) {
+    const d = (e.detail ?? {}) as Detail;
+    if (Array.isArray(d.dialing)) d.dialing.forEach(target);
+    for (const k of ['confirmed_by', 'declined_by', 'forwarded_to', 'to']) target(d[k]);
+    for (const k of ['answered_by', 'placed_by', 'by', 'to_user']) if (num(d[k]) !== null) ids.add(d[k] as number);
+  }
+  return [...ids];
 }
 
 /** What the menu did after an invalid or missing choice (call event `next`). */
@@ -57,31 +98,51 @@ function num(v: unknown): number | null {
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
-/** Any value as words: lists joined with ", ", objects as "key: value" pairs, phone numbers formatted. */
-function valueText(v: unknown): string {
-  if (Array.isArray(v)) return v.map(valueText).join(', ');
+/** Any value as words: lists joined with ", ", objects as "key: value" pairs, phone numbers formatted, in-app identities named. */
+function valueText(v: unknown, names: UserNames = NO_NAMES): string {
+  if (Array.isArray(v)) return v.map((x) => valueText(x, names)).join(', ');
   if (v && typeof v === 'object')
     return Object.entries(v as Detail)
-      .map(([k, x]) => `${k.replaceAll('_', ' ')}: ${valueText(x)}`)
+      .map(([k, x]) => `${k.replaceAll('_', ' ')}: ${valueText(x, names)}`)
       .join(', ');
-  if (typeof v === 'string') return forwardName(v);
+  if (typeof v === 'string') return forwardName(v, names);
   return String(v);
 }
+
+/** What a call control step says (docs/calling.md; `{control, by, ...}`): title and sentence, null for another step. */
+const CONTROL_WORDS: Record<string, { title: string; did: string }> = {
+  mute: { title: 'Muted', did: 'muted the microphone' },
+  unmute: { title: 'Unmuted', did: 'turned the microphone back on' },
+  hold: { title: 'On hold', did: 'put the call on hold' },
+  resume: { title: 'Resumed', did: 'took the call off hold' },
+  dtmf: { title: 'Keypad', did: 'pressed' },
+};
 
 /**
  * What one stored step of a call was, in words. `status`: the call's status code when the step was
  * recorded (a step that is not a status change carries the call's status of that moment).
  * @returns `{title, text}`; `text` may be '' when the title says it all.
  */
-export function describeCallEvent(status: number, detail: Detail): { title: string; text: string } {
+export function describeCallEvent(status: number, detail: Detail, names: UserNames = NO_NAMES): { title: string; text: string } {
   const d = detail ?? {};
+  const fw = (target: string) => forwardName(target, names);
+  const by = num(d.by) !== null ? userName(d.by as number, names) : null;
+  if (str(d.control) !== null) {
+    const control = String(d.control);
+    if (control === 'transfer') {
+      const to = str(d.to);
+      return { title: 'Transferred', text: `${by ?? 'The app'} transferred the call${to ? ` to ${fw(to)}` : ''}.` };
+    }
+    const w = CONTROL_WORDS[control];
+    if (w) return { title: w.title, text: `${by ?? 'The app'} ${w.did}${control === 'dtmf' && str(d.digits) ? ` ${String(d.digits)}` : ''}.` };
+  }
   if ('from' in d && 'to' in d && !('dial_status' in d)) {
     const where = [str(d.from_city), str(d.from_state)].filter(Boolean).join(', ');
     const text = `From ${formatPhone(String(d.from))} to ${formatPhone(String(d.to))}${where ? ` · caller in ${where}` : ''}`;
     return status === CALL_STATUS.BLOCKED ? { title: 'Blocked caller rejected', text } : { title: 'Call received', text };
   }
   if (Array.isArray(d.dialing)) {
-    const list = (d.dialing as unknown[]).map((x) => forwardName(String(x)));
+    const list = (d.dialing as unknown[]).map((x) => fw(String(x)));
     return { title: list.length > 1 ? 'Ringing forwards' : 'Ringing forward', text: list.length ? `Ringing ${list.join(', ')}` : 'Ringing' };
   }
   if (d.reason === 'no-answer') return { title: 'No answer', text: 'Nobody answered and voicemail is off.' };
@@ -107,13 +168,14 @@ export function describeCallEvent(status: number, detail: Detail): { title: stri
     return { title: 'Menu choice', text: `The caller pressed ${String(d.extension)}${label ? ` (${label})` : ''}.` };
   }
   if ('answered_by' in d) {
-    return { title: 'Answered in the app', text: `Answered in the browser${str(d.confirmed_by) ? ` by ${forwardName(String(d.confirmed_by))}` : ''}.` };
+    const who = num(d.answered_by) !== null ? userName(d.answered_by as number, names) : str(d.confirmed_by) ? fw(String(d.confirmed_by)) : null;
+    return { title: 'Answered in the app', text: `Answered in the browser${who ? ` by ${who}` : ''}.` };
   }
-  if (str(d.confirmed_by) !== null) return { title: 'Forward accepted', text: `${forwardName(String(d.confirmed_by))} answered and accepted the call.` };
+  if (str(d.confirmed_by) !== null) return { title: 'Forward accepted', text: `${fw(String(d.confirmed_by))} answered and accepted the call.` };
   if (str(d.declined_by) !== null)
     return {
       title: 'Forward declined',
-      text: `${forwardName(String(d.declined_by))} answered but did not accept the call${str(d.digits) ? ` (pressed ${String(d.digits)})` : ''}.`,
+      text: `${fw(String(d.declined_by))} answered but did not accept the call${str(d.digits) ? ` (pressed ${String(d.digits)})` : ''}.`,
     };
   if (str(d.dial_status) !== null) {
     const ds = String(d.dial_status);
@@ -122,7 +184,7 @@ export function describeCallEvent(status: number, detail: Detail): { title: stri
       const talk = num(d.dial_duration_s);
       return {
         title: 'Connected',
-        text: `${to ? `Answered by ${to.split(', ').map(forwardName).join(' or ')}` : 'Answered'}${talk ? ` · talked ${formatSeconds(talk)}` : ''}.`,
+        text: `${to ? `Answered by ${to.split(', ').map(fw).join(' or ')}` : 'Answered'}${talk ? ` · talked ${formatSeconds(talk)}` : ''}.`,
       };
     }
     const idx = num(d.forward_index);
@@ -138,10 +200,11 @@ export function describeCallEvent(status: number, detail: Detail): { title: stri
     return { title, text: `The call ${how === 'completed' ? 'ended' : `ended: ${how}`}${s !== null ? ` after ${formatSeconds(s)}` : ''}.` };
   }
   if ('placed_by' in d) {
-    return { title: 'Call placed', text: `Placed from the app${str(d.to) ? ` to ${formatPhone(String(d.to))}` : ''}.` };
+    const who = num(d.placed_by) !== null ? ` by ${userName(d.placed_by as number, names)}` : '';
+    return { title: 'Call placed', text: `Placed from the app${who}${str(d.to) ? ` to ${formatPhone(String(d.to))}` : ''}.` };
   }
   const entries = Object.entries(d).filter(([, v]) => v !== null && v !== undefined && v !== '');
-  return { title: 'Call step', text: entries.map(([k, v]) => `${k.replaceAll('_', ' ')}: ${valueText(v)}`).join(' · ') };
+  return { title: 'Call step', text: entries.map(([k, v]) => `${k.replaceAll('_', ' ')}: ${valueText(v, names)}`).join(' · ') };
 }
 
 /**
@@ -151,9 +214,20 @@ export function describeCallEvent(status: number, detail: Detail): { title: stri
  * connected result makes the accepted target (or the only one) `answered` and the others
  * `no-answer`. When several rang together, none confirmed and the carrier did not say which
  * answered, they are `unknown` (the call's `forwarded_to` then lists them all). A round still
- * undecided when the call ended (the caller hung up) becomes `no-answer`.
+ * undecided when the call ended (the caller hung up) becomes `no-answer`. An in-app identity `user_{id}` carries
+ * `name`, the person's name from `names` ("user 12" when unknown).
  */
-export function forwardOutcomes(events: StoredEvent[], ended: boolean): CallForward[] {
+export function forwardOutcomes(events: StoredEvent[], ended: boolean, names: UserNames = NO_NAMES): CallForward[] {
+  const out = forwardRounds(events, ended);
+  // An in-app identity carries the person's name (`name`), as the reports and the CSV show it.
+  for (const f of out) {
+    const id = userIdOfTarget(f.number);
+    if (id !== null) f.name = userName(id, names);
+  }
+  return out;
+}
+
+function forwardRounds(events: StoredEvent[], ended: boolean): CallForward[] {
   const out: CallForward[] = [];
   let round: CallForward[] = [];
   const settleRound = (outcome: CallForward['outcome']) => {

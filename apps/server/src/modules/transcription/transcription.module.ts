@@ -6,12 +6,12 @@ import { sendVoicemailAlertWithText } from '../calls/voicemails.js';
 import { registerVoicemailTextSource } from '../conversations/conversations.hooks.js';
 import { findRoutingById } from '../numbers/numbers.service.js';
 import { onTranscriptSettled, registerTranscriptionJobs, startTranscript } from './transcription.jobs.js';
-import { readTranscript, voicemailTranscriptTexts } from './transcription.service.js';
+import { readCallVoicemailTranscript, readTranscript, voicemailTranscriptTexts } from './transcription.service.js';
 
 /**
  * Hooks into the calls module: a stored call recording or voicemail of a number with
  * `call_transcription_enabled` gets a loading transcript and its job (in the storing transaction);
- * `GET /calls/{id}?include=transcription` adds the call's transcript; a transcribed voicemail's
+ * `GET /calls/{id}?include=transcription` adds the call's transcript and its voicemail's; a transcribed voicemail's
  * alert e-mail goes out when its transcript settles, with the text; the inbox's voicemail items
  * carry their transcript (conversations' voicemail-text hook).
  */
@@ -22,9 +22,12 @@ function setupTranscription(_ctx: AppContext): void {
     await startTranscript(ctx, tx, s);
     return true;
   });
-  registerCallDetailExtension(async (ctx, call, include) =>
-    include.includes('transcription') ? { transcription: await readTranscript(ctx, { companyId: call.company_id, callId: call.id }) } : {},
-  );
+  registerCallDetailExtension(async (ctx, call, include) => {
+    if (!include.includes('transcription')) return {};
+    const q = { companyId: call.company_id, callId: call.id };
+    // The call's recording transcript and, apart, its voicemail's (docs/transcription.md "Voicemails").
+    return { transcription: await readTranscript(ctx, q), voicemail_transcription: await readCallVoicemailTranscript(ctx, q) };
+  });
   registerVoicemailTextSource(voicemailTranscriptTexts);
   onTranscriptSettled(async (ctx, tx, row, state, text) => {
     if (row.voicemail_id !== null) await sendVoicemailAlertWithText(ctx, tx, row.voicemail_id, state === 'complete' ? text : undefined);

@@ -16,6 +16,32 @@ export const transcriptionRepository = {
   async findForCall(db: DbOrTx, callId: number): Promise<TranscriptRow | undefined> {
     return db.selectFrom('transcripts').selectAll().where('call_id', '=', callId).where('voicemail_id', 'is', null).executeTakeFirst();
   },
+  /** The transcript of the call's voicemail (the newest, should a call hold several). */
+  async findVoicemailOfCall(db: DbOrTx, callId: number): Promise<TranscriptRow | undefined> {
+    return db
+      .selectFrom('transcripts')
+      .selectAll()
+      .where('call_id', '=', callId)
+      .where('voicemail_id', 'is not', null)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  },
+  /**
+   * Complete voicemail transcripts with id above `afterId`, ascending, at most `limit` (the search backfill pages
+   * through them): transcript id, call and company.
+   */
+  async completeVoicemailTranscripts(db: DbOrTx, afterId: number, limit: number): Promise<Array<{ id: number; call_id: number; company_id: number }>> {
+    return db
+      .selectFrom('transcripts')
+      .select(['id', 'call_id', 'company_id'])
+      .where('voicemail_id', 'is not', null)
+      .where('state', '=', 'complete')
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  },
   async findForVoicemail(db: DbOrTx, voicemailId: number): Promise<TranscriptRow | undefined> {
     return db.selectFrom('transcripts').selectAll().where('voicemail_id', '=', voicemailId).executeTakeFirst();
   },

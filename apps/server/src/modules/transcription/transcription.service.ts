@@ -1,7 +1,8 @@
 /**
  * Transcripts of call recordings and voicemails (spec 001 "Call (analysis view)": transcription with
  * id, state, text, metadata, statistics and raw segments; speakers mixed 0, agent 1, client 2;
- * docs/transcription.md). Reads for other modules (`readTranscript`, `voicemailTranscriptTexts`)
+ * docs/transcription.md). Reads for other modules (`readTranscript`, `readCallVoicemailTranscript`,
+ * `readSearchableTranscripts`, `voicemailTranscriptTexts`)
  * and the DTO shared by the call detail; the job that fills a transcript is in transcription.jobs.ts.
  */
 import type { Transcription, TranscriptMetadata } from '@switchboard/contracts';
@@ -62,6 +63,42 @@ export async function readVoicemailTranscript(
   const row = await transcriptionRepository.findForVoicemail(db, q.voicemailId);
   if (!row || row.company_id !== q.companyId) return null;
   return transcriptionDto(row, row.state === 'complete' ? await transcriptionRepository.segments(db, row.id) : []);
+}
+
+/**
+ * The transcript of the voicemail left on call `callId` (same shape; `metadata.source` 'voicemail', speaker client),
+ * or null when the call has no transcribed voicemail. `companyId` must own it. No access check of the user.
+ */
+export async function readCallVoicemailTranscript(
+  ctx: AppContext,
+  q: { companyId: number; callId: number },
+  db: DbOrTx = ctx.db,
+): Promise<Transcription | null> {
+  const row = await transcriptionRepository.findVoicemailOfCall(db, q.callId);
+  if (!row || row.company_id !== q.companyId) return null;
+  return transcriptionDto(row, row.state === 'complete' ? await transcriptionRepository.segments(db, row.id) : []);
+}
+
+/**
+ * What transcript search indexes for a call (docs/call-intelligence.md "Search"): the complete transcripts of its
+ * own recording and of its voicemail, recording first; empty when it has neither. `companyId` must own them.
+ */
+export async function readSearchableTranscripts(ctx: AppContext, q: { companyId: number; callId: number }, db: DbOrTx = ctx.db): Promise<Transcription[]> {
+  const both = [await readTranscript(ctx, q, db), await readCallVoicemailTranscript(ctx, q, db)];
+  return both.filter((t): t is Transcription => t !== null && t.state === 'complete');
+}
+
+/**
+ * A page of complete voicemail transcripts (ids above `afterId`, ascending, at most `limit`): `{id, callId,
+ * companyId}`, for indexing voicemails stored before transcript search took them (call-intelligence's backfill).
+ */
+export async function completeVoicemailTranscriptPage(
+  ctx: AppContext,
+  afterId: number,
+  limit: number,
+): Promise<Array<{ id: number; callId: number; companyId: number }>> {
+  const rows = await transcriptionRepository.completeVoicemailTranscripts(ctx.db, afterId, limit);
+  return rows.map((r) => ({ id: r.id, callId: r.call_id, companyId: r.company_id }));
 }
 
 /**
