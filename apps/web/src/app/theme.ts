@@ -62,7 +62,9 @@ const colors = Object.fromEntries(
  * component defaults that keep every screen accessible (checked by e2e/tests/accessibility.spec.ts):
  * - links are underlined, so a link inside text is told apart without relying on colour (1.4.1);
  * - a close button (dialogs, drawers, notices) is named "Close" unless it is given its own name (4.1.2);
- * - a table that scrolls sideways on a narrow screen can be scrolled from the keyboard (2.1.1).
+ * - a table that scrolls sideways on a narrow screen can be scrolled from the keyboard (2.1.1);
+ * - Enter in a multi-select's search text picks the highlighted choice and never submits the surrounding form
+ *   (issue 23: Enter in a contact's Labels created the contact half-filled).
  */
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -75,6 +77,13 @@ export const theme = createTheme({
     // importing the components here would pull them into it.
     Anchor: { defaultProps: { underline: 'always' } satisfies Partial<AnchorProps> },
     CloseButton: { defaultProps: { 'aria-label': 'Close' } },
+    MultiSelect: {
+      defaultProps: {
+        onKeyDown: (event: { key: string; preventDefault: () => void }) => {
+          if (event.key === 'Enter') event.preventDefault();
+        },
+      },
+    },
     TableScrollContainer: { defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0 } } } satisfies Partial<TableScrollContainerProps> },
   },
 });

@@ -18,13 +18,21 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
-import { recordAudit } from './audit.service.js';
+import { hasRecentAuditEntry, recordAudit } from './audit.service.js';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const VERBS: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
 /** Routes whose requests are not worth an entry (the simulator's and development tools' own traffic). */
 const SKIPPED = /^\/api\/(simulator|dev|broadcasting)(\/|$)/;
 const KEEP_ANSWER_BYTES = 64 * 1024;
+/**
+ * Routine requests that change nothing a person decided: the softphone's access token (in-app calling), renewed on every page load
+ * and before it expires (issue 23: the log was flooded with "create token"). Recorded at most once an hour per person,
+ * company and route, so the log still shows who used them and when.
+ */
+const ROUTINE = /^\/api\/companies\/:companyId\/in-app-calling\/token$/;
+/** How long a routine request's entry stands for the same person's repeats. */
+export const ROUTINE_AUDIT_WINDOW_MS = 60 * 60 * 1000;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -144,6 +152,9 @@ export function registerAuditHooks(app: App, ctx: AppContext): void {
     try {
       let companyId = companyOf(request, answer);
       if (companyId === null && entityId !== null) companyId = (await companyResolvers.get(ctx.db)?.get(entityType)?.(entityId)) ?? null;
+      const path = request.url.split('?')[0] ?? request.url;
+      if (ROUTINE.test(pattern) && (await hasRecentAuditEntry(ctx, { companyId, actorUserId: auth.userId, path, outcome, withinMs: ROUTINE_AUDIT_WINDOW_MS })))
+        return;
       await recordAudit(ctx, {
         company_id: companyId,
         actor_kind: operatorUserId !== null ? 'operator' : auth.apiKey ? 'api_key' : 'user',
@@ -155,7 +166,7 @@ export function registerAuditHooks(app: App, ctx: AppContext): void {
         entity_type: entityType,
         entity_id: entityId ?? (typeof answerId === 'number' || typeof answerId === 'string' ? String(answerId) : null),
         method: request.method,
-        path: request.url.split('?')[0] ?? request.url,
+        path,
         status_code: reply.statusCode,
         outcome,
         changes: request.body ?? null,

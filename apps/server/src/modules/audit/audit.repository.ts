@@ -45,6 +45,18 @@ export const auditRepository = {
     q = companyId === null ? q.where('company_id', 'is', null) : q.where('company_id', '=', companyId);
     return (await q.limit(1).executeTakeFirst()) !== undefined;
   },
+  /** Whether an entry of the person on `path` with `outcome` exists since `since` (the routine-request window). */
+  async hasRecent(db: DbOrTx, q: { companyId: number | null; actorUserId: number | null; path: string; outcome: string; since: Date }): Promise<boolean> {
+    let sel = db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('path', '=', q.path)
+      .where('outcome', '=', q.outcome as AuditRow['outcome'])
+      .where('created_at', '>=', q.since);
+    sel = q.companyId === null ? sel.where('company_id', 'is', null) : sel.where('company_id', '=', q.companyId);
+    sel = q.actorUserId === null ? sel.where('actor_user_id', 'is', null) : sel.where('actor_user_id', '=', q.actorUserId);
+    return (await sel.limit(1).executeTakeFirst()) !== undefined;
+  },
   async insert(db: DbOrTx, row: AuditInsert): Promise<void> {
     await db.insertInto('audit_log').values(row).execute();
   },

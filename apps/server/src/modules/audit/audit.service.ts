@@ -70,6 +70,17 @@ export async function hasAuditEntry(ctx: AppContext, companyId: number | null, e
   return auditRepository.hasEntry(ctx.db, companyId, entityType, entityId, action);
 }
 
+/**
+ * Whether the person already has an entry of this outcome on `path` in the company's log (null: entries without a
+ * company) within the last `withinMs` milliseconds: routine requests are recorded once per window (audit.http.ts).
+ */
+export async function hasRecentAuditEntry(
+  ctx: AppContext,
+  q: { companyId: number | null; actorUserId: number | null; path: string; outcome: string; withinMs: number },
+): Promise<boolean> {
+  return auditRepository.hasRecent(ctx.db, { ...q, since: new Date(Date.now() - q.withinMs) });
+}
+
 /** Resolves user ids to display names; registered by a module that may read users (api-keys setup). */
 export type ActorNames = (ids: readonly number[]) => Promise<Map<number, string>>;
 const actorNameSources = new WeakMap<object, ActorNames>();

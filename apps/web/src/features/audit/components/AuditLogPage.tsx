@@ -1,7 +1,8 @@
 /**
  * /audit-log (docs/audit.md): who changed what in the company, when and from where, newest first, for owners and
  * administrators: filters (actor kind, entity, outcome, days, search), each entry's submitted fields (secrets already
- * redacted by the server) on demand, and a CSV export of the filtered log.
+ * redacted by the server) on demand, and a CSV export of the filtered log. Consecutive repeats of one person's routine
+ * request show as one row "N times" (group-runs.ts).
  */
 import { Anchor, Badge, Button, Card, Code, Collapse, Group, Select, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -15,6 +16,7 @@ import { TablePager } from '../../../components/TablePager';
 import { formatStamp } from '../../../lib/format';
 import { useCompanyId } from '../../../lib/session';
 import { auditExportUrl, useAuditLog, type AuditFilters } from '../api/audit';
+import { groupRuns } from '../group-runs';
 
 const ACTOR_KINDS = [
   { value: 'user', label: 'People' },
@@ -45,6 +47,8 @@ export function AuditLogPage() {
   const effective = { ...filters, search, entityType: entity };
   const log = useAuditLog(effective, page);
   const rows = log.data?.data ?? [];
+  // Repeats of one person's routine request are one row "N times" (group-runs.ts).
+  const runs = groupRuns(rows);
   const set = (patch: Partial<AuditFilters>) => {
     setFilters((f) => ({ ...f, ...patch }));
     setPage(1);
@@ -130,11 +134,16 @@ export function AuditLogPage() {
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {rows.map((e) => (
+                {runs.map(({ entry: e, count, oldestAt }) => (
                   <Fragment key={e.id}>
                     <Table.Tr data-testid="audit-row">
                       <Table.Td>
                         <Text size="sm">{formatStamp(e.created_at)}</Text>
+                        {count > 1 ? (
+                          <Text size="xs" c="dimmed">
+                            since {formatStamp(oldestAt)}
+                          </Text>
+                        ) : null}
                       </Table.Td>
                       <Table.Td>
                         <Text size="sm">{actorOf(e)}</Text>
@@ -144,6 +153,11 @@ export function AuditLogPage() {
                           <Text size="sm" fw={500}>
                             {e.action} {e.entity_type}
                             {e.entity_id ? ` #${e.entity_id}` : ''}
+                            {count > 1 ? (
+                              <Badge component="span" ml={6} size="sm" variant="light" color="gray">
+                                {count} times
+                              </Badge>
+                            ) : null}
                           </Text>
                           <Text size="xs" c="dimmed">
                             {e.method} {e.path}
