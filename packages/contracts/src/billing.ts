@@ -75,7 +75,10 @@ export const Subscription = z.object({
   currentPeriodEnd: z.string(),
   cancelAtPeriodEnd: z.boolean(),
   pendingPlan: Plan.nullable(),
+  /** The add-ons billed: those subscribed and those in use in the product (docs/billing.md "Add-ons"). */
   features: z.array(BillingFeatureName),
+  /** The add-ons in use and where (e.g. "Recording is on for 2 numbers"): they stay on while used. */
+  featuresInUse: z.array(z.object({ feature: BillingFeatureName, reason: z.string() })),
   customer: z.object({ email: z.string().nullable(), ccEmails: z.array(z.string()), receivesInvoiceEmails: z.boolean() }),
   creditCents: z.number().int(),
   parked: z.boolean(),
@@ -165,11 +168,62 @@ export type Invoice = z.infer<typeof Invoice>;
 export const InvoiceList = z.object({ data: z.array(Invoice) });
 export const InvoiceParams = z.object({ companyId: Id, invoiceId: Id });
 
+/**
+ * `GET /company/{companyId}/invoices/upcoming` (docs/billing.md "Upcoming invoice"): the invoice the period end will
+ * create if nothing changes (overage so far, or the trial's registration fees; the next period's plan and add-ons;
+ * account credit), also during the trial. `data` is null when no invoice is coming (a canceled subscription).
+ */
+export const UpcomingInvoice = z.object({
+  /** When it is created and charged: the end of the current period (or trial). */
+  date: z.string(),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  lines: z.array(InvoiceLine),
+  totalCents: z.number().int(),
+  amountDueCents: z.number().int(),
+});
+export type UpcomingInvoice = z.infer<typeof UpcomingInvoice>;
+export const UpcomingInvoiceAnswer = z.object({ data: UpcomingInvoice.nullable() });
+
+/**
+ * `GET /company/{companyId}/billing/number-price?count=N` (roles that may buy numbers; docs/billing.md "Number
+ * price"): what buying `count` more numbers costs on the current plan: how many fit in the plan's allowance and how
+ * many are extra, at the plan's monthly price each (billed as overage by the days held; free during a trial).
+ */
+export const NumberPrice = z.object({
+  planName: z.string(),
+  included: z.number().int(),
+  held: z.number().int(),
+  count: z.number().int(),
+  includedCount: z.number().int(),
+  extraCount: z.number().int(),
+  unitCents: z.number().int(),
+  monthlyCents: z.number().int(),
+  trial: z.boolean(),
+  trialEndsAt: z.string().nullable(),
+});
+export const NumberPriceQuery = z.object({ count: z.coerce.number().int().min(1).max(1000).default(1) });
+export type NumberPrice = z.infer<typeof NumberPrice>;
+export const NumberPriceAnswer = z.object({ data: NumberPrice });
+
 /** Usage of the current period (docs/billing.md "Usage"). */
 export const Usage = z.object({
   periodStart: z.string(),
   periodEnd: z.string(),
-  numbers: z.object({ current: z.number().int(), included: z.number().int(), numberDays: z.number().int() }),
+  /**
+   * Numbers held: now, included, number-days so far (all and above the included numbers), the monthly price of an
+   * extra number, and the extra numbers the period-end invoice bills if the numbers held now are kept to its end
+   * (ceil(number-days over / days of the period), docs/billing.md "Usage").
+   */
+  numbers: z.object({
+    current: z.number().int(),
+    included: z.number().int(),
+    numberDays: z.number().int(),
+    numberDaysOver: z.number().int(),
+    periodDays: z.number().int(),
+    unitCents: z.number().int(),
+    projectedExtra: z.number().int(),
+  }),
   minutes: z.object({ inbound: z.number().int(), outbound: z.number().int(), included: z.number().int() }),
   messages: z.object({ smsSegments: z.number().int(), mmsMessages: z.number().int(), included: z.number().int() }),
   /** Services billed per unit from the first one (docs/billing.md "Usage"): fax pages, caller-name lookups, transcription minutes. */

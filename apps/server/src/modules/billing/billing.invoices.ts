@@ -11,7 +11,7 @@
  * - the PDF (pdfkit), rendered on request from the stored invoice, and the invoice e-mail through the mail port.
  */
 import PDFDocument from 'pdfkit';
-import { BILLING_MESSAGES, formatUsd, type Invoice } from '@switchboard/contracts';
+import { BILLING_MESSAGES, formatUsd, type Invoice, type UpcomingInvoice as UpcomingInvoiceDto } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { fieldError, NotFoundError, ValidationError } from '../../platform/http/errors.js';
@@ -20,6 +20,7 @@ import { findCompany, setAccountStatus } from '../companies/accounts.service.js'
 import { recordJobAudit } from '../audit/audit.service.js';
 import { billingRepository as repo, type InvoiceLineRow, type InvoiceRow, type PlanRow } from './billing.repository.js';
 import { addInterval, featureLines, nextDunningAttempt, overageLines, registrationFeeLines, type Line } from './billing.pricing.js';
+import { billedFeatures, featuresInUse } from './billing.features.js';
 import { ensureBilling, getSubscription, planMigration } from './billing.service.js';
 import { periodUsage, snapshotNumbers } from './billing.usage.js';
 
@@ -341,8 +342,9 @@ export async function renewIfDue(ctx: AppContext, companyId: number, now = new D
   if (!s0 || s0.status === 'canceled' || s0.current_period_end > now) return null;
   const closingPlan = (await repo.plan(ctx.db, s0.plan_id))!;
   const usage = await periodUsage(ctx, companyId, closingPlan, s0.current_period_start, s0.current_period_end);
-  // A trial's usage is free, but the registration fees passed through at cost are billed.
-  const closingLines = s0.status === 'trialing' ? registrationFeeLines(usage) : overageLines(closingPlan, usage);
+  const closingLines = closingLinesOf(s0.status, closingPlan, usage);
+  // Read before the transaction (no pool wait inside it): the add-ons in use are billed with the subscribed ones.
+  const inUse = await featuresInUse(ctx, companyId);
   const invoice = await ctx.db.transaction().execute(async (tx) => {
     const s = await repo.subscription(tx, companyId, true);
     if (!s || s.status === 'canceled' || s.current_period_end.getTime() !== s0.current_period_end.getTime()) return null;
@@ -354,14 +356,7 @@ export async function renewIfDue(ctx: AppContext, companyId: number, now = new D
     }
     const next: PlanRow = s.pending_plan_id ? ((await repo.plan(tx, s.pending_plan_id)) ?? closingPlan) : closingPlan;
     const end = addInterval(start, next.interval);
-    lines.push({
-      kind: 'plan',
-      description: `${next.name} plan, ${start.toISOString().slice(0, 10)} to ${end.toISOString().slice(0, 10)}`,
-      quantity: 1,
-      unit_cents: next.price_cents,
-      amount_cents: next.price_cents,
-    });
-    lines.push(...featureLines(s.features, next.interval));
+    lines.push(...nextPeriodLines(next, billedFeatures(s.features, inUse), start, end));
     await repo.updateSubscription(tx, companyId, {
       plan_id: next.id,
       pending_plan_id: null,
@@ -375,6 +370,62 @@ export async function renewIfDue(ctx: AppContext, companyId: number, now = new D
   await mailInvoice(ctx, companyId, invoice);
   if (invoice.status === 'open') await chargeInvoice(ctx, Number(invoice.id), 'first', now);
   return Number(invoice.id);
+}
+
+/** The lines a closing period bills: its overage, or, for a trial (whose usage is free), only the registration fees passed through at cost. */
+function closingLinesOf(status: string, plan: PlanRow, usage: Parameters<typeof overageLines>[1]): Line[] {
+  return status === 'trialing' ? registrationFeeLines(usage) : overageLines(plan, usage);
+}
+
+/** The next period's plan line and add-on lines ([start, end) on plan `next`). */
+function nextPeriodLines(next: PlanRow, features: readonly string[], start: Date, end: Date): Line[] {
+  return [
+    {
+      kind: 'plan',
+      description: `${next.name} plan, ${start.toISOString().slice(0, 10)} to ${end.toISOString().slice(0, 10)}`,
+      quantity: 1,
+      unit_cents: next.price_cents,
+      amount_cents: next.price_cents,
+    },
+    ...featureLines(features, next.interval),
+  ];
+}
+
+/**
+ * `GET /company/{companyId}/invoices/upcoming` (docs/billing.md "Upcoming invoice"): the renewal invoice the end of the
+ * current period (or trial) creates if nothing changes, computed exactly as {@link renewIfDue} will: the closing
+ * period's overage so far (a trial's: only registration fees), then (unless the subscription ends) the next period's
+ * plan (the pending one if any) and the add-ons billed, less account credit (an "Account credit applied" line).
+ * Writes nothing but today's numbers held. @returns null for a canceled subscription (no invoice is coming).
+ */
+export async function upcomingInvoice(ctx: AppContext, companyId: number, userId: number | null, now = new Date()): Promise<UpcomingInvoiceDto | null> {
+  const { account, subscription: s } = await ensureBilling(ctx, companyId, userId, now);
+  if (s.status === 'canceled') return null;
+  await snapshotNumbers(ctx, [companyId], now);
+  const plan = (await repo.plan(ctx.db, s.plan_id))!;
+  const usage = await periodUsage(ctx, companyId, plan, s.current_period_start, s.current_period_end);
+  const lines = closingLinesOf(s.status, plan, usage);
+  const start = s.current_period_end;
+  let end = start;
+  if (!s.cancel_at_period_end) {
+    const next = s.pending_plan_id ? ((await repo.plan(ctx.db, s.pending_plan_id)) ?? plan) : plan;
+    end = addInterval(start, next.interval);
+    lines.push(...nextPeriodLines(next, billedFeatures(s.features, await featuresInUse(ctx, companyId)), start, end));
+  } else if (lines.length === 0) return null;
+  const subtotal = lines.reduce((sum, l) => sum + l.amount_cents, 0);
+  if (account.credit_cents > 0 && subtotal > 0) {
+    const used = Math.min(account.credit_cents, subtotal);
+    lines.push({ kind: 'credit', description: 'Account credit applied', quantity: 1, unit_cents: -used, amount_cents: -used });
+  }
+  const total = lines.reduce((sum, l) => sum + l.amount_cents, 0);
+  return {
+    date: s.current_period_end.toISOString(),
+    periodStart: (s.cancel_at_period_end ? s.current_period_start : start).toISOString(),
+    periodEnd: end.toISOString(),
+    lines: lines.map((l) => ({ kind: l.kind, description: l.description, quantity: l.quantity, unitCents: l.unit_cents, amountCents: l.amount_cents })),
+    totalCents: total,
+    amountDueCents: Math.max(0, total),
+  };
 }
 
 /** How old a preview's `proration_date` may be when a migrate applies it (ms): one hour. */

@@ -45,23 +45,23 @@ describe('metered services', () => {
     const companyId = acc.companyId;
     const fax = { companyId, numberId: 1, direction: 'outbound' as const, remote: '+15125550100' };
     // Sending, then delivered with 3 pages (twice: a repeated event), a failed fax, and a received one of 2 pages.
-    await events.emitAfterCommit(s.ctx, 'fax.changed', { ...fax, faxId: 501, status: 'sending', pages: 3 });
-    await events.emitAfterCommit(s.ctx, 'fax.changed', { ...fax, faxId: 501, status: 'delivered', pages: 3 });
-    await events.emitAfterCommit(s.ctx, 'fax.changed', { ...fax, faxId: 501, status: 'delivered', pages: 3 });
-    await events.emitAfterCommit(s.ctx, 'fax.changed', { ...fax, faxId: 502, status: 'failed', pages: 4 });
-    await events.emitAfterCommit(s.ctx, 'fax.changed', { ...fax, faxId: 503, direction: 'inbound', status: 'received', pages: 2 });
+    await events.publish(s.ctx, 'fax.changed', { ...fax, faxId: 501, status: 'sending', pages: 3 });
+    await events.publish(s.ctx, 'fax.changed', { ...fax, faxId: 501, status: 'delivered', pages: 3 });
+    await events.publish(s.ctx, 'fax.changed', { ...fax, faxId: 501, status: 'delivered', pages: 3 });
+    await events.publish(s.ctx, 'fax.changed', { ...fax, faxId: 502, status: 'failed', pages: 4 });
+    await events.publish(s.ctx, 'fax.changed', { ...fax, faxId: 503, direction: 'inbound', status: 'received', pages: 2 });
     // Lookups: the provider twice for one number (once a day), a cache answer (free), the provider for another number.
-    await events.emitAfterCommit(s.ctx, 'caller-id.looked-up', { companyId, e164: '+15125550101', source: 'provider', found: true });
-    await events.emitAfterCommit(s.ctx, 'caller-id.looked-up', { companyId, e164: '+15125550101', source: 'provider', found: true });
-    await events.emitAfterCommit(s.ctx, 'caller-id.looked-up', { companyId, e164: '+15125550101', source: 'cache', found: true });
-    await events.emitAfterCommit(s.ctx, 'caller-id.looked-up', { companyId, e164: '+15125550102', source: 'provider', found: false });
+    await events.publish(s.ctx, 'caller-id.looked-up', { companyId, e164: '+15125550101', source: 'provider', found: true });
+    await events.publish(s.ctx, 'caller-id.looked-up', { companyId, e164: '+15125550101', source: 'provider', found: true });
+    await events.publish(s.ctx, 'caller-id.looked-up', { companyId, e164: '+15125550101', source: 'cache', found: true });
+    await events.publish(s.ctx, 'caller-id.looked-up', { companyId, e164: '+15125550102', source: 'provider', found: false });
     // Transcripts: loading (not billed), complete 125 s → 3 minutes (twice), a failed one, another complete 60 s → 1.
     const t = { callId: 1, companyId, voicemailId: null };
-    await events.emitAfterCommit(s.ctx, 'transcript.changed', { ...t, transcriptId: 701, state: 'loading', audioS: null });
-    await events.emitAfterCommit(s.ctx, 'transcript.changed', { ...t, transcriptId: 701, state: 'complete', audioS: 125 });
-    await events.emitAfterCommit(s.ctx, 'transcript.changed', { ...t, transcriptId: 701, state: 'complete', audioS: 125 });
-    await events.emitAfterCommit(s.ctx, 'transcript.changed', { ...t, transcriptId: 702, state: 'failed', audioS: 30 });
-    await events.emitAfterCommit(s.ctx, 'transcript.changed', { ...t, transcriptId: 703, state: 'complete', audioS: 60 });
+    await events.publish(s.ctx, 'transcript.changed', { ...t, transcriptId: 701, state: 'loading', audioS: null });
+    await events.publish(s.ctx, 'transcript.changed', { ...t, transcriptId: 701, state: 'complete', audioS: 125 });
+    await events.publish(s.ctx, 'transcript.changed', { ...t, transcriptId: 701, state: 'complete', audioS: 125 });
+    await events.publish(s.ctx, 'transcript.changed', { ...t, transcriptId: 702, state: 'failed', audioS: 30 });
+    await events.publish(s.ctx, 'transcript.changed', { ...t, transcriptId: 703, state: 'complete', audioS: 60 });
 
     const u = await usage(acc);
     expect(u.metered).toEqual({ faxPages: 5, lookups: 2, transcriptionMinutes: 4 });
@@ -74,7 +74,7 @@ describe('metered services', () => {
     // Another company's events do not count here.
     const other = await createAccount(s);
     await usage(other); // opens its billing: its period starts now
-    await events.emitAfterCommit(s.ctx, 'fax.changed', { ...fax, companyId: other.companyId, faxId: 504, status: 'delivered', pages: 9 });
+    await events.publish(s.ctx, 'fax.changed', { ...fax, companyId: other.companyId, faxId: 504, status: 'delivered', pages: 9 });
     expect((await usage(acc)).metered.faxPages).toBe(5);
     expect((await usage(other)).metered.faxPages).toBe(9);
 
@@ -96,7 +96,7 @@ describe('metered services', () => {
     await usage(trial);
     const sub = await billingRepository.subscription(s.ctx.db, trial.companyId);
     expect(sub?.status).toBe('trialing');
-    await events.emitAfterCommit(s.ctx, 'fax.changed', {
+    await events.publish(s.ctx, 'fax.changed', {
       companyId: trial.companyId,
       numberId: 1,
       direction: 'inbound',
@@ -126,11 +126,11 @@ describe('metered services', () => {
         { code: 'toll_free_verification', label: 'Toll-free verification', amountCents: 0 },
       ],
     };
-    await events.emitAfterCommit(s.ctx, 'sms-verification.submitted', submit);
-    await events.emitAfterCommit(s.ctx, 'sms-verification.submitted', submit); // repeated: billed once
+    await events.publish(s.ctx, 'sms-verification.submitted', submit);
+    await events.publish(s.ctx, 'sms-verification.submitted', submit); // repeated: billed once
     // A resubmission later (campaign vetting again) is another submit.
     const later = new Date(Date.now() + 1000).toISOString();
-    await events.emitAfterCommit(s.ctx, 'sms-verification.submitted', { ...submit, submittedAt: later, fees: [submit.fees[1]!] });
+    await events.publish(s.ctx, 'sms-verification.submitted', { ...submit, submittedAt: later, fees: [submit.fees[1]!] });
     const u = await usage(acc2);
     expect(u.overage.find((l: { kind: string }) => l.kind === 'registration_fees')).toMatchObject({ quantity: 1, amountCents: 6400 });
     await runBillingTick(s.ctx, new Date(sub!.current_period_end.getTime() + 60_000));

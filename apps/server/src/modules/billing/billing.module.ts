@@ -32,14 +32,14 @@ async function routes(app: App, ctx: AppContext): Promise<void> {
 }
 
 function setup(ctx: AppContext): void {
-  events.on('call.changed', onCallChanged);
-  events.on('message.received', onMessageReceived);
-  events.on('message.status-changed', onMessageStatus);
-  events.on('number.batch-finished', onNumbersChanged);
-  events.on('fax.changed', onFaxChanged);
-  events.on('caller-id.looked-up', onCallerIdLookedUp);
-  events.on('transcript.changed', onTranscriptChanged);
-  events.on('sms-verification.submitted', onSmsVerificationSubmitted);
+  events.consume('billing.usage', 'call.changed', onCallChanged);
+  events.consume('billing.usage', 'message.received', onMessageReceived);
+  events.consume('billing.usage', 'message.status-changed', onMessageStatus);
+  events.consume('billing.usage', 'number.batch-finished', onNumbersChanged);
+  events.consume('billing.usage', 'fax.changed', onFaxChanged);
+  events.consume('billing.usage', 'caller-id.looked-up', onCallerIdLookedUp);
+  events.consume('billing.usage', 'transcript.changed', onTranscriptChanged);
+  events.consume('billing.usage', 'sms-verification.submitted', onSmsVerificationSubmitted);
   registerNumberLimitSource(ctx, planNumberLimitOf);
 }
 

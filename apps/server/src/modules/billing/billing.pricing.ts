@@ -42,6 +42,17 @@ export function utcDay(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
 
+/**
+ * The extra numbers a period bills if `heldNow` numbers are kept from tomorrow to its end: ceil((number-days over so
+ * far + extra now × UTC days left after today) / days of the period) (docs/billing.md "Usage").
+ */
+export function projectedExtraNumbers(u: { numberDaysOver: number; days: number }, heldNow: number, included: number, now: Date, end: Date): number {
+  const dayStart = (d: Date) => Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  // The UTC days after today still in the period: the days [tomorrow, the day of `end`) (the period ends during that day).
+  const left = Math.max(0, Math.round((dayStart(end) - dayStart(now)) / DAY_MS) - 1);
+  return Math.ceil((u.numberDaysOver + Math.max(0, heldNow - included) * left) / Math.max(1, u.days));
+}
+
 /** Whole UTC days of [from, to), at least 1. */
 export function periodDays(from: Date, to: Date): number {
   return Math.max(1, Math.round((to.getTime() - from.getTime()) / DAY_MS));
@@ -101,7 +112,9 @@ export function overageLines(plan: PlanRow, u: PeriodUsage): Line[] {
   if (numbers > 0)
     lines.push({
       kind: 'overage_numbers',
-      description: `Numbers over ${plan.included_numbers} included`,
+      // Says how the quantity was found, so it can be checked by hand: 16 numbers held 1 day of 30 with 10 included is
+      // 6 number-days over, ceil(6 / 30) = 1 extra number for the period so far.
+      description: `Extra numbers over ${plan.included_numbers} included (${u.numberDaysOver} number-days over ÷ ${u.days} days, rounded up)`,
       quantity: numbers,
       unit_cents: plan.number_overage_cents,
       amount_cents: numbers * plan.number_overage_cents,

@@ -6,6 +6,7 @@
  * event id) and, with the sandbox gateway, its own tokenization and 3-D Secure endpoints under `/sandbox-payments/v1`.
  */
 import {
+  ErrorBody,
   CancelInput,
   CompanyBillingAnswer,
   CompanyBillingInput,
@@ -19,11 +20,14 @@ import {
   MigrateInput,
   MigrationAnswer,
   MigrationPreview,
+  NumberPriceAnswer,
+  NumberPriceQuery,
   PlanList,
   RetryAnswer,
   SecurityToken,
   SubscriptionAnswer,
   SubscriptionUpdateInput,
+  UpcomingInvoiceAnswer,
   UsageAnswer,
   YearlyOfferList,
   BILLING_MESSAGES,
@@ -53,6 +57,7 @@ import {
   recordGatewayFailure,
   retryOutstanding,
   retryRoute,
+  upcomingInvoice,
 } from './billing.invoices.js';
 import {
   cancelSubscription,
@@ -61,6 +66,7 @@ import {
   getCompanyBilling,
   getSubscription,
   listPlans,
+  numberPrice,
   planMigration,
   revertPendingChange,
   scheduleProductChange,
@@ -71,6 +77,7 @@ import {
   yearlyOffers,
 } from './billing.service.js';
 import { currentUsage } from './billing.usage.js';
+import { fileAnswer, textAnswer } from '../../platform/http/openapi.js';
 
 const CompanyIdParams = IdParams;
 
@@ -200,8 +207,25 @@ export async function registerBillingRoutes(app: App, ctx: AppContext): Promise<
     },
   );
   app.get(
+    '/api/company/:companyId/invoices/upcoming',
+    { config: { access: c.read }, schema: { tags, params: CompanyParams, response: { 200: UpcomingInvoiceAnswer, ...errorResponses } } },
+    async (request) => ({ data: await upcomingInvoice(ctx, request.params.companyId, request.auth!.userId) }),
+  );
+  // The buy dialog's price (roles that may buy numbers; the billing role cannot buy and the administrator cannot read billing).
+  app.get(
+    '/api/company/:companyId/billing/number-price',
+    {
+      config: { access: access.company('numbers.purchase') },
+      schema: { tags, params: CompanyParams, querystring: NumberPriceQuery, response: { 200: NumberPriceAnswer, ...errorResponses } },
+    },
+    async (request) => ({ data: await numberPrice(ctx, request.params.companyId, request.query.count) }),
+  );
+  app.get(
     '/api/company/:companyId/invoices/:invoiceId/pdf',
-    { config: { access: c.read }, schema: { tags, params: InvoiceParams } },
+    {
+      config: { access: c.read },
+      schema: { tags, params: InvoiceParams, response: { 200: fileAnswer('application/pdf', 'The invoice as a PDF file (attachment)'), ...errorResponses } },
+    },
     async (request, reply) => {
       const { filename, pdf } = await invoicePdf(ctx, request.params.companyId, request.params.invoiceId);
       return reply
@@ -216,7 +240,8 @@ export async function registerBillingRoutes(app: App, ctx: AppContext): Promise<
   await app.register(async (child) => {
     child.removeContentTypeParser('application/json');
     child.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    child.post('/webhooks/stripe', { config: { access: access.webhook() }, schema: { tags } }, async (request, reply) => {
+    const answers = { 200: textAnswer('application/json', 'Received'), 400: ErrorBody, 422: ErrorBody };
+    child.post('/webhooks/stripe', { config: { access: access.webhook() }, schema: { tags, response: answers } }, async (request, reply) => {
       let event;
       try {
         event = paymentGateway(ctx.config).parseWebhook(String(request.body ?? ''), request.headers['stripe-signature'] as string | undefined);
@@ -280,7 +305,7 @@ const TokenizeBody = z.object({
 /** The sandbox gateway's own endpoints (not the product's: card numbers reach only these, never the billing routes). */
 function registerSandboxGateway(app: App, gateway: SandboxGateway): void {
   const tags = ['sandbox-payments'];
-  app.post(`${SANDBOX_BASE}/payment_methods`, { config: { access: access.public() }, schema: { tags, body: TokenizeBody } }, async (request, reply) => {
+  app.post(`${SANDBOX_BASE}/payment_methods`, { config: { access: access.public() }, schema: { tags, body: TokenizeBody, response: { 200: z.record(z.string(), z.unknown()), 401: ErrorBody, 422: ErrorBody } } }, async (request, reply) => {
     if (request.headers.authorization !== `Bearer ${SANDBOX_PUBLISHABLE_KEY}`) return reply.status(401).send({ message: 'Invalid API key provided.' });
     try {
       return { object: 'payment_method', type: 'card', ...gateway.tokenize(request.body) };
@@ -291,7 +316,12 @@ function registerSandboxGateway(app: App, gateway: SandboxGateway): void {
   });
   app.post(
     `${SANDBOX_BASE}/setup_intents/authenticate`,
-    { config: { access: access.public() }, schema: { tags, body: z.object({ setup_intent: z.string().max(4000) }) } },
+    { config: { access: access.public() }, schema: {
+        tags,
+        body: z.object({ setup_intent: z.string().max(4000) }),
+        response: { 200: z.object({ id: z.string(), status: z.string() }), 404: ErrorBody, 422: ErrorBody },
+      },
+    },
     async (request, reply) => {
       const id = gateway.authenticate(request.body.setup_intent);
       if (!id) return reply.status(404).send({ message: 'No such setup intent.' });

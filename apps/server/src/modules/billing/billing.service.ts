@@ -14,6 +14,7 @@ import {
   type BillingFeature,
   type CompanyBilling,
   type MigrationPreview,
+  type NumberPrice,
   type Plan,
   type Subscription,
 } from '@switchboard/contracts';
@@ -22,8 +23,10 @@ import type { DbOrTx } from '../../platform/db/db.js';
 import { fieldError, NotFoundError } from '../../platform/http/errors.js';
 import { CardDeclinedError, paymentGateway, type BrowserGatewayConfig } from '../../platform/payments/index.js';
 import { findCompany } from '../companies/accounts.service.js';
+import { activeNumbersOf } from '../numbers/numbers.reporting.js';
 import { findUser } from '../users/users.service.js';
 import { billingRepository as repo, type AccountRow, type PlanRow, type SubscriptionRow } from './billing.repository.js';
+import { billedFeatures, featuresInUse } from './billing.features.js';
 import { addInterval, planNumberLimit, prorate, TRIAL_DAYS, TRIAL_PLAN_ID, type Line } from './billing.pricing.js';
 
 /** A plan row as the API shows it. */
@@ -212,6 +215,7 @@ export async function getSubscription(ctx: AppContext, companyId: number, userId
   const { account, subscription: s } = await ensureBilling(ctx, companyId, userId);
   const plan = (await repo.plan(ctx.db, s.plan_id))!;
   const pending = s.pending_plan_id ? await repo.plan(ctx.db, s.pending_plan_id) : undefined;
+  const inUse = await featuresInUse(ctx, companyId);
   return {
     companyId,
     plan: planDto(plan),
@@ -220,7 +224,8 @@ export async function getSubscription(ctx: AppContext, companyId: number, userId
     currentPeriodEnd: s.current_period_end.toISOString(),
     cancelAtPeriodEnd: s.cancel_at_period_end,
     pendingPlan: pending ? planDto(pending) : null,
-    features: s.features.filter((f): f is BillingFeature => f in BILLING_FEATURES),
+    features: billedFeatures(s.features, inUse),
+    featuresInUse: inUse,
     customer: { email: account.customer_email, ccEmails: account.cc_emails, receivesInvoiceEmails: account.receives_invoice_emails },
     creditCents: account.credit_cents,
     parked: account.parked_by_billing,
@@ -361,7 +366,12 @@ export async function updateCustomer(
   return { message: BILLING_MESSAGES.customerUpdated, data: await getSubscription(ctx, companyId, userId) };
 }
 
-/** Feature toggle: an add-on billed from the next invoice (spec 002 success messages "Feature enabled/disabled successfully"). */
+/**
+ * Feature toggle: an add-on billed from the next invoice (spec 002 success messages "Feature enabled/disabled
+ * successfully"). An add-on in use in the product (docs/billing.md "Add-ons") stays on while it is used.
+ * @throws ValidationError 422 on `feature` when switching off an add-on in use (the message says where it is used);
+ * on `subscription` when canceled.
+ */
 export async function toggleFeature(
   ctx: AppContext,
   companyId: number,
@@ -371,6 +381,8 @@ export async function toggleFeature(
 ): Promise<{ message: string; data: Subscription }> {
   const { subscription: s } = await ensureBilling(ctx, companyId, userId);
   assertLive(s);
+  const use = enabled ? undefined : (await featuresInUse(ctx, companyId)).find((u) => u.feature === feature);
+  if (use) throw fieldError('feature', `${BILLING_FEATURES[feature].label} is in use: ${use.reason} Turn it off there first.`);
   const set = new Set(s.features);
   if (enabled) set.add(feature);
   else set.delete(feature);
@@ -396,6 +408,33 @@ export async function yearlyOffers(ctx: AppContext, companyId: number, userId: n
         savingsCents: Math.max(0, twelve - y.price_cents),
       };
     });
+}
+
+/**
+ * What buying `count` more numbers costs (docs/billing.md "Number price"; the buy dialog's confirmation): on the
+ * company's plan (the trial's plan when billing was never opened: nothing is created here), the numbers that still
+ * fit in its allowance and the extra ones at its monthly price each (overage, billed by the days held; nothing during
+ * a trial, then from its end).
+ */
+export async function numberPrice(ctx: AppContext, companyId: number, count: number): Promise<NumberPrice> {
+  const s = await repo.subscription(ctx.db, companyId);
+  const plan = (await repo.plan(ctx.db, s?.plan_id ?? TRIAL_PLAN_ID))!;
+  const held = (await activeNumbersOf(ctx, [companyId])).length;
+  const includedCount = Math.min(count, Math.max(0, plan.included_numbers - held));
+  const extraCount = count - includedCount;
+  const trial = !s || s.status === 'trialing';
+  return {
+    planName: plan.name,
+    included: plan.included_numbers,
+    held,
+    count,
+    includedCount,
+    extraCount,
+    unitCents: plan.number_overage_cents,
+    monthlyCents: extraCount * plan.number_overage_cents,
+    trial,
+    trialEndsAt: s?.status === 'trialing' ? s.current_period_end.toISOString() : null,
+  };
 }
 
 /** The number limit a company's live plan gives, or undefined without a live subscription (numbers' limit hook). */

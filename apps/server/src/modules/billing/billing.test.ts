@@ -417,9 +417,9 @@ describe('usage', () => {
     const sent = await acc.client.post('/api/message', { company_id: acc.companyId, number_id: number.id, to: '+13125558888', content: 'Sure, what model?' });
     expect(sent.status).toBe(201);
     const call = { companyId: acc.companyId, numberId: number.id, from: '+13125558888', status: 3, contactId: null, voicemailId: null };
-    await events.emitAfterCommit(s.ctx, 'call.changed', { ...call, callId: 900001, direction: 'inbound', durationS: 61, startedAt: new Date() });
-    await events.emitAfterCommit(s.ctx, 'call.changed', { ...call, callId: 900001, direction: 'inbound', durationS: 61, startedAt: new Date() });
-    await events.emitAfterCommit(s.ctx, 'call.changed', { ...call, callId: 900002, direction: 'outbound', durationS: 30, startedAt: new Date() });
+    await events.publish(s.ctx, 'call.changed', { ...call, callId: 900001, direction: 'inbound', durationS: 61, startedAt: new Date() });
+    await events.publish(s.ctx, 'call.changed', { ...call, callId: 900001, direction: 'inbound', durationS: 61, startedAt: new Date() });
+    await events.publish(s.ctx, 'call.changed', { ...call, callId: 900002, direction: 'outbound', durationS: 30, startedAt: new Date() });
     const u = await eventually(async () => {
       const res = await acc.client.get(`/api/company/${acc.companyId}/usage`);
       return res.body.data.messages.smsSegments === 4 ? res.body.data : null;

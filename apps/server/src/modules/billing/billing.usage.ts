@@ -19,7 +19,7 @@ import type { DomainEvents } from '../../platform/events/registry.js';
 import { messagesPage } from '../conversations/conversations.reporting.js';
 import { activeNumbersOf } from '../numbers/numbers.reporting.js';
 import { billingRepository as repo, type PlanRow, type UsageKind } from './billing.repository.js';
-import { overageLines, periodDays, utcDay, type PeriodUsage } from './billing.pricing.js';
+import { overageLines, periodDays, projectedExtraNumbers, utcDay, type PeriodUsage } from './billing.pricing.js';
 
 function announce(ctx: AppContext, companyId: number): void {
   ctx.realtime.send(`company.${companyId}`, BILLING_USAGE_UPDATED, { companyId });
@@ -143,7 +143,15 @@ export async function currentUsage(ctx: AppContext, companyId: number, plan: Pla
   return {
     periodStart: from.toISOString(),
     periodEnd: to.toISOString(),
-    numbers: { current, included: plan.included_numbers, numberDays: u.numberDays },
+    numbers: {
+      current,
+      included: plan.included_numbers,
+      numberDays: u.numberDays,
+      numberDaysOver: u.numberDaysOver,
+      periodDays: u.days,
+      unitCents: plan.number_overage_cents,
+      projectedExtra: projectedExtraNumbers(u, current, plan.included_numbers, now, to),
+    },
     minutes: { inbound: n('minutes_inbound'), outbound: n('minutes_outbound'), included: plan.included_minutes * months },
     messages: { smsSegments: n('sms_segments'), mmsMessages: n('mms_messages'), included: plan.included_messages * months },
     metered: { faxPages: n('fax_pages'), lookups: n('lookups'), transcriptionMinutes: n('transcription_minutes') },

@@ -13,6 +13,7 @@ import type {
   RetryAnswer,
   SecurityToken,
   SubscriptionAnswer,
+  UpcomingInvoiceAnswer,
   UsageAnswer,
   YearlyOfferList,
 } from '@switchboard/contracts';
@@ -28,6 +29,7 @@ export type Plan = Infer<typeof PlanList>['data'][number];
 export type Usage = Infer<typeof UsageAnswer>['data'];
 export type Invoice = Infer<typeof InvoiceList>['data'][number];
 export type Preview = Infer<typeof MigrationPreview>;
+export type Upcoming = NonNullable<Infer<typeof UpcomingInvoiceAnswer>['data']>;
 
 /** Spec 000 §9: a billing update failure other than 422 stays 30 s. */
 export const BILLING_ERROR_MS = 30_000;
@@ -38,6 +40,7 @@ const keys = {
   usage: (c: number | null) => ['billing', c, 'usage'] as const,
   invoices: (c: number | null) => ['billing', c, 'invoices'] as const,
   offers: (c: number | null) => ['billing', c, 'offers'] as const,
+  upcoming: (c: number | null) => ['billing', c, 'upcoming'] as const,
 };
 
 export function useCompanyBilling(enabled = true) {
@@ -95,6 +98,22 @@ export function useUsage() {
   return useQuery({
     queryKey: keys.usage(c),
     queryFn: () => http.get<Infer<typeof UsageAnswer>>(`/api/company/${c}/usage`),
+    enabled: c !== null,
+    select: (r) => r.data,
+  });
+}
+
+/**
+ * The invoice the period end will create if nothing changes (`GET …/invoices/upcoming`, also during the trial; null
+ * once canceled), refetched with the usage on `billing usage updated`.
+ */
+export function useUpcomingInvoice() {
+  const c = useCompanyId();
+  const qc = useQueryClient();
+  useRealtimeEvent(c === null ? null : `company.${c}`, 'billing usage updated', () => void qc.invalidateQueries({ queryKey: keys.upcoming(c) }));
+  return useQuery({
+    queryKey: keys.upcoming(c),
+    queryFn: () => http.get<Infer<typeof UpcomingInvoiceAnswer>>(`/api/company/${c}/invoices/upcoming`),
     enabled: c !== null,
     select: (r) => r.data,
   });
@@ -166,7 +185,11 @@ export function useMigrate() {
         { plan_id: input.planId, proration_date: input.prorationDate, expected_amount_cents: input.expectedAmountCents },
         { silent: true },
       ),
-    onSuccess: () => {
+    onSuccess: (r) => {
+      // The answer is the new subscription: shown at once, with the usage (the new plan's allowances), the offers and
+      // the upcoming invoice read again now (not only after the spec's delayed refreshes, which still follow).
+      qc.setQueryData(keys.subscription(c), { data: r.data });
+      for (const key of [keys.usage(c), keys.offers(c), keys.upcoming(c)]) void qc.invalidateQueries({ queryKey: key });
       setTimeout(() => void qc.invalidateQueries({ queryKey: keys.subscription(c) }), 1000);
       setTimeout(() => void qc.invalidateQueries({ queryKey: ['billing', c] }), 5000);
     },

@@ -2,6 +2,8 @@ import { Alert, Anchor, Button, Group, Stack, Table, Text } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks';
 import { formatPhone } from '@switchboard/domain';
 import type { AvailableNumber } from '../types';
+import { formatUsd } from '@switchboard/contracts';
+import { useNumberPrice } from '../api/number-price';
 import { NumberLimitDialog, useNumberLimit } from './NumberLimitDialog';
 
 /** "Local" or "Toll-free" for a number on offer. */
@@ -12,6 +14,47 @@ export function numberKind(n: AvailableNumber): string {
 /** Where a number on offer is: "Chicago, IL", or "—" when the carrier does not say. */
 function place(n: AvailableNumber): string {
   return [n.locality, n.region].filter(Boolean).join(', ') || '—';
+}
+
+/**
+ * What this purchase costs (docs/billing.md "Number price"): the numbers still included in the plan and the extra ones
+ * at the plan's monthly price each, from `GET …/billing/number-price`; free during a trial (then billed from its end).
+ * Without the figures (loading or failed) it says how numbers are billed.
+ */
+function BuyPrice({ count, one, limit }: { count: number; one: boolean; limit: { used: number; limit: number } | undefined }) {
+  const price = useNumberPrice(count).data;
+  const limitText = `${one ? 'The number counts' : 'The numbers count'} toward your company's number limit${
+    limit ? ` (${limit.used.toLocaleString('en-US')} of ${limit.limit.toLocaleString('en-US')} in use)` : ''
+  }.`;
+  if (!price)
+    return (
+      <Text size="sm" c="dimmed" data-testid="buy-price">
+        Price: included in your plan up to its number allowance; each number beyond it is billed monthly as overage. {limitText}
+      </Text>
+    );
+  const included =
+    price.includedCount > 0
+      ? `${price.includedCount === count ? (one ? 'It is' : 'All are') : `${price.includedCount} of them ${price.includedCount === 1 ? 'is' : 'are'}`} included in your ${price.planName} plan (${price.held} of ${price.included} included numbers in use).`
+      : `Your ${price.planName} plan's ${price.included} included numbers are in use (${price.held} held).`;
+  const extra =
+    price.extraCount > 0
+      ? ` ${price.extraCount === count ? (one ? 'It costs' : 'They cost') : `The other ${price.extraCount} ${price.extraCount === 1 ? 'costs' : 'cost'}`} ${formatUsd(price.unitCents)} a month each: ${formatUsd(price.monthlyCents)} a month, billed as overage by the days held${
+          price.trial && price.trialEndsAt
+            ? `, from the end of your trial (${new Date(price.trialEndsAt).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' })})`
+            : ''
+        }.`
+      : '';
+  return (
+    <Alert
+      color={price.extraCount > 0 ? 'yellow' : 'teal'}
+      variant="light"
+      title={price.extraCount > 0 ? `Price: ${formatUsd(price.monthlyCents)} a month` : 'Price: included in your plan'}
+      data-testid="buy-price"
+    >
+      {included}
+      {extra} {limitText}
+    </Alert>
+  );
 }
 
 interface BuyConfirmationProps {
@@ -67,12 +110,7 @@ export function BuyConfirmation({ numbers, busy, error, onBack, onConfirm }: Buy
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {/* Numbers are billed with the plan (docs/billing.md "Usage"): the plan's included numbers, then the plan's monthly price per extra number as overage. */}
-      <Text size="sm" c="dimmed" data-testid="buy-price">
-        Price: included in your plan up to its number allowance; each number beyond it is billed monthly as overage on your next invoice (the plan&apos;s prices
-        are on the Billing page). {one ? 'The number counts' : 'The numbers count'} toward your company&apos;s number limit
-        {limit ? ` (${limit.used.toLocaleString('en-US')} of ${limit.limit.toLocaleString('en-US')} in use)` : ''}.
-      </Text>
+      <BuyPrice count={numbers.length} one={one} limit={limit} />
       {overLimit && limit && !error ? (
         <Alert color="yellow" variant="light" title="Beyond your number limit" data-testid="buy-over-limit">
           This purchase needs a limit of {(needed ?? 0).toLocaleString('en-US')} numbers; yours is {limit.limit.toLocaleString('en-US')}. {requestLink}
