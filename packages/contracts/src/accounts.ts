@@ -271,8 +271,14 @@ export const InviteInput = z.object({
 });
 export type InviteInput = z.infer<typeof InviteInput>;
 /** The invite answer: a pending invitation, or (`added`) an existing user added at once. */
-export const InviteSaved = z.object({ message: z.string(), added: z.boolean(), data: z.union([InvitationOut, MemberOut]) });
-export const InvitationSaved = z.object({ message: z.string(), data: InvitationOut });
+/** `invitation_url`: only with the development outbox (no mail server), the link to hand to the invitee. */
+export const InviteSaved = z.object({
+  message: z.string(),
+  added: z.boolean(),
+  data: z.union([InvitationOut, MemberOut]),
+  invitation_url: z.string().optional(),
+});
+export const InvitationSaved = z.object({ message: z.string(), data: InvitationOut, invitation_url: z.string().optional() });
 export const InvitationParams = z.object({ companyId: Id, invitationId: Id });
 
 /** Public: `GET /invitations/{token}` (the accept page). */
@@ -286,6 +292,8 @@ export const InvitationPreview = z.object({
     expires_at: z.string(),
     first_name: z.string(),
     last_name: z.string(),
+    /** Mail goes to the development outbox: the invitation's own mail can be read through the link (dev module). */
+    dev_outbox: z.boolean(),
   }),
 });
 /** Public: `POST /invitations/{token}/accept`: the invitee's name and password. */
@@ -302,4 +310,5 @@ export const AcceptInvitationInput = z
     }
   });
 export type AcceptInvitationInput = z.infer<typeof AcceptInvitationInput>;
-export const InvitationAccepted = z.object({ message: z.string(), email: z.string(), company_id: z.number().int() });
+/** Accepted: the person is signed in (`signed_in`), as the invitee, with the account `company_id` to open. */
+export const InvitationAccepted = z.object({ message: z.string(), email: z.string(), company_id: z.number().int(), signed_in: z.boolean() });

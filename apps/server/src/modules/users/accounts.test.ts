@@ -75,7 +75,7 @@ describe('invitations', () => {
       password_confirmation: 'invitee-password-1',
     });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
-    expect(ok.body).toEqual({ message: 'Your account is ready. You can now sign in.', email, company_id: owner.companyId });
+    expect(ok.body).toEqual({ message: 'Welcome to Invite Co. You are signed in.', email, company_id: owner.companyId, signed_in: true });
     // Single use.
     expect((await anon.post(`/api/invitations/${token}/accept`, { first_name: 'X', last_name: 'Y', password: 'another-password-1' })).status).toBe(404);
     expect((await anon.get(`/api/invitations/${token}`)).status).toBe(404);

@@ -18,6 +18,7 @@ import {
   MessageBody,
   errorResponses,
 } from '@switchboard/contracts';
+import { endSession, issueXsrfCookie, startSession } from '../../platform/auth/auth.plugin.js';
 import type { App } from '../../platform/http/app-type.js';
 import { access } from '../../platform/http/access.js';
 import type { AppContext } from '../../context.js';
@@ -93,6 +94,17 @@ export function registerInvitationsRoutes(app: App, ctx: AppContext): void {
         response: { 200: InvitationAccepted, 410: ErrorBody, ...errorResponses },
       },
     },
-    async (request) => acceptInvitation(ctx, request.params.token, request.body, request.auth?.userId),
+    async (request, reply) => {
+      const out = await acceptInvitation(ctx, request.params.token, request.body, request.auth?.userId);
+      // The invitee lands signed in (docs/accounts.md "Invitations"): a new account gets a session like a sign-up's
+      // (remembered); someone else's session in this browser ends first; a person already signed in keeps theirs.
+      if (request.auth?.userId !== out.user_id) {
+        const secure = ctx.config.publicUrl.startsWith('https://');
+        if (request.auth?.sessionId) await endSession(ctx.db, request, reply);
+        await startSession(ctx.db, request, reply, out.user_id, false, secure, true);
+        issueXsrfCookie(reply, secure);
+      }
+      return { message: out.message, email: out.email, company_id: out.company_id, signed_in: true };
+    },
   );
 }

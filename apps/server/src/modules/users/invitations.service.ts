@@ -14,7 +14,7 @@ import type { DbOrTx } from '../../platform/db/db.js';
 import { AppError, ForbiddenError, NotFoundError, fieldError } from '../../platform/http/errors.js';
 import { MANAGER_ROLES, addCompanyMember, assertCompanyAccess, type Role } from '../companies/companies.service.js';
 import { findCompany, storedMembership } from '../companies/accounts.service.js';
-import { assertCompanyNumbers, memberViews, replaceUserNumbers } from './members.service.js';
+import { ROLE_LIST, assertCompanyNumbers, memberViews, replaceUserNumbers } from './members.service.js';
 import { usersRepository, type InvitationRow } from './users.repository.js';
 import { createUser, findUserByEmail, getUserNames, normalizeEmail } from './users.service.js';
 
@@ -22,15 +22,32 @@ export const MSG_INVITATION_SENT = 'Invitation was successfully sent';
 export const MSG_INVITATION_RESENT = 'Invitation was successfully resent';
 export const MSG_INVITATION_CANCELLED = 'Invitation was successfully cancelled';
 export const MSG_USER_ADDED = 'The user was added to the account';
-export const MSG_INVITATION_ACCEPTED = 'Your account is ready. You can now sign in.';
+/** Accepted: the person is signed in by the accept route (docs/accounts.md "Invitations"). */
+export const MSG_INVITATION_ACCEPTED = (company: string) => `Welcome to ${company}. You are signed in.`;
 export const MSG_INVITATION_INVALID = 'This invitation link is invalid or has already been used.';
 export const MSG_INVITATION_EXPIRED = 'This invitation has expired. Ask for a new one.';
+export const MSG_INVITATION_REVOKED = 'This invitation was cancelled. Ask the person who invited you for a new one.';
 
-/** 410: the invitation exists but its link expired. */
+/** 410: the invitation exists but its link expired (or, with {@link MSG_INVITATION_REVOKED}, it was cancelled). */
 export class InvitationExpiredError extends AppError {
-  constructor() {
-    super(410, MSG_INVITATION_EXPIRED);
+  constructor(message = MSG_INVITATION_EXPIRED) {
+    super(410, message);
   }
+}
+
+/** The role's label as the users screens show it ("Administrator"). */
+function roleLabel(role: string): string {
+  return ROLE_LIST.find((r) => r.value === role)?.label ?? role;
+}
+
+/** Whether mail goes to the development outbox (no SMTP server, not production: docs/auth.md "Development outbox"). */
+export function usesDevOutbox(ctx: AppContext): boolean {
+  return !ctx.config.smtpUrl && !ctx.config.production;
+}
+
+/** The accept page's link of an invitation token. */
+export function invitationLink(ctx: AppContext, token: string): string {
+  return `${ctx.config.publicUrl}/accept-invitation?token=${encodeURIComponent(token)}`;
 }
 
 function escapeHtml(s: string): string {
@@ -62,21 +79,22 @@ async function invitationViews(ctx: AppContext, rows: InvitationRow[], now = Dat
 async function mailInvitation(
   ctx: AppContext,
   tx: DbOrTx,
-  inv: { email: string; first_name: string },
+  inv: { email: string; first_name: string; role: string },
   token: string,
   companyName: string,
   inviter: string | null,
   expiresAt: Date,
 ) {
-  const link = `${ctx.config.publicUrl}/accept-invitation?token=${encodeURIComponent(token)}`;
+  const link = invitationLink(ctx, token);
   const by = inviter ? `${inviter} invited you` : 'You were invited';
+  const role = roleLabel(inv.role);
   const days = Math.round(INVITATION_TTL_MS / 86_400_000);
   await ctx.mailer.send(
     {
       to: inv.email,
-      subject: `You're invited to join ${companyName}`,
-      text: `Hello${inv.first_name ? ` ${inv.first_name}` : ''},\n\n${by} to join ${companyName}.\nOpen this link to choose your name and password (it works once and expires in ${days} days, on ${expiresAt.toUTCString()}):\n\n${link}\n\nIf you did not expect this, you can ignore this e-mail.`,
-      html: `<p>Hello${inv.first_name ? ` ${escapeHtml(inv.first_name)}` : ''},</p><p>${escapeHtml(by)} to join <strong>${escapeHtml(companyName)}</strong>.</p><p><a href="${escapeHtml(link)}">Accept the invitation</a> (the link works once and expires in ${days} days).</p><p>If you did not expect this, you can ignore this e-mail.</p>`,
+      subject: `You're invited to join ${companyName} as ${role}`,
+      text: `Hello${inv.first_name ? ` ${inv.first_name}` : ''},\n\n${by} to join ${companyName} on Switchboard as ${role}.\nOpen this link to choose your name and password and sign in (it works once and expires in ${days} days, on ${expiresAt.toUTCString()}):\n\n${link}\n\nIf you did not expect this, you can ignore this e-mail.`,
+      html: `<p>Hello${inv.first_name ? ` ${escapeHtml(inv.first_name)}` : ''},</p><p>${escapeHtml(by)} to join <strong>${escapeHtml(companyName)}</strong> on Switchboard as <strong>${escapeHtml(role)}</strong>.</p><p><a href="${escapeHtml(link)}">Accept the invitation</a> (the link works once and expires in ${days} days).</p><p>If you did not expect this, you can ignore this e-mail.</p>`,
     },
     tx,
   );
@@ -93,7 +111,7 @@ export async function invite(
   callerId: number,
   companyId: number,
   input: InviteInput,
-): Promise<{ message: string; added: boolean; data: InvitationOut | MemberOut }> {
+): Promise<{ message: string; added: boolean; data: InvitationOut | MemberOut; invitation_url?: string }> {
   const callerRole = await assertCompanyAccess(ctx, callerId, companyId, MANAGER_ROLES);
   if (input.role === 'owner' && callerRole !== 'owner') throw new ForbiddenError('Only an owner can invite an owner.');
   const email = normalizeEmail(input.email);
@@ -120,9 +138,9 @@ export async function invite(
       await ctx.mailer.send(
         {
           to: existing.email,
-          subject: `You now have access to ${company.name}`,
-          text: `Hello ${existing.first_name || existing.email},\n\n${inviter ?? 'An administrator'} added you to ${company.name}. Sign in and choose it in the account switcher:\n\n${link}`,
-          html: `<p>Hello ${escapeHtml(existing.first_name || existing.email)},</p><p>${escapeHtml(inviter ?? 'An administrator')} added you to <strong>${escapeHtml(company.name)}</strong>.</p><p><a href="${escapeHtml(link)}">Sign in</a> and choose it in the account switcher.</p>`,
+          subject: `You now have access to ${company.name} as ${roleLabel(input.role)}`,
+          text: `Hello ${existing.first_name || existing.email},\n\n${inviter ?? 'An administrator'} added you to ${company.name} as ${roleLabel(input.role)}. Sign in and choose it in the account switcher:\n\n${link}`,
+          html: `<p>Hello ${escapeHtml(existing.first_name || existing.email)},</p><p>${escapeHtml(inviter ?? 'An administrator')} added you to <strong>${escapeHtml(company.name)}</strong> as <strong>${escapeHtml(roleLabel(input.role))}</strong>.</p><p><a href="${escapeHtml(link)}">Sign in</a> and choose it in the account switcher.</p>`,
         },
         tx,
       );
@@ -159,7 +177,8 @@ export async function invite(
     return inserted;
   });
   const [view] = await invitationViews(ctx, [row]);
-  return { message: MSG_INVITATION_SENT, added: false, data: view! };
+  // Without a mail server the invitee cannot receive the mail: the inviter is given the link to hand over.
+  return { message: MSG_INVITATION_SENT, added: false, data: view!, ...(usesDevOutbox(ctx) ? { invitation_url: invitationLink(ctx, token) } : {}) };
 }
 
 /** `GET /companies/{companyId}/invitations`: pending invitations (expired ones flagged `expired`), newest first. */
@@ -184,21 +203,21 @@ export async function resendInvitation(
   callerId: number,
   companyId: number,
   invitationId: number,
-): Promise<{ message: string; data: InvitationOut }> {
+): Promise<{ message: string; data: InvitationOut; invitation_url?: string }> {
   const callerRole = await assertCompanyAccess(ctx, callerId, companyId, MANAGER_ROLES);
   const company = await findCompany(ctx, companyId);
   if (!company) throw new NotFoundError('Company');
   const inviter = (await getUserNames(ctx, [callerId])).get(callerId) ?? null;
+  const token = randomToken(32);
   const row = await ctx.db.transaction().execute(async (tx) => {
     const inv = await pendingInvitation(ctx, companyId, invitationId, tx);
     if (inv.role === 'owner' && callerRole !== 'owner') throw new ForbiddenError('Only an owner can invite an owner.');
-    const token = randomToken(32);
     const renewed = await usersRepository.renewInvitation(tx, inv.id, hashToken(token), new Date(Date.now() + INVITATION_TTL_MS));
     await mailInvitation(ctx, tx, renewed, token, company.name, inviter, renewed.expires_at);
     return renewed;
   });
   const [view] = await invitationViews(ctx, [row]);
-  return { message: MSG_INVITATION_RESENT, data: view! };
+  return { message: MSG_INVITATION_RESENT, data: view!, ...(usesDevOutbox(ctx) ? { invitation_url: invitationLink(ctx, token) } : {}) };
 }
 
 /** `DELETE /companies/{companyId}/invitations/{invitationId}`: the link stops working. */
@@ -209,11 +228,24 @@ export async function cancelInvitation(ctx: AppContext, callerId: number, compan
   return { message: MSG_INVITATION_CANCELLED };
 }
 
-/** The pending invitation of a link. @throws NotFoundError (404) unknown, used or cancelled; InvitationExpiredError (410). */
+/**
+ * The pending invitation of a link. @throws AppError 404 (unknown or already used), InvitationExpiredError 410
+ * (expired; or cancelled, with its own single message).
+ */
 function usable(row: InvitationRow | undefined): InvitationRow {
-  if (!row || row.accepted_at || row.revoked_at) throw new AppError(404, MSG_INVITATION_INVALID);
+  if (!row || row.accepted_at) throw new AppError(404, MSG_INVITATION_INVALID);
+  if (row.revoked_at) throw new InvitationExpiredError(MSG_INVITATION_REVOKED);
   if (row.expires_at.getTime() <= Date.now()) throw new InvitationExpiredError();
   return row;
+}
+
+/**
+ * The e-mail address and sending time of a usable invitation link (for the development outbox's token-scoped view,
+ * modules/dev). @throws like {@link usable}.
+ */
+export async function invitationOfToken(ctx: AppContext, token: string): Promise<{ email: string; lastSentAt: Date }> {
+  const inv = usable(await usersRepository.invitationByTokenHash(ctx.db, hashToken(token)));
+  return { email: inv.email, lastSentAt: inv.last_sent_at };
 }
 
 /** Public `GET /invitations/{token}`: what the accept page shows (e-mail, account, role, who invited). */
@@ -231,6 +263,7 @@ export async function previewInvitation(ctx: AppContext, token: string) {
       expires_at: inv.expires_at.toISOString(),
       first_name: inv.first_name,
       last_name: inv.last_name,
+      dev_outbox: usesDevOutbox(ctx),
     },
   };
 }
@@ -246,7 +279,7 @@ export async function acceptInvitation(
   token: string,
   input: AcceptInvitationInput,
   signedInUserId: number | undefined,
-): Promise<{ message: string; email: string; company_id: number }> {
+): Promise<{ message: string; email: string; company_id: number; user_id: number }> {
   const peek = usable(await usersRepository.invitationByTokenHash(ctx.db, hashToken(token)));
   const existing = await findUserByEmail(ctx, peek.email);
   if (existing && existing.id !== signedInUserId) {
@@ -267,7 +300,11 @@ export async function acceptInvitation(
     }
     await addCompanyMember(ctx, inv.company_id, userId, inv.role as Role, tx);
     await usersRepository.markInvitationAccepted(tx, inv.id, userId);
-    return { userId, result: { message: MSG_INVITATION_ACCEPTED, email: inv.email, company_id: inv.company_id } };
+    const company = await findCompany(ctx, inv.company_id, tx);
+    return {
+      userId,
+      result: { message: MSG_INVITATION_ACCEPTED(company?.name ?? 'your team'), email: inv.email, company_id: inv.company_id, user_id: userId },
+    };
   });
   // The numbers chosen at invitation, those still the company's (a released number is skipped).
   if (peek.numbers?.length) await assignNumbersStillThere(ctx, peek.company_id, out.userId, peek.numbers);

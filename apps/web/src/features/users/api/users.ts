@@ -19,12 +19,13 @@ import type {
   MemberList,
   MemberOut,
   MemberSaved,
+  OutboxList,
   RolesBody,
   UpdateMemberInput,
 } from '@switchboard/contracts';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
-import { useCompanyId } from '../../../lib/session';
+import { useCompanyId, type SessionUser } from '../../../lib/session';
 
 export type Member = MemberOut;
 export type Invitation = InvitationOut;
@@ -135,6 +136,26 @@ export function useInvitationPreview(token: string) {
     retry: false,
     select: (r) => r.data,
   });
+}
+
+/**
+ * GET /api/dev/outbox/invitations/{token} (public, development outbox only; docs/auth.md): the invitation's own mail,
+ * readable through the link by an invitee without an account. Asked only when the preview says mail goes to the
+ * development outbox; quiet (a failure shows nothing more than the invitation itself).
+ */
+export function useInvitationMail(token: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['invitation', token, 'mail'],
+    queryFn: () => http.get<OutboxList>(`/api/dev/outbox/invitations/${encodeURIComponent(token)}`, { skipAuthHandling: true, silent: true }),
+    enabled: enabled && token.length > 0,
+    retry: false,
+    select: (r) => r.data,
+  });
+}
+
+/** GET /api/user after accepting: the invitee, now signed in (the accept answer set the session cookie). */
+export function getSignedInUser(): Promise<SessionUser> {
+  return http.get<SessionUser>('/api/user', { skipAuthHandling: true });
 }
 
 export function useAcceptInvitation(token: string) {

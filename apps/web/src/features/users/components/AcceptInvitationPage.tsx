@@ -1,32 +1,62 @@
 /**
- * /accept-invitation?token=… (public; docs/accounts.md "Invitations"): shows which account the
- * link invites to and with which role, then takes the person's name and password; once accepted it
- * sends to sign-in with the e-mail filled in. A used, cancelled or expired link says so.
+ * /accept-invitation?token=… (public; docs/accounts.md "Invitations"): the link itself shows the invitation (account,
+ * role, who invited, the e-mail) without an account, and, while mail goes to the development outbox, the invitation
+ * e-mail itself (the token-scoped view). The person sets their name and a password once; the accept answer signs them
+ * in and they land in the account. A used, cancelled or expired link shows one message.
  */
-import { Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Accordion, Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { CenteredCard } from '../../../components/CenteredCard';
 import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PasswordField } from '../../../components/PasswordField';
 import { HttpError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
-import { useAcceptInvitation, useInvitationPreview } from '../api/users';
+import { connectRealtime } from '../../../lib/realtime';
+import { selectCompany, signIn, useSession } from '../../../lib/session';
+import { getSignedInUser, useAcceptInvitation, useInvitationMail, useInvitationPreview } from '../api/users';
 import { ROLE_LABELS } from '../roles';
+
+/** The invitation e-mail as the development outbox keeps it (only while no mail server is configured). */
+function InvitationMail({ token }: { token: string }) {
+  const mail = useInvitationMail(token, true);
+  const first = mail.data?.[0];
+  if (!first) return null;
+  return (
+    <Accordion variant="contained" data-testid="invitation-mail">
+      <Accordion.Item value="mail">
+        <Accordion.Control>The invitation e-mail (development outbox)</Accordion.Control>
+        <Accordion.Panel>
+          <Text size="sm" fw={600}>
+            {first.subject}
+          </Text>
+          <Text size="xs" c="dimmed" mb="xs">
+            To: {first.to}
+          </Text>
+          <Text size="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+            {first.text}
+          </Text>
+        </Accordion.Panel>
+      </Accordion.Item>
+    </Accordion>
+  );
+}
 
 export function AcceptInvitationPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const session = useSession();
   const token = params.get('token') ?? '';
   const preview = useInvitationPreview(token);
   const accept = useAcceptInvitation(token);
+  const [landing, setLanding] = useState(false);
   const form = useForm({
-    initialValues: { first_name: '', last_name: '', password: '', password_confirmation: '' },
+    initialValues: { first_name: '', last_name: '', password: '' },
     validate: {
       first_name: (v) => (v.trim() ? null : 'Enter your first name'),
       last_name: (v) => (v.trim() ? null : 'Enter your last name'),
       password: (v) => (v.length >= 8 ? null : 'Use at least 8 characters'),
-      password_confirmation: (v, values) => (v === values.password ? null : 'The passwords do not match'),
     },
   });
   const inv = preview.data;
@@ -34,19 +64,26 @@ export function AcceptInvitationPage() {
   if (inv && !form.isTouched() && !form.values.first_name && !form.values.last_name && (inv.first_name || inv.last_name)) {
     form.setValues({ first_name: inv.first_name, last_name: inv.last_name });
   }
+  const signedInAs = session.status === 'authenticated' ? session.user?.email : undefined;
 
   const submit = form.onSubmit((values) =>
     accept.mutate(
+      { first_name: values.first_name.trim(), last_name: values.last_name.trim(), password: values.password },
       {
-        first_name: values.first_name.trim(),
-        last_name: values.last_name.trim(),
-        password: values.password,
-        password_confirmation: values.password_confirmation,
-      },
-      {
-        onSuccess: (r) => {
-          notify.success(r.message);
-          navigate(`/login?email=${encodeURIComponent(r.email)}`, { replace: true });
+        onSuccess: async (r) => {
+          // The answer signed the invitee in: read who that is, open the account they joined and go in.
+          setLanding(true);
+          try {
+            signIn(await getSignedInUser());
+            selectCompany(r.company_id);
+            connectRealtime();
+            notify.success(r.message);
+            navigate('/', { replace: true });
+          } catch (error) {
+            if (!(error instanceof HttpError)) throw error;
+            setLanding(false);
+            navigate(`/login?email=${encodeURIComponent(r.email)}`, { replace: true });
+          }
         },
         onError: (error) => {
           if (error instanceof HttpError && error.status === 422) {
@@ -57,6 +94,7 @@ export function AcceptInvitationPage() {
     ),
   );
 
+  // One message for a link that cannot be used (unknown, used, cancelled, expired), whether found on opening or on joining.
   const failed =
     preview.error instanceof HttpError ? preview.error.message : accept.error instanceof HttpError && accept.error.status !== 422 ? accept.error.message : null;
 
@@ -78,24 +116,37 @@ export function AcceptInvitationPage() {
           {failed}
         </Alert>
       ) : inv ? (
-        <form onSubmit={submit} noValidate>
-          <Stack>
-            <Text size="sm" data-testid="invitation-summary">
-              {inv.invited_by ? `${inv.invited_by} invited you` : 'You are invited'} to <strong>{inv.company_name}</strong> as{' '}
-              <strong>{ROLE_LABELS[inv.role]}</strong>.
-            </Text>
-            <TextInput label="E-mail" value={inv.email} readOnly />
-            <Group grow>
-              <TextInput label="First name" required autoComplete="given-name" {...form.getInputProps('first_name')} />
-              <TextInput label="Last name" required autoComplete="family-name" {...form.getInputProps('last_name')} />
-            </Group>
-            <PasswordField label="Password" required autoComplete="new-password" description="At least 8 characters." {...form.getInputProps('password')} />
-            <PasswordField label="Confirm password" required autoComplete="new-password" {...form.getInputProps('password_confirmation')} />
-            <Button type="submit" loading={accept.isPending}>
-              Join {inv.company_name}
-            </Button>
-          </Stack>
-        </form>
+        <Stack>
+          <Text size="sm" data-testid="invitation-summary">
+            {inv.invited_by ? `${inv.invited_by} invited you` : 'You are invited'} to <strong>{inv.company_name}</strong> as{' '}
+            <strong>{ROLE_LABELS[inv.role]}</strong>.
+          </Text>
+          {inv.dev_outbox ? <InvitationMail token={token} /> : null}
+          {signedInAs && signedInAs !== inv.email ? (
+            <Alert color="yellow" variant="light">
+              You are signed in as {signedInAs}. Joining signs you in as {inv.email} instead.
+            </Alert>
+          ) : null}
+          <form onSubmit={submit} noValidate>
+            <Stack>
+              <TextInput label="E-mail" value={inv.email} readOnly />
+              <Group grow>
+                <TextInput label="First name" required autoComplete="given-name" {...form.getInputProps('first_name')} />
+                <TextInput label="Last name" required autoComplete="family-name" {...form.getInputProps('last_name')} />
+              </Group>
+              <PasswordField
+                label="Choose a password"
+                required
+                autoComplete="new-password"
+                description="At least 8 characters. You sign in with it from now on."
+                {...form.getInputProps('password')}
+              />
+              <Button type="submit" loading={accept.isPending || landing}>
+                Join {inv.company_name}
+              </Button>
+            </Stack>
+          </form>
+        </Stack>
       ) : null}
     </CenteredCard>
   );

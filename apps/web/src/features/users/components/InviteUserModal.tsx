@@ -1,5 +1,6 @@
-import { Button, Group, Modal, MultiSelect, Select, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, CopyButton, Group, Modal, MultiSelect, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useState } from 'react';
 import type { AssignableRole } from '../roles';
 import { HttpError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
@@ -8,12 +9,16 @@ import { useAssignableNumbers } from '../api/company-numbers';
 
 /**
  * Invite someone to the selected account by e-mail with a role (and, optionally, their name and the
- * numbers that ring them). A person who already has an account is added at once.
+ * numbers that ring them). A person who already has an account is added at once. Inviting an Owner
+ * warns first (an owner can do everything, remove other owners and delete the account) and needs a
+ * tick to confirm. Without a mail server (the development outbox) the sent step hands over the link.
  */
 export function InviteUserModal({ opened, onClose, canGiveOwner }: { opened: boolean; onClose: () => void; canGiveOwner: boolean }) {
   const roles = useRoles();
   const numbers = useAssignableNumbers(opened);
   const invite = useInvite();
+  const [ownerConfirmed, setOwnerConfirmed] = useState(false);
+  const [sent, setSent] = useState<{ email: string; url: string } | null>(null);
   const form = useForm({
     initialValues: { email: '', role: 'user' as string, first_name: '', last_name: '', numbers: [] as string[] },
     validate: {
@@ -28,9 +33,16 @@ export function InviteUserModal({ opened, onClose, canGiveOwner }: { opened: boo
   const close = () => {
     form.reset();
     invite.reset();
+    setOwnerConfirmed(false);
+    setSent(null);
     onClose();
   };
-  const submit = form.onSubmit((values) =>
+  const asOwner = form.values.role === 'owner';
+  const submit = form.onSubmit((values) => {
+    if (values.role === 'owner' && !ownerConfirmed) {
+      form.setFieldError('role', 'Confirm below that this person should be an owner.');
+      return;
+    }
     invite.mutate(
       {
         email: values.email.trim(),
@@ -42,7 +54,9 @@ export function InviteUserModal({ opened, onClose, canGiveOwner }: { opened: boo
       {
         onSuccess: (r) => {
           notify.success(r.message);
-          close();
+          // No mail server: the invitee can only get the link from the inviter (docs/accounts.md "Invitations").
+          if (r.invitation_url) setSent({ email: values.email.trim(), url: r.invitation_url });
+          else close();
         },
         onError: (error) => {
           if (error instanceof HttpError && error.status === 422) {
@@ -50,8 +64,33 @@ export function InviteUserModal({ opened, onClose, canGiveOwner }: { opened: boo
           } else notify.danger(error.message, 10_000);
         },
       },
-    ),
-  );
+    );
+  });
+
+  if (sent)
+    return (
+      <Modal opened={opened} onClose={close} title="Invitation sent">
+        <Stack data-testid="invitation-link">
+          <Text size="sm">
+            No mail server is configured, so the invitation e-mail to {sent.email} waits in the development outbox. Give them this link: it shows the invitation
+            and its e-mail, and lets them join.
+          </Text>
+          <Anchor href={sent.url} size="sm" style={{ wordBreak: 'break-all' }}>
+            {sent.url}
+          </Anchor>
+          <Group justify="flex-end">
+            <CopyButton value={sent.url}>
+              {({ copied, copy }) => (
+                <Button variant="light" onClick={copy}>
+                  {copied ? 'Link copied' : 'Copy link'}
+                </Button>
+              )}
+            </CopyButton>
+            <Button onClick={close}>Done</Button>
+          </Group>
+        </Stack>
+      </Modal>
+    );
 
   return (
     <Modal opened={opened} onClose={close} title="Invite a user">
@@ -59,6 +98,21 @@ export function InviteUserModal({ opened, onClose, canGiveOwner }: { opened: boo
         <Stack>
           <TextInput label="E-mail" type="email" required autoComplete="off" data-autofocus {...form.getInputProps('email')} />
           <Select label="Role" required data={roleOptions} allowDeselect={false} comboboxProps={{ withinPortal: true }} {...form.getInputProps('role')} />
+          {asOwner ? (
+            <Alert color="red" variant="light" title="Invite as Owner?" data-testid="owner-warning">
+              An owner can do everything: billing, changing or removing other owners, and deleting the account. Give this role only to someone who should have
+              full control.
+              <Checkbox
+                mt="xs"
+                label="Yes, this person should be an owner"
+                checked={ownerConfirmed}
+                onChange={(e) => {
+                  setOwnerConfirmed(e.currentTarget.checked);
+                  form.clearFieldError('role');
+                }}
+              />
+            </Alert>
+          ) : null}
           <Group grow>
             <TextInput label="First name" {...form.getInputProps('first_name')} />
             <TextInput label="Last name" {...form.getInputProps('last_name')} />
@@ -77,8 +131,8 @@ export function InviteUserModal({ opened, onClose, canGiveOwner }: { opened: boo
             <Button variant="default" onClick={close}>
               Cancel
             </Button>
-            <Button type="submit" loading={invite.isPending}>
-              Send invitation
+            <Button type="submit" loading={invite.isPending} color={asOwner ? 'red' : undefined} disabled={asOwner && !ownerConfirmed}>
+              {asOwner ? 'Invite as Owner' : 'Send invitation'}
             </Button>
           </Group>
         </Stack>
