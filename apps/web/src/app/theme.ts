@@ -63,6 +63,7 @@ const colors = Object.fromEntries(
  * - links are underlined, so a link inside text is told apart without relying on colour (1.4.1);
  * - a close button (dialogs, drawers, notices) is named "Close" unless it is given its own name (4.1.2);
  * - a table that scrolls sideways on a narrow screen can be scrolled from the keyboard (2.1.1);
+ * - a colour field's eye-dropper button and its picker's sliders are named (4.1.2; issue 23: Tags and Tenant);
  * - Enter in a multi-select's search text picks the highlighted choice and never submits the surrounding form
  *   (issue 23: Enter in a contact's Labels created the contact half-filled).
  */
@@ -77,6 +78,8 @@ export const theme = createTheme({
     // importing the components here would pull them into it.
     Anchor: { defaultProps: { underline: 'always' } satisfies Partial<AnchorProps> },
     CloseButton: { defaultProps: { 'aria-label': 'Close' } },
+    ColorInput: { defaultProps: { eyeDropperButtonProps: { 'aria-label': 'Pick a colour from the screen' } } },
+    ColorPicker: { defaultProps: { saturationLabel: 'Saturation and brightness', hueLabel: 'Hue', alphaLabel: 'Opacity' } },
     MultiSelect: {
       defaultProps: {
         onKeyDown: (event: { key: string; preventDefault: () => void }) => {

@@ -3,11 +3,12 @@
  * companies the person belongs to (GET /api/companies), and the tags, people who answered, tracking
  * pools, traffic sources and caller locations seen in the company's calls of the last 90 days (the
  * grouped report by tag, answered_by, dniPool, trafficSource and geo — there is no separate list call
- * for them). Loaded only while the filter panel is open; kept 5 minutes.
+ * for them), and the company's Call custom fields (GET /api/eavAttributes: whether it records outcomes and
+ * departments). Loaded only while the filter panel is open; kept 5 minutes.
  */
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { formatPhone } from '@switchboard/domain';
-import { TRAFFIC_SOURCES, type CallReportGroup, type CompanyList, type Infer, type NumberSchema } from '@switchboard/contracts';
+import { EAV_ENTITY_TYPES, formatPhone } from '@switchboard/domain';
+import { TRAFFIC_SOURCES, type CallReportGroup, type CompanyList, type EavAttributeList, type Infer, type NumberSchema } from '@switchboard/contracts';
 import { CACHE_MS } from '@switchboard/domain';
 import { http } from '../../../lib/http';
 import { companyKey } from '../../../lib/query-client';
@@ -32,6 +33,13 @@ export interface FilterOptions {
   pools: Option[];
   trafficSources: string[];
   geo: string[];
+  /**
+   * Whether the company records call outcomes / departments: a Call custom field named like "outcome" /
+   * "department" (what the analytics facts read, analytics.facts.ts `enumField`). The filters show only then, so a
+   * plumber is not offered a car dealer's "Vehicle ordered" or "Body shop" (issue 23).
+   */
+  usesOutcomes: boolean;
+  usesDepartments: boolean;
   loading: boolean;
 }
 
@@ -60,6 +68,14 @@ export function useFilterOptions(enabled: boolean, today: string, timezone: stri
       staleTime: OPTIONS_STALE_MS,
     })),
   });
+  // Call custom fields (EAV_ENTITY_TYPES.Call): the same key as the custom-fields screens' query.
+  const callFields = useQuery({
+    queryKey: [...companyKey(companyId, 'eav-attributes'), EAV_ENTITY_TYPES.Call],
+    queryFn: () => http.get<Infer<typeof EavAttributeList>>('/api/eavAttributes', { params: { company_id: companyId, entity_type: EAV_ENTITY_TYPES.Call } }),
+    enabled: enabled && companyId !== null,
+    staleTime: CACHE_MS.default,
+  });
+  const fieldNames = (callFields.data?.data ?? []).map((a) => a.name);
   const rows = (i: number) => seen[i]?.data?.data.rows ?? [];
   const companyList = companies.data?.data ?? [];
   return {
@@ -85,6 +101,8 @@ export function useFilterOptions(enabled: boolean, today: string, timezone: stri
           .filter(Boolean),
       ),
     ].sort(),
+    usesOutcomes: fieldNames.some((n) => /outcome/i.test(n)),
+    usesDepartments: fieldNames.some((n) => /department/i.test(n)),
     loading: numbers.isPending || seen.some((q) => q.isPending),
   };
 }

@@ -58,8 +58,8 @@ const toValues = (ids: number[]) => ids.map(String);
 
 /**
  * The report filters of spec 001 §7 in a side panel: numbers, tags, answer status, minimum duration,
- * first contact, answered by, caller location (geo), attribution model, traffic source, outcomes,
- * departments, qualified, lead, tracking pools, extension labels, and companies / business units for
+ * first contact, answered by, caller location (geo), attribution model, traffic source, outcomes and
+ * departments (only where the company records them), qualified, lead, tracking pools, extension labels, and companies / business units for
  * people in several. Text filters match anywhere unless "exact match" is on (the spec's wildcard rule).
  * Edits apply on "Apply filters".
  */
@@ -164,20 +164,25 @@ export function ReportFilters({ opened, onClose, value, onApply, today, timezone
           searchable
         />
         <MultiSelect label="Tags" data={options.tags} value={toValues(draft.tagIds)} onChange={(v) => set('tagIds', toIds(v))} clearable searchable />
-        <MultiSelect
-          label="Outcomes"
-          data={CALL_OUTCOMES.map((o) => ({ value: o, label: OUTCOME_LABELS[o] }))}
-          value={draft.outcomes}
-          onChange={(v) => set('outcomes', v as ReportFilterState['outcomes'])}
-          clearable
-        />
-        <MultiSelect
-          label="Departments"
-          data={DEPARTMENT_TYPES.map((d) => ({ value: d, label: DEPARTMENT_LABELS[d] }))}
-          value={draft.departments}
-          onChange={(v) => set('departments', v as ReportFilterState['departments'])}
-          clearable
-        />
+        {/* Only for a company that records them (a Call custom field "Outcome" / "Department"), or a filter already set. */}
+        {options.usesOutcomes || draft.outcomes.length > 0 ? (
+          <MultiSelect
+            label="Outcomes"
+            data={CALL_OUTCOMES.map((o) => ({ value: o, label: OUTCOME_LABELS[o] }))}
+            value={draft.outcomes}
+            onChange={(v) => set('outcomes', v as ReportFilterState['outcomes'])}
+            clearable
+          />
+        ) : null}
+        {options.usesDepartments || draft.departments.length > 0 ? (
+          <MultiSelect
+            label="Departments"
+            data={DEPARTMENT_TYPES.map((d) => ({ value: d, label: DEPARTMENT_LABELS[d] }))}
+            value={draft.departments}
+            onChange={(v) => set('departments', v as ReportFilterState['departments'])}
+            clearable
+          />
+        ) : null}
         <TagsInput label="Extension labels" value={draft.extensionLabels} onChange={(v) => set('extensionLabels', v)} clearable />
         <Switch
           label="Extension labels: exact match"
