@@ -3,7 +3,7 @@
  * docs/transcription.md "In the app"): a player with a seek bar for the two-channel recording
  * (streamed with HTTP ranges), and the transcript's segments by speaker (Agent / Client / Mixed)
  * with their times, the agent and client talk percentages, "Transcribing…" while loading, and the
- * failure message. Live: refetches on `transcript updated` and `call updated` for this call.
+ * failure message; a voicemail's transcript (the caller's words) below as "Voicemail transcript". Live: refetches on `transcript updated` and `call updated` for this call.
  */
 import { Alert, Badge, Group, Loader, Paper, Progress, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -13,7 +13,7 @@ import { companyKey } from '../../../lib/query-client';
 import { useRealtimeEvent } from '../../../lib/realtime';
 import { useCompanyId } from '../../../lib/session';
 
-type TranscriptDetail = { recording?: CallRecording | null; transcription?: Transcription | null };
+type TranscriptDetail = { recording?: CallRecording | null; transcription?: Transcription | null; voicemail_transcription?: Transcription | null };
 
 /** "m:ss" of seconds. */
 function clock(seconds: number): string {
@@ -41,8 +41,8 @@ export function CallTranscript({ callId }: { callId: number }) {
 
   if (q.isPending) return null;
   if (q.isError) return <Alert color="red">The transcript could not be loaded.</Alert>;
-  const { recording, transcription } = q.data;
-  if (!recording && !transcription) return null;
+  const { recording, transcription, voicemail_transcription: voicemailTranscript } = q.data;
+  if (!recording && !transcription && !voicemailTranscript) return null;
   return (
     <Stack gap="xs" data-testid="call-transcript">
       {recording ? (
@@ -60,24 +60,29 @@ export function CallTranscript({ callId }: { callId: number }) {
         </Stack>
       ) : null}
       {transcription ? <TranscriptBody t={transcription} /> : null}
+      {voicemailTranscript ? (
+        <div data-testid="voicemail-transcript">
+          <TranscriptBody t={voicemailTranscript} title="Voicemail transcript" />
+        </div>
+      ) : null}
     </Stack>
   );
 }
 
-function TranscriptBody({ t }: { t: Transcription }) {
+function TranscriptBody({ t, title = 'Transcript' }: { t: Transcription; title?: string }) {
   if (t.state === 'loading') {
     return (
       <Group gap="xs" data-testid="transcript-loading">
         <Loader size="xs" />
         <Text size="sm" c="dimmed">
-          Transcribing…
+          {title === 'Transcript' ? 'Transcribing…' : `${title}: transcribing…`}
         </Text>
       </Group>
     );
   }
   if (t.state === 'failed') {
     return (
-      <Alert color="red" title="Transcription failed" data-testid="transcript-failed">
+      <Alert color="red" title={title === 'Transcript' ? 'Transcription failed' : `${title}: transcription failed`} data-testid="transcript-failed">
         {t.metadata.error ?? 'The recording could not be transcribed.'}
       </Alert>
     );
@@ -86,13 +91,13 @@ function TranscriptBody({ t }: { t: Transcription }) {
   return (
     <Stack gap="xs">
       <Text size="sm" fw={500}>
-        Transcript
+        {title}
       </Text>
       {agent !== null && client !== null ? (
         <Stack gap={2} data-testid="transcript-talk">
           <Progress.Root size="md" aria-label="Talk time">
-            <Progress.Section value={agent} color="blue" />
-            <Progress.Section value={client} color="teal" />
+            <Progress.Section value={agent} color="blue" aria-label={`Agent ${agent}% of the talk time`} />
+            <Progress.Section value={client} color="teal" aria-label={`Client ${client}% of the talk time`} />
           </Progress.Root>
           <Text size="xs" c="dimmed">
             Agent {agent}% · Client {client}%
