@@ -12,11 +12,10 @@ import rateLimit from '@fastify/rate-limit';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify from 'fastify';
 import helmet from 'helmet';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import qs from 'qs';
 import type { AppContext } from './context.js';
 import { registerAuth } from './platform/auth/auth.plugin.js';
@@ -25,8 +24,10 @@ import { registerBlobFiles } from './platform/blob/serve.js';
 import { registerErrorHandler } from './platform/http/error-handler.js';
 import { RateLimitedError } from './platform/http/errors.js';
 import { registerInputHygiene } from './platform/http/input-hygiene.js';
+import { registerOpenApi } from './platform/http/openapi.js';
 import { parseFormBody } from './platform/http/form-body.js';
 import { registerMetrics } from './platform/metrics.js';
+import { registerOutboxMetrics, registerOutboxRoutes } from './platform/events/outbox.routes.js';
 import { canJoinChannel, companyRoleOf, companyRolesOf, resolveSocketUser } from './modules/companies/companies.service.js';
 import { isOperator } from './modules/auth/operators.js';
 import { modules } from './modules/registry.js';
@@ -96,37 +97,17 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(cookie);
   await app.register(formbody, { parser: parseFormBody });
   await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 10 }, attachFieldsToBody: false });
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: 'Switchboard API',
-        version: '0.1.0',
-        description: API_DESCRIPTION,
-      },
-      components: {
-        securitySchemes: {
-          apiKey: {
-            type: 'http',
-            scheme: 'bearer',
-            description: 'An API key (`sbk_…`) created under Administration → API keys, sent as `Authorization: Bearer sbk_…`.',
-          },
-          session: {
-            type: 'apiKey',
-            in: 'cookie',
-            name: 'switchboard_session',
-            description: 'The web app’s session cookie; state-changing requests also send `X-XSRF-TOKEN` (the `XSRF-TOKEN` cookie).',
-          },
-        },
-      },
-      security: [{ apiKey: [] }, { session: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
+  // The document at /api/docs/json: operation ids, declared answers, the answer check in tests (platform/http/openapi.ts).
+  await registerOpenApi(app, API_DESCRIPTION);
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
 
   registerErrorHandler(app);
   registerInputHygiene(app);
-  registerMetrics(app, ctx.config);
+  const metrics = registerMetrics(app, ctx.config);
+  // The domain-event outbox: its metrics and the operators' routes (platform/events/outbox.routes.ts).
+  const stopOutboxMetrics = registerOutboxMetrics(ctx, metrics.registry);
+  app.addHook('onClose', async () => stopOutboxMetrics());
+  registerOutboxRoutes(app, ctx);
   registerAuth(app, ctx.db);
   await registerApiRateLimit(app);
   // One access declaration per route, enforced before validation (platform/http/access.ts, docs/permissions.md).

@@ -29,6 +29,7 @@ import { exportCsvStream, exportFile, getExport, listExports, startExport } from
 import { callKpis, callReport, dashboard } from './analytics.reports.js';
 import { dashboardPdf, reportPdf } from './analytics.pdf.js';
 import { ensureReconcileScheduled } from './analytics.jobs.js';
+import { fileAnswer } from '../../platform/http/openapi.js';
 
 const tags = ['analytics'];
 
@@ -101,7 +102,7 @@ export function registerAnalyticsRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: 'The dashboard (same query as GET /dashboard) as a PDF file: KPIs beside the comparison period, the series as bars, sources and numbers.',
         querystring: DashboardQuery,
-        response: { ...errorResponses },
+        response: { 200: fileAnswer('application/pdf', 'The dashboard as a PDF file (attachment)'), ...errorResponses },
       },
     },
     async (req, reply) => {
@@ -117,7 +118,7 @@ export function registerAnalyticsRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: 'A grouped call report (same query as GET /analytics/calls) as a PDF file: totals, a bar chart and the table.',
         querystring: CallReportQuery,
-        response: { ...errorResponses },
+        response: { 200: fileAnswer('application/pdf', 'The call report as a PDF file (attachment)'), ...errorResponses },
       },
     },
     async (req, reply) => {
@@ -194,7 +195,7 @@ export function registerAnalyticsRoutes(app: App, ctx: AppContext): void {
     '/api/analytics/exports/:id/download',
     {
       config: { access: access.company('reports.export') },
-      schema: { tags, summary: 'The file of a finished export (CSV), to the person who asked for it.', params: IdParams, response: { ...errorResponses } },
+      schema: { tags, summary: 'The file of a finished export (CSV), to the person who asked for it.', params: IdParams, response: { 200: fileAnswer('text/csv', 'The export as a CSV file (attachment)'), ...errorResponses } },
     },
     async (req, reply) => {
       const { fileName, stream } = await exportFile(ctx, req.auth!.userId, req.params.id);

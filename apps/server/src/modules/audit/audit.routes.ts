@@ -3,12 +3,12 @@
  * and GET /api/audit-log/export (the same filters as CSV). Owners and administrators of the company only.
  */
 import { AuditLogBody, AuditLogQuery, errorResponses } from '@switchboard/contracts';
-import { z } from 'zod';
 import { access } from '../../platform/http/access.js';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import { registerAuditHooks } from './audit.http.js';
 import { exportAuditCsv, listAuditLog } from './audit.service.js';
+import { fileAnswer } from '../../platform/http/openapi.js';
 
 /** Registers the audit routes and the hooks recording every state-changing request. */
 export async function registerAuditRoutes(app: App, ctx: AppContext): Promise<void> {
@@ -34,7 +34,7 @@ export async function registerAuditRoutes(app: App, ctx: AppContext): Promise<vo
         tags: ['audit log'],
         summary: 'The filtered audit log as CSV (at most 50 000 newest entries)',
         querystring: AuditLogQuery,
-        response: { 200: z.string(), ...errorResponses },
+        response: { 200: fileAnswer('text/csv', 'The audit log as a CSV file (attachment)'), ...errorResponses },
       },
     },
     async (request, reply) => {

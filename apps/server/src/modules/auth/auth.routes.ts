@@ -47,6 +47,7 @@ import {
   validateSignup,
   verifySignInCode,
 } from './auth.service.js';
+import { NO_CONTENT } from '../../platform/http/openapi.js';
 
 /** Browser sign-in routes: anti-forgery required even without cookies (route access is declared on each route). */
 const signInConfig = { signIn: true } as const;
@@ -68,7 +69,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
     '/api/csrf-cookie',
     {
       config: { access: access.public() },
-      schema: { tags: ['session'], summary: 'Sets the XSRF-TOKEN cookie (204)' },
+      schema: { tags: ['session'], summary: 'Sets the XSRF-TOKEN cookie (204)', response: { 204: NO_CONTENT } },
     },
     async (_request, reply) => {
       issueXsrfCookie(reply, secure);
@@ -122,7 +123,9 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
     '/api/sanctum/logout',
     {
       config: { access: access.public() },
-      schema: { tags: ['session'], summary: 'Ends the session, clears its cookie and disconnects its live connections (204; works signed out)' },
+      schema: { tags: ['session'], summary: 'Ends the session, clears its cookie and disconnects its live connections (204; works signed out)',
+        response: { 204: NO_CONTENT },
+      },
     },
     async (request, reply) => {
       await auditAdminSessionEnd(ctx, request, 'signed-out');
@@ -171,7 +174,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
 
   app.post(
     '/api/sanctum/clearTokenSessions',
-    { config: { access: access.signedIn() }, schema: { tags: ['session'], summary: 'Deletes every bearer token of the caller (204)' } },
+    { config: { access: access.signedIn() }, schema: { tags: ['session'], summary: 'Deletes every bearer token of the caller (204)', response: { 204: NO_CONTENT, 401: ErrorBody, 429: ErrorBody } } },
     async (request, reply) => {
       await clearTokenSessions(ctx, request.auth!.userId);
       return reply.code(204).send();

@@ -54,6 +54,7 @@ import {
   unlinkOidcIdentity,
   type OidcOutcome,
 } from './oidc.service.js';
+import { redirectAnswer } from '../../platform/http/openapi.js';
 
 /** The httpOnly cookie binding a sign-in flow and its consent request to the browser that started them. */
 export const OIDC_BROWSER_COOKIE = 'switchboard_oidc';
@@ -102,7 +103,11 @@ export function registerOidcRoutes(app: App, ctx: AppContext): void {
         summary: 'Starts an OIDC sign-in: 302 to the provider (code flow, PKCE, state, nonce); 404 when the provider is not configured',
         params: OidcProviderParams,
         querystring: OidcRedirectQuery,
-        response: { 404: ErrorBody, 422: errorResponses[422] },
+        response: {
+          302: redirectAnswer('To the provider’s sign-in page, or to the sign-in page with a reason when the provider is unavailable'),
+          404: ErrorBody,
+          422: errorResponses[422],
+        },
       },
     },
     async (request, reply) => {
@@ -151,7 +156,7 @@ export function registerOidcRoutes(app: App, ctx: AppContext): void {
         summary: 'The provider redirects here; 302 to the app: signed in, MFA step, consent screen, or the sign-in page with a reason',
         params: OidcProviderParams,
         querystring: OidcCallbackQuery,
-        response: { 404: ErrorBody },
+        response: { 302: redirectAnswer('To the app: signed in, the MFA step, the consent screen, or the sign-in page with a reason'), 404: ErrorBody },
       },
     },
     async (request, reply) => {

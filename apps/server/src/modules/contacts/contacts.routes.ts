@@ -39,6 +39,7 @@ import {
   upsertContacts,
 } from './contacts.service.js';
 import { getImportProgress, importReportCsv, previewImport, startImport } from './contacts.import.js';
+import { fileAnswer } from '../../platform/http/openapi.js';
 
 const tags = ['contacts'];
 
@@ -231,7 +232,7 @@ export function registerContactsRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: 'The per-row report of a finished import as CSV (Row, Outcome, Reason, Name, Number)',
         params: ContactBatchParams,
-        response: { ...errorResponses },
+        response: { 200: fileAnswer('text/csv', 'The import report as a CSV file (attachment)'), ...errorResponses },
       },
     },
     async (req, reply) => {

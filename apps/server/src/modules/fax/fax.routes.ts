@@ -17,6 +17,8 @@ import { readMultipart } from '../../platform/http/multipart.js';
 import { handleOnce } from '../../platform/http/webhooks.js';
 import { faxFile, faxPort, getFax, listFaxes, sendFax } from './fax.service.js';
 import { applyFaxEvent } from './fax.webhooks.js';
+import { fileAnswer } from '../../platform/http/openapi.js';
+import { textAnswer } from '../../platform/http/openapi.js';
 
 const CompanyParams = z.object({ companyId: z.coerce.number().int().positive() });
 
@@ -75,7 +77,13 @@ export function registerFaxRoutes(app: App, ctx: AppContext): void {
 
   app.get(
     '/api/faxes/:id/file',
-    { config: { access: access.company('inbox.read') }, schema: { tags: ['fax'], summary: "The fax's PDF (members of its company only)", params: IdParams } },
+    { config: { access: access.company('inbox.read') }, schema: {
+        tags: ['fax'],
+        summary: "The fax's PDF (members of its company only)",
+        params: IdParams,
+        response: { 200: fileAnswer('application/pdf', 'The fax document (inline)'), ...errorResponses },
+      },
+    },
     async (req, reply) => {
       const f = await faxFile(ctx, req.auth!.userId, req.params.id);
       reply.type('application/pdf').header('content-disposition', `inline; filename="${f.filename}"`).header('cache-control', 'private, max-age=300');
@@ -95,7 +103,7 @@ export function registerFaxRoutes(app: App, ctx: AppContext): void {
         schema: {
           tags: ['webhooks'],
           summary: 'Fax provider webhook (JSON, Ed25519-signed): outbound progress and received faxes',
-          response: { 403: ErrorBody },
+          response: { 200: textAnswer('application/json', 'Received (or ignored)'), 403: ErrorBody, 422: ErrorBody },
         },
       },
       async (req, reply) => {

@@ -28,6 +28,7 @@ import type { AppContext } from '../../context.js';
 import { ValidationError, type FieldErrors } from '../../platform/http/errors.js';
 import { readMultipart, type UploadedFile } from '../../platform/http/multipart.js';
 import { deleteGreeting, getGreeting, getNumberGreetings, listGreetings, listVoices, putNumberGreetings, saveGreeting, speak } from './greetings.service.js';
+import { fileAnswer } from '../../platform/http/openapi.js';
 
 function zodFieldErrors(error: z.ZodError): FieldErrors {
   const errors: FieldErrors = {};
@@ -47,7 +48,12 @@ export function registerGreetingsRoutes(app: App, ctx: AppContext): void {
     '/api/greetings/speak',
     {
       config: { access: access.company('numbers.manage') },
-      schema: { tags: ['greetings'], summary: 'Synthesized speech (audio/wav) of content in voice', body: SpeakInput },
+      schema: {
+        tags: ['greetings'],
+        summary: 'Synthesized speech (audio/wav) of content in voice',
+        body: SpeakInput,
+        response: { 200: fileAnswer('audio/wav', 'The spoken text (WAV)'), ...errorResponses },
+      },
     },
     async (req, reply) =>
       reply

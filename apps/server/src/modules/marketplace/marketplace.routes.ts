@@ -33,6 +33,7 @@ import {
   purchaseNumber,
   updateListing,
 } from './marketplace.service.js';
+import { fileAnswer } from '../../platform/http/openapi.js';
 
 /** The chosen base path (docs/marketplace.md). */
 export const MARKETPLACE_BASE = '/api/companies/:companyId/marketplace/numbers';
@@ -59,7 +60,15 @@ export async function registerMarketplaceRoutes(app: App, ctx: AppContext): Prom
   );
   app.get(
     `${MARKETPLACE_BASE}/report`,
-    { config: { access: read }, schema: { tags, params: CompanyParams, querystring: MarketplaceReportQuery } },
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        params: CompanyParams,
+        querystring: MarketplaceReportQuery,
+        response: { 200: fileAnswer('text/csv', 'The report as a CSV file (attachment)'), ...errorResponses },
+      },
+    },
     async (request, reply) => {
       const { filename, csv } = await marketplaceReport(ctx, request.params.companyId, request.query.state);
       return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(csv);

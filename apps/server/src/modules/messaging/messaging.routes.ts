@@ -14,6 +14,7 @@ import { ValidationError, type FieldErrors } from '../../platform/http/errors.js
 import { readMultipart, type UploadedFile } from '../../platform/http/multipart.js';
 import { formParams, handleOnce, verifyCarrierSignature } from '../../platform/http/webhooks.js';
 import { applyMessageStatus, cancelScheduledMessage, receiveInboundMessage, scheduleMessage, sendMessage } from './messaging.service.js';
+import { textAnswer } from '../../platform/http/openapi.js';
 
 const WebhookBody = z.record(z.string(), z.unknown()).optional();
 
@@ -98,7 +99,12 @@ export function registerMessagingRoutes(app: App, ctx: AppContext): void {
     {
       config: { access: access.webhook() },
       preHandler: verifyCarrierSignature(ctx),
-      schema: { tags: ['webhooks'], summary: "Carrier webhook: inbound SMS/MMS (the carrier's form post)", body: WebhookBody },
+      schema: {
+        tags: ['webhooks'],
+        summary: "Carrier webhook: inbound SMS/MMS (the carrier's form post)",
+        body: WebhookBody,
+        response: { 200: textAnswer('text/xml', 'TwiML (empty)'), 403: ErrorBody, 422: ErrorBody },
+      },
     },
     async (req, reply) => {
       const p = ctx.carrier.parseInboundMessage(formParams(req));
@@ -112,7 +118,13 @@ export function registerMessagingRoutes(app: App, ctx: AppContext): void {
     {
       config: { access: access.webhook() },
       preHandler: verifyCarrierSignature(ctx),
-      schema: { tags: ['webhooks'], summary: 'Carrier webhook: message delivery status', querystring: z.object({ item: Id.optional() }), body: WebhookBody },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Carrier webhook: message delivery status',
+        querystring: z.object({ item: Id.optional() }),
+        body: WebhookBody,
+        response: { 200: textAnswer('text/xml', 'TwiML (empty)'), 403: ErrorBody, 422: ErrorBody },
+      },
     },
     async (req, reply) => {
       const p = ctx.carrier.parseMessageStatus(formParams(req));

@@ -7,7 +7,9 @@
  * unverified); changing needs `settings.manage` (owner and administrator; billing and others read only). Also the
  * registry provider's signed webhook `POST /webhooks/telnyx/10dlc` (with SMS_REGISTRY=telnyx), applied once per event.
  */
+import { z } from 'zod';
 import {
+  ErrorBody,
   MessageBody,
   SmsCampaignAnswer,
   SmsCampaignBrandParams,
@@ -37,6 +39,7 @@ import {
   listCampaigns,
   removeNumbers,
   submitCampaign,
+  checkSubmit,
   updateCampaign,
 } from './sms-verification.service.js';
 
@@ -82,6 +85,11 @@ export async function registerSmsVerificationRoutes(app: App, ctx: AppContext): 
       await deleteCampaign(ctx, request.params.companyId, request.params.id);
       return { message: 'The SMS verification was deleted.' };
     },
+  );
+  app.post(
+    `${base}/:id/check`,
+    { config: { access: manage }, schema: { tags, params: SmsCampaignParams, response: { 200: MessageBody, ...errorResponses } } },
+    async (request) => checkSubmit(ctx, request.params.companyId, request.params.id),
   );
   app.post(
     `${base}/:id/submit`,
@@ -154,7 +162,8 @@ export async function registerSmsVerificationRoutes(app: App, ctx: AppContext): 
   await app.register(async (child) => {
     child.removeContentTypeParser('application/json');
     child.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    child.post('/webhooks/telnyx/10dlc', { config: { access: access.webhook() }, schema: { tags } }, async (request, reply) => {
+    const answers = { 200: z.object({ received: z.boolean() }), 400: ErrorBody, 422: ErrorBody };
+    child.post('/webhooks/telnyx/10dlc', { config: { access: access.webhook() }, schema: { tags, response: answers } }, async (request, reply) => {
       const headers = Object.fromEntries(Object.entries(request.headers).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : [])));
       let notice;
       try {

@@ -18,6 +18,7 @@ import {
   DniPublicSessionBody,
   DniPublicSessionInput,
   errorResponses,
+  ErrorBody,
 } from '@switchboard/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
@@ -29,6 +30,7 @@ import { forgetVisitor, openSession, touchPublicSession } from './assignment.js'
 import { demoPage } from './demo-site.js';
 import { publicCompany } from './public-cache.js';
 import { scriptFor } from './script.js';
+import { textAnswer } from '../../platform/http/openapi.js';
 
 const tags = ['call tracking (public)'];
 /** Requests a minute per visitor address across the session, page view and heartbeat calls. */
@@ -83,7 +85,18 @@ function visitorCookieScope(req: FastifyRequest, firstPartyHost: string | null) 
 export function registerTrackingPublicRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/dni/public/:key/script.js',
-    { config: { access: access.public() }, schema: { tags, summary: 'The tracking script of a company key (cacheable)', params: DniPublicKeyParams } },
+    { config: { access: access.public() }, schema: {
+        tags,
+        summary: 'The tracking script of a company key (cacheable)',
+        params: DniPublicKeyParams,
+        response: {
+          200: textAnswer('application/javascript', 'The tracking script'),
+          404: textAnswer('application/javascript', 'An unknown key: a script comment'),
+          422: ErrorBody,
+          429: ErrorBody,
+        },
+      },
+    },
     async (req, reply) => {
       const body = await scriptFor(ctx, req.params.key);
       reply.header('Cross-Origin-Resource-Policy', 'cross-origin').header('Access-Control-Allow-Origin', '*');
@@ -177,7 +190,12 @@ export function registerTrackingPublicRoutes(app: App, ctx: AppContext): void {
     '/api/dni/demo/:key',
     {
       config: { access: access.public() },
-      schema: { tags, summary: "The sandbox's demo website of a company key (sandbox carrier only)", params: DniPublicKeyParams },
+      schema: {
+        tags,
+        summary: "The sandbox's demo website of a company key (sandbox carrier only)",
+        params: DniPublicKeyParams,
+        response: { 200: textAnswer('text/html', 'The demo page'), 404: textAnswer('text/plain', 'Not found'), 422: ErrorBody },
+      },
     },
     async (req, reply) => {
       const page = await demoPage(ctx, req.params.key);

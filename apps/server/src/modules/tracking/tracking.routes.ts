@@ -69,6 +69,7 @@ import {
 import { callsReport, poolReport } from './reports.js';
 import { getScript, verifyScript } from './script.js';
 import { callAttribution, numberTimeline, realTimeFeed, sessionTimeline } from './timeline.js';
+import { fileAnswer } from '../../platform/http/openapi.js';
 
 const tags = ['call tracking'];
 const base = '/api/companies/:companyId';
@@ -361,7 +362,12 @@ export function registerTrackingRoutes(app: App, ctx: AppContext): void {
     '/api/bulkAttributeUpdate/companies/:companyId',
     {
       config: { access: access.company('tracking.manage') },
-      schema: { tags, summary: 'CSV template of the bulk attribute update for a company', params: BulkAttributeCompanyParams },
+      schema: {
+        tags,
+        summary: 'CSV template of the bulk attribute update for a company',
+        params: BulkAttributeCompanyParams,
+        response: { 200: fileAnswer('text/csv', 'The CSV template (attachment)'), ...errorResponses },
+      },
     },
     async (req, reply) => template(req, reply, { kind: 'company', companyId: req.params.companyId }),
   );
@@ -383,7 +389,12 @@ export function registerTrackingRoutes(app: App, ctx: AppContext): void {
     '/api/bulkAttributeUpdate/businessUnits/:id',
     {
       config: { access: access.company('tracking.manage', { from: [] }) },
-      schema: { tags, summary: 'CSV template of the bulk attribute update for a business unit', params: BulkAttributeBusinessUnitParams },
+      schema: {
+        tags,
+        summary: 'CSV template of the bulk attribute update for a business unit',
+        params: BulkAttributeBusinessUnitParams,
+        response: { 200: fileAnswer('text/csv', 'The CSV template (attachment)'), ...errorResponses },
+      },
     },
     async (req, reply) => template(req, reply, { kind: 'businessUnit', id: req.params.id }),
   );
