@@ -6,7 +6,7 @@
  *   to users who may see the call, with single byte ranges (206/416) so the player can seek.
  *   404 for another company's call, a call outside the user's numbers, or no stored recording.
  */
-import { IdParams } from '@switchboard/contracts';
+import { ErrorBody, IdParams, errorResponses } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import { parseRange } from '../../platform/blob/serve.js';
 import type { App } from '../../platform/http/app-type.js';
@@ -15,6 +15,7 @@ import { formParams, handleOnce, verifyCarrierSignature } from '../../platform/h
 import { afterCallChange } from './call-changes.js';
 import { callForUser } from './call-records.js';
 import { handleRecordingStatus, storedRecordingKey } from './recordings.js';
+import { fileAnswer } from '../../platform/http/openapi.js';
 
 export async function registerRecordingRoutes(app: App, ctx: AppContext): Promise<void> {
   app.post(
@@ -33,7 +34,17 @@ export async function registerRecordingRoutes(app: App, ctx: AppContext): Promis
     method: ['GET', 'HEAD'],
     url: '/api/calls/:id/recording',
     config: { access: access.company('calls.read') },
-    schema: { tags: ['calls'], summary: "The call's two-channel recording (audio/wav; Range supported)", params: IdParams },
+    schema: {
+      tags: ['calls'],
+      summary: "The call's two-channel recording (audio/wav; Range supported)",
+      params: IdParams,
+      response: {
+        200: fileAnswer('audio/wav', 'The whole recording'),
+        206: fileAnswer('audio/wav', 'The requested byte range (`Content-Range`)'),
+        416: ErrorBody,
+        ...errorResponses,
+      },
+    },
     handler: async (request, reply) => {
       const { id } = request.params as { id: number };
       const call = await callForUser(ctx, request.auth!.userId, id);

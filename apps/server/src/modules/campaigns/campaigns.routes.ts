@@ -4,6 +4,7 @@
  * delivery-status webhook for campaign messages `POST /webhooks/twilio/campaigns/status?recipient=`.
  */
 import {
+  ErrorBody,
   Campaign,
   CampaignEventList,
   CampaignEventsQuery,
@@ -26,6 +27,7 @@ import { formParams, handleOnce, verifyCarrierSignature } from '../../platform/h
 import { applyCampaignStatus } from './campaigns.counters.js';
 import { createCampaign, deleteCampaign, togglePause, updateCampaign } from './campaigns.editing.js';
 import { getCampaign, listCampaignEvents, listCampaigns } from './campaigns.views.js';
+import { textAnswer } from '../../platform/http/openapi.js';
 
 const tags = ['campaigns'];
 
@@ -187,6 +189,7 @@ export function registerCampaignRoutes(app: App, ctx: AppContext): void {
         summary: 'Carrier webhook: campaign message delivery status',
         querystring: z.object({ recipient: Id.optional() }),
         body: z.record(z.string(), z.unknown()).optional(),
+        response: { 200: textAnswer('text/xml', 'TwiML (empty)'), 403: ErrorBody, 422: ErrorBody },
       },
     },
     async (req, reply) => {
