@@ -18,6 +18,7 @@ import { closeInvalidationFeeds } from './platform/db/invalidation-feed.js';
 import { Mailer } from './platform/mail/mailer.js';
 import { Queue } from './platform/queue.js';
 import { Realtime } from './platform/realtime.js';
+import { OutboxWorkers } from './platform/events/outbox.js';
 
 export type Running = { app: App; ctx: AppContext; url: string; close: () => Promise<void> };
 
@@ -98,11 +99,16 @@ export async function startServer(config: Config, databaseUrl: string, options: 
     (userId, channel) => liveChannelAccess(ctx, userId, channel),
   );
   await queue.start();
+  // The domain-event outbox's workers (docs/architecture.md "Domain events"): in processes that run workers.
+  const outbox = config.runWorkers ? new OutboxWorkers(ctx) : undefined;
+  outbox?.start();
   const url = `http://127.0.0.1:${port}`;
   let closing: Promise<void> | undefined;
   const close = async (): Promise<void> => {
-    let step = 'the job queue';
+    let step = 'the outbox workers';
     const steps = (async () => {
+      await outbox?.stop();
+      step = 'the job queue';
       await queue.stop();
       step = 'realtime';
       await realtime.close();

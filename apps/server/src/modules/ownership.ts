@@ -188,13 +188,15 @@ export const TABLE_OWNERS = {
   marketplace_numbers: 'marketplace',
   marketplace_listings: 'marketplace',
   // platform: sessions and bearer tokens (platform/auth), mail (platform/mail), webhook receipts
-  // (platform/http), job bookkeeping (platform/queue.ts), server secrets (platform/blob)
+  // (platform/http), job bookkeeping (platform/queue.ts), the domain-event outbox (platform/events), server secrets (platform/blob)
   sessions: 'platform',
   api_tokens: 'platform',
   mail_outbox: 'platform',
   webhook_receipts: 'platform',
   queue_workers: 'platform',
   queue_active_jobs: 'platform',
+  domain_events: 'platform',
+  event_deliveries: 'platform',
   app_secrets: 'platform',
   // the sandbox carrier's simulated network (carriers/sandbox)
   sandbox_numbers: 'carriers',

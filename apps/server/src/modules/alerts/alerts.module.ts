@@ -14,10 +14,10 @@ export const alertsModule: ModuleEntry[] = [
     },
     jobs: registerAlertJobs,
     setup: () => {
-      events.on('call.changed', onCallChanged);
-      events.on('message.status-changed', onMessageStatus);
-      events.on('tracking.pool-exhausted', onPoolExhausted);
-      events.on('campaign.delivery-outcomes', onCampaignDeliveries);
+      events.consume('alerts.monitors', 'call.changed', onCallChanged);
+      events.consume('alerts.monitors', 'message.status-changed', onMessageStatus);
+      events.consume('alerts.monitors', 'tracking.pool-exhausted', onPoolExhausted);
+      events.consume('alerts.monitors', 'campaign.delivery-outcomes', onCampaignDeliveries);
     },
   },
 ];

@@ -52,7 +52,7 @@ afterAll(async () => {
 
 /** Emits one final outcome of an outbound text of the company. */
 async function outcome(companyId: number, itemId: number, state: 'delivered' | 'failed' | 'undelivered', errorCode: number | null = null) {
-  await events.emitAfterCommit(s.ctx, 'message.status-changed', {
+  await events.publish(s.ctx, 'message.status-changed', {
     companyId,
     conversationId: 1,
     itemId,
@@ -188,7 +188,7 @@ describe('monitors raise one alert per subject', () => {
   it('an unanswered voicemail raises once and is resolved when the caller is called back', async () => {
     const party = '+13125550177';
     const fiveHoursAgo = new Date(Date.now() - 5 * 3600_000);
-    await events.emitAfterCommit(s.ctx, 'call.changed', {
+    await events.publish(s.ctx, 'call.changed', {
       callId: 987654,
       companyId: a.companyId,
       numberId: 424242,
@@ -207,7 +207,7 @@ describe('monitors raise one alert per subject', () => {
       title: 'Voicemail from (312) 555-0177 unanswered for 5 h',
     });
 
-    await events.emitAfterCommit(s.ctx, 'call.changed', {
+    await events.publish(s.ctx, 'call.changed', {
       callId: 987655,
       companyId: a.companyId,
       numberId: 424242,
@@ -227,7 +227,7 @@ describe('monitors raise one alert per subject', () => {
 
   it('an exhausted pool raises one alert per episode while it is open; off in the settings, none', async () => {
     const e = { companyId: a.companyId, poolId: 77, poolName: 'Google Ads', at: new Date() };
-    await Promise.all([events.emitAfterCommit(s.ctx, 'tracking.pool-exhausted', e), events.emitAfterCommit(s2.ctx, 'tracking.pool-exhausted', e)]);
+    await Promise.all([events.publish(s.ctx, 'tracking.pool-exhausted', e), events.publish(s2.ctx, 'tracking.pool-exhausted', e)]);
     const pools = await a.client.get(`/api/monitoring/alerts?company=${a.companyId}&type=pool_exhausted`);
     expect(pools.body.data).toHaveLength(1);
     expect(pools.body.data[0]).toMatchObject({ severity: 'critical', subject: { type: 'pool', id: 'pool:77', label: 'Google Ads' } });
@@ -236,7 +236,7 @@ describe('monitors raise one alert per subject', () => {
     expect(settings).toMatchObject({ canEdit: true, emailAlerts: false, monitors: { poolExhausted: { enabled: true }, voicemailUnanswered: { hours: 4 } } });
     const off = { ...settings.monitors, poolExhausted: { enabled: false } };
     expect((await a.client.put('/api/monitoring/settings', { companyId: a.companyId, monitors: off })).body.message).toBe('Alert settings updated');
-    await events.emitAfterCommit(s.ctx, 'tracking.pool-exhausted', { ...e, poolId: 78, poolName: 'Bing' });
+    await events.publish(s.ctx, 'tracking.pool-exhausted', { ...e, poolId: 78, poolName: 'Bing' });
     expect((await a.client.get(`/api/monitoring/alerts?company=${a.companyId}&type=pool_exhausted`)).body.data).toHaveLength(1);
   });
 });

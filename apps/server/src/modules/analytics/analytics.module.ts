@@ -27,12 +27,12 @@ export const analyticsModule: ModuleEntry[] = [
     routes: registerAnalyticsRoutes,
     jobs: registerAnalyticsJobs,
     setup: () => {
-      events.on('call.changed', onChanged);
-      events.on('call.annotated', onChanged);
-      events.on('call.attributed', onCallAttributed);
-      events.on('message.received', onMessage);
-      events.on('message.status-changed', onMessage);
-      events.on('fax.changed', onMessage);
+      events.consume('analytics.facts', 'call.changed', onChanged);
+      events.consume('analytics.facts', 'call.annotated', onChanged);
+      events.consume('analytics.facts', 'call.attributed', onCallAttributed);
+      events.consume('analytics.facts', 'message.received', onMessage);
+      events.consume('analytics.facts', 'message.status-changed', onMessage);
+      events.consume('analytics.facts', 'fax.changed', onMessage);
     },
   },
 ];

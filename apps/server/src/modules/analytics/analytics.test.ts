@@ -117,7 +117,7 @@ async function insertCall(x: Seed): Promise<number> {
 }
 
 function attribute(callId: number, companyId: number, numberId: number, from: string, at: string, extra: Record<string, unknown>) {
-  return events.emitAfterCommit(s.ctx, 'call.attributed', {
+  return events.publish(s.ctx, 'call.attributed', {
     callId,
     companyId,
     startedAt: at,
@@ -1124,12 +1124,12 @@ describe('freshness', () => {
         answerAfter: 2,
         duration: 20,
       });
-      await events.emitAfterCommit(s.ctx, 'call.changed', { callId: id, companyId: a.companyId, numberId: n2.id, from: '+14155550010', status: 12 });
+      await events.publish(s.ctx, 'call.changed', { callId: id, companyId: a.companyId, numberId: n2.id, from: '+14155550010', status: 12 });
       expect(await updated).toMatchObject({ companyId: a.companyId });
       expect((await a.client.get(url)).body.data.kpis.totalCalls.value).toBe(6);
       // The fact follows a later change of the call (idempotent rebuild; the rollup follows the fact).
       await s.ctx.db.updateTable('calls').set({ status: 10, answered_at: null, duration_s: 0 }).where('id', '=', id).execute();
-      await events.emitAfterCommit(s.ctx, 'call.changed', { callId: id, companyId: a.companyId, numberId: n2.id, from: '+14155550010', status: 10 });
+      await events.publish(s.ctx, 'call.changed', { callId: id, companyId: a.companyId, numberId: n2.id, from: '+14155550010', status: 10 });
       await flushFactRebuilds(s.ctx);
       const after = (await a.client.get(url)).body.data.kpis;
       expect([after.totalCalls.value, after.missed.value, after.answered.value]).toEqual([6, 2, 3]);
@@ -1139,7 +1139,7 @@ describe('freshness', () => {
 
       // An annotation (qualified as a lead) and call tracking's attribution arriving later.
       await s.ctx.db.updateTable('calls').set({ qualification: 3 }).where('id', '=', id).execute();
-      await events.emitAfterCommit(s.ctx, 'call.annotated', { callId: id, companyId: a.companyId });
+      await events.publish(s.ctx, 'call.annotated', { callId: id, companyId: a.companyId });
       await attribute(id, a.companyId, n2.id, '+14155550010', '2026-03-09T15:00:00Z', { trafficSource: 'microsoft_ads', method: 'pool', poolId: 91 });
       // The attribution's handler stores it, then queues the rebuild: wait for the rebuilt fact.
       const leads = await eventually(async () => {

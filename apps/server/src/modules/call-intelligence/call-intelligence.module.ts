@@ -15,9 +15,9 @@ import { recalculateAiAttributes } from './call-intelligence.rules.js';
 import { registerCallIntelligenceRoutes } from './call-intelligence.routes.js';
 
 function setupCallIntelligence(_ctx: AppContext): void {
-  events.on('transcript.changed', onTranscriptChanged);
-  events.on('call.changed', onCallChanged);
-  events.on('call.annotated', onCallChanged);
+  events.consume('call-intelligence.search-index', 'transcript.changed', onTranscriptChanged);
+  events.consume('call-intelligence.search-index', 'call.changed', onCallChanged);
+  events.consume('call-intelligence.search-index', 'call.annotated', onCallChanged);
   registerAiAttributesRecalculator(recalculateAiAttributes);
 }
 

@@ -7,7 +7,7 @@ import { registerCallerIdRoutes } from './caller-id.routes.js';
 
 /** Subscribes the automatic lookup of inbound callers to `call.changed` (docs/caller-id.md "Automatic lookups"). */
 function setupCallerId(_ctx: AppContext): void {
-  events.on('call.changed', onCallChangedLookup);
+  events.consume('caller-id.lookups', 'call.changed', onCallChangedLookup);
 }
 
 export const callerIdModule: ModuleEntry[] = [{ name: 'caller-id', routes: registerCallerIdRoutes, jobs: registerCallerIdJobs, setup: setupCallerId }];

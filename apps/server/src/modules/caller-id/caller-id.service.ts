@@ -147,7 +147,7 @@ export async function callerIdOfParty(
   } else {
     return toEnhancedCallerId(e164, undefined, opts.contact, null);
   }
-  await events.emitAfterCommit(ctx, 'caller-id.looked-up', { companyId, e164, source, found: row.found });
+  await events.publish(ctx, 'caller-id.looked-up', { companyId, e164, source, found: row.found });
   return toEnhancedCallerId(e164, row, opts.contact, source);
 }
 

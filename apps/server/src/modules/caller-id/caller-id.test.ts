@@ -40,7 +40,7 @@ beforeAll(async () => {
   s = await startTestServer({
     lookup: { adapter: 'sandbox', cacheTtlS: TTL_S, negativeTtlS: NEGATIVE_TTL_S, sandboxLatencyMs: 150, twilioBaseUrl: 'http://127.0.0.1:9' },
   });
-  off = events.on('caller-id.looked-up', (_ctx, e) => {
+  off = events.consume('test.caller-id-seen', 'caller-id.looked-up', (_ctx, e) => {
     seen.push(e);
   });
   a = await createAccount(s);

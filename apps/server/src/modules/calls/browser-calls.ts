@@ -26,7 +26,7 @@ import { endBrowserCall, endInboundBrowserLeg, holdMusicUrl } from '../in-app-ca
 import { findRoutingById } from '../numbers/numbers.service.js';
 import { assertCompanyInService } from '../numbers/service-state.js';
 import { assertNumberInScope } from '../users/members.service.js';
-import { afterCallChange, publishCallUpdated, type CallChange, type VoiceOutcome } from './call-changes.js';
+import { afterCallChange, publishCallUpdated, recordCallChange, type CallChange, type VoiceOutcome } from './call-changes.js';
 import { afterUnansweredTransfer, setCallStatus } from './call-flow.js';
 import { callsRepository, type CallRow } from './calls.repository.js';
 import { withRecording } from './recordings.js';
@@ -253,7 +253,7 @@ export async function checkHeldBrowserLeg(ctx: AppContext, callId: number, now =
     const seen = await callsRepository.holdLastSeen(tx, call.id);
     if (!seen || now.getTime() - seen.getTime() < HELD_LEG_GONE_MS - 5_000) return undefined;
     sid = call.carrier_sid;
-    return finishOutboundCall(ctx, tx, { callId, dialStatus: 'completed', durationS: 0 });
+    return recordCallChange(tx, await finishOutboundCall(ctx, tx, { callId, dialStatus: 'completed', durationS: 0 }));
   });
   if (!out || !sid) return;
   await afterCallChange(ctx, out);
@@ -345,7 +345,7 @@ function hangUpLater(ctx: AppContext, sid: string): void {
  * 12 Connected with the time since the answer; announced after commit. A call already ended is left alone.
  */
 export async function endHeldBrowserCall(ctx: AppContext, callId: number): Promise<void> {
-  const out = await ctx.db.transaction().execute((tx) => finishOutboundCall(ctx, tx, { callId, dialStatus: 'completed', durationS: 0 }));
+  const out = await ctx.db.transaction().execute(async (tx) => recordCallChange(tx, await finishOutboundCall(ctx, tx, { callId, dialStatus: 'completed', durationS: 0 })));
   await afterCallChange(ctx, out);
 }
 
@@ -376,5 +376,6 @@ export async function markAnsweredInApp(
     // A transferred call keeps its first answer: its talk time runs from there.
     { answered_at: call.answered_at ?? new Date(), forwarded_to: answer.identity },
   );
-  return () => afterCallChange(ctx, { changed });
+  const out = await recordCallChange(tx, { changed });
+  return () => afterCallChange(ctx, out);
 }

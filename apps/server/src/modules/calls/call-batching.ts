@@ -7,12 +7,13 @@ import type { AppContext } from '../../context.js';
 import { GroupCommit } from '../../platform/db/group-commit.js';
 import type { ReceiptRow } from '../../platform/http/webhook-receipts.repository.js';
 import { contactIdForNumberSql, findContactByNumber } from '../contacts/contacts.service.js';
-import type { CallChange } from './call-changes.js';
+import { events as domainEvents, type Emitted } from '../../platform/events/index.js';
+import { callChangedPayload, recordCallChange, type CallChange } from './call-changes.js';
 import type { InboundPlan } from './call-flow.js';
 import { callsRepository, type CallRow } from './calls.repository.js';
 
 type InboundStore = { receipt: ReceiptRow; row: InboundPlan['row']; events: InboundPlan['events'] };
-type InboundStored = { claimed: boolean; call?: CallRow };
+type InboundStored = { claimed: boolean; call?: CallRow; emitted?: Emitted };
 const inboundStores = new WeakMap<AppContext, GroupCommit<InboundStore, InboundStored>>();
 /**
  * The group commit of new inbound calls: up to 64 calls collected for at most 2 ms are stored by
@@ -39,7 +40,19 @@ function inboundStore(ctx: AppContext): GroupCommit<InboundStore, InboundStored>
           }
           return -1;
         });
-        const stored = await callsRepository.insertManyWithEventsClaiming(ctx.db, unique, contactIdForNumberSql);
+        // The calls, their receipts and their `call.changed` events (the outbox) commit together.
+        const stored = await ctx.db.transaction().execute(async (tx) => {
+          const rows = await callsRepository.insertManyWithEventsClaiming(tx, unique, contactIdForNumberSql);
+          const calls = rows.flatMap((r) => (r.call ? [r] : []));
+          const emitted = await domainEvents.emitMany(
+            tx,
+            calls.map((r) => ({ name: 'call.changed' as const, payload: callChangedPayload(r.call!, undefined) })),
+          );
+          return rows.map((r) => {
+            const k = calls.indexOf(r);
+            return k < 0 ? r : { ...r, emitted: { eventIds: [emitted.eventIds[k]!] } };
+          });
+        });
         return slot.map((at) => (at < 0 ? { claimed: false } : stored[at]!));
       },
     });
@@ -55,17 +68,18 @@ function inboundStore(ctx: AppContext): GroupCommit<InboundStore, InboundStored>
  * (nothing written). A call whose SID is already stored keeps its row; the events are added to it
  * (as `routeInboundCall` does).
  */
-export async function storeInboundCall(ctx: AppContext, plan: InboundPlan, receipt: ReceiptRow): Promise<{ call: CallRow; changed: CallChange } | undefined> {
+export async function storeInboundCall(
+  ctx: AppContext,
+  plan: InboundPlan,
+  receipt: ReceiptRow,
+): Promise<{ call: CallRow; changed: CallChange; emitted?: Emitted } | undefined> {
   const r = await inboundStore(ctx).submit({ receipt, row: plan.row, events: plan.events });
   if (!r.claimed) return undefined;
-  let call = r.call;
-  if (!call) {
-    call = await ctx.db.transaction().execute(async (tx) => {
-      const contactId = plan.row.contact_id ?? (await findContactByNumber(ctx, plan.row.company_id, plan.row.from_number, tx))?.id ?? null;
-      const c = await callsRepository.insert(tx, { ...plan.row, contact_id: contactId });
-      for (const e of plan.events) await callsRepository.insertEvent(tx, c.id, e.status, e.detail);
-      return c;
-    });
-  }
-  return { call, changed: { companyId: call.company_id, id: call.id, status: call.status } };
+  if (r.call) return { call: r.call, changed: { companyId: r.call.company_id, id: r.call.id, status: r.call.status }, emitted: r.emitted };
+  return ctx.db.transaction().execute(async (tx) => {
+    const contactId = plan.row.contact_id ?? (await findContactByNumber(ctx, plan.row.company_id, plan.row.from_number, tx))?.id ?? null;
+    const call = await callsRepository.insert(tx, { ...plan.row, contact_id: contactId });
+    for (const e of plan.events) await callsRepository.insertEvent(tx, call.id, e.status, e.detail);
+    return recordCallChange(tx, { call, changed: { companyId: call.company_id, id: call.id, status: call.status } });
+  });
 }

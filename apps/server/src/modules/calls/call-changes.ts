@@ -1,42 +1,37 @@
 /**
- * What the calls module tells others after a call changed, once the change has committed: the
- * live event `call updated` on `company.{companyId}` (the web's call views; contracts
- * `LIVE_EVENTS`) and the domain event `call.changed` (platform/events/call-events.ts; the inbox
- * thread and any other subscriber). Every path that changes a call (the voice webhooks, the
- * browser's legs, an in-app answer) ends in {@link afterCallChange}, so they all announce alike.
+ * What the calls module tells others when a call changed: the domain event `call.changed`
+ * (platform/events/call-events.ts), written in the change's own transaction (the outbox) by
+ * {@link recordCallChange}, and after commit the live event `call updated` on `company.{companyId}`
+ * (the web's call views; contracts `LIVE_EVENTS`) and the dispatch of the event to its consumers
+ * ({@link afterCallChange}). Every path that changes a call (the voice webhooks, the browser's legs,
+ * an in-app answer) records its outcome in its transaction and announces it after commit, so they
+ * all announce alike and no reaction is lost to a crash between the two.
  */
 import type { AppContext } from '../../context.js';
 import type { CallFlowStep } from '../../carriers/carrier.port.js';
-import { events as domainEvents } from '../../platform/events/index.js';
-import { callsRepository, type CallRow } from './calls.repository.js';
+import type { DbOrTx } from '../../platform/db/db.js';
+import { events as domainEvents, type DomainEvents, type Emitted } from '../../platform/events/index.js';
+import { callsRepository, type CallRow, type VoicemailRow } from './calls.repository.js';
 
 /** A call's new state to announce: company, call id and its status code (foundation §3). */
 export type CallChange = { companyId: number; id: number; status: number };
 
 /**
- * What a voice webhook answers (`steps`), plus what to announce after commit: `changed` (the
- * call's new state), `after` (more live events, e.g. in-app ringing) and `call` (the changed
- * call's row as committed, when the webhook has it, so the announcement need not read it again).
+ * What a voice webhook answers (`steps`), plus what to announce: `changed` (the call's new state),
+ * `after` (more live events after commit, e.g. in-app ringing), `call` (the changed call's row as
+ * written, when the webhook has it, so the announcement need not read it again) and `emitted` (the
+ * domain events recorded in the transaction by {@link recordCallChange}).
  */
-export type VoiceOutcome = { steps: CallFlowStep[]; changed?: CallChange; after?: () => void; call?: CallRow };
+export type VoiceOutcome = { steps: CallFlowStep[]; changed?: CallChange; after?: () => void; call?: CallRow; emitted?: Emitted };
 
 /** Publishes the live event `call updated` on the company channel (after commit). A no-op without a change. */
 export function publishCallUpdated(ctx: AppContext, changed: CallChange | undefined): void {
   if (changed) ctx.realtime.send(`company.${changed.companyId}`, 'call updated', { id: changed.id, status: changed.status });
 }
 
-/**
- * After commit: announces the call's current state as the domain event `call.changed`, so other
- * modules (the inbox thread) reflect it without the calls module knowing them. Reads the call
- * and its voicemail unless `known` is the row just committed with that status (a new call).
- */
-export async function announceCallChanged(ctx: AppContext, changed: CallChange | undefined, known?: CallRow): Promise<void> {
-  // A call the webhook has just stored (`known`, as committed) has no voicemail yet: no reads needed.
-  const fresh = known && changed && known.id === changed.id && known.status === changed.status;
-  const call = fresh ? known : changed ? await callsRepository.find(ctx.db, changed.id) : undefined;
-  if (!call) return;
-  const vm = fresh ? undefined : await callsRepository.voicemailOfCall(ctx.db, call.id);
-  await domainEvents.emitAfterCommit(ctx, 'call.changed', {
+/** The `call.changed` payload of a call row and its voicemail (if any). */
+export function callChangedPayload(call: CallRow, vm: Pick<VoicemailRow, 'id' | 'duration_s'> | undefined): DomainEvents['call.changed'] {
+  return {
     callId: call.id,
     companyId: call.company_id,
     numberId: call.number_id,
@@ -47,26 +42,49 @@ export async function announceCallChanged(ctx: AppContext, changed: CallChange |
     voicemailId: vm?.id ?? null,
     durationS: vm ? vm.duration_s : call.duration_s,
     startedAt: call.started_at,
+    endedAt: call.ended_at,
     contactId: call.contact_id,
-  });
+  };
+}
+
+/**
+ * Inside the change's transaction `tx`: writes the domain event `call.changed` with the call's
+ * current state (read through `tx` unless `out.call` is the row just written with that status, a
+ * new call, which has no voicemail yet). @returns `out` with `emitted` set (nothing without a change).
+ */
+export async function recordCallChange<T extends Pick<VoiceOutcome, 'changed' | 'call' | 'emitted'>>(tx: DbOrTx, out: T): Promise<T & { emitted?: Emitted }> {
+  const changed = out.changed;
+  if (!changed) return out;
+  const known = out.call;
+  const fresh = known && known.id === changed.id && known.status === changed.status;
+  const call = fresh ? known : await callsRepository.find(tx, changed.id);
+  if (!call) return out;
+  const vm = fresh ? undefined : await callsRepository.voicemailOfCall(tx, call.id);
+  const emitted = await domainEvents.emit(tx, 'call.changed', callChangedPayload(call, vm));
+  return { ...out, emitted: out.emitted ? { eventIds: [...out.emitted.eventIds, ...emitted.eventIds] } : emitted };
 }
 
 /**
  * The one after-commit step of every call change: `call updated` to the company, the outcome's
- * extra live events (`after`), then `call.changed` to the subscribers. Call it after commit only.
+ * extra live events (`after`), then the dispatch of the domain events the transaction recorded
+ * ({@link recordCallChange}). Call it after commit only.
  */
-export async function afterCallChange(ctx: AppContext, out: Pick<VoiceOutcome, 'changed' | 'after' | 'call'>): Promise<void> {
+export async function afterCallChange(ctx: AppContext, out: Pick<VoiceOutcome, 'changed' | 'after' | 'emitted'>): Promise<void> {
   publishCallUpdated(ctx, out.changed);
   out.after?.();
-  await announceCallChanged(ctx, out.changed, out.call);
+  await domainEvents.dispatch(ctx, out.emitted);
 }
 
 /**
- * After commit of a person's change to a call's qualification, tags or custom fields: the live
- * `call updated` to the company and the domain event `call.annotated` (the reporting store
- * reads the call again). Call it after commit only.
+ * Inside the transaction of a person's change to a call's qualification, tags or custom fields:
+ * records the domain event `call.annotated` (the reporting store reads the call again).
  */
-export async function afterCallAnnotated(ctx: AppContext, call: { company_id: number; id: number; status: number }): Promise<void> {
+export function recordCallAnnotated(tx: DbOrTx, call: { company_id: number; id: number }): Promise<Emitted> {
+  return domainEvents.emit(tx, 'call.annotated', { callId: call.id, companyId: call.company_id });
+}
+
+/** After commit of an annotation: the live `call updated` to the company and the dispatch of `call.annotated`. */
+export async function afterCallAnnotated(ctx: AppContext, call: { company_id: number; id: number; status: number }, emitted: Emitted): Promise<void> {
   publishCallUpdated(ctx, { companyId: call.company_id, id: call.id, status: call.status });
-  await domainEvents.emitAfterCommit(ctx, 'call.annotated', { callId: call.id, companyId: call.company_id });
+  await domainEvents.dispatch(ctx, emitted);
 }

@@ -15,7 +15,7 @@ import crypto from 'node:crypto';
 import { CALL_STATUS, type RouteEntry } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import { ownerOfKey } from '../../platform/blob/access.js';
-import { events as domainEvents } from '../../platform/events/index.js';
+import { events as domainEvents, type Emitted } from '../../platform/events/index.js';
 import { NotFoundError, ValidationError, type FieldErrors } from '../../platform/http/errors.js';
 import { findContactByNumber } from '../contacts/contacts.service.js';
 import { findRoutingById } from '../numbers/numbers.service.js';
@@ -64,7 +64,7 @@ type EventRow = { call_id: number; status: number; detail: string; created_at: D
 
 /**
  * Records past, completed inbound calls of company `companyId` (see the module doc), in ONE transaction of a few
- * statements per 1,000 calls, then announces each after commit as `call.changed` with `history: true`, oldest
+ * statements per 1,000 calls, announces each as `call.changed` with `history: true` in that transaction (dispatched after commit), oldest
  * first. Each call's outside party is matched to the company's contact with that number, as on a live call.
  *
  * Dials follow the reached route entry as the call flow does: a simultaneous entry rings all its forwards at once,
@@ -108,6 +108,7 @@ export async function importCallHistory(ctx: AppContext, companyId: number, call
   const plans = calls.map((c) => planPastCall(c, numbers.get(c.numberId)!, contactOf.get(c.from) ?? null, companyId));
   const callIds: number[] = [];
   const vmIds = new Map<number, number>();
+  const emitted: Emitted[] = [];
   await ctx.db.transaction().execute(async (tx) => {
     for (let at = 0; at < plans.length; at += CHUNK) {
       const chunk = plans.slice(at, at + CHUNK);
@@ -151,25 +152,35 @@ export async function importCallHistory(ctx: AppContext, companyId: number, call
       );
       await callsRepository.insertEventsMany(tx, rows);
     }
+    // Each call announced once as `call.changed` with `history: true`, oldest first, in the same transaction (the outbox).
+    const order = plans.map((p, i) => ({ p, id: callIds[i]! })).sort((a, b) => a.p.row.started_at.getTime() - b.p.row.started_at.getTime() || a.id - b.id);
+    for (let at = 0; at < order.length; at += CHUNK) {
+      const part = await domainEvents.emitMany(
+        tx,
+        order.slice(at, at + CHUNK).map(({ p, id }) => ({
+          name: 'call.changed' as const,
+          payload: {
+            callId: id,
+            companyId,
+            numberId: p.row.number_id,
+            from: p.row.from_number,
+            status: p.row.status,
+            direction: 'inbound' as const,
+            voicemailId: vmIds.get(id) ?? null,
+            // A voicemail's length is its recording's (as in call-changes.ts).
+            durationS: p.voicemail ? p.voicemail.durationS : p.row.duration_s,
+            startedAt: p.row.started_at,
+            endedAt: p.row.ended_at ?? null,
+            contactId: p.row.contact_id,
+            history: true,
+          },
+        })),
+      );
+      emitted.push(part);
+    }
   });
+  await domainEvents.dispatch(ctx, emitted);
 
-  const order = plans.map((p, i) => ({ p, id: callIds[i]! })).sort((a, b) => a.p.row.started_at.getTime() - b.p.row.started_at.getTime() || a.id - b.id);
-  for (const { p, id } of order) {
-    await domainEvents.emitAfterCommit(ctx, 'call.changed', {
-      callId: id,
-      companyId,
-      numberId: p.row.number_id,
-      from: p.row.from_number,
-      status: p.row.status,
-      direction: 'inbound',
-      voicemailId: vmIds.get(id) ?? null,
-      // A voicemail's length is its recording's (as in call-changes.ts).
-      durationS: p.voicemail ? p.voicemail.durationS : p.row.duration_s,
-      startedAt: p.row.started_at,
-      contactId: p.row.contact_id,
-      history: true,
-    });
-  }
   return { callIds };
 }
 

@@ -17,7 +17,7 @@ import { ensureTagsByName, tagIdsByName, tagsByIds } from '../tags/tags.service.
 import { getCompanyNumbers } from '../numbers/numbers.service.js';
 import { numberScope, scopeIncludes } from '../users/members.service.js';
 import { getUserNames } from '../users/users.service.js';
-import { afterCallAnnotated } from './call-changes.js';
+import { afterCallAnnotated, recordCallAnnotated } from './call-changes.js';
 import { callsRepository, type CallRow } from './calls.repository.js';
 import { describeCallEvent, forwardOutcomes, userIdsOfCall } from './calls.views.js';
 
@@ -201,23 +201,28 @@ export async function callTagUsage(ctx: AppContext, companyId: number): Promise<
 /** POST /api/calls/{id}/tags/tags {tags}: adds company tags (created when new) to the call; answers the call's tags. */
 export async function addCallTags(ctx: AppContext, userId: number, id: number, names: string[]) {
   const call = await callForUser(ctx, userId, id, AGENT_ROLES);
-  await ctx.db.transaction().execute(async (tx) => {
+  const emitted = await ctx.db.transaction().execute(async (tx) => {
     const tags = await ensureTagsByName(ctx, call.company_id, names, tx);
     await callsRepository.addCallTags(
       tx,
       call.id,
       tags.map((t) => t.id),
     );
+    return recordCallAnnotated(tx, call);
   });
-  await afterCallAnnotated(ctx, call);
+  await afterCallAnnotated(ctx, call, emitted);
   return { data: await tagsOfCall(ctx, call.id) };
 }
 
 /** DELETE /api/calls/{id}/tags/tags {tags}: removes those tags from the call (the company tags stay). */
 export async function removeCallTags(ctx: AppContext, userId: number, id: number, names: string[]) {
   const call = await callForUser(ctx, userId, id, AGENT_ROLES);
-  await callsRepository.removeCallTags(ctx.db, call.id, await tagIdsByName(ctx, call.company_id, names));
-  await afterCallAnnotated(ctx, call);
+  const tagIds = await tagIdsByName(ctx, call.company_id, names);
+  const emitted = await ctx.db.transaction().execute(async (tx) => {
+    await callsRepository.removeCallTags(tx, call.id, tagIds);
+    return recordCallAnnotated(tx, call);
+  });
+  await afterCallAnnotated(ctx, call, emitted);
   return { data: await tagsOfCall(ctx, call.id) };
 }
 
@@ -237,11 +242,12 @@ export async function patchCall(
   const call = await callForUser(ctx, userId, id, AGENT_ROLES);
   const patch: Parameters<typeof callsRepository.update>[2] = {};
   if (input.qualification !== undefined) patch.qualification = input.qualification;
-  await ctx.db.transaction().execute(async (tx) => {
+  const emitted = await ctx.db.transaction().execute(async (tx) => {
     if (Object.keys(patch).length) await callsRepository.update(tx, call.id, patch);
     await setEavValues(ctx, EAV_ENTITY_TYPES.Call, call.id, call.company_id, input.eavAttributeValues ?? [], tx);
+    return recordCallAnnotated(tx, call);
   });
-  await afterCallAnnotated(ctx, call);
+  await afterCallAnnotated(ctx, call, emitted);
   if (wantsAiRecalculation(input.recalculateAiAttributes) && aiRecalculator)
     await aiRecalculator(ctx, { id: call.id, company_id: call.company_id, number_id: call.number_id });
   return getCall(ctx, userId, id);
@@ -274,9 +280,10 @@ export async function applyAiAttributes(
 ): Promise<void> {
   const call = await callsRepository.find(ctx.db, callId);
   if (!call || call.company_id !== companyId) throw new NotFoundError('Call');
-  await ctx.db.transaction().execute(async (tx) => {
+  const emitted = await ctx.db.transaction().execute(async (tx) => {
     if (input.qualification !== undefined) await callsRepository.update(tx, call.id, { qualification: input.qualification });
     await setEavValues(ctx, EAV_ENTITY_TYPES.Call, call.id, call.company_id, input.eavAttributeValues, tx);
+    return recordCallAnnotated(tx, call);
   });
-  await afterCallAnnotated(ctx, call);
+  await afterCallAnnotated(ctx, call, emitted);
 }

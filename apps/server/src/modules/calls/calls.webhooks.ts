@@ -30,7 +30,7 @@ import type { VoiceEvent } from '../../carriers/carrier.events.js';
 import { formParams, handleOnce, handleOnceInOneStatement, verifyCarrierSignature } from '../../platform/http/webhooks.js';
 import { HOLD_STEPS, connectBrowserCall, finishOutboundCall, handleHoldWebhook, holdWaitSteps, type HoldStep } from './browser-calls.js';
 import { storeInboundCall } from './call-batching.js';
-import { afterCallChange, type VoiceOutcome } from './call-changes.js';
+import { afterCallChange, recordCallChange, type VoiceOutcome } from './call-changes.js';
 import {
   confirmLeg,
   handleCallStatus,
@@ -81,7 +81,7 @@ export async function registerVoiceWebhooks(app: App, ctx: AppContext): Promise<
         // `fast` answers (true) or leaves the delivery to the transactional path (false).
         if (fast && (await fast(p, key(p, q), reply))) return reply;
         return handleOnce(ctx, reply, key(p, q), async (tx) => {
-          const out = await handle(tx, p, q);
+          const out = await recordCallChange(tx, await handle(tx, p, q));
           return { response: ctx.carrier.renderVoice(out.steps), afterCommit: () => afterCallChange(ctx, out) };
         });
       },

@@ -12,7 +12,7 @@ import { parseRange } from '../../platform/blob/serve.js';
 import type { App } from '../../platform/http/app-type.js';
 import { access } from '../../platform/http/access.js';
 import { formParams, handleOnce, verifyCarrierSignature } from '../../platform/http/webhooks.js';
-import { afterCallChange } from './call-changes.js';
+import { afterCallChange, recordCallChange } from './call-changes.js';
 import { callForUser } from './call-records.js';
 import { handleRecordingStatus, storedRecordingKey } from './recordings.js';
 import { fileAnswer } from '../../platform/http/openapi.js';
@@ -24,8 +24,8 @@ export async function registerRecordingRoutes(app: App, ctx: AppContext): Promis
     async (request, reply) => {
       const p = ctx.carrier.parseVoice(formParams(request));
       return handleOnce(ctx, reply, `recording:${p.recordingSid ?? p.callSid ?? 'none'}:${p.recordingStatus ?? ''}`, async (tx) => {
-        const changed = await handleRecordingStatus(ctx, tx, p);
-        return { response: ctx.carrier.renderVoice([]), afterCommit: () => afterCallChange(ctx, { changed }) };
+        const out = await recordCallChange(tx, { changed: await handleRecordingStatus(ctx, tx, p) });
+        return { response: ctx.carrier.renderVoice([]), afterCommit: () => afterCallChange(ctx, out) };
       });
     },
   );

@@ -99,7 +99,7 @@ export async function applyCampaignStatus(ctx: AppContext, tx: DbOrTx, p: Messag
       scheduleCampaignRefresh(ctx, r.campaign_id);
       // A final outcome reached for the first time feeds the delivery monitors (alerts subscribe).
       if (patch.state === 'delivered' || patch.state === 'undelivered' || patch.state === 'failed') {
-        await events.emitAfterCommit(ctx, 'campaign.delivery-outcomes', {
+        await events.publish(ctx, 'campaign.delivery-outcomes', {
           companyId: r.company_id,
           campaignId: r.campaign_id,
           at: now.toISOString(),
@@ -153,5 +153,5 @@ export function refreshOnReply(ctx: AppContext, e: DomainEvents['message.receive
  */
 export function registerCampaignReactions(): void {
   registerInboundReplyHook(campaignReplyHook);
-  events.on('message.received', refreshOnReply);
+  events.consume('campaigns.counters', 'message.received', refreshOnReply);
 }

@@ -394,7 +394,7 @@ async function announceRefused(
     group.outcomes.push({ recipientId: row.id, state: 'failed', errorCode: Number.isInteger(r.error.code) ? r.error.code : null });
   });
   for (const [campaignId, g] of byCampaign)
-    await events.emitAfterCommit(ctx, 'campaign.delivery-outcomes', { companyId: g.companyId, campaignId, at: now.toISOString(), outcomes: g.outcomes });
+    await events.publish(ctx, 'campaign.delivery-outcomes', { companyId: g.companyId, campaignId, at: now.toISOString(), outcomes: g.outcomes });
 }
 
 /** Renders a recipient's message: merge fields filled, the unsubscribe text appended. */

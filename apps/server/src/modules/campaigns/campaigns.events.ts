@@ -16,7 +16,7 @@ import type { CampaignRow } from './campaigns.repository.js';
 export async function announceCampaignFinished(ctx: AppContext, row: CampaignRow): Promise<void> {
   const c = (await refreshCampaignCounters(ctx, row.id)) ?? row;
   if (c.state !== 'sent' && c.state !== 'failed') return;
-  await events.emitAfterCommit(ctx, 'campaign.finished', {
+  await events.publish(ctx, 'campaign.finished', {
     companyId: c.company_id,
     campaignId: c.id,
     title: c.title,

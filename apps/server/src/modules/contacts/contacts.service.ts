@@ -15,7 +15,7 @@ import { GroupCommit } from '../../platform/db/group-commit.js';
 import type { RowUpdate } from '../../platform/db/schema.js';
 import { NotFoundError, ValidationError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
 import { pageMeta, type PageMeta } from '../../platform/http/page.js';
-import { events } from '../../platform/events/index.js';
+import { events, type AnyEvent } from '../../platform/events/index.js';
 import { AGENT_ROLES, assertCompanyAccess, type Role } from '../companies/companies.service.js';
 import { deleteEavValuesOf, getEavValuesMany, setEavValues } from '../custom-fields/custom-fields.service.js';
 import { contactsRepository, type ContactRow, type ContactSelectionInput } from './contacts.repository.js';
@@ -273,7 +273,7 @@ async function applyRelations(ctx: AppContext, tx: DbOrTx, companyId: number, co
 }
 
 // ---------------------------------------------------------------------------------------------
-// Domain events (platform/events/contact-events.ts; docs/contacts.md "Domain events"), emitted after commit
+// Domain events (platform/events/contact-events.ts; docs/contacts.md "Domain events"), written in the change's transaction
 // ---------------------------------------------------------------------------------------------
 
 /** The facts every contact event carries. */
@@ -289,22 +289,21 @@ function contactFacts(r: ContactRow) {
   };
 }
 
-/** Emits `contact.created` for a committed row. */
-async function announceCreated(ctx: AppContext, r: ContactRow): Promise<void> {
-  await events.emitAfterCommit(ctx, 'contact.created', { ...contactFacts(r), createdAt: r.created_at.toISOString() });
+/** The `contact.created` event of a row just written. */
+function createdEvent(r: ContactRow): AnyEvent {
+  return { name: 'contact.created', payload: { ...contactFacts(r), createdAt: r.created_at.toISOString() } };
 }
 
-/** Emits `contact.updated` for a committed row when something changed (`changed` not empty). */
-async function announceUpdated(ctx: AppContext, r: ContactRow, changed: string[]): Promise<void> {
-  if (!changed.length) return;
-  await events.emitAfterCommit(ctx, 'contact.updated', { ...contactFacts(r), updatedAt: r.updated_at.toISOString(), changedFields: changed });
+/** The `contact.updated` event of a row just written, or none when nothing changed (`changed` empty). */
+function updatedEvents(r: ContactRow, changed: string[]): AnyEvent[] {
+  return changed.length ? [{ name: 'contact.updated', payload: { ...contactFacts(r), updatedAt: r.updated_at.toISOString(), changedFields: changed } }] : [];
 }
 
-/** Emits `contact.deleted` for committed deletions, 1,000 ids per event. */
-async function announceDeleted(ctx: AppContext, companyId: number, ids: number[]): Promise<void> {
-  for (let i = 0; i < ids.length; i += 1000) {
-    await events.emitAfterCommit(ctx, 'contact.deleted', { companyId, contactIds: ids.slice(i, i + 1000), deletionId: randomUUID() });
-  }
+/** `contact.deleted` events for deleted ids, 1,000 ids per event. */
+function deletedEvents(companyId: number, ids: number[]): AnyEvent[] {
+  const out: AnyEvent[] = [];
+  for (let i = 0; i < ids.length; i += 1000) out.push({ name: 'contact.deleted', payload: { companyId, contactIds: ids.slice(i, i + 1000), deletionId: randomUUID() } });
+  return out;
 }
 
 /**
@@ -337,41 +336,42 @@ function changedFields(before: ContactRow, cols: RowUpdate<'contacts'>, body: Co
 /** `POST /contacts`; emits `contact.created` after commit. @throws ValidationError (422) per field; ForbiddenError (403). */
 export async function createContactFromApi(ctx: AppContext, userId: number, body: CreateContactBody): Promise<ContactOut> {
   const companyId = await resolveCompanyId(ctx, userId, body.company_id, AGENT_ROLES);
-  const { row, out } = await ctx.db.transaction().execute(async (tx) => {
+  const { out, emitted } = await ctx.db.transaction().execute(async (tx) => {
     const cols = await toColumns(ctx, tx, companyId, body);
     const inserted = await contactsRepository.insert(tx, { ...cols, company_id: companyId, name: cols.name as string, source: 'Manual' } as never);
     await applyRelations(ctx, tx, companyId, inserted.id, body);
     const row = (await contactsRepository.findById(tx, companyId, inserted.id))!;
-    return { row, out: (await present(ctx, [row], tx))[0]! };
+    return { out: (await present(ctx, [row], tx))[0]!, emitted: await events.emitMany(tx, [createdEvent(row)]) };
   });
-  await announceCreated(ctx, row);
+  await events.dispatch(ctx, emitted);
   return out;
 }
 
 /** `PATCH /contacts/{id}`: changes only the given fields; emits `contact.updated` after commit when something changed. */
 export async function updateContact(ctx: AppContext, userId: number, id: number, body: ContactFields): Promise<ContactOut> {
   const existing = await loadContact(ctx, userId, id, AGENT_ROLES);
-  const { row, out, changed } = await ctx.db.transaction().execute(async (tx) => {
+  const { out, emitted } = await ctx.db.transaction().execute(async (tx) => {
     const cols = await toColumns(ctx, tx, existing.company_id, body, existing);
     await contactsRepository.update(tx, existing.company_id, id, cols);
     await applyRelations(ctx, tx, existing.company_id, id, body);
     const row = await contactsRepository.findById(tx, existing.company_id, id);
     if (!row) throw new NotFoundError('Contact'); // deleted by a concurrent request
-    return { row, out: (await present(ctx, [row], tx))[0]!, changed: changedFields(existing, cols, body) };
+    const changed = changedFields(existing, cols, body);
+    return { out: (await present(ctx, [row], tx))[0]!, emitted: await events.emitMany(tx, updatedEvents(row, changed)) };
   });
-  await announceUpdated(ctx, row, changed);
+  await events.dispatch(ctx, emitted);
   return out;
 }
 
 /** `DELETE /api/contacts/{id}` (agents): the contact and its custom-field values; emits `contact.deleted`. @throws NotFoundError (404). */
 export async function deleteContact(ctx: AppContext, userId: number, id: number): Promise<{ message: string }> {
   const c = await loadContact(ctx, userId, id, AGENT_ROLES);
-  const deleted = await ctx.db.transaction().execute(async (tx) => {
+  const emitted = await ctx.db.transaction().execute(async (tx) => {
     const ids = await contactsRepository.deleteSelected(tx, c.company_id, { contacts: [c.id] });
     await deleteEavValuesOf(ctx, CONTACT, [c.id], tx);
-    return ids;
+    return events.emitMany(tx, deletedEvents(c.company_id, ids));
   });
-  await announceDeleted(ctx, c.company_id, deleted);
+  await events.dispatch(ctx, emitted);
   return { message: 'Contact deleted successfully' };
 }
 
@@ -416,21 +416,22 @@ export async function upsertContacts(ctx: AppContext, userId: number, companyId:
       data.map((d) => d.id),
       tx,
     );
-    return { data, inserted: data.filter((d) => !d.merged).length, merged: data.filter((d) => d.merged).length };
+    // `contact.created` for the new ones, `contact.updated` for merges that changed something (dispatched after commit).
+    const rows = await getContactsByIds(
+      ctx,
+      companyId,
+      announced.map((a) => a.id),
+      tx,
+    );
+    const list = announced.flatMap((a) => {
+      const row = rows.get(a.id);
+      if (!row) return [];
+      return a.changed === null ? [createdEvent(row)] : updatedEvents(row, a.changed);
+    });
+    return { data, inserted: data.filter((d) => !d.merged).length, merged: data.filter((d) => d.merged).length, emitted: await events.emitMany(tx, list) };
   });
-  // After commit: `contact.created` for the new ones, `contact.updated` for merges that changed something.
-  const rows = await getContactsByIds(
-    ctx,
-    companyId,
-    announced.map((a) => a.id),
-  );
-  for (const a of announced) {
-    const row = rows.get(a.id);
-    if (!row) continue; // deleted meanwhile
-    if (a.changed === null) await announceCreated(ctx, row);
-    else await announceUpdated(ctx, row, a.changed);
-  }
-  return result;
+  await events.dispatch(ctx, result.emitted);
+  return { data: result.data, inserted: result.inserted, merged: result.merged };
 }
 
 /** `POST /companies/{companyId}/contacts/bulkDestroy` over ids or all + filters (every page). */
@@ -441,12 +442,12 @@ export async function bulkDestroyContacts(
   selection: BulkSelection,
 ): Promise<{ message: string; count: number }> {
   await assertCompanyAccess(ctx, userId, companyId, AGENT_ROLES);
-  const ids = await ctx.db.transaction().execute(async (tx) => {
+  const { ids, emitted } = await ctx.db.transaction().execute(async (tx) => {
     const deleted = await contactsRepository.deleteSelected(tx, companyId, selection as ContactSelectionInput);
     for (let i = 0; i < deleted.length; i += 10_000) await deleteEavValuesOf(ctx, CONTACT, deleted.slice(i, i + 10_000), tx);
-    return deleted;
+    return { ids: deleted, emitted: await events.emitMany(tx, deletedEvents(companyId, deleted)) };
   });
-  await announceDeleted(ctx, companyId, ids);
+  await events.dispatch(ctx, emitted);
   return { message: 'Contacts deleted successfully', count: ids.length };
 }
 

@@ -173,7 +173,7 @@ export async function applyCallChanges(ctx: AppContext, list: CallChangedEvent[]
 
 /** Subscribes the inbox to the domain events it reacts to (idempotent; called at module registration). */
 export function registerConversationSubscribers(): void {
-  events.on('call.changed', applyCallChanged);
+  events.consume('conversations.call-items', 'call.changed', applyCallChanged);
 }
 
 /**

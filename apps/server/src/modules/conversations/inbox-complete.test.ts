@@ -190,7 +190,7 @@ describe('calls and voicemails in the thread', () => {
         .executeTakeFirstOrThrow());
 
     // What the calls module announces after its commit (see docs/messaging.md "Calls in the thread").
-    await events.emitAfterCommit(s.ctx, 'call.changed', {
+    await events.publish(s.ctx, 'call.changed', {
       callId: call.id,
       companyId: a.companyId,
       numberId: n1.id,
@@ -199,7 +199,7 @@ describe('calls and voicemails in the thread', () => {
       direction: 'inbound',
       startedAt: call.started_at,
     });
-    await events.emitAfterCommit(s.ctx, 'call.changed', {
+    await events.publish(s.ctx, 'call.changed', {
       callId: call.id,
       companyId: a.companyId,
       numberId: n1.id,
@@ -217,7 +217,7 @@ describe('calls and voicemails in the thread', () => {
     });
     expect(Date.parse(items[0].createdAt)).toBe(call.started_at.getTime());
 
-    await events.emitAfterCommit(s.ctx, 'call.changed', {
+    await events.publish(s.ctx, 'call.changed', {
       callId: call.id,
       companyId: a.companyId,
       numberId: n1.id,
@@ -273,11 +273,11 @@ describe('calls and voicemails in the thread', () => {
       const ev = { companyId: a.companyId, numberId: n1.id, from: caller, direction: 'inbound' as const };
       // Not awaited one by one: the events land in the same flush.
       const settled = await Promise.allSettled([
-        events.emitAfterCommit(s.ctx, 'call.changed', { ...ev, callId: c1.id, status: 1, startedAt: c1.started_at }),
-        events.emitAfterCommit(s.ctx, 'call.changed', { ...ev, callId: c2.id, status: 1, startedAt: c2.started_at, contactId: null }),
-        events.emitAfterCommit(s.ctx, 'call.changed', { ...ev, callId: c1.id, status: 12, durationS: 3 }),
-        events.emitAfterCommit(s.ctx, 'call.changed', { ...ev, callId: c1.id, status: 4, voicemailId: vm.id, durationS: 7 }),
-        events.emitAfterCommit(s.ctx, 'call.changed', { ...ev, callId: c2.id, status: 12, durationS: 5 }),
+        events.publish(s.ctx, 'call.changed', { ...ev, callId: c1.id, status: 1, startedAt: c1.started_at }),
+        events.publish(s.ctx, 'call.changed', { ...ev, callId: c2.id, status: 1, startedAt: c2.started_at, contactId: null }),
+        events.publish(s.ctx, 'call.changed', { ...ev, callId: c1.id, status: 12, durationS: 3 }),
+        events.publish(s.ctx, 'call.changed', { ...ev, callId: c1.id, status: 4, voicemailId: vm.id, durationS: 7 }),
+        events.publish(s.ctx, 'call.changed', { ...ev, callId: c2.id, status: 12, durationS: 5 }),
       ]);
       expect(settled.every((x) => x.status === 'fulfilled')).toBe(true);
     } finally {
@@ -303,7 +303,7 @@ describe('calls and voicemails in the thread', () => {
     };
     s.ctx.realtime.mayHaveSubscribers = () => true;
     try {
-      await events.emitAfterCommit(s.ctx, 'call.changed', { companyId: a.companyId, numberId: n1.id, from: caller, callId: c2.id, status: 12, durationS: 5 });
+      await events.publish(s.ctx, 'call.changed', { companyId: a.companyId, numberId: n1.id, from: caller, callId: c2.id, status: 12, durationS: 5 });
     } finally {
       s.ctx.realtime.publish = publish;
       s.ctx.realtime.mayHaveSubscribers = listening;
@@ -328,8 +328,8 @@ describe('calls and voicemails in the thread', () => {
       .executeTakeFirstOrThrow();
     const ev = { companyId: a.companyId, numberId: n1.id, from: caller, direction: 'inbound' as const, status: 1 };
     await Promise.all([
-      events.emitAfterCommit(s.ctx, 'call.changed', { ...ev, callId: 99999998 }), // no such call: the item's insert fails
-      events.emitAfterCommit(s.ctx, 'call.changed', { ...ev, callId: call.id }),
+      events.publish(s.ctx, 'call.changed', { ...ev, callId: 99999998 }), // no such call: the item's insert fails
+      events.publish(s.ctx, 'call.changed', { ...ev, callId: call.id }),
     ]);
     const items = await s.ctx.db.selectFrom('conversation_items').select(['call_id', 'call_status']).where('call_id', 'in', [call.id, 99999998]).execute();
     expect(items).toEqual([{ call_id: call.id, call_status: 1 }]);
@@ -351,7 +351,7 @@ describe('calls and voicemails in the thread', () => {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    const pending = events.emitAfterCommit(node.ctx, 'call.changed', {
+    const pending = events.publish(node.ctx, 'call.changed', {
       callId: call.id,
       companyId: a.companyId,
       numberId: n1.id,
@@ -367,7 +367,7 @@ describe('calls and voicemails in the thread', () => {
 
   it('a handler error does not reach the emitter', async () => {
     await expect(
-      events.emitAfterCommit(s.ctx, 'call.changed', { callId: 99999999, companyId: a.companyId, numberId: n1.id, from: '+13125550278', status: 1 }),
+      events.publish(s.ctx, 'call.changed', { callId: 99999999, companyId: a.companyId, numberId: n1.id, from: '+13125550278', status: 1 }),
     ).resolves.toBeUndefined();
   });
 });

@@ -189,7 +189,7 @@ export async function sendFax(ctx: AppContext, userId: number, companyId: number
   const key = ctx.blobs.newKey(companyId, 'fax', '.pdf');
   await ctx.blobs.put(key, bytes);
   const port = faxPort(ctx);
-  const { fax, item } = await ctx.db.transaction().execute(async (tx) => {
+  const { fax, item, emitted } = await ctx.db.transaction().execute(async (tx) => {
     const inserted = await faxRepository.insert(tx, {
       company_id: companyId,
       number_id: number.id,
@@ -216,9 +216,9 @@ export async function sendFax(ctx: AppContext, userId: number, companyId: number
     });
     const linked = (await faxRepository.update(tx, inserted.id, { conversation_id: thread.conversation.id, item_id: thread.item.id }))!;
     await ctx.queue.enqueue(FAX_SEND_JOB, { faxId: inserted.id }, { singletonKey: `fax-send-${inserted.id}`, retryLimit: 5, retryDelay: 10 }, tx);
-    return { fax: linked, item: thread.item };
+    return { fax: linked, item: thread.item, emitted: await events.emit(tx, 'fax.changed', faxChanged(linked)) };
   });
-  await events.emitAfterCommit(ctx, 'fax.changed', faxChanged(fax));
+  await events.dispatch(ctx, emitted);
   await publishConversationUpdated(ctx, companyId, item.conversation_id, item);
   return (await toFaxes(ctx, [fax]))[0]!;
 }

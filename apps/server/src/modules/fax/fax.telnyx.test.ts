@@ -49,7 +49,7 @@ beforeAll(async () => {
     telnyxApiUrl: `${apiUrl}/v2`,
   });
   a = await createAccount(s);
-  events.on('fax.changed', async (_ctx, p) => {
+  events.consume('test.fax.telnyx-1', 'fax.changed', async (_ctx, p) => {
     changed.push({ faxId: p.faxId, status: p.status });
   });
 }, 90_000);

@@ -51,7 +51,7 @@ beforeAll(async () => {
   b = await createAccount(s);
   reader = await createAccount(s);
   await addCompanyMember(s.ctx, a.companyId, reader.userId, 'reporting');
-  events.on('fax.changed', async (_ctx, p) => {
+  events.consume('test.fax-1', 'fax.changed', async (_ctx, p) => {
     changed.push({ faxId: p.faxId, status: p.status, direction: p.direction, pages: p.pages });
   });
   const bought = await buy(a, 2, 0);

@@ -13,7 +13,7 @@ import { parsePhone } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import type { FaxWebhookEvent } from '../../carriers/fax.port.js';
 import type { DbOrTx } from '../../platform/db/db.js';
-import { events } from '../../platform/events/index.js';
+import { events, type Emitted } from '../../platform/events/index.js';
 import { AppError, CarrierError } from '../../platform/http/errors.js';
 import type { WebhookOutcome } from '../../platform/http/webhooks.js';
 import { CARRIER_URL_TTL_MS } from '../../platform/blob/access.js';
@@ -27,9 +27,14 @@ import { FAX_FETCH_JOB, FAX_SEND_JOB, faxChanged, faxPort, itemContent, statusRa
 
 const OK = { contentType: 'application/json', body: '{"received":true}' };
 
-/** After commit: `fax.changed` and the thread's live update. */
-async function announce(ctx: AppContext, fax: FaxRow, item: ItemRow | null | undefined): Promise<void> {
-  await events.emitAfterCommit(ctx, 'fax.changed', faxChanged(fax));
+/** Inside the change's transaction: records `fax.changed` (the outbox). */
+function record(tx: DbOrTx, fax: FaxRow): Promise<Emitted> {
+  return events.emit(tx, 'fax.changed', faxChanged(fax));
+}
+
+/** After commit: dispatches `fax.changed` and sends the thread's live update. */
+async function announce(ctx: AppContext, fax: FaxRow, item: ItemRow | null | undefined, emitted: Emitted): Promise<void> {
+  await events.dispatch(ctx, emitted);
   if (item) await publishConversationUpdated(ctx, fax.company_id, item.conversation_id, item);
 }
 
@@ -74,7 +79,8 @@ export async function applyFaxEvent(ctx: AppContext, tx: DbOrTx, e: FaxWebhookEv
       changed = await faxRepository.update(tx, fax.id, { status: 'failed', error: e.error ?? 'The provider sent no document.', completed_at: new Date() });
     }
     const row = changed ?? fax;
-    return { response: OK, afterCommit: () => announce(ctx, row, null) };
+    const emitted = await record(tx, row);
+    return { response: OK, afterCommit: () => announce(ctx, row, null, emitted) };
   }
 
   const fax = await faxRepository.findByProviderId(tx, port.name, e.faxId, true);
@@ -88,7 +94,8 @@ export async function applyFaxEvent(ctx: AppContext, tx: DbOrTx, e: FaxWebhookEv
     ...(final ? { completed_at: new Date() } : {}),
   }))!;
   const item = updated.item_id ? await updateFaxItem(ctx, updated.item_id, { state: updated.status, content: itemContent(updated) }, tx) : undefined;
-  return { response: OK, afterCommit: () => announce(ctx, updated, item) };
+  const emitted = await record(tx, updated);
+  return { response: OK, afterCommit: () => announce(ctx, updated, item, emitted) };
 }
 
 type SendJob = { faxId: number };
@@ -101,9 +108,9 @@ async function failFax(ctx: AppContext, faxId: number, error: string): Promise<v
     if (!fax || statusRank(fax.status) >= 2) return null;
     const updated = (await faxRepository.update(tx, faxId, { status: 'failed', error, completed_at: new Date() }))!;
     const item = updated.item_id ? await updateFaxItem(ctx, updated.item_id, { state: 'failed' }, tx) : undefined;
-    return { updated, item };
+    return { updated, item, emitted: await record(tx, updated) };
   });
-  if (result) await announce(ctx, result.updated, result.item);
+  if (result) await announce(ctx, result.updated, result.item, result.emitted);
 }
 
 /**
@@ -175,10 +182,10 @@ export const runFetchJob =
         userId: null,
       });
       const linked = (await faxRepository.update(tx, faxId, { conversation_id: thread.conversation.id, item_id: thread.item.id }))!;
-      return { linked, item: thread.item };
+      return { linked, item: thread.item, emitted: await record(tx, linked) };
     });
     if (!result) return ctx.blobs.delete(key); // another worker stored it first
-    await announce(ctx, result.linked, result.item);
+    await announce(ctx, result.linked, result.item, result.emitted);
   };
 
 /** Registers the fax jobs (and creates the fax port, whose sandbox defines its own job before the queue starts). */

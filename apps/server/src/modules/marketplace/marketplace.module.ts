@@ -18,7 +18,7 @@ async function routes(app: App, ctx: AppContext): Promise<void> {
 }
 
 function setup(): void {
-  events.on('number.batch-finished', onNumbersReleased);
+  events.consume('marketplace.releases', 'number.batch-finished', onNumbersReleased);
 }
 
 export const marketplaceModule: ModuleEntry[] = [{ name: 'marketplace', routes, setup }];

@@ -41,7 +41,7 @@ function collect<K extends 'message.received' | 'message.status-changed'>(name: 
   const handler = (_ctx: unknown, p: DomainEvents[K]) => {
     if (p.companyId === a.companyId) seen.push(p);
   };
-  cleanups.push(events.on(name, handler));
+  cleanups.push(events.consume(`test.messaging-events-${name}-${cleanups.length}`, name, handler));
   return seen;
 }
 

@@ -33,7 +33,7 @@ import {
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { ownerOfKey } from '../../platform/blob/access.js';
-import { events } from '../../platform/events/index.js';
+import { events, type Emitted } from '../../platform/events/index.js';
 import type { UploadedFile } from '../../platform/http/multipart.js';
 import { ResponseTooLargeError, UnsafeUrlError } from '../../platform/http/safe-fetch.js';
 import type { InboundMessageEvent, MessageStatusEvent } from '../../carriers/carrier.events.js';
@@ -83,7 +83,7 @@ export const SEND_SCHEDULED_JOB = 'messages.send-scheduled';
  * The inbound-reply hook (registered by campaigns) is asked first, in the same transaction: a
  * reply to a campaign sent with `skip_inbox` is not stored in the inbox (no conversation item),
  * but an opt-out/opt-in/help keyword is still honoured and its confirmation goes out through the
- * conversation. After commit: `message.received` (with the hook's campaign), then the live events.
+ * conversation. In the transaction: `message.received` (with the hook's campaign; the outbox); after commit its dispatch, then the live events.
  */
 export async function receiveInboundMessage(ctx: AppContext, tx: DbOrTx, p: InboundMessageEvent): Promise<WebhookOutcome> {
   const response = ctx.carrier.renderMessaging();
@@ -107,25 +107,28 @@ export async function receiveInboundMessage(ctx: AppContext, tx: DbOrTx, p: Inbo
   const verdict = await askInboundReplyHooks(ctx, tx, { companyId, numberId: number.id, from, body: p.body });
   let item: ItemRow | null = null;
   if (!verdict.skipInbox) {
-    item = (await appendInboundMessage(ctx, tx, { companyId, numberId: number.id, from, body: p.body, media, carrierSid: p.sid })).item;
+    // A body the adapter cut to the carrier's limit keeps its received length (shown in the thread).
+    const originalLength = p.bodyTruncated ? p.bodyLength : null;
+    item = (await appendInboundMessage(ctx, tx, { companyId, numberId: number.id, from, body: p.body, media, carrierSid: p.sid, originalLength })).item;
     if (media.length > 0) await ctx.queue.enqueue(FETCH_MEDIA_JOB, { itemId: item.id }, { singletonKey: `media-${item.id}` }, tx);
   }
   const reply = kind ? await answerKeyword(ctx, tx, { companyId, numberId: number.id, from, kind }) : null;
+  const emitted = await events.emit(tx, 'message.received', {
+    companyId,
+    numberId: number.id,
+    conversationId: item?.conversation_id ?? null,
+    itemId: item?.id ?? null,
+    from,
+    body: p.body,
+    carrierSid: p.sid,
+    receivedAt,
+    keyword: kind,
+    campaignId: verdict.campaignId,
+  });
   return {
     response,
     afterCommit: async () => {
-      await events.emitAfterCommit(ctx, 'message.received', {
-        companyId,
-        numberId: number.id,
-        conversationId: item?.conversation_id ?? null,
-        itemId: item?.id ?? null,
-        from,
-        body: p.body,
-        carrierSid: p.sid,
-        receivedAt,
-        keyword: kind,
-        campaignId: verdict.campaignId,
-      });
+      await events.dispatch(ctx, emitted);
       if (item) await publishConversationUpdated(ctx, companyId, item.conversation_id, item);
       if (reply) await publishConversationUpdated(ctx, companyId, reply.conversation_id, reply);
     },
@@ -410,12 +413,9 @@ export async function sendScheduledMessage(ctx: AppContext, data: { itemId: numb
   }
 }
 
-/**
- * After a delivery update committed: `message.status-changed` (campaign counters and other
- * reactions), then the live `conversation updated`.
- */
-async function announceDelivery(ctx: AppContext, updated: ItemRow): Promise<void> {
-  await events.emitAfterCommit(ctx, 'message.status-changed', {
+/** Inside the delivery update's transaction: records `message.status-changed` (campaign counters and other reactions; the outbox). */
+function recordDelivery(tx: DbOrTx, updated: ItemRow): Promise<Emitted> {
+  return events.emit(tx, 'message.status-changed', {
     companyId: updated.company_id,
     conversationId: updated.conversation_id,
     itemId: updated.id,
@@ -424,13 +424,21 @@ async function announceDelivery(ctx: AppContext, updated: ItemRow): Promise<void
     errorCode: updated.error_code,
     campaignId: null,
   });
+}
+
+/** After a delivery update committed: dispatches its `message.status-changed`, then the live `conversation updated`. */
+async function announceDelivery(ctx: AppContext, updated: ItemRow, emitted: Emitted): Promise<void> {
+  await events.dispatch(ctx, emitted);
   await publishConversationUpdated(ctx, updated.company_id, updated.conversation_id, updated);
 }
 
 /** Applies a delivery update to an item in a transaction of its own (the inbox's `applyDeliveryUpdate`) and announces it after commit when something changed. */
 async function updateDelivery(ctx: AppContext, target: DeliveryTarget, update: DeliveryUpdate): Promise<ItemRow | null> {
-  const { updated } = await ctx.db.transaction().execute((tx) => applyDeliveryUpdate(ctx, tx, target, update));
-  if (updated) await announceDelivery(ctx, updated);
+  const { updated, emitted } = await ctx.db.transaction().execute(async (tx) => {
+    const r = await applyDeliveryUpdate(ctx, tx, target, update);
+    return { updated: r.updated, emitted: r.updated ? await recordDelivery(tx, r.updated) : undefined };
+  });
+  if (updated && emitted) await announceDelivery(ctx, updated, emitted);
   return updated;
 }
 
@@ -492,5 +500,6 @@ export async function applyMessageStatus(ctx: AppContext, tx: DbOrTx, p: Message
     return { response };
   }
   if (!updated) return { response };
-  return { response, afterCommit: () => announceDelivery(ctx, updated) };
+  const emitted = await recordDelivery(tx, updated);
+  return { response, afterCommit: () => announceDelivery(ctx, updated, emitted) };
 }

@@ -50,7 +50,7 @@ beforeAll(async () => {
       .values({ company_id: a.companyId, call_id: row.id, number_id: n2.id, recording_url: 'http://x/vm.wav', duration_s: 3 })
       .returning('id')
       .executeTakeFirstOrThrow());
-  await events.emitAfterCommit(s.ctx, 'call.changed', {
+  await events.publish(s.ctx, 'call.changed', {
     callId: row.id,
     companyId: a.companyId,
     numberId: n2.id,

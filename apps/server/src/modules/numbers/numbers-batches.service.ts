@@ -262,7 +262,16 @@ export async function runBatch(ctx: AppContext, batchId: string, opts: { lastAtt
     });
     sendBatchEvent(ctx, kind, batch.company_id, { progress: { batchId, progress: progressOf(updated) } });
   }
-  const finished = await numbersAdminRepository.updateBatch(ctx.db, batchId, { finished_at: new Date() });
+  // The batch's end and its `number.batch-finished` commit together (the outbox).
+  const { finished, emitted } = await ctx.db.transaction().execute(async (tx) => ({
+    finished: await numbersAdminRepository.updateBatch(tx, batchId, { finished_at: new Date() }),
+    emitted: await domainEvents.emit(tx, 'number.batch-finished', {
+      companyId: batch.company_id,
+      batchId,
+      kind,
+      numberIds: items.filter((x) => x.status === 'done' && typeof x.number_id === 'number').map((x) => x.number_id!),
+    }),
+  }));
   sendBatchEvent(ctx, kind, batch.company_id, {
     completed: { batchId, finishedAt: finished.finished_at!.toISOString(), done: finished.done, failed: finished.failed },
   });
@@ -283,12 +292,7 @@ export async function runBatch(ctx: AppContext, batchId: string, opts: { lastAtt
     },
     outcome: finished.done === 0 && finished.failed > 0 ? 'failed' : 'success',
   });
-  await domainEvents.emitAfterCommit(ctx, 'number.batch-finished', {
-    companyId: batch.company_id,
-    batchId,
-    kind,
-    numberIds: items.filter((x) => x.status === 'done' && typeof x.number_id === 'number').map((x) => x.number_id!),
-  });
+  await domainEvents.dispatch(ctx, emitted);
 }
 
 /**

@@ -226,6 +226,6 @@ export function registerTriggerFiring(ctx: AppContext): void {
 
 /** Subscribes the triggers to the domain events they fire on (idempotent per handler). */
 export function subscribeTriggers(): void {
-  events.on('call.changed', onCallChanged);
-  events.on('message.received', onMessageReceived);
+  events.consume('numbers.triggers', 'call.changed', onCallChanged);
+  events.consume('numbers.triggers', 'message.received', onMessageReceived);
 }

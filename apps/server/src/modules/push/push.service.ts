@@ -412,6 +412,6 @@ async function onRing(ctx: AppContext, ring: InAppRing): Promise<void> {
 
 /** Subscribes the push module to inbound messages and in-app rings (idempotent: same functions). */
 export function registerPushReactions(): void {
-  events.on('message.received', onMessageReceived);
+  events.consume('push.inbound-messages', 'message.received', onMessageReceived);
   registerInAppRingListener(onRing);
 }

@@ -15,7 +15,7 @@ import {
   type SmsVerificationUpdatedEvent,
 } from '@switchboard/contracts';
 import { formatPhone } from '@switchboard/domain';
-import { events } from '../../platform/events/index.js';
+import { events, type Emitted } from '../../platform/events/index.js';
 import type { AppContext } from '../../context.js';
 import { storeUploads } from '../../platform/blob/upload.js';
 import type { DbOrTx } from '../../platform/db/db.js';
@@ -25,7 +25,17 @@ import { AppError, ConflictError, NotFoundError, ValidationError } from '../../p
 import type { UploadedFile } from '../../platform/http/multipart.js';
 import { RegistryRefusedError, smsRegistry, type BrandSubmission, type CampaignSubmission } from '../../platform/registration/index.js';
 import { getCompanyNumber, getCompanyNumbers } from '../numbers/numbers.service.js';
-import { brandNeedsSubmit, feesDueToday, sendingLimits, sideOfNumberType, sidesToSubmit, submitErrors, SMS_FEES, type Side } from './sms-verification.rules.js';
+import {
+  brandNeedsSubmit,
+  feesDueToday,
+  incompleteMessage,
+  sendingLimits,
+  sideOfNumberType,
+  sidesToSubmit,
+  submitErrors,
+  SMS_FEES,
+  type Side,
+} from './sms-verification.rules.js';
 import { smsVerificationRepository as repo, type BrandRow, type CampaignNumberRow, type CampaignRow, type HistoryRow } from './sms-verification.repository.js';
 
 /** The review job's name (idempotent: it only moves what is still pending). */
@@ -361,13 +371,11 @@ async function sideNumbers(ctx: AppContext, c: CampaignRow, side: Side): Promise
 }
 
 /**
- * POST .../campaign/{id}/submit: checks the brand and campaign are complete (422 with field errors and the first
- * problem as message, shown by the web with title Error, spec 002 §8), submits the brand when it needs it and each
- * side that needs it (local always; toll-free when the campaign has toll-free numbers) to the registry, marks them
- * pending and starts the review job. @returns the spec's success message and the campaign.
- * @throws ValidationError (422) incomplete or nothing to submit, or the registry's refusal (its message); NotFoundError.
+ * What a submit checks before anything is sent or charged: something to submit, and a complete brand and campaign
+ * (field errors keyed `brand.…` / `campaign.…`, the message naming the fields by their labels).
+ * @throws ValidationError (422) nothing to submit or incomplete; NotFoundError.
  */
-export async function submitCampaign(ctx: AppContext, companyId: number, id: number): Promise<{ message: string; data: SmsCampaignDto }> {
+async function readyToSubmit(ctx: AppContext, companyId: number, id: number): Promise<{ c: CampaignRow; brand: BrandRow; sides: Side[] }> {
   const c = await ownCampaign(ctx, companyId, id);
   const brand = (await repo.brand(ctx.db, c.brand_id))!;
   const numbers = await repo.numbersOf(ctx.db, [c.id]);
@@ -377,15 +385,35 @@ export async function submitCampaign(ctx: AppContext, companyId: number, id: num
   );
   if (!sides.length) throw new ValidationError({ campaign: ['This SMS verification is already pending or approved: nothing to submit.'] });
   const errors = submitErrors(brand, c);
-  if (Object.keys(errors).length) {
-    const first = Object.values(errors)[0]![0]!;
-    throw new ValidationError(errors, `The SMS verification is incomplete: ${Object.keys(errors)[0]!.replace(/^(brand|campaign)\./, '$1 ')} — ${first}`);
-  }
+  if (Object.keys(errors).length) throw new ValidationError(errors, incompleteMessage(errors));
+  return { c, brand, sides };
+}
+
+/**
+ * POST .../campaign/{id}/check (docs/sms-verification.md "Submit"): the submit's checks alone, so the web validates
+ * the saved brand and campaign before it asks to confirm the fees. Nothing is sent or charged.
+ * @returns a message saying it is ready. @throws like {@link submitCampaign} before the registry is called.
+ */
+export async function checkSubmit(ctx: AppContext, companyId: number, id: number): Promise<{ message: string }> {
+  await readyToSubmit(ctx, companyId, id);
+  return { message: 'The SMS verification is complete and ready to submit.' };
+}
+
+/**
+ * POST .../campaign/{id}/submit: checks the brand and campaign are complete (422 with field errors and the first
+ * problem as message, shown by the web with title Error, spec 002 §8), submits the brand when it needs it and each
+ * side that needs it (local always; toll-free when the campaign has toll-free numbers) to the registry, marks them
+ * pending and starts the review job. @returns the spec's success message and the campaign.
+ * @throws ValidationError (422) incomplete or nothing to submit, or the registry's refusal (its message); NotFoundError.
+ */
+export async function submitCampaign(ctx: AppContext, companyId: number, id: number): Promise<{ message: string; data: SmsCampaignDto }> {
+  const { c, brand, sides } = await readyToSubmit(ctx, companyId, id);
   const registry = smsRegistry(ctx.config);
   const now = new Date();
   const fees = feesDueToday(brand, c, sides);
   let brandRegistryId = brand.registry_id;
   const submitBrand = brandNeedsSubmit(brand);
+  let emitted: Emitted | undefined;
   try {
     if (submitBrand) brandRegistryId = await registry.submitBrand(brandSubmission(brand), brand.registry_id);
     const submitted: Partial<Record<Side, string>> = {};
@@ -440,18 +468,19 @@ export async function submitCampaign(ctx: AppContext, companyId: number, id: num
           source: 'submit',
         });
       await ctx.queue.enqueue(SMS_REVIEW_JOB, { campaignId: c.id }, { startAfter: new Date(Date.now() + pollDelayMs(ctx)) }, tx);
+      emitted = await events.emit(tx, 'sms-verification.submitted', {
+        companyId,
+        campaignId: c.id,
+        submittedAt: now.toISOString(),
+        fees: fees.map((f) => ({ code: f.code, label: f.label, amountCents: f.amount_cents })),
+      });
     });
   } catch (e) {
     if (e instanceof RegistryRefusedError) throw new AppError(422, e.message, { campaign: [e.message] });
     throw e;
   }
   if (submitBrand) publishChange(ctx, { companyId, campaignId: c.id, brandId: brand.id, subject: 'brand', status: 'pending' });
-  await events.emitAfterCommit(ctx, 'sms-verification.submitted', {
-    companyId,
-    campaignId: c.id,
-    submittedAt: now.toISOString(),
-    fees: fees.map((f) => ({ code: f.code, label: f.label, amountCents: f.amount_cents })),
-  });
+  await events.dispatch(ctx, emitted);
   for (const side of sides) publishChange(ctx, { companyId, campaignId: c.id, brandId: brand.id, subject: side, status: 'pending' });
   return { message: SMS_VERIFICATION_SUBMITTED, data: await getCampaign(ctx, companyId, id) };
 }
@@ -590,6 +619,39 @@ export async function numberStatuses(ctx: AppContext, numberIds: number[]): Prom
   return out;
 }
 
+/**
+ * The campaign sending state of several of the company's numbers at once (the campaign editor's number picker,
+ * docs/sms-verification.md "Sending rules"): each number's verification (verified, pending, unverified) and whether
+ * {@link campaignSendingPermit} would allow a campaign from it, with the refusal's message. Numbers of another company
+ * count as unverified. `numbers`: the company's numbers (id and E.164).
+ */
+export async function sendingStates(
+  ctx: AppContext,
+  companyId: number,
+  numbers: ReadonlyArray<{ id: number; number: string }>,
+): Promise<Array<{ number_id: number; number: string; verification: 'verified' | 'pending' | 'unverified'; allowed: boolean; message: string | null }>> {
+  const entries = (
+    await repo.entriesOfNumbers(
+      ctx.db,
+      numbers.map((n) => n.id),
+    )
+  ).filter((e) => e.company_id === companyId);
+  const statuses = await numberStatuses(
+    ctx,
+    entries.map((e) => e.number_id),
+  );
+  return numbers.map((n) => {
+    const verification = statuses.get(n.id) ?? 'unverified';
+    const allowed = verification === 'verified' || !ctx.config.smsRegistry.enforced;
+    return { number_id: n.id, number: n.number, verification, allowed, message: allowed ? null : notRegisteredMessage(n.number) };
+  });
+}
+
+/** The refusal of a campaign from a number without an approved registration (names the number and the screen). */
+function notRegisteredMessage(e164: string): string {
+  return `The number ${formatPhone(e164)} is not on an approved SMS verification campaign, so carriers block campaigns from it: register it under SMS verification (/sms-verification).`;
+}
+
 /** What the campaigns sender may do from a number (docs/sms-verification.md "Sending rules"). */
 export type SendingPermit = { allowed: true; limits: { per_second: number; per_day: number | null } | null } | { allowed: false; message: string };
 
@@ -613,6 +675,6 @@ export async function campaignSendingPermit(ctx: AppContext, companyId: number, 
   const row = await getCompanyNumber(ctx, companyId, numberId);
   return {
     allowed: false,
-    message: `The number ${formatPhone(row.number)} is not on an approved SMS verification campaign, so carriers block campaigns from it: register it under SMS verification (/sms-verification).`,
+    message: notRegisteredMessage(row.number),
   };
 }

@@ -140,10 +140,18 @@ function exhaustionBook(ctx: AppContext): GroupCommit<ExhaustionFact, void> {
         for (const step of steps) {
           try {
             if (!step.fallback) await trackingRepository.endExhaustion(ctx.db, step.poolId);
-            else if (await trackingRepository.countFallbacks(ctx.db, step.companyId, step.poolId, step.n)) {
+            else {
+              // The episode's opening and its `tracking.pool-exhausted` commit together (the outbox).
               const at = new Date();
-              ctx.realtime.send(`company.${step.companyId}`, 'dni pool exhausted', { pool_id: step.poolId, pool_name: step.poolName, at: at.toISOString() });
-              await events.emitAfterCommit(ctx, 'tracking.pool-exhausted', { companyId: step.companyId, poolId: step.poolId, poolName: step.poolName, at });
+              const emitted = await ctx.db.transaction().execute(async (tx) =>
+                (await trackingRepository.countFallbacks(tx, step.companyId, step.poolId, step.n))
+                  ? events.emit(tx, 'tracking.pool-exhausted', { companyId: step.companyId, poolId: step.poolId, poolName: step.poolName, at })
+                  : undefined,
+              );
+              if (emitted) {
+                ctx.realtime.send(`company.${step.companyId}`, 'dni pool exhausted', { pool_id: step.poolId, pool_name: step.poolName, at: at.toISOString() });
+                await events.dispatch(ctx, emitted);
+              }
             }
           } catch (e) {
             // One pool's failure does not keep the others' facts from being recorded.

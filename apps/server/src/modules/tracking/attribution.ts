@@ -16,7 +16,7 @@
  */
 import type { DniFeedCall, TrafficSource } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
-import { events, type CallChangedEvent, type DomainEvents } from '../../platform/events/index.js';
+import { events, type CallChangedEvent, type DomainEvents, type Emitted } from '../../platform/events/index.js';
 import type { StoredTouch } from '../../platform/db/schema-tracking.js';
 import { callsForFacts } from '../calls/calls.service.js';
 import { getCompanyNumbers } from '../numbers/numbers.service.js';
@@ -94,6 +94,7 @@ export async function onCallChanged(ctx: AppContext, e: CallChangedEvent): Promi
   const number =
     poolNumber?.number ?? staticSource?.number ?? (await getCompanyNumbers(ctx, e.companyId, [e.numberId], { includeReleased: true }))[0]?.number ?? '';
 
+  let emitted: Emitted | undefined;
   const stored = await ctx.db.transaction().execute(async (tx) => {
     const firstContact = !(await trackingRepository.hasEarlierCall(tx, e.companyId, e.from, startedAt, e.callId));
     // The lead is found (or created) uncounted; the attribution insert below decides whether this
@@ -140,6 +141,8 @@ export async function onCallChanged(ctx: AppContext, e: CallChangedEvent): Promi
       status: e.status,
       duration_s: durationS,
     });
+    // The call's attribution is announced in the same transaction (the outbox): a crash cannot lose it.
+    if (row) emitted = await events.emit(tx, 'call.attributed', attributedPayload(row));
     if (row) await leadsRepository.countLeadCall(tx, lead.id, startedAt);
     if (row && session) {
       await trackingRepository.bumpSessionCalls(tx, session.id);
@@ -152,8 +155,32 @@ export async function onCallChanged(ctx: AppContext, e: CallChangedEvent): Promi
   await syncAttributionState(ctx, e);
   if (!stored) return; // another node saw it first
   ctx.realtime.send(`company.${e.companyId}`, 'dni call matched', toFeedCall(stored, poolNumber?.pool_name ?? null));
+  await events.dispatch(ctx, emitted);
+}
+
+/** Handler of `message.received`: the sender's lead counts the text (once per carrier message). */
+export async function onMessageReceived(ctx: AppContext, e: DomainEvents['message.received']): Promise<void> {
+  if (!/^\+\d{6,15}$/.test(e.from)) return; // a short code or alphanumeric sender is no person to group
+  const at = asDate(e.receivedAt);
+  await ctx.db.transaction().execute(async (tx) => {
+    const fresh = await trackingRepository.insertText(tx, {
+      carrier_sid: e.carrierSid,
+      company_id: e.companyId,
+      lead_id: null,
+      from_number: e.from,
+      number_id: e.numberId,
+      at,
+    });
+    if (!fresh) return;
+    const lead = await trackingRepository.upsertLead(tx, e.companyId, e.from, at, 'text');
+    await trackingRepository.setTextLead(tx, e.carrierSid, lead.id);
+  });
+}
+
+/** The `call.attributed` payload of a stored attribution row. */
+function attributedPayload(stored: AttributionRow): DomainEvents['call.attributed'] {
   const first = stored.first_touch;
-  const payload: DomainEvents['call.attributed'] = {
+  return {
     callId: stored.call_id,
     companyId: stored.company_id,
     startedAt: stored.started_at,
@@ -181,24 +208,4 @@ export async function onCallChanged(ctx: AppContext, e: CallChangedEvent): Promi
       ? { trafficSource: first.traffic_source as TrafficSource, source: first.source, medium: first.medium, campaign: first.campaign, keyword: first.keyword }
       : null,
   };
-  await events.emitAfterCommit(ctx, 'call.attributed', payload);
-}
-
-/** Handler of `message.received`: the sender's lead counts the text (once per carrier message). */
-export async function onMessageReceived(ctx: AppContext, e: DomainEvents['message.received']): Promise<void> {
-  if (!/^\+\d{6,15}$/.test(e.from)) return; // a short code or alphanumeric sender is no person to group
-  const at = asDate(e.receivedAt);
-  await ctx.db.transaction().execute(async (tx) => {
-    const fresh = await trackingRepository.insertText(tx, {
-      carrier_sid: e.carrierSid,
-      company_id: e.companyId,
-      lead_id: null,
-      from_number: e.from,
-      number_id: e.numberId,
-      at,
-    });
-    if (!fresh) return;
-    const lead = await trackingRepository.upsertLead(tx, e.companyId, e.from, at, 'text');
-    await trackingRepository.setTextLead(tx, e.carrierSid, lead.id);
-  });
 }

@@ -5,7 +5,7 @@
  *   site (`tracking-public.routes.ts`);
  * - jobs: the session sweep (`tracking.sweep-sessions`);
  * - setup: attribution on `call.changed`, leads on `message.received`, a pool's bought numbers on
- *   `number.batch-finished`.
+ *   `number.batch-finished`; the call-time routing of a tracking number whose routes reach no one.
  */
 import type { AppContext } from '../../context.js';
 import { events } from '../../platform/events/index.js';
@@ -13,7 +13,8 @@ import type { App } from '../../platform/http/app-type.js';
 import type { ModuleEntry } from '../../platform/module.js';
 import { SESSION_SWEEP_JOB, sweepSessions } from './assignment.js';
 import { onCallChanged, onMessageReceived } from './attribution.js';
-import { onNumberBatchFinished } from './pools.js';
+import { registerEmptyRoutingFallback } from '../numbers/numbers.service.js';
+import { onNumberBatchFinished, trackingNumberFallbackRouting } from './pools.js';
 import { registerTrackingPublicRoutes } from './tracking-public.routes.js';
 import { registerTrackingRoutes } from './tracking.routes.js';
 
@@ -27,9 +28,11 @@ function jobs(ctx: AppContext): void {
 }
 
 function setup(): void {
-  events.on('call.changed', onCallChanged);
-  events.on('message.received', onMessageReceived);
-  events.on('number.batch-finished', onNumberBatchFinished);
+  // A tracking number whose routes reach no one rings its pool's target or the company's main routing.
+  registerEmptyRoutingFallback(trackingNumberFallbackRouting);
+  events.consume('tracking.attribution', 'call.changed', onCallChanged);
+  events.consume('tracking.attribution', 'message.received', onMessageReceived);
+  events.consume('tracking.attribution', 'number.batch-finished', onNumberBatchFinished);
 }
 
 export const trackingModule: ModuleEntry[] = [{ name: 'tracking', routes, jobs, setup }];

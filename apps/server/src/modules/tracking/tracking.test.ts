@@ -38,6 +38,9 @@ const attributed: Array<{ callId: number; isFirstContact: boolean; trafficSource
 
 const TARGET = '+15125550100';
 
+/** Where the test pools' calls ring (a pool is saved with a routing target). */
+const FORWARD = { type: 'forward', number: '+15125550199' };
+
 beforeAll(async () => {
   s = await startTestServer();
   s2 = await startSecondNode(s);
@@ -46,10 +49,10 @@ beforeAll(async () => {
   numbers = [];
   for (let i = 0; i < 4; i++) numbers.push(await buyTestNumber(a, '312', i));
   fallback = await buyTestNumber(a, '312', 4);
-  events.on('tracking.pool-exhausted', (_ctx, e) => {
+  events.consume('test.tracking-1', 'tracking.pool-exhausted', (_ctx, e) => {
     if (e.companyId === a.companyId) exhausted.push({ poolId: e.poolId, poolName: e.poolName });
   });
-  events.on('call.attributed', (_ctx, e) => {
+  events.consume('test.tracking-2', 'call.attributed', (_ctx, e) => {
     if (e.companyId === a.companyId)
       attributed.push({ callId: e.callId, isFirstContact: e.isFirstContact, trafficSource: e.trafficSource, gclid: e.gclid, sessionId: e.sessionId });
   });
@@ -81,6 +84,7 @@ let poolId: number;
 describe('pools', () => {
   it('creates a pool with numbers, rules, fallback and answers it with its health', async () => {
     const r = await a.client.post(`/api/companies/${a.companyId}/dniPools`, {
+      routing: FORWARD,
       name: 'Paid search',
       target_numbers: ['(512) 555-0100'],
       source_rules: {
@@ -131,6 +135,7 @@ describe('pools', () => {
   it('refuses bad input with field errors (422)', async () => {
     const other = await buyTestNumber(b, '415');
     const r = await a.client.post(`/api/companies/${a.companyId}/dniPools`, {
+      routing: FORWARD,
       name: 'Bad',
       target_numbers: ['not a phone'],
       number_ids: [numbers[0]!.id, other.id],
@@ -139,6 +144,7 @@ describe('pools', () => {
     expect(r.status).toBe(422);
     expect(Object.keys(r.body.errors)).toEqual(['session_duration_minutes']);
     const r2 = await a.client.post(`/api/companies/${a.companyId}/dniPools`, {
+      routing: FORWARD,
       name: 'Bad',
       target_numbers: ['not a phone'],
       number_ids: [numbers[0]!.id, other.id],
@@ -301,6 +307,7 @@ describe('the public script endpoints', () => {
 describe('concurrent assignment over two server nodes', () => {
   it('never gives one number to two live sessions', async () => {
     const big = await a.client.post(`/api/companies/${a.companyId}/dniPools`, {
+      routing: FORWARD,
       name: 'Everyone',
       priority: 200,
       target_numbers: ['+15125550199'],
@@ -823,6 +830,7 @@ describe('buying numbers for a pool', () => {
     const search = await a.client.get('/api/numbers/search?type=local&areaCode=415');
     const wanted = search.body.data.slice(0, 2) as Array<{ number: string; provider_id: number }>;
     const r = await a.client.post(`/api/companies/${a.companyId}/dniPools`, {
+      routing: FORWARD,
       name: 'Bought',
       priority: 300,
       target_numbers: ['+15125550122'],
@@ -835,13 +843,156 @@ describe('buying numbers for a pool', () => {
       return p.body.data.numbers.length === 2 && p.body.data.pending_purchase_batch_id === null ? p.body.data : null;
     }, 20_000);
     expect(pool.numbers.map((n: { number: string }) => n.number).sort()).toEqual(wanted.map((n) => n.number).sort());
+    // Bought numbers ring the pool's target (issue 23 item 1), flagged as routed.
+    expect(pool.numbers.every((n: { has_routing: boolean }) => n.has_routing)).toBe(true);
+    for (const n of pool.numbers as Array<{ number_id: number }>) {
+      const got = await a.client.get(`/api/numbers/${n.number_id}`);
+      expect((got.body.data ?? got.body).routes[0].forwards).toEqual([expect.objectContaining({ number: FORWARD.number })]);
+    }
     const bad = await a.client.post(`/api/companies/${a.companyId}/dniPools`, {
+      routing: FORWARD,
       name: 'Bad buy',
       target_numbers: ['+15125550123'],
       purchase: [{ number: 'nope', provider_id: 1 }],
     });
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.errors)).toEqual(['purchase.0.number']);
+  });
+});
+
+describe("where a pool's calls ring (issue 23 item 1)", () => {
+  /** A number's stored routes (the numbers API). */
+  async function routesOf(id: number): Promise<Array<{ forwards: Array<{ number: string }>; voicemail_enabled: boolean }>> {
+    const r = await a.client.get(`/api/numbers/${id}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return (r.body.data ?? r.body).routes;
+  }
+  /** A simulated call to `to`: its log as text (what the caller heard and which numbers were dialled). */
+  async function callLog(to: string, from: string): Promise<string> {
+    const r = await a.client.post('/api/simulator/calls', { from, to });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return JSON.stringify(r.body.log);
+  }
+
+  it('refuses a pool without a routing target, or with one that rings no one (422 with field errors)', async () => {
+    const none = await a.client.post(`/api/companies/${a.companyId}/dniPools`, { name: 'Nowhere', target_numbers: ['+15125550140'] });
+    expect(none.status).toBe(422);
+    expect(none.body.errors).toEqual({ routing: ["Choose where the pool's calls ring."] });
+    const bare = await buyTestNumber(a, '708', 0); // a bought number's default entry reaches no one
+    const copy = await a.client.post(`/api/companies/${a.companyId}/dniPools`, {
+      name: 'Copy',
+      target_numbers: ['+15125550141'],
+      routing: { type: 'number', number_id: bare.id },
+    });
+    expect(copy.status).toBe(422);
+    expect(copy.body.errors).toEqual({ 'routing.number_id': ['The selected number has no routing to copy.'] });
+    const other = await a.client.post(`/api/companies/${a.companyId}/dniPools`, {
+      name: 'Template',
+      target_numbers: ['+15125550142'],
+      routing: { type: 'template', template_id: 999_999 },
+    });
+    expect(other.body.errors).toEqual({ 'routing.template_id': ['The selected template is invalid.'] });
+    const fwd = await a.client.post(`/api/companies/${a.companyId}/dniPools`, {
+      name: 'Forward',
+      target_numbers: ['+15125550143'],
+      routing: { type: 'forward', number: 'call me' },
+    });
+    expect(fwd.body.errors).toEqual({ 'routing.number': ['The number is not a valid phone number.'] });
+    const kind = await a.client.post(`/api/companies/${a.companyId}/dniPools`, { name: 'Kind', target_numbers: ['+15125550144'], routing: { type: 'x' } });
+    expect(kind.status).toBe(422);
+    expect(Object.keys(kind.body.errors)).toEqual(['routing.type']);
+  });
+
+  it("gives the pool's numbers its target's routing (forward, a number's routing, a template), shows it, and rings it", async () => {
+    const n1 = await buyTestNumber(a, '708', 1);
+    const n2 = await buyTestNumber(a, '708', 2);
+    const created = await a.client.post(`/api/companies/${a.companyId}/dniPools`, {
+      name: 'Forwarded',
+      priority: 400,
+      target_numbers: ['+15125550145'],
+      number_ids: [n1.id],
+      routing: { type: 'forward', number: '(512) 555-0177' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const pool = created.body.data;
+    expect(pool.routing).toEqual({ type: 'forward', number_id: null, template_id: null, number: '+15125550177', label: '' });
+    expect(pool.numbers).toEqual([expect.objectContaining({ number_id: n1.id, has_routing: true })]);
+    expect((await routesOf(n1.id))[0]).toMatchObject({ forwards: [{ number: '+15125550177' }], voicemail_enabled: true });
+    const rang = await callLog(n1.number, '+13125557020');
+    expect(rang).toContain('5125550177');
+    expect(rang).not.toMatch(/no one is available/i);
+
+    // A number added later gets the pool's routing.
+    const added = await a.client.put(`/api/companies/${a.companyId}/dniPools/${pool.id}`, { number_ids: [n1.id, n2.id] });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect((await routesOf(n2.id))[0]).toMatchObject({ forwards: [{ number: '+15125550177' }] });
+
+    // Another target: a copy of a number's routing, given to every pool number.
+    const office = await buyTestNumber(a, '708', 3);
+    const saved = await a.client.put(`/api/numbers/${office.id}`, { label: 'Office line', routes: [{ extension: 1, forwards: [{ number: '+15125550188' }] }] });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const copied = await a.client.put(`/api/companies/${a.companyId}/dniPools/${pool.id}`, { routing: { type: 'number', number_id: office.id } });
+    expect(copied.status, JSON.stringify(copied.body)).toBe(200);
+    expect(copied.body.data.routing).toEqual({ type: 'number', number_id: office.id, template_id: null, number: office.number, label: 'Office line' });
+    for (const id of [n1.id, n2.id]) expect((await routesOf(id))[0]!.forwards).toEqual([expect.objectContaining({ number: '+15125550188' })]);
+
+    // A template.
+    const t = await a.client.post(`/api/companies/${a.companyId}/numberTemplates`, {
+      name: 'Sales desk',
+      routes: [{ extension: 1, forwards: [{ number: '+15125550166' }] }],
+    });
+    expect(t.status, JSON.stringify(t.body)).toBeLessThan(300);
+    const templateId = (t.body.data ?? t.body).id;
+    const templated = await a.client.put(`/api/companies/${a.companyId}/dniPools/${pool.id}`, { routing: { type: 'template', template_id: templateId } });
+    expect(templated.status, JSON.stringify(templated.body)).toBe(200);
+    expect(templated.body.data.routing).toMatchObject({ type: 'template', template_id: templateId, label: 'Sales desk' });
+    expect((await routesOf(n2.id))[0]!.forwards).toEqual([expect.objectContaining({ number: '+15125550166' })]);
+  });
+
+  it('flags a pool number without routing and still rings the pool target for it (never an empty route)', async () => {
+    const n = await buyTestNumber(a, '708', 4);
+    const created = await a.client.post(`/api/companies/${a.companyId}/dniPools`, {
+      name: 'Flagged',
+      priority: 401,
+      target_numbers: ['+15125550146'],
+      number_ids: [n.id],
+      routing: { type: 'forward', number: '+15125550178' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // Someone empties the number's routing afterwards.
+    expect((await a.client.put(`/api/numbers/${n.id}`, { routes: [{ extension: 1, forwards: [] }] })).status).toBe(200);
+    const pool = (await a.client.get(`/api/companies/${a.companyId}/dniPools/${created.body.data.id}`)).body.data;
+    expect(pool.numbers).toEqual([expect.objectContaining({ number_id: n.id, has_routing: false })]);
+    const rang = await callLog(n.number, '+13125557021');
+    expect(rang).toContain('5125550178');
+    expect(rang).not.toMatch(/no one is available/i);
+  });
+
+  it('a pool saved before targets existed must be given one, and meanwhile its numbers ring the company main routing', async () => {
+    const main = await buyTestNumber(a, '708', 5);
+    expect((await a.client.put(`/api/numbers/${main.id}`, { routes: [{ extension: 1, forwards: [{ number: '+15125550155' }] }] })).status).toBe(200);
+    const n = await buyTestNumber(a, '708', 6);
+    const created = await a.client.post(`/api/companies/${a.companyId}/dniPools`, {
+      name: 'Legacy',
+      priority: 402,
+      target_numbers: ['+15125550147'],
+      fallback_number_id: main.id,
+      routing: FORWARD,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.data.id;
+    // As a pool from before migration 0052 without a fallback number's routing: no target; a number bought with the default entry joins it.
+    await sql`update dni_pools set routing_type = null, routing = null, routing_forward = null where id = ${id}`.execute(s.ctx.db);
+    await sql`insert into dni_pool_numbers (number_id, pool_id, company_id, number) values (${n.id}, ${id}, ${a.companyId}, ${n.number})`.execute(s.ctx.db);
+    const legacy = (await a.client.get(`/api/companies/${a.companyId}/dniPools/${id}`)).body.data;
+    expect(legacy.routing).toBeNull();
+    expect(legacy.numbers).toEqual([expect.objectContaining({ number_id: n.id, has_routing: false })]);
+    const refused = await a.client.put(`/api/companies/${a.companyId}/dniPools/${id}`, { name: 'Legacy (renamed)' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual({ routing: ["Choose where the pool's calls ring."] });
+    const rang = await callLog(n.number, '+13125557022');
+    expect(rang).toContain('5125550155');
+    expect(rang).not.toMatch(/no one is available/i);
   });
 });
 
@@ -892,7 +1043,7 @@ describe('the session sweep', () => {
 
 describe('deleting a pool', () => {
   it('keeps the numbers with shouldDeleteNumbers=0', async () => {
-    const p = await a.client.post(`/api/companies/${a.companyId}/dniPools`, { name: 'Temp', target_numbers: ['+15125550111'] });
+    const p = await a.client.post(`/api/companies/${a.companyId}/dniPools`, { routing: FORWARD, name: 'Temp', target_numbers: ['+15125550111'] });
     const d = await a.client.delete(`/api/companies/${a.companyId}/dniPools/${p.body.data.id}?shouldDeleteNumbers=0`);
     expect(d.status).toBe(200);
     expect(d.body.batchId).toBeNull();
@@ -902,7 +1053,12 @@ describe('deleting a pool', () => {
 
   it('releases the numbers with shouldDeleteNumbers=1', async () => {
     const n = await buyTestNumber(a, '917', 0);
-    const p = await a.client.post(`/api/companies/${a.companyId}/dniPools`, { name: 'Short-lived', target_numbers: ['+15125550112'], number_ids: [n.id] });
+    const p = await a.client.post(`/api/companies/${a.companyId}/dniPools`, {
+      routing: FORWARD,
+      name: 'Short-lived',
+      target_numbers: ['+15125550112'],
+      number_ids: [n.id],
+    });
     expect(p.status).toBe(201);
     const d = await a.client.delete(`/api/companies/${a.companyId}/dniPools/${p.body.data.id}?shouldDeleteNumbers=1`);
     expect(d.body.batchId).toEqual(expect.any(String));
@@ -911,7 +1067,12 @@ describe('deleting a pool', () => {
 
   it('takes a number released elsewhere out of its pool', async () => {
     const n = await buyTestNumber(a, '917', 1);
-    const p = await a.client.post(`/api/companies/${a.companyId}/dniPools`, { name: 'Keeps', target_numbers: ['+15125550113'], number_ids: [n.id] });
+    const p = await a.client.post(`/api/companies/${a.companyId}/dniPools`, {
+      routing: FORWARD,
+      name: 'Keeps',
+      target_numbers: ['+15125550113'],
+      number_ids: [n.id],
+    });
     expect((await a.client.post(`/api/numbers/${n.id}/remove`)).status).toBeLessThan(300);
     await eventually(async () => (await a.client.get(`/api/companies/${a.companyId}/dniPools/${p.body.data.id}`)).body.data.numbers.length === 0, 20_000);
   });

@@ -12,7 +12,8 @@
 import type { JobWithMetadata } from 'pg-boss';
 import { TRANSCRIPT_SPEAKER, TRANSCRIPT_UPDATED, type TranscriptState } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
-import { events } from '../../platform/events/index.js';
+import type { DbOrTx } from '../../platform/db/db.js';
+import { events, type Emitted } from '../../platform/events/index.js';
 import { isLastAttempt } from '../../platform/queue.js';
 import {
   TranscriptionError,
@@ -83,9 +84,9 @@ function textOf(segments: NewSegment[]): string {
   return segments.map((s) => `${label[s.speaker] ?? ''}${s.transcript}`).join('\n');
 }
 
-function announce(ctx: AppContext, row: TranscriptRow, state: TranscriptState, audioS: number | null): Promise<void> {
-  ctx.realtime.send(`company.${row.company_id}`, TRANSCRIPT_UPDATED, { call_id: row.call_id, transcript_id: row.id, voicemail_id: row.voicemail_id, state });
-  return events.emitAfterCommit(ctx, 'transcript.changed', {
+/** Inside the settling transaction: records `transcript.changed` (the outbox). */
+function recordChange(tx: DbOrTx, row: TranscriptRow, state: TranscriptState, audioS: number | null): Promise<Emitted> {
+  return events.emit(tx, 'transcript.changed', {
     transcriptId: row.id,
     callId: row.call_id,
     companyId: row.company_id,
@@ -93,6 +94,12 @@ function announce(ctx: AppContext, row: TranscriptRow, state: TranscriptState, a
     state,
     audioS,
   });
+}
+
+/** After commit: the live `transcript updated` and the dispatch of `transcript.changed`. */
+async function announce(ctx: AppContext, row: TranscriptRow, state: TranscriptState, emitted: Emitted): Promise<void> {
+  ctx.realtime.send(`company.${row.company_id}`, TRANSCRIPT_UPDATED, { call_id: row.call_id, transcript_id: row.id, voicemail_id: row.voicemail_id, state });
+  await events.dispatch(ctx, emitted);
 }
 
 /** Hooks run in the completing transaction (the voicemail alert mails the text). */
@@ -160,13 +167,13 @@ async function settle(
 ): Promise<void> {
   const wrote = await ctx.db.transaction().execute(async (tx) => {
     const current = await transcriptionRepository.findForUpdate(tx, row.id);
-    if (!current || current.state !== 'loading') return false; // another run settled it
+    if (!current || current.state !== 'loading') return undefined; // another run settled it
     if (state === 'complete' && done) await transcriptionRepository.complete(tx, row.id, { ...done, metadata });
     else await transcriptionRepository.fail(tx, row.id, metadata);
     for (const fn of settledHooks) await fn(ctx, tx, current, state, done?.text ?? '');
-    return true;
+    return recordChange(tx, row, state, typeof metadata.audio_s === 'number' ? metadata.audio_s : null);
   });
-  if (wrote) await announce(ctx, row, state, typeof metadata.audio_s === 'number' ? metadata.audio_s : null);
+  if (wrote) await announce(ctx, row, state, wrote);
 }
 
 function round2(x: number): number {

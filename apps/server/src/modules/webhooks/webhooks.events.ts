@@ -4,8 +4,8 @@
  *
  * | domain event (platform/events)      | webhook event                                          | key                       |
  * | ----------------------------------- | ------------------------------------------------------ | ------------------------- |
- * | `call.changed`, status still live   | `call.started`                                         | call id                   |
- * | `call.changed`, status final        | `call.completed`; also `call.missed` (missed, no answer)| call id                   |
+ * | `call.changed` (the first)          | `call.started`                                         | call id                   |
+ * | `call.changed`, ended or final      | `call.completed`; also `call.missed` (missed, no answer)| call id                   |
  * | `call.changed` with a voicemail     | `voicemail.created`                                    | voicemail id              |
  * | `call.attributed`                   | `call.attributed` (the tracking match)                 | call id                   |
  * | `message.received`                  | `message.received`                                     | carrier SID               |
@@ -26,12 +26,17 @@ import { publishWebhookEvent } from './webhooks.service.js';
 const LIVE: ReadonlySet<number> = new Set([CALL_STATUS.STARTED, CALL_STATUS.EXTENSION_SELECTED, CALL_STATUS.CONNECTED]);
 const MISSED: ReadonlySet<number> = new Set([CALL_STATUS.MISSED, CALL_STATUS.NO_ANSWER, CALL_STATUS.NO_ANSWER_8]);
 
+/**
+ * A call's webhooks: `call.started` once (on its first event), then `call.completed` once when it reached its final
+ * status: it ended (`endedAt`, e.g. an answered call ending 12 Connected) or its status is no live one (missed,
+ * voicemail, …), with `call.missed` for a missed one. The outbox delivers a call's events in order, so
+ * `call.started` always comes first; the keys make each at most once per endpoint.
+ */
 async function onCallChanged(ctx: AppContext, e: DomainEvents['call.changed']): Promise<void> {
   if (e.history) return; // a past call recorded after the fact is no event for integrations
   const data = { ...e };
-  if (LIVE.has(e.status)) {
-    await publishWebhookEvent(ctx, e.companyId, 'call.started', `call:${e.callId}`, data);
-  } else {
+  await publishWebhookEvent(ctx, e.companyId, 'call.started', `call:${e.callId}`, data);
+  if (e.endedAt || !LIVE.has(e.status)) {
     await publishWebhookEvent(ctx, e.companyId, 'call.completed', `call:${e.callId}`, data);
     if (MISSED.has(e.status)) await publishWebhookEvent(ctx, e.companyId, 'call.missed', `call:${e.callId}`, data);
   }
@@ -74,13 +79,13 @@ async function onCampaignFinished(ctx: AppContext, e: DomainEvents['campaign.fin
 
 /** Subscribes the webhook fan-out to the domain events (idempotent per handler). */
 export function registerWebhookSubscribers(): void {
-  events.on('call.changed', onCallChanged);
-  events.on('call.attributed', onCallAttributed);
-  events.on('message.received', onMessageReceived);
-  events.on('message.status-changed', onMessageStatus);
-  events.on('number.batch-finished', onBatchFinished);
-  events.on('contact.created', onContactCreated);
-  events.on('contact.updated', onContactUpdated);
-  events.on('contact.deleted', onContactDeleted);
-  events.on('campaign.finished', onCampaignFinished);
+  events.consume('webhooks.deliveries', 'call.changed', onCallChanged);
+  events.consume('webhooks.deliveries', 'call.attributed', onCallAttributed);
+  events.consume('webhooks.deliveries', 'message.received', onMessageReceived);
+  events.consume('webhooks.deliveries', 'message.status-changed', onMessageStatus);
+  events.consume('webhooks.deliveries', 'number.batch-finished', onBatchFinished);
+  events.consume('webhooks.deliveries', 'contact.created', onContactCreated);
+  events.consume('webhooks.deliveries', 'contact.updated', onContactUpdated);
+  events.consume('webhooks.deliveries', 'contact.deleted', onContactDeleted);
+  events.consume('webhooks.deliveries', 'campaign.finished', onCampaignFinished);
 }

@@ -287,6 +287,31 @@ export interface QueueActiveJobsTable {
   worker_id: string;
   started_at: Generated<Date>;
 }
+/** platform/events (0047): the transactional outbox of domain events (docs/architecture.md "Domain events"). */
+export interface DomainEventsTable {
+  id: Generated<number>;
+  name: string;
+  aggregate_type: string;
+  aggregate_id: string;
+  /** Position of the event among its aggregate's events (1, 2, …). */
+  seq: number;
+  payload: Json<unknown>;
+  created_at: Generated<Date>;
+}
+/** platform/events (0047): one row per (consumer, event); `pending` rows are due at `next_at`, leased until `locked_until`. */
+export interface EventDeliveriesTable {
+  consumer: string;
+  event_id: number;
+  aggregate_key: string;
+  status: Generated<'pending' | 'done' | 'dead'>;
+  attempts: Generated<number>;
+  next_at: Generated<Date>;
+  locked_until: Date | null;
+  locked_by: string | null;
+  last_error: string | null;
+  done_at: Date | null;
+  created_at: Generated<Date>;
+}
 /** modules/custom-fields (0005) */
 export interface EavAttributesTable {
   id: Generated<number>;
@@ -344,6 +369,9 @@ export interface ConversationItemsTable {
   call_status: number | null;
   duration_s: number | null;
   created_at: Generated<Date>;
+  /** 0050: an inbound body cut to the carrier's limit, and the characters received (null when whole). */
+  body_truncated: Generated<boolean>;
+  body_original_length: number | null;
 }
 
 /** modules/calls */
@@ -739,6 +767,8 @@ export interface DB
   contact_import_rows: ContactImportRowsTable;
   queue_workers: QueueWorkersTable;
   queue_active_jobs: QueueActiveJobsTable;
+  domain_events: DomainEventsTable;
+  event_deliveries: EventDeliveriesTable;
   eav_attributes: EavAttributesTable;
   eav_values: EavValuesTable;
   conversations: ConversationsTable;

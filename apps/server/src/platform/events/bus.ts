@@ -1,48 +1,280 @@
 /**
- * A tiny in-process, typed domain-event bus: one module announces that something changed, other
- * modules react, without the announcing module importing them.
+ * Domain events through a transactional outbox (docs/architecture.md "Domain events"): one module
+ * announces that something changed, named consumers in other modules react, at least once, without
+ * the announcing module importing them, and without losing a reaction to a crash.
  *
- * - `events.on(name, handler)`: subscribe. Handlers take `(ctx, payload)`; registering the same
- *   handler function twice is a no-op (several servers in one process share this module).
- * - `events.emitAfterCommit(ctx, name, payload)`: call AFTER the transaction that made the change
- *   committed. Runs every handler, in registration order, awaiting each; a handler's error is
- *   logged with `ctx.log` and never thrown to the emitter. In-process only: a crash between the
- *   commit and the handler loses the reaction, so handlers must be idempotent upserts that the
- *   next event of the same object repairs.
+ * - `events.emit(tx, name, payload)`: INSIDE the transaction that makes the change. Validates the
+ *   payload with its schema (a mismatch is a programming error: throws), writes the event
+ *   (`domain_events`, with its aggregate and per-aggregate sequence) and one delivery per consumer
+ *   of that name (`event_deliveries`) in one statement. Returns an {@link Emitted} handle.
+ * - `events.dispatch(ctx, emitted)`: AFTER commit, in the emitting process: runs those deliveries
+ *   now (consumers in registration order), so reactions follow the change within milliseconds as
+ *   before. Anything it does not finish (a crash, a failing consumer, a delivery waiting for an
+ *   earlier event of its aggregate) is run by the outbox workers (`./outbox.ts`).
+ * - `events.publish(ctx, name, payload)`: emit in a transaction of its own, then dispatch (events
+ *   that describe no database change of the caller, and tests).
+ * - `events.consume(consumer, name, handler)`: a named consumer's reaction to one event name, in
+ *   a module's `setup` (`<module>.module.ts`). A consumer name may take several event names; its
+ *   deliveries of one aggregate run in event order. Handlers must be idempotent: they run at least
+ *   once (again after a crash, a retry, an operator's replay); the third argument carries the
+ *   event id (a stable idempotency key) and attempt.
+ *
+ * The consumer list is process-wide and static after start (several servers in one test process
+ * share it); the consumers subscribed when an event is emitted are the ones that get a delivery.
  */
+import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
-import { DOMAIN_EVENTS, type DomainEventName, type DomainEvents } from './registry.js';
+import type { DbOrTx } from '../db/db.js';
+import { DOMAIN_EVENTS, aggregateOf, type DomainEventName, type DomainEvents } from './registry.js';
 
-export type DomainEventHandler<K extends DomainEventName> = (ctx: AppContext, payload: DomainEvents[K]) => void | Promise<void>;
+/** What a handler learns besides the payload: the event's id (idempotency key), time and the attempt (1, 2, …). */
+export type EventMeta = { eventId: number; name: DomainEventName; aggregate: string; seq: number; at: Date; attempt: number; consumer: string };
+
+export type DomainEventHandler<K extends DomainEventName> = (ctx: AppContext, payload: DomainEvents[K], meta: EventMeta) => void | Promise<void>;
+
+/** Events written by `emit` (ids of `domain_events`), to `dispatch` after commit. */
+export type Emitted = { readonly eventIds: readonly number[] };
+
+/** One event to write: its name and payload. */
+export type AnyEvent = { [K in DomainEventName]: { name: K; payload: DomainEvents[K] } }[DomainEventName];
+
+/** Options of a consumer: how often a failing delivery is tried before it becomes a dead letter. */
+export type ConsumerOptions = { maxAttempts?: number };
+
+type ConsumerEntry = { name: string; handlers: Map<DomainEventName, DomainEventHandler<any>>; maxAttempts: number; order: number };
+
+const DEFAULT_MAX_ATTEMPTS = 8;
+
+/** A delivery claimed to run: the consumer, the event and its payload as stored. */
+export type ClaimedDelivery = {
+  consumer: string;
+  event_id: number;
+  attempts: number;
+  name: string;
+  payload: unknown;
+  aggregate_key: string;
+  seq: number;
+  created_at: Date;
+};
+
+/** Called with each finished delivery (the outbox's metrics). */
+type Observer = (consumer: string, outcome: 'done' | 'failed' | 'dead', lagMs: number) => void;
 
 class EventBus {
-  private readonly handlers = new Map<DomainEventName, Set<DomainEventHandler<any>>>();
+  private readonly consumers = new Map<string, ConsumerEntry>();
+  private readonly byEvent = new Map<DomainEventName, ConsumerEntry[]>();
+  private observers = new Set<Observer>();
+  private nextOrder = 0;
 
-  /** Subscribes `handler` to `name` (idempotent per handler function). @returns an unsubscribe function. */
-  on<K extends DomainEventName>(name: K, handler: DomainEventHandler<K>): () => void {
-    let set = this.handlers.get(name);
-    if (!set) this.handlers.set(name, (set = new Set()));
-    set.add(handler);
+  /**
+   * Subscribes consumer `consumer` to `name`. The same consumer and name twice keeps the first handler.
+   * @returns an unsubscribe function (tests' transient consumers).
+   */
+  consume<K extends DomainEventName>(consumer: string, name: K, handler: DomainEventHandler<K>, options: ConsumerOptions = {}): () => void {
+    let entry = this.consumers.get(consumer);
+    if (!entry) {
+      entry = { name: consumer, handlers: new Map(), maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, order: this.nextOrder++ };
+      this.consumers.set(consumer, entry);
+    }
+    if (!entry.handlers.has(name)) {
+      entry.handlers.set(name, handler);
+      const list = this.byEvent.get(name) ?? [];
+      list.push(entry);
+      list.sort((a, b) => a.order - b.order);
+      this.byEvent.set(name, list);
+    }
+    const e = entry;
     return () => {
-      set.delete(handler);
+      if (e.handlers.get(name) !== handler) return;
+      e.handlers.delete(name);
+      this.byEvent.set(
+        name,
+        (this.byEvent.get(name) ?? []).filter((c) => c !== e),
+      );
+      if (e.handlers.size === 0) this.consumers.delete(consumer);
     };
   }
 
-  /** Runs the handlers of `name` with `payload` (call after commit); errors are logged, not thrown. */
-  async emitAfterCommit<K extends DomainEventName>(ctx: AppContext, name: K, payload: DomainEvents[K]): Promise<void> {
-    const checked = DOMAIN_EVENTS[name].safeParse(payload);
-    if (!checked.success) {
-      ctx.log.error({ event: name, issues: checked.error.issues }, 'domain event payload does not match its schema; handlers not run');
-      return;
+  /** Names of the consumers and the events each takes (docs, the operators' screen). */
+  list(): Array<{ consumer: string; events: DomainEventName[]; maxAttempts: number }> {
+    return [...this.consumers.values()].map((c) => ({ consumer: c.name, events: [...c.handlers.keys()], maxAttempts: c.maxAttempts }));
+  }
+
+  /** Whether `consumer` is registered in this process. */
+  has(consumer: string): boolean {
+    return this.consumers.has(consumer);
+  }
+
+  /** Receives every finished delivery; @returns a function that stops it. */
+  observe(observer: Observer): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
+  /**
+   * Writes the event and its deliveries inside `tx` (the change's own transaction).
+   * @throws Error when the payload does not match the event's schema (nothing written).
+   */
+  emit<K extends DomainEventName>(tx: DbOrTx, name: K, payload: DomainEvents[K]): Promise<Emitted> {
+    return this.emitMany(tx, [{ name, payload } as AnyEvent]);
+  }
+
+  /**
+   * Writes several events and their deliveries in one statement inside `tx` (a batch of changes,
+   * e.g. the group commit of new calls). Events of one aggregate in one call get the same `seq`:
+   * emit those in separate calls.
+   * @throws Error when a payload does not match its event's schema (nothing written).
+   */
+  async emitMany(tx: DbOrTx, list: readonly AnyEvent[]): Promise<Emitted> {
+    if (list.length === 0) return { eventIds: [] };
+    const names: string[] = [];
+    const types: string[] = [];
+    const ids: string[] = [];
+    const payloads: string[] = [];
+    for (const { name, payload } of list) {
+      const checked = DOMAIN_EVENTS[name].safeParse(payload);
+      if (!checked.success) {
+        throw new Error(`domain event ${name}: payload does not match its schema: ${JSON.stringify(checked.error.issues).slice(0, 500)}`);
+      }
+      const [type, id] = aggregateOf(name, payload as never);
+      names.push(name);
+      types.push(type);
+      ids.push(id);
+      payloads.push(JSON.stringify(payload));
     }
-    for (const handler of [...(this.handlers.get(name) ?? [])]) {
-      try {
-        await handler(ctx, payload);
-      } catch (e) {
-        ctx.log.error({ err: e, event: name }, 'domain event handler failed');
+    const consumerNames: string[] = [];
+    const consumerEvents: string[] = [];
+    for (const name of new Set(names)) {
+      for (const c of this.byEvent.get(name as DomainEventName) ?? []) {
+        consumerNames.push(c.name);
+        consumerEvents.push(name);
       }
     }
+    const { rows } = await sql<{ id: number }>`
+      with input as (
+        select * from unnest(${names}::text[], ${types}::text[], ${ids}::text[], ${payloads}::jsonb[]) with ordinality as t(name, atype, aid, payload, ord)
+      ), e as (
+        insert into domain_events (name, aggregate_type, aggregate_id, seq, payload)
+        select i.name, i.atype, i.aid,
+          coalesce((select max(x.seq) from domain_events x where x.aggregate_type = i.atype and x.aggregate_id = i.aid), 0) + 1,
+          i.payload
+        from input i order by i.ord
+        returning id, name, aggregate_type, aggregate_id
+      ), d as (
+        insert into event_deliveries (consumer, event_id, aggregate_key)
+        select c.consumer, e.id, e.aggregate_type || ':' || e.aggregate_id
+        from e join unnest(${consumerNames}::text[], ${consumerEvents}::text[]) as c(consumer, event) on c.event = e.name
+      )
+      select id from e order by id`.execute(tx);
+    return { eventIds: rows.map((r) => r.id) };
   }
+
+  /**
+   * After commit: runs the deliveries of `emitted` now, in this process (consumers in registration
+   * order, each event in turn). Never throws: a failing consumer's delivery is retried by the outbox
+   * workers with backoff; one held back by an earlier event of its aggregate runs after it.
+   */
+  async dispatch(ctx: AppContext, emitted: Emitted | ReadonlyArray<Emitted | undefined> | undefined): Promise<void> {
+    const ids = (Array.isArray(emitted) ? emitted : [emitted]).flatMap((e: Emitted | undefined) => e?.eventIds ?? []);
+    if (ids.length === 0) return;
+    try {
+      const claimed = await claimDeliveries(ctx, { eventIds: ids });
+      claimed.sort((a, b) => a.event_id - b.event_id || this.orderOf(a.consumer) - this.orderOf(b.consumer));
+      for (const d of claimed) await this.run(ctx, d);
+    } catch (e) {
+      ctx.log.error({ err: e, eventIds: ids }, 'domain events: dispatch after commit failed; the outbox workers will run them');
+    }
+  }
+
+  /** Emits in a transaction of its own, then dispatches. @throws on an invalid payload or a database error. */
+  async publish<K extends DomainEventName>(ctx: AppContext, name: K, payload: DomainEvents[K]): Promise<void> {
+    const emitted = await ctx.db.transaction().execute((tx) => this.emit(tx, name, payload));
+    await this.dispatch(ctx, emitted);
+  }
+
+  private orderOf(consumer: string): number {
+    return this.consumers.get(consumer)?.order ?? Number.MAX_SAFE_INTEGER;
+  }
+
+  /**
+   * Runs one claimed delivery and records its outcome: done; failed (retried after a backoff of
+   * 1 s × 2^(attempt-1), at most 5 min); or dead after the consumer's `maxAttempts` (also when no
+   * consumer of that name or event is registered in this process any more).
+   */
+  async run(ctx: AppContext, d: ClaimedDelivery): Promise<void> {
+    const entry = this.consumers.get(d.consumer);
+    const handler = entry?.handlers.get(d.name as DomainEventName);
+    const lagMs = Date.now() - new Date(d.created_at).getTime();
+    if (!handler) {
+      // A consumer removed since the event was written (a deploy) or a test's transient one: not ours to run.
+      await finishDelivery(ctx, d, { ok: false, error: `no consumer ${d.consumer} for ${d.name} in this process`, dead: !entry, retryInMs: 60_000 });
+      return;
+    }
+    const meta: EventMeta = { eventId: d.event_id, name: d.name as DomainEventName, aggregate: d.aggregate_key, seq: d.seq, at: new Date(d.created_at), attempt: d.attempts, consumer: d.consumer };
+    try {
+      await handler(ctx, d.payload, meta);
+    } catch (e) {
+      const dead = d.attempts >= entry!.maxAttempts;
+      const retryInMs = Math.min(300_000, 1000 * 2 ** Math.max(0, d.attempts - 1));
+      ctx.log.error({ err: e, event: d.name, eventId: d.event_id, consumer: d.consumer, attempt: d.attempts, dead }, 'domain event consumer failed');
+      await finishDelivery(ctx, d, { ok: false, error: e instanceof Error ? e.message : String(e), dead, retryInMs }).catch((err: unknown) =>
+        ctx.log.error({ err, eventId: d.event_id, consumer: d.consumer }, 'domain events: recording a failure failed (the lease expires and it runs again)'),
+      );
+      for (const o of this.observers) o(d.consumer, dead ? 'dead' : 'failed', lagMs);
+      return;
+    }
+    await finishDelivery(ctx, d, { ok: true });
+    for (const o of this.observers) o(d.consumer, 'done', lagMs);
+  }
+}
+
+/** How long a claimed delivery is leased to its runner (ms): after a crash it runs again once this passed. */
+export const DELIVERY_LEASE_MS = 30_000;
+
+/**
+ * Claims due deliveries: those of `eventIds` (the dispatch after commit), or up to `limit` of any
+ * event (the workers). A delivery is due when pending, its `next_at` passed, not leased, and no
+ * earlier delivery of the same consumer and aggregate is still pending (event order per aggregate).
+ * Rows leased by another runner are skipped, never waited for.
+ */
+export async function claimDeliveries(ctx: Pick<AppContext, 'db' | 'queue'>, what: { eventIds: readonly number[] } | { limit: number }): Promise<ClaimedDelivery[]> {
+  const filter = 'eventIds' in what ? sql`d.event_id = any(${[...what.eventIds]}::bigint[])` : sql`true`;
+  const limit = 'eventIds' in what ? what.eventIds.length * 64 : what.limit;
+  const { rows } = await sql<ClaimedDelivery>`
+    with due as (
+      select d.consumer, d.event_id from event_deliveries d
+      where d.status = 'pending' and ${filter} and d.next_at <= now() and (d.locked_until is null or d.locked_until < now())
+        and not exists (
+          select 1 from event_deliveries p
+          where p.consumer = d.consumer and p.aggregate_key = d.aggregate_key and p.status = 'pending' and p.event_id < d.event_id
+        )
+      order by d.event_id
+      limit ${limit}
+      for update of d skip locked
+    )
+    update event_deliveries d
+    set locked_until = now() + ${`${DELIVERY_LEASE_MS} milliseconds`}::interval, locked_by = ${ctx.queue.workerId}, attempts = d.attempts + 1
+    from due, domain_events e
+    where d.consumer = due.consumer and d.event_id = due.event_id and e.id = d.event_id
+    returning d.consumer, d.event_id, d.attempts, d.aggregate_key, e.name, e.payload, e.seq, e.created_at`.execute(ctx.db);
+  return rows;
+}
+
+/** Records a delivery's outcome (only while this runner still holds its lease). */
+async function finishDelivery(
+  ctx: Pick<AppContext, 'db' | 'queue'>,
+  d: Pick<ClaimedDelivery, 'consumer' | 'event_id'>,
+  outcome: { ok: true } | { ok: false; error: string; dead: boolean; retryInMs: number },
+): Promise<void> {
+  if (outcome.ok) {
+    await sql`update event_deliveries set status = 'done', done_at = now(), locked_until = null, last_error = null
+      where consumer = ${d.consumer} and event_id = ${d.event_id} and locked_by = ${ctx.queue.workerId}`.execute(ctx.db);
+    return;
+  }
+  await sql`update event_deliveries
+    set status = ${outcome.dead ? 'dead' : 'pending'}, locked_until = null, last_error = ${outcome.error.slice(0, 2000)},
+      next_at = now() + ${`${outcome.retryInMs} milliseconds`}::interval
+    where consumer = ${d.consumer} and event_id = ${d.event_id} and locked_by = ${ctx.queue.workerId}`.execute(ctx.db);
 }
 
 /** The process-wide bus. */

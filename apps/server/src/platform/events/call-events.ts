@@ -26,6 +26,11 @@ export const CALL_EVENTS = {
     /** When the call started (defaults to now on first sight). */
     startedAt: when.nullable().optional(),
     /**
+     * When the call ended (UTC), null while it goes on. A call that ended has reached its final status, whatever the
+     * status (an answered call ends 12 Connected): webhooks send `call.completed` then.
+     */
+    endedAt: when.nullable().optional(),
+    /**
      * A past call recorded after the fact (calls' `importCallHistory`: the demo's history, an imported call log),
      * announced once, already finished. Not a live event: subscribers that tell people or other systems about
      * calls, meter carrier usage, look callers up or follow live calls (inbox threads, call tracking, alerts,

@@ -1,6 +1,7 @@
 /**
- * Domain events: the registry of names and zod payloads (`registry.ts`, one file per family) and
- * the in-process bus (`bus.ts`). Import from here.
+ * Domain events: the registry of names and zod payloads (`registry.ts`, one file per family), the
+ * outbox bus (`bus.ts`: emit inside the transaction, dispatch after commit, named consumers) and
+ * its workers and operators' tools (`outbox.ts`). Import from here.
  */
 export * from './registry.js';
-export { events, type DomainEventHandler } from './bus.js';
+export { events, type AnyEvent, type DomainEventHandler, type Emitted, type EventMeta } from './bus.js';

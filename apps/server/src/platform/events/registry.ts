@@ -5,9 +5,11 @@
  * every payload before running handlers (a malformed payload is a programming error: logged,
  * handlers not run).
  *
- * Modules emit with `events.emitAfterCommit(ctx, name, payload)` after their transaction
- * committed, and subscribe in their module setup (`ModuleEntry.setup` in
- * `<module>/<module>.module.ts`), never in a routes file (docs/architecture.md "Domain events").
+ * Modules emit with `events.emit(tx, name, payload)` inside the transaction of the change (the
+ * outbox, `bus.ts`) and dispatch after commit; consumers subscribe in their module setup
+ * (`ModuleEntry.setup` in `<module>/<module>.module.ts`), never in a routes file
+ * (docs/architecture.md "Domain events"). Each event names its aggregate ({@link aggregateOf}):
+ * a consumer sees one aggregate's events in order.
  */
 import type { z } from 'zod';
 import { CALL_EVENTS } from './call-events.js';
@@ -37,3 +39,33 @@ export type DomainEventName = keyof DomainEvents;
 
 /** Payload of `call.changed`. */
 export type CallChangedEvent = DomainEvents['call.changed'];
+
+/**
+ * The aggregate each event describes, as [type, id]: a consumer's deliveries of one aggregate run
+ * in event order (a call's status changes), and its per-aggregate sequence is counted from these.
+ * Producers change an aggregate under its row lock, so event ids follow commit order per aggregate.
+ */
+const AGGREGATES: { [K in DomainEventName]: (p: DomainEvents[K]) => [string, string | number] } = {
+  'call.changed': (p) => ['call', p.callId],
+  'call.annotated': (p) => ['call', p.callId],
+  'call.attributed': (p) => ['call', p.callId],
+  'message.received': (p) => ['message', p.carrierSid],
+  'message.status-changed': (p) => ['message-item', p.itemId],
+  'number.batch-finished': (p) => ['number-batch', p.batchId],
+  'tracking.pool-exhausted': (p) => ['dni-pool', p.poolId],
+  'contact.created': (p) => ['contact', p.contactId],
+  'contact.updated': (p) => ['contact', p.contactId],
+  'contact.deleted': (p) => ['contact-deletion', p.deletionId],
+  'campaign.finished': (p) => ['campaign', p.campaignId],
+  'campaign.delivery-outcomes': (p) => ['campaign', p.campaignId],
+  'transcript.changed': (p) => ['transcript', p.transcriptId],
+  'fax.changed': (p) => ['fax', p.faxId],
+  'caller-id.looked-up': (p) => ['caller-id', `${p.companyId}:${p.e164}`],
+  'sms-verification.submitted': (p) => ['sms-campaign', p.campaignId],
+};
+
+/** `[aggregate type, aggregate id]` of an event (see AGGREGATES). */
+export function aggregateOf<K extends DomainEventName>(name: K, payload: DomainEvents[K]): [string, string] {
+  const [type, id] = (AGGREGATES[name] as (p: DomainEvents[K]) => [string, string | number])(payload);
+  return [type, String(id)];
+}

@@ -1,0 +1,123 @@
+/**
+ * The operators' view of the domain-event outbox (docs/operations.md "Domain-event outbox"), for the
+ * screen at `/ops/outbox` and scripts. Operators only (`access.operator()`: never an API key):
+ * - GET  /api/ops/outbox: every consumer's backlog, retries, dead letters and lag (s), newest dead letters.
+ * - POST /api/ops/outbox/consumers/{consumer}/retry {eventId?}: dead letters due again.
+ * - POST /api/ops/outbox/consumers/{consumer}/replay {since, companyId?}: the consumer takes its events again from `since`.
+ * Also the metrics `outbox_consumer_lag_seconds`, `outbox_consumer_pending`, `outbox_consumer_dead` and
+ * `outbox_deliveries_total{consumer,outcome}` on `/metrics`.
+ */
+import { z } from 'zod';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { AppContext } from '../../context.js';
+import { access } from '../http/access.js';
+import type { App } from '../http/app-type.js';
+import { NotFoundError } from '../http/errors.js';
+import { events } from './bus.js';
+import { deadLetters, outboxStatus, replayConsumer, retryDeadLetters } from './outbox.js';
+
+const ConsumerStatus = z.object({
+  consumer: z.string(),
+  events: z.array(z.string()),
+  pending: z.number().int(),
+  retrying: z.number().int(),
+  dead: z.number().int(),
+  doneLastHour: z.number().int(),
+  lagS: z.number(),
+  lastError: z.string().nullable(),
+});
+const DeadLetter = z.object({
+  consumer: z.string(),
+  eventId: z.number().int(),
+  name: z.string(),
+  aggregate: z.string(),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+});
+const Status = z.object({ consumers: z.array(ConsumerStatus), deadLetters: z.array(DeadLetter) });
+const ConsumerParams = z.object({ consumer: z.string().min(1).max(100) });
+const RetryBody = z.object({ eventId: z.coerce.number().int().positive().optional() }).strict();
+const ReplayBody = z
+  .object({
+    since: z.coerce.date(),
+    companyId: z.coerce.number().int().positive().optional(),
+  })
+  .strict();
+const Count = z.object({ message: z.string(), count: z.number().int() });
+
+/** Registers the operators' outbox routes. */
+export function registerOutboxRoutes(app: App, ctx: AppContext): void {
+  app.get(
+    '/api/ops/outbox',
+    {
+      config: { access: access.operator() },
+      schema: { tags: ['ops'], summary: 'Domain-event outbox: consumers with backlog, retries, dead letters and lag; newest dead letters (operators)', response: { 200: Status } },
+    },
+    async () => ({ consumers: await outboxStatus(ctx), deadLetters: await deadLetters(ctx) }),
+  );
+  app.post(
+    '/api/ops/outbox/consumers/:consumer/retry',
+    {
+      config: { access: access.operator() },
+      schema: { tags: ['ops'], summary: "Retry a consumer's dead letters (all, or one event's) (operators)", params: ConsumerParams, body: RetryBody, response: { 200: Count } },
+    },
+    async (request) => {
+      const { consumer } = request.params as z.infer<typeof ConsumerParams>;
+      const { eventId } = (request.body ?? {}) as z.infer<typeof RetryBody>;
+      const count = await retryDeadLetters(ctx, consumer, eventId);
+      return { message: `${count} dead letter${count === 1 ? '' : 's'} will be retried.`, count };
+    },
+  );
+  app.post(
+    '/api/ops/outbox/consumers/:consumer/replay',
+    {
+      config: { access: access.operator() },
+      schema: { tags: ['ops'], summary: 'Replay a consumer from a point in time, for one company or all (operators)', params: ConsumerParams, body: ReplayBody, response: { 200: Count } },
+    },
+    async (request) => {
+      const { consumer } = request.params as z.infer<typeof ConsumerParams>;
+      const { since, companyId } = request.body as z.infer<typeof ReplayBody>;
+      if (!events.has(consumer)) throw new NotFoundError('Consumer');
+      const count = await replayConsumer(ctx, consumer, since, companyId);
+      return { message: `${count} event${count === 1 ? '' : 's'} will be delivered to ${consumer} again.`, count };
+    },
+  );
+}
+
+/**
+ * Outbox metrics on `registry`: per consumer lag (s), backlog and dead letters (read from the
+ * database at scrape time, at most once every 5 s), and a counter of finished deliveries by outcome.
+ * @returns a function that stops observing deliveries.
+ */
+export function registerOutboxMetrics(ctx: AppContext, registry: Registry): () => void {
+  let last = 0;
+  let cached: Awaited<ReturnType<typeof outboxStatus>> = [];
+  const read = async () => {
+    if (Date.now() - last > 5_000) {
+      last = Date.now();
+      cached = await outboxStatus(ctx).catch(() => cached);
+    }
+    return cached;
+  };
+  const gauge = (name: string, help: string, pick: (c: (typeof cached)[number]) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['consumer'] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const c of await read()) this.set({ consumer: c.consumer }, pick(c));
+      },
+    });
+  gauge('outbox_consumer_lag_seconds', 'Age of the oldest pending delivery per consumer, seconds', (c) => c.lagS);
+  gauge('outbox_consumer_pending', 'Pending deliveries per consumer', (c) => c.pending);
+  gauge('outbox_consumer_dead', 'Dead letters per consumer', (c) => c.dead);
+  const done = new Counter({ name: 'outbox_deliveries_total', help: 'Finished deliveries by consumer and outcome', labelNames: ['consumer', 'outcome'] as const, registers: [registry] });
+  const commitToDone = new Gauge({ name: 'outbox_last_commit_to_done_seconds', help: 'Time from commit to a delivery done, last seen per consumer', labelNames: ['consumer'] as const, registers: [registry] });
+  return events.observe((consumer, outcome, lagMs) => {
+    done.inc({ consumer, outcome });
+    if (outcome === 'done') commitToDone.set({ consumer }, lagMs / 1000);
+  });
+}
