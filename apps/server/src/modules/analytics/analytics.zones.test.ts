@@ -49,8 +49,8 @@ beforeAll(async () => {
     await insertCall('2026-10-03T16:40:00Z'), // Adelaide 2026-10-04 03:10 (+10:30)
     await insertCall('2026-04-04T15:45:00Z'), // Adelaide 2026-04-05 02:15 (+10:30)
     await insertCall('2026-04-04T16:45:00Z'), // Adelaide 2026-04-05 02:15 again (+9:30)
-    await insertCall('2026-11-27T19:05:00Z'), // Kathmandu 2026-11-28 00:50 (+5:45); Eucla 04:50 (+8:45)
-    await insertCall('2026-11-28T18:05:00Z'), // Kathmandu 2026-11-28 23:50; Eucla 2026-11-29 02:50
+    await insertCall('2026-11-27T19:05:00Z'), // Kathmandu 2026-11-28 00:50 (+5:45); Eucla 03:50 (+8:45)
+    await insertCall('2026-11-28T18:05:00Z'), // Kathmandu 2026-11-28 23:50; Eucla 2026-11-29 02:50 (the next day)
   ];
   await rebuildFacts(s.ctx, ids);
 }, 120_000);
@@ -95,7 +95,7 @@ describe('GET /api/dashboard hourly series in half- and quarter-hour zones', () 
     const e = await hourly('Australia/Eucla', '2026-11-28');
     expect(e).toHaveLength(24);
     expect(e[0]).toMatchObject({ bucket: '2026-11-28 00:00', at: '2026-11-27T15:15:00.000Z' });
-    expect(e[4]).toMatchObject({ bucket: '2026-11-28 04:00', at: '2026-11-27T19:15:00.000Z', calls: 1 });
+    expect(e[3]).toMatchObject({ bucket: '2026-11-28 03:00', at: '2026-11-27T18:15:00.000Z', calls: 1 });
     expect(e.reduce((t, p) => t + p.calls, 0)).toBe(1);
   });
 });
