@@ -176,3 +176,18 @@ export const CampaignDispatchJob = z.object({
   toRecipientId: z.number().int().nullable().optional(),
 });
 export type CampaignDispatchJob = z.infer<typeof CampaignDispatchJob>;
+
+/**
+ * `GET /api/campaigns/sending-numbers?company_id=` (docs/sms-verification.md "Sending rules"; docs/campaigns.md): each
+ * of the company's numbers with its SMS verification state and whether a campaign may be sent from it now, so the
+ * editor marks the numbers a send would be refused from before anyone confirms. `message` says why not (null when allowed).
+ */
+export const CampaignSendingNumber = z.object({
+  number_id: z.number().int(),
+  number: z.string(),
+  verification: z.enum(['verified', 'pending', 'unverified']),
+  allowed: z.boolean(),
+  message: z.string().nullable(),
+});
+export const CampaignSendingNumbers = z.object({ data: z.array(CampaignSendingNumber) });
+export const CampaignSendingNumbersQuery = z.object({ company_id: z.coerce.number().int().positive() });

@@ -15,6 +15,8 @@ import {
   Id,
   IdParams,
   errorResponses,
+  CampaignSendingNumbers,
+  CampaignSendingNumbersQuery,
 } from '@switchboard/contracts';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -26,7 +28,7 @@ import { readMultipart, type UploadedFile } from '../../platform/http/multipart.
 import { formParams, handleOnce, verifyCarrierSignature } from '../../platform/http/webhooks.js';
 import { applyCampaignStatus } from './campaigns.counters.js';
 import { createCampaign, deleteCampaign, togglePause, updateCampaign } from './campaigns.editing.js';
-import { getCampaign, listCampaignEvents, listCampaigns } from './campaigns.views.js';
+import { getCampaign, listCampaignEvents, listCampaigns, listSendingNumbers } from './campaigns.views.js';
 import { textAnswer } from '../../platform/http/openapi.js';
 
 const tags = ['campaigns'];
@@ -70,6 +72,20 @@ export function registerCampaignRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (req) => listCampaigns(ctx, req.auth!.userId, req.query),
+  );
+
+  app.get(
+    '/api/campaigns/sending-numbers',
+    {
+      config: { access: access.company('campaigns.read') },
+      schema: {
+        tags,
+        summary: "The company's numbers with their SMS verification state and whether a campaign may be sent from each",
+        querystring: CampaignSendingNumbersQuery,
+        response: { 200: CampaignSendingNumbers, ...errorResponses },
+      },
+    },
+    async (req) => listSendingNumbers(ctx, req.query.company_id),
   );
 
   app.get(

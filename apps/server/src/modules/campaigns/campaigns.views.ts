@@ -19,6 +19,8 @@ import { pageMeta, type PageMeta } from '../../platform/http/page.js';
 import { READER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { findContactIdsByName, getContactsByIds } from '../contacts/contacts.service.js';
 import { countGroupRecipients } from '../contacts/groups.service.js';
+import { activeNumbersOf } from '../numbers/numbers.reporting.js';
+import { sendingStates } from '../sms-verification/sms-verification.service.js';
 import { campaignsRepository as repo, type CampaignRow, type MediaRow } from './campaigns.repository.js';
 import { CAMPAIGNS_UPDATED, campaignRuntime, iso } from './campaigns.runtime.js';
 
@@ -184,4 +186,14 @@ function toEvent(row: CampaignRow): CampaignsUpdatedEvent {
 /** Publishes `campaigns updated` on `campaigns.{companyId}` (live; call after commit). */
 export function publishCampaign(ctx: AppContext, row: CampaignRow): void {
   ctx.realtime.send(`campaigns.${row.company_id}`, CAMPAIGNS_UPDATED, toEvent(row));
+}
+
+/**
+ * `GET /api/campaigns/sending-numbers?company_id=` (campaigns.read): the company's active numbers with their SMS
+ * verification state and whether a campaign may be sent from each now (sms-verification's sending rules), so the
+ * editor marks a number a send would be refused from before the send is confirmed (docs/campaigns.md "Sending numbers").
+ */
+export async function listSendingNumbers(ctx: AppContext, companyId: number) {
+  const numbers = await activeNumbersOf(ctx, [companyId]);
+  return { data: await sendingStates(ctx, companyId, numbers) };
 }

@@ -90,6 +90,50 @@ export function sideOfNumberType(type: number): Side {
 
 const REQUIRED = 'This field is required to submit.';
 
+/** The SMS verification form's field labels, by the field keys of {@link submitErrors} (the web's labels). */
+export const SUBMIT_FIELD_LABELS: Record<string, string> = {
+  'brand.company_type': 'Company type',
+  'brand.legal_name': 'Legal company name',
+  'brand.tax_id': 'EIN (tax id)',
+  'brand.stock_exchange': 'Stock exchange',
+  'brand.stock_symbol': 'Stock symbol',
+  'brand.alt_business_id': 'Other business id',
+  'brand.vertical': 'Industry',
+  'brand.website': 'Website',
+  'brand.email': 'Contact e-mail',
+  'brand.phone': 'Contact phone',
+  'brand.street': 'Street',
+  'brand.city': 'City',
+  'brand.state': 'State',
+  'brand.postal_code': 'ZIP code',
+  'brand.contact_first_name': 'Contact first name',
+  'brand.contact_last_name': 'Contact last name',
+  'campaign.use_case': 'Use case',
+  'campaign.sub_usecases': 'Sub use cases',
+  'campaign.description': 'Campaign description',
+  'campaign.message_volume': 'Monthly messages',
+  'campaign.sample_messages': 'Sample messages',
+  'campaign.optins': 'Opt-in methods',
+  'campaign.opt_out_message': 'Opt-out message',
+  'campaign.help_message': 'Help message',
+};
+
+/** A field key's label ("campaign.optins.0.description" → "Opt-in method 1: description"). */
+export function submitFieldLabel(key: string): string {
+  const optin = /^campaign\.optins\.(\d+)\.description$/.exec(key);
+  if (optin) return `Opt-in method ${Number(optin[1]) + 1}: description`;
+  return SUBMIT_FIELD_LABELS[key] ?? key.replace(/^(brand|campaign)\./, '').replace(/_/g, ' ');
+}
+
+/**
+ * The message of an incomplete submit: the fields by their labels, e.g. "The SMS verification is incomplete: Stock
+ * exchange, Stock symbol. Complete them, save the draft and submit again."
+ */
+export function incompleteMessage(errors: FieldErrors): string {
+  const labels = Object.keys(errors).map(submitFieldLabel);
+  return `The SMS verification is incomplete: ${labels.join(', ')}. Complete ${labels.length === 1 ? 'it' : 'them'}, save the draft and submit again.`;
+}
+
 /** Field errors of a submit (spec 002 §3 brand and campaign fields); empty when complete. */
 export function submitErrors(brand: BrandRow, c: CampaignRow): FieldErrors {
   const e: FieldErrors = {};

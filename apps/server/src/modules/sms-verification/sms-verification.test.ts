@@ -190,6 +190,15 @@ describe('calls, roles, other companies and 422s', () => {
     expect(incomplete.body.message).toMatch(/^The SMS verification is incomplete/);
     expect(incomplete.body.errors).toHaveProperty(['brand.tax_id']);
     expect(incomplete.body.errors).toHaveProperty(['campaign.use_case']);
+    // Fields are named by their labels, never raw keys such as "brand stock_exchange".
+    expect(incomplete.body.message).toContain('EIN (tax id)');
+    expect(incomplete.body.message).toContain('Use case');
+    expect(incomplete.body.message).not.toMatch(/brand |campaign |_/);
+    // The same checks alone, before any fee is confirmed: nothing is submitted.
+    const check = await owner.client.post(`${base(owner)}/${c.id}/check`);
+    expect(check.status).toBe(422);
+    expect(check.body).toEqual(incomplete.body);
+    expect((await owner.client.get(`${base(owner)}/${c.id}`)).body.data.status.local).toBeNull();
 
     // A draft can be deleted.
     expect((await owner.client.delete(`${base(owner)}/${c.id}`)).status).toBe(200);
@@ -241,6 +250,7 @@ describe('a submission through its states', () => {
     const live: Array<{ subject: string; status: string }> = [];
     socket.on('sms verification updated', (e: { subject: string; status: string }) => live.push(e));
 
+    expect((await owner.client.post(`${base(owner)}/${id}/check`)).body).toEqual({ message: 'The SMS verification is complete and ready to submit.' });
     const r = await owner.client.post(`${base(owner)}/${id}/submit`);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.message).toBe('Your SMS Verification has been submitted successfully.');
@@ -338,6 +348,13 @@ describe('a submission through its states', () => {
     expect(refused.body.errors.number_id[0]).toContain('/sms-verification');
     const national = (await owner.client.get(`/api/numbers/${unregistered.id}`)).body.national_number;
     expect(refused.body.errors.number_id[0]).toContain(national);
+    // The campaign editor's picker knows this before any send is confirmed: the same refusal, per number.
+    const picker = await owner.client.get(`/api/campaigns/sending-numbers?company_id=${owner.companyId}`);
+    expect(picker.status).toBe(200);
+    const state = (id: number) => picker.body.data.find((n: { number_id: number }) => n.number_id === id);
+    expect(state(unregistered.id)).toMatchObject({ verification: 'unverified', allowed: false, message: refused.body.errors.number_id[0] });
+    expect(state(local.id)).toMatchObject({ verification: 'verified', allowed: true, message: null });
+    expect((await owner.client.get(`/api/campaigns/sending-numbers?company_id=${owner.companyId + 100000}`)).status).toBe(403);
     // A draft from it is fine; the inbox reply from it is sent.
     expect((await owner.client.post('/api/campaigns', { ...queued, state: 'draft', number_id: unregistered.id })).status).toBe(201);
     const reply = await owner.client.post('/api/message', {

@@ -11,7 +11,6 @@ import {
   Image,
   MultiSelect,
   SegmentedControl,
-  Select,
   Skeleton,
   Stack,
   Text,
@@ -45,6 +44,8 @@ import { HttpError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { useCampaign } from '../api/get-campaign';
 import { useSaveCampaign, type CampaignFormValues } from '../api/save-campaign';
+import { useSendingNumbers } from '../api/get-sending-numbers';
+import { SendingNumberField, SMS_VERIFICATION_PATH } from './SendingNumberField';
 import type { Campaign, Option } from '../types';
 import { fileSrc } from '../../../lib/files';
 
@@ -133,6 +134,7 @@ function EditorForm({
   const [attempted, setAttempted] = useState<'draft' | 'send' | null>(null);
   const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
   const [confirming, setConfirming] = useState(false);
+  const sendingNumbers = useSendingNumbers();
   const textRef = useRef<HTMLTextAreaElement>(null);
   const set = <K extends keyof EditorState>(key: K, value: EditorState[K]) => {
     setV((s) => ({ ...s, [key]: value }));
@@ -173,12 +175,21 @@ function EditorForm({
     });
   };
 
-  /** Sending is costly: a valid send first asks for a confirmation ({@link ConfirmModal}); `confirmed` skips it. */
-  const submit = async (action: 'draft' | 'send', confirmed = false) => {
+  /**
+   * Sending is costly: a valid send first asks for a confirmation ({@link ConfirmModal}); `confirmed` skips it. A send
+   * from a number the server would refuse (not registered for SMS campaigns) stops before the confirmation with the
+   * reason on the number. `then`: where a saved draft goes next (default the list).
+   */
+  const submit = async (action: 'draft' | 'send', confirmed = false, then?: (id: number) => string) => {
     setAttempted(action);
     setServerErrors({});
     const problems = validateCampaign(input, { linksEnabled, draft: action === 'draft' });
     if (Object.keys(problems).length > 0 || (action === 'send' && lengthError)) return;
+    const refused = action === 'send' ? sendingNumbers.data?.find((n) => String(n.number_id) === v.number_id && !n.allowed) : undefined;
+    if (refused) {
+      setServerErrors({ number_id: [refused.message ?? ''] });
+      return;
+    }
     if (action === 'send' && !confirmed) {
       setConfirming(true);
       return;
@@ -201,7 +212,7 @@ function EditorForm({
       setConfirming(false);
       if (action === 'draft') {
         notify.success('Campaign saved as a draft');
-        navigate('/campaigns');
+        navigate(then ? then(saved.id) : '/campaigns');
       } else {
         notify.success(values.should_be_sent_at ? `Campaign scheduled for ${formatDateTime(values.should_be_sent_at)}` : 'Campaign is on its way');
         navigate(`/campaigns/${saved.id}`);
@@ -380,14 +391,15 @@ function EditorForm({
                 searchable
                 disabled={loadingOptions}
               />
-              <Select
-                label="Send from number"
-                placeholder="Pick one of your numbers"
-                data={numbers}
+              <SendingNumberField
+                numbers={numbers}
+                states={sendingNumbers.data}
                 value={v.number_id}
                 onChange={(n) => set('number_id', n)}
                 error={fieldError('number_id')}
                 disabled={loadingOptions}
+                saving={save.isPending && attempted === 'draft'}
+                onSaveAndRegister={() => void submit('draft', false, (id) => `${SMS_VERIFICATION_PATH}?campaign_draft=${id}`)}
               />
               <Stack gap={6}>
                 <Text size="sm" fw={500}>

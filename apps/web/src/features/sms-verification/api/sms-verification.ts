@@ -80,6 +80,17 @@ export function useSaveSmsDraft() {
 }
 
 /** Submit: the answer carries the spec's success message; a failure's message is shown with title Error by the caller. */
+/**
+ * POST …/campaign/{id}/check: the submit's checks alone (complete brand and campaign; nothing sent or charged), asked
+ * before the fee confirmation. Quiet: a 422's field errors and message are shown by the form.
+ */
+export function useCheckSms() {
+  const c = useCompanyId();
+  return useMutation({
+    mutationFn: (id: number) => http.post<{ message: string }>(`${base(c)}/${id}/check`, {}, { silent: true }),
+  });
+}
+
 export function useSubmitSms() {
   const c = useCompanyId();
   const set = useSetCampaign();

@@ -8,6 +8,7 @@
  */
 import {
   Alert,
+  Anchor,
   Badge,
   Button,
   Card,
@@ -40,6 +41,7 @@ import {
   type SmsSide,
 } from '@switchboard/contracts';
 import { useEffect, useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { EmptyCard, LoadError } from '../../../components/EmptyBlock';
 import { PageHeader } from '../../../components/PageHeader';
 import { useCan } from '../../../lib/access';
@@ -47,6 +49,7 @@ import { HttpError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import {
   useCancelSms,
+  useCheckSms,
   useCompanyNumbersForSms,
   useDeleteSms,
   useSaveSmsDraft,
@@ -144,6 +147,9 @@ export function SmsVerificationPage() {
   const list = campaigns.data;
   const [selected, setSelected] = useState<number | null>(null);
   const campaign = list?.find((c) => c.id === selected) ?? list?.[0];
+  // Came from a campaign draft whose number is not registered (docs/campaigns.md "Sending numbers"): the way back.
+  const [params] = useSearchParams();
+  const draftId = Number(params.get('campaign_draft'));
 
   return (
     <Stack gap="lg" maw={960}>
@@ -164,6 +170,14 @@ export function SmsVerificationPage() {
           ) : null
         }
       />
+      {Number.isInteger(draftId) && draftId > 0 ? (
+        <Alert color="blue" variant="light" data-testid="back-to-draft">
+          Your campaign draft is saved.{' '}
+          <Anchor component={Link} to={`/campaigns/${draftId}/edit`}>
+            Back to your campaign draft
+          </Anchor>
+        </Alert>
+      ) : null}
       {campaigns.isError ? <LoadError what="your SMS verification" onRetry={() => void campaigns.refetch()} /> : null}
       {campaigns.isPending ? <Card withBorder>Loading your SMS verification…</Card> : null}
       {list && !campaign ? (
@@ -517,6 +531,8 @@ const BRAND_LABELS: Record<string, string> = {
 
 function StatusCard({ campaign, manage, onErrors }: { campaign: SmsCampaign; manage: boolean; onErrors: (e: Record<string, string[]>) => void }) {
   const submit = useSubmitSms();
+  const check = useCheckSms();
+  const [incomplete, setIncomplete] = useState<string | null>(null);
   const cancel = useCancelSms();
   const del = useDeleteSms();
   const [confirmSubmit, setConfirmSubmit] = useState(false);
@@ -603,12 +619,37 @@ function StatusCard({ campaign, manage, onErrors }: { campaign: SmsCampaign; man
                 Delete
               </Button>
             ) : null}
-            <Button onClick={() => setConfirmSubmit(true)} disabled={campaign.fees.items.length === 0}>
+            <Button
+              loading={check.isPending}
+              disabled={campaign.fees.items.length === 0}
+              onClick={() =>
+                // Validated before the fees are confirmed (docs/sms-verification.md "Submit"): an incomplete form shows
+                // its fields by label and inline, and no fee confirmation is asked.
+                check.mutate(campaign.id, {
+                  onSuccess: () => {
+                    setIncomplete(null);
+                    onErrors({});
+                    setConfirmSubmit(true);
+                  },
+                  onError: (e) => {
+                    if (e instanceof HttpError && e.status === 422) {
+                      onErrors(e.fieldErrors);
+                      setIncomplete(e.message);
+                    } else notify.danger(e.message, ERROR_MS);
+                  },
+                })
+              }
+            >
               Submit
             </Button>
           </Group>
         ) : null}
       </Stack>
+      {incomplete ? (
+        <Alert color="red" mt="sm" title="Not ready to submit" data-testid="sms-incomplete">
+          {incomplete}
+        </Alert>
+      ) : null}
       <Modal opened={confirmSubmit} onClose={() => setConfirmSubmit(false)} title="Submit SMS verification?">
         <Stack>
           <Text size="sm">
