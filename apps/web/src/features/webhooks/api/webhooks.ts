@@ -127,6 +127,23 @@ export function useDelivery(endpointId: number | null, deliveryId: number | null
   });
 }
 
+/**
+ * The delivery of a test event just sent, re-read every second until its first attempt is known (issue 23: "Send
+ * test event" gave no feedback); later retries are the delivery log's.
+ */
+export function useTestDelivery(endpointId: number, deliveryId: number) {
+  const companyId = useCompanyId();
+  return useQuery({
+    queryKey: [...key(companyId), 'deliveries', endpointId, 'one', deliveryId],
+    queryFn: () => http.get<{ data: WebhookDelivery }>(`/api/webhook-endpoints/${endpointId}/deliveries/${deliveryId}`),
+    select: (r) => r.data,
+    refetchInterval: (q) => {
+      const d = q.state.data?.data;
+      return !d || (d.status === 'pending' && d.attempts === 0) ? 1000 : false;
+    },
+  });
+}
+
 export function useReplay() {
   const companyId = useCompanyId();
   const qc = useQueryClient();

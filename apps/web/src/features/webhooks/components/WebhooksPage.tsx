@@ -15,6 +15,7 @@ import {
   CopyButton,
   Drawer,
   Group,
+  Loader,
   Menu,
   Modal,
   SegmentedControl,
@@ -44,10 +45,40 @@ import {
   useReplay,
   useRotateSecret,
   useSendTest,
+  useTestDelivery,
   useUpdateWebhook,
   useWebhookSecret,
   useWebhooks,
 } from '../api/webhooks';
+
+/** How the test event just sent went: sending, delivered (the endpoint's answer and time) or refused (why, and the next try). */
+function TestResult({ endpointId, deliveryId, onClose }: { endpointId: number; deliveryId: number; onClose: () => void }) {
+  const d = useTestDelivery(endpointId, deliveryId).data;
+  const common = { mt: 'sm', withCloseButton: true, closeButtonLabel: 'Dismiss', onClose, 'data-testid': 'webhook-test-result' } as const;
+  if (!d || (d.status === 'pending' && d.attempts === 0)) {
+    return (
+      <Alert {...common} color="gray" icon={<Loader size={14} />} title="Sending a test event…">
+        The result shows here in a moment.
+      </Alert>
+    );
+  }
+  const answer = d.last_status_code !== null ? `HTTP ${d.last_status_code}` : (d.last_error ?? 'no answer');
+  if (d.status === 'succeeded') {
+    return (
+      <Alert {...common} color="green" title="Test event delivered">
+        Your endpoint answered {answer}
+        {d.last_duration_ms !== null ? ` in ${d.last_duration_ms} ms` : ''}.
+      </Alert>
+    );
+  }
+  return (
+    <Alert {...common} color="red" title="The test event was not accepted">
+      Your endpoint answered {answer}
+      {d.last_status_code !== null && d.last_error ? ` (${d.last_error})` : ''}.
+      {d.next_attempt_at ? ` It will be tried again ${formatStamp(d.next_attempt_at)}.` : ''}
+    </Alert>
+  );
+}
 
 const STATUS_COLOR: Record<WebhookDelivery['status'], string> = { pending: 'yellow', succeeded: 'green', failed: 'red' };
 const STATUS_LABEL: Record<WebhookDelivery['status'], string> = { pending: 'Pending', succeeded: 'Delivered', failed: 'Failed' };
@@ -65,6 +96,8 @@ export function WebhooksPage() {
   const remove = useDeleteWebhook();
   const update = useUpdateWebhook();
   const test = useSendTest();
+  // The test event last sent, shown on its endpoint's card until dismissed.
+  const [tested, setTested] = useState<{ endpointId: number; deliveryId: number } | null>(null);
   const list = endpoints.data ?? [];
   const current = list.find((e) => e.id === selected) ?? list[0] ?? null;
 
@@ -136,7 +169,17 @@ export function WebhooksPage() {
                       </ActionIcon>
                     </Menu.Target>
                     <Menu.Dropdown>
-                      <Menu.Item leftSection={<IconSend size={14} />} onClick={() => test.mutate(e.id, { onSuccess: () => setSelected(e.id) })}>
+                      <Menu.Item
+                        leftSection={<IconSend size={14} />}
+                        onClick={() =>
+                          test.mutate(e.id, {
+                            onSuccess: (r) => {
+                              setSelected(e.id);
+                              setTested({ endpointId: e.id, deliveryId: r.data.id });
+                            },
+                          })
+                        }
+                      >
                         Send test event
                       </Menu.Item>
                       <Menu.Item leftSection={<IconEye size={14} />} onClick={() => setSecretOf(e)}>
@@ -152,6 +195,7 @@ export function WebhooksPage() {
                   </Menu>
                 </Group>
               </Group>
+              {tested?.endpointId === e.id ? <TestResult endpointId={e.id} deliveryId={tested.deliveryId} onClose={() => setTested(null)} /> : null}
             </Card>
           ))}
           {current ? <DeliveryLog endpoint={current} /> : null}
