@@ -438,6 +438,8 @@ export const DniLead = z.object({
   company_id: z.number().int(),
   /** The person's phone number (E.164 as the carrier gave it). */
   phone: z.string(),
+  /** The name of the company's contact with that number, when there is one (the list and lead page show it first). */
+  contact_name: z.string().nullable(),
   /** The first and latest call or text (UTC). */
   first_seen_at: z.string(),
   last_seen_at: z.string(),

@@ -15,6 +15,7 @@ import { NotFoundError } from '../../platform/http/errors.js';
 import { pageMeta, type PageMeta } from '../../platform/http/page.js';
 import type { StoredTouch } from '../../platform/db/schema-tracking.js';
 import { assertCompanyAccess } from '../companies/companies.service.js';
+import { findContactByNumber } from '../contacts/contacts.service.js';
 import { getCompanyNumbers } from '../numbers/numbers.service.js';
 import { leadsRepository, type LeadSearch, type LeadSummaryRow } from './leads.repository.js';
 import { toAttributionDto, toSessionDto } from './timeline.js';
@@ -24,12 +25,13 @@ function toTouch(t: StoredTouch | null): Touch | null {
   return { traffic_source: t.traffic_source as TrafficSource, source: t.source, medium: t.medium, campaign: t.campaign, keyword: t.keyword };
 }
 
-/** The API shape of a lead summary. */
-export function toLeadDto(l: LeadSummaryRow): DniLead {
+/** The API shape of a lead summary; `contactName`: the company's contact with the lead's number (null: none). */
+export function toLeadDto(l: LeadSummaryRow, contactName: string | null = null): DniLead {
   return {
     id: l.id,
     company_id: l.company_id,
     phone: l.phone,
+    contact_name: contactName,
     first_seen_at: new Date(l.first_seen_at).toISOString(),
     last_seen_at: new Date(l.last_seen_at).toISOString(),
     calls: l.calls,
@@ -38,6 +40,23 @@ export function toLeadDto(l: LeadSummaryRow): DniLead {
     first_touch: toTouch(l.first_touch),
     last_touch: toTouch(l.last_touch),
   };
+}
+
+/**
+ * The display names of the company's contacts with these numbers (issue 23: leads showed bare numbers for known
+ * people): full name, else first and last name; numbers without a named contact are absent. One batched query
+ * (contacts' `findContactByNumber` groups concurrent lookups).
+ */
+async function contactNames(ctx: AppContext, companyId: number, phones: string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(phones)];
+  const found = await Promise.all(unique.map((p) => findContactByNumber(ctx, companyId, p)));
+  const out = new Map<string, string>();
+  unique.forEach((p, i) => {
+    const c = found[i];
+    const name = c ? (c.name?.trim() || [c.first_name, c.last_name].filter(Boolean).join(' ').trim()) : '';
+    if (name) out.set(p, name);
+  });
+  return out;
 }
 
 /**
@@ -62,7 +81,8 @@ export async function listLeads(ctx: AppContext, userId: number, companyId: numb
     limit: q.per_page,
     offset: (q.page - 1) * q.per_page,
   });
-  return { data: rows.map(toLeadDto), meta: pageMeta(q.page, q.per_page, total) };
+  const names = await contactNames(ctx, companyId, rows.map((r) => r.phone));
+  return { data: rows.map((r) => toLeadDto(r, names.get(r.phone) ?? null)), meta: pageMeta(q.page, q.per_page, total) };
 }
 
 /**
@@ -81,7 +101,7 @@ export async function getLead(ctx: AppContext, userId: number, companyId: number
   const numberIds = [...new Set(texts.map((t) => t.number_id))];
   const numbers = new Map((await getCompanyNumbers(ctx, companyId, numberIds, { includeReleased: true })).map((n) => [n.id, n.number]));
   return {
-    data: toLeadDto(lead),
+    data: toLeadDto(lead, (await contactNames(ctx, companyId, [lead.phone])).get(lead.phone) ?? null),
     calls: calls.map((c) => ({ ...toAttributionDto(c), number: c.number, from: c.from_number, status: c.status, duration_s: c.duration_s })),
     texts: texts.map((t) => ({ at: t.at.toISOString(), from: t.from_number, number_id: t.number_id, number: numbers.get(t.number_id) ?? null })),
     sessions: sessions.map((s) => toSessionDto(s, s.pool_name)),
