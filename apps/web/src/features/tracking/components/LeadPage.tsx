@@ -178,7 +178,10 @@ export function LeadPage({ leadId }: { leadId: number }) {
       <Anchor component={Link} to="/tracking/leads" size="sm" mb="xs" display="inline-flex" style={{ alignItems: 'center', gap: 4 }}>
         <IconArrowLeft size={14} /> Leads
       </Anchor>
-      <PageHeader title={d ? formatPhone(d.data.phone) : 'Lead'} description={d ? contactSummary(d.data) : undefined} />
+      <PageHeader
+        title={d ? (d.data.contact_name ?? formatPhone(d.data.phone)) : 'Lead'}
+        description={d ? `${d.data.contact_name ? `${formatPhone(d.data.phone)} · ` : ''}${contactSummary(d.data)}` : undefined}
+      />
       <TrackingNav />
       {valid && lead.isPending ? (
         <ListSkeleton rows={4} height={64} />

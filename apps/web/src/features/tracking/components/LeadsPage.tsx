@@ -37,7 +37,8 @@ export function TouchCell({ touch }: { touch: Lead['first_touch'] }) {
 /**
  * Leads `/tracking/leads` (docs/tracking-screens.md "Leads"): each person who called or texted, with their
  * calls, texts and visits counted together, where they first came from and where they came from last;
- * searchable by phone number or by source, campaign or keyword; opens the lead.
+ * searchable by phone number or by source, campaign or keyword; opens the lead. A lead whose number is a contact's
+ * shows the contact's name (the number beneath).
  */
 export function LeadsPage() {
   const navigate = useNavigate();
@@ -96,14 +97,15 @@ export function LeadsPage() {
               {rows.map((l) => (
                 <Stack key={l.id} gap={4} p="sm" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }} data-testid="lead-card">
                   <Group justify="space-between" wrap="nowrap">
-                    <Anchor component={Link} to={`/tracking/leads/${l.id}`} fw={500} ff="monospace" c="inherit">
-                      {formatPhone(l.phone)}
+                    <Anchor component={Link} to={`/tracking/leads/${l.id}`} fw={500} ff={l.contact_name ? undefined : 'monospace'} c="inherit">
+                      {l.contact_name ?? formatPhone(l.phone)}
                     </Anchor>
                     <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
                       {formatStamp(l.last_seen_at)}
                     </Text>
                   </Group>
                   <Text size="sm" c="dimmed">
+                    {l.contact_name ? `${formatPhone(l.phone)} · ` : ''}
                     {contactSummary(l)}
                   </Text>
                   <TouchCell touch={l.last_touch ?? l.first_touch} />
@@ -130,12 +132,17 @@ export function LeadsPage() {
                           to={`/tracking/leads/${l.id}`}
                           size="sm"
                           fw={500}
-                          ff="monospace"
+                          ff={l.contact_name ? undefined : 'monospace'}
                           c="inherit"
                           onClick={(e) => e.stopPropagation()}
                         >
-                          {formatPhone(l.phone)}
+                          {l.contact_name ?? formatPhone(l.phone)}
                         </Anchor>
+                        {l.contact_name ? (
+                          <Text size="xs" c="dimmed" ff="monospace">
+                            {formatPhone(l.phone)}
+                          </Text>
+                        ) : null}
                       </Table.Td>
                       <Table.Td>
                         <Text size="sm">{contactSummary(l)}</Text>
