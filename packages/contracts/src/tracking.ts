@@ -121,6 +121,8 @@ export const DniPoolNumber = z.object({
   last_assigned_at: z.string().nullable(),
   /** When it is free again (state `cooling_down`). */
   available_at: z.string().nullable(),
+  /** Whether the number has routes of its own (false: flagged; its calls ring the pool's routing target). */
+  has_routing: z.boolean(),
 });
 export type DniPoolNumber = z.infer<typeof DniPoolNumber>;
 
@@ -148,6 +150,25 @@ export const DniPoolHealth = z.object({
 });
 export type DniPoolHealth = z.infer<typeof DniPoolHealth>;
 
+/** The kinds of a pool's routing target (docs/tracking.md "Routing target"; not shown in the spec: decision). */
+export const DNI_ROUTING_TYPES = ['number', 'template', 'forward'] as const;
+export type DniRoutingType = (typeof DNI_ROUTING_TYPES)[number];
+
+/**
+ * Where a pool's calls ring, as the API answers it: a copy of a company number's routing
+ * (`number_id`; `number` its E.164, `label` its label), a number template (`template_id`; `label` its
+ * name), or a forward to a phone number (`number`, E.164). The ids become null when the number is
+ * released or the template deleted; the pool keeps the routing it was given (`label` as last saved).
+ */
+export const DniPoolRouting = z.object({
+  type: z.enum(DNI_ROUTING_TYPES),
+  number_id: z.number().int().nullable(),
+  template_id: z.number().int().nullable(),
+  number: z.string().nullable(),
+  label: z.string(),
+});
+export type DniPoolRouting = z.infer<typeof DniPoolRouting>;
+
 export const DniPool = z.object({
   id: z.number().int(),
   company_id: z.number().int(),
@@ -165,6 +186,8 @@ export const DniPool = z.object({
   /** Shown when every number is held or cooling down; null: the target number stays as written. */
   fallback_number_id: z.number().int().nullable(),
   fallback_number: z.string().nullable(),
+  /** Where the pool's calls ring; null only for a pool saved before targets existed (flagged until one is chosen). */
+  routing: DniPoolRouting.nullable(),
   numbers: z.array(DniPoolNumber),
   health: DniPoolHealth,
   /** A bulk purchase of numbers for this pool still running (progress on `bulk-purchase.{companyId}`). */
@@ -184,6 +207,18 @@ export const DniPoolSavedBody = z.object({ message: z.string(), data: DniPool, b
 
 const phoneText = z.string().trim().min(1).max(40);
 
+/** The routing target of a pool being saved: `{type: 'number', number_id}`, `{type: 'template', template_id}` or `{type: 'forward', number}`. */
+export const DniPoolRoutingInput = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('number'), number_id: Id }),
+    z.object({ type: z.literal('template'), template_id: Id }),
+    z.object({ type: z.literal('forward'), number: phoneText }),
+  ],
+  { error: "Choose where the pool's calls ring." },
+);
+export type DniPoolRoutingInput = z.infer<typeof DniPoolRoutingInput>;
+
 const purchaseList = z.array(z.object({ number: phoneText, provider_id: z.coerce.number().int().min(1).max(4) })).max(100);
 /** A pool's fields without defaults (the PUT body: only what is sent changes). */
 const poolFields = {
@@ -195,6 +230,8 @@ const poolFields = {
   session_duration_minutes: z.coerce.number().int().min(5).max(1440),
   cool_down_minutes: z.coerce.number().int().min(0).max(1440),
   fallback_number_id: Id.nullable(),
+  /** Where the pool's calls ring: required when a pool is created; its numbers (bought or added later) get that routing. */
+  routing: DniPoolRoutingInput,
   number_ids: z.array(Id).max(1000),
   purchase: purchaseList,
   eavAttributeValues: z.array(EavAttributeValue).max(500).optional(),

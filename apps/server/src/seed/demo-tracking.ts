@@ -58,6 +58,7 @@ export async function seedDemoTracking(ctx: AppContext, demo: { userId: number; 
       source_rules: { all_visitors: true, traffic_sources: [], custom_rules: [] },
       number_ids: bought.map((n) => n.id),
       fallback_number_id: main.id,
+      routing: { type: 'forward', number: OFFICE },
     }),
   );
   if (billboard) {

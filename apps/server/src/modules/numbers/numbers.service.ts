@@ -298,10 +298,76 @@ export async function findNumberByE164(
   return row ? { id: row.id, company_id: row.company_id, number: row.number, label: row.label } : undefined;
 }
 
-/** For the call flow: the active number with its routing data. */
+/** For the call flow: the active number with its routing data (a number without routes: see {@link registerEmptyRoutingFallback}). */
 export async function findRoutingByE164(ctx: AppContext, e164: string, db = ctx.db): Promise<RoutingData | undefined> {
   const row = db === ctx.db ? await routingReader(ctx).submit(e164) : await numbersRepository.findActiveByNumber(db, e164);
-  return row ? toRoutingData(row) : undefined;
+  return row ? withFallbackRouting(ctx, toRoutingData(row), db) : undefined;
+}
+
+/**
+ * What a number whose routes reach no one ({@link routesReachSomeone}) rings instead, asked by the call flow's routing reads (issue 23 item 1: a
+ * call to a tracking number never meets an empty route). Registered by call tracking (a pool number rings
+ * its pool's routing target, a tracking number the company's main routing); undefined: the number's own
+ * (empty) routing stands. Reads through `db` (the webhook's transaction, if any).
+ */
+export type EmptyRoutingFallback = (
+  ctx: AppContext,
+  number: { id: number; company_id: number },
+  db: DbOrTx,
+) => Promise<{ routes: RouteEntry[]; schedule: Schedule } | undefined>;
+let emptyRoutingFallback: EmptyRoutingFallback | undefined;
+
+/** Registers {@link EmptyRoutingFallback} (call tracking's module setup; idempotent: the last one wins). */
+export function registerEmptyRoutingFallback(fn: EmptyRoutingFallback): void {
+  emptyRoutingFallback = fn;
+}
+
+/**
+ * Whether routes can reach anyone (issue 23 item 1): some entry forwards to a number, rings the app
+ * (in-app calling), or takes a voicemail. A bought number's default entry (no forwards, no voicemail)
+ * reaches no one: its caller hears "no one is available".
+ */
+export function routesReachSomeone(routes: readonly Partial<RouteEntry>[] | null | undefined): boolean {
+  return (routes ?? []).some(
+    (e) =>
+      e.type === 'voicemail' ||
+      e.type === 'in-app-calling' ||
+      e.voicemail_enabled === true ||
+      (e.forwards ?? []).some((f) => typeof f?.number === 'string' && f.number.trim() !== ''),
+  );
+}
+
+async function withFallbackRouting(ctx: AppContext, data: RoutingData, db: DbOrTx): Promise<RoutingData> {
+  if (!emptyRoutingFallback || routesReachSomeone(data.routes)) return data;
+  const fallback = await emptyRoutingFallback(ctx, data, db);
+  return fallback && routesReachSomeone(fallback.routes) ? { ...data, routes: fallback.routes, schedule: fallback.schedule } : data;
+}
+
+/** Which of the company's active numbers among `ids` have routes that reach someone ({@link routesReachSomeone}). One statement. */
+export async function numbersWithRouting(ctx: AppContext, companyId: number, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const wanted = new Set(ids);
+  const rows = await numbersRepository.listForCompany(ctx.db, companyId);
+  return new Set(rows.filter((r) => wanted.has(r.id) && routesReachSomeone(r.routes as RouteEntry[])).map((r) => r.id));
+}
+
+/**
+ * The company's main routing (issue 23 item 1, docs/tracking.md "Routing target"): the routes and
+ * schedule of `preferredId` (e.g. a pool's fallback number, the number written on the website) when it
+ * is the company's active number whose routes reach someone, else of the company's oldest such active
+ * voice number other than `exceptId`; undefined when no number has any. Reads through `db`.
+ */
+export async function companyMainRouting(
+  ctx: AppContext,
+  companyId: number,
+  opts: { preferredId?: number | null; exceptId?: number } = {},
+  db: DbOrTx = ctx.db,
+): Promise<{ number_id: number; routes: RouteEntry[]; schedule: Schedule } | undefined> {
+  const rows = (await numbersRepository.listForCompany(db, companyId)).filter(
+    (r) => r.id !== opts.exceptId && r.category !== CATEGORY_FAX && routesReachSomeone(r.routes as RouteEntry[]),
+  );
+  const main = rows.find((r) => r.id === opts.preferredId) ?? rows[0];
+  return main ? { number_id: main.id, routes: main.routes as RouteEntry[], schedule: main.schedule as Schedule } : undefined;
 }
 
 function toRoutingData(row: NumberRow): RoutingData {
@@ -397,7 +463,7 @@ export function invalidateRoutingCache(ctx: AppContext): void {
 /** For the call flow: a number's routing data by id (any company; webhooks are not user-scoped). */
 export async function findRoutingById(ctx: AppContext, id: number, db = ctx.db) {
   const row = await numbersRepository.find(db, id);
-  return row ? toRoutingData(row) : undefined;
+  return row ? withFallbackRouting(ctx, toRoutingData(row), db) : undefined;
 }
 
 /**

@@ -20,6 +20,9 @@ let poolId: number;
 let numbers: Array<{ id: number; number: string }>;
 let fallback: { id: number; number: string };
 
+/** Where the test pools' calls ring (a pool is saved with a routing target). */
+const FORWARD = { type: 'forward', number: '+15125550199' };
+
 beforeAll(async () => {
   s = await startTestServer();
   a = await createAccount(s);
@@ -27,6 +30,7 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) numbers.push(await buyTestNumber(a, '312', i));
   fallback = await buyTestNumber(a, '312', 2);
   const r = await a.client.post(`/api/companies/${a.companyId}/dniPools`, {
+    routing: FORWARD,
     name: 'Everyone',
     target_numbers: ['+15125550100'],
     number_ids: numbers.map((n) => n.id),

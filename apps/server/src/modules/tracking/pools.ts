@@ -13,6 +13,8 @@ import {
   TRAFFIC_SOURCE_LABELS,
   TRAFFIC_SOURCES,
   type DniPool,
+  type DniPoolRouting,
+  type DniPoolRoutingInput,
   type DniPoolHealth,
   type DniPoolInput,
   type DniPoolUpdateInput,
@@ -21,13 +23,25 @@ import {
   type EavAttributeValueOut,
   type TrafficSource,
 } from '@switchboard/contracts';
-import { EAV_ENTITY_TYPES } from '@switchboard/domain';
+import { EAV_ENTITY_TYPES, defaultSchedule, type RouteEntry, type Schedule } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import { NotFoundError, ValidationError, type FieldErrors } from '../../platform/http/errors.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { MANAGER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { deleteEavValuesOf, getEavValuesMany, setEavValues } from '../custom-fields/custom-fields.service.js';
-import { getCompanyNumbers } from '../numbers/numbers.service.js';
+import {
+  applyRoutingToNumbers,
+  companyMainRouting,
+  companyTimezone,
+  getCompanyNumber,
+  getCompanyNumbers,
+  invalidateRoutingCache,
+  numbersWithRouting,
+  routesReachSomeone,
+  validateRoutes,
+} from '../numbers/numbers.service.js';
+import { getTemplate } from '../number-templates/number-templates.service.js';
+import type { StoredPoolRouting } from '../../platform/db/schema-tracking.js';
 import { getBatch, startBulkPurchase, startRelease } from '../numbers/numbers-batches.service.js';
 import { normaliseNumbers, recommendedPoolSize } from './classify.js';
 import { invalidatePublicCache } from './public-cache.js';
@@ -114,8 +128,14 @@ async function poolViews(ctx: AppContext, userId: number, companyId: number, poo
   await syncNumbers(ctx, companyId, await trackingRepository.poolNumbers(ctx.db, ids));
   const now = new Date();
   const weekAgo = new Date(now.getTime() - 7 * DAY_MS);
-  const [numbers, exhaustion, peaks, purchases, eav, fallbacks] = await Promise.all([
-    trackingRepository.poolNumbers(ctx.db, ids),
+  const held = await trackingRepository.poolNumbers(ctx.db, ids);
+  const [numbers, routed, exhaustion, peaks, purchases, eav, fallbacks] = await Promise.all([
+    held,
+    numbersWithRouting(
+      ctx,
+      companyId,
+      held.map((n) => n.number_id),
+    ),
     trackingRepository.exhaustionStats(ctx.db, ids, weekAgo),
     trackingRepository.peakConcurrent(ctx.db, ids, weekAgo, now),
     trackingRepository.pendingPurchases(ctx.db, ids),
@@ -142,6 +162,7 @@ async function poolViews(ctx: AppContext, userId: number, companyId: number, poo
       cool_down_minutes: p.cool_down_minutes,
       fallback_number_id: p.fallback_number_id,
       fallback_number: p.fallback_number_id !== null ? (fallbackById.get(p.fallback_number_id) ?? null) : null,
+      routing: routingDto(p),
       numbers: own.map((n) => ({
         number_id: n.number_id,
         number: n.number,
@@ -149,6 +170,7 @@ async function poolViews(ctx: AppContext, userId: number, companyId: number, poo
         session_id: n.session_id,
         last_assigned_at: n.last_assigned_at?.toISOString() ?? null,
         available_at: n.available_at?.toISOString() ?? null,
+        has_routing: routed.has(n.number_id),
       })),
       health: poolHealth(p, own, {
         episodes: Number(ex?.episodes ?? 0),
@@ -184,17 +206,155 @@ export async function getPool(ctx: AppContext, userId: number, companyId: number
 
 // ---------------------------------------------------------------- pools: writes
 
-type Checked = { targets?: string[]; numbers?: Array<{ id: number; number: string }> };
+/** A routing target resolved for storing (dni_pools' routing columns; migration 0052). */
+type ResolvedRouting = {
+  routing_type: 'number' | 'template' | 'forward';
+  routing_number_id: number | null;
+  routing_template_id: number | null;
+  routing_forward: string | null;
+  routing: StoredPoolRouting;
+};
+
+type Checked = { targets?: string[]; numbers?: Array<{ id: number; number: string }>; routing?: ResolvedRouting };
+
+/** The API shape of a pool's routing target (contracts `DniPoolRouting`), null when none was chosen. */
+function routingDto(p: PoolRow): DniPoolRouting | null {
+  if (!p.routing_type || !p.routing) return null;
+  return {
+    type: p.routing_type,
+    number_id: p.routing_number_id,
+    template_id: p.routing_template_id,
+    number: p.routing_type === 'forward' ? p.routing_forward : (p.routing.number ?? null),
+    label: p.routing.label ?? '',
+  };
+}
+
+/** A schedule as stored, without the API's display blocks (templates answer `scheduleView`s). */
+function storedSchedule(s: Schedule & { blocks?: unknown }): Schedule {
+  const { blocks: _blocks, ...rest } = s;
+  return rest;
+}
+
+/**
+ * Resolves a pool's routing target (docs/tracking.md "Routing target") to the routes and schedule it
+ * stands for: a company number's routing (it must reach someone), a number template (read as `userId`),
+ * or a forward to a phone number (one extension ringing it, voicemail when unanswered, the company's
+ * time zone, always open).
+ * Adds field errors `routing.number_id`, `routing.template_id`, `routing.number` to `errors`.
+ */
+async function resolveRouting(
+  ctx: AppContext,
+  userId: number,
+  companyId: number,
+  input: DniPoolRoutingInput,
+  errors: FieldErrors,
+): Promise<ResolvedRouting | undefined> {
+  const none = { routing_number_id: null, routing_template_id: null, routing_forward: null };
+  if (input.type === 'number') {
+    const n = await getCompanyNumber(ctx, companyId, input.number_id).catch((e: unknown) => {
+      if (e instanceof NotFoundError) return undefined;
+      throw e;
+    });
+    if (!n) errors['routing.number_id'] = ['The selected number is invalid.'];
+    else if (!routesReachSomeone(n.routes as RouteEntry[])) errors['routing.number_id'] = ['The selected number has no routing to copy.'];
+    if (!n || errors['routing.number_id']) return undefined;
+    return {
+      ...none,
+      routing_type: 'number',
+      routing_number_id: n.id,
+      routing: { routes: n.routes as RouteEntry[], schedule: n.schedule as Schedule, label: n.label, number: n.number },
+    };
+  }
+  if (input.type === 'template') {
+    const t = await getTemplate(ctx, userId, companyId, input.template_id).catch((e: unknown) => {
+      if (e instanceof NotFoundError) return undefined;
+      throw e;
+    });
+    if (!t) {
+      errors['routing.template_id'] = ['The selected template is invalid.'];
+      return undefined;
+    }
+    const routes = (t.routes as Array<RouteEntry & { schedule: Schedule & { blocks?: unknown } }>).map((r) => ({ ...r, schedule: storedSchedule(r.schedule) }));
+    if (!routesReachSomeone(routes)) {
+      errors['routing.template_id'] = ['The selected template has no routing that reaches anyone.'];
+      return undefined;
+    }
+    return {
+      ...none,
+      routing_type: 'template',
+      routing_template_id: t.id,
+      routing: {
+        routes,
+        schedule: storedSchedule(t.schedule as Schedule & { blocks?: unknown }),
+        label: t.name,
+        number: null,
+        record: t.record,
+        call_transcription_enabled: t.call_transcription_enabled,
+        ai_eav_enabled: t.ai_eav_enabled,
+      },
+    };
+  }
+  const [e164] = normaliseNumbers([input.number]).numbers;
+  if (!e164) {
+    errors['routing.number'] = ['The number is not a valid phone number.'];
+    return undefined;
+  }
+  const tz = await companyTimezone(ctx, userId, companyId);
+  const routes = validateRoutes([{ extension: 1, label: 'Forward', type: 'standard', forwards: [{ number: e164 }], voicemail_enabled: true }], tz);
+  return { ...none, routing_type: 'forward', routing_forward: e164, routing: { routes, schedule: defaultSchedule(tz), label: '', number: e164 } };
+}
+
+/**
+ * Gives the pool's numbers among `numberIds` (active numbers of the company) the pool's routing: its
+ * routes and schedule, and a template's call settings (recording, transcription, AI custom fields).
+ * Through the numbers module (one transaction; routing caches dropped). No-op without routing or numbers.
+ */
+async function applyPoolRouting(ctx: AppContext, companyId: number, routing: StoredPoolRouting | null, numberIds: number[]): Promise<void> {
+  if (!routing || !numberIds.length) return;
+  const active = (await getCompanyNumbers(ctx, companyId, numberIds)).map((n) => n.id);
+  if (!active.length) return;
+  await applyRoutingToNumbers(ctx, null, companyId, active, {
+    routes: routing.routes as RouteEntry[],
+    schedule: routing.schedule as Schedule,
+    record: routing.record,
+    call_transcription_enabled: routing.call_transcription_enabled,
+    ai_eav_enabled: routing.ai_eav_enabled,
+  });
+}
+
+/**
+ * What a tracking number whose routes reach no one rings at call time (registered with the numbers
+ * module, `registerEmptyRoutingFallback`; issue 23 item 1): a pool number its pool's routing target;
+ * a number of a pool without a target, or a static tracking number, the company's main routing (the
+ * pool's fallback number first). Other numbers: undefined (their own routing stands). Reads through `db`.
+ */
+export async function trackingNumberFallbackRouting(
+  ctx: AppContext,
+  number: { id: number; company_id: number },
+  db: DbOrTx,
+): Promise<{ routes: RouteEntry[]; schedule: Schedule } | undefined> {
+  const pool = await trackingRepository.poolRoutingOfNumber(db, number.id);
+  if (pool?.routing && routesReachSomeone(pool.routing.routes as RouteEntry[])) {
+    return { routes: pool.routing.routes as RouteEntry[], schedule: pool.routing.schedule as Schedule };
+  }
+  if (!pool && !(await trackingRepository.staticSourceOfNumber(db, number.id))) return undefined;
+  const main = await companyMainRouting(ctx, number.company_id, { preferredId: pool?.fallback_number_id ?? null, exceptId: number.id }, db);
+  return main ? { routes: main.routes, schedule: main.schedule } : undefined;
+}
 
 /**
  * Checks a pool's input against the company: target numbers are phone numbers, the fallback and
  * pool numbers are the company's active numbers, pool numbers are in no other pool and no static
- * source, the fallback is not one of the pool's own numbers.
- * @throws ValidationError 422 on `target_numbers.{i}`, `fallback_number_id`, `number_ids.{i}`, `purchase.{i}.number`.
+ * source, the fallback is not one of the pool's own numbers; a routing target is given (or the pool
+ * has one) and resolves ({@link resolveRouting}).
+ * @throws ValidationError 422 on `routing`, `routing.*`, `target_numbers.{i}`, `fallback_number_id`, `number_ids.{i}`, `purchase.{i}.number`.
  */
-async function checkPoolInput(ctx: AppContext, companyId: number, input: DniPoolUpdateInput, poolId: number | null): Promise<Checked> {
+async function checkPoolInput(ctx: AppContext, userId: number, companyId: number, input: DniPoolUpdateInput, current: PoolRow | null): Promise<Checked> {
+  const poolId = current?.id ?? null;
   const errors: FieldErrors = {};
   const out: Checked = {};
+  if (input.routing !== undefined) out.routing = await resolveRouting(ctx, userId, companyId, input.routing, errors);
+  else if (!current?.routing_type) errors.routing = ["Choose where the pool's calls ring."];
   if (input.target_numbers !== undefined) {
     const { numbers, invalid } = normaliseNumbers(input.target_numbers);
     for (const i of invalid) errors[`target_numbers.${i}`] = ['The number is not a valid phone number.'];
@@ -252,15 +412,20 @@ async function addBought(ctx: AppContext, companyId: number, poolId: number, bat
       poolId,
     ),
   );
+  const joining = rows.filter((r) => !taken.has(r.id));
   await ctx.db.transaction().execute(async (tx) => {
-    await trackingRepository.addPoolNumbers(
-      tx,
-      poolId,
-      companyId,
-      rows.filter((r) => !taken.has(r.id)),
-    );
+    await trackingRepository.addPoolNumbers(tx, poolId, companyId, joining);
     if (finished) await trackingRepository.finishPurchase(tx, batchId);
   });
+  // Bought numbers ring where the pool's calls go (they come with a default entry that reaches no one).
+  const pool = await trackingRepository.findPool(ctx.db, companyId, poolId);
+  if (pool)
+    await applyPoolRouting(
+      ctx,
+      companyId,
+      pool.routing,
+      joining.map((r) => r.id),
+    );
   invalidatePublicCacheOfCompany(ctx, companyId);
 }
 
@@ -318,9 +483,22 @@ export async function onNumberBatchFinished(ctx: AppContext, e: { companyId: num
   await addBought(ctx, e.companyId, p.pool_id, e.batchId, e.numberIds, true);
 }
 
+/** The dni_pools columns of a resolved routing target (none: nothing to store). */
+function routingColumns(r: ResolvedRouting | undefined) {
+  if (!r) return {};
+  return {
+    routing_type: r.routing_type,
+    routing_number_id: r.routing_number_id,
+    routing_template_id: r.routing_template_id,
+    routing_forward: r.routing_forward,
+    routing: JSON.stringify(r.routing),
+  };
+}
+
 /**
- * `POST .../dniPools` (owner/administrator): a pool with its rules, numbers and custom fields;
- * `purchase` starts a bulk purchase whose numbers join the pool as it completes.
+ * `POST .../dniPools` (owner/administrator): a pool with its rules, numbers, routing target and custom
+ * fields; `purchase` starts a bulk purchase whose numbers join the pool as it completes. The pool's
+ * numbers (given, bought, added later) get the target's routing (docs/tracking.md "Routing target").
  * @returns the pool and the purchase batch id (null without purchase).
  * @throws ValidationError 422 (see checkPoolInput; custom fields `eavAttributeValues.{i}.*`; the number limit on `purchase`).
  */
@@ -331,7 +509,7 @@ export async function createPool(
   input: DniPoolInput,
 ): Promise<{ message: string; data: DniPool; batchId: string | null }> {
   await assertCompanyAccess(ctx, userId, companyId, MANAGER_ROLES);
-  const checked = await checkPoolInput(ctx, companyId, input, null);
+  const checked = await checkPoolInput(ctx, userId, companyId, input, null);
   await ensureSettings(ctx, companyId);
   const batchId = await startPurchase(ctx, userId, companyId, input.purchase);
   const pool = await ctx.db.transaction().execute(async (tx) => {
@@ -345,12 +523,20 @@ export async function createPool(
       session_duration_minutes: input.session_duration_minutes,
       cool_down_minutes: input.cool_down_minutes,
       fallback_number_id: input.fallback_number_id,
+      ...routingColumns(checked.routing),
     });
     await trackingRepository.setPoolNumbers(tx, row.id, companyId, checked.numbers ?? []);
     if (input.eavAttributeValues?.length) await setEavValues(ctx, EAV_ENTITY_TYPES.TrackingPool, row.id, companyId, input.eavAttributeValues, tx);
     if (batchId) await trackingRepository.insertPurchase(tx, { batch_id: batchId, pool_id: row.id, company_id: companyId });
     return row;
   });
+  await applyPoolRouting(
+    ctx,
+    companyId,
+    pool.routing,
+    (checked.numbers ?? []).map((n) => n.id),
+  );
+  invalidateRoutingCache(ctx);
   invalidatePublicCacheOfCompany(ctx, companyId);
   return { message: 'Pool created.', data: (await poolViews(ctx, userId, companyId, [pool]))[0]!, batchId };
 }
@@ -358,7 +544,9 @@ export async function createPool(
 /**
  * `PUT .../dniPools/{poolId}` (owner/administrator): any field; `number_ids` replaces the pool's
  * numbers (removed ones stay in the company; a session holding a removed number keeps showing it
- * until it ends, and its calls are then not attributed to a pool).
+ * until it ends, and its calls are then not attributed to a pool). A new `routing` target is given to
+ * every pool number; numbers joining the pool get the pool's routing. A pool without a target (saved
+ * before targets existed) must be given one (422 `routing`).
  * @throws NotFoundError 404; ValidationError 422.
  */
 export async function updatePool(
@@ -372,7 +560,8 @@ export async function updatePool(
   const current = await poolOf(ctx, companyId, poolId);
   const fallbackCheck =
     input.fallback_number_id === undefined && input.number_ids !== undefined ? { ...input, fallback_number_id: current.fallback_number_id } : input;
-  const checked = await checkPoolInput(ctx, companyId, fallbackCheck, poolId);
+  const checked = await checkPoolInput(ctx, userId, companyId, fallbackCheck, current);
+  const before = new Set(await trackingRepository.poolNumberIds(ctx.db, poolId));
   const batchId = await startPurchase(ctx, userId, companyId, input.purchase ?? []);
   const pool = await ctx.db.transaction().execute(async (tx) => {
     const row = await trackingRepository.updatePool(tx, poolId, {
@@ -384,12 +573,17 @@ export async function updatePool(
       ...(input.session_duration_minutes !== undefined ? { session_duration_minutes: input.session_duration_minutes } : {}),
       ...(input.cool_down_minutes !== undefined ? { cool_down_minutes: input.cool_down_minutes } : {}),
       ...(input.fallback_number_id !== undefined ? { fallback_number_id: input.fallback_number_id } : {}),
+      ...(checked.routing ? routingColumns(checked.routing) : {}),
     });
     if (checked.numbers !== undefined) await trackingRepository.setPoolNumbers(tx, poolId, companyId, checked.numbers);
     if (input.eavAttributeValues?.length) await setEavValues(ctx, EAV_ENTITY_TYPES.TrackingPool, poolId, companyId, input.eavAttributeValues, tx);
     if (batchId) await trackingRepository.insertPurchase(tx, { batch_id: batchId, pool_id: poolId, company_id: companyId });
     return row;
   });
+  // A new target: every pool number rings it; the same target: the numbers that joined now do.
+  const now = await trackingRepository.poolNumberIds(ctx.db, poolId);
+  await applyPoolRouting(ctx, companyId, pool.routing, checked.routing ? now : now.filter((id) => !before.has(id)));
+  invalidateRoutingCache(ctx);
   invalidatePublicCacheOfCompany(ctx, companyId);
   return { message: 'Pool updated.', data: (await poolViews(ctx, userId, companyId, [pool]))[0]!, batchId };
 }

@@ -156,6 +156,18 @@ export const trackingRepository = {
       .returningAll()
       .executeTakeFirstOrThrow();
   },
+  /** The pool holding a number, with its routing target (call-time fallback of a number without routes), undefined when in none. */
+  async poolRoutingOfNumber(
+    db: DbOrTx,
+    numberId: number,
+  ): Promise<Pick<PoolRow, 'id' | 'company_id' | 'routing' | 'fallback_number_id'> | undefined> {
+    return db
+      .selectFrom('dni_pool_numbers as pn')
+      .innerJoin('dni_pools as p', 'p.id', 'pn.pool_id')
+      .select(['p.id', 'p.company_id', 'p.routing', 'p.fallback_number_id'])
+      .where('pn.number_id', '=', numberId)
+      .executeTakeFirst();
+  },
   async deletePool(db: DbOrTx, id: number): Promise<void> {
     await db.deleteFrom('dni_pools').where('id', '=', id).execute();
   },

@@ -28,6 +28,20 @@ export interface DniSettingsTable {
   updated_at: Timestamp;
 }
 
+/**
+ * A pool's routing as saved (dni_pools.routing): the routes and schedule its target stood for, a
+ * template's call settings, and what the pool editor shows (`label`, `number` E.164) as last saved.
+ */
+export type StoredPoolRouting = {
+  routes: unknown[];
+  schedule: unknown;
+  label?: string;
+  number?: string | null;
+  record?: boolean;
+  call_transcription_enabled?: boolean;
+  ai_eav_enabled?: boolean;
+};
+
 export interface DniPoolsTable {
   id: Generated<number>;
   company_id: number;
@@ -42,6 +56,14 @@ export interface DniPoolsTable {
   fallback_number_id: number | null;
   /** Start of the current exhaustion episode, null when the pool had a free number last time. */
   exhausted_since: NullableTimestamp;
+  /** Where the pool's calls ring (migration 0052): a number's routing, a number template, or a forward; null: none chosen yet. */
+  routing_type: 'number' | 'template' | 'forward' | null;
+  routing_number_id: number | null;
+  routing_template_id: number | null;
+  /** E.164 of a `forward` target. */
+  routing_forward: string | null;
+  /** The routes and schedule the target stood for when saved (given to the pool's numbers; rung by a pool number without routes). */
+  routing: ColumnType<StoredPoolRouting | null, string | null, string | null>;
   created_at: Generated<Date>;
   updated_at: Timestamp;
 }
