@@ -24,6 +24,50 @@ const yesNo = (on: boolean) => (
   </Text>
 );
 
+/**
+ * Whether a number's routes reach anyone (as the server's `routesReachSomeone`, issue 23 item 1): some
+ * entry forwards to a number, rings the app, or takes a voicemail. A bought number's default entry does not.
+ */
+export function routesReachSomeone(routes: NumberDetail['routes']): boolean {
+  return routes.some(
+    (e) =>
+      e.type === 'voicemail' ||
+      e.type === 'in-app-calling' ||
+      e.voicemail_enabled ||
+      e.forwards.some((f) => typeof f.number === 'string' && f.number.trim() !== ''),
+  );
+}
+
+/**
+ * The Routing cell: the first entry's type and where it rings (the first forward, "+n" more, the app or
+ * voicemail); a number whose routes reach no one is flagged "No routing" (its calls would hear that no one is
+ * available, unless it is a tracking number: those ring their pool's target).
+ */
+function RoutingCell({ n }: { n: NumberDetail }) {
+  if (!routesReachSomeone(n.routes)) {
+    return (
+      <Badge color="red" variant="light" data-testid="number-no-routing" title="Calls to this number reach no one: set its routing">
+        No routing
+      </Badge>
+    );
+  }
+  const first = n.routes[0];
+  const where =
+    n.forwards.length > 0
+      ? `${formatPhone(n.forwards[0]!.number)}${n.forwards.length > 1 ? ` +${n.forwards.length - 1}` : ''}`
+      : first?.type === 'in-app-calling'
+        ? 'In the app'
+        : 'Voicemail';
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Badge variant="light">{n.route_type || 'Standard'}</Badge>
+      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} data-testid="number-rings">
+        {where}
+      </Text>
+    </Group>
+  );
+}
+
 /** Every column the numbers list can show, in their natural order. */
 export const NUMBER_COLUMNS: NumberColumn[] = [
   {
@@ -51,7 +95,7 @@ export const NUMBER_COLUMNS: NumberColumn[] = [
     ),
   },
   { key: 'type', label: 'Type', sort: 'type', cell: (n) => <Text size="sm">{n.type_label}</Text> },
-  { key: 'routing', label: 'Routing', cell: (n) => <Badge variant="light">{n.route_type || 'Standard'}</Badge> },
+  { key: 'routing', label: 'Routing', cell: (n) => <RoutingCell n={n} /> },
   { key: 'schedule', label: 'Schedule', cell: (n) => <Text size="sm">{n.schedule_label}</Text> },
   {
     key: 'forwards',

@@ -36,12 +36,14 @@ import { formatDateTime } from '../../../lib/format';
 import { HttpError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { useDeletePool, usePool, usePools, useSavePool, type PoolInput } from '../api/pools';
+import { useTemplateOptions } from '../api/routing';
 import type { AvailableNumber } from '../api/purchase';
 import { useSources } from '../api/sources';
 import { usePurchaseProgress } from '../realtime/use-purchase-progress';
 import { BuyPoolNumbersModal } from './BuyPoolNumbersModal';
 import { HealthBadges } from './labels';
 import { NumberActivityModal } from './NumberActivityModal';
+import { PoolRoutingCard, routingDraftErrors, routingDraftOf, routingInputOf, type RoutingDraft } from './PoolRoutingCard';
 import { SourceRulesEditor } from './SourceRulesEditor';
 import { TrackingNav } from './TrackingNav';
 
@@ -53,7 +55,7 @@ export interface CompanyNumberOption {
   label: string | null;
 }
 
-interface Draft {
+interface Draft extends RoutingDraft {
   name: string;
   active: boolean;
   priority: number | string;
@@ -75,6 +77,7 @@ const NEW_DRAFT: Draft = {
   cool_down_minutes: 10,
   fallback_number_id: null,
   number_ids: [],
+  ...routingDraftOf(null),
 };
 
 function draftOf(pool: DniPool): Draft {
@@ -88,11 +91,15 @@ function draftOf(pool: DniPool): Draft {
     cool_down_minutes: pool.cool_down_minutes,
     fallback_number_id: pool.fallback_number_id,
     number_ids: pool.numbers.map((n) => n.number_id),
+    ...routingDraftOf(pool),
   };
 }
 
-function toInput(d: Draft, purchase: AvailableNumber[]): PoolInput {
+/** The request body; `routing` only when chosen and not the saved pool's (`saved`), see routingInputOf. */
+function toInput(d: Draft, purchase: AvailableNumber[], saved: DniPool | null): PoolInput {
+  const routing = routingInputOf(d, saved);
   return {
+    ...(routing ? { routing } : {}),
     name: d.name,
     active: d.active,
     priority: Number(d.priority),
@@ -111,7 +118,8 @@ const STATE_COLORS = { in_use: 'blue', cooling_down: 'yellow', free: 'teal' } as
 
 /**
  * The pool editor `/tracking/pools/:poolId` (`new` creates): name, who it serves (source rules), the
- * company numbers it replaces on the website, session length, cool-down, fallback number, its numbers
+ * company numbers it replaces on the website, where its calls ring (PoolRoutingCard; numbers without
+ * routing of their own are flagged "No routing"), session length, cool-down, fallback number, its numbers
  * (add company numbers, buy more through the bulk purchase with live progress, remove), health and
  * custom fields (entity type TrackingPool 3); delete asks whether to release or keep the numbers
  * (`shouldDeleteNumbers`). A saved number's "Recent visits" opens the visits that were shown it and their
@@ -161,6 +169,7 @@ function PoolForm({ pool, companyNumbers, attributes }: { pool: DniPool | null; 
   const remove = useDeletePool();
   const pools = usePools();
   const sources = useSources();
+  const templates = useTemplateOptions();
   const [draft, setDraft] = useState<Draft>(() => (pool ? draftOf(pool) : NEW_DRAFT));
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [toBuy, setToBuy] = useState<AvailableNumber[]>([]);
@@ -204,9 +213,14 @@ function PoolForm({ pool, companyNumbers, attributes }: { pool: DniPool | null; 
   const removedCount = (pool?.numbers ?? []).filter((n) => !draft.number_ids.includes(n.number_id)).length;
 
   const submit = (purchase: AvailableNumber[], after?: () => void) => {
-    setErrors({});
+    const incomplete = routingDraftErrors(draft);
+    setErrors(incomplete);
+    if (Object.keys(incomplete).length > 0) {
+      notify.danger('Some fields need attention.', 10_000, 'The pool was not saved');
+      return;
+    }
     save.mutate(
-      { id: pool?.id ?? null, input: toInput(draft, purchase) },
+      { id: pool?.id ?? null, input: toInput(draft, purchase, pool) },
       {
         onSuccess: (saved) => {
           notify.success(saved.message);
@@ -358,6 +372,16 @@ function PoolForm({ pool, companyNumbers, attributes }: { pool: DniPool | null; 
             />
           </Card>
 
+          <PoolRoutingCard
+            draft={draft}
+            onChange={set}
+            saved={pool}
+            numbers={companyNumbers.filter((n) => !draft.number_ids.includes(n.id)).map((n) => ({ value: String(n.id), label: label(n) }))}
+            templates={templates.data ?? []}
+            templatesLoading={templates.isPending}
+            errors={errors}
+          />
+
           <Card withBorder radius="md">
             <Title order={2} size="h4" mb="sm">
               Visitors
@@ -432,8 +456,15 @@ function PoolForm({ pool, companyNumbers, attributes }: { pool: DniPool | null; 
                       const e164 = n?.number ?? byId.get(id)?.number ?? String(id);
                       return (
                         <Table.Tr key={id} data-testid="pool-number">
-                          <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
-                            {formatPhone(e164)}
+                          <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                            <Text span ff="monospace" size="sm">
+                              {formatPhone(e164)}
+                            </Text>
+                            {n && !n.has_routing ? (
+                              <Badge ml="xs" size="sm" color="red" variant="light" data-testid="number-no-routing">
+                                No routing
+                              </Badge>
+                            ) : null}
                           </Table.Td>
                           <Table.Td>
                             {n ? (
@@ -538,7 +569,7 @@ function PoolForm({ pool, companyNumbers, attributes }: { pool: DniPool | null; 
               <CustomFieldValuesEditor
                 attributes={attributes}
                 values={pool.eavAttributeValues}
-                onSave={(values) => save.mutateAsync({ id: pool.id, input: { ...toInput(draftOf(pool), []), eavAttributeValues: values } })}
+                onSave={(values) => save.mutateAsync({ id: pool.id, input: { ...toInput(draftOf(pool), [], pool), eavAttributeValues: values } })}
               />
             </Card>
           ) : null}

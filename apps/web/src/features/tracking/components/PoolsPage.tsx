@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, Group, Progress, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Progress, Stack, Table, Text } from '@mantine/core';
 import { formatPhone } from '@switchboard/domain';
 import { TRAFFIC_SOURCE_LABELS, type DniPool } from '@switchboard/contracts';
 import { IconAlertTriangle, IconPlus, IconRoute } from '@tabler/icons-react';
@@ -9,6 +9,7 @@ import { ListSkeleton } from '../../../components/ListSkeleton';
 import { PageHeader } from '../../../components/PageHeader';
 import { usePools } from '../api/pools';
 import { HealthBadges } from './labels';
+import { routingSummary } from './PoolRoutingCard';
 import { TrackingNav } from './TrackingNav';
 import { useCan } from '../../../lib/access';
 
@@ -28,6 +29,7 @@ export function rulesSummary(pool: Pick<DniPool, 'source_rules'>): string {
 export const POOL_COLUMNS = [
   { key: 'visitors', label: 'Visitors' },
   { key: 'replaces', label: 'Replaces' },
+  { key: 'routing', label: 'Calls ring' },
   { key: 'in_use', label: 'Numbers in use' },
   { key: 'health', label: 'Health' },
   { key: 'size', label: 'Size' },
@@ -40,7 +42,7 @@ export const POOL_COLUMNS = [
 ] as const;
 export type PoolColumn = (typeof POOL_COLUMNS)[number]['key'];
 /** The columns shown without a preset. */
-export const DEFAULT_POOL_COLUMNS: string[] = ['visitors', 'replaces', 'in_use', 'health'];
+export const DEFAULT_POOL_COLUMNS: string[] = ['visitors', 'replaces', 'routing', 'in_use', 'health'];
 
 /** A table cell of `column` for a pool (the header comes from POOL_COLUMNS). */
 function PoolCell({ pool: p, column }: { pool: DniPool; column: PoolColumn }) {
@@ -57,6 +59,14 @@ function PoolCell({ pool: p, column }: { pool: DniPool; column: PoolColumn }) {
             </Text>
           ))}
         </Stack>
+      );
+    case 'routing':
+      return p.routing ? (
+        <Text size="sm">{routingSummary(p.routing)}</Text>
+      ) : (
+        <Badge color="red" variant="light" data-testid="pool-no-routing">
+          No routing target
+        </Badge>
       );
     case 'in_use':
       return (
