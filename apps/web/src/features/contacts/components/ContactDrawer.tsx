@@ -11,6 +11,7 @@ import { useContact } from '../api/get-contact';
 import { useDeleteContact } from '../api/delete-contact';
 import type { ContactAttribute, EavValue, Ref } from '../types';
 import { ContactForm } from './ContactForm';
+import { ContactHistory } from './ContactHistory';
 import { ContactStatus } from './ContactStatus';
 
 function eavText(value: EavValue, attributes: ContactAttribute[]): string {
@@ -31,7 +32,7 @@ interface ContactDrawerProps {
   attributes: ContactAttribute[];
 }
 
-/** A contact's details (labels, groups, custom-field values) with edit and delete; or the create form. */
+/** A contact's details (labels, groups, custom-field values) and history (ContactHistory) with edit and delete; or the create form. */
 export function ContactDrawer({ contactId, onClose, groups, attributes }: ContactDrawerProps) {
   const id = typeof contactId === 'number' ? contactId : null;
   const contact = useContact(id);
@@ -158,6 +159,7 @@ export function ContactDrawer({ contactId, onClose, groups, attributes }: Contac
               ))}
             </Table.Tbody>
           </Table>
+          <ContactHistory number={c.number} />
         </Stack>
       )}
       <ConfirmModal
