@@ -112,6 +112,11 @@ export const VoicemailItemSchema = z.object({
   contact: z.object({ id: z.number(), name: z.string() }).nullable().optional(),
   /** The business number's label ('' when none). */
   number_label: z.string().optional(),
+  /** The list's items: the voicemail's transcript (state and text), null when it is not transcribed. */
+  transcript: z
+    .object({ state: z.enum(['loading', 'complete', 'failed']), text: z.string() })
+    .nullable()
+    .optional(),
 });
 export type VoicemailItem = z.infer<typeof VoicemailItemSchema>;
 export const VoicemailListBody = z.object({ data: z.array(VoicemailItemSchema), meta: PageMeta });

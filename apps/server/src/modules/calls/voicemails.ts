@@ -18,6 +18,17 @@ import { knownParties, knownParty } from './call-records.js';
 import { announceRecording } from './recordings.js';
 import { callsRepository, type CallRow, type VoicemailRow } from './calls.repository.js';
 
+/** A voicemail's transcript as the voicemail list shows it: its state and text (docs/transcription.md "Voicemails"). */
+export type VoicemailTranscriptText = { state: 'loading' | 'complete' | 'failed'; text: string };
+/** Reads the transcripts of a page of voicemails by id (a voicemail without one is absent); registered by transcription. */
+export type VoicemailTranscriptSource = (ctx: AppContext, companyId: number, voicemailIds: number[]) => Promise<Map<number, VoicemailTranscriptText>>;
+let transcriptSource: VoicemailTranscriptSource | null = null;
+
+/** Registers the voicemail list's transcript source (modules/transcription's setup; transcription is a higher module). */
+export function registerVoicemailTranscriptSource(fn: VoicemailTranscriptSource): void {
+  transcriptSource = fn;
+}
+
 /** The job that copies a voicemail's recording into the blob store (`fetchRecording`). */
 export const FETCH_RECORDING_JOB = 'calls.fetch-recording';
 
@@ -177,7 +188,18 @@ export async function listVoicemails(ctx: AppContext, userId: number, companyId:
       rows.map((r) => r.number_id),
     ),
   ]);
-  return { data: rows.map((r, i) => voicemailDto(r, labels.get(r.number_id) ?? '', contacts[i])), meta: pageMeta(page, perPage, total) };
+  // Each voicemail's transcript (state and text), one statement for the page, as the inbox and the e-mail show it.
+  const texts = transcriptSource
+    ? await transcriptSource(
+        ctx,
+        companyId,
+        rows.map((r) => r.id),
+      )
+    : new Map<number, VoicemailTranscriptText>();
+  return {
+    data: rows.map((r, i) => ({ ...voicemailDto(r, labels.get(r.number_id) ?? '', contacts[i]), transcript: texts.get(r.id) ?? null })),
+    meta: pageMeta(page, perPage, total),
+  };
 }
 
 /** PUT /api/voicemails/{id}/read and /unread. @throws NotFoundError 404 */

@@ -6,8 +6,8 @@
  * - a call answered in the browser on a number that records and transcribes is recorded in two channels and
  *   transcribed, like a forwarded call; the call detail names the answering person ("Alice Owner (app)"), not
  *   "user 1"; the Twilio dialect's TwiML of such a line carries `record="record-from-answer-dual"`;
- * - a voicemail's transcript is in the call detail (`voicemail_transcription`) and found by transcript search;
- *   the backfill indexes voicemails transcribed before search took them.
+ * - a voicemail's transcript is in the call detail (`voicemail_transcription`) and the Voicemail list, and found by
+ *   transcript search; the backfill indexes voicemails transcribed before search took them.
  */
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,6 +149,12 @@ describe('voicemail transcripts', () => {
       expect(detail.status).toBe(4);
       expect(detail.transcription).toBeNull();
       expect(detail.voicemail_transcription).toMatchObject({ text: `Client: ${words}`, metadata: { source: 'voicemail' } });
+      // The Voicemail list shows it too.
+      const list = await owner.client.get(`/api/voicemails?company_id=${owner.companyId}`);
+      expect(list.status).toBe(200);
+      expect(list.body.data.find((v: { call_id: number }) => v.call_id === callId)).toMatchObject({
+        transcript: { state: 'complete', text: `Client: ${words}` },
+      });
 
       const search = async () => {
         const q = new URLSearchParams({ company_id: String(owner.companyId), q: '"water heater warranty"', speaker: 'client' });

@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context.js';
 import type { ModuleEntry } from '../../platform/module.js';
 import { registerCallDetailExtension, registerRecordingListener } from '../calls/recordings.js';
-import { sendVoicemailAlertWithText } from '../calls/voicemails.js';
+import { registerVoicemailTranscriptSource, sendVoicemailAlertWithText } from '../calls/voicemails.js';
 import { registerVoicemailTextSource } from '../conversations/conversations.hooks.js';
 import { findRoutingById } from '../numbers/numbers.service.js';
 import { onTranscriptSettled, registerTranscriptionJobs, startTranscript } from './transcription.jobs.js';
@@ -13,7 +13,8 @@ import { readCallVoicemailTranscript, readTranscript, voicemailTranscriptTexts }
  * `call_transcription_enabled` gets a loading transcript and its job (in the storing transaction);
  * `GET /calls/{id}?include=transcription` adds the call's transcript and its voicemail's; a transcribed voicemail's
  * alert e-mail goes out when its transcript settles, with the text; the inbox's voicemail items
- * carry their transcript (conversations' voicemail-text hook).
+ * carry their transcript (conversations' voicemail-text hook), and so do the voicemail list's items (calls'
+ * voicemail transcript source).
  */
 function setupTranscription(_ctx: AppContext): void {
   registerRecordingListener(async (ctx, tx, s) => {
@@ -29,6 +30,7 @@ function setupTranscription(_ctx: AppContext): void {
     return { transcription: await readTranscript(ctx, q), voicemail_transcription: await readCallVoicemailTranscript(ctx, q) };
   });
   registerVoicemailTextSource(voicemailTranscriptTexts);
+  registerVoicemailTranscriptSource(voicemailTranscriptTexts);
   onTranscriptSettled(async (ctx, tx, row, state, text) => {
     if (row.voicemail_id !== null) await sendVoicemailAlertWithText(ctx, tx, row.voicemail_id, state === 'complete' ? text : undefined);
   });

@@ -1,4 +1,5 @@
-import { ActionIcon, Anchor, Badge, Button, Card, Group, Pagination, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Card, Group, Loader, Pagination, Stack, Text, Tooltip } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { formatPhone } from '@switchboard/domain';
 import { IconMail, IconMailOpened, IconTrash, IconPhoneIncoming } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -11,13 +12,15 @@ import { PAGER_LABELS } from '../../../components/TablePager';
 import { formatDateTime, formatDuration } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { useDeleteVoicemail } from '../api/delete-voicemail';
-import { useVoicemails } from '../api/get-voicemails';
+import { useVoicemails, voicemailsKey } from '../api/get-voicemails';
 import { useMarkVoicemail } from '../api/mark-voicemail';
 import type { Voicemail } from '../types';
 import { fileSrc } from '../../../lib/files';
 import { useCan } from '../../../lib/access';
 import { CallButton } from '../../../components/CallButton';
 import { RequireAbility } from '../../../components/RequireAbility';
+import { useRealtimeEvent } from '../../../lib/realtime';
+import { useCompanyId } from '../../../lib/session';
 
 /** Voicemail: every message left on the company's numbers, to play, mark heard or new, and delete. Roles without `calls.read` see "not available with your role" (components/RequireAbility). */
 export function VoicemailPage() {
@@ -36,6 +39,12 @@ function VoicemailScreen() {
   const mark = useMarkVoicemail();
   const remove = useDeleteVoicemail();
   const [deleting, setDeleting] = useState<Voicemail | null>(null);
+  // A voicemail's transcript settles after the list loaded: refetch when one of the company's transcripts changes.
+  const companyId = useCompanyId();
+  const queryClient = useQueryClient();
+  useRealtimeEvent(companyId !== null ? (`company.${companyId}` as const) : null, 'transcript updated', (p) => {
+    if (p.voicemail_id !== null) void queryClient.invalidateQueries({ queryKey: voicemailsKey(companyId) });
+  });
   const list = voicemails.data?.data ?? [];
   const meta = voicemails.data?.meta;
   const unread = list.filter((v) => !v.is_read).length;
@@ -125,6 +134,7 @@ function VoicemailScreen() {
                   </Tooltip>
                 </Group>
               </Group>
+              <VoicemailTranscript transcript={v.transcript ?? null} />
             </Card>
           ))}
           {meta && meta.last_page > 1 ? <Pagination total={meta.last_page} value={meta.current_page} onChange={setPage} size="sm" {...PAGER_LABELS} /> : null}
@@ -148,5 +158,31 @@ function VoicemailScreen() {
         The recording from {deleting ? deleting.contact?.name || formatPhone(deleting.from) : ''} is removed for everyone. The call stays in Activity.
       </ConfirmModal>
     </>
+  );
+}
+
+/** The voicemail's transcript under its row (docs/transcription.md "Voicemails"): the caller's words, "Transcribing…", or the failure. */
+function VoicemailTranscript({ transcript }: { transcript: Voicemail['transcript'] }) {
+  if (!transcript) return null;
+  if (transcript.state === 'loading')
+    return (
+      <Group gap={6} mt="xs" data-testid="voicemail-transcript">
+        <Loader size="xs" />
+        <Text size="sm" c="dimmed">
+          Transcribing…
+        </Text>
+      </Group>
+    );
+  if (transcript.state === 'failed')
+    return (
+      <Text size="sm" c="dimmed" mt="xs" data-testid="voicemail-transcript">
+        The message could not be transcribed.
+      </Text>
+    );
+  const text = transcript.text.replace(/^Client: /gm, '').trim();
+  return (
+    <Text size="sm" mt="xs" fs={text ? 'italic' : undefined} c={text ? undefined : 'dimmed'} data-testid="voicemail-transcript">
+      {text ? `“${text}”` : 'No speech was recognised.'}
+    </Text>
   );
 }
