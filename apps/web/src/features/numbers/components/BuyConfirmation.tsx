@@ -6,9 +6,10 @@ import { formatUsd } from '@switchboard/contracts';
 import { useNumberPrice } from '../api/number-price';
 import { NumberLimitDialog, useNumberLimit } from './NumberLimitDialog';
 
-/** "Local" or "Toll-free" for a number on offer. */
-export function numberKind(n: AvailableNumber): string {
-  return n.type === 'toll_free' ? 'Toll-free' : 'Local';
+/** "Local" or "Toll-free" for a number on offer; "Fax, local" / "Fax, toll-free" when it is bought for faxes. */
+export function numberKind(n: AvailableNumber, fax = false): string {
+  const kind = n.type === 'toll_free' ? 'Toll-free' : 'Local';
+  return fax ? `Fax, ${kind.toLowerCase()}` : kind;
 }
 
 /** Where a number on offer is: "Chicago, IL", or "—" when the carrier does not say. */
@@ -64,6 +65,8 @@ interface BuyConfirmationProps {
   error: string | null;
   onBack: () => void;
   onConfirm: () => void;
+  /** Bought as fax numbers (the Fax use of the buy dialog): said so, not "Local" (issue 23). */
+  fax?: boolean;
 }
 
 /**
@@ -73,7 +76,7 @@ interface BuyConfirmationProps {
  * from `GET number-limit`, or refused by the server) links to the limit-increase request
  * (NumberLimitDialog), pre-filled with the numbers this purchase needs.
  */
-export function BuyConfirmation({ numbers, busy, error, onBack, onConfirm }: BuyConfirmationProps) {
+export function BuyConfirmation({ numbers, busy, error, onBack, onConfirm, fax = false }: BuyConfirmationProps) {
   const one = numbers.length === 1;
   const limit = useNumberLimit().data;
   const [requesting, request] = useDisclosure(false);
@@ -88,7 +91,9 @@ export function BuyConfirmation({ numbers, busy, error, onBack, onConfirm }: Buy
   return (
     <Stack gap="md" data-testid="buy-confirmation">
       <Text size="sm">
-        {one ? 'You are about to buy this number for your company:' : `You are about to buy these ${numbers.length} numbers for your company:`}
+        {one
+          ? `You are about to buy this ${fax ? 'fax ' : ''}number for your company:`
+          : `You are about to buy these ${numbers.length} ${fax ? 'fax ' : ''}numbers for your company:`}
       </Text>
       <Table.ScrollContainer minWidth={360} mah={300}>
         <Table striped withTableBorder>
@@ -103,7 +108,7 @@ export function BuyConfirmation({ numbers, busy, error, onBack, onConfirm }: Buy
             {numbers.map((n) => (
               <Table.Tr key={n.number} data-testid="buy-confirmation-number">
                 <Table.Td ff="monospace">{formatPhone(n.number)}</Table.Td>
-                <Table.Td>{numberKind(n)}</Table.Td>
+                <Table.Td>{numberKind(n, fax)}</Table.Td>
                 <Table.Td>{place(n)}</Table.Td>
               </Table.Tr>
             ))}

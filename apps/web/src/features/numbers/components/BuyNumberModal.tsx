@@ -1,6 +1,7 @@
 import { Button, Group, Modal, SegmentedControl, Stack, Text } from '@mantine/core';
 import { formatPhone } from '@switchboard/domain';
 import { useEffect, useState } from 'react';
+import { HttpError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { useCompanyId } from '../../../lib/session';
 import { useBulkPurchaseNumbers } from '../api/bulk-purchase-numbers';
@@ -89,10 +90,32 @@ export function BuyNumberModal({ opened, onClose }: { opened: boolean; onClose: 
     );
   };
 
+  // The bulk purchase buys voice numbers only (it takes no use): several fax numbers are bought one by one, each as a fax
+  // number (issue 23: a fax number's purchase read "Local"; the bulk path made them voice numbers).
+  const buyFaxNumbers = async (numbers: AvailableNumber[]) => {
+    if (companyId === null) return;
+    let bought = 0;
+    for (const n of numbers) {
+      try {
+        await buy.mutateAsync({ company_id: companyId, provider_id: n.provider_id, number: n.number, service_type: 2 });
+        bought += 1;
+      } catch (error) {
+        // A refusal is shown (the request's own notice and the confirmation's error); the rest are not bought.
+        if (error instanceof HttpError) break;
+        throw error;
+      }
+    }
+    if (bought > 0) {
+      notify.success(`${bought} fax ${bought === 1 ? 'number is' : 'numbers are'} yours.`, 'Numbers purchased');
+      done();
+    }
+  };
+
   const confirm = () => {
     if (!confirming) return;
     clearErrors();
     if (confirming.length === 1) buyOne(confirming[0]!);
+    else if (serviceType === '2') void buyFaxNumbers(confirming);
     else buyMany(confirming);
   };
   const failure = buy.error ?? bulk.error;
@@ -107,6 +130,7 @@ export function BuyNumberModal({ opened, onClose }: { opened: boolean; onClose: 
       >
         <BuyConfirmation
           numbers={confirming}
+          fax={serviceType === '2'}
           busy={buy.isPending || bulk.isPending}
           error={failure ? failure.message : null}
           onBack={() => {
