@@ -21,7 +21,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import pluralize from 'pluralize';
 import { z } from 'zod';
-import type { $ZodType } from 'zod/v4/core';
+import { $ZodAsyncError, type $ZodType } from 'zod/v4/core';
 
 // ---------------------------------------------------------------------------------------------
 // Response declarations for routes
@@ -197,6 +197,11 @@ export const OPERATION_ID_OVERRIDES: Record<string, string> = {
   'POST /sandbox-payments/v1/payment_methods': 'createSandboxPaymentMethod',
   'POST /sandbox-payments/v1/setup_intents/authenticate': 'authenticateSandboxSetupIntent',
   'GET /api/companies/:companyId/caller-id/settings': 'getCallerIdSettings',
+  'GET /api/company/:companyId/invoices/upcoming': 'getUpcomingInvoice',
+  'GET /api/campaigns/sending-numbers': 'listCampaignSendingNumbers',
+  'GET /api/ops/outbox': 'getOutboxStatus',
+  'POST /api/ops/outbox/consumers/:consumer/retry': 'retryOutboxConsumer',
+  'POST /api/ops/outbox/consumers/:consumer/replay': 'replayOutboxConsumer',
   'GET /api/companies/:companyId/sms-verification/campaign': 'listSmsVerificationCampaigns',
   'POST /api/companies/:companyId/sms-verification/campaign/:id/:brandId': 'updateSmsVerificationDraft',
   'POST /webhooks/telnyx/10dlc': 'receiveTelnyx10dlcEvent',
@@ -214,11 +219,61 @@ const NOISE = new Set(['api', 'v1', 'sanctum']);
 
 /** First words of a last path segment that make it an action (`POST /campaigns/{id}/pause` → `pauseCampaign`). */
 const ACTIONS = new Set([
-  'accept', 'activate', 'add', 'answer', 'apply', 'approve', 'archive', 'attach', 'authenticate', 'bulk', 'cancel', 'check',
-  'clear', 'connect', 'converse', 'deactivate', 'detach', 'export', 'forget', 'forgot', 'hangup', 'heartbeat', 'hold', 'import',
-  'leave', 'locate', 'login', 'logout', 'lookup', 'migrate', 'mute', 'pause', 'preview', 'purchase', 'reactivate', 'read',
-  'reject', 'remove', 'replay', 'resend', 'reset', 'restore', 'retry', 'revert', 'rotate', 'say', 'search', 'send', 'speak',
-  'start', 'submit', 'test', 'transfer', 'unread', 'verify',
+  'accept',
+  'activate',
+  'add',
+  'answer',
+  'apply',
+  'approve',
+  'archive',
+  'attach',
+  'authenticate',
+  'bulk',
+  'cancel',
+  'check',
+  'clear',
+  'connect',
+  'converse',
+  'deactivate',
+  'detach',
+  'export',
+  'forget',
+  'forgot',
+  'hangup',
+  'heartbeat',
+  'hold',
+  'import',
+  'leave',
+  'locate',
+  'login',
+  'logout',
+  'lookup',
+  'migrate',
+  'mute',
+  'pause',
+  'preview',
+  'purchase',
+  'reactivate',
+  'read',
+  'reject',
+  'remove',
+  'replay',
+  'resend',
+  'reset',
+  'restore',
+  'retry',
+  'revert',
+  'rotate',
+  'say',
+  'search',
+  'send',
+  'speak',
+  'start',
+  'submit',
+  'test',
+  'transfer',
+  'unread',
+  'verify',
 ]);
 
 const pascal = (w: string) => (w ? w[0]!.toUpperCase() + w.slice(1) : w);
@@ -326,7 +381,8 @@ export function assignOperationIds<T extends OpenApiDocument>(doc: T): T {
     }
     paths[path] = out;
   }
-  if (duplicates.length) throw new Error(`Duplicate operation ids (name one of each in OPERATION_ID_OVERRIDES, platform/http/openapi.ts): ${duplicates.join('; ')}`);
+  if (duplicates.length)
+    throw new Error(`Duplicate operation ids (name one of each in OPERATION_ID_OVERRIDES, platform/http/openapi.ts): ${duplicates.join('; ')}`);
   return { ...doc, paths };
 }
 
@@ -339,8 +395,9 @@ export function acceptsMissing(schema: unknown): boolean {
   if (!schema || typeof schema !== 'object' || !('_zod' in schema)) return false;
   try {
     return (schema as z.ZodType).safeParse(undefined).success;
-  } catch {
-    return false; // async refinements and the like: keep what zod says
+  } catch (error) {
+    if (error instanceof $ZodAsyncError) return false; // an async refinement: keep what zod says
+    throw error;
   }
 }
 
@@ -467,7 +524,11 @@ async function checkAnswer(request: FastifyRequest, reply: FastifyReply, payload
   if (!route?.url || schema?.hide || UNIVERSAL.has(reply.statusCode)) return payload;
   if (route.url.startsWith('/api/docs')) return payload;
   const status = reply.statusCode;
-  const contentType = String(reply.getHeader('content-type') ?? '').split(';')[0]!.trim().toLowerCase() || null;
+  const contentType =
+    String(reply.getHeader('content-type') ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase() || null;
   const record = (why: string) => {
     if (!undeclared.some((u) => u.method === request.method && u.url === route.url && u.status === status && u.contentType === contentType)) {
       undeclared.push({ method: request.method, url: route.url, status, contentType, why });
