@@ -69,7 +69,7 @@ export function SendingNumberField({ numbers, states, value, onChange, error, di
       />
       {blocked ? (
         <Alert color="yellow" variant="light" mt="xs" title="This number cannot send campaigns yet" data-testid="number-not-registered">
-          <Text size="sm">{blocked.message.replace(`: register it under SMS verification (${SMS_VERIFICATION_PATH}).`, '.')}</Text>
+          <Text size="sm">{(blocked.message ?? '').replace(`: register it under SMS verification (${SMS_VERIFICATION_PATH}).`, '.')}</Text>
           <Group gap="sm" mt="xs" wrap="wrap">
             <Anchor href={SMS_VERIFICATION_PATH} target="_blank" rel="noopener" size="sm">
               Register it under SMS verification (new tab) <IconExternalLink size={12} aria-hidden />
