@@ -104,6 +104,12 @@ export const ConversationItem = z.object({
     shouldBeSentAt: Timestamp.nullable(),
     /** Outbound messages and notes: the user who wrote them. */
     userId: z.number().int().nullable(),
+    /**
+     * Inbound messages: the body was longer than the carrier's limit (1,600 characters) and was cut
+     * to it (docs/messaging.md "Long messages"); `originalLength` is then the characters received.
+     */
+    truncated: z.boolean().optional(),
+    originalLength: z.number().int().nullable().optional(),
     /** Voicemail items in item pages: the voicemail's transcript (`loading`, then `complete` with its text, or `failed`), null when it has none. */
     transcript: z
       .object({ state: z.enum(['loading', 'complete', 'failed']), text: z.string() })

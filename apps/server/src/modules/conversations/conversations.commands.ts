@@ -8,9 +8,10 @@
  * in conversations.live.ts).
  *
  * Command API
- * - `appendInboundMessage(ctx, tx, {companyId, numberId, from, body, media, carrierSid})` → `{conversation, item}`:
+ * - `appendInboundMessage(ctx, tx, {companyId, numberId, from, body, media, carrierSid, originalLength?})` → `{conversation, item}`:
  *   finds or starts the (number, sender) thread, links the sender's contact, bumps it, stores the
- *   message as `received` (read when the sender is blocked).
+ *   message as `received` (read when the sender is blocked); `originalLength` marks a body the
+ *   carrier adapter cut to the carrier's limit.
  * - `appendOutboundMessage(ctx, tx, {companyId, numberId, recipient, body, media, userId, contactId?})` → `{conversation, item}`:
  *   a message to send (`sending`); the caller enqueues its delivery in the same `tx`.
  * - `appendOutboundMessages(ctx, tx, {companyId, numberId, userId, messages[]})` → `[{itemId, conversationId}]`:
@@ -26,7 +27,7 @@
  * - Calls, voicemails (and later faxes) in a thread: `recordCallInThread` (conversations.service.ts),
  *   which the `call.changed` subscriber uses.
  */
-import { advanceDelivery, isDeliveryState, type DeliveryUpdate } from '@switchboard/domain';
+import { advanceDelivery, codePointLength, isDeliveryState, type DeliveryUpdate } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { ConflictError, NotFoundError, fieldError } from '../../platform/http/errors.js';
@@ -88,13 +89,16 @@ async function openThread(
  * bumps it (last activity now, un-archived) and stores the message (`received`). A blocked
  * sender's text is kept but arrives read, so it counts as no unread (docs/messaging.md "Blocked callers").
  * @param input.from the sender, E.164. @param input.media the carrier's media URLs (copy them with `attachMessageMedia` later).
+ * @param input.originalLength characters received when the carrier adapter cut the body to the
+ *   carrier's limit (docs/operations.md "Bounds on outside input"): stored as `body_truncated` with
+ *   `body_original_length`, shown as "message truncated"; absent or null when the body is whole.
  * @returns the conversation and the stored item (publish both after commit).
  * @throws InboxCommandError on malformed input.
  */
 export async function appendInboundMessage(
   ctx: AppContext,
   tx: DbOrTx,
-  input: { companyId: number; numberId: number; from: string; body: string; media: MediaRef[]; carrierSid: string },
+  input: { companyId: number; numberId: number; from: string; body: string; media: MediaRef[]; carrierSid: string; originalLength?: number | null },
 ): Promise<{ conversation: ConversationRow; item: ItemRow }> {
   const cmd = 'appendInboundMessage';
   requireId(cmd, 'companyId', input.companyId);
@@ -103,6 +107,10 @@ export async function appendInboundMessage(
   requireMedia(cmd, input.media);
   if (typeof input.body !== 'string') throw new InboxCommandError(cmd, 'body must be a string');
   if (typeof input.carrierSid !== 'string' || !input.carrierSid) throw new InboxCommandError(cmd, 'carrierSid is required');
+  const originalLength = input.originalLength ?? null;
+  if (originalLength !== null && !(Number.isSafeInteger(originalLength) && originalLength > codePointLength(input.body))) {
+    throw new InboxCommandError(cmd, 'originalLength must be an integer above the length of the kept body');
+  }
   const conversation = await openThread(ctx, tx, input.companyId, input.numberId, input.from);
   const blocked = await isPartyBlocked(ctx, input.companyId, input.numberId, input.from, tx);
   const item = await conversationsRepository.insertItem(tx, {
@@ -115,6 +123,8 @@ export async function appendInboundMessage(
     media: JSON.stringify(input.media),
     delivery_state: 'received',
     carrier_sid: input.carrierSid,
+    body_truncated: originalLength !== null,
+    body_original_length: originalLength,
   });
   return { conversation, item };
 }

@@ -73,6 +73,8 @@ export function toConversationItem(row: ItemRow): ConversationItem {
       durationS: row.duration_s,
       shouldBeSentAt: row.should_be_sent_at ? row.should_be_sent_at.toISOString() : null,
       userId: row.user_id,
+      truncated: row.body_truncated ?? false,
+      originalLength: row.body_truncated ? row.body_original_length : null,
     },
   };
 }

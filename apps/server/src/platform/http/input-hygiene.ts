@@ -11,6 +11,8 @@
  * - Carrier webhooks (`/webhooks/...`): the carrier signed what it sent, and refusing would make
  *   it retry and lose the message, so NUL characters are removed and lone surrogates replaced by
  *   U+FFFD instead — after the signature check (a `preHandler` appended behind the route's own).
+ *   Their bodies are at most {@link WEBHOOK_BODY_LIMIT} (413 before anything is read or parsed;
+ *   docs/operations.md "Bounds on outside input").
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { ValidationError, type FieldErrors } from './errors.js';
@@ -21,6 +23,16 @@ import { ValidationError, type FieldErrors } from './errors.js';
  * fields further.
  */
 export const MAX_TEXT_LENGTH = 10_000;
+
+/**
+ * Largest body of a webhook route under `/webhooks/` (bytes), unless the route sets its own
+ * `bodyLimit`: 1 MiB. A real carrier post is a few KB (Twilio: a body of at most 1,600 characters,
+ * at most 19 KB form-encoded, plus 10 media URLs); 1 MiB still takes a 64 K-character text of any
+ * script (the adapter cuts it to 1,600 and says so), while decoding and verifying it stays well under
+ * 100 ms of the event loop. A bigger body is answered 413 at once, unread (the app's 25 MB limit is
+ * for uploads).
+ */
+export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -97,6 +109,7 @@ const isWebhook = (url: string): boolean => url.startsWith('/webhooks/');
 export function registerInputHygiene(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!isWebhook(route.url)) return;
+    route.bodyLimit ??= WEBHOOK_BODY_LIMIT;
     const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
     route.preHandler = [
       ...own,

@@ -23,6 +23,20 @@ function DeliveryState({ item }: { item: ConversationItem }) {
   );
 }
 
+/**
+ * Under an inbound text the carrier adapter cut to the carrier's limit (1,600 characters; docs/messaging.md
+ * "Long messages"): how many characters were received, so nobody takes the cut text for the whole.
+ */
+function TruncationNote({ item }: { item: ConversationItem }) {
+  if (!item.details.truncated) return null;
+  const received = item.details.originalLength;
+  return (
+    <Text size="xs" c="gray.7" fs="italic" mt={4} data-testid="message-truncated">
+      {received ? `message truncated: ${received.toLocaleString('en-US')} characters received` : 'message truncated'}
+    </Text>
+  );
+}
+
 /** One item of a thread: inbound on the left, outbound on the right with its delivery state. */
 export function MessageBubble({ item }: { item: ConversationItem }) {
   const inbound = item.isInbound;
@@ -40,6 +54,7 @@ export function MessageBubble({ item }: { item: ConversationItem }) {
         style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
       >
         {content ? <Text size="sm">{content}</Text> : null}
+        <TruncationNote item={item} />
         {(item.details.media ?? []).map((m, i) => {
           const url = mediaUrl(m);
           return /\.(png|jpe?g|gif|webp)(\?|$)/i.test(url) ? (
