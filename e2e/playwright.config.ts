@@ -43,7 +43,7 @@ export default defineConfig({
   webServer: {
     command: `node --import tsx ../apps/server/src/main.ts`,
     cwd: path.resolve(import.meta.dirname),
-    url: `http://localhost:${port}/api/health`,
+    url: `http://localhost:${port}/api/ready`,
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: 'pipe',

@@ -11,7 +11,7 @@ import { resolveSocketUser } from './modules/companies/companies.service.js';
 import { liveChannelAccess } from './modules/users/members.service.js';
 import { createBlobStore } from './platform/blob.js';
 import type { Config } from './platform/config.js';
-import { createDb, migrate } from './platform/db/db.js';
+import { createDb, migrateDatabase } from './platform/db/db.js';
 import { drainGroupCommits } from './platform/db/group-commit.js';
 import { PoolWaitInTransactionError } from './platform/db/tx-guard.js';
 import { closeInvalidationFeeds } from './platform/db/invalidation-feed.js';
@@ -64,11 +64,16 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Lo
 /**
  * Migrates, builds and starts listening on `config.port` (0 = any free port; `publicUrl` is
  * then rewritten to the real address unless `PUBLIC_URL` was given).
+ * `readyLater`: API requests answer 503 (starting) until the caller sets `ctx.readiness.ready`.
  * `close()` stops the queue, realtime and HTTP, lands batched writes and closes the pool; after
  * `config.shutdownTimeoutMs` it stops waiting, logs what was still open and resolves (the process
  * entry then exits).
  */
-export async function startServer(config: Config, databaseUrl: string, options: { publicUrlFromPort?: boolean } = {}): Promise<Running> {
+export async function startServer(
+  config: Config,
+  databaseUrl: string,
+  options: { publicUrlFromPort?: boolean; readyLater?: boolean } = {},
+): Promise<Running> {
   const log = createLogger(config);
   const { db, pool } = createDb(databaseUrl, {
     max: config.dbPoolMax,
@@ -76,13 +81,27 @@ export async function startServer(config: Config, databaseUrl: string, options: 
     // A transaction asking the pool for another connection fails at once in the tests; elsewhere it is logged once per call site.
     txGuard: process.env.VITEST ? 'throw' : 'warn',
     onTxGuardViolation: (e: PoolWaitInTransactionError) => log.error({ err: e }, 'a transaction waited on the pool'),
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    lockTimeoutMs: config.dbLockTimeoutMs,
+    onConnectionError: (e) => log.warn({ err: e }, 'a database connection broke (it is replaced on next use)'),
   });
-  await migrate(db);
+  await migrateDatabase(databaseUrl);
   const queue = new Queue(databaseUrl, config.runWorkers);
   const realtime = new Realtime({ config, db });
   const blobs = createBlobStore(config);
   const mailer = new Mailer(db, queue, config.smtpUrl, config.mailFrom);
-  const ctx: AppContext = { config, db, pool, queue, realtime, blobs, mailer, carrier: createCarrier(config, db, queue), log };
+  const ctx: AppContext = {
+    config,
+    db,
+    pool,
+    queue,
+    realtime,
+    blobs,
+    mailer,
+    carrier: createCarrier(config, db, queue),
+    log,
+    readiness: { ready: false, reason: 'starting' },
+  };
   registerJobs(ctx);
   const app = await buildApp(ctx);
   await app.listen({ port: config.port, host: config.host });
@@ -102,6 +121,8 @@ export async function startServer(config: Config, databaseUrl: string, options: 
   // The domain-event outbox's workers (docs/architecture.md "Domain events"): in processes that run workers.
   const outbox = config.runWorkers ? new OutboxWorkers(ctx) : undefined;
   outbox?.start();
+  // Ready now, unless the caller still has first-start work to do (main.ts: the demo seed) and says when.
+  if (!options.readyLater) ctx.readiness = { ready: true, reason: null };
   const url = `http://127.0.0.1:${port}`;
   let closing: Promise<void> | undefined;
   const close = async (): Promise<void> => {

@@ -23,4 +23,9 @@ export type AppContext = {
   mailer: Mailer;
   carrier: CarrierPort;
   log: FastifyBaseLogger;
+  /**
+   * Whether the process is ready for users (docs/operations.md "Readiness"): false from start until the
+   * migrations and the first-start seed are done (API requests then answer 503 with `Retry-After`).
+   */
+  readiness: { ready: boolean; reason: string | null };
 };

@@ -48,17 +48,27 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 try {
-  running = await startServer(config, database.url);
-  if (config.seedDemo) {
-    const demo = await seedDemo(running.ctx);
-    console.log(
-      `\n  Switchboard is running at ${config.publicUrl}\n  Demo sign-in: ${demo.email} / ${demo.password}${demo.created ? ' (demo data created)' : ''}\n`,
-    );
-  } else {
-    console.log(`\n  Switchboard is running at ${config.publicUrl}\n`);
-  }
+  // With the demo seed, the API answers 503 "starting" until the seed is done (docs/operations.md "Readiness").
+  running = await startServer(config, database.url, { readyLater: config.seedDemo });
 } catch (e) {
   console.error(e);
   await database.stop().catch(() => {});
   process.exit(1);
+}
+if (config.seedDemo) {
+  running.ctx.readiness = { ready: false, reason: 'creating the demo account' };
+  try {
+    const demo = await seedDemo(running.ctx);
+    console.log(
+      `\n  Switchboard is running at ${config.publicUrl}\n  Demo sign-in: ${demo.email} / ${demo.password}${demo.created ? ' (demo data created)' : ''}\n`,
+    );
+  } catch (e) {
+    // A failed seed leaves the product running without the demo (never stops the database under it).
+    running.ctx.log.error({ err: e }, 'the demo account could not be created; the product runs without it');
+    console.log(`\n  Switchboard is running at ${config.publicUrl} (without the demo account: see the log)\n`);
+  } finally {
+    running.ctx.readiness = { ready: true, reason: null };
+  }
+} else {
+  console.log(`\n  Switchboard is running at ${config.publicUrl}\n`);
 }

@@ -62,6 +62,8 @@ const schema = z.object({
   TRUST_PROXY: z.string().default(''),
   METRICS_TOKEN: z.string().default(''),
   DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(3000),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  DB_LOCK_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   SECRET_KEY: z.string().default(''),
   LOG_FORMAT: z.enum(['', 'json', 'pretty']).default(''),
@@ -228,6 +230,17 @@ export type Config = {
   metricsToken: string;
   /** Longest wait for a PostgreSQL connection from the pool, ms (DB_ACQUIRE_TIMEOUT_MS, default 3000); then 503. */
   dbAcquireTimeoutMs: number;
+  /**
+   * Longest statement, ms (DB_STATEMENT_TIMEOUT_MS, default 30000; 0 = none): a runaway query is cancelled (answered 503).
+   * Migrations run without it.
+   */
+  dbStatementTimeoutMs: number;
+  /**
+   * Longest wait for a row or table lock, ms (DB_LOCK_TIMEOUT_MS, default 3000; 0 = none): a statement meeting a table
+   * locked by a migration or a long report gives up (503 with Retry-After, the carrier retries) instead of holding its
+   * connection while the voice path waits for one. Migrations run without it.
+   */
+  dbLockTimeoutMs: number;
   /** Longest graceful shutdown, ms (SHUTDOWN_TIMEOUT_MS, default 10000); then the process exits anyway. */
   shutdownTimeoutMs: number;
   /** Browser (Web Push) and APNs VoIP push settings (PUSH_ADAPTER, VAPID_*, APNS_*; docs/push.md "Configuration"). */
@@ -349,6 +362,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: e.TRUST_PROXY.trim(),
     metricsToken: e.METRICS_TOKEN,
     dbAcquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,
+    dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+    dbLockTimeoutMs: e.DB_LOCK_TIMEOUT_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     push: {
       adapter: e.PUSH_ADAPTER,

@@ -10,8 +10,8 @@
  * records which worker runs each job in `queue_active_jobs`. Every `sweepMs`, each process with
  * workers removes the workers that are dead (no heartbeat for `staleMs`, or a previous process of
  * this host whose pid is gone or is now ours) and fails their jobs through pg-boss (`fail`), which
- * retries them after the job's retry delay: an interrupted job runs again within a minute. Handlers
- * of resumable jobs must tolerate a second run meeting a first one that is still alive (a worker
+ * retries them after the job's retry delay: an interrupted job runs again within a minute. Every job
+ * kind is resumable unless defined with `{resumable: false}`. Handlers of resumable jobs must tolerate a second run meeting a first one that is still alive (a worker
  * whose event loop stalled past `staleMs`): see the import's advisory lock and campaign claims.
  */
 import { randomUUID } from 'node:crypto';
@@ -32,7 +32,10 @@ export function isLastAttempt(job: Pick<JobWithMetadata<unknown>, 'retryCount' |
   return job !== undefined && job.retryCount >= job.retryLimit;
 }
 export type EnqueueOptions = { startAfter?: Date | number; singletonKey?: string; retryLimit?: number; retryDelay?: number };
-/** `resumable`: recorded per worker so a dead process's job is retried within a minute (see the module doc). */
+/**
+ * `resumable` (default true): recorded per worker so a dead process's job is retried within a minute (see the
+ * module doc) instead of waiting out the queue's 15-minute expiry; `false` only for jobs whose second run would do harm.
+ */
 export type DefineOptions = { resumable?: boolean };
 
 /** Crash-recovery timings in ms (tests may lower them). */
@@ -77,7 +80,7 @@ export class Queue {
 
   /** Declares a job kind and, when this process runs workers, its handler (`concurrency` parallel jobs). */
   define<T extends object>(name: string, handler: JobHandler<T>, concurrency = 2, options: DefineOptions = {}): void {
-    this.handlers.set(name, { handler, concurrency, resumable: options.resumable === true });
+    this.handlers.set(name, { handler, concurrency, resumable: options.resumable !== false });
   }
 
   private async sql<R = Record<string, unknown>>(text: string, values: unknown[] = []): Promise<R[]> {

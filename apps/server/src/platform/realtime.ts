@@ -294,7 +294,13 @@ function batchedNotifyPool(pool: pg.Pool): { pool: pg.Pool; notifies: GroupCommi
   const shim = {
     query: (text: string, values?: unknown[]) =>
       text === ADAPTER_NOTIFY && values?.length === 2 ? notifies.submit([String(values[0]), String(values[1])]) : pool.query(text, values),
-    connect: () => pool.connect(),
+    // The adapter's LISTEN client: a broken connection (PostgreSQL restarted, the backend terminated) emits 'error',
+    // which the adapter does not listen to; it reconnects on the 'end' that follows.
+    connect: async () => {
+      const client = await pool.connect();
+      if (client.listenerCount('error') === 0) client.on('error', () => {});
+      return client;
+    },
   };
   return { pool: shim as unknown as pg.Pool, notifies };
 }

@@ -239,7 +239,7 @@ describe('calls and voicemails in the thread', () => {
     expect(items[0].isRead).toBe(true);
   });
 
-  it('coalesces a burst of call events into one write: latest state per call, one publish per changed item', async () => {
+  it('follows interleaved events of two calls to each call\'s latest state; a repeated state publishes nothing', async () => {
     const caller = '+13125550279';
     const newCall = async (carrierSid: string) =>
       s.ctx.db
@@ -271,13 +271,18 @@ describe('calls and voicemails in the thread', () => {
     s.ctx.realtime.mayHaveSubscribers = () => true; // as if the inbox were open
     try {
       const ev = { companyId: a.companyId, numberId: n1.id, from: caller, direction: 'inbound' as const };
-      // Not awaited one by one: the events land in the same flush.
+      // The two calls' events interleave; each call's events are emitted in order, as its producer does under the
+      // call's row lock (the outbox delivers one aggregate's events in order).
       const settled = await Promise.allSettled([
-        events.publish(s.ctx, 'call.changed', { ...ev, callId: c1.id, status: 1, startedAt: c1.started_at }),
-        events.publish(s.ctx, 'call.changed', { ...ev, callId: c2.id, status: 1, startedAt: c2.started_at, contactId: null }),
-        events.publish(s.ctx, 'call.changed', { ...ev, callId: c1.id, status: 12, durationS: 3 }),
-        events.publish(s.ctx, 'call.changed', { ...ev, callId: c1.id, status: 4, voicemailId: vm.id, durationS: 7 }),
-        events.publish(s.ctx, 'call.changed', { ...ev, callId: c2.id, status: 12, durationS: 5 }),
+        (async () => {
+          await events.publish(s.ctx, 'call.changed', { ...ev, callId: c1.id, status: 1, startedAt: c1.started_at });
+          await events.publish(s.ctx, 'call.changed', { ...ev, callId: c1.id, status: 12, durationS: 3 });
+          await events.publish(s.ctx, 'call.changed', { ...ev, callId: c1.id, status: 4, voicemailId: vm.id, durationS: 7 });
+        })(),
+        (async () => {
+          await events.publish(s.ctx, 'call.changed', { ...ev, callId: c2.id, status: 1, startedAt: c2.started_at, contactId: null });
+          await events.publish(s.ctx, 'call.changed', { ...ev, callId: c2.id, status: 12, durationS: 5 });
+        })(),
       ]);
       expect(settled.every((x) => x.status === 'fulfilled')).toBe(true);
     } finally {
@@ -291,9 +296,9 @@ describe('calls and voicemails in the thread', () => {
     expect(items[1]).toMatchObject({ call_id: c2.id, type: 'call', voicemail_id: null, call_status: 12, duration_s: 5, is_read: false });
     expect(items[0]!.conversation_id).toBe(items[1]!.conversation_id);
     expect(items[0]!.created_at.getTime()).toBe(c1.started_at.getTime());
-    expect(published.map((p) => p.item?.details.callId).sort()).toEqual([c1.id, c2.id].sort());
+    expect(new Set(published.map((p) => p.item?.details.callId))).toEqual(new Set([c1.id, c2.id]));
     expect(published[0].id).toBe(items[0]!.conversation_id);
-    expect(published.find((p) => p.item.details.callId === c1.id).item.details).toMatchObject({ type: 'voicemail', callStatus: 4 });
+    expect(published.findLast((p) => p.item.details.callId === c1.id).item.details).toMatchObject({ type: 'voicemail', callStatus: 4 });
 
     // A later event that changes nothing writes and publishes nothing.
     published.length = 0;
@@ -335,7 +340,7 @@ describe('calls and voicemails in the thread', () => {
     expect(items).toEqual([{ call_id: call.id, call_status: 1 }]);
   });
 
-  it('a closing server writes the call events still queued', async () => {
+  it('an event committed by a server that stops before dispatching it is delivered by the outbox workers', async () => {
     const node = await startSecondNode(s);
     const caller = '+13125550280';
     const call = await s.ctx.db
@@ -351,17 +356,15 @@ describe('calls and voicemails in the thread', () => {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    const pending = events.publish(node.ctx, 'call.changed', {
-      callId: call.id,
-      companyId: a.companyId,
-      numberId: n1.id,
-      from: caller,
-      status: 10,
-      direction: 'inbound',
-    });
+    // Committed in the node's transaction (the outbox), never dispatched there: the node goes away at once.
+    await node.ctx.db.transaction().execute((tx) =>
+      events.emit(tx, 'call.changed', { callId: call.id, companyId: a.companyId, numberId: n1.id, from: caller, status: 10, direction: 'inbound' }),
+    );
     await node.close();
-    await pending;
-    const item = await s.ctx.db.selectFrom('conversation_items').selectAll().where('call_id', '=', call.id).executeTakeFirst();
+    const item = await eventually(
+      () => s.ctx.db.selectFrom('conversation_items').selectAll().where('call_id', '=', call.id).executeTakeFirst(),
+      10_000,
+    );
     expect(item).toMatchObject({ type: 'call', call_status: 10, is_read: false });
   });
 

@@ -13,7 +13,7 @@ describe('platform endpoints', () => {
   it('GET /api/health answers ok once the database is reachable', async () => {
     const r = await new ApiClient(server.url).get('/api/health');
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ status: 'ok' });
+    expect(r.body).toEqual({ status: 'ok', ready: true });
   });
 
   it('GET /metrics exposes request durations in Prometheus format', async () => {

@@ -27,6 +27,12 @@ export type DbOptions = {
    * platform/http/error-handler.ts). Also bounds opening a new connection.
    */
   acquireTimeoutMs?: number;
+  /** Longest statement, ms (0 or unset: none). Set on every connection (`statement_timeout`). */
+  statementTimeoutMs?: number;
+  /** Longest wait for a lock, ms (0 or unset: none). Set on every connection (`lock_timeout`). */
+  lockTimeoutMs?: number;
+  /** Receives errors of connections that break while checked out (a terminated backend, a restart): logged, never fatal. */
+  onConnectionError?: (error: Error) => void;
   /** What a request for a connection from inside an open transaction does (./tx-guard.ts); default 'warn'. */
   txGuard?: TxGuardMode;
   /** Receives the guard's reports in mode 'warn'. */
@@ -38,8 +44,20 @@ export type DbOptions = {
  * statements (./prepared.ts); transactions are guarded against waiting on the pool (./tx-guard.ts).
  */
 export function createDb(url: string, options: DbOptions = {}): { db: Db; pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: options.acquireTimeoutMs ?? 3000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.acquireTimeoutMs ?? 3000,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    ...(options.lockTimeoutMs ? { lock_timeout: options.lockTimeoutMs } : {}),
+    // A transaction left open by a stalled process does not hold its locks for ever.
+    idle_in_transaction_session_timeout: 60_000,
+  });
   pool.on('error', () => {}); // idle client errors are reported by the next query
+  // A connection that breaks while checked out (PostgreSQL restarted, the backend terminated) emits 'error' on its
+  // client: without a listener that would end the process. The query in flight fails on its own; the broken client is
+  // dropped by the pool when released (not queryable).
+  pool.on('connect', (client) => client.on('error', (e) => options.onConnectionError?.(e)));
   usePreparedStatements(pool);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   guardTransactions(db, pool, options.txGuard ?? 'warn', options.onTxGuardViolation);
@@ -66,6 +84,19 @@ class FolderProvider implements MigrationProvider {
  * (Kysely takes an advisory lock).
  * @throws the migration's error; the failed migration's transaction is rolled back.
  */
+/**
+ * Applies pending migrations over a connection of its own, without the pool's statement and lock
+ * timeouts (a migration may wait for a busy table and take long). See {@link migrate}.
+ */
+export async function migrateDatabase(url: string): Promise<void> {
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
+  try {
+    await migrate(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
 export async function migrate(db: Db): Promise<void> {
   const migrator = new Migrator({ db, provider: new FolderProvider(), allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();

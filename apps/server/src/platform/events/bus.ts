@@ -32,8 +32,8 @@ export type EventMeta = { eventId: number; name: DomainEventName; aggregate: str
 
 export type DomainEventHandler<K extends DomainEventName> = (ctx: AppContext, payload: DomainEvents[K], meta: EventMeta) => void | Promise<void>;
 
-/** Events written by `emit` (ids of `domain_events`), to `dispatch` after commit. */
-export type Emitted = { readonly eventIds: readonly number[] };
+/** Events written by `emit` (ids of `domain_events`) and how many deliveries they have, to `dispatch` after commit. */
+export type Emitted = { readonly eventIds: readonly number[]; readonly deliveries?: number };
 
 /** One event to write: its name and payload. */
 export type AnyEvent = { [K in DomainEventName]: { name: K; payload: DomainEvents[K] } }[DomainEventName];
@@ -166,7 +166,9 @@ class EventBus {
         from e join unnest(${consumerNames}::text[], ${consumerEvents}::text[]) as c(consumer, event) on c.event = e.name
       )
       select id from e order by id`.execute(tx);
-    return { eventIds: rows.map((r) => r.id) };
+    const perEvent = new Map<string, number>();
+    for (const e of consumerEvents) perEvent.set(e, (perEvent.get(e) ?? 0) + 1);
+    return { eventIds: rows.map((r) => r.id), deliveries: names.reduce((n, name) => n + (perEvent.get(name) ?? 0), 0) };
   }
 
   /**
@@ -175,12 +177,24 @@ class EventBus {
    * workers with backoff; one held back by an earlier event of its aggregate runs after it.
    */
   async dispatch(ctx: AppContext, emitted: Emitted | ReadonlyArray<Emitted | undefined> | undefined): Promise<void> {
-    const ids = (Array.isArray(emitted) ? emitted : [emitted]).flatMap((e: Emitted | undefined) => e?.eventIds ?? []);
+    const list = (Array.isArray(emitted) ? emitted : [emitted]) as Array<Emitted | undefined>;
+    const ids = list.flatMap((e) => e?.eventIds ?? []);
     if (ids.length === 0) return;
+    const expected = list.reduce((n, e) => n + (e?.deliveries ?? Number.POSITIVE_INFINITY), 0);
+    const deadline = Date.now() + DISPATCH_WAIT_MS;
+    let handled = 0;
     try {
-      const claimed = await claimDeliveries(ctx, { eventIds: ids });
-      claimed.sort((a, b) => a.event_id - b.event_id || this.orderOf(a.consumer) - this.orderOf(b.consumer));
-      for (const d of claimed) await this.run(ctx, d);
+      // Deliveries held back by an earlier event of their aggregate (another request's, running now) are claimed
+      // again shortly, for up to DISPATCH_WAIT_MS; after that the outbox workers run them.
+      for (let round = 0; ; round++) {
+        const claimed = await claimDeliveries(ctx, { eventIds: ids });
+        claimed.sort((a, b) => a.event_id - b.event_id || this.orderOf(a.consumer) - this.orderOf(b.consumer));
+        for (const d of claimed) await this.run(ctx, d);
+        handled += claimed.length;
+        if (handled >= expected || Date.now() > deadline) return;
+        if (claimed.length === 0 && !(await hasPending(ctx, ids))) return;
+        await new Promise((r) => setTimeout(r, Math.min(50, 5 * 2 ** round)));
+      }
     } catch (e) {
       ctx.log.error({ err: e, eventIds: ids }, 'domain events: dispatch after commit failed; the outbox workers will run them');
     }
@@ -226,6 +240,16 @@ class EventBus {
     await finishDelivery(ctx, d, { ok: true });
     for (const o of this.observers) o(d.consumer, 'done', lagMs);
   }
+}
+
+/** How long `dispatch` keeps claiming deliveries held back by an earlier event of their aggregate (ms). */
+const DISPATCH_WAIT_MS = 3_000;
+
+/** Whether any of these events still has a pending delivery that is not leased or not yet due. */
+async function hasPending(ctx: Pick<AppContext, 'db'>, eventIds: readonly number[]): Promise<boolean> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from event_deliveries
+    where event_id = any(${[...eventIds]}::bigint[]) and status = 'pending' and next_at <= now()`.execute(ctx.db);
+  return (rows[0]?.n ?? 0) > 0;
 }
 
 /** How long a claimed delivery is leased to its runner (ms): after a crash it runs again once this passed. */

@@ -5,7 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError, ServiceUnavailableError, isPoolTimeout, type FieldErrors } from './errors.js';
+import { AppError, ServiceUnavailableError, isDatabaseUnavailable, isPoolTimeout, type FieldErrors } from './errors.js';
 import { isMalformedMultipart } from './input-hygiene.js';
 
 function fieldName(instancePath: string, context?: string): string {
@@ -19,6 +19,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (isPoolTimeout(error)) {
       request.log.warn({ url: request.url }, 'no database connection within the deadline: 503');
       error = new ServiceUnavailableError(1);
+    } else if (isDatabaseUnavailable(error)) {
+      // The database is away, restarting, or a lock or statement timeout ran out: nothing was committed; retry.
+      request.log.warn({ url: request.url, code: (error as { code?: string }).code, err: error.message }, 'database unavailable for this request: 503');
+      error = new ServiceUnavailableError(2);
     }
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);

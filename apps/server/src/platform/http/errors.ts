@@ -87,6 +87,34 @@ export function isPoolTimeout(error: unknown): boolean {
   // The second form: the pool had room but opening a new connection took longer than the same deadline.
   return error instanceof Error && /timeout exceeded when trying to connect|connection terminated due to connection timeout/i.test(error.message);
 }
+/** SQLSTATE codes of a database that is away, restarting or too busy for this statement (answered 503). */
+const UNAVAILABLE_CODES = new Set([
+  '57P01', // admin_shutdown: terminating connection due to administrator command (restart, pg_terminate_backend)
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: the database is starting up or shutting down
+  '08000', // connection_exception
+  '08003', // connection_does_not_exist
+  '08006', // connection_failure
+  '08001', // unable to connect
+  '53300', // too_many_connections
+  '55P03', // lock_not_available: lock_timeout (DB_LOCK_TIMEOUT_MS) ran out
+  '57014', // query_canceled: statement_timeout (DB_STATEMENT_TIMEOUT_MS) ran out
+  '40001', // serialization_failure
+  '40P01', // deadlock_detected
+]);
+
+/**
+ * True for a failure that is the database's state, not the request's fault: unreachable, restarting,
+ * a connection that broke, a lock or statement timeout, a deadlock. Answered 503 with `Retry-After`
+ * by the error handler, so a carrier or client retries (nothing was committed).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND'].includes(code))) return true;
+  return /Connection terminated|not queryable|Client was closed|Connection ended|terminating connection/i.test(error.message);
+}
+
 /**
  * Awaits an access check and turns only a refusal (ForbiddenError, NotFoundError) into
  * NotFoundError(`what`), so another company's object looks absent; any other failure (database,
