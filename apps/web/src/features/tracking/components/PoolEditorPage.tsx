@@ -35,7 +35,7 @@ import { useCan } from '../../../lib/access';
 import { formatDateTime } from '../../../lib/format';
 import { HttpError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
-import { useDeletePool, usePool, usePools, useSavePool, type PoolInput } from '../api/pools';
+import { useDeletePool, usePool, usePools, useSavePool, type PoolUpdate } from '../api/pools';
 import { useTemplateOptions } from '../api/routing';
 import type { AvailableNumber } from '../api/purchase';
 import { useSources } from '../api/sources';
@@ -95,8 +95,11 @@ function draftOf(pool: DniPool): Draft {
   };
 }
 
-/** The request body; `routing` only when chosen and not the saved pool's (`saved`), see routingInputOf. */
-function toInput(d: Draft, purchase: AvailableNumber[], saved: DniPool | null): PoolInput {
+/**
+ * The request body (a new pool's POST without `routing` is sent as it is: the server answers 422 `routing`, shown on
+ * the card); `routing` only when chosen and not the saved pool's (`saved`), see routingInputOf.
+ */
+function toInput(d: Draft, purchase: AvailableNumber[], saved: DniPool | null): PoolUpdate {
   const routing = routingInputOf(d, saved);
   return {
     ...(routing ? { routing } : {}),

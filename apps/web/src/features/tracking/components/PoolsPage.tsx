@@ -203,6 +203,13 @@ export function PoolsPage({ columns = DEFAULT_POOL_COLUMNS, columnTools }: { col
                       {rulesSummary(p)} · replaces {p.target_numbers.map(formatPhone).join(', ')}
                       {!p.active ? ' · paused' : ''}
                     </Text>
+                    {p.routing ? (
+                      <Text size="sm">{routingSummary(p.routing)}</Text>
+                    ) : (
+                      <Badge color="red" variant="light" data-testid="pool-no-routing">
+                        No routing target
+                      </Badge>
+                    )}
                     <HealthBadges health={p.health} />
                   </Stack>
                 );
