@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { formatPhone } from '@switchboard/domain';
 import type { AvailableNumber } from '../types';
 import { formatUsd } from '@switchboard/contracts';
+import { formatDate } from '../../../lib/dates';
 import { useNumberPrice } from '../api/number-price';
 import { NumberLimitDialog, useNumberLimit } from './NumberLimitDialog';
 
@@ -40,9 +41,7 @@ function BuyPrice({ count, one, limit }: { count: number; one: boolean; limit: {
   const extra =
     price.extraCount > 0
       ? ` ${price.extraCount === count ? (one ? 'It costs' : 'They cost') : `The other ${price.extraCount} ${price.extraCount === 1 ? 'costs' : 'cost'}`} ${formatUsd(price.unitCents)} a month each: ${formatUsd(price.monthlyCents)} a month, billed as overage by the days held${
-          price.trial && price.trialEndsAt
-            ? `, from the end of your trial (${new Date(price.trialEndsAt).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' })})`
-            : ''
+          price.trial && price.trialEndsAt ? `, from the end of your trial (${formatDate(price.trialEndsAt, { timeZone: 'UTC' })})` : ''
         }.`
       : '';
   return (
