@@ -28,7 +28,7 @@ import { $ZodAsyncError, type $ZodType } from 'zod/v4/core';
 // ---------------------------------------------------------------------------------------------
 
 /** A file's bytes in the document (`type: string, format: binary`; a generated client reads it as a blob or text). */
-export const BinaryBody = z.string().meta({ format: 'binary' });
+export const BinaryBody = z.string().meta({ format: 'binary' }) as z.ZodType<unknown>;
 
 /**
  * A download's answer for a route's `schema.response` (e.g. `200: fileAnswer('application/pdf', 'The dashboard as
@@ -41,12 +41,12 @@ export function fileAnswer(mediaTypes: string | string[], description: string) {
 }
 
 /** An answer without a body (204) for a route's `schema.response`. */
-export const NO_CONTENT = z.null().optional();
+export const NO_CONTENT = z.null().optional() as z.ZodType<unknown>;
 
 /** A text answer that is not JSON (TwiML `text/xml`, a script) for a route's `schema.response`. */
 export function textAnswer(mediaTypes: string | string[], description: string) {
   const types = Array.isArray(mediaTypes) ? mediaTypes : [mediaTypes];
-  return { description, content: Object.fromEntries(types.map((t) => [t, { schema: z.string() }])) };
+  return { description, content: Object.fromEntries(types.map((t) => [t, { schema: z.string() as z.ZodType<unknown> }])) };
 }
 
 /** Metadata key marking a redirect answer (read back by the document's transform). */
@@ -476,7 +476,8 @@ export async function registerOpenApi(app: FastifyInstance, description: string)
       security: [{ apiKey: [] }, { session: [] }],
     },
     transform: openApiTransform as never,
-    transformObject: ({ openapiObject }) => assignOperationIds(openapiObject as OpenApiDocument) as typeof openapiObject,
+    transformObject: (document) =>
+      'openapiObject' in document ? (assignOperationIds(document.openapiObject as OpenApiDocument) as typeof document.openapiObject) : document.swaggerObject,
   });
   if (process.env.VITEST) app.addHook('onSend', checkAnswer);
 }
@@ -529,10 +530,11 @@ async function checkAnswer(request: FastifyRequest, reply: FastifyReply, payload
       .split(';')[0]!
       .trim()
       .toLowerCase() || null;
+  const url = route.url;
   const record = (why: string) => {
-    if (!undeclared.some((u) => u.method === request.method && u.url === route.url && u.status === status && u.contentType === contentType)) {
-      undeclared.push({ method: request.method, url: route.url, status, contentType, why });
-      request.log.error({ status, contentType, route: `${request.method} ${route.url}` }, `undeclared answer: ${why}`);
+    if (!undeclared.some((u) => u.method === request.method && u.url === url && u.status === status && u.contentType === contentType)) {
+      undeclared.push({ method: request.method, url, status, contentType, why });
+      request.log.error({ status, contentType, route: `${request.method} ${url}` }, `undeclared answer: ${why}`);
     }
   };
   const responses = schema?.response;
