@@ -221,6 +221,76 @@ test.describe('accessibility (axe, WCAG 2.1 A and AA)', () => {
     report(findings);
   });
 
+  // Issue 23: every screen axe-clean at both sizes, with its drawers and popovers open.
+  for (const size of ['desktop', 'phone'] as const) {
+    test(`the remaining screens, their drawers and popovers (${size})`, async ({ page }) => {
+      const findings: Finding[] = [];
+      if (size === 'phone') await page.setViewportSize(PHONE);
+      await signIn(page);
+      const screen = (path: string) => `${size === 'phone' ? 'phone ' : ''}${path}`;
+      const visit = async (path: string) => {
+        await page.goto(path);
+        await audit(page, screen(path), findings);
+      };
+      for (const path of [
+        '/dashboard',
+        '/reports',
+        '/favorite-reports',
+        '/alerts',
+        '/calls/search',
+        '/fax',
+        '/tracking',
+        '/tracking/sources',
+        '/tracking/script',
+        '/tracking/feed',
+        '/tracking/leads',
+        '/tracking/reports',
+        '/tracking/bulk-update',
+        '/users',
+        '/organizations',
+        '/api-keys',
+        '/webhooks',
+        '/audit-log',
+        '/general-settings',
+        '/data-groups',
+        '/tenant',
+        '/support',
+        '/billing',
+        '/sms-verification',
+        '/marketplace',
+        '/voicemail',
+        '/simulator',
+      ]) {
+        await visit(path);
+      }
+      // Popovers and drawers: the report filters, a colour picker (tags and tenant), the account menu.
+      await page.goto('/reports');
+      await page.getByRole('button', { name: /^Filters/ }).click();
+      await expect(page.getByRole('dialog', { name: 'Filter calls' })).toBeVisible();
+      await audit(page, screen('/reports filters drawer'), findings);
+      await page.keyboard.press('Escape');
+      for (const path of ['/tags', '/tenant']) {
+        await page.goto(path);
+        await settle(page, screen(path), findings);
+        const colour = page.getByRole('textbox', { name: /^(Colour|Primary colou?r)/ }).first();
+        if (await colour.count()) {
+          await colour.click();
+          await audit(page, screen(`${path} colour picker`), findings);
+          await page.keyboard.press('Escape');
+        } else await audit(page, screen(path), findings);
+      }
+      await page.getByRole('button', { name: 'Account menu' }).click();
+      await expect(page.getByRole('menu')).toBeVisible();
+      await audit(page, screen('account menu'), findings);
+      await page.keyboard.press('Escape');
+      // A call's details with its talk-time bars, opened from Activity.
+      await page.goto('/activity');
+      const call = await firstLink(page, /^\/calls\/\d+$/);
+      await visit(call);
+      report(findings);
+    });
+  }
+
   test('main routes at a phone-sized viewport', async ({ page }) => {
     const findings: Finding[] = [];
     await page.setViewportSize(PHONE);
