@@ -16,7 +16,7 @@ import type { AppContext } from '../../context.js';
 import type { SearchSegment } from '../../platform/db/schema-intelligence.js';
 import { ENTITY_TYPES, entitiesOf, languageModel, offlineModel, questionKind, termsOf, type LanguageModel, type LlmPassage } from '../../platform/llm/index.js';
 import { callForUser } from '../calls/calls.service.js';
-import { readTranscript } from '../transcription/transcription.service.js';
+import { readSearchableTranscripts } from '../transcription/transcription.service.js';
 import { intelligenceRepository } from './call-intelligence.repository.js';
 
 /** Passages handed to the model, best first. */
@@ -107,9 +107,13 @@ export async function converse(
   const call = await callForUser(ctx, userId, callId);
   let segments = await intelligenceRepository.segmentsOf(ctx.db, call.id);
   if (!segments) {
-    const t = await readTranscript(ctx, { companyId: call.company_id, callId: call.id });
-    if (!t || t.state !== 'complete') return { data: { question: message, answer: CONVERSE_NO_TRANSCRIPT, found: false, sources: [], engine: model.engine } };
-    segments = t.segments.map((s) => ({ speaker: s.speaker, start: s.start, end: s.end, text: s.transcript.trim() })).filter((s) => s.text !== '');
+    // Not indexed (yet): the call's complete transcripts, its recording's and its voicemail's, as the search document holds them.
+    const ts = await readSearchableTranscripts(ctx, { companyId: call.company_id, callId: call.id });
+    if (ts.length === 0) return { data: { question: message, answer: CONVERSE_NO_TRANSCRIPT, found: false, sources: [], engine: model.engine } };
+    segments = ts
+      .flatMap((t) => t.segments)
+      .map((s) => ({ speaker: s.speaker, start: s.start, end: s.end, text: s.transcript.trim() }))
+      .filter((s) => s.text !== '');
   }
   const passages = retrieve(message, segments);
   let engine = model.engine;

@@ -165,6 +165,12 @@ describe('voicemail transcripts', () => {
       const hit = await eventually(search, 30_000);
       expect(hit.passages[0]!.highlighted).toContain('<mark>water</mark> <mark>heater</mark> <mark>warranty</mark>');
 
+      // "Ask about this call" answers from the voicemail's words.
+      const asked = await owner.client.post(`/api/calls/${callId}/converse`, { message: 'Which warranty is the caller asking about?' });
+      expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+      expect(asked.body.data.found).toBe(true);
+      expect(asked.body.data.sources[0]).toMatchObject({ speaker: 2, text: words });
+
       // A voicemail transcribed before search took voicemails has no document: the backfill writes it.
       await s.ctx.db.deleteFrom('call_search_docs').where('call_id', '=', callId).execute();
       expect(await search()).toBeNull();
