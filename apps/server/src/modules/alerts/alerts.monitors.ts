@@ -18,7 +18,7 @@
 import { carrierErrorText, type MonitorSettings } from '@switchboard/contracts';
 import { formatPhone } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
-import type { DomainEvents } from '../../platform/events/index.js';
+import { events, type DomainEvents, type EventMeta } from '../../platform/events/index.js';
 import { getConversationRow, findItem } from '../conversations/conversations.queries.js';
 import { countCalls, lastCallAtByNumber } from '../analytics/analytics.service.js';
 import { getCompanyNumbers } from '../numbers/numbers.service.js';
@@ -50,15 +50,19 @@ const pct = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part
  * company's 5-minute buckets, per campaign when the message is a campaign's. An outbound text to a caller who left
  * a voicemail answers it.
  */
-export async function onMessageStatus(ctx: AppContext, e: DomainEvents['message.status-changed']): Promise<void> {
+export async function onMessageStatus(ctx: AppContext, e: DomainEvents['message.status-changed'], meta?: EventMeta): Promise<void> {
   const failed = e.state === 'undelivered' || e.state === 'failed';
   if (failed || e.state === 'delivered') {
-    await repo.countMessageOutcome(ctx.db, {
-      companyId: e.companyId,
-      campaignId: e.campaignId ?? 0,
-      errorCode: failed && e.errorCode !== null ? String(e.errorCode) : '',
-      bucketStart: bucketOf(new Date()),
-      failed,
+    // Counted once per event (a redelivery or a replay counts nothing), in the bucket of the event's time.
+    await ctx.db.transaction().execute(async (tx) => {
+      if (!(await events.claimEffect(tx, meta))) return;
+      await repo.countMessageOutcome(tx, {
+        companyId: e.companyId,
+        campaignId: e.campaignId ?? 0,
+        errorCode: failed && e.errorCode !== null ? String(e.errorCode) : '',
+        bucketStart: bucketOf(meta?.at ?? new Date()),
+        failed,
+      });
     });
   }
   if (e.state && e.state !== 'received' && !failed && (await repo.hasOpenVoicemails(ctx.db, e.companyId))) {
@@ -74,7 +78,7 @@ export async function onMessageStatus(ctx: AppContext, e: DomainEvents['message.
  * campaign's final outcomes in the company's 5-minute bucket of that campaign, failures by carrier error code (so the
  * `delivery_failures` monitor sees each campaign, and `carrier_error` its error codes). One upsert per (kind, code).
  */
-export async function onCampaignDeliveries(ctx: AppContext, e: DomainEvents['campaign.delivery-outcomes']): Promise<void> {
+export async function onCampaignDeliveries(ctx: AppContext, e: DomainEvents['campaign.delivery-outcomes'], meta?: EventMeta): Promise<void> {
   const counts = new Map<string, { failed: boolean; errorCode: string; count: number }>();
   for (const o of e.outcomes) {
     const failed = o.state !== 'delivered';
@@ -84,8 +88,11 @@ export async function onCampaignDeliveries(ctx: AppContext, e: DomainEvents['cam
     c.count += 1;
     counts.set(key, c);
   }
-  const bucketStart = bucketOf(new Date());
-  for (const c of counts.values()) await repo.countMessageOutcome(ctx.db, { companyId: e.companyId, campaignId: e.campaignId, bucketStart, ...c });
+  const bucketStart = bucketOf(meta?.at ?? new Date());
+  await ctx.db.transaction().execute(async (tx) => {
+    if (!(await events.claimEffect(tx, meta))) return;
+    for (const c of counts.values()) await repo.countMessageOutcome(tx, { companyId: e.companyId, campaignId: e.campaignId, bucketStart, ...c });
+  });
 }
 
 /**

@@ -16,6 +16,7 @@ import { smsSegments } from '@switchboard/domain';
 import { BILLING_USAGE_UPDATED, type Usage } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import type { DomainEvents } from '../../platform/events/registry.js';
+import type { EventMeta } from '../../platform/events/bus.js';
 import { messagesPage } from '../conversations/conversations.reporting.js';
 import { activeNumbersOf } from '../numbers/numbers.reporting.js';
 import { billingRepository as repo, type PlanRow, type UsageKind } from './billing.repository.js';
@@ -68,9 +69,10 @@ export async function onFaxChanged(ctx: AppContext, e: DomainEvents['fax.changed
 }
 
 /** `caller-id.looked-up`: a lookup the provider answered (found or not), once per company, number and UTC day. */
-export async function onCallerIdLookedUp(ctx: AppContext, e: DomainEvents['caller-id.looked-up']): Promise<void> {
+export async function onCallerIdLookedUp(ctx: AppContext, e: DomainEvents['caller-id.looked-up'], meta?: EventMeta): Promise<void> {
   if (e.source !== 'provider') return;
-  const now = new Date();
+  // The event's own time, so a redelivery or a replay on a later day meters the same day's lookup.
+  const now = meta?.at ?? new Date();
   await record(ctx, e.companyId, 'lookups', `lookup:${e.companyId}:${e.e164}:${utcDay(now)}`, 1, now);
 }
 

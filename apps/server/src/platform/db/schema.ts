@@ -310,6 +310,8 @@ export interface EventDeliveriesTable {
   locked_by: string | null;
   last_error: string | null;
   done_at: Date | null;
+  /** When a counting consumer applied this event's effect (`events.claimEffect`). */
+  effect_at: Date | null;
   created_at: Generated<Date>;
 }
 /** modules/custom-fields (0005) */

@@ -200,6 +200,18 @@ class EventBus {
     }
   }
 
+  /**
+   * For consumers whose effect is not an upsert (a counter): inside the handler's transaction `tx`,
+   * claims the effect of this delivery (`meta`). True the first time; false when a redelivery or a
+   * replay already applied it (then the handler applies nothing). Without `meta` (a direct call): true.
+   */
+  async claimEffect(tx: DbOrTx, meta: EventMeta | undefined): Promise<boolean> {
+    if (!meta) return true;
+    const { rows } = await sql<{ ok: number }>`update event_deliveries set effect_at = now()
+      where consumer = ${meta.consumer} and event_id = ${meta.eventId} and effect_at is null returning 1 as ok`.execute(tx);
+    return rows.length > 0;
+  }
+
   /** Emits in a transaction of its own, then dispatches. @throws on an invalid payload or a database error. */
   async publish<K extends DomainEventName>(ctx: AppContext, name: K, payload: DomainEvents[K]): Promise<void> {
     const emitted = await ctx.db.transaction().execute((tx) => this.emit(tx, name, payload));

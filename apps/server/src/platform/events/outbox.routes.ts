@@ -7,6 +7,7 @@
  * Also the metrics `outbox_consumer_lag_seconds`, `outbox_consumer_pending`, `outbox_consumer_dead` and
  * `outbox_deliveries_total{consumer,outcome}` on `/metrics`.
  */
+import { errorResponses } from '@switchboard/contracts';
 import { z } from 'zod';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { AppContext } from '../../context.js';
@@ -52,7 +53,7 @@ export function registerOutboxRoutes(app: App, ctx: AppContext): void {
     '/api/ops/outbox',
     {
       config: { access: access.operator() },
-      schema: { tags: ['ops'], summary: 'Domain-event outbox: consumers with backlog, retries, dead letters and lag; newest dead letters (operators)', response: { 200: Status } },
+      schema: { tags: ['ops'], summary: 'Domain-event outbox: consumers with backlog, retries, dead letters and lag; newest dead letters (operators)', response: { 200: Status, ...errorResponses } },
     },
     async () => ({ consumers: await outboxStatus(ctx), deadLetters: await deadLetters(ctx) }),
   );
@@ -60,7 +61,7 @@ export function registerOutboxRoutes(app: App, ctx: AppContext): void {
     '/api/ops/outbox/consumers/:consumer/retry',
     {
       config: { access: access.operator() },
-      schema: { tags: ['ops'], summary: "Retry a consumer's dead letters (all, or one event's) (operators)", params: ConsumerParams, body: RetryBody, response: { 200: Count } },
+      schema: { tags: ['ops'], summary: "Retry a consumer's dead letters (all, or one event's) (operators)", params: ConsumerParams, body: RetryBody, response: { 200: Count, ...errorResponses } },
     },
     async (request) => {
       const { consumer } = request.params as z.infer<typeof ConsumerParams>;
@@ -73,7 +74,7 @@ export function registerOutboxRoutes(app: App, ctx: AppContext): void {
     '/api/ops/outbox/consumers/:consumer/replay',
     {
       config: { access: access.operator() },
-      schema: { tags: ['ops'], summary: 'Replay a consumer from a point in time, for one company or all (operators)', params: ConsumerParams, body: ReplayBody, response: { 200: Count } },
+      schema: { tags: ['ops'], summary: 'Replay a consumer from a point in time, for one company or all (operators)', params: ConsumerParams, body: ReplayBody, response: { 200: Count, ...errorResponses } },
     },
     async (request) => {
       const { consumer } = request.params as z.infer<typeof ConsumerParams>;

@@ -3,7 +3,8 @@
  * written in the same transaction as the change it describes, with one delivery row per consumer
  * that reacts to it. Workers run each delivery at least once; a consumer's deliveries of one
  * aggregate run in event order. Done deliveries and their events are kept for replay for
- * `OUTBOX_RETENTION_DAYS` and then removed by the outbox's sweep.
+ * seven days and then removed by the outbox's sweep. `effect_at`: when a consumer that counts (not
+ * upserts) applied the event's effect (`events.claimEffect`), so a redelivery or a replay counts nothing twice.
  */
 import { type Kysely, sql } from 'kysely';
 
@@ -32,6 +33,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       locked_by text,
       last_error text,
       done_at timestamptz,
+      effect_at timestamptz,
       created_at timestamptz not null default now(),
       primary key (consumer, event_id)
     );
