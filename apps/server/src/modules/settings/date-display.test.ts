@@ -26,7 +26,7 @@ afterAll(async () => {
 /** The text of a PDF's first page (pdfjs, as a reader would extract it). */
 async function firstPageText(bytes: Uint8Array): Promise<string> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const doc = await pdfjs.getDocument({ data: bytes, useSystemFonts: false, isEvalSupported: false }).promise;
+  const doc = await pdfjs.getDocument({ data: bytes, useSystemFonts: false }).promise;
   const page = await doc.getPage(1);
   const content = await page.getTextContent();
   return content.items.map((i) => ('str' in i ? i.str : '')).join(' ');
