@@ -19,7 +19,11 @@ import { recordConversation, recordVoicemail, type ScriptLine, type Speak } from
 import type { SandboxMessageRow } from './sandbox.repository.js';
 
 /** How a browser user's answer to a ringing `<Client>` leg ended. */
-export type BrowserAnswer = { kind: 'answered'; userId: number; callId: number } | { kind: 'rejected' } | { kind: 'ended' } | { kind: 'timeout' };
+export type BrowserAnswer =
+  | { kind: 'answered'; userId: number; callId: number; /** The person's name, when known (the call log names them). */ name?: string }
+  | { kind: 'rejected' }
+  | { kind: 'ended' }
+  | { kind: 'timeout' };
 
 /**
  * The browser side of in-app calling as the simulated carrier sees it (what a real carrier learns
@@ -319,6 +323,8 @@ class CallRun {
     let dialStatus = 'no-answer';
     let talk = 0;
     if (r.kind === 'answered') {
+      // "Dana Demo (user_1)": the person, with the identity the carrier knows.
+      const who = r.name ? `${r.name} (user_${r.userId})` : `user_${r.userId}`;
       this.clock += waited;
       const t0 = Date.now();
       const maxMs = this.call.talk_seconds !== undefined ? this.call.talk_seconds * 1000 : BROWSER_TALK_MAX_MS;
@@ -332,12 +338,12 @@ class CallRun {
         // A transfer moved the caller's leg: this Dial ends without its action (as with Twilio), the caller follows the
         // new TwiML; the recording of the answered part is announced at once.
         this.clock += talk;
-        this.note('transfer', `user_${r.userId} transferred the call`, talk);
+        this.note('transfer', `${who} transferred the call`, talk);
         await this.postRecording();
         return { kind: 'fetch', verbs: parseTwiml(end.twiml) };
       }
       dialStatus = 'completed';
-      this.note('connected', `talking with user_${r.userId} in the browser; ${end.kind === 'hangup' ? 'the user hung up' : 'the caller hung up'}`, talk);
+      this.note('connected', `talking with ${who} in the browser; ${end.kind === 'hangup' ? 'the user hung up' : 'the caller hung up'}`, talk);
     } else {
       this.clock += r.kind === 'timeout' ? timeout : waited;
       this.note('dial', `no one answered in the browser (${r.kind})`);

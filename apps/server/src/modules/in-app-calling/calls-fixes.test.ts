@@ -91,6 +91,10 @@ describe('a call answered in the browser', () => {
     const done = await sim;
     expect(done.body.status, JSON.stringify(done.body.log)).toBe('completed');
     expect(done.body.log.some((l: { step: string }) => l.step === 'record')).toBe(true);
+    // The Phone simulator's call log names the person too.
+    expect(done.body.log.find((l: { step: string }) => l.step === 'connected').detail).toContain(
+      `talking with Alice Owner (user_${owner.userId}) in the browser`,
+    );
 
     const detail = await eventually(async () => {
       const d = await owner.client.get(`/api/calls/${ring.callId}?include=transcription`);

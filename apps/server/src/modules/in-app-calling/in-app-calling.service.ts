@@ -452,7 +452,7 @@ export async function hangupCall(ctx: AppContext, userId: number, companyId: num
   return { message: 'Call ended' };
 }
 
-type BrowserAnswer = { kind: 'answered'; userId: number; callId: number } | { kind: 'rejected' } | { kind: 'ended' } | { kind: 'timeout' };
+type BrowserAnswer = { kind: 'answered'; userId: number; callId: number; name?: string } | { kind: 'rejected' } | { kind: 'ended' } | { kind: 'timeout' };
 
 /** Waits until `check` answers non-null, re-checking on the call's signal and every `pollMs`. */
 async function waitFor<T>(callIdOf: () => number | undefined, check: () => Promise<T | null>, timeoutMs: number, pollMs = 300): Promise<T | null> {
@@ -478,7 +478,7 @@ async function waitFor<T>(callIdOf: () => number | undefined, check: () => Promi
 /**
  * For the Phone simulator (modules/simulator; the sandbox's `<Client>` legs): waits up to
  * `timeoutMs` for a browser user to answer the call with carrier SID `sid` (or for every rung user
- * to decline / the ring to end).
+ * to decline / the ring to end). An answer carries the answering person's `name` (for the simulator's call log).
  */
 export async function waitForBrowserAnswer(ctx: AppContext, sid: string, timeoutMs: number): Promise<BrowserAnswer> {
   let callId: number | undefined;
@@ -495,6 +495,12 @@ export async function waitForBrowserAnswer(ctx: AppContext, sid: string, timeout
     },
     timeoutMs,
   );
+  if (r?.kind === 'answered') {
+    // The simulator's call log names the person who answered, as the call detail does.
+    const who = await getInAppCallingProfile(ctx, r.userId);
+    const name = who ? `${who.first_name} ${who.last_name}`.trim() : '';
+    return name ? { ...r, name } : r;
+  }
   return r ?? { kind: 'timeout' };
 }
 
