@@ -146,6 +146,13 @@ describe('containsLink', () => {
   it.each(['Price $3.50 today', 'e.g. tomorrow', 'Hello.World', 'Reply STOP to stop', 'v1.2.3', '', 'end. Next'])('finds none in %s', (t) =>
     expect(containsLink(t)).toBe(false),
   );
+  it('stays fast on long adversarial text (the pattern backtracks quadratically; only the first 2,000 characters are searched)', () => {
+    const started = performance.now();
+    expect(containsLink('a-'.repeat(500_000))).toBe(false);
+    expect(containsLink('a.'.repeat(500_000))).toBe(false);
+    expect(containsLink(`see example.com ${'a-'.repeat(500_000)}`)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
 });
 
 describe('validateCampaign (spec 001 §5)', () => {

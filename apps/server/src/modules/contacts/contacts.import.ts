@@ -50,8 +50,6 @@ import {
   type ImportSingleField,
   type RowPhone,
 } from '@switchboard/domain';
-import ExcelJS from 'exceljs';
-import ICAL from 'ical.js';
 import Papa from 'papaparse';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
@@ -62,11 +60,18 @@ import { NotFoundError, ValidationError, fieldError } from '../../platform/http/
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { IMPORT_COLUMNS, contactsRepository, type ImportColumn, type ImportRecord, type ImportReportRow, type ImportValues } from './contacts.repository.js';
 import { addContactsToGroups, assertGroupIds } from './groups.service.js';
+import { UnreadableFileError, fileRows, type RowBatch } from './contacts.file-rows.js';
 
 export const IMPORT_JOB = 'contacts.import';
 /** Tunables (tests lower the chunk size to exercise several chunks). */
 export const importTuning = {
   chunkSize: 5000,
+  /** Heap limit of the XLSX/vCard parse worker (MB): a workbook that inflates beyond it is unreadable (422). */
+  parseWorkerHeapMb: 512,
+  /** Longest read of one XLSX/vCard file on the parse worker (ms). */
+  parseTimeoutMs: 120_000,
+  /** A vCard upload up to this size (bytes) is read inline: about 30 ms of CPU; bigger ones on the parse worker. */
+  inlineVcardBytes: 128 * 1024,
   /** Parse phone numbers on a worker thread (falls back to the main thread when none can start). */
   phoneWorker: true,
 };
@@ -98,130 +103,110 @@ function fileTypeOf(f: UploadedFile): FileType {
   throw fieldError('file', 'The file must be a file of type: csv, xlsx, vcf.');
 }
 
-/** A cell of exceljs as text (rich text, hyperlinks, formulas and dates included). */
-function cellText(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  if (v instanceof Date) return v.toISOString().slice(0, 10);
-  if (typeof v === 'object') {
-    const o = v as { richText?: Array<{ text: string }>; text?: unknown; result?: unknown };
-    if (o.richText) return o.richText.map((r) => r.text).join('');
-    if (o.text !== undefined) return cellText(o.text);
-    if (o.result !== undefined) return cellText(o.result);
-    return '';
-  }
-  return String(v).trim();
-}
-
-function xlsxRowValues(row: ExcelJS.Row): string[] {
-  const values = row.values as unknown[]; // 1-based
-  const out: string[] = [];
-  for (let i = 1; i < values.length; i++) out.push(cellText(values[i]));
-  return out;
-}
-
-/** The text of a vCard property value (structured values joined; `tel:` URIs of vCard 4 unwrapped). */
-function vcardText(v: unknown): string {
-  if (Array.isArray(v))
-    return v
-      .map(vcardText)
-      .filter((x) => x !== '')
-      .join(', ');
-  if (v === null || v === undefined) return '';
-  return String(v).replace(/^tel:/i, '').trim();
+/** Worker options that load the TypeScript worker files: the tsx loader the server runs with (`--import tsx`), given when absent (tests). */
+function workerLoader(): { execArgv?: string[] } {
+  return process.execArgv.some((a) => a.includes('tsx')) ? {} : { execArgv: [...process.execArgv, '--import', 'tsx'] };
 }
 
 /**
- * vCard 3.0/4.0 cards (ical.js; folded lines and several cards handled) as rows with Google's newer
- * headers: Name, First Name, Last Name, Organization Name, Notes, E-mail N - Value, Phone N - Label,
- * Phone N - Value. @throws 422 on `file` when the text is not a vCard.
+ * Rows of an XLSX or vCard file (contacts.file-rows.ts `fileRows`) read on a worker thread
+ * (contacts.parse-worker.ts) under a heap limit and a deadline, in batches as the worker sends them
+ * (docs/operations.md "Bounds on outside input"). Falls back to reading inline only when no worker
+ * can be started at all (the same rows either way).
+ * @throws ValidationError (422 on `file`) when the file is unreadable, too big to inflate, or takes
+ *   longer than `importTuning.parseTimeoutMs`.
  */
-function vcardRows(text: string): string[][] {
-  let parsed: unknown;
+async function* readFileRows(source: Buffer | string, type: 'xlsx' | 'vcf', opts: { limit?: number; keepBlank?: boolean } = {}): AsyncGenerator<RowBatch> {
+  const job = { source: typeof source === 'string' ? source : new Uint8Array(source), type, batch: 1000, ...opts };
+  const inline = async function* (): AsyncGenerator<RowBatch> {
+    try {
+      yield* fileRows(job.source, type, job);
+    } catch (e) {
+      if (e instanceof UnreadableFileError) throw fieldError('file', e.message);
+      throw e;
+    }
+  };
+  // A small vCard is text and reads in milliseconds; a workbook is a zip (any size may inflate far).
+  if (type === 'vcf' && typeof source !== 'string' && source.length <= importTuning.inlineVcardBytes) {
+    yield* inline();
+    return;
+  }
+  let worker: Worker;
   try {
-    parsed = ICAL.parse(text.replace(/^\uFEFF/, ''));
-  } catch (e) {
-    if (e instanceof ICAL.parse.ParserError) throw fieldError('file', 'The file could not be read.');
-    throw e;
-  }
-  const list = (Array.isArray(parsed) && Array.isArray(parsed[0]) ? parsed : [parsed]) as unknown[];
-  const cards: Array<{
-    fn: string;
-    first: string;
-    last: string;
-    org: string;
-    note: string;
-    emails: string[];
-    phones: Array<{ label: string; value: string }>;
-  }> = [];
-  for (const jcard of list) {
-    const comp = new ICAL.Component(jcard as never);
-    if (comp.name !== 'vcard') continue;
-    const n = comp.getFirstPropertyValue('n') as unknown;
-    const nParts = Array.isArray(n) ? n.map(vcardText) : [vcardText(n)];
-    const types = (p: ICAL.Property) => {
-      const t = p.getParameter('type');
-      return (Array.isArray(t) ? t : t ? [t] : []).map(String);
-    };
-    cards.push({
-      fn: vcardText(comp.getFirstPropertyValue('fn')),
-      last: nParts[0] ?? '',
-      first: nParts[1] ?? '',
-      org: vcardText(comp.getFirstPropertyValue('org')),
-      note: vcardText(comp.getFirstPropertyValue('note')),
-      emails: comp
-        .getAllProperties('email')
-        .map((p) => vcardText(p.getFirstValue()))
-        .filter((x) => x !== ''),
-      phones: comp
-        .getAllProperties('tel')
-        .map((p) => ({
-          label: types(p)
-            .filter((t) => !/^(voice|pref|internet)$/i.test(t))
-            .join(' '),
-          value: vcardText(p.getFirstValue()),
-        }))
-        .filter((x) => x.value !== ''),
+    worker = new Worker(new URL('./contacts.parse-worker.ts', import.meta.url), {
+      workerData: job,
+      ...workerLoader(),
+      resourceLimits: { maxOldGenerationSizeMb: importTuning.parseWorkerHeapMb },
     });
+  } catch (startError) {
+    void startError; // no thread support here: read inline (same rows)
+    yield* inline();
+    return;
   }
-  const maxEmails = Math.max(0, ...cards.map((c) => c.emails.length));
-  const maxPhones = Math.max(0, ...cards.map((c) => c.phones.length));
-  const header = ['Name', 'First Name', 'Last Name', 'Organization Name', 'Notes'];
-  for (let i = 1; i <= maxEmails; i++) header.push(`E-mail ${i} - Value`);
-  for (let i = 1; i <= maxPhones; i++) header.push(`Phone ${i} - Label`, `Phone ${i} - Value`);
-  const rows = [header];
-  for (const c of cards) {
-    const row = [c.fn, c.first, c.last, c.org, c.note];
-    for (let i = 0; i < maxEmails; i++) row.push(c.emails[i] ?? '');
-    for (let i = 0; i < maxPhones; i++) row.push(c.phones[i]?.label ?? '', c.phones[i]?.value ?? '');
-    rows.push(row);
+  type Message =
+    { kind: 'rows'; rows: string[][]; total: number } | { kind: 'done' } | { kind: 'error'; unreadable: boolean; message: string } | { kind: 'unloadable' };
+  const queue: Message[] = [];
+  let heard = false;
+  let wake: (() => void) | null = null;
+  const push = (m: Message) => {
+    queue.push(m);
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  worker.on('message', (m: Message) => {
+    heard = true;
+    push(m);
+  });
+  worker.on('error', (e: Error & { code?: string }) => {
+    // The worker's own code could not be loaded (no TypeScript loader): read inline instead.
+    if (!heard && (e.code === 'ERR_UNKNOWN_FILE_EXTENSION' || e.code === 'ERR_MODULE_NOT_FOUND')) push({ kind: 'unloadable' });
+    // Otherwise (heap limit reached: a zip bomb; a crash) the file reads as unreadable.
+    else push({ kind: 'error', unreadable: true, message: e.message });
+  });
+  worker.on('exit', (code) => push({ kind: 'error', unreadable: true, message: `parse worker exited (${code})` }));
+  const deadline = setTimeout(() => {
+    push({ kind: 'error', unreadable: true, message: 'The file took too long to read.' });
+    void worker.terminate();
+  }, importTuning.parseTimeoutMs);
+  try {
+    for (;;) {
+      const m = queue.shift();
+      if (!m) {
+        await new Promise<void>((r) => (wake = r));
+        continue;
+      }
+      if (m.kind === 'done') return;
+      if (m.kind === 'unloadable') {
+        yield* inline();
+        return;
+      }
+      if (m.kind === 'error') {
+        if (m.unreadable) throw fieldError('file', 'The file could not be read.');
+        throw new Error(`contact file parse failed: ${m.message}`);
+      }
+      yield { rows: m.rows, total: m.total };
+    }
+  } finally {
+    clearTimeout(deadline);
+    worker.removeAllListeners('exit');
+    void worker.terminate();
   }
-  return rows;
 }
 
-/** Rows (header first) of a file, optionally at most `limit`. */
+/** Bytes of a CSV upload decoded for a preview or its header row (a few rows; the whole file is read by the job). */
+const CSV_PREVIEW_BYTES = 1024 * 1024;
+
+/** Rows (header first) of a file, optionally at most `limit` (XLSX and vCard read on the parse worker). */
 async function readRows(data: Buffer, type: FileType, limit?: number): Promise<string[][]> {
-  if (type === 'vcf') {
-    const rows = vcardRows(data.toString('utf8'));
-    return limit ? rows.slice(0, limit) : rows;
-  }
   if (type === 'csv') {
-    const r = Papa.parse<string[]>(data.toString('utf8').replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy', ...(limit ? { preview: limit } : {}) });
+    // The first rows are in the first bytes: a preview decodes at most CSV_PREVIEW_BYTES, not the whole upload.
+    const head = limit && data.length > CSV_PREVIEW_BYTES ? data.subarray(0, CSV_PREVIEW_BYTES) : data;
+    const r = Papa.parse<string[]>(head.toString('utf8').replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy', ...(limit ? { preview: limit } : {}) });
     return r.data.map((row) => row.map((c) => String(c ?? '').trim()));
   }
-  const wb = new ExcelJS.Workbook();
-  try {
-    await wb.xlsx.load(data as unknown as ArrayBuffer);
-  } catch (e) {
-    // ExcelJS (and the zip reader under it) rejects bytes that are not a workbook with a plain
-    // Error: the uploaded file is unreadable (422). Anything that is not an Error is not that.
-    if (e instanceof Error) throw fieldError('file', 'The file could not be read.');
-    throw e;
-  }
-  const ws = wb.worksheets[0];
   const rows: string[][] = [];
-  ws?.eachRow((row) => {
-    if (!limit || rows.length < limit) rows.push(xlsxRowValues(row));
-  });
+  for await (const b of readFileRows(data, type, limit ? { limit } : {})) rows.push(...b.rows);
   return rows;
 }
 
@@ -485,19 +470,29 @@ function toRecord(row: string[], rowNumber: number, plan: Plan, parsed: Map<stri
  * Rows of the stored file after the header, in batches, with the file row number of the batch's
  * first row (CSV/XLSX: the spreadsheet row, header = 1; vCard: the card's position, first = 1) and
  * the progress fraction (0-1) reached. CSV: papaparse over a file stream in `chunk` mode (one parse
- * per 1 MB read; the reader pauses while two batches wait, so memory stays bounded). Its row-by-row
+ * per 256 KB read; the reader pauses while two batches wait, so memory stays bounded). Its row-by-row
  * stream mode pauses the parser every few rows and re-parses the rest of the chunk each time, which
  * is quadratic on big files. Blank lines are kept (and skipped later) so row numbers stay true.
  */
 async function* streamRows(file: string, type: FileType): AsyncGenerator<{ rows: string[][]; firstRow: number; fraction: number }> {
-  if (type === 'vcf') {
-    const rows = vcardRows(fs.readFileSync(file, 'utf8')).slice(1);
-    for (let i = 0; i < rows.length; i += 1000) yield { rows: rows.slice(i, i + 1000), firstRow: i + 1, fraction: Math.min(1, (i + 1000) / rows.length) };
+  if (type === 'vcf' || type === 'xlsx') {
+    // Read on the parse worker; the header row is dropped here. vCard rows are numbered by card
+    // (first = 1), worksheet rows by their row in the sheet (header = 1, blank rows kept).
+    let seen = 0;
+    for await (const b of readFileRows(file, type, { keepBlank: true })) {
+      let rows = b.rows;
+      if (seen === 0) rows = rows.slice(1);
+      const firstRow = type === 'vcf' ? Math.max(1, seen) : seen === 0 ? 2 : seen + 1;
+      seen += b.rows.length;
+      const data = Math.max(1, b.total - 1);
+      if (rows.length) yield { rows, firstRow, fraction: Math.min(1, (seen - 1) / data) };
+    }
     return;
   }
   if (type === 'csv') {
     const size = fs.statSync(file).size || 1;
-    const input = fs.createReadStream(file, { highWaterMark: 1 << 20 });
+    // 256 KB a parse: about 25 ms of the event loop each (1 MB took about 100 ms, docs/operations.md "Bounds on outside input").
+    const input = fs.createReadStream(file, { highWaterMark: 256 * 1024 });
     const queue: Array<{ rows: string[][]; firstRow: number; fraction: number }> = [];
     let done = false;
     let failure: unknown = null;
@@ -560,21 +555,6 @@ async function* streamRows(file: string, type: FileType): AsyncGenerator<{ rows:
       });
     }
   }
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.readFile(file);
-  const ws = wb.worksheets[0];
-  if (!ws) return;
-  const total = Math.max(1, ws.rowCount - 1);
-  let rows: string[][] = [];
-  let firstRow = 2;
-  for (let r = 2; r <= ws.rowCount; r++) {
-    rows.push(xlsxRowValues(ws.getRow(r)));
-    if (rows.length >= 1000 || r === ws.rowCount) {
-      yield { rows, firstRow, fraction: (r - 1) / total };
-      rows = [];
-      firstRow = r + 1;
-    }
-  }
 }
 
 /**
@@ -591,7 +571,7 @@ class PhoneParser {
   constructor(enabled: boolean) {
     if (!enabled) return;
     try {
-      const w = new Worker(new URL('./contacts.phone-worker.ts', import.meta.url));
+      const w = new Worker(new URL('./contacts.phone-worker.ts', import.meta.url), workerLoader());
       w.on('message', (m: { id: number; parsed: Array<string | null> }) => {
         const p = this.pending.get(m.id);
         this.pending.delete(m.id);
