@@ -69,11 +69,7 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Lo
  * `config.shutdownTimeoutMs` it stops waiting, logs what was still open and resolves (the process
  * entry then exits).
  */
-export async function startServer(
-  config: Config,
-  databaseUrl: string,
-  options: { publicUrlFromPort?: boolean; readyLater?: boolean } = {},
-): Promise<Running> {
+export async function startServer(config: Config, databaseUrl: string, options: { publicUrlFromPort?: boolean; readyLater?: boolean } = {}): Promise<Running> {
   const log = createLogger(config);
   const { db, pool } = createDb(databaseUrl, {
     max: config.dbPoolMax,

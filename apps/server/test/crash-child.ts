@@ -14,3 +14,9 @@ const [h, m] = new Date()
 const shift = (12 * 60 - (h * 60 + m)) * 60_000;
 campaignRuntime.now = () => new Date(Date.now() + shift);
 campaignRuntime.defaultRatePerSecond = Number(process.env.CRASH_TEST_RATE ?? 100);
+
+// The outbox crash test (platform/events/outbox.crash.test.ts) delivers webhooks to a receiver on loopback.
+if (process.env.CRASH_TEST_LOOPBACK_WEBHOOKS === '1') {
+  const { webhookTuning } = await import('../src/modules/webhooks/webhooks.delivery.js');
+  webhookTuning.addressPolicy = { allowHosts: ['127.0.0.1'] };
+}

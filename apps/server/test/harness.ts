@@ -201,6 +201,11 @@ export async function postWebhook(
   return { status: res.status, body: await res.text(), headers: res.headers };
 }
 
+/** The `X-Twilio-Signature` of a form post of `params` to `url` signed with `token` (tests of server processes). */
+export function twilioSignature(token: string, url: string, params: Record<string, string>): string {
+  return twilio.getExpectedTwilioSignature(token, url, params);
+}
+
 /** Polls `fn` until it returns a truthy value (default 10 s). */
 export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, stepMs = 100): Promise<T> {
   const end = Date.now() + timeoutMs;

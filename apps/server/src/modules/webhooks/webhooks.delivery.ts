@@ -33,7 +33,8 @@ export const webhookTuning: {
   retryDelaysMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
   disableAfterMs: 5 * 86_400_000,
   timeoutMs: 15_000,
-  claimMs: 60_000,
+  // Twice the send timeout: a crashed attempt is made again within about half a minute.
+  claimMs: 30_000,
   addressPolicy: {},
 };
 
@@ -62,7 +63,7 @@ export async function enqueueAttempt(
   await ctx.queue.enqueue(
     DELIVER_JOB,
     { deliveryId, attempt },
-    { singletonKey: `webhook-${deliveryId}-${attempt}`, retryLimit: 3, retryDelay: 30, ...(at ? { startAfter: at } : {}) },
+    { singletonKey: `webhook-${deliveryId}-${attempt}`, retryLimit: 6, retryDelay: 5, ...(at ? { startAfter: at } : {}) },
     db,
   );
 }
@@ -70,7 +71,13 @@ export async function enqueueAttempt(
 /** The `webhooks.deliver` job: one attempt of one delivery (see the module doc). */
 export async function runDeliveryAttempt(ctx: AppContext, deliveryId: number, attempt: number): Promise<void> {
   const delivery = await webhooksRepository.claim(ctx.db, deliveryId, attempt, webhookTuning.claimMs);
-  if (!delivery) return;
+  if (!delivery) {
+    // Still due but held by another run's claim (a worker that crashed mid-attempt, or one still sending): the job
+    // retries after the claim ran out, so the attempt is made (never dropped); an attempt already made ends it here.
+    if (await webhooksRepository.isHeld(ctx.db, deliveryId, attempt))
+      throw new Error(`webhook delivery ${deliveryId} attempt ${attempt} is held by another run; retrying`);
+    return;
+  }
   const endpoint = await webhooksRepository.findEndpoint(ctx.db, delivery.endpoint_id);
   if (!endpoint || (!endpoint.enabled && delivery.event_type !== 'webhook.test')) {
     await settle(ctx, delivery, attempt, { statusCode: null, durationMs: 0, error: 'The endpoint is disabled.', body: null }, true);

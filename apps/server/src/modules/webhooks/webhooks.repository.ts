@@ -114,6 +114,18 @@ export const webhooksRepository = {
       .returningAll()
       .executeTakeFirst();
   },
+  /** Whether attempt `attempt` of delivery `id` is still due but claimed by a run whose claim has not run out. */
+  async isHeld(db: DbOrTx, id: number, attempt: number): Promise<boolean> {
+    const r = await db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where('attempts', '=', attempt - 1)
+      .where('claimed_until', '>=', sql<Date>`now()`)
+      .executeTakeFirst();
+    return r !== undefined;
+  },
   async insertAttempt(
     db: DbOrTx,
     row: { delivery_id: number; attempt: number; status_code: number | null; duration_ms: number; error: string | null; response_body: string | null },

@@ -64,7 +64,6 @@ export function createDb(url: string, options: DbOptions = {}): { db: Db; pool: 
   return { db, pool };
 }
 
-
 /**
  * Every file of `../migrations/` named `NNNN_name.ts` (or `.js` when compiled), keyed by its name
  * without the extension: a new migration is just a new file (no list to keep in step).

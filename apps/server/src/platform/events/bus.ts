@@ -236,7 +236,15 @@ class EventBus {
       await finishDelivery(ctx, d, { ok: false, error: `no consumer ${d.consumer} for ${d.name} in this process`, dead: !entry, retryInMs: 60_000 });
       return;
     }
-    const meta: EventMeta = { eventId: d.event_id, name: d.name as DomainEventName, aggregate: d.aggregate_key, seq: d.seq, at: new Date(d.created_at), attempt: d.attempts, consumer: d.consumer };
+    const meta: EventMeta = {
+      eventId: d.event_id,
+      name: d.name as DomainEventName,
+      aggregate: d.aggregate_key,
+      seq: d.seq,
+      at: new Date(d.created_at),
+      attempt: d.attempts,
+      consumer: d.consumer,
+    };
     try {
       await handler(ctx, d.payload, meta);
     } catch (e) {
@@ -273,7 +281,10 @@ export const DELIVERY_LEASE_MS = 30_000;
  * earlier delivery of the same consumer and aggregate is still pending (event order per aggregate).
  * Rows leased by another runner are skipped, never waited for.
  */
-export async function claimDeliveries(ctx: Pick<AppContext, 'db' | 'queue'>, what: { eventIds: readonly number[] } | { limit: number }): Promise<ClaimedDelivery[]> {
+export async function claimDeliveries(
+  ctx: Pick<AppContext, 'db' | 'queue'>,
+  what: { eventIds: readonly number[] } | { limit: number },
+): Promise<ClaimedDelivery[]> {
   const filter = 'eventIds' in what ? sql`d.event_id = any(${[...what.eventIds]}::bigint[])` : sql`true`;
   const limit = 'eventIds' in what ? what.eventIds.length * 64 : what.limit;
   const { rows } = await sql<ClaimedDelivery>`

@@ -53,7 +53,11 @@ export function registerOutboxRoutes(app: App, ctx: AppContext): void {
     '/api/ops/outbox',
     {
       config: { access: access.operator() },
-      schema: { tags: ['ops'], summary: 'Domain-event outbox: consumers with backlog, retries, dead letters and lag; newest dead letters (operators)', response: { 200: Status, ...errorResponses } },
+      schema: {
+        tags: ['ops'],
+        summary: 'Domain-event outbox: consumers with backlog, retries, dead letters and lag; newest dead letters (operators)',
+        response: { 200: Status, ...errorResponses },
+      },
     },
     async () => ({ consumers: await outboxStatus(ctx), deadLetters: await deadLetters(ctx) }),
   );
@@ -61,7 +65,13 @@ export function registerOutboxRoutes(app: App, ctx: AppContext): void {
     '/api/ops/outbox/consumers/:consumer/retry',
     {
       config: { access: access.operator() },
-      schema: { tags: ['ops'], summary: "Retry a consumer's dead letters (all, or one event's) (operators)", params: ConsumerParams, body: RetryBody, response: { 200: Count, ...errorResponses } },
+      schema: {
+        tags: ['ops'],
+        summary: "Retry a consumer's dead letters (all, or one event's) (operators)",
+        params: ConsumerParams,
+        body: RetryBody,
+        response: { 200: Count, ...errorResponses },
+      },
     },
     async (request) => {
       const { consumer } = request.params as z.infer<typeof ConsumerParams>;
@@ -74,7 +84,13 @@ export function registerOutboxRoutes(app: App, ctx: AppContext): void {
     '/api/ops/outbox/consumers/:consumer/replay',
     {
       config: { access: access.operator() },
-      schema: { tags: ['ops'], summary: 'Replay a consumer from a point in time, for one company or all (operators)', params: ConsumerParams, body: ReplayBody, response: { 200: Count, ...errorResponses } },
+      schema: {
+        tags: ['ops'],
+        summary: 'Replay a consumer from a point in time, for one company or all (operators)',
+        params: ConsumerParams,
+        body: ReplayBody,
+        response: { 200: Count, ...errorResponses },
+      },
     },
     async (request) => {
       const { consumer } = request.params as z.infer<typeof ConsumerParams>;
@@ -115,8 +131,18 @@ export function registerOutboxMetrics(ctx: AppContext, registry: Registry): () =
   gauge('outbox_consumer_lag_seconds', 'Age of the oldest pending delivery per consumer, seconds', (c) => c.lagS);
   gauge('outbox_consumer_pending', 'Pending deliveries per consumer', (c) => c.pending);
   gauge('outbox_consumer_dead', 'Dead letters per consumer', (c) => c.dead);
-  const done = new Counter({ name: 'outbox_deliveries_total', help: 'Finished deliveries by consumer and outcome', labelNames: ['consumer', 'outcome'] as const, registers: [registry] });
-  const commitToDone = new Gauge({ name: 'outbox_last_commit_to_done_seconds', help: 'Time from commit to a delivery done, last seen per consumer', labelNames: ['consumer'] as const, registers: [registry] });
+  const done = new Counter({
+    name: 'outbox_deliveries_total',
+    help: 'Finished deliveries by consumer and outcome',
+    labelNames: ['consumer', 'outcome'] as const,
+    registers: [registry],
+  });
+  const commitToDone = new Gauge({
+    name: 'outbox_last_commit_to_done_seconds',
+    help: 'Time from commit to a delivery done, last seen per consumer',
+    labelNames: ['consumer'] as const,
+    registers: [registry],
+  });
   return events.observe((consumer, outcome, lagMs) => {
     done.inc({ consumer, outcome });
     if (outcome === 'done') commitToDone.set({ consumer }, lagMs / 1000);

@@ -53,7 +53,9 @@ async function reactions(companyId: number) {
     rollups: await q(sql`select sum(calls)::int as calls from call_rollup_days where company_id = ${companyId}`),
     firings: await q(sql`select trigger_id, event_key from number_trigger_firings where company_id = ${companyId} order by event_key`),
     leads: await q(sql`select phone, calls, texts from dni_leads where company_id = ${companyId} order by phone`),
-    buckets: await q(sql`select campaign_id, error_code, delivered, failed from monitor_message_buckets where company_id = ${companyId} order by bucket_start, error_code`),
+    buckets: await q(
+      sql`select campaign_id, error_code, delivered, failed from monitor_message_buckets where company_id = ${companyId} order by bucket_start, error_code`,
+    ),
   };
 }
 
@@ -78,7 +80,12 @@ describe('domain-event outbox', () => {
       const r = await a.client.post('/api/simulator/messages', { from: '+13125550121', to: n.number, body });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
     }
-    const answered = await a.client.post('/api/simulator/calls', { from: '+13125550122', to: n.number, forwards: { '+16465550199': 'answer' }, talk_seconds: 20 });
+    const answered = await a.client.post('/api/simulator/calls', {
+      from: '+13125550122',
+      to: n.number,
+      forwards: { '+16465550199': 'answer' },
+      talk_seconds: 20,
+    });
     expect(answered.status, JSON.stringify(answered.body)).toBe(200);
     const missed = await a.client.post('/api/simulator/calls', { from: '+13125550123', to: n.number, forwards: { '+16465550199': 'no-answer' } });
     expect(missed.status, JSON.stringify(missed.body)).toBe(200);

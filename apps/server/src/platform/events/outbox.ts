@@ -12,7 +12,6 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { claimDeliveries, events } from './bus.js';
-import type { DomainEventName } from './registry.js';
 
 /** Timings of the workers in ms (tests may lower them). */
 export const outboxTuning = { pollMs: 500, concurrency: 4, batch: 32, sweepMs: 10 * 60_000, retentionDays: 7 };
@@ -123,7 +122,15 @@ export type ConsumerStatus = {
  * letters and lag. Reads the whole delivery table's open rows (indexed): an operator's question.
  */
 export async function outboxStatus(ctx: Pick<AppContext, 'db'>): Promise<ConsumerStatus[]> {
-  const { rows } = await sql<{ consumer: string; pending: number; retrying: number; dead: number; done_last_hour: number; oldest: Date | null; last_error: string | null }>`
+  const { rows } = await sql<{
+    consumer: string;
+    pending: number;
+    retrying: number;
+    dead: number;
+    done_last_hour: number;
+    oldest: Date | null;
+    last_error: string | null;
+  }>`
     select consumer,
       count(*) filter (where status = 'pending')::int as pending,
       count(*) filter (where status = 'pending' and attempts > 0 and last_error is not null)::int as retrying,
@@ -158,12 +165,28 @@ export type DeadLetter = { consumer: string; eventId: number; name: string; aggr
 
 /** The newest dead letters (of one consumer when given), at most `limit` (default 100). */
 export async function deadLetters(ctx: Pick<AppContext, 'db'>, consumer?: string, limit = 100): Promise<DeadLetter[]> {
-  const { rows } = await sql<{ consumer: string; event_id: number; name: string; aggregate_key: string; attempts: number; last_error: string | null; created_at: Date }>`
+  const { rows } = await sql<{
+    consumer: string;
+    event_id: number;
+    name: string;
+    aggregate_key: string;
+    attempts: number;
+    last_error: string | null;
+    created_at: Date;
+  }>`
     select d.consumer, d.event_id, e.name, d.aggregate_key, d.attempts, d.last_error, e.created_at
     from event_deliveries d join domain_events e on e.id = d.event_id
     where d.status = 'dead' and (${consumer ?? null}::text is null or d.consumer = ${consumer ?? null})
     order by d.event_id desc limit ${limit}`.execute(ctx.db);
-  return rows.map((r) => ({ consumer: r.consumer, eventId: r.event_id, name: r.name, aggregate: r.aggregate_key, attempts: r.attempts, lastError: r.last_error, createdAt: new Date(r.created_at).toISOString() }));
+  return rows.map((r) => ({
+    consumer: r.consumer,
+    eventId: r.event_id,
+    name: r.name,
+    aggregate: r.aggregate_key,
+    attempts: r.attempts,
+    lastError: r.last_error,
+    createdAt: new Date(r.created_at).toISOString(),
+  }));
 }
 
 /**
@@ -182,12 +205,18 @@ export async function retryDeadLetters(ctx: Pick<AppContext, 'db'>, consumer: st
  * to it again, in order per aggregate (its handlers are idempotent, so a replay repairs, never
  * doubles). Events older than the outbox's retention are gone and cannot be replayed.
  * @returns how many deliveries were (re)scheduled.
- * @throws Error when `consumer` is not registered in this process.
+ * @throws Error when `consumer` is neither registered in this process nor found in the outbox.
  */
 export async function replayConsumer(ctx: Pick<AppContext, 'db'>, consumer: string, since: Date, companyId?: number): Promise<number> {
-  const entry = events.list().find((c) => c.consumer === consumer);
-  if (!entry) throw new Error(`unknown consumer ${consumer}`);
-  const names: DomainEventName[] = entry.events;
+  let names: string[] | undefined = events.list().find((c) => c.consumer === consumer)?.events;
+  if (!names) {
+    // Outside a server (the operators' command): the event names this consumer has taken so far.
+    const { rows } = await sql<{
+      name: string;
+    }>`select distinct e.name from event_deliveries d join domain_events e on e.id = d.event_id where d.consumer = ${consumer}`.execute(ctx.db);
+    if (rows.length === 0) throw new Error(`unknown consumer ${consumer}`);
+    names = rows.map((r) => r.name);
+  }
   const r = await sql`
     insert into event_deliveries (consumer, event_id, aggregate_key)
     select ${consumer}, e.id, e.aggregate_type || ':' || e.aggregate_id from domain_events e
