@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Checkbox, CopyButton, Group, Modal, MultiSelect, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, MultiSelect, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import type { AssignableRole } from '../roles';
@@ -6,6 +6,7 @@ import { HttpError } from '../../../lib/http';
 import { notify } from '../../../lib/notify';
 import { useInvite, useRoles } from '../api/users';
 import { useAssignableNumbers } from '../api/company-numbers';
+import { InvitationLinkDialog } from './InvitationLinkDialog';
 
 /**
  * Invite someone to the selected account by e-mail with a role (and, optionally, their name and the
@@ -67,30 +68,7 @@ export function InviteUserModal({ opened, onClose, canGiveOwner }: { opened: boo
     );
   });
 
-  if (sent)
-    return (
-      <Modal opened={opened} onClose={close} title="Invitation sent">
-        <Stack data-testid="invitation-link">
-          <Text size="sm">
-            No mail server is configured, so the invitation e-mail to {sent.email} waits in the development outbox. Give them this link: it shows the invitation
-            and its e-mail, and lets them join.
-          </Text>
-          <Anchor href={sent.url} size="sm" style={{ wordBreak: 'break-all' }}>
-            {sent.url}
-          </Anchor>
-          <Group justify="flex-end">
-            <CopyButton value={sent.url}>
-              {({ copied, copy }) => (
-                <Button variant="light" onClick={copy}>
-                  {copied ? 'Link copied' : 'Copy link'}
-                </Button>
-              )}
-            </CopyButton>
-            <Button onClick={close}>Done</Button>
-          </Group>
-        </Stack>
-      </Modal>
-    );
+  if (sent && opened) return <InvitationLinkDialog email={sent.email} url={sent.url} onClose={close} />;
 
   return (
     <Modal opened={opened} onClose={close} title="Invite a user">

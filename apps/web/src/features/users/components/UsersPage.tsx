@@ -33,6 +33,7 @@ import {
   type Member,
 } from '../api/users';
 import { ROLE_LABELS, type AssignableRole } from '../roles';
+import { InvitationLinkDialog } from './InvitationLinkDialog';
 import { InviteUserModal } from './InviteUserModal';
 
 export function UsersPage() {
@@ -250,9 +251,11 @@ function MemberRow({ member: m, self, canOwn }: { member: Member; self: boolean;
 
 function Invitations({ loading, error, list }: { loading: boolean; error: boolean; list: Array<import('../api/users').Invitation> }) {
   const resend = useResendInvitation();
+  const [resent, setResent] = useState<{ email: string; url: string } | null>(null);
   const cancel = useCancelInvitation();
   return (
     <Card withBorder radius="md">
+      {resent ? <InvitationLinkDialog title="Invitation resent" email={resent.email} url={resent.url} onClose={() => setResent(null)} /> : null}
       <Title order={2} size="h4" mb="sm">
         Pending invitations
       </Title>
@@ -303,7 +306,15 @@ function Invitations({ loading, error, list }: { loading: boolean; error: boolea
                         variant="light"
                         leftSection={<IconMailForward size={14} />}
                         loading={resend.isPending && resend.variables === i.id}
-                        onClick={() => resend.mutate(i.id, { onSuccess: (r) => notify.success(r.message) })}
+                        onClick={() =>
+                          resend.mutate(i.id, {
+                            onSuccess: (r) => {
+                              notify.success(r.message);
+                              // No mail server: the new link is handed to the inviter (the old one stopped working).
+                              if (r.invitation_url) setResent({ email: i.email, url: r.invitation_url });
+                            },
+                          })
+                        }
                         aria-label={`Resend the invitation to ${i.email}`}
                       >
                         Resend
