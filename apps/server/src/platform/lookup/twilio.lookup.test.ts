@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LookupUnavailableError } from './lookup.port.js';
-import { createTwilioLookup } from './twilio.lookup.js';
+import { LOOKUP_TEXT_LIMITS, createTwilioLookup } from './twilio.lookup.js';
 
 let server: http.Server;
 let base: string;
@@ -33,6 +33,16 @@ beforeAll(async () => {
         caller_name: { caller_name: null, caller_type: 'UNDETERMINED', error_code: null },
         line_type_intelligence: { carrier_name: 'Bandwidth', type: 'nonFixedVoip', error_code: null },
       });
+    // Outside texts of absurd size (issue 22 §1): a 32 KB name in an answer under 64 KB, and a 2 MB answer.
+    if (number === '+14155550103')
+      return json(200, {
+        phone_number: number,
+        country_code: 'USA-and-more',
+        valid: true,
+        caller_name: { caller_name: `ACME ${'x'.repeat(32 * 1024)}`, caller_type: 'BUSINESS', error_code: null },
+        line_type_intelligence: { carrier_name: 'c'.repeat(5_000), type: 't'.repeat(5_000), error_code: null },
+      });
+    if (number === '+14155550104') return json(200, { phone_number: number, valid: true, padding: 'x'.repeat(2 * 1024 * 1024) });
     if (number === '+14155550101') return json(404, { code: 20404, message: 'The requested resource was not found' });
     if (number === '+14155550102') return json(401, { code: 20003, message: 'Authenticate' });
     return json(500, { message: 'boom' });
@@ -75,5 +85,17 @@ describe('createTwilioLookup', () => {
     await expect(port.lookup('+14155550199')).rejects.toMatchObject({ providerStatus: 500 });
     const down = createTwilioLookup({ accountSid: 'ACtest', authToken: 'secret', baseUrl: 'http://127.0.0.1:9', timeoutMs: 1000 });
     await expect(down.lookup('+14159929960')).rejects.toBeInstanceOf(LookupUnavailableError);
+  });
+
+  it('bounds the texts of an answer (docs/operations.md "Bounds on outside input") and refuses an answer over 64 KB unread', async () => {
+    const lookup = createTwilioLookup({ accountSid: 'ACtest', authToken: 'token', baseUrl: base });
+    const a = await lookup.lookup('+14155550103');
+    expect(a).toMatchObject({ found: true, callerType: 'business' });
+    expect(a.callerName!.length).toBe(LOOKUP_TEXT_LIMITS.callerName);
+    expect(a.callerName!.startsWith('ACME x')).toBe(true);
+    expect(a.carrierName!.length).toBe(LOOKUP_TEXT_LIMITS.carrierName);
+    expect(a.lineType!.length).toBe(LOOKUP_TEXT_LIMITS.lineType);
+    expect(a.countryCode).toBe('US');
+    await expect(lookup.lookup('+14155550104')).rejects.toBeInstanceOf(LookupUnavailableError);
   });
 });
