@@ -59,8 +59,10 @@ function RoutingCell({ n }: { n: NumberDetail }) {
         ? 'In the app'
         : 'Voicemail';
   return (
-    <Group gap={6} wrap="nowrap">
-      <Badge variant="light">{n.route_type || 'Standard'}</Badge>
+    <Group gap={4} wrap="wrap">
+      <Badge variant="light" style={{ flexShrink: 0 }}>
+        {n.route_type || 'Standard'}
+      </Badge>
       <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} data-testid="number-rings">
         {where}
       </Text>
