@@ -243,3 +243,13 @@ test("a fax number's purchase confirmation says fax, not Local", async ({ page }
   await expect(confirmation.getByTestId('buy-confirmation-number')).toContainText('Fax, local');
   await page.keyboard.press('Escape');
 });
+
+test('the switches of a submitted SMS verification show no stray checkboxes', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/sms-verification');
+  await expect(page.getByText('Messages contain links').first()).toBeVisible();
+  // A switch's own input lies transparent over its track; the read-only view made it opaque (a checkbox beside it).
+  const opacities = await page.locator('.mantine-Switch-input').evaluateAll((inputs) => inputs.map((i) => getComputedStyle(i).opacity));
+  expect(opacities.length).toBeGreaterThan(0);
+  expect(opacities.every((o) => o === '0')).toBe(true);
+});
