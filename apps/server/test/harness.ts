@@ -18,18 +18,21 @@ import { loadConfig, type Config } from '../src/platform/config.js';
 
 export type TestServer = Running & { dbUrl: string };
 
-/** Creates a fresh database and starts the server on it. Call `close()` in afterAll. */
+/** Creates a fresh database (or takes `options.databaseUrl`, a database of the test's own) and starts the server on it. Call `close()` in afterAll. */
 // Tests act as if a proxy on loopback sat in front (TRUST_PROXY=127.0.0.1) so X-Forwarded-For gives
 // each simulated client its own address; the default (no proxy trusted) is tested in auth.test.ts.
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
-  const admin = inject('pgAdminUrl');
-  const name = `test_${crypto.randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  // A copy of the run's migrated template (test/global-setup.ts); the server's migrate() then finds nothing to do.
-  await client.query(`create database ${name} template ${inject('pgTemplate')}`);
-  await client.end();
-  const dbUrl = admin.replace(/\/postgres$/, `/${name}`);
+export async function startTestServer(overrides: Partial<Config> = {}, options: { databaseUrl?: string } = {}): Promise<TestServer> {
+  let dbUrl = options.databaseUrl;
+  if (!dbUrl) {
+    const admin = inject('pgAdminUrl');
+    const name = `test_${crypto.randomBytes(6).toString('hex')}`;
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    // A copy of the run's migrated template (test/global-setup.ts); the server's migrate() then finds nothing to do.
+    await client.query(`create database ${name} template ${inject('pgTemplate')}`);
+    await client.end();
+    dbUrl = admin.replace(/\/postgres$/, `/${name}`);
+  }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-test-data-'));
   const config = loadConfig(
     {
