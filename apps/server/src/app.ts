@@ -115,7 +115,6 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   // The domain-event outbox: its metrics and the operators' routes (platform/events/outbox.routes.ts).
   const stopOutboxMetrics = registerOutboxMetrics(ctx, metrics.registry);
   app.addHook('onClose', async () => stopOutboxMetrics());
-  registerOutboxRoutes(app, ctx);
   registerAuth(app, ctx.db);
   await registerApiRateLimit(app);
   // One access declaration per route, enforced before validation (platform/http/access.ts, docs/permissions.md).
@@ -130,6 +129,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   for (const m of modules) {
     if (m.routes) await m.routes(app, ctx);
   }
+  // The operators' view of the domain-event outbox (platform/events/outbox.routes.ts), access declared like the modules' routes.
+  registerOutboxRoutes(app, ctx);
 
   // Files go to the owning company's signed-in users, or through a signed URL (platform/blob/access.ts).
   registerBlobFiles(app, ctx, {

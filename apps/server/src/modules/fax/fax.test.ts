@@ -92,6 +92,8 @@ describe('sending a fax', () => {
     });
     expect(done.pages).toBe(4);
     expect(done.completed_at).not.toBeNull();
+    // The consumers see the fax's changes in order (the outbox delivers one fax's events in turn, right after each commit).
+    await eventually(async () => changed.filter((c) => c.faxId === id).length >= 3);
     expect(changed.filter((c) => c.faxId === id).map((c) => c.status)).toEqual(['queued', 'sending', 'delivered']);
     // The stored PDF is the cover page followed by the 3 pages.
     const file = await fetch(s.url + done.file_url, { headers: { cookie: `switchboard_session=${a.client.cookie('switchboard_session')}` } });

@@ -57,7 +57,8 @@ const AGGREGATES: { [K in DomainEventName]: (p: DomainEvents[K]) => [string, str
   'contact.updated': (p) => ['contact', p.contactId],
   'contact.deleted': (p) => ['contact-deletion', p.deletionId],
   'campaign.finished': (p) => ['campaign', p.campaignId],
-  'campaign.delivery-outcomes': (p) => ['campaign', p.campaignId],
+  // Outcome counts commute: each batch is its own aggregate, so batches of one campaign never wait for each other.
+  'campaign.delivery-outcomes': (p) => ['campaign-outcomes', `${p.campaignId}:${p.at}:${p.outcomes[0]?.recipientId ?? 0}`],
   'transcript.changed': (p) => ['transcript', p.transcriptId],
   'fax.changed': (p) => ['fax', p.faxId],
   'caller-id.looked-up': (p) => ['caller-id', `${p.companyId}:${p.e164}`],
