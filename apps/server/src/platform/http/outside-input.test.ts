@@ -10,9 +10,9 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../../../test/fixtures.js';
 import { boundText } from '@switchboard/domain';
-import twilio from 'twilio';
 import { eventually, postWebhook, startTestServer, type TestServer } from '../../../test/harness.js';
 import { CARRIER_TEXT_LIMITS } from '../../carriers/carrier.events.js';
+import { signWebhook } from '../../carriers/twilio/signature.js';
 import { FAX_TEXT_LIMITS, rawPublicKeyBase64, signTelnyxWebhook, telnyxFaxEventBody } from '../../carriers/telnyx/telnyx.fax-dialect.js';
 import { buyTestNumber } from '../../modules/messaging/messaging.test-helpers.js';
 
@@ -89,7 +89,7 @@ async function whileProbingHealth<T>(request: () => Promise<T>): Promise<{ resul
  * form encoding are the test's own CPU, on the loop it shares with the server): `send()` only posts.
  */
 function signedPost(pathname: string, params: Record<string, string>): { send: () => Promise<{ status: number; body: string }> } {
-  const signature = twilio.getExpectedTwilioSignature(s.ctx.config.twilioAuthToken, s.ctx.config.publicUrl + pathname, params);
+  const signature = signWebhook(s.ctx.config.twilioAuthToken, s.ctx.config.publicUrl + pathname, params);
   const body = Buffer.from(new URLSearchParams(params).toString());
   return {
     send: async () => {
