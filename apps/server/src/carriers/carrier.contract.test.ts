@@ -402,7 +402,18 @@ describe.each(ADAPTERS)('carrier contract: $name', (fx) => {
     expect(carrier.parseInboundMessage({ ...fx.forms.inboundSms, MessageSid: `SM${long}` })).toBeNull();
     expect(carrier.parseInboundMessage({ ...fx.forms.inboundMms, MediaUrl0: `https://example.com/${long}`, MediaContentType0: long })?.media).toHaveLength(1);
     expect(carrier.parseMessageStatus({ ...fx.forms.statusDelivered, MessageSid: long })).toBeNull();
-    const voice = carrier.parseVoice({ CallSid: 'CA1', From: long, To: long, FromCity: long, FromState: long, Digits: long, DialCallStatus: long, RecordingUrl: long, [`p${long}`]: 'x', call_id: long });
+    const voice = carrier.parseVoice({
+      CallSid: 'CA1',
+      From: long,
+      To: long,
+      FromCity: long,
+      FromState: long,
+      Digits: long,
+      DialCallStatus: long,
+      RecordingUrl: long,
+      [`p${long}`]: 'x',
+      call_id: long,
+    });
     expect(voice.from?.length).toBe(CARRIER_TEXT_LIMITS.party);
     expect(voice.fromCity?.length).toBe(CARRIER_TEXT_LIMITS.place);
     expect(voice.fromState?.length).toBe(CARRIER_TEXT_LIMITS.place);

@@ -64,7 +64,9 @@ export const InboundMessageEvent = z.object({
   /** Characters (code points) of the body as received, before any cut. */
   bodyLength: z.number().int().min(0),
   /** At most 10 attachments, as the carrier announced them (downloaded later with `downloadMedia`). */
-  media: z.array(z.object({ url: z.string().min(1).max(CARRIER_TEXT_LIMITS.url), contentType: z.string().min(1).max(CARRIER_TEXT_LIMITS.contentType) })).max(10),
+  media: z
+    .array(z.object({ url: z.string().min(1).max(CARRIER_TEXT_LIMITS.url), contentType: z.string().min(1).max(CARRIER_TEXT_LIMITS.contentType) }))
+    .max(10),
 });
 export type InboundMessageEvent = z.infer<typeof InboundMessageEvent>;
 

@@ -9,7 +9,16 @@
 import { boundText, clip } from '@switchboard/domain';
 import type { Config } from '../../platform/config.js';
 import { safeFetch } from '../../platform/http/safe-fetch.js';
-import { CALL_STATUS_WORDS, CARRIER_TEXT_LIMITS as L, InboundMessageEvent, MessageStatusEvent, VoiceEvent, seconds, type CallStatusWord, type DeliveryState } from '../carrier.events.js';
+import {
+  CALL_STATUS_WORDS,
+  CARRIER_TEXT_LIMITS as L,
+  InboundMessageEvent,
+  MessageStatusEvent,
+  VoiceEvent,
+  seconds,
+  type CallStatusWord,
+  type DeliveryState,
+} from '../carrier.events.js';
 import type { CallFlowStep, RenderedResponse, WebhookKind } from '../carrier.port.js';
 import { validateSignature } from './signature.js';
 import { renderMessagingTwiml, renderVoiceTwiml } from './twiml.js';
