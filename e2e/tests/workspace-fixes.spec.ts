@@ -192,15 +192,24 @@ test("a webhook's test event says how it went", async ({ page }) => {
 
 test('leads show the name of a known contact; the contact drawer has the history', async ({ page }) => {
   await signIn(page);
-  // The latest lead of the demo (a caller from a tracked ad) becomes a contact.
+  // A person texts the main line (a text makes a lead), then becomes a contact.
   const companyId = await demoCompanyId(page);
-  const leads = (await (await page.request.get(`/api/companies/${companyId}/dni/leads`)).json()) as {
-    data: Array<{ phone: string; contact_name: string | null }>;
-  };
-  const lead = leads.data.find((l) => l.contact_name === null);
-  expect(lead, 'the demo has a lead who is not a contact yet').toBeTruthy();
-  const name = `Theo Tracked ${Date.now().toString(36)}`;
-  const made = await page.request.post('/api/contacts', { headers: await xsrfHeaders(page), data: { company_id: companyId, name, number: lead!.phone } });
+  const numbers = (await (await page.request.get(`/api/companies/${companyId}/numbers`)).json()) as { data: Array<{ number: string }> };
+  const from = `+131255501${String(Date.now()).slice(-2)}`;
+  const sms = await page.request.post('/api/simulator/messages', {
+    headers: await xsrfHeaders(page),
+    data: { from, to: numbers.data[0]!.number, body: 'Can you fix a dripping tap?' },
+  });
+  expect(sms.ok(), await sms.text()).toBe(true);
+  await expect
+    .poll(async () =>
+      ((await (await page.request.get(`/api/companies/${companyId}/dni/leads`)).json()) as { data: Array<{ phone: string }> }).data.some(
+        (l) => l.phone === from,
+      ),
+    )
+    .toBe(true);
+  const name = `Theo Texter ${Date.now().toString(36)}`;
+  const made = await page.request.post('/api/contacts', { headers: await xsrfHeaders(page), data: { company_id: companyId, name, number: from } });
   expect(made.status(), await made.text()).toBe(201);
   await page.goto('/tracking/leads');
   await expect(page.getByTestId('leads-table').getByRole('link', { name })).toBeVisible();

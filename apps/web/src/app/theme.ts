@@ -64,6 +64,8 @@ const colors = Object.fromEntries(
  * - a close button (dialogs, drawers, notices) is named "Close" unless it is given its own name (4.1.2);
  * - a table that scrolls sideways on a narrow screen can be scrolled from the keyboard (2.1.1);
  * - a colour field's eye-dropper button and its picker's sliders are named (4.1.2; issue 23: Tags and Tenant);
+ * - a menu has no focus placeholder inside it (a tabbable presentational child of role menu is axe-critical
+ *   `aria-required-children`); opening a menu focuses its first item instead;
  * - Enter in a multi-select's search text picks the highlighted choice and never submits the surrounding form
  *   (issue 23: Enter in a contact's Labels created the contact half-filled).
  */
@@ -80,6 +82,7 @@ export const theme = createTheme({
     CloseButton: { defaultProps: { 'aria-label': 'Close' } },
     ColorInput: { defaultProps: { eyeDropperButtonProps: { 'aria-label': 'Pick a colour from the screen' } } },
     ColorPicker: { defaultProps: { saturationLabel: 'Saturation and brightness', hueLabel: 'Hue', alphaLabel: 'Opacity' } },
+    Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
     MultiSelect: {
       defaultProps: {
         onKeyDown: (event: { key: string; preventDefault: () => void }) => {

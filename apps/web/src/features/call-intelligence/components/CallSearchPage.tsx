@@ -39,7 +39,9 @@ export function CallSearchPage() {
 
   return (
     <Stack gap="md">
-      <Title order={2}>Transcript search</Title>
+      <Title order={1} size="h2">
+        Transcript search
+      </Title>
       <form
         onSubmit={(e) => {
           e.preventDefault();

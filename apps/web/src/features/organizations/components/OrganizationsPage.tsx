@@ -44,7 +44,7 @@ export function OrganizationsPage() {
       ) : (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
           {list.map((o) => (
-            <UnstyledButton key={o.id} component={Link} to={`/organizations/${o.id}`} aria-label={`Open ${o.name}`}>
+            <UnstyledButton key={o.id} component={Link} to={`/organizations/${o.id}`}>
               <Card withBorder radius="md" h="100%">
                 <Stack gap={6}>
                   <Text fw={600}>{o.name}</Text>

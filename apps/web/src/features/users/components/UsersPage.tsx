@@ -180,7 +180,12 @@ function MemberRow({ member: m, self, canOwn }: { member: Member; self: boolean;
             onChange={(v) => update.mutate({ userId: m.id, numbers: v.map(Number) }, { onSuccess: (r) => notify.success(r.message) })}
           />
         ) : (
-          <Button variant="subtle" size="compact-sm" onClick={() => setEditingNumbers(true)} aria-label={`Numbers of ${name}: ${m.numbers.length}`}>
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            onClick={() => setEditingNumbers(true)}
+            aria-label={`${m.numbers.length ? `${m.numbers.length} number${m.numbers.length === 1 ? '' : 's'}` : 'All numbers'} of ${name}`}
+          >
             {m.numbers.length ? `${m.numbers.length} number${m.numbers.length === 1 ? '' : 's'}` : 'All numbers'}
           </Button>
         )}
