@@ -19,6 +19,7 @@ import { Mailer } from './platform/mail/mailer.js';
 import { Queue } from './platform/queue.js';
 import { Realtime } from './platform/realtime.js';
 import { OutboxWorkers } from './platform/events/outbox.js';
+import { createHooks } from './platform/hooks/hooks.js';
 
 export type Running = { app: App; ctx: AppContext; url: string; close: () => Promise<void> };
 
@@ -96,6 +97,7 @@ export async function startServer(config: Config, databaseUrl: string, options: 
     mailer,
     carrier: createCarrier(config, db, queue),
     log,
+    hooks: createHooks(),
     readiness: { ready: false, reason: 'starting' },
   };
   registerJobs(ctx);

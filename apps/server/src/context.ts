@@ -8,6 +8,7 @@ import type pg from 'pg';
 import type { CarrierPort } from './carriers/carrier.port.js';
 import type { Config } from './platform/config.js';
 import type { Db } from './platform/db/db.js';
+import type { Hooks } from './platform/hooks/hooks.js';
 import type { BlobStore } from './platform/blob.js';
 import type { Mailer } from './platform/mail/mailer.js';
 import type { Queue } from './platform/queue.js';
@@ -23,6 +24,8 @@ export type AppContext = {
   mailer: Mailer;
   carrier: CarrierPort;
   log: FastifyBaseLogger;
+  /** The hooks of this app (platform/hooks/registry.ts; docs/architecture.md "Hooks"): providers register in module setups, lower modules ask. */
+  hooks: Hooks;
   /**
    * Whether the process is ready for users (docs/operations.md "Readiness"): false from start until the
    * migrations and the first-start seed are done (API requests then answer 503 with `Retry-After`).
