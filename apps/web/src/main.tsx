@@ -1,3 +1,5 @@
+// The first page a stranger sees is the sign-in form (apps/web/README.md "First page"): this entry carries only what it
+// needs. The signed-in app (its router, shell and pages: app/router.tsx) and the notices' host are their own chunks.
 // Only what the first pages (sign-in, the loaders) need is in the main stylesheet; every other
 // page loads Mantine's whole stylesheet with its chunk (app/full-styles.ts), so the sign-in page
 // does not wait for 250 KB of CSS on a slow network.
@@ -23,8 +25,6 @@ import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/PasswordInput.css';
 import '@mantine/core/styles/Checkbox.css';
-import '@mantine/core/styles/Notification.css';
-import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';

@@ -163,14 +163,8 @@ export type AdminSession = z.infer<typeof AdminSession>;
 export const RemoteLoginResponse = z.object({ user: CurrentUser, admin: AdminSession });
 export type RemoteLoginResponse = z.infer<typeof RemoteLoginResponse>;
 
-/**
- * The request header the web adds in admin mode (spec 000 §7 "an admin header is added in admin mode"), value `1`.
- * The server holds state-changing requests to it (docs/auth.md "Admin mode"): the header must be present exactly
- * when the session is an admin session, else 409 with ADMIN_MODE_MISMATCH.
- */
-export const ADMIN_MODE_HEADER = 'x-admin-mode';
-/** 409 message when the admin header and the session disagree (the page is out of date: reload it). */
-export const ADMIN_MODE_MISMATCH = 'Admin mode changed in another tab or window. Reload the page to continue.';
+// The admin-mode header and its 409 message live in a zod-free module (the web's sign-in page imports them).
+export { ADMIN_MODE_HEADER, ADMIN_MODE_MISMATCH } from './admin-mode.js';
 
 // MFA by SMS (spec 000 §7 MFA `sendCode`, `reactivate`; docs/auth.md "MFA by SMS").
 

@@ -19,7 +19,6 @@
  *   tab) → the page reloads, so it shows the session it really has (docs/auth.md "Admin mode");
  * - anything else (network failure, 404, 5xx) → the unknown-error toast for 10 s.
  */
-import queryString from 'query-string';
 import {
   ERROR_TOAST_MS,
   LOGOUT_DELAY_MS,
@@ -109,8 +108,11 @@ function substituteCompany(value: string): string {
   return companyId === null ? value : value.replaceAll(':companyId', String(companyId));
 }
 
-function encodeParams(params: Record<string, unknown> | undefined): string {
+async function encodeParams(params: Record<string, unknown> | undefined): Promise<string> {
   if (!params) return '';
+  // query-string comes with the first request that has parameters (the sign-in page makes none), so the first page
+  // does not carry it (apps/web/README.md "First page").
+  const { default: queryString } = await import('query-string');
   const prepared: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined) continue;
@@ -211,7 +213,7 @@ function retryAfterMs(response: Response): number {
 export async function request<T>(url: string, options: RequestOptions = {}): Promise<HttpResult<T>> {
   const method = options.method ?? 'GET';
   const absolute = isAbsolute(url);
-  const target = substituteCompany(url) + encodeParams(options.params);
+  const target = substituteCompany(url) + (await encodeParams(options.params));
   const isForm = typeof FormData !== 'undefined' && options.data instanceof FormData;
 
   let csrfRetried = false;

@@ -1,15 +1,18 @@
-import { Alert, Anchor, Text } from '@mantine/core';
+import { Alert, Anchor, Loader, Text } from '@mantine/core';
 import { LINK_EXPIRED } from '@switchboard/domain';
 import { IconAlertCircle, IconInfoCircle } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { CenteredCard } from '../../../components/CenteredCard';
 import { useCompleteSignIn } from '../hooks/use-complete-sign-in';
 import { oidcErrorMessage } from '../oidc-messages';
-import { MfaStep } from './MfaStep';
 import { OidcButtons } from './OidcButtons';
-import { OidcConsent } from './OidcConsent';
 import { SignInForm } from './SignInForm';
+
+// The code step and the OIDC consent screen are their own chunks: most visitors only see the password form, which
+// keeps the first page small (apps/web/README.md "First page").
+const MfaStep = lazy(() => import('./MfaStep').then((m) => ({ default: m.MfaStep })));
+const OidcConsent = lazy(() => import('./OidcConsent').then((m) => ({ default: m.OidcConsent })));
 
 /** Provider names for the refusal messages (the server sends the id). */
 const PROVIDER_NAMES: Record<string, string> = { google: 'Google', microsoft: 'Microsoft' };
@@ -70,10 +73,14 @@ export function SignInPage() {
           <SignInForm onResult={(result) => ('mfa_required' in result ? setStep('mfa') : void complete(result.user, from))} onRememberChange={setRemember} />
           <OidcButtons remember={remember} returnTo={appPath((location.state as { from?: string } | null)?.from)} />
         </>
-      ) : step === 'consent' && consentNonce ? (
-        <OidcConsent nonce={consentNonce} onSignedIn={(user) => void complete(user, from)} onMfa={() => setStep('mfa')} onDone={backToCredentials} />
       ) : (
-        <MfaStep onVerified={(user) => void complete(user, from)} onBack={backToCredentials} />
+        <Suspense fallback={<Loader aria-label="Loading" mx="auto" />}>
+          {step === 'consent' && consentNonce ? (
+            <OidcConsent nonce={consentNonce} onSignedIn={(user) => void complete(user, from)} onMfa={() => setStep('mfa')} onDone={backToCredentials} />
+          ) : (
+            <MfaStep onVerified={(user) => void complete(user, from)} onBack={backToCredentials} />
+          )}
+        </Suspense>
       )}
     </CenteredCard>
   );

@@ -1,0 +1,40 @@
+import { Suspense } from 'react';
+import { Outlet, type RouteObject } from 'react-router';
+import { SignInPage } from '../features/auth/components/SignInPage';
+import { FullPageLoader, PublicOnly } from './guards';
+import { page } from './lazy-page';
+
+/** The paths of {@link publicRoutes}: pages anyone may open, signed in or not. */
+export const PUBLIC_PATHS = ['/login', '/signup', '/forgot-password', '/reset-password', '/accept-invitation'] as const;
+
+/** Whether `pathname` is one of {@link PUBLIC_PATHS}. */
+export function isPublicPath(pathname: string): boolean {
+  return (PUBLIC_PATHS as readonly string[]).includes(pathname.replace(/\/+$/, '') || '/');
+}
+
+/**
+ * The public pages, in both routers (app/App.tsx): sign-in and sign-up (a signed-in user goes on to the app), the
+ * password reset and the invitation. The sign-in page, the one most visitors open first, is in the main chunk;
+ * the others are their own chunks.
+ */
+export const publicRoutes: RouteObject[] = [
+  {
+    element: (
+      <Suspense fallback={<FullPageLoader />}>
+        <Outlet />
+      </Suspense>
+    ),
+    children: [
+      {
+        element: <PublicOnly />,
+        children: [
+          { path: '/login', element: <SignInPage /> },
+          { path: '/signup', ...page(() => import('../features/auth/components/SignUpPage'), 'SignUpPage') },
+        ],
+      },
+      { path: '/forgot-password', ...page(() => import('../features/auth/components/ForgotPasswordPage'), 'ForgotPasswordPage') },
+      { path: '/reset-password', ...page(() => import('../features/auth/components/ResetPasswordPage'), 'ResetPasswordPage') },
+      { path: '/accept-invitation', ...page(() => import('../features/users/components/AcceptInvitationPage'), 'AcceptInvitationPage') },
+    ],
+  },
+];
