@@ -262,3 +262,30 @@ test('the switches of a submitted SMS verification show no stray checkboxes', as
   expect(opacities.length).toBeGreaterThan(0);
   expect(opacities.every((o) => o === '0')).toBe(true);
 });
+
+test("the simulator's number list includes a number bought since it was opened", async ({ page }) => {
+  await signIn(page);
+  const companyId = await demoCompanyId(page);
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('link', { name: 'Phone simulator', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Phone simulator', level: 1 })).toBeVisible();
+  // Bought elsewhere (the API, as a tracking pool or another tab would): no screen of this tab was told.
+  const found = (await (await page.request.get('/api/numbers/search?type=local&areaCode=646&limit=20')).json()) as {
+    data: Array<{ number: string; provider_id: number }>;
+  };
+  const pick = found.data[Math.floor(Math.random() * found.data.length)]!;
+  const bought = await page.request.post('/api/numbers', {
+    headers: await xsrfHeaders(page),
+    data: { company_id: companyId, provider_id: pick.provider_id, number: pick.number },
+  });
+  expect(bought.status(), await bought.text()).toBe(201);
+  await nav.getByRole('link', { name: 'Inbox', exact: true }).click();
+  await nav.getByRole('link', { name: 'Phone simulator', exact: true }).click();
+  await page
+    .getByRole('textbox', { name: 'Company number', exact: true })
+    .or(page.getByRole('combobox', { name: 'Company number', exact: true }))
+    .first()
+    .click();
+  const national = pick.number.replace(/^\+1(\d{3})(\d{3})(\d{4})$/, '($1) $2-$3');
+  await expect(page.getByRole('option', { name: new RegExp(national.replace(/[()]/g, '\\$&')) })).toBeVisible();
+});
