@@ -32,5 +32,6 @@ export * from './fax.js';
 export * from './sms-verification.js';
 export * from './marketplace.js';
 export * from './push.js';
+export * from './ops.js';
 export * from './live-events.js';
 export * from './infer.js';

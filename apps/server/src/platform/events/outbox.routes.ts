@@ -7,7 +7,7 @@
  * Also the metrics `outbox_consumer_lag_seconds`, `outbox_consumer_pending`, `outbox_consumer_dead` and
  * `outbox_deliveries_total{consumer,outcome}` on `/metrics`.
  */
-import { errorResponses } from '@switchboard/contracts';
+import { errorResponses, OutboxConsumerParams, OutboxCount, OutboxReplayBody, OutboxRetryBody, OutboxStatus } from '@switchboard/contracts';
 import { z } from 'zod';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { AppContext } from '../../context.js';
@@ -17,35 +17,12 @@ import { NotFoundError } from '../http/errors.js';
 import { events } from './bus.js';
 import { deadLetters, outboxStatus, replayConsumer, retryDeadLetters } from './outbox.js';
 
-const ConsumerStatus = z.object({
-  consumer: z.string(),
-  events: z.array(z.string()),
-  pending: z.number().int(),
-  retrying: z.number().int(),
-  dead: z.number().int(),
-  doneLastHour: z.number().int(),
-  lagS: z.number(),
-  lastError: z.string().nullable(),
-});
-const DeadLetter = z.object({
-  consumer: z.string(),
-  eventId: z.number().int(),
-  name: z.string(),
-  aggregate: z.string(),
-  attempts: z.number().int(),
-  lastError: z.string().nullable(),
-  createdAt: z.string(),
-});
-const Status = z.object({ consumers: z.array(ConsumerStatus), deadLetters: z.array(DeadLetter) });
-const ConsumerParams = z.object({ consumer: z.string().min(1).max(100) });
-const RetryBody = z.object({ eventId: z.coerce.number().int().positive().optional() }).strict();
-const ReplayBody = z
-  .object({
-    since: z.coerce.date(),
-    companyId: z.coerce.number().int().positive().optional(),
-  })
-  .strict();
-const Count = z.object({ message: z.string(), count: z.number().int() });
+// The shapes are the contracts' (packages/contracts/src/ops.ts), shared with the web's screen.
+const Status = OutboxStatus;
+const ConsumerParams = OutboxConsumerParams;
+const RetryBody = OutboxRetryBody;
+const ReplayBody = OutboxReplayBody;
+const Count = OutboxCount;
 
 /** Registers the operators' outbox routes. */
 export function registerOutboxRoutes(app: App, ctx: AppContext): void {
