@@ -1,9 +1,8 @@
 /**
  * What the calls module tells others when a call changed: the domain event `call.changed`
  * (platform/events/call-events.ts), written in the change's own transaction (the outbox) by
- * {@link recordCallChange}, and after commit the live event `call updated` on `company.{companyId}`
- * (the web's call views; contracts `LIVE_EVENTS`) and the dispatch of the event to its consumers
- * ({@link afterCallChange}). Every path that changes a call (the voice webhooks, the browser's legs,
+ * {@link recordCallChange} and dispatched after commit ({@link afterCallChange}) to its consumers, the
+ * live `call updated` on `company.{companyId}` among them (`calls.live`, {@link registerCallLiveUpdates}). Every path that changes a call (the voice webhooks, the browser's legs,
  * an in-app answer) records its outcome in its transaction and announces it after commit, so they
  * all announce alike and no reaction is lost to a crash between the two.
  */
@@ -70,9 +69,10 @@ export async function recordCallChange<T extends Pick<VoiceOutcome, 'changed' | 
  * ({@link recordCallChange}). Call it after commit only.
  */
 export async function afterCallChange(ctx: AppContext, out: Pick<VoiceOutcome, 'changed' | 'after' | 'emitted'>): Promise<void> {
-  publishCallUpdated(ctx, out.changed);
   out.after?.();
-  await domainEvents.dispatch(ctx, out.emitted);
+  // `call updated` goes out from the `calls.live` consumer of the recorded event (one announcement per change).
+  if (out.emitted) await domainEvents.dispatch(ctx, out.emitted);
+  else publishCallUpdated(ctx, out.changed);
 }
 
 /**
@@ -83,8 +83,23 @@ export function recordCallAnnotated(tx: DbOrTx, call: { company_id: number; id: 
   return domainEvents.emit(tx, 'call.annotated', { callId: call.id, companyId: call.company_id });
 }
 
-/** After commit of an annotation: the live `call updated` to the company and the dispatch of `call.annotated`. */
-export async function afterCallAnnotated(ctx: AppContext, call: { company_id: number; id: number; status: number }, emitted: Emitted): Promise<void> {
-  publishCallUpdated(ctx, { companyId: call.company_id, id: call.id, status: call.status });
+/** After commit of an annotation: the dispatch of `call.annotated` (its `calls.live` consumer sends `call updated`). */
+export async function afterCallAnnotated(ctx: AppContext, _call: { company_id: number; id: number; status: number }, emitted: Emitted): Promise<void> {
   await domainEvents.dispatch(ctx, emitted);
+}
+
+/**
+ * The live announcement of call changes as a consumer of the recorded events (issue "one announcement per
+ * change"): `call updated` {id, status} on `company.{companyId}` for every `call.changed` (not a past call imported
+ * as history) and `call.annotated`. Registered first among the call's consumers by the calls module's setup, so
+ * the web hears what the outbox recorded, right after the commit (the dispatch in the emitting process).
+ */
+export function registerCallLiveUpdates(): void {
+  domainEvents.consume('calls.live', 'call.changed', (ctx, e) => {
+    if (!e.history) ctx.realtime.send(`company.${e.companyId}`, 'call updated', { id: e.callId, status: e.status });
+  });
+  domainEvents.consume('calls.live', 'call.annotated', async (ctx, e) => {
+    const call = await callsRepository.find(ctx.db, e.callId);
+    if (call) ctx.realtime.send(`company.${e.companyId}`, 'call updated', { id: call.id, status: call.status });
+  });
 }

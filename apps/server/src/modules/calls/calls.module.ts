@@ -1,12 +1,9 @@
 /** The calls module's entry: its routes, jobs and setup (see `platform/module.ts`). */
 import type { AppContext } from '../../context.js';
 import type { ModuleEntry } from '../../platform/module.js';
-import { registerCompanyUsageProbe } from '../companies/accounts.service.js';
-import { registerTagCallUsage } from '../tags/tags.service.js';
 import { AGENT_ROLES } from '../companies/companies.service.js';
-import { registerInAppAnswerHandler } from '../in-app-calling/in-app-calling.service.js';
-import { registerNoteSubject } from '../notes/notes.service.js';
 import { markAnsweredInApp } from './browser-calls.js';
+import { registerCallLiveUpdates } from './call-changes.js';
 import { callForUser, callTagUsage } from './call-records.js';
 import { callsRepository } from './calls.repository.js';
 import { registerCallsJobs } from './calls.jobs.js';
@@ -24,13 +21,18 @@ import { registerCallEnhancedCallerIdRoutes } from './enhanced-caller-id.routes.
  * page's calls per tag, and the account-deletion probe (the company has calls; docs/accounts.md).
  */
 function setupCalls(ctx: AppContext): void {
-  registerTagCallUsage(ctx, callTagUsage);
-  registerCompanyUsageProbe(ctx, 'calls', (_ctx, companyId, db) => callsRepository.companyHasCalls(db, companyId));
-  registerInAppAnswerHandler(markAnsweredInApp);
-  registerNoteSubject('call', async (ctx, userId, callId) => {
-    const call = await callForUser(ctx, userId, callId, AGENT_ROLES);
-    return { companyId: call.company_id, onSaved: () => ctx.realtime.send(`company.${call.company_id}`, 'call updated', { id: call.id, note: true }) };
-  });
+  registerCallLiveUpdates();
+  ctx.hooks.provide('tagCallUsage', callTagUsage);
+  ctx.hooks.provide('companyUsageProbe', (_ctx, companyId, db) => callsRepository.companyHasCalls(db, companyId), 'calls');
+  ctx.hooks.provide('inAppAnswer', markAnsweredInApp);
+  ctx.hooks.provide(
+    'noteSubject',
+    async (ctx, userId, callId) => {
+      const call = await callForUser(ctx, userId, callId, AGENT_ROLES);
+      return { companyId: call.company_id, onSaved: () => ctx.realtime.send(`company.${call.company_id}`, 'call updated', { id: call.id, note: true }) };
+    },
+    'call',
+  );
 }
 
 export const callsModule: ModuleEntry[] = [

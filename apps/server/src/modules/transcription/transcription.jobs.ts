@@ -96,24 +96,28 @@ function recordChange(tx: DbOrTx, row: TranscriptRow, state: TranscriptState, au
   });
 }
 
-/** After commit: the live `transcript updated` and the dispatch of `transcript.changed`. */
-async function announce(ctx: AppContext, row: TranscriptRow, state: TranscriptState, emitted: Emitted): Promise<void> {
-  ctx.realtime.send(`company.${row.company_id}`, TRANSCRIPT_UPDATED, { call_id: row.call_id, transcript_id: row.id, voicemail_id: row.voicemail_id, state });
+/** After commit: the dispatch of `transcript.changed` (its `transcription.live` consumer sends `transcript updated`). */
+async function announce(ctx: AppContext, emitted: Emitted): Promise<void> {
   await events.dispatch(ctx, emitted);
 }
 
-/** Hooks run in the completing transaction (the voicemail alert mails the text). */
-export type TranscriptSettled = (
-  ctx: AppContext,
-  tx: import('../../platform/db/db.js').DbOrTx,
-  row: TranscriptRow,
-  state: 'complete' | 'failed',
-  text: string,
-) => Promise<void>;
-const settledHooks: TranscriptSettled[] = [];
-export function onTranscriptSettled(fn: TranscriptSettled): void {
-  settledHooks.push(fn);
+/**
+ * The live `transcript updated` {call_id, transcript_id, voicemail_id, state} on `company.{companyId}` as a consumer
+ * of the recorded `transcript.changed` (one announcement per change). Called by the module's setup.
+ */
+export function registerTranscriptLiveUpdates(): void {
+  events.consume('transcription.live', 'transcript.changed', (ctx, e) => {
+    ctx.realtime.send(`company.${e.companyId}`, TRANSCRIPT_UPDATED, {
+      call_id: e.callId,
+      transcript_id: e.transcriptId,
+      voicemail_id: e.voicemailId,
+      state: e.state,
+    });
+  });
 }
+
+/** The `transcriptSettled` hook: run in the completing transaction (the voicemail alert mails the text); provided in the module's setup. */
+export type TranscriptSettled = import('../../platform/hooks/registry.js').HookFn<'transcriptSettled'>;
 
 /** Runs one attempt of the job. See the module doc. */
 export async function transcribe(ctx: AppContext, transcriptId: number, job?: Pick<JobWithMetadata<unknown>, 'retryCount' | 'retryLimit'>): Promise<void> {
@@ -170,10 +174,10 @@ async function settle(
     if (!current || current.state !== 'loading') return undefined; // another run settled it
     if (state === 'complete' && done) await transcriptionRepository.complete(tx, row.id, { ...done, metadata });
     else await transcriptionRepository.fail(tx, row.id, metadata);
-    for (const fn of settledHooks) await fn(ctx, tx, current, state, done?.text ?? '');
+    for (const fn of ctx.hooks.all('transcriptSettled')) await fn(ctx, tx, current, state, done?.text ?? '');
     return recordChange(tx, row, state, typeof metadata.audio_s === 'number' ? metadata.audio_s : null);
   });
-  if (wrote) await announce(ctx, row, state, wrote);
+  if (wrote) await announce(ctx, wrote);
 }
 
 function round2(x: number): number {
