@@ -24,7 +24,8 @@
  *       (new calls), 20 % inbox reads (`GET /api/companies/{id}/conversations`).
  *  4. Prints errors (anything but 2xx, 503 included), p50/p99 per kind and overall with the ratio
  *     to the baseline's, messages stored vs sent (lost, doubled), status callbacks and calls
- *     stored, and live `conversation updated` events delivered to each subscriber, across nodes.
+ *     stored, and live `conversation updated` events delivered to each subscriber, across nodes;
+ *     the domain-event outbox's time from commit to each consumer's delivery (p50, p95, max).
  *     Targets: no error, nothing lost or doubled, p99 < 100 ms. Nothing is asserted.
  *
  * Usage: `npm run bench:soak` (repository root). Knobs: BENCH_RATE (200 requests/s), BENCH_SECONDS
@@ -532,6 +533,21 @@ async function main(): Promise<void> {
     );
   }
   console.log(`sessions idle in a transaction for over 2 s after the run: ${stuck[0]!.n}`);
+  // The outbox: time from an event's commit to each consumer's delivery done (docs/architecture.md "Domain events").
+  const lagByConsumer = await client.query<{ consumer: string; n: number; p50: number; p95: number; max: number; open: number }>(
+    `select d.consumer, count(*)::int as n,
+       percentile_cont(0.5) within group (order by extract(epoch from d.done_at - e.created_at) * 1000) as p50,
+       percentile_cont(0.95) within group (order by extract(epoch from d.done_at - e.created_at) * 1000) as p95,
+       max(extract(epoch from d.done_at - e.created_at) * 1000) as max,
+       (select count(*)::int from event_deliveries o where o.consumer = d.consumer and o.status <> 'done') as open
+     from event_deliveries d join domain_events e on e.id = d.event_id
+     where d.status = 'done' group by d.consumer order by d.consumer`,
+  );
+  console.log('\n| outbox consumer | deliveries | commit → done p50 ms | p95 ms | max ms | not done |');
+  console.log('| --- | --: | --: | --: | --: | --: |');
+  for (const c of lagByConsumer.rows) console.log(`| ${c.consumer} | ${fmt(c.n)} | ${ms(c.p50)} | ${ms(c.p95)} | ${ms(c.max)} | ${c.open} |`);
+  const worstP95 = Math.max(0, ...lagByConsumer.rows.map((c) => c.p95));
+  console.log(`outbox: slowest consumer p95 ${ms(worstP95)} ms (target < 500 ms: ${worstP95 < 500 ? 'PASS' : 'MISS'})`);
   if (profile) {
     const top = await client.query<{ calls: string; total: number; mean: number; query: string }>(
       `select calls::text, total_exec_time total, mean_exec_time mean, query from pg_stat_statements
