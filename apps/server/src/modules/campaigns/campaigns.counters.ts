@@ -11,7 +11,7 @@ import type { DbOrTx } from '../../platform/db/db.js';
 import { events, type DomainEvents } from '../../platform/events/index.js';
 import type { WebhookOutcome } from '../../platform/http/webhooks.js';
 import { applyDeliveryUpdate } from '../conversations/conversations.commands.js';
-import { registerInboundReplyHook, type InboundReplyHook, type InboundReplyInput, type InboundReplyVerdict } from '../messaging/messaging.hooks.js';
+import { type InboundReplyHook, type InboundReplyInput, type InboundReplyVerdict } from '../messaging/messaging.hooks.js';
 import { campaignsRepository as repo, type CampaignRow } from './campaigns.repository.js';
 import { STATE_RANK, campaignRuntime } from './campaigns.runtime.js';
 import { publishCampaign } from './campaigns.views.js';
@@ -91,21 +91,24 @@ export async function applyCampaignStatus(ctx: AppContext, tx: DbOrTx, p: Messag
   if (r.item_id && (patch.state || r.state === 'responded')) {
     await applyDeliveryUpdate(ctx, tx, { itemId: r.item_id }, { carrierSid: sid, state, errorCode: Number.isFinite(code) ? code : null });
   }
+  // A final outcome reached for the first time feeds the delivery monitors (alerts consume it), recorded with the
+  // ledger's change (the outbox).
+  const emitted =
+    patch.state === 'delivered' || patch.state === 'undelivered' || patch.state === 'failed'
+      ? await events.emit(tx, 'campaign.delivery-outcomes', {
+          companyId: r.company_id,
+          campaignId: r.campaign_id,
+          at: now.toISOString(),
+          outcomes: [{ recipientId: r.id, state: patch.state, errorCode: patch.error_code ?? null }],
+        })
+      : undefined;
   return {
     response,
     // The conversation item's state is kept in step, but no `conversation updated` is published per
     // campaign callback: at campaign volume that fan-out would cost more than the send itself.
     afterCommit: async () => {
       scheduleCampaignRefresh(ctx, r.campaign_id);
-      // A final outcome reached for the first time feeds the delivery monitors (alerts subscribe).
-      if (patch.state === 'delivered' || patch.state === 'undelivered' || patch.state === 'failed') {
-        await events.publish(ctx, 'campaign.delivery-outcomes', {
-          companyId: r.company_id,
-          campaignId: r.campaign_id,
-          at: now.toISOString(),
-          outcomes: [{ recipientId: r.id, state: patch.state, errorCode: patch.error_code ?? null }],
-        });
-      }
+      await events.dispatch(ctx, emitted);
     },
   };
 }
@@ -151,7 +154,7 @@ export function refreshOnReply(ctx: AppContext, e: DomainEvents['message.receive
  * The campaigns module's reactions (its module `setup`): the inbound-reply hook in messaging and
  * the `message.received` subscription. Idempotent (the same functions are registered once).
  */
-export function registerCampaignReactions(): void {
-  registerInboundReplyHook(campaignReplyHook);
+export function registerCampaignReactions(ctx: AppContext): void {
+  ctx.hooks.provide('inboundReply', campaignReplyHook);
   events.consume('campaigns.counters', 'message.received', refreshOnReply);
 }
