@@ -649,6 +649,29 @@ describe('attribution keeps the call state current (issue 23 item 5)', () => {
   });
 });
 
+describe('pool utilisation buckets (issue 23 item 6, the same stepping elsewhere)', () => {
+  it('starts day buckets at local midnights across a DST change, and hour buckets at local hour starts in a half-hour zone', async () => {
+    const days = await trackingRepository.utilisation(
+      s.ctx.db,
+      poolId,
+      new Date('2026-10-31T04:00:00Z'),
+      new Date('2026-11-03T05:00:00Z'),
+      'day',
+      'America/New_York',
+    );
+    expect(days.map((d) => d.at.toISOString())).toEqual(['2026-10-31T04:00:00.000Z', '2026-11-01T04:00:00.000Z', '2026-11-02T05:00:00.000Z']);
+    const hours = await trackingRepository.utilisation(
+      s.ctx.db,
+      poolId,
+      new Date('2026-06-14T14:30:00Z'),
+      new Date('2026-06-14T17:30:00Z'),
+      'hour',
+      'Australia/Adelaide',
+    );
+    expect(hours.map((h) => h.at.toISOString())).toEqual(['2026-06-14T14:30:00.000Z', '2026-06-14T15:30:00.000Z', '2026-06-14T16:30:00.000Z']);
+  });
+});
+
 describe('verifyScript', () => {
   let slow: http.Server;
   let page: http.Server;
