@@ -96,7 +96,11 @@ async function setup(page: Page): Promise<Setup> {
   let pool = (pools.body.data as Pool[]).find((p) => p.active && p.target_numbers.length > 0);
   if (!pool) {
     // No seeded pool (a data directory seeded before call tracking): the pool a person would create.
-    const created = await api(page, 'post', `/api/companies/${companyId}/dniPools`, { name: 'Website visitors', target_numbers: ['(415) 555-0100'] });
+    const created = await api(page, 'post', `/api/companies/${companyId}/dniPools`, {
+      name: 'Website visitors',
+      target_numbers: ['(415) 555-0100'],
+      routing: { type: 'forward', number: '(415) 555-0100' },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     pool = created.body.data as Pool;
   }
