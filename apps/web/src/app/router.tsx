@@ -103,6 +103,7 @@ const routes: RouteObject[] = [
           { path: '/sms-verification', ...page(() => import('./routes/ComplianceRoutes'), 'SmsVerificationRoute') },
           { path: '/marketplace', ...page(() => import('./routes/MarketplaceRoutes'), 'MarketplaceRoute') },
           { path: '/simulator', ...page(() => import('./routes/SimulatorRoute'), 'SimulatorRoute') },
+          { path: '/ops/outbox', ...page(() => import('./routes/OpsRoutes'), 'OpsOutboxRoute') },
           { path: '/settings', ...page(() => import('./routes/SettingsRoute'), 'SettingsRoute') },
           { path: '*', ...page(() => import('./routes/NotFound'), 'NotFound') },
         ],

@@ -1,7 +1,8 @@
 import { Avatar, Menu, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { IconLifebuoy, IconLogout, IconMail, IconSettings } from '@tabler/icons-react';
+import { IconActivityHeartbeat, IconLifebuoy, IconLogout, IconMail, IconSettings } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'react-router';
+import { useAdminSession } from '../../features/auth/api/admin-session';
 import { useSignOut } from '../../features/auth/hooks/use-sign-out';
 import { useSession } from '../../lib/session';
 
@@ -27,17 +28,30 @@ function useDevOutbox(): boolean {
   return probe.data === true;
 }
 
-/** Entries that depend on the server, rendered only while the menu is open. */
+/**
+ * Entries that depend on the server, rendered only while the menu is open: the development outbox when on, and
+ * for an operator outside admin mode (the admin session's `can_open_accounts`) the "Event delivery" screen.
+ */
 function ServerEntries() {
   const outbox = useDevOutbox();
-  return outbox ? (
-    <Menu.Item component={Link} to="/outbox" leftSection={<IconMail size={16} />}>
-      Development outbox
-    </Menu.Item>
-  ) : null;
+  const operator = useAdminSession().data?.can_open_accounts === true;
+  return (
+    <>
+      {outbox ? (
+        <Menu.Item component={Link} to="/outbox" leftSection={<IconMail size={16} />}>
+          Development outbox
+        </Menu.Item>
+      ) : null}
+      {operator ? (
+        <Menu.Item component={Link} to="/ops/outbox" leftSection={<IconActivityHeartbeat size={16} />}>
+          Event delivery
+        </Menu.Item>
+      ) : null}
+    </>
+  );
 }
 
-/** The signed-in user's menu: settings, support (with the page they are on), the development outbox when on, sign out. */
+/** The signed-in user's menu: settings, support (with the page they are on), the development outbox when on, event delivery for operators, sign out. */
 export function UserMenu() {
   const { user } = useSession();
   const { signOut } = useSignOut();
