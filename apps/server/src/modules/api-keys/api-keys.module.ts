@@ -2,7 +2,6 @@
 import { registerCompanyOrganizationOf } from '../../platform/auth/auth.plugin.js';
 import { setAccessResolvers } from '../../platform/http/access.js';
 import type { ModuleEntry } from '../../platform/module.js';
-import { registerAuditActorNames } from '../audit/audit.service.js';
 import { getCompanyOrganizationId } from '../companies/companies.service.js';
 import { getUserNames } from '../users/users.service.js';
 import { registerApiKeyRoutes } from './api-keys.routes.js';
@@ -19,7 +18,7 @@ export const apiKeysModule: ModuleEntry[] = [
       // The request guard asks this for API keys limited to a business unit (docs/api-and-webhooks.md).
       registerCompanyOrganizationOf(ctx.db, (companyId) => getCompanyOrganizationId(ctx, companyId));
       // The audit log (a lower module) names the people behind its entries through the users module.
-      registerAuditActorNames(ctx, (ids) => getUserNames(ctx, ids));
+      ctx.hooks.provide('auditActorNames', (ids) => getUserNames(ctx, ids));
     },
   },
 ];

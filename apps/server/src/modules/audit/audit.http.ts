@@ -13,11 +13,12 @@
  *   `data.id`, the submitted body redacted (`redact`).
  * - company: the one the access check resolved (`request.access`), else path `companyId`, query or body
  *   `company_id` / `company`, `/api/companies/:id`, the answer's `data.company_id`, else the entity's company from a
- *   resolver its module registered (`registerAuditCompanyOf`).
+ *   resolver its module provided (the `auditCompanyOf` hook).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
+import type { HookFn } from '../../platform/hooks/registry.js';
 import { hasRecentAuditEntry, recordAudit } from './audit.service.js';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -84,17 +85,12 @@ export function describeRoute(
 }
 
 /** Finds the company of an entity (by its id) for entries whose request names no company; per app database. */
-export type AuditCompanyOf = (entityId: string) => Promise<number | null>;
-const companyResolvers = new WeakMap<object, Map<string, AuditCompanyOf>>();
 /**
- * Registers how the audit hook finds the company of `entityType` (the route segment, e.g. `webhook-endpoints`) when
- * a request names only the entity's id (a module's setup; the audit module is below every other).
+ * The `auditCompanyOf` hook, keyed by `entityType` (the route segment, e.g. `webhook-endpoints`): how the audit hook
+ * finds the entity's company when a request names only its id (a module's setup provides it; the audit module is
+ * below every other).
  */
-export function registerAuditCompanyOf(ctx: AppContext, entityType: string, fn: AuditCompanyOf): void {
-  let m = companyResolvers.get(ctx.db);
-  if (!m) companyResolvers.set(ctx.db, (m = new Map()));
-  m.set(entityType, fn);
-}
+export type AuditCompanyOf = HookFn<'auditCompanyOf'>;
 
 function companyOf(request: FastifyRequest, answer: unknown): number | null {
   const checked = request.access?.companyIds?.[0];
@@ -151,7 +147,7 @@ export function registerAuditHooks(app: App, ctx: AppContext): void {
     const operatorUserId = auth.operatorUserId ?? null;
     try {
       let companyId = companyOf(request, answer);
-      if (companyId === null && entityId !== null) companyId = (await companyResolvers.get(ctx.db)?.get(entityType)?.(entityId)) ?? null;
+      if (companyId === null && entityId !== null) companyId = (await ctx.hooks.of('auditCompanyOf', entityType)?.(entityId)) ?? null;
       const path = request.url.split('?')[0] ?? request.url;
       if (ROUTINE.test(pattern) && (await hasRecentAuditEntry(ctx, { companyId, actorUserId: auth.userId, path, outcome, withinMs: ROUTINE_AUDIT_WINDOW_MS })))
         return;

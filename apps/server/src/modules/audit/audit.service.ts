@@ -7,6 +7,7 @@
 import type { AuditEntry, AuditLogQuery } from '@switchboard/contracts';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import type { HookFn } from '../../platform/hooks/registry.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { toCsv } from '../../platform/csv.js';
 import { pageMeta, type PageMeta } from '../../platform/http/page.js';
@@ -81,13 +82,8 @@ export async function hasRecentAuditEntry(
   return auditRepository.hasRecent(ctx.db, { ...q, since: new Date(Date.now() - q.withinMs) });
 }
 
-/** Resolves user ids to display names; registered by a module that may read users (api-keys setup). */
-export type ActorNames = (ids: readonly number[]) => Promise<Map<number, string>>;
-const actorNameSources = new WeakMap<object, ActorNames>();
-/** Registers how this app's audit screen names actors (per database, several apps may share a process in tests). */
-export function registerAuditActorNames(ctx: AppContext, fn: ActorNames): void {
-  actorNameSources.set(ctx.db, fn);
-}
+/** Resolves user ids to display names: the `auditActorNames` hook, provided by a module that may read users (api-keys setup). */
+export type ActorNames = HookFn<'auditActorNames'>;
 
 function filterOf(q: z.output<typeof AuditLogQuery>): AuditFilter {
   return {
@@ -105,7 +101,7 @@ function filterOf(q: z.output<typeof AuditLogQuery>): AuditFilter {
 
 async function toEntries(ctx: AppContext, rows: AuditRow[]): Promise<AuditEntry[]> {
   const ids = [...new Set(rows.flatMap((r) => [r.actor_user_id, r.operator_user_id]).filter((id): id is number => id !== null))];
-  const names = ids.length ? ((await actorNameSources.get(ctx.db)?.(ids)) ?? new Map<number, string>()) : new Map<number, string>();
+  const names = ids.length ? await ctx.hooks.ask('auditActorNames', ids) : new Map<number, string>();
   return rows.map((r) => {
     const who = r.actor_kind === 'operator' ? r.operator_user_id : r.actor_user_id;
     return {
@@ -226,7 +222,7 @@ export async function recordJobAudit(ctx: AppContext, r: JobAuditRecord): Promis
     if (r.once && entityId !== null && (await auditRepository.hasEntry(ctx.db, r.companyId, r.entityType, entityId, r.action))) return;
     const starter = r.startedBy ?? null;
     let who: string | null = null;
-    if (starter !== null) who = (await actorNameSources.get(ctx.db)?.([starter]))?.get(starter) ?? null;
+    if (starter !== null) who = (await ctx.hooks.ask('auditActorNames', [starter])).get(starter) ?? null;
     const name = `Job ${r.job}${starter !== null ? `, started by ${who ?? `user ${starter}`}` : ''}`;
     await recordAudit(ctx, {
       company_id: r.companyId,

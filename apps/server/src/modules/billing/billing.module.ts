@@ -11,7 +11,6 @@ import type { AppContext } from '../../context.js';
 import { events } from '../../platform/events/index.js';
 import type { App } from '../../platform/http/app-type.js';
 import type { ModuleEntry } from '../../platform/module.js';
-import { registerNumberLimitSource } from '../numbers/number-limit.hooks.js';
 import { registerBillingJobs, registerBillingTicker } from './billing.jobs.js';
 import { registerBillingRoutes } from './billing.routes.js';
 import { planNumberLimitOf } from './billing.service.js';
@@ -40,7 +39,7 @@ function setup(ctx: AppContext): void {
   events.consume('billing.usage', 'caller-id.looked-up', onCallerIdLookedUp);
   events.consume('billing.usage', 'transcript.changed', onTranscriptChanged);
   events.consume('billing.usage', 'sms-verification.submitted', onSmsVerificationSubmitted);
-  registerNumberLimitSource(ctx, planNumberLimitOf);
+  ctx.hooks.provide('numberLimit', planNumberLimitOf);
 }
 
 export const billingModule: ModuleEntry[] = [{ name: 'billing', routes, jobs: registerBillingJobs, setup }];

@@ -6,7 +6,7 @@
  *
  * The blocklist owns the `blocks` table and imports only companies. Whether a number belongs to
  * the company (for a block on one number) is asked through a check the numbers side registers
- * (`registerNumberOfCompanyCheck`), since numbers sit above this module.
+ * (the `numberOfCompany` hook, `ctx.hooks`), since numbers sit above this module.
  *
  * Reads for the hot paths (every inbound call and text) go through a short-lived in-process cache
  * of the company's blocks (platform/db/read-cache.ts; one statement per company on a miss),
@@ -14,6 +14,7 @@
  */
 import { BLOCKED, UNBLOCKED, parsePhone } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
+import type { HookFn } from '../../platform/hooks/registry.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { readCache } from '../../platform/db/read-cache.js';
 import { NotFoundError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
@@ -78,16 +79,7 @@ export async function blockedParties(
 }
 
 /** Throws NotFoundError('Number') unless `numberId` is one of the company's numbers. */
-export type NumberOfCompanyCheck = (ctx: AppContext, companyId: number, numberId: number) => Promise<void>;
-let numberOfCompany: NumberOfCompanyCheck | undefined;
-
-/**
- * Registers how a block's `number_id` is checked to be the company's (the numbers side's lookup;
- * registered in a module setup, see `platform/module.ts`). Idempotent: the last one wins.
- */
-export function registerNumberOfCompanyCheck(check: NumberOfCompanyCheck): void {
-  numberOfCompany = check;
-}
+export type NumberOfCompanyCheck = HookFn<'numberOfCompany'>;
 
 function blockDto(b: BlockRow) {
   return {
@@ -125,8 +117,8 @@ export async function createBlock(
   const target = parsePhone(input.target);
   if (!target) throw fieldError('target', 'The number is not a valid phone number.');
   if (input.number_id) {
-    if (!numberOfCompany) throw new Error('blocklist: no number check registered (registerNumberOfCompanyCheck)');
-    await numberOfCompany(ctx, input.company_id, input.number_id);
+    // The numbers module provides the check (its setup); none is a wiring error (HookWiringError).
+    await ctx.hooks.ask('numberOfCompany', ctx, input.company_id, input.number_id);
   } else if (!input.global) throw fieldError('number_id', 'Choose the number to block the caller on, or block globally.');
   const row = await blocklistRepository.insert(ctx.db, {
     company_id: input.company_id,

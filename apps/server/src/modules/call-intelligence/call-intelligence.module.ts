@@ -8,17 +8,16 @@
 import type { AppContext } from '../../context.js';
 import { events } from '../../platform/events/index.js';
 import type { ModuleEntry } from '../../platform/module.js';
-import { registerAiAttributesRecalculator } from '../calls/calls.service.js';
 import { onCallChanged, onTranscriptChanged } from './call-intelligence.indexing.js';
 import { registerCallIntelligenceJobs } from './call-intelligence.jobs.js';
 import { recalculateAiAttributes } from './call-intelligence.rules.js';
 import { registerCallIntelligenceRoutes } from './call-intelligence.routes.js';
 
-function setupCallIntelligence(_ctx: AppContext): void {
+function setupCallIntelligence(ctx: AppContext): void {
   events.consume('call-intelligence.search-index', 'transcript.changed', onTranscriptChanged);
   events.consume('call-intelligence.search-index', 'call.changed', onCallChanged);
   events.consume('call-intelligence.search-index', 'call.annotated', onCallChanged);
-  registerAiAttributesRecalculator(recalculateAiAttributes);
+  ctx.hooks.provide('aiAttributesRecalculator', recalculateAiAttributes);
 }
 
 export const callIntelligenceModule: ModuleEntry[] = [

@@ -6,6 +6,7 @@
  */
 import { CALL_STATUS, EAV_ENTITY_TYPES, callStatusLabel } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
+import type { HookFn } from '../../platform/hooks/registry.js';
 import { NotFoundError, deniedAsNotFound } from '../../platform/http/errors.js';
 import { isPartyBlocked } from '../blocklist/blocklist.service.js';
 import { AGENT_ROLES, assertCompanyAccess, type Role } from '../companies/companies.service.js';
@@ -248,18 +249,13 @@ export async function patchCall(
     return recordCallAnnotated(tx, call);
   });
   await afterCallAnnotated(ctx, call, emitted);
-  if (wantsAiRecalculation(input.recalculateAiAttributes) && aiRecalculator)
-    await aiRecalculator(ctx, { id: call.id, company_id: call.company_id, number_id: call.number_id });
+  if (wantsAiRecalculation(input.recalculateAiAttributes))
+    await ctx.hooks.ask('aiAttributesRecalculator', ctx, { id: call.id, company_id: call.company_id, number_id: call.number_id });
   return getCall(ctx, userId, id);
 }
 
 /** Recomputes a call's AI attributes from its transcript (registered by call-intelligence; docs/call-intelligence.md). */
-export type AiAttributesRecalculator = (ctx: AppContext, call: { id: number; company_id: number; number_id: number }) => Promise<void>;
-let aiRecalculator: AiAttributesRecalculator | null = null;
-/** Registers the `recalculateAiAttributes` hook of PATCH /calls/{id} (spec 001 §7). A second registration replaces the first. */
-export function registerAiAttributesRecalculator(fn: AiAttributesRecalculator): void {
-  aiRecalculator = fn;
-}
+export type AiAttributesRecalculator = HookFn<'aiAttributesRecalculator'>;
 /** `recalculateAiAttributes` is asked for: true, 1, "1" or "true". */
 function wantsAiRecalculation(v: unknown): boolean {
   return v === true || v === 1 || v === '1' || v === 'true';

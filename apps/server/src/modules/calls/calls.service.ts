@@ -10,7 +10,7 @@
  * - `call-changes.ts`: the after-commit announcements (`call updated`, `call.changed`).
  */
 export { knownParties, listCallActivity, type CallActivity } from './call-records.js';
-export { applyAiAttributes, callForUser, registerAiAttributesRecalculator, type AiAttributesRecalculator } from './call-records.js';
+export { applyAiAttributes, callForUser, type AiAttributesRecalculator } from './call-records.js';
 export {
   callActivityOf,
   callIdsPage,

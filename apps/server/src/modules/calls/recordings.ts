@@ -9,7 +9,7 @@
  * (`GET /api/calls/{id}/recording`). Voicemails keep their own recording (voicemails.ts).
  *
  * Transcription (a higher module) learns of a new recording or voicemail through the listener it
- * registers (`registerRecordingListener`), called inside the webhook's transaction, so a transcript
+ * provides (the `recordingListener` hook, `ctx.hooks`), called inside the webhook's transaction, so a transcript
  * and its job exist if and only if the recording was stored.
  */
 import type { AppContext } from '../../context.js';
@@ -17,6 +17,7 @@ import type { CallFlowStep } from '../../carriers/carrier.port.js';
 import type { VoiceEvent } from '../../carriers/carrier.events.js';
 import { ownerOfKey } from '../../platform/blob/access.js';
 import type { DbOrTx } from '../../platform/db/db.js';
+import type { HookFn, RecordingStored } from '../../platform/hooks/registry.js';
 import { NotFoundError } from '../../platform/http/errors.js';
 import { publishCallUpdated } from './call-changes.js';
 import { callsRepository } from './calls.repository.js';
@@ -26,28 +27,13 @@ import { recordingsRepository, type CallRecordingRow } from './recordings.reposi
 export const FETCH_CALL_RECORDING_JOB = 'calls.fetch-call-recording';
 
 /** What a recording listener is told: a call recording (`recordingId`) or a voicemail (`voicemailId`) was stored. */
-export type RecordingStored = {
-  companyId: number;
-  callId: number;
-  numberId: number;
-  recordingId: number | null;
-  voicemailId: number | null;
-  /** The call's direction: which channel is the agent's (outbound: channel 0). */
-  direction: 'inbound' | 'outbound';
-};
-/** Called inside the storing transaction; returns whether the audio will be transcribed. */
-export type RecordingListener = (ctx: AppContext, tx: DbOrTx, stored: RecordingStored) => Promise<boolean>;
-
-let listener: RecordingListener | null = null;
-
-/** Registers the one recording listener (modules/transcription in its setup). */
-export function registerRecordingListener(fn: RecordingListener): void {
-  listener = fn;
-}
+export type { RecordingStored };
+/** Called inside the storing transaction; returns whether the audio will be transcribed. The `recordingListener` hook (transcription provides it). */
+export type RecordingListener = HookFn<'recordingListener'>;
 
 /** Tells the listener (if any) about a stored recording or voicemail, inside `tx`. @returns whether it will be transcribed. */
 export async function announceRecording(ctx: AppContext, tx: DbOrTx, stored: RecordingStored): Promise<boolean> {
-  return listener ? listener(ctx, tx, stored) : false;
+  return ctx.hooks.ask('recordingListener', ctx, tx, stored);
 }
 
 /**
@@ -138,13 +124,7 @@ export async function recordingAudio(ctx: AppContext, ref: { recordingId: number
 }
 
 /** What the call detail adds for `include` (transcription registers `transcription`). */
-export type CallDetailExtension = (ctx: AppContext, call: { id: number; company_id: number }, include: readonly string[]) => Promise<Record<string, unknown>>;
-const detailExtensions: CallDetailExtension[] = [];
-
-/** Registers a call-detail extension (modules/transcription: the `transcription` include, spec 001 "Call (analysis view)"). */
-export function registerCallDetailExtension(fn: CallDetailExtension): void {
-  detailExtensions.push(fn);
-}
+export type CallDetailExtension = HookFn<'callDetailExtension'>;
 
 /** The call detail's recording (always) and what registered extensions add for `include`. */
 export async function callDetailExtras(
@@ -153,7 +133,7 @@ export async function callDetailExtras(
   include: readonly string[],
 ): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = { recording: await callRecordingView(ctx, call.id) };
-  for (const fn of detailExtensions) Object.assign(out, await fn(ctx, call, include));
+  for (const fn of ctx.hooks.all('callDetailExtension')) Object.assign(out, await fn(ctx, call, include));
   return out;
 }
 

@@ -8,6 +8,7 @@ import { CALL_STATUS } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import { EMAIL_URL_TTL_MS, ownerOfKey } from '../../platform/blob/access.js';
 import type { DbOrTx } from '../../platform/db/db.js';
+import type { HookFn } from '../../platform/hooks/registry.js';
 import { NotFoundError, deniedAsNotFound } from '../../platform/http/errors.js';
 import { pageMeta } from '../../platform/http/page.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
@@ -20,14 +21,8 @@ import { callsRepository, type CallRow, type VoicemailRow } from './calls.reposi
 
 /** A voicemail's transcript as the voicemail list shows it: its state and text (docs/transcription.md "Voicemails"). */
 export type VoicemailTranscriptText = { state: 'loading' | 'complete' | 'failed'; text: string };
-/** Reads the transcripts of a page of voicemails by id (a voicemail without one is absent); registered by transcription. */
-export type VoicemailTranscriptSource = (ctx: AppContext, companyId: number, voicemailIds: number[]) => Promise<Map<number, VoicemailTranscriptText>>;
-let transcriptSource: VoicemailTranscriptSource | null = null;
-
-/** Registers the voicemail list's transcript source (modules/transcription's setup; transcription is a higher module). */
-export function registerVoicemailTranscriptSource(fn: VoicemailTranscriptSource): void {
-  transcriptSource = fn;
-}
+/** Reads the transcripts of a page of voicemails by id (a voicemail without one is absent); the `voicemailTranscript` hook, provided by transcription. */
+export type VoicemailTranscriptSource = HookFn<'voicemailTranscript'>;
 
 /** The job that copies a voicemail's recording into the blob store (`fetchRecording`). */
 export const FETCH_RECORDING_JOB = 'calls.fetch-recording';
@@ -189,13 +184,12 @@ export async function listVoicemails(ctx: AppContext, userId: number, companyId:
     ),
   ]);
   // Each voicemail's transcript (state and text), one statement for the page, as the inbox and the e-mail show it.
-  const texts = transcriptSource
-    ? await transcriptSource(
-        ctx,
-        companyId,
-        rows.map((r) => r.id),
-      )
-    : new Map<number, VoicemailTranscriptText>();
+  const texts: Map<number, VoicemailTranscriptText> = await ctx.hooks.ask(
+    'voicemailTranscript',
+    ctx,
+    companyId,
+    rows.map((r) => r.id),
+  );
   return {
     data: rows.map((r, i) => ({ ...voicemailDto(r, labels.get(r.number_id) ?? '', contacts[i]), transcript: texts.get(r.id) ?? null })),
     meta: pageMeta(page, perPage, total),

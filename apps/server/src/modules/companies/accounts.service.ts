@@ -8,6 +8,7 @@
  */
 import { resolveTimeZone } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
+import type { HookFn } from '../../platform/hooks/registry.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { companiesRepository, type CompanyRow, type OrganizationRow } from './companies.repository.js';
 
@@ -133,24 +134,16 @@ export async function bulkUpdateCompanySettings(
 
 /**
  * Whether the company has numbers or any activity on them, asked of the modules that own them
- * (numbers, calls, conversations; companies imports no module). Each registers a probe in its setup.
+ * (numbers, calls, conversations; companies imports no module). Each provides the `companyUsageProbe` hook (keyed by its name) in its setup.
  */
-export type CompanyUsageProbe = (ctx: AppContext, companyId: number, db: DbOrTx) => Promise<boolean>;
-const usageProbes = new WeakMap<AppContext, Map<string, CompanyUsageProbe>>();
-
-/** Registers (or replaces) the usage probe named `name` for this app context (module setup). */
-export function registerCompanyUsageProbe(ctx: AppContext, name: string, probe: CompanyUsageProbe): void {
-  const m = usageProbes.get(ctx) ?? new Map<string, CompanyUsageProbe>();
-  m.set(name, probe);
-  usageProbes.set(ctx, m);
-}
+export type CompanyUsageProbe = HookFn<'companyUsageProbe'>;
 
 /**
  * True when a registered probe reports numbers or activity, or when no probe is registered at all
  * (the deletion cannot be proven safe, so it is refused; docs/accounts.md "Deleting an account").
  */
 export async function companyHasUsage(ctx: AppContext, companyId: number, db: DbOrTx = ctx.db): Promise<boolean> {
-  const probes = [...(usageProbes.get(ctx)?.values() ?? [])];
+  const probes = ctx.hooks.all('companyUsageProbe');
   if (probes.length === 0) return true;
   for (const p of probes) if (await p(ctx, companyId, db)) return true;
   return false;

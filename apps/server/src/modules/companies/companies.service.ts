@@ -15,6 +15,7 @@ import {
   type Role as DomainRole,
 } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
+import type { HookFn } from '../../platform/hooks/registry.js';
 import { sessionsRepository } from '../../platform/auth/sessions.repository.js';
 import { hashToken } from '../../platform/auth/tokens.js';
 import { CHANNEL_PATTERN } from '../../platform/realtime.js';
@@ -209,13 +210,7 @@ export async function getCompanyOrganizationId(ctx: AppContext, companyId: numbe
  * registers it in its setup (companies imports no module; spec 001 "Company records also carry
  * eav_attribute_values").
  */
-export type CompanyCustomFieldsReader = (ctx: AppContext, companyId: number) => Promise<EavAttributeValueOut[]>;
-const customFieldsReaders = new WeakMap<AppContext, CompanyCustomFieldsReader>();
-
-/** Registers the reader of a company's custom-field values for this app context (module setup; the last one wins). */
-export function registerCompanyCustomFieldsReader(ctx: AppContext, reader: CompanyCustomFieldsReader): void {
-  customFieldsReaders.set(ctx, reader);
-}
+export type CompanyCustomFieldsReader = HookFn<'companyCustomFields'>;
 
 /**
  * `GET /api/companies/{companyId}`: the summary plus `eav_attribute_values` (empty when no reader
@@ -228,8 +223,7 @@ export async function getCompanyWithEav(
   companyId: number,
 ): Promise<CompanySummaryOut & { eav_attribute_values: EavAttributeValueOut[] }> {
   const summary = await getCompanySummary(ctx, userId, companyId);
-  const reader = customFieldsReaders.get(ctx);
-  return { ...summary, eav_attribute_values: reader ? await reader(ctx, companyId) : [] };
+  return { ...summary, eav_attribute_values: await ctx.hooks.ask('companyCustomFields', ctx, companyId) };
 }
 
 /**
@@ -237,13 +231,7 @@ export async function getCompanyWithEav(
  * saved company schedule), or undefined when it has none. Registered in that module's setup
  * (companies imports no module).
  */
-export type CompanyZoneSource = (ctx: AppContext, companyId: number, db: DbOrTx) => Promise<string | undefined>;
-const zoneSources = new WeakMap<AppContext, CompanyZoneSource>();
-
-/** Registers the company-zone source for this app context (module setup; the last one wins). */
-export function registerCompanyZoneSource(ctx: AppContext, source: CompanyZoneSource): void {
-  zoneSources.set(ctx, source);
-}
+export type CompanyZoneSource = HookFn<'companyZone'>;
 
 /**
  * The company's IANA time zone for new numbers and templates (docs/numbers.md "Time zone of a new
@@ -252,7 +240,7 @@ export function registerCompanyZoneSource(ctx: AppContext, source: CompanyZoneSo
  * check: callers have checked the tenant.
  */
 export async function companyTimeZone(ctx: AppContext, companyId: number, db: DbOrTx = ctx.db): Promise<string> {
-  const saved = await zoneSources.get(ctx)?.(ctx, companyId, db);
+  const saved = await ctx.hooks.ask('companyZone', ctx, companyId, db);
   if (saved && isValidTimeZone(saved)) return saved;
   const settings = await companiesRepository.messagingSettings(db, companyId);
   return settings && isValidTimeZone(settings.timezone) ? settings.timezone : 'UTC';

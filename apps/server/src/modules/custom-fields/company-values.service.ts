@@ -7,7 +7,7 @@
 import { EAV_ENTITY_TYPES, SETTINGS_UPDATED } from '@switchboard/domain';
 import type { EavAttributeValueOut } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
-import { MANAGER_ROLES, assertCompanyAccess, registerCompanyCustomFieldsReader } from '../companies/companies.service.js';
+import { MANAGER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { getEavValues, setEavValues } from './custom-fields.service.js';
 
 /** The company's custom-field values `[{attribute_id, value, name, type}]` (no access check). */
@@ -32,7 +32,7 @@ export async function putCompanyEavValues(
   return { message: SETTINGS_UPDATED, data: await readCompanyEavValues(ctx, companyId) };
 }
 
-/** Module setup: lets the companies module show a company's values (see `registerCompanyCustomFieldsReader`). */
+/** Module setup: lets the companies module show a company's values (the `companyCustomFields` hook). */
 export function registerCustomFieldsHooks(ctx: AppContext): void {
-  registerCompanyCustomFieldsReader(ctx, readCompanyEavValues);
+  ctx.hooks.provide('companyCustomFields', readCompanyEavValues);
 }

@@ -4,7 +4,6 @@
  * See `platform/module.ts`.
  */
 import type { ModuleEntry } from '../../platform/module.js';
-import { registerTagTargets } from '../tags/tags.service.js';
 import { registerDataGroupsRoutes } from './data-groups.routes.js';
 import { companyContactIds, companyNumberIds } from './data-groups.service.js';
 
@@ -13,8 +12,8 @@ export const dataGroupsModule: ModuleEntry[] = [
     name: 'data-groups',
     routes: registerDataGroupsRoutes,
     setup: (ctx) => {
-      registerTagTargets(ctx, 'contact', companyContactIds);
-      registerTagTargets(ctx, 'number', companyNumberIds);
+      ctx.hooks.provide('tagTargets', companyContactIds, 'contact');
+      ctx.hooks.provide('tagTargets', companyNumberIds, 'number');
     },
   },
 ];

@@ -21,7 +21,7 @@
  *
  * In-app calling sits below calls (docs/architecture.md "Module map"): it never imports calls. What
  * it needs from calls inside its own transaction (marking an answered call Connected) the calls
- * module registers in its setup (`registerInAppAnswerHandler`). The users' in-app calling fields
+ * module provides in its setup (the `inAppAnswer` hook, `ctx.hooks`). The users' in-app calling fields
  * belong to the users module and memberships to companies; read and written through their services.
  */
 import crypto from 'node:crypto';
@@ -29,6 +29,7 @@ import { EventEmitter } from 'node:events';
 import { IN_APP_CALLING_EVENT, type CanAnswerBody, type InAppCallingEvent, type InAppCallingStatus, type InAppUser } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
+import type { HookFn, InAppRing } from '../../platform/hooks/registry.js';
 import { ConflictError, ForbiddenError, NotFoundError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
 import { AGENT_ROLES, activeMemberIds, assertCompanyAccess, listActiveMembers, rolesFor, type Role } from '../companies/companies.service.js';
 import { findContactByNumber } from '../contacts/contacts.service.js';
@@ -300,7 +301,7 @@ export async function ringInAppUsers(
       userIds,
       timeoutS,
     };
-    for (const listener of ringListeners) {
+    for (const listener of ctx.hooks.all('inAppRing')) {
       void Promise.resolve()
         .then(() => listener(ctx, ring))
         .catch((e: unknown) => ctx.log.error({ err: e, callId: call.id }, 'in-app ring listener failed'));
@@ -309,24 +310,12 @@ export async function ringInAppUsers(
 }
 
 /** An in-app ring, told to the ring listeners after commit: the call, its parties and the rung user ids. */
-export type InAppRing = {
-  callId: number;
-  companyId: number;
-  from: string;
-  to: string;
-  numberLabel: string;
-  contactName: string | null;
-  userIds: number[];
-  timeoutS: number;
-};
-/** Told after commit of every in-app ring (a repeated ring of one call too); must not block the call flow. */
-export type InAppRingListener = (ctx: AppContext, ring: InAppRing) => void | Promise<void>;
-const ringListeners = new Set<InAppRingListener>();
-
-/** Registers a {@link InAppRingListener} (the push module's setup: browser and VoIP pushes, docs/push.md). Idempotent per function. */
-export function registerInAppRingListener(listener: InAppRingListener): void {
-  ringListeners.add(listener);
-}
+export type { InAppRing };
+/**
+ * Told after commit of every in-app ring (a repeated ring of one call too); must not block the call flow. The
+ * `inAppRing` hook (platform/hooks/registry.ts): the push module provides it (browser and VoIP pushes, docs/push.md).
+ */
+export type InAppRingListener = HookFn<'inAppRing'>;
 
 /**
  * For the call flow: the in-app ring of `callId` is over (`reason`: 'dial-no-answer',
@@ -347,17 +336,7 @@ export async function endInAppRinging(ctx: AppContext, tx: DbOrTx, callId: numbe
  * claimed the answer: `{callId, userId, identity}` (`user_{id}`). Returns what to run after commit
  * (its live events), if anything. Registered by the calls module (it owns the call's status).
  */
-export type InAppAnswerHandler = (
-  ctx: AppContext,
-  tx: DbOrTx,
-  answer: { callId: number; userId: number; identity: string },
-) => Promise<(() => Promise<void>) | undefined>;
-let answerHandler: InAppAnswerHandler | undefined;
-
-/** Registers the {@link InAppAnswerHandler} (in the calls module's setup). Idempotent: the last one wins. */
-export function registerInAppAnswerHandler(handler: InAppAnswerHandler): void {
-  answerHandler = handler;
-}
+export type InAppAnswerHandler = HookFn<'inAppAnswer'>;
 
 /** The company's in-app call row `callId` for a member. @throws 403 (not a member), 404 */
 async function callFor(ctx: AppContext, userId: number, companyId: number, callId: number): Promise<InAppCallRow> {
@@ -401,8 +380,8 @@ export async function answerCall(ctx: AppContext, userId: number, companyId: num
   const row = await callFor(ctx, userId, companyId, callId);
   if (!row.rung_user_ids.includes(userId)) throw new ForbiddenError('This call is not ringing for you.');
   if (!hasSip(await sipUser(ctx, userId))) throw new ForbiddenError(MISSING_SIP);
-  if (!answerHandler) throw new Error('in-app calling: no answer handler registered (registerInAppAnswerHandler)');
-  const onAnswer = answerHandler;
+  const onAnswer = ctx.hooks.get('inAppAnswer');
+  if (!onAnswer) throw new Error("in-app calling: nothing provides the 'inAppAnswer' hook (the calls module's setup)");
   const result = await ctx.db.transaction().execute(async (tx) => {
     const claimed = await inAppCallingRepository.claimAnswer(tx, callId, userId);
     if (!claimed) return { claimed: null, announce: undefined };

@@ -8,7 +8,7 @@ import { createAccount, type Account } from '../../../test/fixtures.js';
 import { eventually, postWebhook, startTestServer, type TestServer } from '../../../test/harness.js';
 import { events, type DomainEvents } from '../../platform/events/index.js';
 import { buyTestNumber } from './messaging.test-helpers.js';
-import { registerInboundReplyHook, type InboundReplyInput } from './messaging.hooks.js';
+import type { InboundReplyInput } from './messaging.hooks.js';
 
 let s: TestServer;
 let a: Account;
@@ -49,7 +49,7 @@ describe('the inbound-reply hook', () => {
   it('is asked inside the transaction; its campaign travels on message.received', async () => {
     const asked: InboundReplyInput[] = [];
     cleanups.push(
-      registerInboundReplyHook(async (_ctx, tx, input) => {
+      s.ctx.hooks.provide('inboundReply', async (_ctx, tx, input) => {
         if (input.companyId !== a.companyId) return { skipInbox: false, campaignId: null };
         // The hook reads through the webhook's transaction (docs/architecture.md "Transactions never wait on the pool").
         await tx.selectFrom('companies').select('id').where('id', '=', input.companyId).executeTakeFirstOrThrow();
@@ -68,7 +68,7 @@ describe('the inbound-reply hook', () => {
   });
 
   it('keeps a skip-inbox reply out of the inbox, and still honours its opt-out keyword', async () => {
-    cleanups.push(registerInboundReplyHook(async (_ctx, _tx, input) => ({ skipInbox: input.companyId === a.companyId, campaignId: null })));
+    cleanups.push(s.ctx.hooks.provide('inboundReply', async (_ctx, _tx, input) => ({ skipInbox: input.companyId === a.companyId, campaignId: null })));
     const received = collect('message.received');
     await inbound('+13125550102', 'thanks');
     const e = await eventually(async () => received[0]);

@@ -5,9 +5,10 @@
  *
  * Notes sit below the modules whose records they annotate (docs/architecture.md "Module map"), so
  * the owner of each subject type registers how to find a subject's company for a user
- * (`registerNoteSubject`, in its module setup): the calls module for 'call'.
+ * (the `noteSubject` hook keyed by model type, `ctx.hooks.provide` in its module setup): the calls module for 'call'.
  */
 import type { AppContext } from '../../context.js';
+import type { HookFn } from '../../platform/hooks/registry.js';
 import { NotFoundError, deniedAsNotFound } from '../../platform/http/errors.js';
 import { AGENT_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
 import { notesRepository, type NoteRow } from './notes.repository.js';
@@ -20,13 +21,7 @@ export type NoteModelType = 'call';
  * company (after checking the user may write notes on it, agent roles) and what to announce after
  * the note is saved. @throws NotFoundError for an unknown subject or another company's.
  */
-export type NoteSubjectResolver = (ctx: AppContext, userId: number, modelId: number) => Promise<{ companyId: number; onSaved?: () => void }>;
-const subjects = new Map<NoteModelType, NoteSubjectResolver>();
-
-/** Registers the resolver of `modelType` subjects (in the owner's module setup). Idempotent: the last one wins. */
-export function registerNoteSubject(modelType: NoteModelType, resolve: NoteSubjectResolver): void {
-  subjects.set(modelType, resolve);
-}
+export type NoteSubjectResolver = HookFn<'noteSubject'>;
 
 export const NOTE_SAVED = 'Note saved successfully';
 export const NOTE_DELETED = 'Note deleted successfully';
@@ -53,8 +48,8 @@ async function noteForUser(ctx: AppContext, userId: number, id: number): Promise
 
 /** POST /api/notes {model_type:'call', model_id, body}. @throws NotFoundError (unknown or another company's subject). */
 export async function createNote(ctx: AppContext, userId: number, input: { model_type: NoteModelType; model_id: number; body: string }) {
-  const resolve = subjects.get(input.model_type);
-  if (!resolve) throw new Error(`notes: no subject resolver registered for '${input.model_type}' (registerNoteSubject)`);
+  const resolve = ctx.hooks.of('noteSubject', input.model_type);
+  if (!resolve) throw new Error(`notes: nothing provides the 'noteSubject' hook for '${input.model_type}'`);
   const subject = await resolve(ctx, userId, input.model_id);
   const n = await notesRepository.insert(ctx.db, {
     company_id: subject.companyId,

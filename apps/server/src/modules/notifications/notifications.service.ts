@@ -14,7 +14,7 @@ import { NotFoundError, fieldError } from '../../platform/http/errors.js';
 import { assertCompanyAccess } from '../companies/companies.service.js';
 import { unreadCountsByNumber } from '../conversations/conversations.service.js';
 import { getCompanyNumber } from '../numbers/numbers.service.js';
-import { addNumberViewSource, type NumberViewSignals } from '../numbers/numbers.view.js';
+import type { NumberViewSignals } from '../numbers/numbers.view.js';
 import { notificationsRepository } from './notifications.repository.js';
 
 type ItemType = (typeof COUNTED_ITEM_TYPES)[number];
@@ -53,7 +53,7 @@ export async function notificationCountsByNumber(ctx: AppContext, userId: number
 }
 
 /**
- * The numbers view's source (numbers.view.ts `addNumberViewSource`) for spec 002 §3 "Number":
+ * The numbers view's source (the `numberView` hook, numbers.view.ts) for spec 002 §3 "Number":
  * `unread_messages_count` (the number's unread message items, muted or not) and
  * `hasNotificationBlocks` (the user muted at least one channel type of it; false without a user).
  */
@@ -137,5 +137,5 @@ export async function setNotificationBlocks(ctx: AppContext, userId: number, com
 
 /** Module setup: the numbers' views show each number's unread messages and whether the caller muted it (numbers.view.ts). */
 export function registerNotificationHooks(ctx: AppContext): void {
-  addNumberViewSource(ctx, numberNotificationSignals);
+  ctx.hooks.provide('numberView', numberNotificationSignals);
 }

@@ -1,8 +1,5 @@
 /** The numbers module's entry: its routes, jobs and setup (see `platform/module.ts`). */
 import type { ModuleEntry } from '../../platform/module.js';
-import { registerNumberOfCompanyCheck } from '../blocklist/blocklist.service.js';
-import { registerCompanyUsageProbe } from '../companies/accounts.service.js';
-import { registerCompanyNumbersCheck } from '../users/members.service.js';
 import type { AppContext } from '../../context.js';
 import { numbersRepository } from './numbers.repository.js';
 import { registerNumbersAdminRoutes } from './numbers-admin.routes.js';
@@ -19,9 +16,9 @@ import { registerTriggerFiring, subscribeTriggers } from './triggers.fire.js';
  */
 function setupNumbers(ctx: AppContext): void {
   subscribeTriggers();
-  registerCompanyUsageProbe(ctx, 'numbers', (_ctx, companyId, db) => numbersRepository.companyHasNumbers(db, companyId));
-  registerCompanyNumbersCheck(ctx, (_ctx, companyId, ids, db) => numbersRepository.idsOfCompany(db, companyId, ids));
-  registerNumberOfCompanyCheck(async (ctx, companyId, numberId) => {
+  ctx.hooks.provide('companyUsageProbe', (_ctx, companyId, db) => numbersRepository.companyHasNumbers(db, companyId), 'numbers');
+  ctx.hooks.provide('companyNumbers', (_ctx, companyId, ids, db) => numbersRepository.idsOfCompany(db, companyId, ids));
+  ctx.hooks.provide('numberOfCompany', async (ctx, companyId, numberId) => {
     await getCompanyNumber(ctx, companyId, numberId);
   });
 }

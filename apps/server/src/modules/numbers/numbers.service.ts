@@ -24,6 +24,7 @@ import {
 } from '@switchboard/domain';
 import type { MenuFallback, NumberDto } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
+import type { HookFn } from '../../platform/hooks/registry.js';
 import { ValidationError, fieldError, NotFoundError, CarrierError, type FieldErrors, deniedAsNotFound } from '../../platform/http/errors.js';
 import { GroupCommit } from '../../platform/db/group-commit.js';
 import type { DbOrTx } from '../../platform/db/db.js';
@@ -298,7 +299,7 @@ export async function findNumberByE164(
   return row ? { id: row.id, company_id: row.company_id, number: row.number, label: row.label } : undefined;
 }
 
-/** For the call flow: the active number with its routing data (a number without routes: see {@link registerEmptyRoutingFallback}). */
+/** For the call flow: the active number with its routing data (a number without routes: see {@link EmptyRoutingFallback}). */
 export async function findRoutingByE164(ctx: AppContext, e164: string, db = ctx.db): Promise<RoutingData | undefined> {
   const row = db === ctx.db ? await routingReader(ctx).submit(e164) : await numbersRepository.findActiveByNumber(db, e164);
   return row ? withFallbackRouting(ctx, toRoutingData(row), db) : undefined;
@@ -306,21 +307,11 @@ export async function findRoutingByE164(ctx: AppContext, e164: string, db = ctx.
 
 /**
  * What a number whose routes reach no one ({@link routesReachSomeone}) rings instead, asked by the call flow's routing reads (issue 23 item 1: a
- * call to a tracking number never meets an empty route). Registered by call tracking (a pool number rings
+ * call to a tracking number never meets an empty route). Provided by call tracking as the `emptyRoutingFallback` hook (a pool number rings
  * its pool's routing target, a tracking number the company's main routing); undefined: the number's own
  * (empty) routing stands. Reads through `db` (the webhook's transaction, if any).
  */
-export type EmptyRoutingFallback = (
-  ctx: AppContext,
-  number: { id: number; company_id: number },
-  db: DbOrTx,
-) => Promise<{ routes: RouteEntry[]; schedule: Schedule } | undefined>;
-let emptyRoutingFallback: EmptyRoutingFallback | undefined;
-
-/** Registers {@link EmptyRoutingFallback} (call tracking's module setup; idempotent: the last one wins). */
-export function registerEmptyRoutingFallback(fn: EmptyRoutingFallback): void {
-  emptyRoutingFallback = fn;
-}
+export type EmptyRoutingFallback = HookFn<'emptyRoutingFallback'>;
 
 /**
  * Whether routes can reach anyone (issue 23 item 1): some entry forwards to a number, rings the app
@@ -338,8 +329,9 @@ export function routesReachSomeone(routes: readonly Partial<RouteEntry>[] | null
 }
 
 async function withFallbackRouting(ctx: AppContext, data: RoutingData, db: DbOrTx): Promise<RoutingData> {
-  if (!emptyRoutingFallback || routesReachSomeone(data.routes)) return data;
-  const fallback = await emptyRoutingFallback(ctx, data, db);
+  const fallbackOf = ctx.hooks.get('emptyRoutingFallback');
+  if (!fallbackOf || routesReachSomeone(data.routes)) return data;
+  const fallback = await fallbackOf(ctx, data, db);
   return fallback && routesReachSomeone(fallback.routes) ? { ...data, routes: fallback.routes, schedule: fallback.schedule } : data;
 }
 

@@ -9,7 +9,7 @@
  *   are read for all the numbers of an answer at once.
  * - `unread_messages_count`, `hasNotificationBlocks` and `port` belong to other modules (the inbox,
  *   the caller's notification blocks, port-in requests): they come from sources those modules
- *   register at start with {@link addNumberViewSource} (notifications, ports), so this module
+ *   provide at start as the `numberView` hook (notifications, ports, sms-verification; platform/hooks/registry.ts), so this module
  *   imports none of them (no cycle). Without a source they are 0, false and null.
  * - `tags` (no number tags exist yet) answer []; `sms_verification.status` comes from the SMS verification
  *   module's source (verified, pending), "unverified" without one; `sms_enabled`, `record`, `call_transcription_enabled`, `ai_eav_enabled`
@@ -27,6 +27,7 @@ import {
 } from '@switchboard/domain';
 import { scheduleView, type MenuFallback, type NumberDto } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
+import type { HookFn, NumberViewSignals } from '../../platform/hooks/registry.js';
 import { getEavValuesMany } from '../custom-fields/custom-fields.service.js';
 import { numbersAdminRepository, type NumberRow, type TriggerRow } from './numbers.repository.js';
 
@@ -44,26 +45,13 @@ export function numberTypeLabel(type: number, serviceType: number = SERVICE_TYPE
 }
 
 /** What other modules add to a number's view, per number id. */
-export type NumberViewSignals = {
-  unread_messages_count?: number;
-  hasNotificationBlocks?: boolean;
-  port?: { id: number; state: string } | null;
-  /** The number's SMS verification status (modules/sms-verification registers the source; docs/sms-verification.md). */
-  sms_verification?: string;
-};
+export type { NumberViewSignals };
 
 /**
  * A source of {@link NumberViewSignals}: for the numbers `numberIds` of company `companyId`, seen by
  * user `userId` (null in background work: nothing personal then).
  */
-export type NumberViewSource = (ctx: AppContext, userId: number | null, companyId: number, numberIds: number[]) => Promise<Map<number, NumberViewSignals>>;
-
-const sources = new WeakMap<AppContext, NumberViewSource[]>();
-
-/** Registers a source of number view fields for this app context (called once by the owning module at start). */
-export function addNumberViewSource(ctx: AppContext, source: NumberViewSource): void {
-  sources.set(ctx, [...(sources.get(ctx) ?? []), source]);
-}
+export type NumberViewSource = HookFn<'numberView'>;
 
 /** The async parts of a number's view. */
 export type NumberViewExtras = {
@@ -139,7 +127,7 @@ export async function loadNumberExtras(ctx: AppContext, userId: number | null, r
   const [triggers, eav, signals] = await Promise.all([
     numbersAdminRepository.listTriggersOfNumbers(ctx.db, ids),
     getEavValuesMany(ctx, EAV_ENTITY_TYPES.Number, ids),
-    Promise.all((sources.get(ctx) ?? []).flatMap((source) => [...byCompany].map(([companyId, list]) => source(ctx, userId, companyId, list)))),
+    Promise.all(ctx.hooks.all('numberView').flatMap((source) => [...byCompany].map(([companyId, list]) => source(ctx, userId, companyId, list)))),
   ]);
   for (const t of triggers) {
     const e = out.get(t.number_id);

@@ -1,12 +1,12 @@
 /**
  * The port-in request behind a number, for the numbers' views (spec 002 §3 "Number": `port`;
- * numbers.view.ts `addNumberViewSource`, registered by this module at start): the newest completed
+ * the numbers view's `numberView` hook, provided by this module at start): the newest completed
  * port-in request of the company that listed the number, as `{id, state}`; null for a number that
  * did not come by porting.
  */
 import type { AppContext } from '../../context.js';
 import { getCompanyNumbers } from '../numbers/numbers.service.js';
-import { addNumberViewSource, type NumberViewSignals } from '../numbers/numbers.view.js';
+import type { NumberViewSignals } from '../numbers/numbers.view.js';
 import { portsRepository } from './ports.repository.js';
 
 /** The numbers view source: for each of `numberIds`, the port-in request that brought it (`{id, state}`) or null. */
@@ -32,5 +32,5 @@ export async function numberPortSignals(
 
 /** Module setup: a number's view names the port-in request that brought it (spec 002 §3 "Number": port; numbers.view.ts). */
 export function registerPortsHooks(ctx: AppContext): void {
-  addNumberViewSource(ctx, numberPortSignals);
+  ctx.hooks.provide('numberView', numberPortSignals);
 }

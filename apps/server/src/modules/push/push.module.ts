@@ -11,7 +11,7 @@ export const pushModule: ModuleEntry[] = [
   {
     name: 'push',
     routes: registerPushRoutes,
-    setup: () => registerPushReactions(),
+    setup: (ctx) => registerPushReactions(ctx),
     jobs: (ctx) => ctx.queue.define<{ notificationId: number }>(DELIVER_JOB, ({ notificationId }, job) => deliverNotification(ctx, notificationId, job), 4),
   },
 ];

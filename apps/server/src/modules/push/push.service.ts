@@ -36,7 +36,7 @@ import { createPushPort, type PushMessage, type PushOutcome, type PushPort } fro
 import { isLastAttempt } from '../../platform/queue.js';
 import { listActiveMembers } from '../companies/companies.service.js';
 import { findContactByNumber } from '../contacts/contacts.service.js';
-import { registerInAppRingListener, type InAppRing } from '../in-app-calling/in-app-calling.service.js';
+import { type InAppRing } from '../in-app-calling/in-app-calling.service.js';
 import { listNotificationBlocks } from '../notifications/notifications.service.js';
 import { findNumberByE164, getCompanyNumber } from '../numbers/numbers.service.js';
 import { numberScope } from '../users/members.service.js';
@@ -411,7 +411,7 @@ async function onRing(ctx: AppContext, ring: InAppRing): Promise<void> {
 }
 
 /** Subscribes the push module to inbound messages and in-app rings (idempotent: same functions). */
-export function registerPushReactions(): void {
+export function registerPushReactions(ctx: AppContext): void {
   events.consume('push.inbound-messages', 'message.received', onMessageReceived);
-  registerInAppRingListener(onRing);
+  ctx.hooks.provide('inAppRing', onRing);
 }

@@ -15,7 +15,7 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { readCache } from '../../platform/db/read-cache.js';
 import { NotFoundError, fieldError, deniedAsNotFound } from '../../platform/http/errors.js';
-import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies, registerCompanyZoneSource } from '../companies/companies.service.js';
+import { MANAGER_ROLES, assertCompanyAccess, listUserCompanies } from '../companies/companies.service.js';
 import { findUser } from '../users/users.service.js';
 import { numberScope, scopeIncludes } from '../users/members.service.js';
 import { assertValidSchedule, findRoutingById } from '../numbers/numbers.service.js';
@@ -73,7 +73,7 @@ export async function savedCompanyScheduleZone(ctx: AppContext, companyId: numbe
 
 /** Module setup: the companies module reads a company's zone from its saved schedule first. */
 export function registerSchedulesHooks(ctx: AppContext): void {
-  registerCompanyZoneSource(ctx, savedCompanyScheduleZone);
+  ctx.hooks.provide('companyZone', savedCompanyScheduleZone);
 }
 
 /** GET /api/user/schedule: the signed-in user's schedule (default preset 1 in their zone). */

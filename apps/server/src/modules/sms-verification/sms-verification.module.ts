@@ -8,7 +8,6 @@
 import type { AppContext } from '../../context.js';
 import type { App } from '../../platform/http/app-type.js';
 import type { ModuleEntry } from '../../platform/module.js';
-import { addNumberViewSource } from '../numbers/numbers.view.js';
 import { reviewAllPending, runReviewJob } from './sms-verification.review.js';
 import { registerSmsVerificationRoutes } from './sms-verification.routes.js';
 import { numberStatuses, pollDelayMs, SMS_REVIEW_JOB } from './sms-verification.service.js';
@@ -39,7 +38,7 @@ async function routes(app: App, ctx: AppContext): Promise<void> {
 }
 
 function setup(ctx: AppContext): void {
-  addNumberViewSource(ctx, async (c, _userId, _companyId, numberIds) => {
+  ctx.hooks.provide('numberView', async (c, _userId, _companyId, numberIds) => {
     const statuses = await numberStatuses(c, numberIds);
     return new Map([...statuses].map(([id, status]) => [id, { sms_verification: status }]));
   });

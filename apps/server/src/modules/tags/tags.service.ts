@@ -6,12 +6,13 @@
  * Access: any active member reads; owners, administrators and users create (agents tag calls as they work);
  * owners and administrators rename, recolour and delete. Another company's tag answers 404.
  *
- * Hooks (registered by higher modules in their setup): {@link registerTagTargets} tells which contacts and numbers
- * belong to a company (data-groups registers it over contacts and numbers); {@link registerTagCallUsage} counts the
- * calls per tag (calls).
+ * Hooks (provided by higher modules in their setup, platform/hooks/registry.ts): `tagTargets` (keyed by entity type)
+ * tells which contacts and numbers belong to a company (data-groups provides it over contacts and numbers);
+ * `tagCallUsage` counts the calls per tag (calls).
  */
 import { TAG_CREATED, TAG_DELETED, TAG_UPDATED, type Tag, type TaggableEntity } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
+import type { HookFn } from '../../platform/hooks/registry.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { NotFoundError, ValidationError, deniedAsNotFound, fieldError } from '../../platform/http/errors.js';
 import { AGENT_ROLES, MANAGER_ROLES, assertCompanyAccess } from '../companies/companies.service.js';
@@ -20,24 +21,9 @@ import { tagsRepository as repo, type TagLite, type TagRow } from './tags.reposi
 export type { TagLite };
 
 /** Which of `ids` are the company's own entities of `type`. */
-export type TagTargetCheck = (ctx: AppContext, companyId: number, ids: number[]) => Promise<Set<number>>;
-/** Calls per tag id in the company. */
-export type TagCallUsage = (ctx: AppContext, companyId: number) => Promise<Map<number, number>>;
-
-const targets = new WeakMap<AppContext, Map<TaggableEntity, TagTargetCheck>>();
-const callUsage = new WeakMap<AppContext, TagCallUsage>();
-
-/** Registers how to check that contacts or numbers belong to a company (idempotent; the last one wins). */
-export function registerTagTargets(ctx: AppContext, type: TaggableEntity, check: TagTargetCheck): void {
-  const m = targets.get(ctx) ?? new Map<TaggableEntity, TagTargetCheck>();
-  m.set(type, check);
-  targets.set(ctx, m);
-}
-
-/** Registers the calls-per-tag counter (the calls module owns `call_tags`). */
-export function registerTagCallUsage(ctx: AppContext, count: TagCallUsage): void {
-  callUsage.set(ctx, count);
-}
+export type TagTargetCheck = HookFn<'tagTargets'>;
+/** Calls per tag id in the company (the calls module owns `call_tags`). */
+export type TagCallUsage = HookFn<'tagCallUsage'>;
 
 /** Cleans tag names: trimmed, distinct case-insensitively, non-empty, order kept. */
 export function cleanTagNames(names: readonly string[]): string[] {
@@ -58,7 +44,7 @@ function dto(r: TagRow, usage: Tag['usage']): Tag {
 }
 
 async function usageOf(ctx: AppContext, companyId: number): Promise<(id: number) => Tag['usage']> {
-  const counter = callUsage.get(ctx);
+  const counter = ctx.hooks.get('tagCallUsage');
   const [links, calls] = await Promise.all([repo.linkCounts(ctx.db, companyId), counter ? counter(ctx, companyId) : Promise.resolve(null)]);
   const by = new Map<string, number>();
   for (const l of links) by.set(`${l.tag_id}:${l.entity_type}`, Number(l.n));
@@ -133,8 +119,8 @@ export async function deleteTag(ctx: AppContext, userId: number, id: number): Pr
 }
 
 async function assertTarget(ctx: AppContext, companyId: number, type: TaggableEntity, id: number): Promise<void> {
-  const check = targets.get(ctx)?.get(type);
-  if (!check) throw new Error(`No tag target check registered for ${type}`);
+  const check = ctx.hooks.of('tagTargets', type);
+  if (!check) throw new Error(`Nothing provides the 'tagTargets' hook for ${type}`);
   if (!(await check(ctx, companyId, [id])).has(id)) throw new NotFoundError(type === 'contact' ? 'Contact' : 'Number');
 }
 

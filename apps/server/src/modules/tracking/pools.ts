@@ -324,7 +324,7 @@ async function applyPoolRouting(ctx: AppContext, companyId: number, routing: Sto
 
 /**
  * What a tracking number whose routes reach no one rings at call time (registered with the numbers
- * module, `registerEmptyRoutingFallback`; issue 23 item 1): a pool number its pool's routing target;
+ * module's `emptyRoutingFallback` hook; issue 23 item 1): a pool number its pool's routing target;
  * a number of a pool without a target, or a static tracking number, the company's main routing (the
  * pool's fallback number first). Other numbers: undefined (their own routing stands). Reads through `db`.
  */

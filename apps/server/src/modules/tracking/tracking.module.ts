@@ -13,7 +13,6 @@ import type { App } from '../../platform/http/app-type.js';
 import type { ModuleEntry } from '../../platform/module.js';
 import { SESSION_SWEEP_JOB, sweepSessions } from './assignment.js';
 import { onCallChanged, onMessageReceived } from './attribution.js';
-import { registerEmptyRoutingFallback } from '../numbers/numbers.service.js';
 import { onNumberBatchFinished, trackingNumberFallbackRouting } from './pools.js';
 import { registerTrackingPublicRoutes } from './tracking-public.routes.js';
 import { registerTrackingRoutes } from './tracking.routes.js';
@@ -27,9 +26,9 @@ function jobs(ctx: AppContext): void {
   ctx.queue.define<{ due?: string }>(SESSION_SWEEP_JOB, async (data) => sweepSessions(ctx, data), 1);
 }
 
-function setup(): void {
+function setup(ctx: AppContext): void {
   // A tracking number whose routes reach no one rings its pool's target or the company's main routing.
-  registerEmptyRoutingFallback(trackingNumberFallbackRouting);
+  ctx.hooks.provide('emptyRoutingFallback', trackingNumberFallbackRouting);
   events.consume('tracking.attribution', 'call.changed', onCallChanged);
   events.consume('tracking.attribution', 'message.received', onMessageReceived);
   events.consume('tracking.attribution', 'number.batch-finished', onNumberBatchFinished);

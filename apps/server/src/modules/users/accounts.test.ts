@@ -8,8 +8,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, uniqueEmail, type Account } from '../../../test/fixtures.js';
 import { eventually, IpClient, startTestServer, type TestServer } from '../../../test/harness.js';
-import { companyServiceState, registerCompanyUsageProbe } from '../companies/accounts.service.js';
-import { numberAssignees, registerCompanyNumbersCheck } from './members.service.js';
+import { companyServiceState } from '../companies/accounts.service.js';
+import { numberAssignees } from './members.service.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -139,7 +139,7 @@ describe('invitations', () => {
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.errors).sort()).toEqual(['email', 'role']);
     // Numbers of another company (as the numbers module's registered check answers) are refused.
-    registerCompanyNumbersCheck(s.ctx, async (_ctx, _companyId, ids) => ids.filter((n) => n !== 999999999));
+    s.ctx.hooks.provide('companyNumbers', async (_ctx, _companyId, ids) => ids.filter((n) => n !== 999999999));
     const foreignNumber = await owner.client.post(`/api/companies/${owner.companyId}/invitations`, {
       email: uniqueEmail(),
       role: 'user',
@@ -354,7 +354,7 @@ describe('organizations', () => {
 
     // Without the modules' usage probes the deletion cannot be proven safe: refused with the spec's message.
     // The numbers, calls and conversations modules register their probes; a test probe stands for activity on `a`.
-    registerCompanyUsageProbe(s.ctx, 'test', async (_ctx, companyId) => companyId === a);
+    s.ctx.hooks.provide('companyUsageProbe', async (_ctx, companyId) => companyId === a, 'test');
     const inUse = await owner.client.delete(`/api/business-unit-companies/${a}`);
     expect(inUse.status).toBe(422);
     expect(inUse.body.message).toBe('You cannot delete an account that has numbers added or has any activity on those numbers');
@@ -397,7 +397,7 @@ describe("the owner deletes their own account (account.delete; docs/accounts.md 
     const spare = await createAccount(s);
     // Another owner is needed for the in-use case; one account stands for "activity" through the test probe below.
     const busy = await createAccount(s, { companyName: 'Busy Bakery' });
-    registerCompanyUsageProbe(s.ctx, 'owner-delete-test', async (_ctx, companyId) => companyId === busy.companyId);
+    s.ctx.hooks.provide('companyUsageProbe', async (_ctx, companyId) => companyId === busy.companyId, 'owner-delete-test');
 
     // An administrator (everything but ownership and billing) may not delete the account.
     expect((await admin.client.request('DELETE', `/api/companies/${owner.companyId}`, { name: 'Solo Plumbing' })).status).toBe(403);

@@ -13,6 +13,7 @@
 import { EAV_ENTITY_TYPES, roleCan, type Ability } from '@switchboard/domain';
 import type { MemberOut, UpdateMemberInput } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
+import type { HookFn } from '../../platform/hooks/registry.js';
 import type { DbOrTx } from '../../platform/db/db.js';
 import { ForbiddenError, NotFoundError, fieldError } from '../../platform/http/errors.js';
 import { requestMemo, requestRoleIn } from '../../platform/http/access.js';
@@ -48,22 +49,16 @@ export function listRoles(): { data: typeof ROLE_LIST } {
 
 /**
  * Which of a company's number ids really belong to it, asked of the numbers module (a higher
- * level; it registers this in its setup). Without it, any existing number id is accepted: an
+ * level; it provides the `companyNumbers` hook in its setup). Without it, any existing number id is accepted: an
  * assignment only ever routes calls of the company's own numbers (`assigneesOf` is keyed by the
  * number's company), so a foreign id is inert.
  */
-export type CompanyNumbersCheck = (ctx: AppContext, companyId: number, numberIds: readonly number[], db: DbOrTx) => Promise<number[]>;
-const numbersChecks = new WeakMap<AppContext, CompanyNumbersCheck>();
-
-/** Registers the check of a company's number ids for this app context (the numbers module's setup). */
-export function registerCompanyNumbersCheck(ctx: AppContext, check: CompanyNumbersCheck): void {
-  numbersChecks.set(ctx, check);
-}
+export type CompanyNumbersCheck = HookFn<'companyNumbers'>;
 
 /** @throws ValidationError (422) on `numbers` when an id is not a number of the company. */
 export async function assertCompanyNumbers(ctx: AppContext, companyId: number, numberIds: readonly number[], db: DbOrTx = ctx.db): Promise<number[]> {
   const ids = [...new Set(numberIds)];
-  const check = numbersChecks.get(ctx);
+  const check = ctx.hooks.get('companyNumbers');
   if (check && ids.length) {
     const ok = new Set(await check(ctx, companyId, ids, db));
     const bad = ids.find((id) => !ok.has(id));

@@ -1,6 +1,5 @@
 /** The webhooks module's entry: outbound webhooks signed with Standard Webhooks, deliveries and replays. See `platform/module.ts`. */
 import type { ModuleEntry } from '../../platform/module.js';
-import { registerAuditCompanyOf } from '../audit/audit.http.js';
 import { endpointCompany } from './webhooks.service.js';
 import { DELIVER_JOB, runDeliveryAttempt } from './webhooks.delivery.js';
 import { registerWebhookSubscribers } from './webhooks.events.js';
@@ -13,7 +12,7 @@ export const webhooksModule: ModuleEntry[] = [
     setup: (ctx) => {
       registerWebhookSubscribers();
       // Audit entries of `/api/webhook-endpoints/{id}/…` name the endpoint's company.
-      registerAuditCompanyOf(ctx, 'webhook-endpoints', (id) => endpointCompany(ctx, Number(id)));
+      ctx.hooks.provide('auditCompanyOf', (id) => endpointCompany(ctx, Number(id)), 'webhook-endpoints');
     },
     jobs: (ctx) =>
       ctx.queue.define<{ deliveryId: number; attempt: number }>(DELIVER_JOB, ({ deliveryId, attempt }) => runDeliveryAttempt(ctx, deliveryId, attempt), 4),

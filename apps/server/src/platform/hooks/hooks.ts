@@ -3,7 +3,7 @@
  * module's `setup`, askers read it at run time. The hooks themselves (owner, providers, kind, signature, default)
  * are declared in `./registry.ts`. Built once per context in `bootstrap.ts`.
  */
-import { HOOKS, type HookFn, type HookName } from './registry.js';
+import { HOOKS, type HookDeclaration, type HookFn, type HookName } from './registry.js';
 
 export { HOOKS };
 export type { HookDeclaration, HookFn, HookName, HookSignatures } from './registry.js';
@@ -30,7 +30,8 @@ export class Hooks {
 
   /**
    * Provides hook `name` (a module's `setup`). `key` is required for `keyed` hooks and refused for the others.
-   * Providing the same thing again is idempotent. @returns a function that withdraws this provider (tests).
+   * Providing the same thing again is idempotent. @returns a function that withdraws this provider (tests); for a
+   * `one` or `keyed` hook it puts back the provider it replaced.
    * @throws HookWiringError on a missing or unexpected key.
    */
   provide<K extends HookName>(name: K, impl: HookFn<K>, key?: string): () => void {
@@ -41,10 +42,12 @@ export class Hooks {
     const slot = kind === 'keyed' ? key : kind === 'many' ? impl : '';
     let m = this.providers.get(name);
     if (!m) this.providers.set(name, (m = new Map()));
-    if (kind === 'one') m.clear();
+    const replaced = m.get(slot);
     m.set(slot, impl as HookFn<HookName>);
     return () => {
-      if (m.get(slot) === impl) m.delete(slot);
+      if (m.get(slot) !== impl) return;
+      if (replaced && replaced !== impl && kind !== 'many') m.set(slot, replaced);
+      else m.delete(slot);
     };
   }
 
@@ -58,7 +61,8 @@ export class Hooks {
    * @throws HookWiringError when neither exists; whatever the provider throws.
    */
   ask<K extends HooksOfKind<'one'>>(name: K, ...args: Parameters<HookFn<K>>): ReturnType<HookFn<K>> {
-    const fn = (this.get(name) ?? HOOKS[name].fallback) as ((...a: unknown[]) => ReturnType<HookFn<K>>) | undefined;
+    const declared = HOOKS[name] as HookDeclaration<K>;
+    const fn = (this.get(name) ?? declared.fallback) as ((...a: unknown[]) => ReturnType<HookFn<K>>) | undefined;
     if (!fn) throw new HookWiringError(`hook ${name}: nothing provides it (expected from ${HOOKS[name].providedBy.join(', ')})`);
     return fn(...args);
   }

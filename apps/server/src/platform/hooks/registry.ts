@@ -134,7 +134,7 @@ export type HookDeclaration<K extends HookName = HookName> = {
 };
 
 /** The declarations (name → owner, providers, kind, default). Keep docs/architecture.md "Hooks" in step. */
-export const HOOKS: { readonly [K in HookName]: HookDeclaration<K> } = {
+export const HOOKS = {
   inboundReply: {
     kind: 'many',
     askedBy: 'messaging',
@@ -167,4 +167,4 @@ export const HOOKS: { readonly [K in HookName]: HookDeclaration<K> } = {
   transcriptSettled: { kind: 'many', askedBy: 'transcription', providedBy: ['transcription (calls’ voicemail alert)'], whenNone: 'nothing' },
   auditCompanyOf: { kind: 'keyed', askedBy: 'audit', providedBy: ['webhooks'], whenNone: 'company null', fallback: async () => null },
   auditActorNames: { kind: 'one', askedBy: 'audit', providedBy: ['api-keys'], whenNone: 'no names', fallback: async () => new Map() },
-};
+} satisfies { readonly [K in HookName]: HookDeclaration<K> };
