@@ -24,6 +24,59 @@ const features = fs.existsSync('apps/web/src/features')
 const noTwilio = { name: 'twilio', message: 'The twilio SDK belongs in apps/server/src/carriers/twilio/ only.' };
 const kyselyValues = { name: 'kysely', allowTypeImports: true, message: 'SQL belongs in a *.repository.ts file; import only types from kysely here.' };
 
+/**
+ * `switchboard/no-module-state` allowlist (eslint-rules/no-module-state.js; docs/architecture.md "Hooks"): module-level
+ * state that existed before the rule and is not a hook (hooks live on ctx.hooks). Each entry: file under
+ * apps/server/src/modules/, the top-level name, and why it stays for now. Do not add to it: keep new state on the
+ * context or in the database. Exported tuning objects (`webhookTuning`, `triggerTuning`, …) are not listed: only
+ * tests change them, and the rule reports mutations made in the declaring file.
+ */
+const moduleStateAllowlist = [
+  {
+    file: 'alerts/alerts.monitors.ts',
+    name: 'pendingChecks',
+    why: 'debounce of company checks in this process (a Set of company ids); should move onto the context',
+  },
+  { file: 'alerts/alerts.monitors.ts', name: 'touchedAt', why: 'when each company was last checked in this process (debounce); should move onto the context' },
+  { file: 'alerts/alerts.monitors.ts', name: 'lastSilentRun', why: 'time of the last silent-number sweep in this process (throttle)' },
+  { file: 'analytics/analytics.exports.ts', name: 'offsetCache', why: 'memo of time-zone offsets (a pure function of zone and time)' },
+  { file: 'analytics/analytics.facts.ts', name: 'batches', why: 'per-context WeakMap of the facts GroupCommit' },
+  { file: 'analytics/analytics.facts.ts', name: 'reconciledUpTo', why: 'per-context WeakMap: reconcile watermark' },
+  { file: 'analytics/analytics.jobs.ts', name: 'scheduledAt', why: 'per-context WeakMap: when the rollup job was last scheduled' },
+  { file: 'analytics/analytics.live.ts', name: 'states', why: 'per-context WeakMap: live-update throttle state' },
+  { file: 'caller-id/caller-id.jobs.ts', name: 'seenByDb', why: 'per-database WeakMap: numbers already queued for lookup' },
+  { file: 'caller-id/caller-id.service.ts', name: 'ports', why: 'per-config WeakMap cache of the lookup port' },
+  { file: 'caller-id/caller-id.service.ts', name: 'inflight', why: 'per-database WeakMap: lookups in flight (one per number)' },
+  { file: 'calls/call-batching.ts', name: 'inboundStores', why: 'per-context WeakMap of the inbound-call GroupCommit' },
+  { file: 'calls/call-flow.ts', name: 'e164Memo', why: 'memo of phone parsing (a pure function)' },
+  { file: 'campaigns/campaigns.counters.ts', name: 'pendingRefresh', why: 'per-context WeakMap: throttled counter refresh timers' },
+  { file: 'campaigns/campaigns.counters.ts', name: 'refreshCost', why: 'last refresh cost per campaign (throttle estimate, process-wide)' },
+  { file: 'campaigns/campaigns.dispatch.ts', name: 'buckets', why: 'send-rate token buckets per number (process-wide)' },
+  { file: 'contacts/contacts.service.ts', name: 'contactReaders', why: 'per-context WeakMap of the contact-lookup GroupCommit' },
+  { file: 'conversations/conversations.call-items.ts', name: 'callItemBatchers', why: 'per-context WeakMap of the call-item GroupCommit' },
+  { file: 'conversations/conversations.live.ts', name: 'liveBatchers', why: 'per-context WeakMap of the live-update GroupCommit' },
+  { file: 'fax/fax.service.ts', name: 'ports', why: 'per-context WeakMap cache of the fax port' },
+  { file: 'greetings/speech.ts', name: 'pool', why: 'the speech worker pool, created on first use (a process resource)' },
+  { file: 'numbers/numbers.service.ts', name: 'routingReaders', why: 'per-context WeakMap of the routing-read GroupCommit' },
+  { file: 'numbers/numbers.service.ts', name: 'routingCaches', why: 'per-database WeakMap of the routing read cache' },
+  { file: 'push/push.service.ts', name: 'ports', why: 'per-context WeakMap cache of the push port' },
+  { file: 'tenant/dns-resolver.ts', name: 'resolvers', why: 'per-context WeakMap of the DNS port (tests substitute one: setDnsResolver)' },
+  { file: 'tracking/assignment.ts', name: 'assigners', why: 'per-context WeakMap of the session-assignment GroupCommit' },
+  { file: 'tracking/assignment.ts', name: 'exhaustionBooks', why: 'per-context WeakMap of the pool-exhaustion GroupCommit' },
+  { file: 'tracking/assignment.ts', name: 'sweepClaimedAt', why: 'per-context WeakMap: when this process last claimed the session sweep' },
+  { file: 'tracking/assignment.ts', name: 'seenAt', why: 'per-context WeakMap: last-seen times of sessions (write coalescing)' },
+  { file: 'tracking/public-cache.ts', name: 'caches', why: 'per-context WeakMap: the public tracking read cache' },
+  { file: 'tracking/public-cache.ts', name: 'reloaders', why: 'per-context WeakMap of the cache-reload GroupCommit' },
+  { file: 'tracking/script.ts', name: 'minified', why: 'memo of the minified tracking script (built once)' },
+  {
+    file: 'transcription/transcription.jobs.ts',
+    name: 'transcribers',
+    why: 'per-context WeakMap of the transcription port (tests substitute one: useTranscriber)',
+  },
+  { file: 'users/users.service.ts', name: 'dummyHash', why: 'memo of a constant password hash (timing-safe sign-in)' },
+  { file: 'webhooks/webhooks.cache.ts', name: 'caches', why: 'per-database WeakMap: the endpoint list cache' },
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/.data/**', 'e2e/test-results/**', 'e2e/playwright-report/**'] },
   {
@@ -70,6 +123,12 @@ export default tseslint.config(
       'switchboard/module-layers': 'error',
       'switchboard/table-ownership': 'error',
     },
+  },
+  {
+    files: ['apps/server/src/modules/**/*.ts'],
+    ignores: ['apps/server/src/**/*.test.ts'],
+    plugins: { switchboard },
+    rules: { 'switchboard/no-module-state': ['error', { allow: moduleStateAllowlist }] },
   },
   {
     files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts'],

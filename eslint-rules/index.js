@@ -4,6 +4,7 @@
  */
 import moduleBoundaries from './module-boundaries.js';
 import moduleLayers from './module-layers.js';
+import noModuleState from './no-module-state.js';
 import tableOwnership from './table-ownership.js';
 
 export default {
@@ -11,6 +12,7 @@ export default {
   rules: {
     'module-boundaries': moduleBoundaries,
     'module-layers': moduleLayers,
+    'no-module-state': noModuleState,
     'table-ownership': tableOwnership,
   },
 };
