@@ -279,7 +279,9 @@ test("the simulator's number list includes a number bought since it was opened",
     data: { company_id: companyId, provider_id: pick.provider_id, number: pick.number },
   });
   expect(bought.status(), await bought.text()).toBe(201);
-  await nav.getByRole('link', { name: 'Inbox', exact: true }).click();
+  // Away (a screen that does not read the numbers) and back, within the app.
+  await nav.getByRole('link', { name: 'Settings', exact: true }).click();
+  await expect(page).toHaveURL(/\/settings$/);
   await nav.getByRole('link', { name: 'Phone simulator', exact: true }).click();
   await page
     .getByRole('textbox', { name: 'Company number', exact: true })
