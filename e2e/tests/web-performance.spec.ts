@@ -101,6 +101,16 @@ test('a deep link shows a signed-out visitor the sign-in form, fetches nothing o
   await expect(page.getByLabel('Email')).toBeVisible();
 });
 
+test('a session that ends while in use goes back to the sign-in form with "Link expired. Please log in."', async ({ page }) => {
+  await signIn(page);
+  // The server no longer knows this browser: the next request answers 401 (foundation §8 forced logout).
+  await page.context().clearCookies();
+  await page.getByRole('link', { name: 'Contacts' }).first().click();
+  await expect(page).toHaveURL(/\/login\?expired=1$/);
+  await expect(page.getByTestId('session-expired')).toHaveText('Link expired. Please log in.');
+  await expect(page.getByLabel('Email')).toBeVisible();
+});
+
 test('the sign-in page is usable within 3 s on a slow 4G network', async ({ page }) => {
   // When the e-mail field first appears in the document, in ms since navigation start.
   await page.addInitScript(() => {
