@@ -115,7 +115,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   // The domain-event outbox: its metrics and the operators' routes (platform/events/outbox.routes.ts).
   const stopOutboxMetrics = registerOutboxMetrics(ctx, metrics.registry);
   app.addHook('onClose', async () => stopOutboxMetrics());
-  registerAuth(app, ctx.db);
+  registerAuth(app, ctx.db, ctx.hooks);
   await registerApiRateLimit(app);
   // One access declaration per route, enforced before validation (platform/http/access.ts, docs/permissions.md).
   registerAccess(app, {

@@ -1,5 +1,4 @@
 /** The api-keys module's entry: API keys (personal access tokens; spec 001 "API keys"). See `platform/module.ts`. */
-import { registerCompanyOrganizationOf } from '../../platform/auth/auth.plugin.js';
 import { setAccessResolvers } from '../../platform/http/access.js';
 import type { ModuleEntry } from '../../platform/module.js';
 import { getCompanyOrganizationId } from '../companies/companies.service.js';
@@ -16,7 +15,7 @@ export const apiKeysModule: ModuleEntry[] = [
     },
     setup: (ctx) => {
       // The request guard asks this for API keys limited to a business unit (docs/api-and-webhooks.md).
-      registerCompanyOrganizationOf(ctx.db, (companyId) => getCompanyOrganizationId(ctx, companyId));
+      ctx.hooks.provide('companyOrganizationOf', (companyId) => getCompanyOrganizationId(ctx, companyId));
       // The audit log (a lower module) names the people behind its entries through the users module.
       ctx.hooks.provide('auditActorNames', (ids) => getUserNames(ctx, ids));
     },

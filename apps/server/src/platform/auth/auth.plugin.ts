@@ -12,6 +12,7 @@
 import { ADMIN_MODE_HEADER, ADMIN_MODE_MISMATCH } from '@switchboard/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/db.js';
+import type { Hooks } from '../hooks/hooks.js';
 import { API_KEY_OTHER_UNIT } from '../http/access.js';
 import { AppError, ConflictError, CsrfError, UnauthenticatedError } from '../http/errors.js';
 import { requiredScopeFor } from './api-key-scopes.js';
@@ -157,17 +158,6 @@ export function requireAuth(request: FastifyRequest): AuthContext {
   return a;
 }
 
-/** Answers the business unit (organization) of a company, or null; registered by the api-keys module. */
-export type CompanyOrganizationOf = (companyId: number) => Promise<number | null>;
-const companyOrganizationOf = new WeakMap<Db, CompanyOrganizationOf>();
-/**
- * Registers how the guard of the app on `db` finds a company's business unit, for API keys limited to one (api-keys
- * module setup; per database, since several apps may share a process in tests).
- */
-export function registerCompanyOrganizationOf(db: Db, fn: CompanyOrganizationOf): void {
-  companyOrganizationOf.set(db, fn);
-}
-
 /** The company ids a request names explicitly (path `companyId`, query or body `company_id`). */
 function namedCompanyIds(request: FastifyRequest): number[] {
   const out: number[] = [];
@@ -182,8 +172,11 @@ function namedCompanyIds(request: FastifyRequest): number[] {
   return out;
 }
 
-/** Registers the request hooks. Call before any `/api` route. */
-export function registerAuth(app: FastifyInstance, db: Db): void {
+/**
+ * Registers the request hooks. Call before any `/api` route. The business unit of a company (API keys limited to one)
+ * comes from the `companyOrganizationOf` hook (provided by api-keys).
+ */
+export function registerAuth(app: FastifyInstance, db: Db, hooks?: Hooks): void {
   app.decorateRequest('auth', null);
   // An API key reaches only the routes its scopes allow (docs/api-and-webhooks.md "Scopes"). Checked once the body is
   // read (so a refusal's audit entry can name the company it was about) and before validation and the access check.
@@ -194,7 +187,7 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
   // An API key limited to a business unit reaches only that unit's companies (spec 001: optional business unit id).
   app.addHook('preHandler', async (request) => {
     const key = request.auth?.apiKey;
-    const organizationOf = companyOrganizationOf.get(db);
+    const organizationOf = hooks?.get('companyOrganizationOf');
     if (!key || key.organizationId === null || !organizationOf) return;
     for (const companyId of namedCompanyIds(request)) {
       if ((await organizationOf(companyId)) !== key.organizationId) throw new ApiKeyScopeError(null, API_KEY_OTHER_UNIT);

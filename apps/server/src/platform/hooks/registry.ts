@@ -113,6 +113,8 @@ export type HookSignatures = {
   auditCompanyOf: (entityId: string) => Promise<number | null>;
   /** Display names of audit actors (user ids). */
   auditActorNames: (ids: readonly number[]) => Promise<Map<number, string>>;
+  /** The business unit (organization) of a company, or null: the request guard's check of API keys limited to a unit. */
+  companyOrganizationOf: (companyId: number) => Promise<number | null>;
 };
 
 /** A hook's name. */
@@ -172,5 +174,6 @@ export const HOOKS = {
   callDetailExtension: { kind: 'many', askedBy: 'calls', providedBy: ['transcription'], whenNone: 'the recording only' },
   transcriptSettled: { kind: 'many', askedBy: 'transcription', providedBy: ['transcription (calls’ voicemail alert)'], whenNone: 'nothing' },
   auditCompanyOf: { kind: 'keyed', askedBy: 'audit', providedBy: ['webhooks'], whenNone: 'company null', fallback: async () => null },
+  companyOrganizationOf: { kind: 'one', askedBy: 'platform (auth guard)', providedBy: ['api-keys'], whenNone: 'no business-unit check' },
   auditActorNames: { kind: 'one', askedBy: 'audit', providedBy: ['api-keys'], whenNone: 'no names', fallback: async () => new Map() },
 } satisfies { readonly [K in HookName]: HookDeclaration<K> };
