@@ -279,6 +279,8 @@ test("the simulator's number list includes a number bought since it was opened",
     data: { company_id: companyId, provider_id: pick.provider_id, number: pick.number },
   });
   expect(bought.status(), await bought.text()).toBe(201);
+  const listed = (await (await page.request.get(`/api/companies/${companyId}/numbers`)).json()) as { data: Array<{ number: string }> };
+  expect(listed.data.map((n) => n.number)).toContain(pick.number);
   // Away (a screen that does not read the numbers) and back, within the app.
   await nav.getByRole('link', { name: 'Settings', exact: true }).click();
   await expect(page).toHaveURL(/\/settings$/);
