@@ -12,7 +12,7 @@ import { DOMAIN_EVENTS, events, type CallChangedEvent } from '../../platform/eve
 import { findContactByNumber } from '../contacts/contacts.service.js';
 import { conversationsRepository, type ItemRow } from './conversations.repository.js';
 import { InboxCommandError } from './conversations.commands.js';
-import { publishItemsChanged } from './conversations.live.js';
+import { publishItemsChanged, registerConversationLiveUpdates } from './conversations.live.js';
 
 /** Time (ms) `call.changed` events wait to be written to the threads together. */
 export const CALL_ITEMS_FLUSH_MS = 50;
@@ -174,6 +174,7 @@ export async function applyCallChanges(ctx: AppContext, list: CallChangedEvent[]
 /** Subscribes the inbox to the domain events it reacts to (idempotent; called at module registration). */
 export function registerConversationSubscribers(): void {
   events.consume('conversations.call-items', 'call.changed', applyCallChanged);
+  registerConversationLiveUpdates();
 }
 
 /**

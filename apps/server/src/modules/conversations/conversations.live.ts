@@ -7,8 +7,9 @@
 import { CONVERSATION_UPDATED, type Conversation } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import { GroupCommit } from '../../platform/db/group-commit.js';
+import { events } from '../../platform/events/index.js';
 import { conversationsRepository, type ItemRow } from './conversations.repository.js';
-import { toConversationItem, toConversations } from './conversations.queries.js';
+import { findItem, toConversationItem, toConversations } from './conversations.queries.js';
 
 type LiveUpdate = { companyId: number; conversationId: number; item: ItemRow | null };
 
@@ -84,6 +85,21 @@ export async function publishConversationUpdated(ctx: AppContext, companyId: num
   } catch (e) {
     ctx.log.error({ err: e, conversationId }, 'publishing conversation updated failed');
   }
+}
+
+/**
+ * `conversation updated` for a received text and for a message's delivery change, as a consumer of the recorded
+ * `message.received` and `message.status-changed` (`conversations.live`; one announcement per change): the
+ * conversation with the item, read after commit; nothing while nobody has the company's inbox open. Called by the
+ * module's setup.
+ */
+export function registerConversationLiveUpdates(): void {
+  const publishItem = async (ctx: AppContext, e: { companyId: number; conversationId: number | null; itemId: number | null }) => {
+    if (e.conversationId === null || e.itemId === null || !ctx.realtime.mayHaveSubscribers(`conversations.${e.companyId}`)) return;
+    await publishConversationUpdated(ctx, e.companyId, e.conversationId, (await findItem(ctx, e.itemId)) ?? null);
+  };
+  events.consume('conversations.live', 'message.received', publishItem);
+  events.consume('conversations.live', 'message.status-changed', publishItem);
 }
 
 /**

@@ -128,8 +128,8 @@ export async function receiveInboundMessage(ctx: AppContext, tx: DbOrTx, p: Inbo
   return {
     response,
     afterCommit: async () => {
+      // The inbox hears the received text from the `conversations.live` consumer of `message.received`.
       await events.dispatch(ctx, emitted);
-      if (item) await publishConversationUpdated(ctx, companyId, item.conversation_id, item);
       if (reply) await publishConversationUpdated(ctx, companyId, reply.conversation_id, reply);
     },
   };
@@ -426,10 +426,9 @@ function recordDelivery(tx: DbOrTx, updated: ItemRow): Promise<Emitted> {
   });
 }
 
-/** After a delivery update committed: dispatches its `message.status-changed`, then the live `conversation updated`. */
-async function announceDelivery(ctx: AppContext, updated: ItemRow, emitted: Emitted): Promise<void> {
+/** After a delivery update committed: dispatches its `message.status-changed` (its `conversations.live` consumer sends `conversation updated`). */
+async function announceDelivery(ctx: AppContext, _updated: ItemRow, emitted: Emitted): Promise<void> {
   await events.dispatch(ctx, emitted);
-  await publishConversationUpdated(ctx, updated.company_id, updated.conversation_id, updated);
 }
 
 /** Applies a delivery update to an item in a transaction of its own (the inbox's `applyDeliveryUpdate`) and announces it after commit when something changed. */
