@@ -25,6 +25,8 @@ import * as smsSegments from './sms-segments.js';
 import * as contactImport from './contact-import.js';
 import * as deliveryState from './delivery-state.js';
 import * as permissions from './permissions.js';
+import * as dateDisplay from './date-display.js';
+import * as textBounds from './text-bounds.js';
 
 const modules = {
   constants,
@@ -52,6 +54,8 @@ const modules = {
   contactImport,
   deliveryState,
   permissions,
+  dateDisplay,
+  textBounds,
 };
 
 describe('package entry point', () => {

@@ -257,6 +257,7 @@ export {
   composeCampaignMessage,
   messageLengthError,
   containsLink,
+  LINK_SCAN_LIMIT,
   CAMPAIGN_VALIDATION_MESSAGES,
   validateCampaign,
 } from './campaigns.js';
