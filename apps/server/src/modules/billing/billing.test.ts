@@ -428,7 +428,10 @@ describe('usage', () => {
     expect(u.messages).toEqual({ smsSegments: 4, mmsMessages: 0, included: 500 });
     expect(u.numbers).toMatchObject({ current: 1, included: 3 });
     expect(u.daily.reduce((t: number, d: any) => t + d.minutes, 0)).toBe(3);
-    expect(u.overageCents).toBe(0);
+    // Within the plan's minutes, messages and numbers: no overage of those. The inbound call's caller-name lookup (automatic
+    // lookups are on by default) is metered on its own, when it has run by now.
+    expect(u.overage.filter((o: any) => o.kind !== 'overage_lookups'), JSON.stringify(u)).toEqual([]);
+    expect(u.overageCents).toBe(u.metered.lookups * 1);
     expect(send.mock.calls.some((c) => c[0] === `company.${acc.companyId}` && c[1] === 'billing usage updated')).toBe(true);
     send.mockRestore();
   });
