@@ -41,8 +41,27 @@ async function buyNumbers(page: Page, companyId: number, count: number, areaCode
   return ids;
 }
 
+/** Nothing wider than the viewport (phone size); on failure, the elements that stick out. */
 async function noHorizontalScroll(page: Page): Promise<void> {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(1);
+  // After a viewport change the layout settles first (media-query hooks re-render).
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), { timeout: 5_000 })
+    .toBeLessThanOrEqual(1)
+    .catch(() => undefined);
+  const over = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const over = (e: Element | null) => !!e && e.getBoundingClientRect().right > width + 1;
+    // Where it starts: an element sticking out whose parent does not.
+    const wide = [...document.querySelectorAll('body *')]
+      .filter((e) => over(e) && !over(e.parentElement))
+      .slice(0, 5)
+      .map(
+        (e) =>
+          `${e.tagName.toLowerCase()}.${[...e.classList].slice(-2).join('.')} w=${Math.round(e.getBoundingClientRect().width)} ${(e.textContent ?? '').slice(0, 40)}`,
+      );
+    return { by: document.documentElement.scrollWidth - width, wide };
+  });
+  expect(over.by, over.wide.join(' | ')).toBeLessThanOrEqual(1);
 }
 
 test('billing figures: number price, extra numbers, add-ons in use, upcoming invoice, a plan change at once', async ({ browser }) => {
@@ -178,7 +197,11 @@ test('campaigns and 10DLC: an unregistered number is marked before sending, the 
   await page.getByRole('combobox', { name: 'Groups', exact: true }).click();
   await page.getByRole('option', { name: new RegExp(group) }).click();
   await page.keyboard.press('Escape');
-  await page.getByRole('textbox', { name: 'Send from number' }).click();
+  await page
+    .getByRole('textbox', { name: 'Send from number' })
+    .or(page.getByRole('combobox', { name: 'Send from number' }))
+    .first()
+    .click();
   // The picker marks the number that cannot send campaigns.
   const option = page.getByRole('option', { name: new RegExp(`${national.replace(/[()]/g, '\\$&')}.*\\(not registered for campaigns\\)`) });
   await expect(option).toBeVisible();
@@ -195,8 +218,9 @@ test('campaigns and 10DLC: an unregistered number is marked before sending, the 
 
   // Save the draft and go; SMS verification leads back to it, unchanged.
   await page.setViewportSize(PHONE);
+  await page.screenshot({ path: test.info().outputPath('campaign-editor-phone.png') });
   await noHorizontalScroll(page);
-  await warning.getByRole('button', { name: 'Save draft and go to SMS verification' }).click();
+  await warning.getByRole('button', { name: 'Save draft, then register' }).click();
   await expect(page).toHaveURL(/\/sms-verification\?campaign_draft=\d+$/);
   await page.getByTestId('back-to-draft').getByRole('link', { name: 'Back to your campaign draft' }).click();
   await expect(page.getByLabel('Title')).toHaveValue(title);

@@ -75,7 +75,7 @@ export function SendingNumberField({ numbers, states, value, onChange, error, di
               Register it under SMS verification (new tab) <IconExternalLink size={12} aria-hidden />
             </Anchor>
             <Button size="compact-sm" variant="light" loading={saving} onClick={onSaveAndRegister}>
-              Save draft and go to SMS verification
+              Save draft, then register
             </Button>
           </Group>
           <Text size="xs" c="dimmed" mt={4}>
