@@ -195,7 +195,12 @@ export function registerAnalyticsRoutes(app: App, ctx: AppContext): void {
     '/api/analytics/exports/:id/download',
     {
       config: { access: access.company('reports.export') },
-      schema: { tags, summary: 'The file of a finished export (CSV), to the person who asked for it.', params: IdParams, response: { 200: fileAnswer('text/csv', 'The export as a CSV file (attachment)'), ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'The file of a finished export (CSV), to the person who asked for it.',
+        params: IdParams,
+        response: { 200: fileAnswer('text/csv', 'The export as a CSV file (attachment)'), ...errorResponses },
+      },
     },
     async (req, reply) => {
       const { fileName, stream } = await exportFile(ctx, req.auth!.userId, req.params.id);

@@ -123,7 +123,9 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
     '/api/sanctum/logout',
     {
       config: { access: access.public() },
-      schema: { tags: ['session'], summary: 'Ends the session, clears its cookie and disconnects its live connections (204; works signed out)',
+      schema: {
+        tags: ['session'],
+        summary: 'Ends the session, clears its cookie and disconnects its live connections (204; works signed out)',
         response: { 204: NO_CONTENT },
       },
     },
@@ -174,7 +176,10 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
 
   app.post(
     '/api/sanctum/clearTokenSessions',
-    { config: { access: access.signedIn() }, schema: { tags: ['session'], summary: 'Deletes every bearer token of the caller (204)', response: { 204: NO_CONTENT, 401: ErrorBody, 429: ErrorBody } } },
+    {
+      config: { access: access.signedIn() },
+      schema: { tags: ['session'], summary: 'Deletes every bearer token of the caller (204)', response: { 204: NO_CONTENT, 401: ErrorBody, 429: ErrorBody } },
+    },
     async (request, reply) => {
       await clearTokenSessions(ctx, request.auth!.userId);
       return reply.code(204).send();

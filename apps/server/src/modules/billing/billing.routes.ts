@@ -305,18 +305,27 @@ const TokenizeBody = z.object({
 /** The sandbox gateway's own endpoints (not the product's: card numbers reach only these, never the billing routes). */
 function registerSandboxGateway(app: App, gateway: SandboxGateway): void {
   const tags = ['sandbox-payments'];
-  app.post(`${SANDBOX_BASE}/payment_methods`, { config: { access: access.public() }, schema: { tags, body: TokenizeBody, response: { 200: z.record(z.string(), z.unknown()), 401: ErrorBody, 422: ErrorBody } } }, async (request, reply) => {
-    if (request.headers.authorization !== `Bearer ${SANDBOX_PUBLISHABLE_KEY}`) return reply.status(401).send({ message: 'Invalid API key provided.' });
-    try {
-      return { object: 'payment_method', type: 'card', ...gateway.tokenize(request.body) };
-    } catch (error) {
-      if (error instanceof SandboxCardFieldError) throw new ValidationError({ [error.param]: [error.message] }, error.message);
-      throw error;
-    }
-  });
+  app.post(
+    `${SANDBOX_BASE}/payment_methods`,
+    {
+      config: { access: access.public() },
+      schema: { tags, body: TokenizeBody, response: { 200: z.record(z.string(), z.unknown()), 401: ErrorBody, 422: ErrorBody } },
+    },
+    async (request, reply) => {
+      if (request.headers.authorization !== `Bearer ${SANDBOX_PUBLISHABLE_KEY}`) return reply.status(401).send({ message: 'Invalid API key provided.' });
+      try {
+        return { object: 'payment_method', type: 'card', ...gateway.tokenize(request.body) };
+      } catch (error) {
+        if (error instanceof SandboxCardFieldError) throw new ValidationError({ [error.param]: [error.message] }, error.message);
+        throw error;
+      }
+    },
+  );
   app.post(
     `${SANDBOX_BASE}/setup_intents/authenticate`,
-    { config: { access: access.public() }, schema: {
+    {
+      config: { access: access.public() },
+      schema: {
         tags,
         body: z.object({ setup_intent: z.string().max(4000) }),
         response: { 200: z.object({ id: z.string(), status: z.string() }), 404: ErrorBody, 422: ErrorBody },

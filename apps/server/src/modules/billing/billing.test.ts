@@ -430,7 +430,10 @@ describe('usage', () => {
     expect(u.daily.reduce((t: number, d: any) => t + d.minutes, 0)).toBe(3);
     // Within the plan's minutes, messages and numbers: no overage of those. The inbound call's caller-name lookup (automatic
     // lookups are on by default) is metered on its own, when it has run by now.
-    expect(u.overage.filter((o: any) => o.kind !== 'overage_lookups'), JSON.stringify(u)).toEqual([]);
+    expect(
+      u.overage.filter((o: any) => o.kind !== 'overage_lookups'),
+      JSON.stringify(u),
+    ).toEqual([]);
     expect(u.overageCents).toBe(u.metered.lookups * 1);
     expect(send.mock.calls.some((c) => c[0] === `company.${acc.companyId}` && c[1] === 'billing usage updated')).toBe(true);
     send.mockRestore();

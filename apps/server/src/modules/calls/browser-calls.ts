@@ -345,7 +345,9 @@ function hangUpLater(ctx: AppContext, sid: string): void {
  * 12 Connected with the time since the answer; announced after commit. A call already ended is left alone.
  */
 export async function endHeldBrowserCall(ctx: AppContext, callId: number): Promise<void> {
-  const out = await ctx.db.transaction().execute(async (tx) => recordCallChange(tx, await finishOutboundCall(ctx, tx, { callId, dialStatus: 'completed', durationS: 0 })));
+  const out = await ctx.db
+    .transaction()
+    .execute(async (tx) => recordCallChange(tx, await finishOutboundCall(ctx, tx, { callId, dialStatus: 'completed', durationS: 0 })));
   await afterCallChange(ctx, out);
 }
 

@@ -302,7 +302,8 @@ function updatedEvents(r: ContactRow, changed: string[]): AnyEvent[] {
 /** `contact.deleted` events for deleted ids, 1,000 ids per event. */
 function deletedEvents(companyId: number, ids: number[]): AnyEvent[] {
   const out: AnyEvent[] = [];
-  for (let i = 0; i < ids.length; i += 1000) out.push({ name: 'contact.deleted', payload: { companyId, contactIds: ids.slice(i, i + 1000), deletionId: randomUUID() } });
+  for (let i = 0; i < ids.length; i += 1000)
+    out.push({ name: 'contact.deleted', payload: { companyId, contactIds: ids.slice(i, i + 1000), deletionId: randomUUID() } });
   return out;
 }
 

@@ -239,7 +239,7 @@ describe('calls and voicemails in the thread', () => {
     expect(items[0].isRead).toBe(true);
   });
 
-  it('follows interleaved events of two calls to each call\'s latest state; a repeated state publishes nothing', async () => {
+  it("follows interleaved events of two calls to each call's latest state; a repeated state publishes nothing", async () => {
     const caller = '+13125550279';
     const newCall = async (carrierSid: string) =>
       s.ctx.db
@@ -357,14 +357,13 @@ describe('calls and voicemails in the thread', () => {
       .returningAll()
       .executeTakeFirstOrThrow();
     // Committed in the node's transaction (the outbox), never dispatched there: the node goes away at once.
-    await node.ctx.db.transaction().execute((tx) =>
-      events.emit(tx, 'call.changed', { callId: call.id, companyId: a.companyId, numberId: n1.id, from: caller, status: 10, direction: 'inbound' }),
-    );
+    await node.ctx.db
+      .transaction()
+      .execute((tx) =>
+        events.emit(tx, 'call.changed', { callId: call.id, companyId: a.companyId, numberId: n1.id, from: caller, status: 10, direction: 'inbound' }),
+      );
     await node.close();
-    const item = await eventually(
-      () => s.ctx.db.selectFrom('conversation_items').selectAll().where('call_id', '=', call.id).executeTakeFirst(),
-      10_000,
-    );
+    const item = await eventually(() => s.ctx.db.selectFrom('conversation_items').selectAll().where('call_id', '=', call.id).executeTakeFirst(), 10_000);
     expect(item).toMatchObject({ type: 'call', call_status: 10, is_read: false });
   });
 

@@ -77,7 +77,9 @@ export function registerFaxRoutes(app: App, ctx: AppContext): void {
 
   app.get(
     '/api/faxes/:id/file',
-    { config: { access: access.company('inbox.read') }, schema: {
+    {
+      config: { access: access.company('inbox.read') },
+      schema: {
         tags: ['fax'],
         summary: "The fax's PDF (members of its company only)",
         params: IdParams,

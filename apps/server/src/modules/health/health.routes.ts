@@ -43,7 +43,10 @@ export function registerHealthRoutes(app: App, ctx: AppContext): void {
       const health = await checkHealth(ctx);
       if (health.status === 'ok' && health.ready) return { ready: true as const };
       const message = health.status !== 'ok' ? health.message : (ctx.readiness.reason ?? 'starting');
-      return reply.status(503).header('Retry-After', '2').send({ ready: false as const, message });
+      return reply
+        .status(503)
+        .header('Retry-After', '2')
+        .send({ ready: false as const, message });
     },
   );
 }

@@ -173,7 +173,15 @@ export async function registerNumbersAdminRoutes(app: App, ctx: AppContext): Pro
   );
   app.post(
     '/api/companies/:companyId/numbers/export',
-    { config: { access: access.company('numbers.read') }, schema: { tags, params: CompanyParams, body: NumberExportInput, response: { 200: fileAnswer('text/csv', 'The numbers as a CSV file (attachment)'), ...errorResponses } } },
+    {
+      config: { access: access.company('numbers.read') },
+      schema: {
+        tags,
+        params: CompanyParams,
+        body: NumberExportInput,
+        response: { 200: fileAnswer('text/csv', 'The numbers as a CSV file (attachment)'), ...errorResponses },
+      },
+    },
     async (request, reply) => {
       const csv = await exportNumbersCsv(ctx, request.auth!.userId, request.params.companyId, request.body);
       const date = new Date().toISOString().slice(0, 10);

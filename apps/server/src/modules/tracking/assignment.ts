@@ -143,11 +143,13 @@ function exhaustionBook(ctx: AppContext): GroupCommit<ExhaustionFact, void> {
             else {
               // The episode's opening and its `tracking.pool-exhausted` commit together (the outbox).
               const at = new Date();
-              const emitted = await ctx.db.transaction().execute(async (tx) =>
-                (await trackingRepository.countFallbacks(tx, step.companyId, step.poolId, step.n))
-                  ? events.emit(tx, 'tracking.pool-exhausted', { companyId: step.companyId, poolId: step.poolId, poolName: step.poolName, at })
-                  : undefined,
-              );
+              const emitted = await ctx.db
+                .transaction()
+                .execute(async (tx) =>
+                  (await trackingRepository.countFallbacks(tx, step.companyId, step.poolId, step.n))
+                    ? events.emit(tx, 'tracking.pool-exhausted', { companyId: step.companyId, poolId: step.poolId, poolName: step.poolName, at })
+                    : undefined,
+                );
               if (emitted) {
                 ctx.realtime.send(`company.${step.companyId}`, 'dni pool exhausted', { pool_id: step.poolId, pool_name: step.poolName, at: at.toISOString() });
                 await events.dispatch(ctx, emitted);

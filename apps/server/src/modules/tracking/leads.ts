@@ -53,7 +53,7 @@ async function contactNames(ctx: AppContext, companyId: number, phones: string[]
   const out = new Map<string, string>();
   unique.forEach((p, i) => {
     const c = found[i];
-    const name = c ? (c.name?.trim() || [c.first_name, c.last_name].filter(Boolean).join(' ').trim()) : '';
+    const name = c ? c.name?.trim() || [c.first_name, c.last_name].filter(Boolean).join(' ').trim() : '';
     if (name) out.set(p, name);
   });
   return out;
@@ -81,7 +81,11 @@ export async function listLeads(ctx: AppContext, userId: number, companyId: numb
     limit: q.per_page,
     offset: (q.page - 1) * q.per_page,
   });
-  const names = await contactNames(ctx, companyId, rows.map((r) => r.phone));
+  const names = await contactNames(
+    ctx,
+    companyId,
+    rows.map((r) => r.phone),
+  );
   return { data: rows.map((r) => toLeadDto(r, names.get(r.phone) ?? null)), meta: pageMeta(q.page, q.per_page, total) };
 }
 

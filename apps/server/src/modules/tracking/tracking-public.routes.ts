@@ -85,7 +85,9 @@ function visitorCookieScope(req: FastifyRequest, firstPartyHost: string | null) 
 export function registerTrackingPublicRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/api/dni/public/:key/script.js',
-    { config: { access: access.public() }, schema: {
+    {
+      config: { access: access.public() },
+      schema: {
         tags,
         summary: 'The tracking script of a company key (cacheable)',
         params: DniPublicKeyParams,

@@ -157,10 +157,7 @@ export const trackingRepository = {
       .executeTakeFirstOrThrow();
   },
   /** The pool holding a number, with its routing target (call-time fallback of a number without routes), undefined when in none. */
-  async poolRoutingOfNumber(
-    db: DbOrTx,
-    numberId: number,
-  ): Promise<Pick<PoolRow, 'id' | 'company_id' | 'routing' | 'fallback_number_id'> | undefined> {
+  async poolRoutingOfNumber(db: DbOrTx, numberId: number): Promise<Pick<PoolRow, 'id' | 'company_id' | 'routing' | 'fallback_number_id'> | undefined> {
     return db
       .selectFrom('dni_pool_numbers as pn')
       .innerJoin('dni_pools as p', 'p.id', 'pn.pool_id')
