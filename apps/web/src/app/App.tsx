@@ -5,13 +5,13 @@ import { setAfterLogout } from '../lib/http';
 import { notify } from '../lib/notify';
 import { useSession } from '../lib/session';
 import { FullPageLoader, readHint, writeHint } from './guards';
-import { navigateApp } from './navigation';
+import { loadSignedInApp, navigateApp } from './navigation';
 import { AppProviders } from './providers';
 import { PublicApp } from './public-app';
 import { isPublicPath } from './public-routes';
 
 /** The signed-in app (app/router.tsx): the data router, the route table, the shell; its own chunk. */
-const SignedInApp = lazy(() => import('./router').then((m) => ({ default: m.SignedInApp })));
+const SignedInApp = lazy(() => loadSignedInApp().then((m) => ({ default: m.SignedInApp })));
 
 // Foundation §8: after a forced logout, back to sign-in with "Link expired. Please log in."
 setAfterLogout(() => {

@@ -1,6 +1,8 @@
 import { Center, Loader } from '@mantine/core';
+import { useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useSession, type SessionStatus } from '../lib/session';
+import { loadSignedInApp } from './navigation';
 
 /** The loader shown while the session probe or a page's chunk is out. */
 export function FullPageLoader() {
@@ -46,14 +48,28 @@ export function appPath(value: unknown): string | undefined {
 /**
  * Sign-in and sign-up: a signed-in user goes straight to the app (to `state.from`, the page a deep link asked
  * for, else /inbox). The form shows at once, while the session probe is still out (most visitors here are not
- * signed in; one who is is redirected as soon as the probe answers).
+ * signed in); one who is stays on it until the signed-in app and that page are loaded, then goes on (no loader
+ * in between, as a data router keeps the current page while the next one loads).
  */
 export function PublicOnly() {
   const { status } = useSession();
   const location = useLocation();
-  if (status === 'authenticated') {
-    const from = appPath((location.state as { from?: unknown } | null)?.from);
-    return <Navigate to={from && !/^\/(login|signup)\b/.test(from) ? from : '/inbox'} replace />;
-  }
+  const from = appPath((location.state as { from?: unknown } | null)?.from);
+  const target = from && !/^\/(login|signup)\b/.test(from) ? from : '/inbox';
+  const [readyFor, setReadyFor] = useState<string | null>(null);
+  useEffect(() => {
+    if (status !== 'authenticated') return;
+    let live = true;
+    const done = () => {
+      if (live) setReadyFor(target);
+    };
+    loadSignedInApp()
+      .then((app) => app.preloadPages(new URL(target, window.location.origin).pathname))
+      .then(done, done);
+    return () => {
+      live = false;
+    };
+  }, [status, target]);
+  if (status === 'authenticated' && readyFor === target) return <Navigate to={target} replace />;
   return <Outlet />;
 }

@@ -1,7 +1,14 @@
 /**
  * Navigation from outside React (the forced logout in lib/http): the router on screen (the public one or the
- * signed-in one, app/App.tsx) registers how it navigates.
+ * signed-in one, app/App.tsx) registers how it navigates. And the signed-in app's chunk, loaded once.
  */
+
+/** The signed-in app's module (app/router.tsx, its own chunk), loaded on first call. */
+export function loadSignedInApp(): Promise<typeof import('./router')> {
+  signedInApp ??= import('./router');
+  return signedInApp;
+}
+let signedInApp: Promise<typeof import('./router')> | undefined;
 
 type Navigator = (to: string, options?: { replace?: boolean }) => void;
 

@@ -3,8 +3,8 @@
  * user is signed in (or was, last time, while the session probe is out), with the data router, the route table and
  * the layout's pages. Every page is its own chunk too, fetched when first shown (app/lazy-page.ts).
  */
-import { Suspense, useEffect, useState } from 'react';
-import { createBrowserRouter, Navigate, Outlet, useLocation, useMatches, type RouteObject } from 'react-router';
+import { Suspense, useDeferredValue, useEffect, useState } from 'react';
+import { createBrowserRouter, matchRoutes, Navigate, Outlet, useLocation, useMatches, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { useSession } from '../lib/session';
 import { FullPageLoader } from './guards';
@@ -19,7 +19,9 @@ import { publicRoutes } from './public-routes';
  * - not signed in: to /login, coming back here after signing in (`state.from`).
  */
 function RequireAuth() {
-  const { status } = useSession();
+  // Deferred: the switch from the loader to the shell and its page renders as a transition, in slices, rather than
+  // as one long task (apps/web/README.md "First page").
+  const status = useDeferredValue(useSession().status);
   const location = useLocation();
   const matches = useMatches();
   useEffect(() => {
@@ -111,6 +113,11 @@ const routes: RouteObject[] = [
     ],
   },
 ];
+
+/** Fetches the chunks of the pages `pathname` shows (the layout and the page), for a signed-in person about to go there. */
+export function preloadPages(pathname: string): Promise<unknown> {
+  return Promise.all((matchRoutes(routes, pathname) ?? []).map((m) => (m.route.handle as PreloadHandle | undefined)?.preload?.()));
+}
 
 /** Routers whose app is on screen (a router is disposed once its app has left the screen, see {@link SignedInApp}). */
 const mounted = new Set<ReturnType<typeof createBrowserRouter>>();
