@@ -111,7 +111,7 @@ function ConsumersTable({ consumers, onReplay }: { consumers: OutboxConsumerStat
       variant="light"
       leftSection={<IconRotateClockwise size={14} />}
       onClick={() => onReplay(c.consumer)}
-      aria-label={`Replay ${c.consumer} from…`}
+      aria-label={`Replay from… (${c.consumer})`}
     >
       Replay from…
     </Button>
