@@ -156,6 +156,8 @@ test('the owner invites a user; the invitee joins from the outbox e-mail and see
   // The link worked once.
   await guest.goto(link!);
   await expect(guest.getByTestId('invitation-error')).toBeVisible();
+  // Their password works: signed out first (a signed-in person on /login goes on to the app, leaving the form).
+  await guest.context().clearCookies();
   await signIn(guest, invitee.email, invitee.password);
   await expectUserRoleScreens(guest);
   // A `user` works the inbox but does not manage users.
