@@ -162,7 +162,7 @@ test('the owner invites a user; the invitee joins from the outbox e-mail and see
   await expectUserRoleScreens(guest);
   // A `user` works the inbox but does not manage users.
   await guest.goto('/users');
-  await expect(guest.getByText('Only owners and administrators manage users')).toBeVisible();
+  await expect(guest.getByText('Not available with your role')).toBeVisible();
 
   // The owner sees the new user with the role User.
   await page.goto('/users');
