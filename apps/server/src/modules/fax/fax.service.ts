@@ -19,7 +19,6 @@ import type { UploadedFile } from '../../platform/http/multipart.js';
 import { assertCompanyAccess, companyTimeZone, getCompanySummary } from '../companies/companies.service.js';
 import { getGeneralSettings } from '../settings/settings.service.js';
 import { appendFaxItem } from '../conversations/conversations.commands.js';
-import { publishConversationUpdated } from '../conversations/conversations.live.js';
 import { getCompanyNumber, getCompanyNumbers } from '../numbers/numbers.service.js';
 import { coverPagePdf, prependCover, readUploadedPdf } from './fax.pdf.js';
 import { faxRepository, type FaxRow } from './fax.repository.js';
@@ -189,7 +188,7 @@ export async function sendFax(ctx: AppContext, userId: number, companyId: number
   const key = ctx.blobs.newKey(companyId, 'fax', '.pdf');
   await ctx.blobs.put(key, bytes);
   const port = faxPort(ctx);
-  const { fax, item, emitted } = await ctx.db.transaction().execute(async (tx) => {
+  const { fax, emitted } = await ctx.db.transaction().execute(async (tx) => {
     const inserted = await faxRepository.insert(tx, {
       company_id: companyId,
       number_id: number.id,
@@ -218,8 +217,7 @@ export async function sendFax(ctx: AppContext, userId: number, companyId: number
     await ctx.queue.enqueue(FAX_SEND_JOB, { faxId: inserted.id }, { singletonKey: `fax-send-${inserted.id}`, retryLimit: 5, retryDelay: 10 }, tx);
     return { fax: linked, item: thread.item, emitted: await events.emit(tx, 'fax.changed', faxChanged(linked)) };
   });
-  await events.dispatch(ctx, emitted);
-  await publishConversationUpdated(ctx, companyId, item.conversation_id, item);
+  await events.dispatch(ctx, emitted); // its `fax.live` consumer sends the thread's live update
   return (await toFaxes(ctx, [fax]))[0]!;
 }
 

@@ -13,13 +13,14 @@ import { parsePhone } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import type { FaxWebhookEvent } from '../../carriers/fax.port.js';
 import type { DbOrTx } from '../../platform/db/db.js';
-import { events, type Emitted } from '../../platform/events/index.js';
+import { events, type DomainEvents, type Emitted } from '../../platform/events/index.js';
 import { AppError, CarrierError } from '../../platform/http/errors.js';
 import type { WebhookOutcome } from '../../platform/http/webhooks.js';
 import { CARRIER_URL_TTL_MS } from '../../platform/blob/access.js';
 import { isLastAttempt, type JobHandler } from '../../platform/queue.js';
 import { appendFaxItem, updateFaxItem, type ItemRow } from '../conversations/conversations.commands.js';
 import { publishConversationUpdated } from '../conversations/conversations.live.js';
+import { findItem } from '../conversations/conversations.queries.js';
 import { findNumberByE164 } from '../numbers/numbers.service.js';
 import { countPages } from './fax.pdf.js';
 import { faxRepository, type FaxRow } from './fax.repository.js';
@@ -32,9 +33,19 @@ function record(tx: DbOrTx, fax: FaxRow): Promise<Emitted> {
   return events.emit(tx, 'fax.changed', faxChanged(fax));
 }
 
-/** After commit: dispatches `fax.changed` and sends the thread's live update. */
-async function announce(ctx: AppContext, fax: FaxRow, item: ItemRow | null | undefined, emitted: Emitted): Promise<void> {
+/** After commit: dispatches `fax.changed` (its `fax.live` consumer sends the thread's live update). */
+async function announce(ctx: AppContext, _fax: FaxRow, _item: ItemRow | null | undefined, emitted: Emitted): Promise<void> {
   await events.dispatch(ctx, emitted);
+}
+
+/**
+ * `conversation updated` of a fax's thread item as a consumer of the recorded `fax.changed` (`fax.live`; one
+ * announcement per change): the fax's item as committed. Registered by the module's setup.
+ */
+export async function onFaxChangedLive(ctx: AppContext, e: DomainEvents['fax.changed']): Promise<void> {
+  const fax = await faxRepository.find(ctx.db, e.faxId);
+  if (!fax?.item_id || !fax.conversation_id) return;
+  const item = await findItem(ctx, fax.item_id);
   if (item) await publishConversationUpdated(ctx, fax.company_id, item.conversation_id, item);
 }
 

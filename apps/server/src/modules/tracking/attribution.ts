@@ -9,8 +9,8 @@
  * - the caller's lead (one per company and phone number) is found or created, and counts the call
  *   only when this delivery's attribution insert won (a duplicate delivery counts nothing); the
  *   matched visitor's sessions join the lead.
- * After commit: `call.attributed` (exactly once per call: the insert decides) and the live
- * `dni call matched` for the real-time feed. Later `call.changed` of the call keep its status and
+ * In the insert's transaction: `call.attributed` (exactly once per call: the insert decides); its `tracking.live`
+ * consumer sends `dni call matched` to the real-time feed. Later `call.changed` of the call keep its status and
  * length current ({@link syncAttributionState}: read from the call under the row's lock, so the row
  * converges to the call's latest state even when events overtake each other). Inbound texts (`message.received`) join the sender's lead.
  */
@@ -154,8 +154,18 @@ export async function onCallChanged(ctx: AppContext, e: CallChangedEvent): Promi
   // and lost its insert to this one (or this one to an earlier one): bring the row to the call's state now.
   await syncAttributionState(ctx, e);
   if (!stored) return; // another node saw it first
-  ctx.realtime.send(`company.${e.companyId}`, 'dni call matched', toFeedCall(stored, poolNumber?.pool_name ?? null));
+  // The live feed hears of it from the `tracking.live` consumer of the recorded `call.attributed`.
   await events.dispatch(ctx, emitted);
+}
+
+/**
+ * `dni call matched` (the real-time feed, `DniFeedCall`) on `company.{companyId}` as a consumer of the recorded
+ * `call.attributed` (one announcement per change): the stored attribution with its pool's name. Registered by the
+ * module's setup.
+ */
+export async function onCallAttributedLive(ctx: AppContext, e: DomainEvents['call.attributed']): Promise<void> {
+  const row = await trackingRepository.findAttribution(ctx.db, e.companyId, e.callId);
+  if (row) ctx.realtime.send(`company.${e.companyId}`, 'dni call matched', toFeedCall(row, row.pool_name));
 }
 
 /** Handler of `message.received`: the sender's lead counts the text (once per carrier message). */

@@ -12,7 +12,7 @@ import { events } from '../../platform/events/index.js';
 import type { App } from '../../platform/http/app-type.js';
 import type { ModuleEntry } from '../../platform/module.js';
 import { SESSION_SWEEP_JOB, sweepSessions } from './assignment.js';
-import { onCallChanged, onMessageReceived } from './attribution.js';
+import { onCallAttributedLive, onCallChanged, onMessageReceived } from './attribution.js';
 import { onNumberBatchFinished, trackingNumberFallbackRouting } from './pools.js';
 import { registerTrackingPublicRoutes } from './tracking-public.routes.js';
 import { registerTrackingRoutes } from './tracking.routes.js';
@@ -32,6 +32,7 @@ function setup(ctx: AppContext): void {
   events.consume('tracking.attribution', 'call.changed', onCallChanged);
   events.consume('tracking.attribution', 'message.received', onMessageReceived);
   events.consume('tracking.attribution', 'number.batch-finished', onNumberBatchFinished);
+  events.consume('tracking.live', 'call.attributed', onCallAttributedLive);
 }
 
 export const trackingModule: ModuleEntry[] = [{ name: 'tracking', routes, jobs, setup }];
