@@ -82,7 +82,7 @@ describe('number triggers', () => {
     // The same domain event again (a carrier redelivery): no second call.
     const again = JSON.parse(hit.body) as { data: { conversation_id: number; message_id: number; received_at: string } };
     const sid = (await s.ctx.db.selectFrom('number_trigger_firings').select('event_key').where('trigger_id', '=', t!.id).executeTakeFirstOrThrow()).event_key;
-    await events.emitAfterCommit(s.ctx, 'message.received', {
+    await events.publish(s.ctx, 'message.received', {
       companyId: a.companyId,
       numberId: n.id,
       conversationId: again.data.conversation_id,
@@ -131,7 +131,7 @@ describe('number triggers', () => {
 
     // A past call recorded after the fact (history) is no news.
     const before = (await s.ctx.mailer.outbox(50, to)).length;
-    await events.emitAfterCommit(s.ctx, 'call.changed', {
+    await events.publish(s.ctx, 'call.changed', {
       callId: 987_654_321,
       companyId: a.companyId,
       numberId: n.id,

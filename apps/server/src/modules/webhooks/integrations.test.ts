@@ -206,8 +206,8 @@ describe('outbound webhooks', () => {
     const ep = await createEndpoint();
     received.length = 0;
     plan = [500, 503];
-    await events.emitAfterCommit(s.ctx, 'message.received', inboundMessage('SM-webhook-1'));
-    await events.emitAfterCommit(s.ctx, 'message.received', inboundMessage('SM-webhook-1')); // repeated: no second delivery
+    await events.publish(s.ctx, 'message.received', inboundMessage('SM-webhook-1'));
+    await events.publish(s.ctx, 'message.received', inboundMessage('SM-webhook-1')); // repeated: no second delivery
 
     const deliveries = await eventually(async () => {
       const r = await a.client.get(`/api/webhook-endpoints/${ep.id}/deliveries`);
@@ -263,7 +263,7 @@ describe('outbound webhooks', () => {
     const savedDisable = webhookTuning.disableAfterMs;
     webhookTuning.disableAfterMs = 250;
     try {
-      await events.emitAfterCommit(s.ctx, 'message.received', inboundMessage('SM-webhook-2'));
+      await events.publish(s.ctx, 'message.received', inboundMessage('SM-webhook-2'));
       const failed = await eventually(async () => {
         const r = await a.client.get(`/api/webhook-endpoints/${ep.id}/deliveries?status=failed`);
         return r.body.data.length === 1 ? r.body.data[0] : undefined;
@@ -282,7 +282,7 @@ describe('outbound webhooks', () => {
       );
       expect(mail.text_body).toContain(receiverUrl);
       // Disabled: new events make no delivery; enabling it again starts over.
-      await events.emitAfterCommit(s.ctx, 'message.received', inboundMessage('SM-webhook-3'));
+      await events.publish(s.ctx, 'message.received', inboundMessage('SM-webhook-3'));
       expect((await a.client.get(`/api/webhook-endpoints/${ep.id}/deliveries`)).body.meta.total).toBe(1);
       plan = [];
       const enabled = await a.client.patch(`/api/webhook-endpoints/${ep.id}`, { enabled: true });
