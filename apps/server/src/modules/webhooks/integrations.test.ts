@@ -357,11 +357,12 @@ describe('audit log', () => {
 
     // Rotating a secret is recorded; the answer's secret never is.
     await a.client.post(`/api/webhook-endpoints/${created.body.data.id}/rotate-secret`);
+    // (An earlier test rotated another endpoint's secret: wait for this one's entry, recorded after the answer.)
     const rotated = await eventually(async () => {
       const r = await a.client.get(`/api/audit-log?company_id=${a.companyId}&action=rotate-secret`);
-      return r.body.data.length ? r : undefined;
+      return r.body.data.some((e: any) => e.entity_id === String(created.body.data.id)) ? r : undefined;
     });
-    expect(rotated.body.data[0]).toMatchObject({ entity_type: 'webhook-endpoints', entity_id: String(created.body.data.id) });
+    expect(rotated.body.data.find((e: any) => e.entity_id === String(created.body.data.id))).toMatchObject({ entity_type: 'webhook-endpoints' });
     expect(JSON.stringify(rotated.body)).not.toContain('whsec_');
 
     // API-key actions name the key; refusals are recorded as such.
