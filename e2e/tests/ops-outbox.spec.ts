@@ -183,6 +183,9 @@ test('an operator sees every consumer refreshed every 5 s, retries a dead letter
   await expect(card).toBeVisible();
   await expect(card).toContainText('Done last hour');
   await expect(card.getByRole('button', { name: 'Replay from… (analytics.facts)' })).toBeVisible();
+  // Nothing wider than the phone, also while a 5 s read is out (its loader has a slot of its own).
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  await page.waitForRequest((r) => new URL(r.url()).pathname === '/api/ops/outbox', { timeout: 8_000 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
   await expectAxeClean(page, 'phone');
   await page.screenshot({ path: 'test-results/ops-outbox-390.png', fullPage: true });

@@ -8,7 +8,7 @@
  * available" (the server answers 403 to them): whether the person is one comes from the app (app/routes/OpsRoutes.tsx,
  * the admin session's `can_open_accounts`), and a 403 of the outbox itself shows the same.
  */
-import { Alert, Badge, Button, Card, Group, Loader, Modal, Paper, Stack, Table, Text, TextInput, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Box, Button, Card, Group, Loader, Modal, Paper, Stack, Table, Text, TextInput, Title, Tooltip, VisuallyHidden } from '@mantine/core';
 import type { OutboxConsumerStatus, OutboxDeadLetter } from '@switchboard/contracts';
 import { IconAlertTriangle, IconLock, IconMailbox, IconRefresh, IconRotateClockwise } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -65,10 +65,15 @@ function HealthBadge({ consumer }: { consumer: OutboxConsumerStatus }) {
 
 /** Lag, in the warning style above 60 s. */
 function Lag({ seconds }: { seconds: number }) {
-  if (seconds <= LAG_WARNING_S) return <Text size="sm">{formatLag(seconds)}</Text>;
+  if (seconds <= LAG_WARNING_S)
+    return (
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {formatLag(seconds)}
+      </Text>
+    );
   return (
     <Tooltip label={`More than ${LAG_WARNING_S} s behind`}>
-      <Text size="sm" fw={700} c="orange.9" data-warning="lag">
+      <Text size="sm" fw={700} c="orange.9" data-warning="lag" style={{ whiteSpace: 'nowrap' }}>
         {formatLag(seconds)}
       </Text>
     </Tooltip>
@@ -203,8 +208,8 @@ function ConsumersTable({ consumers, onReplay }: { consumers: OutboxConsumerStat
                           <HealthBadge consumer={c} />
                         </Stack>
                       </Table.Td>
-                      <Table.Td maw={220}>
-                        <Text size="xs" c="dimmed" style={{ wordBreak: 'break-word' }}>
+                      <Table.Td miw={180} maw={280}>
+                        <Text size="xs" c="dimmed">
                           {c.events.join(', ') || '—'}
                         </Text>
                       </Table.Td>
@@ -220,7 +225,7 @@ function ConsumersTable({ consumers, onReplay }: { consumers: OutboxConsumerStat
                       <Table.Td maw={260}>
                         <LastError text={c.lastError} />
                       </Table.Td>
-                      <Table.Td>{replayButton(c)}</Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{replayButton(c)}</Table.Td>
                     </Table.Tr>
                   );
                 })}
@@ -494,7 +499,7 @@ export function EventDeliveryPage({ access, onRetryAccess }: { access: OperatorA
         description={DESCRIPTION}
         actions={
           data ? (
-            <Group gap="xs" wrap="nowrap">
+            <Group gap="xs" wrap="wrap">
               {status.isError ? (
                 <Badge color="red" variant="light">
                   Refresh failed
@@ -503,7 +508,10 @@ export function EventDeliveryPage({ access, onRetryAccess }: { access: OperatorA
               <Text size="sm" c="dimmed" data-testid="outbox-updated">
                 {updatedAgo(status.dataUpdatedAt, now)}
               </Text>
-              {status.isFetching ? <Loader size="xs" aria-label="Refreshing" /> : null}
+              {/* A fixed slot: the loader of each 5 s read never moves the buttons. */}
+              <Box w={16} h={16}>
+                {status.isFetching ? <Loader size={16} aria-label="Refreshing" /> : null}
+              </Box>
               <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} onClick={() => void status.refetch()}>
                 Refresh
               </Button>
