@@ -149,13 +149,8 @@ function PlanCard() {
                   {o.plan.name}: {formatUsd(o.yearlyCents)}/year ({formatUsd(o.monthlyEquivalentCents)}/month)
                   {o.savingsCents > 0 ? `, save ${formatUsd(o.savingsCents)}` : ''}
                 </Text>
-                <Button
-                  size="compact-xs"
-                  variant="light"
-                  onClick={() => setChangeTo(o.plan.id)}
-                  aria-label={o.plan.family === s.plan.family ? `Switch to ${o.plan.name}` : `Upgrade to ${o.plan.name}`}
-                >
-                  {o.plan.family === s.plan.family ? 'Switch to yearly' : 'Upgrade'}
+                <Button size="compact-xs" variant="light" onClick={() => setChangeTo(o.plan.id)}>
+                  {o.plan.family === s.plan.family ? 'Switch to yearly' : `Upgrade to ${o.plan.name}`}
                 </Button>
               </Group>
             ))}
