@@ -16,6 +16,24 @@ describe('platform endpoints', () => {
     expect(r.body).toEqual({ status: 'ok', ready: true });
   });
 
+  it('until ready (first-start seed), the API answers 503 starting; health and readiness say so', async () => {
+    const client = new ApiClient(server.url);
+    server.ctx.readiness = { ready: false, reason: 'creating the demo account' };
+    try {
+      const ready = await client.get('/api/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.body).toEqual({ ready: false, message: 'creating the demo account' });
+      expect(ready.headers.get('retry-after')).toBe('2');
+      expect((await client.get('/api/health')).body).toEqual({ status: 'ok', ready: false });
+      const api = await client.get('/api/user');
+      expect(api.status).toBe(503);
+      expect(api.body.message).toBe('Switchboard is starting. Please try again in a moment.');
+    } finally {
+      server.ctx.readiness = { ready: true, reason: null };
+    }
+    expect((await client.get('/api/ready')).body).toEqual({ ready: true });
+  });
+
   it('GET /metrics exposes request durations in Prometheus format', async () => {
     const client = new ApiClient(server.url);
     await client.get('/api/health');
