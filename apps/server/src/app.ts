@@ -107,7 +107,13 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     if (ctx.readiness.ready) return;
     const url = request.url;
-    if (!(url.startsWith('/api/') || url.startsWith('/webhooks/')) || url.startsWith('/api/health') || url.startsWith('/api/ready') || url.startsWith('/api/docs')) return;
+    if (
+      !(url.startsWith('/api/') || url.startsWith('/webhooks/')) ||
+      url.startsWith('/api/health') ||
+      url.startsWith('/api/ready') ||
+      url.startsWith('/api/docs')
+    )
+      return;
     return reply.status(503).header('Retry-After', '2').send({ message: 'Switchboard is starting. Please try again in a moment.' });
   });
   registerInputHygiene(app);
