@@ -19,7 +19,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../platform/http/app-type.js';
 import type { AppContext } from '../../context.js';
 import type { HookFn } from '../../platform/hooks/registry.js';
-import { hasRecentAuditEntry, recordAudit } from './audit.service.js';
+import { recordAudit, recordRoutineAudit } from './audit.service.js';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const VERBS: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
@@ -149,9 +149,8 @@ export function registerAuditHooks(app: App, ctx: AppContext): void {
       let companyId = companyOf(request, answer);
       if (companyId === null && entityId !== null) companyId = (await ctx.hooks.of('auditCompanyOf', entityType)?.(entityId)) ?? null;
       const path = request.url.split('?')[0] ?? request.url;
-      if (ROUTINE.test(pattern) && (await hasRecentAuditEntry(ctx, { companyId, actorUserId: auth.userId, path, outcome, withinMs: ROUTINE_AUDIT_WINDOW_MS })))
-        return;
-      await recordAudit(ctx, {
+      const routine = ROUTINE.test(pattern) ? { companyId, actorUserId: auth.userId, path, outcome, withinMs: ROUTINE_AUDIT_WINDOW_MS } : null;
+      const record: Parameters<typeof recordAudit>[1] = {
         company_id: companyId,
         actor_kind: operatorUserId !== null ? 'operator' : auth.apiKey ? 'api_key' : 'user',
         actor_user_id: auth.userId,
@@ -168,7 +167,10 @@ export function registerAuditHooks(app: App, ctx: AppContext): void {
         changes: request.body ?? null,
         ip: request.ip,
         user_agent: request.headers['user-agent'] ?? null,
-      });
+      };
+      // A routine request (the softphone token) is recorded once per window; anything else every time.
+      if (routine) await recordRoutineAudit(ctx, record, routine);
+      else await recordAudit(ctx, record);
     } catch (error) {
       request.log.error({ err: error, url: request.url }, 'audit entry not written');
     }

@@ -57,6 +57,10 @@ export const auditRepository = {
     sel = q.actorUserId === null ? sel.where('actor_user_id', 'is', null) : sel.where('actor_user_id', '=', q.actorUserId);
     return (await sel.limit(1).executeTakeFirst()) !== undefined;
   },
+  /** Takes a transaction-scoped advisory lock on `key` (released at commit): serializes routine-entry checks. */
+  async lockRoutine(tx: DbOrTx, key: string): Promise<void> {
+    await sql`select pg_advisory_xact_lock(hashtext(${`audit-routine:${key}`}))`.execute(tx);
+  },
   async insert(db: DbOrTx, row: AuditInsert): Promise<void> {
     await db.insertInto('audit_log').values(row).execute();
   },

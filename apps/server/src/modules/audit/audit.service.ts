@@ -72,14 +72,20 @@ export async function hasAuditEntry(ctx: AppContext, companyId: number | null, e
 }
 
 /**
- * Whether the person already has an entry of this outcome on `path` in the company's log (null: entries without a
- * company) within the last `withinMs` milliseconds: routine requests are recorded once per window (audit.http.ts).
+ * Records a routine request's entry unless the person has one of this outcome on `path` within `withinMs`: the check and
+ * the insert run under a transaction-scoped advisory lock on (person, company, path), so concurrent renewals record
+ * one entry, not one each.
  */
-export async function hasRecentAuditEntry(
+export async function recordRoutineAudit(
   ctx: AppContext,
+  record: AuditRecord,
   q: { companyId: number | null; actorUserId: number | null; path: string; outcome: string; withinMs: number },
-): Promise<boolean> {
-  return auditRepository.hasRecent(ctx.db, { ...q, since: new Date(Date.now() - q.withinMs) });
+): Promise<void> {
+  await ctx.db.transaction().execute(async (tx) => {
+    await auditRepository.lockRoutine(tx, `${q.actorUserId ?? '-'}:${q.companyId ?? '-'}:${q.path}`);
+    if (await auditRepository.hasRecent(tx, { ...q, since: new Date(Date.now() - q.withinMs) })) return;
+    await recordAudit(ctx, record, tx);
+  });
 }
 
 /** Resolves user ids to display names: the `auditActorNames` hook, provided by a module that may read users (api-keys setup). */
