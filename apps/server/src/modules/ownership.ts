@@ -24,7 +24,7 @@ export const MODULE_LAYERS = [
   ['messaging', 'calls', 'fax'],
   ['campaigns', 'tracking', 'transcription'],
   ['analytics', 'call-intelligence'],
-  ['activity', 'notifications', 'dev', 'simulator', 'health', 'alerts', 'report-preferences', 'webhooks', 'push', 'billing', 'marketplace'],
+  ['activity', 'notifications', 'dev', 'simulator', 'health', 'alerts', 'report-preferences', 'webhooks', 'push', 'billing', 'marketplace', 'integrations'],
 ] as const;
 
 /** A module named in the map. */
@@ -187,6 +187,11 @@ export const TABLE_OWNERS = {
   // marketplace (marketplace)
   marketplace_numbers: 'marketplace',
   marketplace_listings: 'marketplace',
+  // integrations with ad platforms, analytics, CRMs and Slack (integrations)
+  ad_integrations: 'integrations',
+  ad_integration_oauth_states: 'integrations',
+  ad_integration_deliveries: 'integrations',
+  ad_integration_touches: 'integrations',
   // platform: sessions and bearer tokens (platform/auth), mail (platform/mail), webhook receipts
   // (platform/http), job bookkeeping (platform/queue.ts), the domain-event outbox (platform/events), server secrets (platform/blob)
   sessions: 'platform',

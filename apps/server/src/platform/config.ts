@@ -100,6 +100,9 @@ const schema = z.object({
   SMS_REGISTRATION_ENFORCED: z.enum(['', '0', '1', 'true', 'false']).default(''),
   SMS_REGISTRY_POLL_S: z.coerce.number().int().min(1).max(86_400).default(60),
   // Caller-name lookups (platform/lookup; docs/caller-id.md "Configuration"): the offline sandbox unless LOOKUP=twilio.
+  // Integrations (modules/integrations; docs/integrations.md "Configuration"): the offline provider sandboxes unless INTEGRATIONS=live.
+  INTEGRATIONS: z.enum(['sandbox', 'live']).default('sandbox'),
+  INTEGRATIONS_ENCRYPTION_KEY: z.string().default(''),
   LOOKUP: z.enum(['sandbox', 'twilio']).default('sandbox'),
   LOOKUP_CACHE_TTL_S: z.coerce
     .number()
@@ -275,6 +278,14 @@ export type Config = {
   smsRegistry: { adapter: 'sandbox' | 'telnyx'; enforced: boolean; pollS: number; telnyxApiKey: string; telnyxPublicKey: string };
   /** Caller-name lookups (docs/caller-id.md "Configuration"). */
   lookup: LookupConfig;
+  /**
+   * Integrations (docs/integrations.md "Configuration"): `mode` (INTEGRATIONS, default 'sandbox': every provider's
+   * in-process sandbox and a local authorization server; 'live': the providers' APIs), the key sealing tokens at rest
+   * (INTEGRATIONS_ENCRYPTION_KEY; '' = derived from SECRET_KEY, else a generated key kept in `app_secrets`), and the
+   * providers' app settings: every variable named `INTEGRATIONS_*`, `GA4_*`, `GOOGLE_ADS_*`, `MICROSOFT_ADS_*`, `META_*`,
+   * `SLACK_*`, `SALESFORCE_*`, `GOHIGHLEVEL_*`, `HUBSPOT_*`, `ADF_*` (client ids and secrets, developer tokens, base URLs).
+   */
+  integrations: { mode: 'sandbox' | 'live'; encryptionKey: string; env: Readonly<Record<string, string>> };
 };
 
 /** One OpenID Connect provider's client registration (docs/auth.md "OIDC sign-in"). */
@@ -401,6 +412,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       pollS: e.SMS_REGISTRY_POLL_S,
       telnyxApiKey: env.TELNYX_API_KEY ?? '',
       telnyxPublicKey: env.TELNYX_PUBLIC_KEY ?? '',
+    },
+    integrations: {
+      mode: e.INTEGRATIONS,
+      encryptionKey: e.INTEGRATIONS_ENCRYPTION_KEY,
+      env: Object.fromEntries(
+        Object.entries(env).filter(
+          (kv): kv is [string, string] =>
+            typeof kv[1] === 'string' && /^(INTEGRATIONS|GA4|GOOGLE_ADS|MICROSOFT_ADS|META|SLACK|SALESFORCE|GOHIGHLEVEL|HUBSPOT|ADF)_/.test(kv[0]),
+        ),
+      ),
     },
     lookup: {
       adapter: e.LOOKUP,

@@ -20,6 +20,7 @@ import type { CallerIdTables } from './schema-caller-id.js';
 import type { FaxTables } from './schema-fax.js';
 import type { SmsVerificationTables } from './schema-sms-verification.js';
 import type { MarketplaceTables } from './schema-marketplace.js';
+import type { AdIntegrationsTables } from './schema-ad-integrations.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -747,7 +748,8 @@ export interface DB
     CallerIdTables,
     FaxTables,
     SmsVerificationTables,
-    MarketplaceTables {
+    MarketplaceTables,
+    AdIntegrationsTables {
   organizations: OrganizationsTable;
   companies: CompaniesTable;
   company_users: CompanyUsersTable;
