@@ -25,6 +25,7 @@ export const MODULE_LAYERS = [
   ['campaigns', 'tracking', 'transcription'],
   ['analytics', 'call-intelligence'],
   ['activity', 'notifications', 'dev', 'simulator', 'health', 'alerts', 'report-preferences', 'webhooks', 'push', 'billing', 'marketplace', 'integrations'],
+  ['caddy'],
 ] as const;
 
 /** A module named in the map. */
@@ -192,6 +193,20 @@ export const TABLE_OWNERS = {
   ad_integration_oauth_states: 'integrations',
   ad_integration_deliveries: 'integrations',
   ad_integration_touches: 'integrations',
+  // the consumer area (caddy)
+  caddy_accounts: 'caddy',
+  caddy_codes: 'caddy',
+  caddy_sessions: 'caddy',
+  caddy_numbers: 'caddy',
+  caddy_reminders: 'caddy',
+  caddy_usage: 'caddy',
+  caddy_usage_events: 'caddy',
+  caddy_store_events: 'caddy',
+  caddy_invitations: 'caddy',
+  caddy_invitation_optouts: 'caddy',
+  caddy_reviews: 'caddy',
+  caddy_support_files: 'caddy',
+  caddy_support_reports: 'caddy',
   // platform: sessions and bearer tokens (platform/auth), mail (platform/mail), webhook receipts
   // (platform/http), job bookkeeping (platform/queue.ts), the domain-event outbox (platform/events), server secrets (platform/blob)
   sessions: 'platform',

@@ -21,6 +21,7 @@ import type { FaxTables } from './schema-fax.js';
 import type { SmsVerificationTables } from './schema-sms-verification.js';
 import type { MarketplaceTables } from './schema-marketplace.js';
 import type { AdIntegrationsTables } from './schema-ad-integrations.js';
+import type { CaddyTables } from './schema-caddy.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -749,7 +750,8 @@ export interface DB
     FaxTables,
     SmsVerificationTables,
     MarketplaceTables,
-    AdIntegrationsTables {
+    AdIntegrationsTables,
+    CaddyTables {
   organizations: OrganizationsTable;
   companies: CompaniesTable;
   company_users: CompanyUsersTable;
