@@ -72,8 +72,29 @@ async function audit(url: string, port: number, keepStorage: boolean, reportPath
   };
 }
 
+/**
+ * Lighthouse's score varies from run to run on a shared machine (its own guidance: take the median of several runs).
+ * Runs `runs` audits and returns the one with the median performance score; a run that Lighthouse itself reports as
+ * broken (e.g. NO_NAVSTART, a trace it failed to record) is made again, at most twice in all.
+ */
+async function medianAudit(url: string, port: number, keepStorage: boolean, reportPath: (run: number) => string, runs: number): Promise<Scores> {
+  const results: Scores[] = [];
+  let broken = 0;
+  while (results.length < runs) {
+    try {
+      results.push(await audit(url, port, keepStorage, reportPath(results.length + broken)));
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('Lighthouse: ') || ++broken > 2) throw error;
+      console.log(`Lighthouse run on ${url} made again: ${error.message}`);
+    }
+  }
+  results.sort((a, b) => a.performance - b.performance);
+  if (runs > 1) console.log(`Lighthouse ${url}: performance of ${runs} runs ${results.map((r) => r.performance).join(', ')}`);
+  return results[Math.floor(results.length / 2)]!;
+}
+
 test('Lighthouse: the sign-in page scores 90+ and the inbox 70+ for performance, both 100 for accessibility', async ({ baseURL }, testInfo) => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-lighthouse-'));
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -83,7 +104,7 @@ test('Lighthouse: the sign-in page scores 90+ and the inbox 70+ for performance,
   });
   try {
     // A stranger typing the address: a fresh profile (Lighthouse also clears the origin's storage first).
-    const signIn = await audit(`${baseURL}/`, chrome.port, false, testInfo.outputPath('lighthouse-sign-in.json'));
+    const signIn = await medianAudit(`${baseURL}/`, chrome.port, false, (n) => testInfo.outputPath(`lighthouse-sign-in-${n}.json`), 1);
     console.log(`Lighthouse sign-in page (/): performance ${signIn.performance}, accessibility ${signIn.accessibility}`, signIn.metrics);
 
     // Signed in through the form in the same browser, so Lighthouse's tab has the session.
@@ -96,7 +117,7 @@ test('Lighthouse: the sign-in page scores 90+ and the inbox 70+ for performance,
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
     await page.close();
-    const inbox = await audit(`${baseURL}/inbox`, chrome.port, true, testInfo.outputPath('lighthouse-inbox.json'));
+    const inbox = await medianAudit(`${baseURL}/inbox`, chrome.port, true, (n) => testInfo.outputPath(`lighthouse-inbox-${n}.json`), 3);
     console.log(`Lighthouse inbox: performance ${inbox.performance}, accessibility ${inbox.accessibility}`, inbox.metrics);
     await browser.close().catch(() => undefined);
 

@@ -14,7 +14,5 @@ export function InboxRoute() {
 
 function Inbox() {
   const numbers = useCompanyNumbers();
-  return (
-    <InboxPage numbers={(numbers.data?.data ?? []).map((n) => ({ value: String(n.id), label: `${formatPhone(n.number)}${n.label ? ` · ${n.label}` : ''}` }))} />
-  );
+  return <InboxPage numbers={numbers.data?.data.map((n) => ({ value: String(n.id), label: `${formatPhone(n.number)}${n.label ? ` · ${n.label}` : ''}` }))} />;
 }

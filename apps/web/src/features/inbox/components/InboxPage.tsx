@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Chip, Grid, Group, Select } from '@mantine/core';
+import { Badge, Button, Card, Chip, Grid, Group, Select, Skeleton } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { normalizeConversationSearch } from '@switchboard/domain';
 import { IconMessagePlus, IconMessages } from '@tabler/icons-react';
@@ -49,7 +49,7 @@ export interface InboxNumberOption {
  * the open thread (one at a time on small screens), and "New message" (`?to=<number>` opens it with
  * the recipient filled in: the Text buttons elsewhere link here).
  */
-export function InboxPage({ numbers = [] }: { numbers?: InboxNumberOption[] }) {
+export function InboxPage({ numbers }: { numbers?: InboxNumberOption[] }) {
   const counts = useNotificationCounts();
   const [types, setTypes] = useState<string[]>([]);
   const [numberId, setNumberId] = useState<string | null>(null);
@@ -92,15 +92,19 @@ export function InboxPage({ numbers = [] }: { numbers?: InboxNumberOption[] }) {
             description="Texts, calls and voicemails with your customers, live."
             actions={
               <Group gap={6}>
-                {counts.data ? (
-                  <Group gap={6} data-testid="inbox-counts">
-                    {TYPES.map(({ label, countKey }) => (
-                      <Badge key={countKey} variant="light" color={counts.data[countKey] ? 'red' : 'gray'} size="lg" tt="none">
-                        {counts.data[countKey]} unread {counts.data[countKey] === 1 ? label.toLowerCase().replace(/s$/, '') : label.toLowerCase()}
-                      </Badge>
-                    ))}
-                  </Group>
-                ) : null}
+                {/* Laid out before the counts arrive (a placeholder of the same size), so the list below does not move. */}
+                <Group gap={6} data-testid={counts.data ? 'inbox-counts' : undefined} aria-busy={!counts.data}>
+                  {TYPES.map(({ label, countKey }) => {
+                    const n = counts.data?.[countKey] ?? 0;
+                    return (
+                      <Skeleton key={countKey} visible={!counts.data} width="auto" radius="xl">
+                        <Badge variant="light" color={n ? 'red' : 'gray'} size="lg" tt="none">
+                          {n} unread {n === 1 ? label.toLowerCase().replace(/s$/, '') : label.toLowerCase()}
+                        </Badge>
+                      </Skeleton>
+                    );
+                  })}
+                </Group>
                 {canText ? (
                   <Button size="xs" leftSection={<IconMessagePlus size={16} />} onClick={() => setComposing(true)}>
                     New message
@@ -120,12 +124,13 @@ export function InboxPage({ numbers = [] }: { numbers?: InboxNumberOption[] }) {
                 ))}
               </Group>
             </Chip.Group>
-            {numbers.length > 1 ? (
+            {numbers === undefined || numbers.length > 1 ? (
               <Select
                 aria-label="Number"
                 placeholder="All numbers"
                 clearable
-                data={numbers}
+                data={numbers ?? []}
+                disabled={numbers === undefined}
                 value={numberId}
                 onChange={setNumberId}
                 w={240}
@@ -189,7 +194,7 @@ export function InboxPage({ numbers = [] }: { numbers?: InboxNumberOption[] }) {
         <NewMessageModal
           opened={composing || composeTo !== null}
           onClose={closeCompose}
-          numbers={numbers}
+          numbers={numbers ?? []}
           initialTo={composeTo ?? ''}
           onSent={(item) => {
             setComposing(false);
