@@ -1,0 +1,7 @@
+/** Meta Ads provider module (docs/integrations-providers.md "Meta Ads"): the real adapter and its sandbox. */
+import type { ProviderModule } from '../provider.js';
+import { metaAdsAdapter } from './metaads.adapter.js';
+import { metaAdsSandbox } from './metaads.sandbox.js';
+
+/** Registered by the integrations framework under `metaads`. */
+export const provider: ProviderModule = { adapter: metaAdsAdapter, sandbox: metaAdsSandbox };
