@@ -46,6 +46,8 @@ import { faxModule } from './fax/fax.module.js';
 import { transcriptionModule } from './transcription/transcription.module.js';
 import { callIntelligenceModule } from './call-intelligence/call-intelligence.module.js';
 import { marketplaceModule } from './marketplace/marketplace.module.js';
+import { integrationsModule } from './integrations/integrations.module.js';
+import { caddyModule } from './caddy/caddy.module.js';
 
 export type { ModuleEntry };
 
@@ -92,4 +94,6 @@ export const modules: ModuleEntry[] = [
   ...transcriptionModule,
   ...callIntelligenceModule,
   ...marketplaceModule,
+  ...integrationsModule,
+  ...caddyModule,
 ];
