@@ -1,0 +1,7 @@
+/** Salesforce provider module (docs/integrations-providers.md "Salesforce"): the real adapter and its sandbox. */
+import type { ProviderModule } from '../provider.js';
+import { salesforceAdapter } from './salesforce.adapter.js';
+import { salesforceSandbox } from './salesforce.sandbox.js';
+
+/** Registered by the integrations framework under `salesforce`. */
+export const provider: ProviderModule = { adapter: salesforceAdapter, sandbox: salesforceSandbox };
