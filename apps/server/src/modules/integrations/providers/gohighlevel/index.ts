@@ -1,0 +1,7 @@
+/** GoHighLevel provider module (docs/integrations-providers.md "GoHighLevel"): the real adapter and its sandbox. */
+import type { ProviderModule } from '../provider.js';
+import { goHighLevelAdapter } from './gohighlevel.adapter.js';
+import { goHighLevelSandbox } from './gohighlevel.sandbox.js';
+
+/** Registered by the integrations framework under `gohighlevel`. */
+export const provider: ProviderModule = { adapter: goHighLevelAdapter, sandbox: goHighLevelSandbox };
