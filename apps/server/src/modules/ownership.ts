@@ -202,6 +202,7 @@ export const TABLE_OWNERS = {
   caddy_usage: 'caddy',
   caddy_usage_events: 'caddy',
   caddy_store_events: 'caddy',
+  caddy_store_sandbox: 'caddy',
   caddy_invitations: 'caddy',
   caddy_invitation_optouts: 'caddy',
   caddy_reviews: 'caddy',

@@ -64,6 +64,8 @@ export interface CaddyNumbersTable {
   is_active: Generated<boolean>;
   will_be_removed_at: TimeOrNull;
   released_at: TimeOrNull;
+  /** `subscription`: made inactive by the store subscription's end (restored by a renewal; migration 0061). */
+  inactive_reason: ColumnType<'subscription' | null, 'subscription' | null | undefined, 'subscription' | null>;
   created_at: Generated<Date>;
 }
 
@@ -103,6 +105,26 @@ export interface CaddyStoreEventsTable {
   status: string | null;
   applied: Generated<boolean>;
   received_at: Generated<Date>;
+  /** The store's product id and expiry the notification carried (migration 0061). */
+  product_id: ColumnType<string | null, string | null | undefined, string | null>;
+  expires_at: TimeOrNull;
+}
+
+/** The sandbox store's own subscription records (offline stand-in for the App Store and Google Play; 0061). */
+export interface CaddyStoreSandboxTable {
+  /** Apple `originalTransactionId` / Google `purchaseToken`. */
+  purchase_id: string;
+  store: 'apple' | 'google';
+  iap_id: string;
+  product_id: string;
+  /** Google Play's `subscriptionState` names (SUBSCRIPTION_STATE_ACTIVE, …), used for both stores. */
+  state: string;
+  auto_renew: Generated<boolean>;
+  expires_at: Date;
+  /** The last notification's time (ms), so each new one is strictly newer. */
+  last_event_ms: ColumnType<string | number, number | undefined, number>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
 }
 
 /** An invitation texted to a phone number. */
@@ -162,6 +184,7 @@ export interface CaddyTables {
   caddy_usage: CaddyUsageTable;
   caddy_usage_events: CaddyUsageEventsTable;
   caddy_store_events: CaddyStoreEventsTable;
+  caddy_store_sandbox: CaddyStoreSandboxTable;
   caddy_invitations: CaddyInvitationsTable;
   caddy_invitation_optouts: CaddyInvitationOptoutsTable;
   caddy_reviews: CaddyReviewsTable;
