@@ -31,6 +31,7 @@ export * from './caller-id.js';
 export * from './fax.js';
 export * from './sms-verification.js';
 export * from './marketplace.js';
+export * from './ad-integrations.js';
 export * from './caddy.js';
 export * from './push.js';
 export * from './ops.js';

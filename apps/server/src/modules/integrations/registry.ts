@@ -1,0 +1,42 @@
+/**
+ * The providers this server knows (docs/integrations.md "Provider port"): ProviderId → {adapter, sandbox} of each
+ * `providers/<id>/index.ts`. With `INTEGRATIONS=sandbox` (default) the framework runs each real adapter against its
+ * in-process sandbox (`ProviderSandbox.fetch`); with `live` against the network (or the base URL overrides
+ * `INTEGRATIONS_<ID>_BASE_URL` of tests' local stand-ins). A provider without a module here shows as "not available".
+ */
+import type { ProviderId, ProviderModule, ProviderSandbox } from './providers/provider.js';
+import { ga4Provider } from './providers/ga4/index.js';
+import { googleAdsProvider } from './providers/googleads/index.js';
+import { slackProvider } from './providers/slackbot/index.js';
+
+/** Registered provider modules (the providers engineer's are added as they land). */
+const MODULES: Partial<Record<ProviderId, ProviderModule>> = {
+  ga4: ga4Provider,
+  googleads: googleAdsProvider,
+  slackbot: slackProvider,
+};
+
+/** The module of `provider`, or undefined when this server has none. */
+export function providerModule(provider: ProviderId): ProviderModule | undefined {
+  return MODULES[provider];
+}
+
+/** The sandbox providers of this process: like a real provider, one per process whatever the servers in it. */
+class SandboxPool {
+  private readonly byProvider = new Map<ProviderId, ProviderSandbox>();
+  get(provider: ProviderId): ProviderSandbox | undefined {
+    const m = MODULES[provider];
+    if (!m) return undefined;
+    let s = this.byProvider.get(provider);
+    if (!s) {
+      s = m.sandbox();
+      this.byProvider.set(provider, s);
+    }
+    return s;
+  }
+}
+const pool = new SandboxPool();
+/** The process's sandbox of `provider` (its state is the sandbox provider's memory). */
+export function providerSandbox(provider: ProviderId): ProviderSandbox | undefined {
+  return pool.get(provider);
+}
