@@ -116,6 +116,22 @@ const schema = z.object({
     .default(24 * 3600),
   LOOKUP_SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(150),
   LOOKUP_TWILIO_BASE_URL: z.string().trim().url().default('https://lookups.twilio.com'),
+  // Consumer app-store subscriptions (modules/caddy/stores; docs/consumer-area.md "Configuration"): the offline sandbox store unless CADDY_STORES=live.
+  CADDY_STORES: z.enum(['sandbox', 'live']).default('sandbox'),
+  CADDY_APPLE_BUNDLE_ID: z.string().trim().default('com.switchboard.caddy'),
+  CADDY_APPLE_ENVIRONMENT: z.enum(['Production', 'Sandbox']).default('Production'),
+  CADDY_APPLE_APP_APPLE_ID: z.string().trim().regex(/^\d*$/, "must be the app's numeric Apple ID").default(''),
+  CADDY_APPLE_ROOT_CERTS: z.string().trim().default(''),
+  CADDY_APPLE_ONLINE_CHECKS: z.enum(['', '0', '1', 'true', 'false']).default(''),
+  CADDY_GOOGLE_PACKAGE_NAME: z.string().trim().default('com.switchboard.caddy'),
+  CADDY_GOOGLE_SERVICE_ACCOUNT_KEY_FILE: z.string().trim().default(''),
+  CADDY_GOOGLE_PUSH_AUDIENCE: z.string().trim().default(''),
+  CADDY_GOOGLE_PUSH_SERVICE_ACCOUNT: z.string().trim().default(''),
+  CADDY_GOOGLE_API_URL: z
+    .string()
+    .trim()
+    .default('')
+    .refine((v) => v === '' || /^https?:\/\/[^/]/i.test(v), 'must be an http(s) URL'),
 });
 
 /** Browser and VoIP push settings (docs/push.md "Configuration"). */
@@ -286,6 +302,40 @@ export type Config = {
    * `SLACK_*`, `SALESFORCE_*`, `GOHIGHLEVEL_*`, `HUBSPOT_*`, `ADF_*` (client ids and secrets, developer tokens, base URLs).
    */
   integrations: { mode: 'sandbox' | 'live'; encryptionKey: string; env: Readonly<Record<string, string>> };
+  /** Consumer app-store subscriptions (CADDY_STORES, CADDY_APPLE_*, CADDY_GOOGLE_*; docs/consumer-area.md "Configuration"). */
+  caddyStores: CaddyStoresConfig;
+};
+
+/**
+ * Consumer app-store subscriptions (docs/consumer-area.md "Store subscriptions"). `mode` 'sandbox' (default): the
+ * offline sandbox store signs App Store-shaped notifications with a test certificate chain made at start and serves
+ * Google Play-shaped ones; 'live': the App Store's notifications verified against `apple.rootCertFiles` (Apple's root
+ * certificates, DER or PEM files) and Google Play's Pub/Sub pushes verified by their OIDC token, the subscription read
+ * back from the Play Developer API. A store whose keys are missing is off in 'live' (its webhook answers 404).
+ */
+export type CaddyStoresConfig = {
+  mode: 'sandbox' | 'live';
+  apple: {
+    bundleId: string;
+    environment: 'Production' | 'Sandbox';
+    /** The app's Apple ID (required for Production notifications). */
+    appAppleId: number | undefined;
+    /** Paths of Apple's root certificates (CADDY_APPLE_ROOT_CERTS, comma-separated); [] = Apple off in 'live'. */
+    rootCertFiles: string[];
+    /** OCSP revocation checks of the signing chain (CADDY_APPLE_ONLINE_CHECKS; default on in 'live'). */
+    onlineChecks: boolean;
+  };
+  google: {
+    packageName: string;
+    /** Service-account key (JSON) for the Play Developer API; '' = Application Default Credentials. */
+    serviceAccountKeyFile: string;
+    /** The audience of the push subscription's OIDC token; '' = PUBLIC_URL + the webhook's path. */
+    pushAudience: string;
+    /** The service account the push subscription signs as (CADDY_GOOGLE_PUSH_SERVICE_ACCOUNT); '' = Google off in 'live'. */
+    pushServiceAccount: string;
+    /** The Play Developer API's root URL ('' = Google's); tests point it at a local stand-in. */
+    apiUrl: string;
+  };
 };
 
 /** One OpenID Connect provider's client registration (docs/auth.md "OIDC sign-in"). */
@@ -317,6 +367,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (whisperProblem) throw new Error(`Invalid configuration: ${whisperProblem}`);
   if (e.SMS_REGISTRY === 'telnyx' && !env.TELNYX_API_KEY) {
     throw new Error('Invalid configuration: SMS_REGISTRY=telnyx needs TELNYX_API_KEY');
+  }
+  if (e.CADDY_STORES === 'live' && !e.CADDY_APPLE_ROOT_CERTS && !e.CADDY_GOOGLE_PUSH_SERVICE_ACCOUNT) {
+    throw new Error('Invalid configuration: CADDY_STORES=live needs CADDY_APPLE_ROOT_CERTS (App Store) or CADDY_GOOGLE_PUSH_SERVICE_ACCOUNT (Google Play)');
+  }
+  if (e.CADDY_STORES === 'live' && e.CADDY_APPLE_ROOT_CERTS && e.CADDY_APPLE_ENVIRONMENT === 'Production' && !e.CADDY_APPLE_APP_APPLE_ID) {
+    throw new Error('Invalid configuration: CADDY_APPLE_ENVIRONMENT=Production needs CADDY_APPLE_APP_APPLE_ID');
   }
   if (e.S3_BUCKET && !e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
     throw new Error('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
@@ -422,6 +478,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
             typeof kv[1] === 'string' && /^(INTEGRATIONS|GA4|GOOGLE_ADS|MICROSOFT_ADS|META|SLACK|SALESFORCE|GOHIGHLEVEL|HUBSPOT|ADF)_/.test(kv[0]),
         ),
       ),
+    },
+    caddyStores: {
+      mode: e.CADDY_STORES,
+      apple: {
+        bundleId: e.CADDY_APPLE_BUNDLE_ID,
+        environment: e.CADDY_APPLE_ENVIRONMENT,
+        appAppleId: e.CADDY_APPLE_APP_APPLE_ID ? Number(e.CADDY_APPLE_APP_APPLE_ID) : undefined,
+        rootCertFiles: e.CADDY_APPLE_ROOT_CERTS.split(',')
+          .map((f) => f.trim())
+          .filter(Boolean),
+        onlineChecks: e.CADDY_APPLE_ONLINE_CHECKS === '' ? true : e.CADDY_APPLE_ONLINE_CHECKS === '1' || e.CADDY_APPLE_ONLINE_CHECKS === 'true',
+      },
+      google: {
+        packageName: e.CADDY_GOOGLE_PACKAGE_NAME,
+        serviceAccountKeyFile: e.CADDY_GOOGLE_SERVICE_ACCOUNT_KEY_FILE,
+        pushAudience: e.CADDY_GOOGLE_PUSH_AUDIENCE,
+        pushServiceAccount: e.CADDY_GOOGLE_PUSH_SERVICE_ACCOUNT,
+        apiUrl: e.CADDY_GOOGLE_API_URL.replace(/\/+$/, ''),
+      },
     },
     lookup: {
       adapter: e.LOOKUP,
