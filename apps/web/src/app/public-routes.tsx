@@ -9,7 +9,9 @@ export const PUBLIC_PATHS = ['/login', '/signup', '/forgot-password', '/reset-pa
 
 /** Whether `pathname` is one of {@link PUBLIC_PATHS}. */
 export function isPublicPath(pathname: string): boolean {
-  return (PUBLIC_PATHS as readonly string[]).includes(pathname.replace(/\/+$/, '') || '/');
+  const path = pathname.replace(/\/+$/, '') || '/';
+  // The consumer area (features/caddy) has its own accounts and session: public to the business app.
+  return (PUBLIC_PATHS as readonly string[]).includes(path) || path === '/caddy' || path.startsWith('/caddy/');
 }
 
 /**
@@ -35,6 +37,8 @@ export const publicRoutes: RouteObject[] = [
       { path: '/forgot-password', ...page(() => import('../features/auth/components/ForgotPasswordPage'), 'ForgotPasswordPage') },
       { path: '/reset-password', ...page(() => import('../features/auth/components/ResetPasswordPage'), 'ResetPasswordPage') },
       { path: '/accept-invitation', ...page(() => import('../features/users/components/AcceptInvitationPage'), 'AcceptInvitationPage') },
+      // The consumer area (docs/consumer-area.md): its own routes, session and sign-out, apart from the business app.
+      { path: '/caddy/*', ...page(() => import('../features/caddy/components/CaddyApp'), 'CaddyApp') },
     ],
   },
 ];

@@ -1,0 +1,184 @@
+/**
+ * The person's account (docs/consumer-area.md): profile with plan and subscription state, usage with its live stream,
+ * invitations, the one review, support uploads and reports, account deletion.
+ */
+import type {
+  CaddyInvitationAnswer,
+  CaddyInvitationList,
+  CaddyMessageAnswer,
+  CaddyProfileAnswer,
+  CaddyReportAnswer,
+  CaddyReviewAnswer,
+  CaddyReviewSaved,
+  CaddyUploadAnswer,
+  CaddyUsageAnswer,
+  Infer,
+} from '@switchboard/contracts';
+import { CADDY_INVITATIONS_PER_PAGE } from '@switchboard/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { EventSource } from 'eventsource';
+import { useEffect, useState } from 'react';
+import { caddy, caddyRequest, clearCaddySession, getCaddySession, useCaddySession } from './client';
+import { caddyKey } from './numbers';
+
+export type CaddyProfile = Infer<typeof CaddyProfileAnswer>['data'];
+export type CaddyUsage = Infer<typeof CaddyUsageAnswer>['data'];
+export type CaddyInvitation = Infer<typeof CaddyInvitationList>['data'][number];
+export type CaddyReview = NonNullable<Infer<typeof CaddyReviewAnswer>['data']>;
+type MessageAnswer = Infer<typeof CaddyMessageAnswer>;
+
+function useAccountId(): number | null {
+  return useCaddySession()?.accountId ?? null;
+}
+
+/** `GET /caddy/profile`: name, e-mail or phone, plan and subscription state. */
+export function useCaddyProfile() {
+  const accountId = useAccountId();
+  return useQuery({
+    queryKey: caddyKey(accountId, 'profile'),
+    queryFn: ({ signal }) => caddy.get<Infer<typeof CaddyProfileAnswer>>('/profile', undefined, signal),
+    enabled: accountId !== null,
+    staleTime: 30_000,
+    refetchOnMount: true,
+    select: (r) => r.data,
+  });
+}
+
+/** `PUT /caddy/profile {name}`. */
+export function useSaveProfile() {
+  const accountId = useAccountId();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { name: string }) => caddy.put<MessageAnswer>('/profile', input),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: caddyKey(accountId, 'profile') }),
+  });
+}
+
+/** `DELETE /caddy/accounts`: the account and its data go; the answer says the store subscription is not cancelled. */
+export function useDeleteAccount() {
+  return useMutation({ mutationFn: () => caddy.delete<MessageAnswer>('/accounts') });
+}
+
+/** `GET /caddy/billing/usage`: this month's usage against the plan (kept current by {@link useUsageStream}). */
+export function useCaddyUsage() {
+  const accountId = useAccountId();
+  return useQuery({
+    queryKey: caddyKey(accountId, 'usage'),
+    queryFn: ({ signal }) => caddy.get<Infer<typeof CaddyUsageAnswer>>('/billing/usage', undefined, signal),
+    enabled: accountId !== null,
+    refetchOnMount: true,
+    select: (r) => r.data,
+  });
+}
+
+/** The live stream's state: connecting, live (events arrive), or reconnecting after a drop. */
+export type StreamState = 'connecting' | 'live' | 'reconnecting';
+
+/**
+ * The live usage stream (docs/consumer-area.md "Live updates"): `GET /api/caddy/billing/usage` with
+ * `Accept: text/event-stream`, bearer-authenticated, so a fetch-based EventSource (the browser's own cannot send the
+ * header). Each `usage updated` event replaces the usage in the cache and refreshes the calls and texts (a count moves
+ * when a call ends or a text comes or goes). The library reconnects after a drop; a refused token (401) ends the
+ * consumer session. Open while the consumer shell is on screen.
+ */
+export function useUsageStream(): StreamState {
+  const accountId = useAccountId();
+  const qc = useQueryClient();
+  const [state, setState] = useState<StreamState>('connecting');
+  useEffect(() => {
+    if (accountId === null) return;
+    setState('connecting');
+    const source = new EventSource('/api/caddy/billing/usage', {
+      fetch: (input, init) => {
+        const token = getCaddySession()?.token;
+        return fetch(input, { ...init, credentials: 'same-origin', headers: { ...init.headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
+      },
+    });
+    source.addEventListener('open', () => setState('live'));
+    source.addEventListener('usage updated', (event) => {
+      setState('live');
+      try {
+        const usage = JSON.parse((event as MessageEvent<string>).data) as CaddyUsage;
+        qc.setQueryData(caddyKey(accountId, 'usage'), { data: usage });
+        void qc.invalidateQueries({ queryKey: caddyKey(accountId, 'activity') });
+      } catch (error) {
+        if (!(error instanceof SyntaxError)) throw error; // a malformed event: the next one carries the whole usage again
+      }
+    });
+    source.addEventListener('error', (event) => {
+      if ((event as { code?: number }).code === 401) clearCaddySession();
+      setState('reconnecting');
+    });
+    return () => source.close();
+  }, [accountId, qc]);
+  return state;
+}
+
+/** `GET /caddy/invitations?page=1&perPage=1000`: the person's invitations and who joined. */
+export function useInvitations() {
+  const accountId = useAccountId();
+  return useQuery({
+    queryKey: caddyKey(accountId, 'invitations'),
+    queryFn: ({ signal }) => caddy.get<Infer<typeof CaddyInvitationList>>('/invitations', { page: 1, perPage: CADDY_INVITATIONS_PER_PAGE }, signal),
+    enabled: accountId !== null,
+    refetchOnMount: true,
+    select: (r) => r.data,
+  });
+}
+
+/** `POST /caddy/invitations {phoneNumber}`: a text with a link to the app (10 a day, one per number a week). */
+export function useInvite() {
+  const accountId = useAccountId();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (phoneNumber: string) => caddy.post<Infer<typeof CaddyInvitationAnswer>>('/invitations', { phoneNumber }),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: caddyKey(accountId, 'invitations') });
+      void qc.invalidateQueries({ queryKey: caddyKey(accountId, 'usage') });
+    },
+  });
+}
+
+/** `GET /caddy/reviews`: the person's one review, or null. */
+export function useReview() {
+  const accountId = useAccountId();
+  return useQuery({
+    queryKey: caddyKey(accountId, 'review'),
+    queryFn: ({ signal }) => caddy.get<Infer<typeof CaddyReviewAnswer>>('/reviews', undefined, signal),
+    enabled: accountId !== null,
+    select: (r) => r.data,
+  });
+}
+
+/** `POST /caddy/reviews {rating, comment}`: leaves or edits the one review. */
+export function useSaveReview() {
+  const accountId = useAccountId();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { rating: number; comment: string }) => caddy.post<Infer<typeof CaddyReviewSaved>>('/reviews', input),
+    onSuccess: (answer) => qc.setQueryData(caddyKey(accountId, 'review'), { data: answer.data }),
+  });
+}
+
+export type UploadedFile = Infer<typeof CaddyUploadAnswer>['data'];
+
+/** `POST /caddy/support/upload-file` (multipart `file`). */
+export async function uploadSupportFile(file: File): Promise<UploadedFile> {
+  const form = new FormData();
+  form.append('file', file);
+  return (await caddyRequest<Infer<typeof CaddyUploadAnswer>>('/support/upload-file', { method: 'POST', data: form })).data.data;
+}
+
+/** `POST /caddy/support/customer-report` (multipart: subject, message, email?, fileIds[] of earlier uploads). */
+export function useSendReport() {
+  return useMutation({
+    mutationFn: async (input: { subject: string; message: string; email?: string; fileIds: string[] }) => {
+      const form = new FormData();
+      form.append('subject', input.subject);
+      form.append('message', input.message);
+      if (input.email) form.append('email', input.email);
+      for (const id of input.fileIds) form.append('fileIds', id);
+      return (await caddyRequest<Infer<typeof CaddyReportAnswer>>('/support/customer-report', { method: 'POST', data: form })).data;
+    },
+  });
+}
