@@ -33,12 +33,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
-import { fmt, postgresCpuDelta, postgresCpuMs, startBenchDatabase, tempDir } from '../lib/bench-server.js';
+import { fmt, postgresCpuDelta, postgresCpuMs, sleep, startBenchDatabase, tempDir } from '../lib/bench-server.js';
+import { sql } from 'kysely';
 
 const CHILD_ROLE = 'BENCH_CALL_ROUTING_LOAD';
 const AUTH_TOKEN = 'bench-auth-token';
 const VOICE_PATH = '/webhooks/twilio/voice';
 const STATIC_PATH = '/static';
+/** The durable floor: verify the signature, insert one row with synchronous commit through the server's pool, answer TwiML. */
+const FLOOR_PATH = '/floor';
+const SMS_PATH = '/webhooks/twilio/messaging';
 const STATIC_TWIML =
   '<?xml version="1.0" encoding="UTF-8"?><Response><Say>Thanks for calling.</Say><Dial timeout="20"><Number>+14155550100</Number></Dial></Response>';
 
@@ -59,6 +63,8 @@ type LoadJob = {
   sidPrefix: string;
   /** Open loop: at most this many requests per second over all connections (autocannon `overallRate`); unset = closed loop. */
   rate?: number;
+  /** What the signed form carries: a new inbound call (default) or an inbound SMS. */
+  kind?: 'voice' | 'sms';
 };
 
 /** What the load child reports back. */
@@ -106,17 +112,31 @@ async function runLoadChild(): Promise<void> {
           seq++;
           const to = job.numbers[Math.floor(Math.random() * job.numbers.length)]!;
           const from = `+1${200 + Math.floor(Math.random() * 700)}${String(2000000 + Math.floor(Math.random() * 7999999))}`;
-          const params: Record<string, string> = {
-            AccountSid: 'ACsandbox00000000000000000000000000',
-            CallSid: `CA${job.sidPrefix}${seq.toString(16).padStart(32 - job.sidPrefix.length, '0')}`,
-            CallStatus: 'ringing',
-            Direction: 'inbound',
-            From: from,
-            To: to,
-            FromState: states[seq % states.length]!,
-            FromCity: 'SPRINGFIELD',
-            ApiVersion: '2010-04-01',
-          };
+          const params: Record<string, string> =
+            job.kind === 'sms'
+              ? {
+                  AccountSid: 'ACsandbox00000000000000000000000000',
+                  MessageSid: `SM${job.sidPrefix}${seq.toString(16).padStart(32 - job.sidPrefix.length, '0')}`,
+                  SmsStatus: 'received',
+                  From: from,
+                  To: to,
+                  Body: `Hi, is the shop open on Saturday? (${seq})`,
+                  NumMedia: '0',
+                  NumSegments: '1',
+                  FromState: states[seq % states.length]!,
+                  ApiVersion: '2010-04-01',
+                }
+              : {
+                  AccountSid: 'ACsandbox00000000000000000000000000',
+                  CallSid: `CA${job.sidPrefix}${seq.toString(16).padStart(32 - job.sidPrefix.length, '0')}`,
+                  CallStatus: 'ringing',
+                  Direction: 'inbound',
+                  From: from,
+                  To: to,
+                  FromState: states[seq % states.length]!,
+                  FromCity: 'SPRINGFIELD',
+                  ApiVersion: '2010-04-01',
+                };
           const signature = twilio.getExpectedTwilioSignature(AUTH_TOKEN, signUrl, params);
           return {
             ...req,
@@ -247,6 +267,16 @@ async function main(): Promise<void> {
     import('twilio'),
   ]);
 
+  // Statements sent by every pg client of this process (the server's pool; the bench's own few), for statements per request.
+  let statements = 0;
+  {
+    const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
+    const original = proto.query;
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      statements++;
+      return original.apply(this, args);
+    };
+  }
   // BENCH_PROFILE=1: time every SQL statement the server sends (pg.Client#query, promise form) and
   // print the statements of the webhook run by total time.
   const profile = process.env.BENCH_PROFILE === '1';
@@ -437,10 +467,26 @@ async function main(): Promise<void> {
     const baseline = Fastify({ logger: false });
     await baseline.register(formbody);
     baseline.post(STATIC_PATH, async (_req, reply) => reply.type('text/xml').send(STATIC_TWIML));
+    // The durable floor (issue 22 §4): the least any durable answer costs. The product's own signature check, one row
+    // written with synchronous commit (the server's default) through the server's own pool, the same TwiML answer.
+    await client.query(
+      `create table bench_floor (id bigserial primary key, sid text not null, body jsonb not null, created_at timestamptz not null default now())`,
+    );
+    let floorUrl = '';
+    baseline.post(FLOOR_PATH, async (req, reply) => {
+      const params = req.body as Record<string, string>;
+      if (!server.ctx.carrier.verifyWebhook(floorUrl + FLOOR_PATH, params, req.headers['x-twilio-signature'] as string | undefined))
+        return reply.code(403).send('signature');
+      await sql`insert into bench_floor (sid, body) values (${params.CallSid ?? params.MessageSid ?? ''}, ${JSON.stringify(params)}::jsonb)`.execute(
+        server.ctx.db,
+      );
+      return reply.type('text/xml').send(STATIC_TWIML);
+    });
     await baseline.listen({ port: 0, host: '127.0.0.1' });
     cleanup.push(() => baseline.close());
     const baselinePort = (baseline.server.address() as { port: number }).port;
     const baselineUrl = `http://127.0.0.1:${baselinePort}`;
+    floorUrl = baselineUrl;
 
     // sanity: one signed call through the real webhook answers TwiML and stores the call
     const probe = { CallSid: 'CAprobe0000000000000000000000000', From: '+12125550123', To: numbers[0]!, CallStatus: 'ringing', Direction: 'inbound' };
@@ -470,7 +516,16 @@ async function main(): Promise<void> {
         )
       ).rows[0]!;
     const backgroundLog: string[] = [];
-    const run = async (label: string, url: string, p: string, publicUrl: string, seconds: number, conns = connections, rate?: number) => {
+    const run = async (
+      label: string,
+      url: string,
+      p: string,
+      publicUrl: string,
+      seconds: number,
+      conns = connections,
+      rate?: number,
+      kind: 'voice' | 'sms' = 'voice',
+    ) => {
       log(`${label}: ${conns} connections${rate ? ` at ${rate} req/s` : ''} × ${seconds} s … (load average ${load1()})`);
       const before = await background().catch(() => undefined);
       const result = await runLoad({
@@ -482,6 +537,7 @@ async function main(): Promise<void> {
         pipelining,
         durationS: seconds,
         rate,
+        kind,
         sidPrefix: `${label.replace(/[^a-z]/gi, '').slice(0, 6)}${Date.now().toString(16).slice(-6)}`,
       });
       const after = await background().catch(() => undefined);
@@ -553,6 +609,31 @@ async function main(): Promise<void> {
     // throughput), so the latency is measured below saturation instead of with a full queue.
     const rate = process.env.BENCH_RATE === '0' ? 0 : Math.round(env('BENCH_RATE', hook.rps * 0.75));
     const paced = rate > 0 ? await run('voicerate', server.url, VOICE_PATH, config.publicUrl, durationS, connections, rate) : undefined;
+
+    // The durable floor and the inbound SMS webhook at the same connections, each with where its time went.
+    const xacts = async () =>
+      Number(
+        (await client.query<{ n: string }>(`select (xact_commit + xact_rollback)::text n from pg_stat_database where datname = current_database()`)).rows[0]!.n,
+      );
+    const measured = async (label: string, url: string, p: string, publicUrl: string, kind: 'voice' | 'sms') => {
+      await sleep(1500); // PostgreSQL publishes a backend's counters at most once a second
+      const cpu0 = process.cpuUsage();
+      const pg0 = postgresCpuMs(pgDir);
+      const st0 = statements;
+      const x0 = await xacts();
+      const r = await run(label, url, p, publicUrl, durationS, connections, undefined, kind);
+      const cpu = process.cpuUsage(cpu0);
+      const pgMs = postgresCpuDelta(pg0, postgresCpuMs(pgDir));
+      const st = statements - st0;
+      await sleep(1500);
+      return { r, nodeMs: (cpu.user + cpu.system) / 1000, pgMs, statements: st, xacts: (await xacts()) - x0 - 1 };
+    };
+    await run('warmup-floor', baselineUrl, FLOOR_PATH, baselineUrl, warmupS);
+    const floor = await measured('floor', baselineUrl, FLOOR_PATH, baselineUrl, 'voice');
+    const voiceAgain = await measured('voice2', server.url, VOICE_PATH, config.publicUrl, 'voice');
+    await run('warmup-sms', server.url, SMS_PATH, config.publicUrl, warmupS, connections, undefined, 'sms');
+    const sms = await measured('sms', server.url, SMS_PATH, config.publicUrl, 'sms');
+    const floorRows = Number((await client.query(`select count(*) c from bench_floor`)).rows[0].c);
 
     // 5. report
     const ratio = hook.rps / base.rps;
@@ -653,7 +734,29 @@ async function main(): Promise<void> {
       `calls stored by the webhook during the measured run: ${callsAfter - callsAfterWarmup} (warm-up ${callsAfterWarmup - callsBefore}); 2xx answered: ${hook.status2xx}`,
     );
     console.log(`call outcomes in the measured run (status: count): ${outcomes.rows.map((r) => `${r.status}: ${r.n}`).join(', ')}`);
+    console.log(
+      `\nagainst the durable floor (POST ${FLOOR_PATH}: the product's signature check, one row inserted with synchronous commit through the server's pool; ${fmt(floorRows)} rows), ${connections} connections, measured one after the other:`,
+    );
+    console.log('| endpoint | req/s | ÷ floor | p50 ms | p99 ms | non-2xx | server Node ms/req | PostgreSQL ms/req | statements/req | transactions/req |');
+    console.log('| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |');
+    const floorRow = (name: string, m: Awaited<ReturnType<typeof measured>>) => {
+      const per = (x: number) => (x / Math.max(m.r.requests, 1)).toFixed(2);
+      console.log(
+        `| ${name} | ${f(m.r.rps, 0)} | ${f(m.r.rps / floor.r.rps, 2)} | ${f(m.r.p50)} | ${f(m.r.p99)} | ${m.r.non2xx + m.r.errors} | ${per(m.nodeMs)} | ${per(m.pgMs)} | ${per(m.statements)} | ${per(m.xacts)} |`,
+      );
+    };
+    floorRow(`POST ${FLOOR_PATH} (durable floor)`, floor);
+    floorRow(`POST ${VOICE_PATH} (new call)`, voiceAgain);
+    floorRow(`POST ${SMS_PATH} (inbound SMS)`, sms);
+    const voiceFloor = voiceAgain.r.rps / floor.r.rps;
+    const smsFloor = sms.r.rps / floor.r.rps;
     console.log(`\ntargets (printed, not asserted):`);
+    console.log(
+      `  voice webhook vs the durable floor, ${connections} connections: p99 < 25 ms ${voiceAgain.r.p99 < 25 ? 'PASS' : 'MISS'} (${f(voiceAgain.r.p99)} ms); ≥ 0.5 × floor ${voiceFloor >= 0.5 ? 'PASS' : 'MISS'} (${f(voiceFloor, 2)})`,
+    );
+    console.log(
+      `  inbound SMS vs the durable floor, ${connections} connections: p99 < 25 ms ${sms.r.p99 < 25 ? 'PASS' : 'MISS'} (${f(sms.r.p99)} ms); ≥ 0.5 × floor ${smsFloor >= 0.5 ? 'PASS' : 'MISS'} (${f(smsFloor, 2)})`,
+    );
     console.log(
       `  p99 < 25 ms at the measured rate: ${hook.p99 < 25 ? 'PASS' : 'MISS'} (p99 ${f(hook.p99)} ms at ${f(hook.rps, 0)} req/s, ${connections} connections)`,
     );

@@ -25,7 +25,10 @@
  *  4. Prints errors (anything but 2xx, 503 included), p50/p99 per kind and overall with the ratio
  *     to the baseline's, messages stored vs sent (lost, doubled), status callbacks and calls
  *     stored, and live `conversation updated` events delivered to each subscriber, across nodes;
- *     the domain-event outbox's time from commit to each consumer's delivery (p50, p95, max).
+ *     the domain-event outbox's time from commit to each consumer's delivery (p50, p95, max), and its cost per
+ *     webhook from the nodes' /metrics: the server's mean time per request, the outbox's write inside the change's
+ *     transaction (the part on the answer's path; the time without the outbox is the difference) and the
+ *     after-commit dispatch's time per request.
  *     Targets: no error, nothing lost or doubled, p99 < 100 ms. Nothing is asserted.
  *
  * Usage: `npm run bench:soak` (repository root). Knobs: BENCH_RATE (200 requests/s), BENCH_SECONDS
@@ -381,6 +384,8 @@ async function main(): Promise<void> {
       },
     );
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    // The nodes never outlive the bench (an error in the report used to leave both running against a stopped database).
+    process.once('exit', () => child.kill('SIGKILL'));
     for (let i = 0; ; i++) {
       if (child.exitCode !== null) throw new Error(`node on port ${port} exited with ${child.exitCode}`);
       if (
@@ -536,9 +541,9 @@ async function main(): Promise<void> {
   // The outbox: time from an event's commit to each consumer's delivery done (docs/architecture.md "Domain events").
   const lagByConsumer = await client.query<{ consumer: string; n: number; p50: number; p95: number; max: number; open: number }>(
     `select d.consumer, count(*)::int as n,
-       percentile_cont(0.5) within group (order by extract(epoch from d.done_at - e.created_at) * 1000) as p50,
-       percentile_cont(0.95) within group (order by extract(epoch from d.done_at - e.created_at) * 1000) as p95,
-       max(extract(epoch from d.done_at - e.created_at) * 1000) as max,
+       percentile_cont(0.5) within group (order by extract(epoch from d.done_at - e.created_at) * 1000)::float8 as p50,
+       percentile_cont(0.95) within group (order by extract(epoch from d.done_at - e.created_at) * 1000)::float8 as p95,
+       max(extract(epoch from d.done_at - e.created_at) * 1000)::float8 as max,
        (select count(*)::int from event_deliveries o where o.consumer = d.consumer and o.status <> 'done') as open
      from event_deliveries d join domain_events e on e.id = d.event_id
      where d.status = 'done' group by d.consumer order by d.consumer`,
@@ -548,6 +553,33 @@ async function main(): Promise<void> {
   for (const c of lagByConsumer.rows) console.log(`| ${c.consumer} | ${fmt(c.n)} | ${ms(c.p50)} | ${ms(c.p95)} | ${ms(c.max)} | ${c.open} |`);
   const worstP95 = Math.max(0, ...lagByConsumer.rows.map((c) => c.p95));
   console.log(`outbox: slowest consumer p95 ${ms(worstP95)} ms (target < 500 ms: ${worstP95 < 500 ? 'PASS' : 'MISS'})`);
+  // The outbox's own cost per webhook, from both nodes' /metrics (loopback): the server's mean time per request and,
+  // of it, the outbox's write inside the change's transaction (the only part on the answer's path); the after-commit
+  // dispatch (off the answer's path, but CPU of the same process) beside it. "Without the outbox" = mean − emit.
+  const scraped = await Promise.all([nodeA, nodeB].map((n) => fetch(`${n.url}/metrics`).then((res) => res.text())));
+  const metric = (name: string, labels: Record<string, string>): number =>
+    scraped.reduce((sum, text) => {
+      for (const line of text.split('\n')) {
+        if (!line.startsWith(`${name}{`)) continue;
+        if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+      }
+      return sum;
+    }, 0);
+  console.log('\n| webhook | requests (both nodes) | server mean ms | outbox emit in the transaction ms | share | without it ms | dispatch after commit ms |');
+  console.log('| --- | --: | --: | --: | --: | --: | --: |');
+  for (const [label, route, event] of [
+    ['voice webhook', '/webhooks/twilio/voice', 'call.changed'],
+    ['inbound SMS', '/webhooks/twilio/messaging', 'message.received'],
+    ['SMS status callback', '/webhooks/twilio/messaging/status', 'message.status-changed'],
+  ] as const) {
+    const count = metric('http_request_duration_seconds_count', { route, method: 'POST' });
+    const mean = (1000 * metric('http_request_duration_seconds_sum', { route, method: 'POST' })) / Math.max(1, count);
+    const emit = (1000 * metric('outbox_cost_seconds_total', { step: 'emit', event })) / Math.max(1, count);
+    const dispatch = (1000 * metric('outbox_cost_seconds_total', { step: 'dispatch', event })) / Math.max(1, count);
+    console.log(
+      `| ${label} | ${fmt(count)} | ${mean.toFixed(2)} | ${emit.toFixed(2)} | ${((100 * emit) / Math.max(0.001, mean)).toFixed(0)} % | ${(mean - emit).toFixed(2)} | ${dispatch.toFixed(2)} |`,
+    );
+  }
   if (profile) {
     const top = await client.query<{ calls: string; total: number; mean: number; query: string }>(
       `select calls::text, total_exec_time total, mean_exec_time mean, query from pg_stat_statements
@@ -574,4 +606,8 @@ async function main(): Promise<void> {
 }
 
 if (process.env[CHILD_ROLE]) await runLoadChild();
-else await main();
+else
+  await main().catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });

@@ -62,6 +62,7 @@ export async function onMessageStatus(ctx: AppContext, e: DomainEvents['message.
         errorCode: failed && e.errorCode !== null ? String(e.errorCode) : '',
         bucketStart: bucketOf(meta?.at ?? new Date()),
         failed,
+        shard: meta?.eventId ?? 0,
       });
     });
   }
@@ -91,7 +92,8 @@ export async function onCampaignDeliveries(ctx: AppContext, e: DomainEvents['cam
   const bucketStart = bucketOf(meta?.at ?? new Date());
   await ctx.db.transaction().execute(async (tx) => {
     if (!(await events.claimEffect(tx, meta))) return;
-    for (const c of counts.values()) await repo.countMessageOutcome(tx, { companyId: e.companyId, campaignId: e.campaignId, bucketStart, ...c });
+    for (const c of counts.values())
+      await repo.countMessageOutcome(tx, { companyId: e.companyId, campaignId: e.campaignId, bucketStart, shard: meta?.eventId ?? 0, ...c });
   });
 }
 

@@ -20,6 +20,9 @@ export type AlertFilter = {
   to?: string;
 };
 
+/** How many rows one 5-minute message-outcome bucket is spread over (migration 0053). */
+export const BUCKET_SHARDS = 8;
+
 const ACTIVE = ['open', 'acknowledged'];
 
 export const alertsRepository = {
@@ -209,12 +212,16 @@ export const alertsRepository = {
     return rows.map((r) => r.user_id);
   },
 
-  /** Adds `count` (default 1) outbound message outcomes of one kind to their 5-minute bucket. */
+  /**
+   * Adds `count` (default 1) outbound message outcomes of one kind to their 5-minute bucket, in the bucket's row
+   * `shard` (0–{@link BUCKET_SHARDS}-1; readers sum the rows), so concurrent counts rarely wait on one row's lock.
+   */
   async countMessageOutcome(
     db: DbOrTx,
-    b: { companyId: number; campaignId: number; errorCode: string; bucketStart: Date; failed: boolean; count?: number },
+    b: { companyId: number; campaignId: number; errorCode: string; bucketStart: Date; failed: boolean; count?: number; shard?: number },
   ): Promise<void> {
     const n = b.count ?? 1;
+    const shard = Math.abs(Math.trunc(b.shard ?? 0)) % BUCKET_SHARDS;
     await db
       .insertInto('monitor_message_buckets')
       .values({
@@ -224,9 +231,10 @@ export const alertsRepository = {
         bucket_start: b.bucketStart,
         delivered: b.failed ? 0 : n,
         failed: b.failed ? n : 0,
+        shard,
       })
       .onConflict((oc) =>
-        oc.columns(['company_id', 'bucket_start', 'campaign_id', 'error_code']).doUpdateSet((eb) => ({
+        oc.columns(['company_id', 'bucket_start', 'campaign_id', 'error_code', 'shard']).doUpdateSet((eb) => ({
           delivered: eb('monitor_message_buckets.delivered', '+', b.failed ? 0 : n),
           failed: eb('monitor_message_buckets.failed', '+', b.failed ? n : 0),
         })),

@@ -40,7 +40,7 @@ export async function onCallChanged(ctx: AppContext, e: DomainEvents['call.chang
 }
 
 async function recordItem(ctx: AppContext, companyId: number, itemId: number, wantInbound: boolean): Promise<void> {
-  const [m] = await messagesPage(ctx, { companyIds: [companyId], from: new Date(0), to: new Date(8.64e15), afterId: itemId - 1, limit: 1 });
+  const [m] = await messagesPage(ctx, { companyIds: [companyId], from: new Date(0), to: new Date(8.64e15), afterId: itemId - 1, limit: 1, id: itemId });
   if (!m || m.id !== itemId || m.is_inbound !== wantInbound) return;
   if (m.media_count > 0) await record(ctx, companyId, 'mms_messages', `item:${itemId}`, 1, m.created_at);
   else await record(ctx, companyId, 'sms_segments', `item:${itemId}`, Math.max(1, smsSegments(m.body ?? '').segments), m.created_at);

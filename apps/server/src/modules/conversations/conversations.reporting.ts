@@ -69,10 +69,13 @@ export type MessageForExport = {
   created_at: Date;
 };
 
-/** A page of text messages in the scope by id after `afterId` (keyset paging: exports stream page by page). */
+/**
+ * A page of text messages in the scope by id after `afterId` (keyset paging: exports stream page by page); with
+ * `id`, just that item (when it is in the scope): a lookup by primary key, not a walk of the company's items.
+ */
 export async function messagesPage(
   ctx: AppContext,
-  scope: ItemScope & { afterId: number; limit: number; type?: 'message' | 'fax' },
+  scope: ItemScope & { afterId: number; limit: number; type?: 'message' | 'fax'; id?: number },
 ): Promise<MessageForExport[]> {
   if (scope.companyIds.length === 0) return [];
   let q = ctx.db
@@ -96,6 +99,7 @@ export async function messagesPage(
     .where('i.created_at', '>=', scope.from)
     .where('i.created_at', '<', scope.to)
     .where('i.id', '>', scope.afterId);
+  if (scope.id !== undefined) q = q.where('i.id', '=', scope.id);
   if (scope.numberIds && scope.numberIds.length > 0) q = q.where('c.number_id', 'in', [...scope.numberIds]);
   const rows = await q.orderBy('i.id').limit(scope.limit).execute();
   return rows.map((r) => ({

@@ -90,6 +90,8 @@ export interface MonitorMessageBucketsTable {
   bucket_start: Date | string;
   delivered: Generated<number>;
   failed: Generated<number>;
+  /** Which of the bucket's rows (0–7; the counting event's id modulo 8, so concurrent counts do not queue on one row). */
+  shard: Generated<number>;
 }
 
 export interface MonitorVoicemailsTable {

@@ -60,10 +60,18 @@ export type ClaimedDelivery = {
 /** Called with each finished delivery (the outbox's metrics). */
 type Observer = (consumer: string, outcome: 'done' | 'failed' | 'dead', lagMs: number) => void;
 
+/**
+ * Called with what the outbox itself cost (the metrics `outbox_emit_seconds_total`, `outbox_dispatch_seconds_total`;
+ * bench/soak prints them per webhook): `emit` is the write inside the change's transaction (on the answer's path),
+ * labelled with the batch's first event name; `dispatch` the after-commit run (claims, the consumers, their bookkeeping).
+ */
+type CostObserver = (step: 'emit' | 'dispatch', event: string, seconds: number) => void;
+
 class EventBus {
   private readonly consumers = new Map<string, ConsumerEntry>();
   private readonly byEvent = new Map<DomainEventName, ConsumerEntry[]>();
   private observers = new Set<Observer>();
+  private costObservers = new Set<CostObserver>();
   private nextOrder = 0;
 
   /**
@@ -105,6 +113,18 @@ class EventBus {
     return this.consumers.has(consumer);
   }
 
+  /** Receives the time of every emit and dispatch (see {@link CostObserver}); @returns a function that stops it. */
+  observeCost(observer: CostObserver): () => void {
+    this.costObservers.add(observer);
+    return () => this.costObservers.delete(observer);
+  }
+
+  private cost(step: 'emit' | 'dispatch', event: string, startedAt: bigint): void {
+    if (this.costObservers.size === 0) return;
+    const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+    for (const o of this.costObservers) o(step, event, seconds);
+  }
+
   /** Receives every finished delivery; @returns a function that stops it. */
   observe(observer: Observer): () => void {
     this.observers.add(observer);
@@ -127,6 +147,7 @@ class EventBus {
    */
   async emitMany(tx: DbOrTx, list: readonly AnyEvent[]): Promise<Emitted> {
     if (list.length === 0) return { eventIds: [] };
+    const startedAt = process.hrtime.bigint();
     const names: string[] = [];
     const types: string[] = [];
     const ids: string[] = [];
@@ -168,6 +189,7 @@ class EventBus {
       select id from e order by id`.execute(tx);
     const perEvent = new Map<string, number>();
     for (const e of consumerEvents) perEvent.set(e, (perEvent.get(e) ?? 0) + 1);
+    this.cost('emit', names[0]!, startedAt);
     return { eventIds: rows.map((r) => r.id), deliveries: names.reduce((n, name) => n + (perEvent.get(name) ?? 0), 0) };
   }
 
@@ -187,9 +209,13 @@ class EventBus {
       // Deliveries held back by an earlier event of their aggregate (another request's, running now) are claimed
       // again shortly, for up to DISPATCH_WAIT_MS; after that the outbox workers run them.
       for (let round = 0; ; round++) {
+        const startedAt = process.hrtime.bigint();
         const claimed = await claimDeliveries(ctx, { eventIds: ids });
         claimed.sort((a, b) => a.event_id - b.event_id || this.orderOf(a.consumer) - this.orderOf(b.consumer));
-        for (const d of claimed) await this.run(ctx, d);
+        const done: ClaimedDelivery[] = [];
+        for (const d of claimed) await this.run(ctx, d, done);
+        await this.finishDone(ctx, done);
+        this.cost('dispatch', claimed[0]?.name ?? 'none', startedAt);
         handled += claimed.length;
         if (handled >= expected || Date.now() > deadline) return;
         if (claimed.length === 0 && !(await hasPending(ctx, ids))) return;
@@ -223,11 +249,12 @@ class EventBus {
   }
 
   /**
-   * Runs one claimed delivery and records its outcome: done; failed (retried after a backoff of
+   * Runs one claimed delivery and records its outcome: done (or, given `done`, appended to it for
+   * {@link finishDone}); failed (retried after a backoff of
    * 1 s × 2^(attempt-1), at most 5 min); or dead after the consumer's `maxAttempts` (also when no
    * consumer of that name or event is registered in this process any more).
    */
-  async run(ctx: AppContext, d: ClaimedDelivery): Promise<void> {
+  async run(ctx: AppContext, d: ClaimedDelivery, done?: ClaimedDelivery[]): Promise<void> {
     const entry = this.consumers.get(d.consumer);
     const handler = entry?.handlers.get(d.name as DomainEventName);
     const lagMs = Date.now() - new Date(d.created_at).getTime();
@@ -257,8 +284,27 @@ class EventBus {
       for (const o of this.observers) o(d.consumer, dead ? 'dead' : 'failed', lagMs);
       return;
     }
+    if (done) {
+      done.push(d);
+      return;
+    }
     await finishDelivery(ctx, d, { ok: true });
     for (const o of this.observers) o(d.consumer, 'done', lagMs);
+  }
+
+  /**
+   * Records the deliveries a dispatch round ran successfully as done, in one statement (the round's
+   * bookkeeping is one write, not one per consumer). A crash before it runs them again: consumers are idempotent.
+   */
+  async finishDone(ctx: AppContext, done: readonly ClaimedDelivery[]): Promise<void> {
+    if (done.length === 0) return;
+    await sql`update event_deliveries d set status = 'done', done_at = now(), locked_until = null, last_error = null
+      from unnest(${done.map((d) => d.consumer)}::text[], ${done.map((d) => d.event_id)}::bigint[]) as x(consumer, event_id)
+      where d.consumer = x.consumer and d.event_id = x.event_id and d.locked_by = ${ctx.queue.workerId}`.execute(ctx.db);
+    for (const d of done) {
+      const lagMs = Date.now() - new Date(d.created_at).getTime();
+      for (const o of this.observers) o(d.consumer, 'done', lagMs);
+    }
   }
 }
 

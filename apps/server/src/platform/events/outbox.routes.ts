@@ -4,8 +4,9 @@
  * - GET  /api/ops/outbox: every consumer's backlog, retries, dead letters and lag (s), newest dead letters.
  * - POST /api/ops/outbox/consumers/{consumer}/retry {eventId?}: dead letters due again.
  * - POST /api/ops/outbox/consumers/{consumer}/replay {since, companyId?}: the consumer takes its events again from `since`.
- * Also the metrics `outbox_consumer_lag_seconds`, `outbox_consumer_pending`, `outbox_consumer_dead` and
- * `outbox_deliveries_total{consumer,outcome}` on `/metrics`.
+ * Also the metrics `outbox_consumer_lag_seconds`, `outbox_consumer_pending`, `outbox_consumer_dead`,
+ * `outbox_deliveries_total{consumer,outcome}` and the outbox's own cost `outbox_cost_seconds_total{step,event}` /
+ * `outbox_cost_total{step,event}` (step `emit` inside the change's transaction, `dispatch` after commit) on `/metrics`.
  */
 import { errorResponses, OutboxConsumerParams, OutboxCount, OutboxReplayBody, OutboxRetryBody, OutboxStatus } from '@switchboard/contracts';
 import { z } from 'zod';
@@ -120,8 +121,28 @@ export function registerOutboxMetrics(ctx: AppContext, registry: Registry): () =
     labelNames: ['consumer'] as const,
     registers: [registry],
   });
-  return events.observe((consumer, outcome, lagMs) => {
+  const costSeconds = new Counter({
+    name: 'outbox_cost_seconds_total',
+    help: "Time spent by the outbox: step 'emit' (the write inside the change's transaction) or 'dispatch' (the after-commit run, sleeps excluded), by event (a batch's first)",
+    labelNames: ['step', 'event'] as const,
+    registers: [registry],
+  });
+  const costCount = new Counter({
+    name: 'outbox_cost_total',
+    help: 'Emits and dispatch rounds counted in outbox_cost_seconds_total',
+    labelNames: ['step', 'event'] as const,
+    registers: [registry],
+  });
+  const stopCost = events.observeCost((step, event, seconds) => {
+    costSeconds.inc({ step, event }, seconds);
+    costCount.inc({ step, event });
+  });
+  const stopDone = events.observe((consumer, outcome, lagMs) => {
     done.inc({ consumer, outcome });
     if (outcome === 'done') commitToDone.set({ consumer }, lagMs / 1000);
   });
+  return () => {
+    stopCost();
+    stopDone();
+  };
 }

@@ -72,10 +72,12 @@ export class OutboxWorkers {
         const claimed = await claimDeliveries(this.ctx, { limit: outboxTuning.batch });
         if (claimed.length === 0) break;
         let i = 0;
+        const done: typeof claimed = [];
         const lanes = Array.from({ length: Math.min(outboxTuning.concurrency, claimed.length) }, async () => {
-          while (i < claimed.length && !this.stopped) await events.run(this.ctx, claimed[i++]!);
+          while (i < claimed.length && !this.stopped) await events.run(this.ctx, claimed[i++]!, done);
         });
         await Promise.all(lanes);
+        await events.finishDone(this.ctx, done);
         if (this.stopped) return;
         if (claimed.length < outboxTuning.batch && !this.again) break;
       }
