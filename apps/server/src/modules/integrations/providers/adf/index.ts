@@ -5,3 +5,6 @@ import { adfSandbox } from './adf.sandbox.js';
 
 /** Registered by the integrations framework under `adf`. */
 export const provider: ProviderModule = { adapter: adfAdapter, sandbox: adfSandbox };
+
+/** The same module under a descriptive name (the framework's registry imports `<name>Provider`). */
+export const adfProvider = provider;

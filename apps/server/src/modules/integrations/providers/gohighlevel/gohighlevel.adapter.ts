@@ -246,6 +246,10 @@ export const goHighLevelAdapter: ProviderAdapter = {
     const companyId = typeof grant?.companyId === 'string' ? grant.companyId : String(conn.config.companyId ?? '');
     const locationId = typeof grant?.locationId === 'string' ? grant.locationId : String(conn.config.locationId ?? '');
     if (userType === 'Company') return { externalAccountId: companyId, accountName: `Agency ${companyId}`, config: { userType, companyId } };
+    // A grant without locationId (e.g. the framework's sandbox authorization server): the location is chosen in the
+    // connect flow from the `locations` lookup.
+    if (!locationId)
+      return { externalAccountId: companyId || `ghl-${conn.integrationId}`, accountName: 'GoHighLevel sub-account', config: { userType, companyId } };
     const json = await ghl(conn, conn.accessToken, 'contacts', 'GET', `/locations/${encodeURIComponent(locationId)}`);
     const loc = (json.location ?? {}) as { id?: string; name?: string };
     return { externalAccountId: loc.id ?? locationId, accountName: loc.name ?? locationId, config: { userType, companyId, locationId } };

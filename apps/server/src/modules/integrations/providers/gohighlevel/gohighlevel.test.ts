@@ -82,6 +82,14 @@ describe('GoHighLevel adapter', () => {
     });
   });
 
+  it('identifies a grant without location (sandbox authorization server): the location is chosen later', async () => {
+    expect(await adapter.identify(conn({ config: {} }), { access_token: 'sandbox-x' })).toEqual({
+      externalAccountId: 'ghl-9',
+      accountName: 'GoHighLevel sub-account',
+      config: { userType: 'Location', companyId: '' },
+    });
+  });
+
   it('honours the burst limit (429 with X-RateLimit headers) and maps an invalid token to reconnect', async () => {
     next = Response.json(
       { statusCode: 429, message: 'Too many requests' },

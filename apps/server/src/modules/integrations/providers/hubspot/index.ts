@@ -5,3 +5,6 @@ import { hubSpotSandbox } from './hubspot.sandbox.js';
 
 /** Registered by the integrations framework under `hubspot`. */
 export const provider: ProviderModule = { adapter: hubSpotAdapter, sandbox: hubSpotSandbox };
+
+/** The same module under a descriptive name (the framework's registry imports `<name>Provider`). */
+export const hubSpotProvider = provider;

@@ -5,3 +5,6 @@ import { metaAdsSandbox } from './metaads.sandbox.js';
 
 /** Registered by the integrations framework under `metaads`. */
 export const provider: ProviderModule = { adapter: metaAdsAdapter, sandbox: metaAdsSandbox };
+
+/** The same module under a descriptive name (the framework's registry imports `<name>Provider`). */
+export const metaAdsProvider = provider;

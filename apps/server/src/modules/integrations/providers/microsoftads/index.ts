@@ -5,3 +5,6 @@ import { microsoftAdsSandbox } from './microsoftads.sandbox.js';
 
 /** Registered by the integrations framework under `microsoftads`. */
 export const provider: ProviderModule = { adapter: microsoftAdsAdapter, sandbox: microsoftAdsSandbox };
+
+/** The same module under a descriptive name (the framework's registry imports `<name>Provider`). */
+export const microsoftAdsProvider = provider;

@@ -5,3 +5,6 @@ import { salesforceSandbox } from './salesforce.sandbox.js';
 
 /** Registered by the integrations framework under `salesforce`. */
 export const provider: ProviderModule = { adapter: salesforceAdapter, sandbox: salesforceSandbox };
+
+/** The same module under a descriptive name (the framework's registry imports `<name>Provider`). */
+export const salesforceProvider = provider;

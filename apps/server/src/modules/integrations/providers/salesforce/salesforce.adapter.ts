@@ -227,7 +227,9 @@ export const salesforceAdapter: ProviderAdapter = {
   lookups: {},
 
   async identify(conn, grant: TokenGrant | null): Promise<ConnectedAccount> {
-    const instanceUrl = typeof grant?.instance_url === 'string' ? grant.instance_url : String(conn.config.instanceUrl ?? '');
+    // Salesforce always answers instance_url; a grant without it (the framework's sandbox authorization server) keeps
+    // the login host, which the sandbox serves.
+    const instanceUrl = typeof grant?.instance_url === 'string' ? grant.instance_url : String(conn.config.instanceUrl ?? '') || SF_LOGIN;
     const orgFromId = typeof grant?.id === 'string' ? (/\/id\/([^/]+)\//.exec(grant.id)?.[1] ?? '') : '';
     const withInstance: ProviderConnection = { ...conn, config: { ...conn.config, instanceUrl } };
     const info = await sf(withInstance, 'GET', '/services/oauth2/userinfo');

@@ -113,6 +113,11 @@ describe('Salesforce adapter', () => {
       accountName: 'sales@sandbox-motors.example',
       config: { instanceUrl: 'https://sandbox-motors.my.salesforce.com', orgId: '00D5g000000SANDBOX' },
     });
+    // A grant without instance_url (the framework's sandbox authorization server) keeps the login host.
+    expect((await adapter.identify(conn(), { access_token: 'sandbox-x' })).config).toEqual({
+      instanceUrl: 'https://login.salesforce.com',
+      orgId: '00D5g000000SANDBOX',
+    });
     // Against the real login host the adapter calls the org's instance, never login.salesforce.com.
     const urls: string[] = [];
     const live = testConnection('salesforce', 'https://login.salesforce.com', {
