@@ -9,7 +9,7 @@
  * `usage`, `invitations`, `review`, `support`, `profile` (signed in).
  */
 import { AppShell, Badge, Burger, Button, Group, NavLink, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import {
   IconChartBar,
   IconHeadset,
@@ -22,12 +22,12 @@ import {
   type Icon as TablerIcon,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, Navigate, NavLink as RouterNavLink, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { MAIN_CONTENT_ID, SkipLink } from '../../../components/SkipLink';
 import { notify } from '../../../lib/notify';
 import { useUsageStream, type StreamState } from '../api/account';
-import { clearCaddySession, setCaddyUnauthorizedHandler, useCaddySession } from '../api/client';
+import { clearCaddySession, getCaddySession, setCaddyUnauthorizedHandler, useCaddySession } from '../api/client';
 import { ResetPasswordPage, SignInPage, SignUpPage } from './AuthPages';
 import { CatalogPage } from './CatalogPage';
 import { InvitationsPage, ReviewPage } from './CommunityPages';
@@ -109,6 +109,7 @@ function CaddyShell() {
   const signOut = useCaddySignOut();
   const stream = useUsageStream();
   const { pathname } = useLocation();
+  const small = useMediaQuery('(max-width: 48em)');
   useEffect(close, [pathname, close]);
   return (
     <AppShell
@@ -136,10 +137,18 @@ function CaddyShell() {
           </Badge>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="sm" aria-label="Consumer area">
+      {/* Off screen at phone width until the menu opens: out of the tab order and the accessibility tree meanwhile. */}
+      <AppShell.Navbar p="sm" aria-label="Consumer area" inert={small && !opened}>
         <AppShell.Section grow component="nav" aria-label="Sections">
           {NAV.map((n) => (
-            <NavLink key={n.to} component={RouterNavLink} to={n.to} label={n.label} leftSection={<n.icon size={18} aria-hidden />} />
+            <NavLink
+              key={n.to}
+              component={RouterNavLink}
+              to={n.to}
+              label={n.label}
+              active={pathname === n.to || pathname.startsWith(`${n.to}/`)}
+              leftSection={<n.icon size={18} aria-hidden />}
+            />
           ))}
         </AppShell.Section>
         <AppShell.Section pt="xs" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
@@ -166,10 +175,13 @@ function RequireCaddy({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** Sign-up and sign-in: a signed-in person goes on to their numbers. */
+/**
+ * Sign-up and sign-in: a person already signed in when opening them goes on to their numbers. Signing in on the page
+ * itself is left to the page, which goes where it should (sign-up: the catalogue; sign-in: the page asked for).
+ */
 function SignedOutOnly({ children }: { children: ReactNode }) {
-  const session = useCaddySession();
-  if (session) return <Navigate to="/caddy/numbers" replace />;
+  const [signedIn] = useState(() => getCaddySession() !== null);
+  if (signedIn) return <Navigate to="/caddy/numbers" replace />;
   return children;
 }
 

@@ -123,26 +123,28 @@ export function CatalogPage() {
           Try another area code, or random numbers.
         </Empty>
       ) : (
-        <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Numbers on offer">
-          {catalog.data.map((n) => (
-            <Card component="li" key={n.number} withBorder radius="md" padding="sm" data-testid="caddy-offer">
-              <Group justify="space-between" wrap="nowrap">
-                <Stack gap={0} style={{ minWidth: 0 }}>
-                  <Text fw={600}>{n.nationalNumber}</Text>
-                  <Text size="xs" c="dimmed">
-                    {[n.locality, n.region].filter(Boolean).join(', ') || 'United States'}
-                  </Text>
-                </Stack>
-                <Button size="sm" variant="light" onClick={() => setChosen(n)} disabled={atLimit} aria-label={`Choose ${n.nationalNumber}`}>
-                  Choose
-                </Button>
-              </Group>
-            </Card>
-          ))}
+        <>
+          <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Numbers on offer">
+            {catalog.data.map((n) => (
+              <Card component="li" key={n.number} withBorder radius="md" padding="sm" data-testid="caddy-offer">
+                <Group justify="space-between" wrap="nowrap">
+                  <Stack gap={0} style={{ minWidth: 0 }}>
+                    <Text fw={600}>{n.nationalNumber}</Text>
+                    <Text size="xs" c="dimmed">
+                      {[n.locality, n.region].filter(Boolean).join(', ') || 'United States'}
+                    </Text>
+                  </Stack>
+                  <Button size="sm" variant="light" onClick={() => setChosen(n)} disabled={atLimit} aria-label={`Choose ${n.nationalNumber}`}>
+                    Choose
+                  </Button>
+                </Group>
+              </Card>
+            ))}
+          </Stack>
           <Button variant="subtle" onClick={() => setSearch({ ...search, seed: Date.now() })}>
             Show other numbers
           </Button>
-        </Stack>
+        </>
       )}
 
       <Modal

@@ -51,12 +51,12 @@ function NumberCard({
               {n.nationalNumber}
             </Text>
             {n.isActive ? (
-              <Badge color="teal" variant="light" w="fit-content">
+              <Badge color="teal" variant="light" w="fit-content" data-testid="caddy-number-state">
                 Active
               </Badge>
             ) : (
               <Group gap={6}>
-                <Badge color={left !== null && left <= 7 ? 'red' : 'yellow'} variant="light">
+                <Badge color={left !== null && left <= 7 ? 'red' : 'yellow'} variant="light" data-testid="caddy-number-state">
                   Inactive
                 </Badge>
                 {n.willBeRemovedAt ? (
@@ -83,20 +83,18 @@ function NumberCard({
             </Menu.Dropdown>
           </Menu>
         </Group>
-        <Group justify="space-between" wrap="nowrap">
-          <Switch
-            checked={n.isActive}
-            onChange={(e) => onToggle(n, e.currentTarget.checked)}
-            disabled={n.isActive && onlyActive}
-            label={n.isActive ? 'Active' : 'Make active'}
-            aria-label={`${n.isActive ? 'Active' : 'Make active'}: ${n.nationalNumber}`}
-            description={n.isActive && onlyActive ? 'At least one number stays active' : undefined}
-            color="teal"
-          />
-          <Button component={Link} to={`/caddy/numbers/${n.id}`} variant="light" size="sm" leftSection={<IconMessage size={16} aria-hidden />}>
-            Calls and texts
-          </Button>
-        </Group>
+        <Switch
+          checked={n.isActive}
+          onChange={(e) => onToggle(n, e.currentTarget.checked)}
+          disabled={n.isActive && onlyActive}
+          label={n.isActive ? 'Keep active' : 'Make active'}
+          aria-label={`${n.isActive ? 'Keep active' : 'Make active'}: ${n.nationalNumber}`}
+          description={n.isActive && onlyActive ? 'Your only active number stays active. Make another number active first.' : undefined}
+          color="teal"
+        />
+        <Button component={Link} to={`/caddy/numbers/${n.id}`} variant="light" fullWidth leftSection={<IconMessage size={16} aria-hidden />}>
+          Calls and texts
+        </Button>
       </Stack>
     </Card>
   );
