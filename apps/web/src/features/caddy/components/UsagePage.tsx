@@ -4,8 +4,8 @@
  * numbers; the fair-use ceiling for plans without a monthly cap), and the plan and subscription state with what each
  * plan includes.
  */
-import { Alert, Badge, Card, Group, Progress, SimpleGrid, Stack, Table, Text } from '@mantine/core';
-import { CADDY_FAIR_USE, CADDY_PLAN_LIMITS, CADDY_PLANS, type CaddyPlan, type CaddySubscriptionStatus } from '@switchboard/contracts';
+import { Alert, Badge, Card, Group, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
+import { CADDY_FAIR_USE, CADDY_PLAN_LIMITS, type CaddyPlan, type CaddySubscriptionStatus } from '@switchboard/contracts';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useCaddyProfile, useCaddyUsage, type CaddyUsage } from '../api/account';
 import { CaddyPage, formatDay, LoadFailed, Loading } from './ui';
@@ -24,15 +24,31 @@ const STATUS: Record<CaddySubscriptionStatus, { label: string; color: string; te
   not_subscribed: { label: 'Not subscribed', color: 'gray', text: 'You are on the free Starter plan. Subscribe in the Caddy app on your phone for more.' },
 };
 
-const PAID_PLANS: CaddyPlan[] = CADDY_PLANS.filter((p) => p !== 'unlimited');
 const number = new Intl.NumberFormat();
 
 /** One usage bar: used against the limit (or the fair-use ceiling when the plan has no cap). */
-function UsageBar({ label, used, limit, fairUse, detail }: { label: string; used: number; limit: number | null; fairUse?: number; detail?: string }) {
+function UsageBar({
+  label,
+  used,
+  limit,
+  fairUse,
+  detail,
+  over,
+  warnAt = 80,
+}: {
+  label: string;
+  used: number;
+  limit: number | null;
+  fairUse?: number;
+  detail?: string;
+  /** The server says this limit is reached (`overLimit`). */
+  over: boolean;
+  /** Percent from which the bar turns orange (numbers: never, holding the plan's numbers is normal). */
+  warnAt?: number;
+}) {
   const cap = limit ?? fairUse ?? null;
   const percent = cap ? Math.min(100, (used / cap) * 100) : 0;
-  const over = cap !== null && used >= cap;
-  const color = over ? 'red' : percent >= 80 ? 'orange' : 'teal';
+  const color = over ? 'red' : percent >= warnAt ? 'orange' : 'teal';
   const shown = Number.isInteger(used) ? number.format(used) : number.format(Math.round(used * 10) / 10);
   const of = limit !== null ? `${shown} of ${number.format(limit)}` : `${shown} (unlimited, fair use ${number.format(fairUse ?? 0)})`;
   return (
@@ -77,15 +93,22 @@ function UsageBars({ usage }: { usage: CaddyUsage }) {
         </Alert>
       ) : null}
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-        <UsageBar label="Minutes" used={usage.minutesUsed} limit={usage.minutesLimit} fairUse={CADDY_FAIR_USE.minutes} />
+        <UsageBar
+          label="Minutes"
+          used={usage.minutesUsed}
+          limit={usage.minutesLimit}
+          fairUse={CADDY_FAIR_USE.minutes}
+          over={usage.overLimit.includes('minutes')}
+        />
         <UsageBar
           label="Texts"
           used={usage.textsUsed}
           limit={usage.textsLimit}
           fairUse={CADDY_FAIR_USE.texts}
+          over={usage.overLimit.includes('texts')}
           detail={`${number.format(usage.textsIn)} received, ${number.format(usage.textsOut)} sent`}
         />
-        <UsageBar label="Active numbers" used={usage.numbersUsed} limit={usage.numbersLimit} />
+        <UsageBar label="Active numbers" used={usage.numbersUsed} limit={usage.numbersLimit} over={usage.overLimit.includes('numbers')} warnAt={101} />
       </SimpleGrid>
     </Stack>
   );
@@ -121,49 +144,62 @@ function PlanCard() {
   );
 }
 
-/** What each plan includes (CADDY_PLAN_LIMITS). */
+/** The plans people can be on, monthly and yearly together (CADDY_PLAN_LIMITS; the legacy `unlimited` is not offered). */
+const PLAN_FAMILIES: Array<{ name: string; plans: CaddyPlan[]; billing: string }> = [
+  { name: 'Starter', plans: ['starter'], billing: 'Free' },
+  { name: 'Unlimited', plans: ['unlimited_monthly', 'unlimited_yearly', 'unlimited'], billing: 'Monthly or yearly' },
+  { name: 'Premium', plans: ['premium_monthly', 'premium_yearly'], billing: 'Monthly or yearly' },
+  { name: 'Deluxe', plans: ['deluxe_monthly', 'deluxe_yearly'], billing: 'Monthly or yearly' },
+];
+
+/** What each plan includes (CADDY_PLAN_LIMITS), the person's own marked. */
 function PlansTable({ current }: { current: CaddyPlan | undefined }) {
-  const cell = (v: number | null) => (v === null ? 'Unlimited*' : number.format(v));
   return (
-    <Card withBorder radius="md" padding="md" component="section" aria-labelledby="caddy-plans-title">
-      <Stack gap="xs">
-        <Text fw={600} component="h2" size="md" m={0} id="caddy-plans-title">
-          What each plan includes
-        </Text>
-        <Table.ScrollContainer minWidth={320}>
-          <Table striped fz="sm" verticalSpacing={6}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Plan</Table.Th>
-                <Table.Th scope="col">Numbers</Table.Th>
-                <Table.Th scope="col">Minutes</Table.Th>
-                <Table.Th scope="col">Texts</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {(['starter', ...PAID_PLANS.filter((p) => p !== 'starter')] as CaddyPlan[]).map((p) => {
-                const l = CADDY_PLAN_LIMITS[p];
-                return (
-                  <Table.Tr key={p} fw={p === current ? 700 : undefined} aria-current={p === current ? 'true' : undefined}>
-                    <Table.Th scope="row" fw="inherit">
-                      {l.label}
-                      {p === current ? ' (yours)' : ''}
-                    </Table.Th>
-                    <Table.Td>{l.numbers}</Table.Td>
-                    <Table.Td>{cell(l.minutes)}</Table.Td>
-                    <Table.Td>{cell(l.texts)}</Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-        <Text size="xs" c="dimmed">
-          * Fair use: {number.format(CADDY_FAIR_USE.minutes)} minutes and {number.format(CADDY_FAIR_USE.texts)} texts a month. Subscriptions are bought in the
-          Caddy app on iPhone or Android and managed in the App Store or Google Play.
-        </Text>
-      </Stack>
-    </Card>
+    <Stack gap="xs" component="section" aria-labelledby="caddy-plans-title">
+      <Text fw={600} component="h2" size="md" m={0} id="caddy-plans-title">
+        What each plan includes
+      </Text>
+      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
+        {PLAN_FAMILIES.map((f) => {
+          const l = CADDY_PLAN_LIMITS[f.plans[0]!];
+          const mine = current !== undefined && f.plans.includes(current);
+          return (
+            <Card
+              component="li"
+              key={f.name}
+              withBorder
+              radius="md"
+              padding="sm"
+              style={mine ? { borderColor: 'var(--mantine-color-teal-6)', borderWidth: 2 } : undefined}
+            >
+              <Stack gap={4}>
+                <Group justify="space-between" gap={4} wrap="nowrap">
+                  <Text fw={700}>{f.name}</Text>
+                  {mine ? (
+                    <Badge size="xs" color="teal">
+                      Yours
+                    </Badge>
+                  ) : null}
+                </Group>
+                <Text size="sm">
+                  {l.numbers} active number{l.numbers === 1 ? '' : 's'}
+                </Text>
+                <Text size="sm">
+                  {l.minutes === null ? 'Unlimited minutes and texts*' : `${number.format(l.minutes)} minutes, ${number.format(l.texts ?? 0)} texts a month`}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {f.billing}
+                </Text>
+              </Stack>
+            </Card>
+          );
+        })}
+      </SimpleGrid>
+      <Text size="xs" c="dimmed">
+        * Fair use: {number.format(CADDY_FAIR_USE.minutes)} minutes and {number.format(CADDY_FAIR_USE.texts)} texts a month. Subscriptions are bought in the
+        Caddy app on iPhone or Android and managed in the App Store or Google Play.
+      </Text>
+    </Stack>
   );
 }
 
