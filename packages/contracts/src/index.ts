@@ -33,6 +33,7 @@ export * from './sms-verification.js';
 export * from './marketplace.js';
 export * from './ad-integrations.js';
 export * from './caddy.js';
+export * from './caddy-stores.js';
 export * from './push.js';
 export * from './ops.js';
 export * from './live-events.js';

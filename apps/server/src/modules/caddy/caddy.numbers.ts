@@ -13,9 +13,10 @@
  * - The tick (`caddy.tick`, every TICK_MS on worker nodes; a durable pg-boss job with a singleton key per slot) releases
  *   the numbers whose date has passed and reminds the person 7 days and 1 day before (e-mail, else SMS), once each.
  */
-import { CADDY_MESSAGES, CADDY_PLAN_LIMITS, CADDY_REMOVAL_DAYS } from '@switchboard/contracts';
+import { CADDY_MESSAGES, CADDY_PLAN_LIMITS, CADDY_REMOVAL_DAYS, type CaddyPlan } from '@switchboard/contracts';
 import { formatPhone, parsePhone } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
+import type { DbOrTx } from '../../platform/db/db.js';
 import type { App } from '../../platform/http/app-type.js';
 import { fieldError, NotFoundError, ValidationError } from '../../platform/http/errors.js';
 import { purchaseIntoCompany, searchNumbers } from '../numbers/numbers.service.js';
@@ -175,6 +176,35 @@ export async function activateNumbers(ctx: AppContext, account: CaddyAccountRow,
     return caddyRepository.listNumbers(tx, account.id);
   });
   return { message: CADDY_MESSAGES.activated, data: rows.map(toCaddyNumber) };
+}
+
+/**
+ * The store subscription ended (expired, refunded, revoked; docs/consumer-area.md "Store subscriptions"): every active
+ * number of the account becomes inactive with a removal date CADDY_REMOVAL_DAYS ahead (or `notBefore` when later: a
+ * paused Google Play subscription keeps its numbers until it resumes), marked as the subscription's doing so a renewal
+ * restores them. Numbers already inactive keep their date. Runs in the caller's transaction (`tx`).
+ * @returns how many numbers became inactive.
+ */
+export async function startSubscriptionRemoval(tx: DbOrTx, accountId: number, now: Date, notBefore: Date | null = null): Promise<number> {
+  const base = now.getTime() + CADDY_REMOVAL_DAYS * DAY_MS;
+  const removeAt = new Date(Math.max(base, notBefore?.getTime() ?? 0));
+  return caddyRepository.deactivateForSubscription(tx, accountId, removeAt);
+}
+
+/**
+ * The store subscription gives service again (a renewal, a recovery, a reversed refund): the numbers its end made
+ * inactive become active again with no removal date, oldest first, as many as `plan` allows beside the active ones
+ * (the rest stay inactive with their date; the person may choose among them). Runs in the caller's transaction.
+ * @returns how many numbers were restored.
+ */
+export async function restoreSubscriptionNumbers(tx: DbOrTx, accountId: number, plan: CaddyPlan): Promise<number> {
+  const held = await caddyRepository.lockSubscriptionInactive(tx, accountId);
+  if (held.length === 0) return 0;
+  const active = (await caddyRepository.listNumbers(tx, accountId)).filter((n) => n.is_active).length;
+  const room = Math.max(0, CADDY_PLAN_LIMITS[plan].numbers - active);
+  const restore = held.slice(0, room).map((n) => n.id);
+  await caddyRepository.setActive(tx, restore, true, null);
+  return restore.length;
 }
 
 /** `GET /caddy/inactivity`: the account's numbers that will be removed, soonest first, with the days left. */

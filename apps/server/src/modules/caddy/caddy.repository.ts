@@ -18,6 +18,8 @@ export type CaddyAccountRow = {
   subscription_product_id: string | null;
   subscription_expires_at: Date | null;
   subscription_changed_at: Date | null;
+  /** The store purchase the status comes from (Apple originalTransactionId / Google purchaseToken; stores/). */
+  subscription_purchase_id: string | null;
   company_id: number;
   created_at: Date;
   updated_at: Date;
@@ -31,6 +33,8 @@ export type CaddyNumberRow = {
   is_active: boolean;
   will_be_removed_at: Date | null;
   released_at: Date | null;
+  /** `subscription`: made inactive by the store subscription's end (a renewal restores it; stores/). */
+  inactive_reason: 'subscription' | null;
   created_at: Date;
 };
 
@@ -93,6 +97,7 @@ export const caddyRepository = {
         | 'subscription_product_id'
         | 'subscription_expires_at'
         | 'subscription_changed_at'
+        | 'subscription_purchase_id'
       >
     >,
   ): Promise<void> {
@@ -205,7 +210,34 @@ export const caddyRepository = {
   },
   async setActive(db: DbOrTx, ids: number[], active: boolean, removeAt: Date | null): Promise<void> {
     if (ids.length === 0) return;
-    await db.updateTable('caddy_numbers').set({ is_active: active, will_be_removed_at: removeAt }).where('id', 'in', ids).execute();
+    // The person's choice: a number they activate or deactivate is no longer the subscription's to restore.
+    await db.updateTable('caddy_numbers').set({ is_active: active, will_be_removed_at: removeAt, inactive_reason: null }).where('id', 'in', ids).execute();
+  },
+  /**
+   * The store subscription ended: every active number of the account becomes inactive with `removeAt` and reason
+   * `subscription` (numbers already inactive keep their date). @returns how many were made inactive.
+   */
+  async deactivateForSubscription(db: DbOrTx, accountId: number, removeAt: Date): Promise<number> {
+    const r = await db
+      .updateTable('caddy_numbers')
+      .set({ is_active: false, will_be_removed_at: removeAt, inactive_reason: 'subscription' })
+      .where('account_id', '=', accountId)
+      .where('released_at', 'is', null)
+      .where('is_active', '=', true)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  },
+  /** The numbers the subscription's end made inactive (not released), oldest first, locked. */
+  async lockSubscriptionInactive(db: DbOrTx, accountId: number): Promise<CaddyNumberRow[]> {
+    return (await db
+      .selectFrom('caddy_numbers')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('released_at', 'is', null)
+      .where('inactive_reason', '=', 'subscription')
+      .orderBy('id')
+      .forUpdate()
+      .execute()) as CaddyNumberRow[];
   },
   /** Marks numbers released (their numbers-module rows are released by the caller). */
   async markReleased(db: DbOrTx, ids: number[]): Promise<void> {

@@ -24,6 +24,8 @@ export interface CaddyAccountsTable {
   subscription_expires_at: TimeOrNull;
   /** Signing time of the store notification the status was taken from (never regressed by an older one). */
   subscription_changed_at: TimeOrNull;
+  /** The store purchase the status comes from: Apple `originalTransactionId` / Google `purchaseToken` (0062). */
+  subscription_purchase_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** The hidden company holding the account's numbers and inbox. */
   company_id: number;
   created_at: Generated<Date>;
@@ -108,6 +110,8 @@ export interface CaddyStoreEventsTable {
   /** The store's product id and expiry the notification carried (migration 0061). */
   product_id: ColumnType<string | null, string | null | undefined, string | null>;
   expires_at: TimeOrNull;
+  /** Apple `originalTransactionId` / Google `purchaseToken` (0062). */
+  purchase_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The sandbox store's own subscription records (offline stand-in for the App Store and Google Play; 0061). */
