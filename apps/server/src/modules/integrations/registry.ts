@@ -8,12 +8,24 @@ import type { ProviderId, ProviderModule, ProviderSandbox } from './providers/pr
 import { ga4Provider } from './providers/ga4/index.js';
 import { googleAdsProvider } from './providers/googleads/index.js';
 import { slackProvider } from './providers/slackbot/index.js';
+import { adfProvider } from './providers/adf/index.js';
+import { goHighLevelProvider } from './providers/gohighlevel/index.js';
+import { hubSpotProvider } from './providers/hubspot/index.js';
+import { metaAdsProvider } from './providers/metaads/index.js';
+import { microsoftAdsProvider } from './providers/microsoftads/index.js';
+import { salesforceProvider } from './providers/salesforce/index.js';
 
-/** Registered provider modules (the providers engineer's are added as they land). */
+/** Registered provider modules (every provider of spec 002 §1). */
 const MODULES: Partial<Record<ProviderId, ProviderModule>> = {
   ga4: ga4Provider,
   googleads: googleAdsProvider,
   slackbot: slackProvider,
+  metaads: metaAdsProvider,
+  microsoftads: microsoftAdsProvider,
+  hubspot: hubSpotProvider,
+  salesforce: salesforceProvider,
+  gohighlevel: goHighLevelProvider,
+  adf: adfProvider,
 };
 
 /** The module of `provider`, or undefined when this server has none. */
