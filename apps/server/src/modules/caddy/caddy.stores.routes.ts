@@ -80,7 +80,19 @@ export async function registerCaddyStoreRoutes(app: App, ctx: AppContext): Promi
     s.addHook('onRoute', (route) => {
       const who = (route.config as { consumer?: ConsumerAccess } | undefined)?.consumer;
       const schema = route.schema as { description?: string } | undefined;
-      if (who !== 'account' || !schema) return;
+      if (!schema) return;
+      if (!who) {
+        // The store webhooks: public, the store's own signature is the authentication (the consumer area's wording).
+        route.schema = {
+          ...route.schema,
+          description: (schema.description ?? '').replace(
+            'Access: signed carrier callbacks.',
+            "Access: anyone (consumer area: the store's signature or push token authenticates the call; no session).",
+          ),
+        } as typeof route.schema;
+        return;
+      }
+      if (who !== 'account') return;
       route.schema = {
         ...route.schema,
         'x-access': { kind: 'consumer-account' },
