@@ -163,6 +163,35 @@ test('a person signs up at phone size, picks a number, gets a text from the simu
     findings.push(...(await axe(phone, 'usage at 1280')));
     await phone.screenshot({ path: 'test-results/caddy-usage-1280.png', fullPage: true });
 
+    // Beside a business session (its cookie brings the anti-forgery rule to the consumer calls): the same person signs
+    // in to the consumer area in the demo user's browser and leaves a review; the business session is untouched.
+    await page.goto('/caddy/signin');
+    await page.getByRole('textbox', { name: 'E-mail' }).fill(email);
+    await page.getByLabel('Password').fill('correct horse 42');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByTestId('caddy-code-sent')).toBeVisible();
+    await expect
+      .poll(async () => {
+        const mails = ((await api(page, 'get', '/api/dev/outbox')).body?.data ?? []).filter((m: { to: string }) => m.to.toLowerCase() === email);
+        code = mails.length >= 2 ? (/\b(\d{6})\b/.exec(mails[0].text)?.[1] ?? '') : '';
+        return code;
+      })
+      .toMatch(/^\d{6}$/);
+    await page.getByLabel('Code').fill(code);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'My numbers' })).toBeVisible();
+    await page.getByRole('link', { name: 'Review', exact: true }).click();
+    // The stars are labels of visually hidden radios: click the fifth star as a person would.
+    const fifth = await page.getByRole('radio', { name: '5 stars' }).getAttribute('id');
+    await page.locator(`label[for="${fifth}"]`).click();
+    await expect(page.getByRole('radio', { name: '5 stars' })).toBeChecked();
+    await page.getByLabel('Comment (optional)').fill('Clear calls, easy to set up.');
+    await page.getByRole('button', { name: 'Send review' }).click();
+    await expect(page.getByTestId('caddy-review-saved')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Update review' })).toBeVisible();
+    await page.goto('/inbox');
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+
     expect(findings, findings.join('\n')).toEqual([]);
   } finally {
     await withDb((c) => c.query('update users set is_operator = $2 where lower(email) = lower($1)', [DEMO.email, wasOperator]));
