@@ -160,6 +160,11 @@ test('a person signs up at phone size, picks a number, gets a text from the simu
     await phone.setViewportSize({ width: 1280, height: 900 });
     await phone.getByRole('link', { name: 'Usage and plan', exact: true }).click();
     await expect(texts).toHaveText('1 of 100');
+    // The offline test store (the default sandbox): a Premium subscription changes the plan and its limits.
+    await phone.getByTestId('caddy-test-store').getByRole('button', { name: 'Subscribe' }).click();
+    await expect(phone.getByTestId('caddy-subscription-status')).toHaveText('Active');
+    await expect(phone.getByTestId('caddy-plan')).toContainText('Premium, monthly');
+    await expect(phone.getByTestId('caddy-usage-active-numbers').getByTestId('caddy-usage-value')).toHaveText('1 of 3');
     findings.push(...(await axe(phone, 'usage at 1280')));
     await phone.screenshot({ path: 'test-results/caddy-usage-1280.png', fullPage: true });
 

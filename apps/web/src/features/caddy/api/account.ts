@@ -10,6 +10,7 @@ import type {
   CaddyReportAnswer,
   CaddyReviewAnswer,
   CaddyReviewSaved,
+  CaddySandboxAnswer,
   CaddyUploadAnswer,
   CaddyUsageAnswer,
   Infer,
@@ -181,4 +182,46 @@ export function useSendReport() {
       return (await caddyRequest<Infer<typeof CaddyReportAnswer>>('/support/customer-report', { method: 'POST', data: form })).data;
     },
   });
+}
+
+/**
+ * Whether this server runs the offline sandbox store (`CADDY_STORES=sandbox`, docs/consumer-area.md "Sandbox store").
+ * There is no read call for it, so this asks the sandbox's notification call with an empty body: answered 422 (the
+ * body refused, nothing done) where the sandbox exists, 404 where it does not (live stores).
+ */
+export function useSandboxStoreAvailable() {
+  const accountId = useAccountId();
+  return useQuery({
+    queryKey: caddyKey(accountId, 'sandbox-store'),
+    queryFn: async () => {
+      try {
+        await caddyRequest('/stores/sandbox/notifications', { method: 'POST', data: {} });
+        return true;
+      } catch (error) {
+        return (error as { status?: number }).status === 422;
+      }
+    },
+    enabled: accountId !== null,
+    staleTime: Infinity,
+  });
+}
+
+/** The sandbox store's subscribe and cancel (`POST /caddy/stores/sandbox/subscribe`, `…/cancel`); refreshes plan and usage. */
+export function useSandboxStore() {
+  const accountId = useAccountId();
+  const qc = useQueryClient();
+  const refresh = () => {
+    void qc.invalidateQueries({ queryKey: caddyKey(accountId, 'profile') });
+    void qc.invalidateQueries({ queryKey: caddyKey(accountId, 'usage') });
+    void qc.invalidateQueries({ queryKey: caddyKey(accountId, 'numbers') });
+  };
+  const subscribe = useMutation({
+    mutationFn: (input: { store: 'apple' | 'google'; plan: string }) => caddy.post<Infer<typeof CaddySandboxAnswer>>('/stores/sandbox/subscribe', input),
+    onSuccess: refresh,
+  });
+  const cancel = useMutation({
+    mutationFn: () => caddy.post<Infer<typeof CaddySandboxAnswer>>('/stores/sandbox/cancel', {}),
+    onSuccess: refresh,
+  });
+  return { subscribe, cancel };
 }

@@ -4,11 +4,13 @@
  * numbers; the fair-use ceiling for plans without a monthly cap), and the plan and subscription state with what each
  * plan includes.
  */
-import { Alert, Badge, Card, Group, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
-import { CADDY_FAIR_USE, CADDY_PLAN_LIMITS, type CaddyPlan, type CaddySubscriptionStatus } from '@switchboard/contracts';
+import { Alert, Badge, Button, Card, Group, NativeSelect, Progress, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { notify } from '../../../lib/notify';
+import { CADDY_FAIR_USE, CADDY_PAID_PLANS, CADDY_PLAN_LIMITS, type CaddyPlan, type CaddySubscriptionStatus } from '@switchboard/contracts';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useCaddyProfile, useCaddyUsage, type CaddyUsage } from '../api/account';
-import { CaddyPage, formatDay, LoadFailed, Loading } from './ui';
+import { useCaddyProfile, useCaddyUsage, useSandboxStore, useSandboxStoreAvailable, type CaddyProfile, type CaddyUsage } from '../api/account';
+import { CaddyPage, FormError, formatDay, LoadFailed, Loading } from './ui';
 
 /** What each subscription status means to the person. */
 const STATUS: Record<CaddySubscriptionStatus, { label: string; color: string; text: string }> = {
@@ -144,6 +146,57 @@ function PlanCard() {
   );
 }
 
+/** The offline test store (sandbox servers only): subscribe to a plan and cancel, as the stores would. */
+function TestStore({ current }: { current: CaddyProfile }) {
+  const available = useSandboxStoreAvailable();
+  const { subscribe, cancel } = useSandboxStore();
+  const [plan, setPlan] = useState<string>('premium_monthly');
+  const [store, setStore] = useState<'apple' | 'google'>('apple');
+  if (!available.data) return null;
+  const subscribed = current.subscriptionStatus === 'active' || current.subscriptionStatus === 'retry_period';
+  return (
+    <Card withBorder radius="md" padding="md" component="section" aria-labelledby="caddy-test-store-title" data-testid="caddy-test-store">
+      <Stack gap="xs">
+        <Text fw={600} component="h2" size="md" m={0} id="caddy-test-store-title">
+          Test store
+        </Text>
+        <Text size="sm" c="dimmed">
+          This server uses the offline test store: subscribe and cancel here as you would in the App Store or Google Play. Nothing is charged.
+        </Text>
+        <SegmentedControl
+          value={store}
+          onChange={(v) => setStore(v as 'apple' | 'google')}
+          data={[
+            { value: 'apple', label: 'App Store' },
+            { value: 'google', label: 'Google Play' },
+          ]}
+          aria-label="Store"
+        />
+        <NativeSelect
+          label="Plan"
+          value={plan}
+          onChange={(e) => setPlan(e.currentTarget.value)}
+          data={CADDY_PAID_PLANS.filter((p) => p !== 'unlimited').map((p) => ({ value: p, label: CADDY_PLAN_LIMITS[p].label }))}
+        />
+        <FormError error={subscribe.error ?? cancel.error} />
+        <Group gap="sm" grow>
+          <Button onClick={() => subscribe.mutate({ store, plan }, { onSuccess: (r) => notify.success(r.message) })} loading={subscribe.isPending}>
+            Subscribe
+          </Button>
+          <Button
+            variant="default"
+            onClick={() => cancel.mutate(undefined, { onSuccess: (r) => notify.success(r.message) })}
+            loading={cancel.isPending}
+            disabled={!subscribed}
+          >
+            Cancel subscription
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
 /** The plans people can be on, monthly and yearly together (CADDY_PLAN_LIMITS; the legacy `unlimited` is not offered). */
 const PLAN_FAMILIES: Array<{ name: string; plans: CaddyPlan[]; billing: string }> = [
   { name: 'Starter', plans: ['starter'], billing: 'Free' },
@@ -217,6 +270,7 @@ export function UsagePage() {
         <UsageBars usage={usage.data} />
       )}
       <PlanCard />
+      {profile.data ? <TestStore current={profile.data} /> : null}
       <PlansTable current={profile.data?.plan} />
     </CaddyPage>
   );
