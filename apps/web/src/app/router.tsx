@@ -91,6 +91,7 @@ const routes: RouteObject[] = [
           { path: '/organizations', ...page(() => import('./routes/AccountsRoutes'), 'OrganizationsRoute') },
           { path: '/organizations/:organizationId', ...page(() => import('./routes/AccountsRoutes'), 'OrganizationRoute') },
           { path: '/users', ...page(() => import('./routes/AccountsRoutes'), 'UsersRoute') },
+          { path: '/integrations', ...page(() => import('../features/integrations/components/IntegrationsRoute'), 'IntegrationsRoute') },
           { path: '/api-keys', ...page(() => import('./routes/IntegrationsRoutes'), 'ApiKeysRoute') },
           { path: '/webhooks', ...page(() => import('./routes/IntegrationsRoutes'), 'WebhooksRoute') },
           { path: '/audit-log', ...page(() => import('./routes/IntegrationsRoutes'), 'AuditLogRoute') },

@@ -14,7 +14,7 @@ import { IconArrowsTransferDown, IconBan, IconCalendarTime, IconMicrophone, Icon
 import { IconAdjustments, IconBuildingCommunity, IconHistory, IconKey, IconTag, IconUserShield, IconWebhook } from '@tabler/icons-react';
 import { IconBell, IconBroadcast, IconChartBar, IconReportAnalytics, IconRoute } from '@tabler/icons-react';
 import { IconBuildingStore, IconCreditCard, IconFileSearch, IconPrinter, IconShieldCheck } from '@tabler/icons-react';
-import { IconCategory, IconLifebuoy, IconPalette } from '@tabler/icons-react';
+import { IconCategory, IconLifebuoy, IconPalette, IconPlugConnected } from '@tabler/icons-react';
 import type { Ability } from '@switchboard/domain';
 import { NavLink as RouterNavLink, useLocation } from 'react-router';
 import { can } from '../../lib/access';
@@ -97,6 +97,7 @@ const SECTIONS: Array<{ title: string; items: NavItem[] }> = [
       { to: '/general-settings', label: 'General settings', icon: IconAdjustments, can: 'settings.manage' },
       { to: '/data-groups', label: 'Data groups', icon: IconCategory, can: 'settings.manage' },
       { to: '/tenant', label: 'Tenant settings', icon: IconPalette, can: 'settings.manage' },
+      { to: '/integrations', label: 'Integrations', icon: IconPlugConnected, can: 'integrations.manage' },
       { to: '/api-keys', label: 'API keys', icon: IconKey, can: 'integrations.manage' },
       { to: '/webhooks', label: 'Webhooks', icon: IconWebhook, can: 'integrations.manage' },
       { to: '/audit-log', label: 'Audit log', icon: IconHistory, can: 'audit.read' },
