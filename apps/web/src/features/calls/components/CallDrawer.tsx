@@ -17,6 +17,7 @@ import { useCan } from '../../../lib/access';
 import { ReadOnly } from '../../../components/ReadOnly';
 import { CallerName } from '../../../components/CallerName';
 import { CallTranscript } from './CallTranscript';
+import { CallSentTo } from './CallSentTo';
 
 /** Qualification labels (spec 001 §3: qualified 1, not qualified 2, lead 3). */
 const QUALIFICATIONS = [
@@ -230,6 +231,7 @@ function CallBody({ call, attributes, journey }: { call: CallDetail; attributes:
       <CallTranscript callId={call.id} />
       <Forwards forwards={call.forwards ?? []} />
       {journey?.(call)}
+      <CallSentTo callId={call.id} />
       <ReadOnly when={!canAnnotate}>
         <Stack gap="md">
           <Select
