@@ -38,7 +38,8 @@ export const publicRoutes: RouteObject[] = [
       { path: '/reset-password', ...page(() => import('../features/auth/components/ResetPasswordPage'), 'ResetPasswordPage') },
       { path: '/accept-invitation', ...page(() => import('../features/users/components/AcceptInvitationPage'), 'AcceptInvitationPage') },
       // The consumer area (docs/consumer-area.md): its own routes, session and sign-out, apart from the business app.
-      { path: '/caddy/*', ...page(() => import('../features/caddy/components/CaddyApp'), 'CaddyApp') },
+      // Through its entry, so the area's preload list stays out of the main chunk (features/caddy/entry.ts).
+      { path: '/caddy/*', ...page(() => import('../features/caddy/entry').then((m) => m.loadCaddyApp()), 'CaddyApp') },
     ],
   },
 ];
