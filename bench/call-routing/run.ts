@@ -610,6 +610,26 @@ async function main(): Promise<void> {
     const rate = process.env.BENCH_RATE === '0' ? 0 : Math.round(env('BENCH_RATE', hook.rps * 0.75));
     const paced = rate > 0 ? await run('voicerate', server.url, VOICE_PATH, config.publicUrl, durationS, connections, rate) : undefined;
 
+    // BENCH_EXPLAIN=1: the plans PostgreSQL uses for the outbox's dispatch claim, as a cached generic plan (what a
+    // prepared statement gets after five runs) and as a custom plan, on the newest events.
+    if (process.env.BENCH_EXPLAIN === '1') {
+      const claim = `with due as (select d.consumer, d.event_id from unnest($1::bigint[]) as x(event_id) join event_deliveries d on d.event_id = x.event_id
+        where d.status = 'pending' and d.next_at <= now() and (d.locked_until is null or d.locked_until < now())
+          and not exists (select 1 from event_deliveries p where p.consumer = d.consumer and p.aggregate_key = d.aggregate_key and p.status = 'pending' and p.event_id < d.event_id)
+        for update of d skip locked)
+        select due.consumer, due.event_id, e.name from due join domain_events e on e.id = due.event_id`;
+      const ids = (await client.query<{ a: string[] }>(`select array_agg(id) a from (select id from domain_events order by id desc limit 2) t`)).rows[0]!.a;
+      const counts = await client.query(`select status, count(*) n from event_deliveries group by status`);
+      console.log(`event_deliveries: ${JSON.stringify(counts.rows)}`);
+      for (const mode of ['force_generic_plan', 'force_custom_plan']) {
+        await client.query(`set plan_cache_mode = ${mode}`);
+        await client.query(`prepare claimx(bigint[]) as ${claim}`);
+        const plan = await client.query(`explain (analyze, buffers) execute claimx('{${ids.join(',')}}'::bigint[])`);
+        console.log(`\nclaim plan, ${mode}:\n${plan.rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+        await client.query(`deallocate claimx`);
+      }
+      await client.query(`reset plan_cache_mode`);
+    }
     // The durable floor and the inbound SMS webhook at the same connections, each with where its time went.
     const xacts = async () =>
       Number(

@@ -369,6 +369,6 @@ describe('consumer area', () => {
       expect(o.op.operationId).toMatch(/^[a-z][A-Za-z]+$/);
       expect(o.op.description).toMatch(/Access: (anyone \(consumer area|a consumer session|platform operators)/);
     }
-    expect(JSON.stringify(doc.paths['/api/caddy/auth/register'].post)).toContain('x-examples');
+    expect(JSON.stringify(doc.paths['/api/caddy/auth/register'].post)).toMatch(/"examples?"/);
   });
 });

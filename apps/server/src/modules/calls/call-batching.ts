@@ -48,9 +48,11 @@ function inboundStore(ctx: AppContext): GroupCommit<InboundStore, InboundStored>
             tx,
             calls.map((r) => ({ name: 'call.changed' as const, payload: callChangedPayload(r.call!, undefined) })),
           );
+          // Every event is a `call.changed`, so each has the same share of the deliveries (the dispatch knows when it is done).
+          const each = emitted.deliveries === undefined || calls.length === 0 ? undefined : emitted.deliveries / calls.length;
           return rows.map((r) => {
             const k = calls.indexOf(r);
-            return k < 0 ? r : { ...r, emitted: { eventIds: [emitted.eventIds[k]!] } };
+            return k < 0 ? r : { ...r, emitted: { eventIds: [emitted.eventIds[k]!], ...(each === undefined ? {} : { deliveries: each }) } };
           });
         });
         return slot.map((at) => (at < 0 ? { claimed: false } : stored[at]!));

@@ -9,7 +9,7 @@
 import type { AppContext } from '../../context.js';
 import type { CallFlowStep } from '../../carriers/carrier.port.js';
 import type { DbOrTx } from '../../platform/db/db.js';
-import { events as domainEvents, type DomainEvents, type Emitted } from '../../platform/events/index.js';
+import { events as domainEvents, mergeEmitted, type DomainEvents, type Emitted } from '../../platform/events/index.js';
 import { callsRepository, type CallRow, type VoicemailRow } from './calls.repository.js';
 
 /** A call's new state to announce: company, call id and its status code (foundation §3). */
@@ -60,7 +60,7 @@ export async function recordCallChange<T extends Pick<VoiceOutcome, 'changed' | 
   if (!call) return out;
   const vm = fresh ? undefined : await callsRepository.voicemailOfCall(tx, call.id);
   const emitted = await domainEvents.emit(tx, 'call.changed', callChangedPayload(call, vm));
-  return { ...out, emitted: out.emitted ? { eventIds: [...out.emitted.eventIds, ...emitted.eventIds] } : emitted };
+  return { ...out, emitted: mergeEmitted(out.emitted, emitted) };
 }
 
 /**

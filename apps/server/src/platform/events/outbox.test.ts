@@ -34,11 +34,18 @@ afterAll(async () => {
   await s?.close();
 });
 
-/** Waits until no delivery is pending (the outbox has settled). */
+/**
+ * Waits until no delivery is pending and no job a consumer queued is still due or running (a caller-ID lookup's job
+ * emits the event billing meters), twice in a row: the outbox and what it set off have settled.
+ */
 async function settled(timeoutMs = 20_000): Promise<void> {
+  let quiet = 0;
   await eventually(async () => {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from event_deliveries where status = 'pending'`.execute(s.ctx.db);
-    return rows[0]!.n === 0;
+    const { rows } = await sql<{ n: number }>`select
+        (select count(*) from event_deliveries where status = 'pending')
+        + (select count(*) from pgboss.job where name = 'caller-id.lookup' and state in ('created', 'retry', 'active'))::int as n`.execute(s.ctx.db);
+    quiet = rows[0]!.n === 0 ? quiet + 1 : 0;
+    return quiet >= 2;
   }, timeoutMs);
 }
 
