@@ -709,6 +709,14 @@ export const DniPublicSessionInput = z.object({
   session_id: z.string().uuid().optional(),
   /** The visitor id the script kept, when the server's first-party cookie could not be read. */
   visitor_id: z.string().uuid().optional(),
+  /** The page's `_ga` cookie (GA4 client id inside; docs/tracking.md "Ad platform ids"). The script cuts each cookie at 500 characters. */
+  ga: z.string().max(600).optional(),
+  /** The page's `_ga_<stream>` cookies as `<stream>:<value>`, several joined by `!` (GA4 session id inside). */
+  gs: z.string().max(600).optional(),
+  /** The page's `_fbp` cookie (Meta browser id). */
+  fbp: z.string().max(600).optional(),
+  /** The page's `_fbc` cookie (Meta click id). */
+  fbc: z.string().max(600).optional(),
 });
 export type DniPublicSessionInput = z.infer<typeof DniPublicSessionInput>;
 /** One swap: every appearance of `target` (E.164) becomes `number` (E.164), in the target's own format. */

@@ -23,6 +23,7 @@ import type { AppContext } from '../../context.js';
 import { events } from '../../platform/events/index.js';
 import { GroupCommit } from '../../platform/db/group-commit.js';
 import { NotFoundError } from '../../platform/http/errors.js';
+import { adIdsOf, hasAdIds } from './ad-ids.js';
 import { classifyVisit, deviceLabel, poolTakesVisit, type Visit } from './classify.js';
 import { publicCompany, type PublicCompany, type PublicPool } from './public-cache.js';
 import { trackingRepository, type NewSession, type SessionRow } from './tracking.repository.js';
@@ -210,6 +211,12 @@ function noteSeen(ctx: AppContext, companyId: number, url: string): void {
     .catch((e: unknown) => ctx.log.warn({ err: e, companyId }, 'tracking: could not note the page seen'));
 }
 
+/** Stores the GA4 and Meta browser ids the script read (ad-ids.ts), when the visit carried any. */
+async function keepAdIds(ctx: AppContext, companyId: number, sessionId: string, input: DniPublicSessionInput, fbclid: string | null): Promise<void> {
+  const ids = adIdsOf(input, fbclid, Date.now());
+  if (hasAdIds(ids)) await trackingRepository.setAdIds(ctx.db, companyId, sessionId, ids);
+}
+
 async function companyOf(ctx: AppContext, key: string): Promise<PublicCompany> {
   const company = await publicCompany(ctx, key);
   if (!company) throw new NotFoundError('Tracking key');
@@ -239,6 +246,7 @@ export async function openSession(ctx: AppContext, key: string, input: DniPublic
     else {
       const touched = await trackingRepository.touchSession(ctx.db, company.companyId, kept.id, page);
       if (touched) {
+        await keepAdIds(ctx, company.companyId, touched.id, input, touched.fbclid);
         publishVisitor(ctx, 'moved', touched, poolNameOf(company, touched));
         return { session_id: touched.id, visitor_id: touched.visitor_id, swaps: swapsOf(company, touched), heartbeat_s: HEARTBEAT_S };
       }
@@ -274,6 +282,7 @@ export async function openSession(ctx: AppContext, key: string, input: DniPublic
   });
   if (pool && (session.fallback || session.pool_was_exhausted))
     noteExhaustion(ctx, { companyId: company.companyId, poolId: pool.id, poolName: pool.name, fallback: session.fallback });
+  await keepAdIds(ctx, company.companyId, session.id, input, visit.fbclid);
   publishVisitor(ctx, 'started', session, pool?.name ?? null);
   noteSeen(ctx, company.companyId, page.url);
   scheduleSweep(ctx, session.expires_at);

@@ -21,7 +21,7 @@ import type { StoredTouch } from '../../platform/db/schema-tracking.js';
 import { callsForFacts } from '../calls/calls.service.js';
 import { getCompanyNumbers } from '../numbers/numbers.service.js';
 import { leadsRepository } from './leads.repository.js';
-import { trackingRepository, type AttributionRow } from './tracking.repository.js';
+import { trackingRepository, type AttributionRow, type SessionRow } from './tracking.repository.js';
 
 /** The live-feed shape of an attributed call. */
 export function toFeedCall(a: AttributionRow, poolName: string | null): DniFeedCall {
@@ -142,7 +142,7 @@ export async function onCallChanged(ctx: AppContext, e: CallChangedEvent): Promi
       duration_s: durationS,
     });
     // The call's attribution is announced in the same transaction (the outbox): a crash cannot lose it.
-    if (row) emitted = await events.emit(tx, 'call.attributed', attributedPayload(row));
+    if (row) emitted = await events.emit(tx, 'call.attributed', { ...attributedPayload(row), ...adIdsPayload(session) });
     if (row) await leadsRepository.countLeadCall(tx, lead.id, startedAt);
     if (row && session) {
       await trackingRepository.bumpSessionCalls(tx, session.id);
@@ -185,6 +185,22 @@ export async function onMessageReceived(ctx: AppContext, e: DomainEvents['messag
     const lead = await trackingRepository.upsertLead(tx, e.companyId, e.from, at, 'text');
     await trackingRepository.setTextLead(tx, e.carrierSid, lead.id);
   });
+}
+
+/**
+ * The GA4 and Meta browser ids of the session that held the number, and when it started, for the integrations'
+ * deliveries (issue 24; docs/tracking.md "Ad platform ids"): GA4 joins the call to the web session only within 24 h
+ * of its start. Empty without a session.
+ */
+function adIdsPayload(session: SessionRow | undefined): Partial<DomainEvents['call.attributed']> {
+  if (!session) return {};
+  return {
+    gaClientId: session.ga_client_id,
+    gaSessionId: session.ga_session_id,
+    fbp: session.fbp,
+    fbc: session.fbc,
+    sessionStartedAt: new Date(session.started_at).toISOString(),
+  };
 }
 
 /** The `call.attributed` payload of a stored attribution row. */

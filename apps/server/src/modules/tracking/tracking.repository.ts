@@ -13,6 +13,7 @@ import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../../platform/db/db.js';
 import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
 import type { StoredSourceRules, StoredTouch } from '../../platform/db/schema-tracking.js';
+import type { AdIds } from './ad-ids.js';
 
 export type SettingsRow = Row<'dni_settings'>;
 export type PoolRow = Row<'dni_pools'>;
@@ -549,6 +550,24 @@ export const trackingRepository = {
       if (!row) throw new Error(`assignSessions: no session ${s.id} in the statement's result`);
       return row;
     });
+  },
+  /**
+   * Keeps the GA4 and Meta browser ids a visit carried (migration 0071; docs/tracking.md "Ad platform ids"): a known id
+   * replaces the stored one (a new GA session on a later page), an unknown one keeps it. One statement, only for
+   * visits that carried any id.
+   */
+  async setAdIds(db: Db, companyId: number, sessionId: string, ids: AdIds): Promise<void> {
+    await db
+      .updateTable('dni_sessions')
+      .set({
+        ga_client_id: sql`coalesce(${ids.ga_client_id}, ga_client_id)`,
+        ga_session_id: sql`coalesce(${ids.ga_session_id}, ga_session_id)`,
+        fbp: sql`coalesce(${ids.fbp}, fbp)`,
+        fbc: sql`coalesce(${ids.fbc}, fbc)`,
+      })
+      .where('id', '=', sessionId)
+      .where('company_id', '=', companyId)
+      .execute();
   },
   /**
    * Records a page view (or only a heartbeat when `page` is null) of a live session: extends it by

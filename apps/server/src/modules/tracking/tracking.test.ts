@@ -34,7 +34,14 @@ let numbers: Array<{ id: number; number: string }>;
 let fallback: { id: number; number: string };
 let key: string;
 const exhausted: Array<{ poolId: number; poolName: string }> = [];
-const attributed: Array<{ callId: number; isFirstContact: boolean; trafficSource: string | null; gclid: string | null; sessionId: string | null }> = [];
+const attributed: Array<{
+  callId: number;
+  isFirstContact: boolean;
+  trafficSource: string | null;
+  gclid: string | null;
+  sessionId: string | null;
+  ads?: { gaClientId?: string | null; gaSessionId?: string | null; fbp?: string | null; fbc?: string | null; sessionStarted: boolean };
+}> = [];
 
 const TARGET = '+15125550100';
 
@@ -54,7 +61,14 @@ beforeAll(async () => {
   });
   events.consume('test.tracking-2', 'call.attributed', (_ctx, e) => {
     if (e.companyId === a.companyId)
-      attributed.push({ callId: e.callId, isFirstContact: e.isFirstContact, trafficSource: e.trafficSource, gclid: e.gclid, sessionId: e.sessionId });
+      attributed.push({
+        callId: e.callId,
+        isFirstContact: e.isFirstContact,
+        trafficSource: e.trafficSource,
+        gclid: e.gclid,
+        sessionId: e.sessionId,
+        ads: { gaClientId: e.gaClientId, gaSessionId: e.gaSessionId, fbp: e.fbp, fbc: e.fbc, sessionStarted: Boolean(e.sessionStartedAt) },
+      });
   });
 }, 120_000);
 
@@ -335,6 +349,11 @@ describe('attribution', () => {
     const seen = await open(v, key, {
       url: 'https://acme.example/?utm_source=google&utm_medium=cpc&utm_campaign=spring&gclid=CALLME',
       referrer: 'https://www.google.com/',
+      // The page's GA4 and Meta cookies as the script sends them (issue 24): kept with the session for the integrations.
+      ga: 'GA1.1.1234567890.1764000000',
+      gs: 'ABC123:GS2.1.s1764000000$o3$g1$t1764000100$j0$l0$h0',
+      fbp: 'fb.1.1764000000000.987654321',
+      fbc: 'not-a-cookie',
     });
     const shown = seen.body.swaps[0].number as string;
     expect(shown).not.toBe(fallback.number);
@@ -371,6 +390,7 @@ describe('attribution', () => {
       trafficSource: 'google_ads',
       gclid: 'CALLME',
       sessionId: seen.body.session_id,
+      ads: { gaClientId: '1234567890.1764000000', gaSessionId: '1764000000', fbp: 'fb.1.1764000000000.987654321', fbc: null, sessionStarted: true },
     });
     expect((await b.client.get(`/api/companies/${b.companyId}/dniCallAttribution/${fc.call_id}`)).status).toBe(404);
 

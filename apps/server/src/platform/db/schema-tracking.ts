@@ -159,6 +159,14 @@ export interface DniSessionsTable {
   last_page_url: string | null;
   last_page_title: string | null;
   device: string | null;
+  /** GA4 `client_id` from the `_ga` cookie at number assignment (migration 0071; docs/tracking.md "Ad platform ids"). */
+  ga_client_id: Generated<string | null>;
+  /** GA4 `session_id` from the `_ga_<stream>` cookie. */
+  ga_session_id: Generated<string | null>;
+  /** Meta browser id (`_fbp` cookie). */
+  fbp: Generated<string | null>;
+  /** Meta click id cookie (`_fbc`), or one built from the landing page's `fbclid`. */
+  fbc: Generated<string | null>;
 }
 
 export interface DniPageViewsTable {

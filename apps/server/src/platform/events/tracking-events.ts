@@ -57,6 +57,13 @@ export const TRACKING_EVENTS = {
     msclkid: text,
     fbclid: text,
     firstTouch: touch.nullable(),
+    /** GA4 `client_id` / `session_id` and Meta `_fbp` / `_fbc` of the session at number assignment (issue 24; absent on older events). */
+    gaClientId: text.optional(),
+    gaSessionId: text.optional(),
+    fbp: text.optional(),
+    fbc: text.optional(),
+    /** When that session started (GA4 joins a call to it within 24 h). */
+    sessionStartedAt: when.optional(),
   }),
   /**
    * A pool had no free number for a visitor, who got the fallback number (after commit). Once per

@@ -232,11 +232,29 @@
       );
     }
   }
+  /**
+   * The session request's query: the page, the kept ids, and the GA4 and Meta cookies for the integrations (`_ga`,
+   * `_ga_<stream>` as stream:value joined by !, `_fbp`, `_fbc`; docs/tracking.md "Ad platform ids").
+   */
+  function sessionQuery() {
+    var q = { url: lastUrl, referrer: d.referrer, title: d.title, session_id: sid, visitor_id: vid };
+    var gs = [];
+    var all = d.cookie ? d.cookie.split('; ') : [];
+    for (var i = 0; i < all.length; i++) {
+      var at = all[i].indexOf('=');
+      var n = all[i].slice(0, at);
+      var v = all[i].slice(at + 1, at + 501);
+      if (n === '_ga' || n === '_fbp' || n === '_fbc') q[n.slice(1)] = v;
+      else if (n.indexOf('_ga_') === 0) gs.push(n.slice(4) + ':' + v);
+    }
+    q.gs = gs.join('!').slice(0, 500);
+    return q;
+  }
   function open() {
     if (pending || !consented) return;
     pending = true;
     lastUrl = w.location.href;
-    call('/session', { url: lastUrl, referrer: d.referrer, title: d.title, session_id: sid, visitor_id: vid }, function (j) {
+    call('/session', sessionQuery(), function (j) {
       pending = false;
       apply(j);
     });
