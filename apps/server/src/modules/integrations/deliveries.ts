@@ -74,9 +74,16 @@ export async function scheduleSend(ctx: AppContext, integrationId: number, at?: 
 
 // ─── Consumers ──────────────────────────────────────────────────────────────────────────────────────────────
 
-/** `call.attributed`: keep the touch. */
+/**
+ * `call.attributed`: keep the touch; a call that already ended (a short call ends before tracking attributes it) gets
+ * its deliveries now, with the touch (first contact, click ids).
+ */
 export async function onCallAttributed(ctx: AppContext, p: DomainEvents['call.attributed']): Promise<void> {
   await integrationsRepository.saveTouch(ctx.db, p.callId, p.companyId, p as unknown as Record<string, unknown>);
+  const [call] = await callsForFacts(ctx, [p.callId]);
+  if (!call?.ended_at) return;
+  const integrations = await integrationsRepository.activeOf(ctx.db, p.companyId);
+  if (integrations.length) await enqueueCallDeliveries(ctx, integrations, p.callId, 'event');
 }
 
 function matchesFilters(s: IntegrationSettings, numberId: number, touch: Record<string, unknown> | undefined): boolean {
@@ -116,6 +123,9 @@ function callKinds(
 /** `call.changed`: a finished live call → its deliveries. */
 export async function onCallChanged(ctx: AppContext, p: DomainEvents['call.changed']): Promise<void> {
   if (p.history || !p.endedAt) return;
+  // Tracking attributes every inbound call once (`call.attributed`), after its first change: a short call can end
+  // first. Its deliveries then wait for the touch (onCallAttributed), so first contact and click ids are known.
+  if (!(await integrationsRepository.touchOf(ctx.db, p.callId))) return;
   const integrations = await integrationsRepository.activeOf(ctx.db, p.companyId);
   if (!integrations.length) return;
   await enqueueCallDeliveries(ctx, integrations, p.callId, 'event');

@@ -260,6 +260,22 @@ describe('deliveries of a call', () => {
     expect(outcomes).toHaveLength(1);
   });
 
+  it('a call that ends before tracking attributes it still gets its lead (deliveries wait for the touch)', async () => {
+    // The simulator's call rings, is answered and ends within milliseconds: its end reaches the consumer before the
+    // call.attributed that tracking emits after the first change (was: no touch → not a first contact → no lead).
+    const numbers = await owner.client.get(`/api/companies/${owner.companyId}/numbers`);
+    const to = numbers.body.data[0].number as string;
+    const quick = await owner.client.post('/api/simulator/calls', { from: '+13125550199', to, forwards: { '+16465550101': 'answer' } });
+    expect(quick.status, JSON.stringify(quick.body)).toBe(200);
+    const id = Number((await s.ctx.db.selectFrom('calls').select('id').where('carrier_sid', '=', quick.body.sid).executeTakeFirstOrThrow()).id);
+    const kinds = await eventually(async () => {
+      const r = await owner.client.get(`/api/companies/${owner.companyId}/calls/${id}/integration-deliveries`);
+      const k = (r.body.data ?? []).map((d: { provider: string; kind: string }) => `${d.provider}:${d.kind}`).sort();
+      return k.includes('slackbot:lead') && k.includes('googleads:call') ? k : null;
+    }, 15_000);
+    expect(kinds.filter((k: string) => k === 'slackbot:lead')).toHaveLength(1);
+  });
+
   it('a refused grant makes the integration "needs reconnect" and e-mails the owner; deliveries wait', async () => {
     const row = await s.ctx.db.selectFrom('ad_integrations').selectAll().where('id', '=', googleId).executeTakeFirstOrThrow();
     // Expire the access token and revoke the refresh token at the (sandbox) provider.
