@@ -20,13 +20,15 @@ export type Delivery = AdDelivery;
 const key = (companyId: number | null, ...rest: unknown[]) => companyKey(companyId, 'ad-integrations', ...rest);
 const base = (companyId: number | null) => `/api/companies/${companyId}`;
 
-/** The cards (`GET …/integration-providers`): every provider, whether this server has it, and the company's integrations. */
+/** The cards (`GET …/integration-providers`): every provider, whether this server has it, and the company's integrations; re-read every 10 s while any is connected. */
 export function useProviderCards() {
   const companyId = useCompanyId();
   return useQuery({
     queryKey: key(companyId, 'cards'),
     queryFn: () => http.get<{ data: ProviderCard[]; mode: 'sandbox' | 'live' }>(`${base(companyId)}/integration-providers`),
     enabled: companyId !== null,
+    // "Last delivery" and "needs reconnect" change as deliveries are sent: re-read every 10 s while one is connected.
+    refetchInterval: (q) => (q.state.data?.data.some((c) => c.integrations.some((i) => i.state !== 'inactive')) ? 10_000 : false),
   });
 }
 

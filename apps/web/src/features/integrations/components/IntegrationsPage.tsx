@@ -162,11 +162,7 @@ export function IntegrationsPage() {
                       ) : (
                         <>
                           {live.state === 'connected' ? (
-                            <Button
-                              size="sm"
-                              onClick={() => setDialog({ kind: 'setup', card, integration: live })}
-                              aria-label={`Finish setting up ${card.name}`}
-                            >
+                            <Button size="sm" onClick={() => setDialog({ kind: 'setup', card, integration: live })} aria-label={`Finish setup of ${card.name}`}>
                               Finish setup
                             </Button>
                           ) : null}
