@@ -65,6 +65,7 @@ export const CADDY_MESSAGES = {
   codeInvalid: 'The code is not valid. Check it and try again.',
   codeExpired: 'The code has expired or was used too many times. Ask for a new code.',
   passwordChanged: 'Your password was changed.',
+  signedOut: 'You are signed out.',
   passwordReset: 'Your password was reset. Sign in with your new password.',
   resetCodeSent: 'If an account exists for this e-mail, we sent it a code to reset the password.',
   profileSaved: 'Your profile was saved.',

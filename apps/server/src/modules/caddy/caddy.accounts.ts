@@ -275,6 +275,12 @@ export async function changePassword(ctx: AppContext, account: CaddyAccountRow, 
   return { message: CADDY_MESSAGES.passwordChanged };
 }
 
+/** `POST /caddy/auth/logout`: ends the caller's session on the server (the token stops working at once). */
+export async function logout(ctx: AppContext, sessionId: string) {
+  await caddyRepository.deleteSession(ctx.db, sessionId);
+  return { message: CADDY_MESSAGES.signedOut };
+}
+
 /**
  * `POST /caddy/auth/password/reset/code` {email}: e-mails a reset code when an account has that e-mail; the answer is
  * the same either way (no account discovery through reset). Limits as every code (429).

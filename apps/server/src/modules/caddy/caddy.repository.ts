@@ -177,6 +177,10 @@ export const caddyRepository = {
   async touchSession(db: DbOrTx, id: string, expiresAt: Date): Promise<void> {
     await db.updateTable('caddy_sessions').set({ expires_at: expiresAt, last_used_at: new Date() }).where('id', '=', id).execute();
   },
+  /** Ends one session (sign-out). */
+  async deleteSession(db: DbOrTx, id: string): Promise<void> {
+    await db.deleteFrom('caddy_sessions').where('id', '=', id).execute();
+  },
   /** Ends every session of the account except `keep` (password change keeps the caller's). */
   async deleteSessions(db: DbOrTx, accountId: number, keep?: string): Promise<void> {
     let q = db.deleteFrom('caddy_sessions').where('account_id', '=', accountId);

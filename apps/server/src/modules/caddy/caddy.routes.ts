@@ -62,6 +62,7 @@ import { fileAnswer } from '../../platform/http/openapi.js';
 import {
   accountOfToken,
   changePassword,
+  logout,
   codeSentBody,
   CodeSent,
   login,
@@ -212,6 +213,19 @@ function registerAll(app: App, ctx: AppContext, live: CaddyLive): void {
       },
     },
     async (request) => changePassword(ctx, me(request), request.caddy!.sessionId, request.body),
+  );
+  app.post(
+    '/api/caddy/auth/logout',
+    {
+      config: consumer('account'),
+      schema: {
+        operationId: 'logoutCaddy',
+        tags,
+        summary: 'Sign out: ends this session on the server (the token stops working at once)',
+        response: { 200: CaddyMessageAnswer, ...errorResponses },
+      },
+    },
+    async (request) => logout(ctx, request.caddy!.sessionId),
   );
   app.post(
     '/api/caddy/auth/password/reset/code',

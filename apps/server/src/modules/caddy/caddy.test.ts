@@ -141,6 +141,10 @@ describe('consumer area', () => {
     expect(profile.body.data).toMatchObject({ phoneNumber: phone, email: null, hasPassword: false, plan: 'starter', planLabel: 'Starter' });
     // Phone sign-in: a code by SMS, then the session.
     expect((await c.post('/api/caddy/auth/login', { provider: 'phone', phoneNumber: phone })).status).toBe(202);
+    // Sign-out ends the session on the server: the token stops working at once.
+    expect((await asConsumer.post('/api/caddy/auth/logout', {})).status).toBe(200);
+    expect((await asConsumer.get('/api/caddy/profile')).status).toBe(401);
+    expect((await asConsumer.post('/api/caddy/auth/logout', {})).status).toBe(401);
   });
 
   it('profile, password change and reset by code', async () => {

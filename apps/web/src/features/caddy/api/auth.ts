@@ -31,3 +31,6 @@ export const resetPassword = (input: { email: string; code: string; password: st
 
 /** `PUT /caddy/auth/password {currentPassword?, password}`: the other sessions end. */
 export const changePassword = (input: { currentPassword?: string; password: string }) => caddy.put<MessageAnswer>('/auth/password', input);
+
+/** `POST /caddy/auth/logout`: ends this session on the server (the token is read at the call); offline, the browser still forgets it. */
+export const logoutOnServer = () => caddy.post<MessageAnswer>('/auth/logout', {}).catch(() => undefined);

@@ -27,6 +27,7 @@ import { Link, Navigate, NavLink as RouterNavLink, Outlet, Route, Routes, useLoc
 import { MAIN_CONTENT_ID, SkipLink } from '../../../components/SkipLink';
 import { notify } from '../../../lib/notify';
 import { useUsageStream, type StreamState } from '../api/account';
+import { logoutOnServer } from '../api/auth';
 import { clearCaddySession, getCaddySession, setCaddyUnauthorizedHandler, useCaddySession } from '../api/client';
 import { ResetPasswordPage, SignInPage, SignUpPage } from './AuthPages';
 import { CatalogPage } from './CatalogPage';
@@ -67,6 +68,7 @@ function useCaddySignOut() {
   const qc = useQueryClient();
   const navigate = useNavigate();
   return () => {
+    void logoutOnServer();
     clearCaddySession();
     qc.removeQueries({ queryKey: ['caddy'] });
     notify.success('You are signed out.');

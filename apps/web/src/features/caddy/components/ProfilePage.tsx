@@ -10,7 +10,7 @@ import { useNavigate } from 'react-router';
 import { PasswordField } from '../../../components/PasswordField';
 import { notify } from '../../../lib/notify';
 import { useCaddyProfile, useDeleteAccount, useSaveProfile } from '../api/account';
-import { changePassword } from '../api/auth';
+import { changePassword, logoutOnServer } from '../api/auth';
 import { CaddyError, clearCaddySession } from '../api/client';
 import { CaddyPage, FormError, formatDay, LoadFailed, Loading } from './ui';
 
@@ -168,6 +168,7 @@ export function ProfilePage() {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const signOut = () => {
+    void logoutOnServer();
     clearCaddySession();
     qc.removeQueries({ queryKey: ['caddy'] });
     notify.success('You are signed out.');
