@@ -83,6 +83,8 @@ class EventBus {
   private observers = new Set<Observer>();
   private costObservers = new Set<CostObserver>();
   private nextOrder = 0;
+  /** Dispatches running in this process (at most {@link DISPATCH_CONCURRENCY}). */
+  private dispatching = 0;
 
   /**
    * Subscribes consumer `consumer` to `name`. The same consumer and name twice keeps the first handler.
@@ -214,6 +216,10 @@ class EventBus {
     const list = (Array.isArray(emitted) ? emitted : [emitted]) as Array<Emitted | undefined>;
     const ids = list.flatMap((e) => e?.eventIds ?? []);
     if (ids.length === 0) return;
+    // Under a burst the reactions must not take the pool from the answers: past DISPATCH_CONCURRENCY the outbox
+    // workers run these deliveries (after WORKER_GRACE_MS), and the requests keep their connections.
+    if (this.dispatching >= DISPATCH_CONCURRENCY) return;
+    this.dispatching++;
     try {
       let claimed = await claimDeliveries(ctx, { eventIds: ids });
       for (let round = 0; claimed.length > 0 && round < MAX_CHAIN_ROUNDS; round++) {
@@ -228,6 +234,8 @@ class EventBus {
       }
     } catch (e) {
       ctx.log.error({ err: e, eventIds: ids }, 'domain events: dispatch after commit failed; the outbox workers will run them');
+    } finally {
+      this.dispatching--;
     }
   }
 
@@ -313,6 +321,12 @@ class EventBus {
     }
   }
 }
+
+/**
+ * Most dispatches after commit running at once in one process; more are left to the outbox workers (so reactions
+ * hold at most this many of the pool's connections besides the workers' lanes, and the answers keep theirs).
+ */
+const DISPATCH_CONCURRENCY = 3;
 
 /** Most rounds of following an aggregate's later events one dispatch makes (the workers run what is left). */
 const MAX_CHAIN_ROUNDS = 20;
