@@ -22,6 +22,7 @@
  * The consumer list is process-wide and static after start (several servers in one test process
  * share it); the consumers subscribed when an event is emitted are the ones that get a delivery.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../db/db.js';
@@ -85,6 +86,10 @@ class EventBus {
   private nextOrder = 0;
   /** Dispatches running in this process (at most {@link DISPATCH_CONCURRENCY}). */
   private dispatching = 0;
+  /** Dispatches waiting for a slot, oldest first (at most {@link DISPATCH_QUEUE}). */
+  private readonly waiting: Array<() => void> = [];
+  /** Set while a dispatch runs its consumers: a dispatch they start runs in that slot (waiting could deadlock). */
+  private readonly inDispatch = new AsyncLocalStorage<true>();
 
   /**
    * Subscribes consumer `consumer` to `name`. The same consumer and name twice keeps the first handler.
@@ -216,26 +221,57 @@ class EventBus {
     const list = (Array.isArray(emitted) ? emitted : [emitted]) as Array<Emitted | undefined>;
     const ids = list.flatMap((e) => e?.eventIds ?? []);
     if (ids.length === 0) return;
-    // Under a burst the reactions must not take the pool from the answers: past DISPATCH_CONCURRENCY the outbox
-    // workers run these deliveries (after WORKER_GRACE_MS), and the requests keep their connections.
-    if (this.dispatching >= DISPATCH_CONCURRENCY) return;
-    this.dispatching++;
+    const expected = list.reduce((n, e) => n + (e?.deliveries ?? Number.POSITIVE_INFINITY), 0);
+    // Under a burst the reactions must not take the pool from the answers: at most DISPATCH_CONCURRENCY run at once,
+    // the next ones wait their turn (in order), and past DISPATCH_QUEUE waiting the outbox workers take them.
+    // Inside a consumer (a reaction that records an event of its own, e.g. `call.attributed`): run what is due now and
+    // never wait, since what holds the rest back is the enclosing round (it follows those chains when it ends).
+    if (this.inDispatch.getStore()) return this.runDispatch(ctx, ids, 0);
+    if (this.dispatching >= DISPATCH_CONCURRENCY) {
+      if (this.waiting.length >= DISPATCH_QUEUE) return;
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else this.dispatching++;
+    try {
+      await this.inDispatch.run(true, () => this.runDispatch(ctx, ids, expected));
+    } finally {
+      // The slot goes to the oldest waiting dispatch, if any.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.dispatching--;
+    }
+  }
+
+  /**
+   * One dispatch's rounds (see {@link dispatch}): its events' deliveries, then the next due ones of each
+   * (consumer, aggregate) it finished (chains). Its own deliveries held back by an earlier event of their aggregate
+   * that another runner is delivering right now are claimed again shortly (for up to DISPATCH_WAIT_MS; after that
+   * their chain's runner or the workers run them), so a caller of `publish` finds its reactions done. Never throws.
+   */
+  private async runDispatch(ctx: AppContext, ids: readonly number[], expected: number): Promise<void> {
+    const own = new Set(ids);
+    const deadline = Date.now() + DISPATCH_WAIT_MS;
+    let handled = 0;
     try {
       let claimed = await claimDeliveries(ctx, { eventIds: ids });
-      for (let round = 0; claimed.length > 0 && round < MAX_CHAIN_ROUNDS; round++) {
-        const startedAt = process.hrtime.bigint();
-        claimed.sort((a, b) => a.event_id - b.event_id || this.orderOf(a.consumer) - this.orderOf(b.consumer));
-        const done: ClaimedDelivery[] = [];
-        for (const d of claimed) await this.run(ctx, d, done);
-        await this.finishDone(ctx, done);
-        this.cost('dispatch', claimed[0]?.name ?? 'none', startedAt);
-        if (done.length === 0) return;
-        claimed = await claimDeliveries(ctx, { after: done });
+      for (let round = 0, wait = 0; ; round++) {
+        if (claimed.length > 0) {
+          const startedAt = process.hrtime.bigint();
+          claimed.sort((a, b) => a.event_id - b.event_id || this.orderOf(a.consumer) - this.orderOf(b.consumer));
+          const done: ClaimedDelivery[] = [];
+          for (const d of claimed) await this.run(ctx, d, done);
+          await this.finishDone(ctx, done);
+          this.cost('dispatch', claimed[0]!.name, startedAt);
+          handled += claimed.filter((d) => own.has(d.event_id)).length;
+          claimed = done.length > 0 && round < MAX_CHAIN_ROUNDS ? await claimDeliveries(ctx, { after: done }) : [];
+          if (claimed.length > 0) continue;
+        }
+        if (handled >= expected || Date.now() > deadline || !(await hasPending(ctx, ids))) return;
+        // (`expected` 0: a dispatch inside a consumer, which never waits.)
+        await new Promise((r) => setTimeout(r, Math.min(50, 5 * 2 ** wait++)));
+        claimed = await claimDeliveries(ctx, { eventIds: ids });
       }
     } catch (e) {
       ctx.log.error({ err: e, eventIds: ids }, 'domain events: dispatch after commit failed; the outbox workers will run them');
-    } finally {
-      this.dispatching--;
     }
   }
 
@@ -323,13 +359,32 @@ class EventBus {
 }
 
 /**
- * Most dispatches after commit running at once in one process; more are left to the outbox workers (so reactions
- * hold at most this many of the pool's connections besides the workers' lanes, and the answers keep theirs).
+ * Most dispatches after commit running at once in one process; more wait their turn (so reactions hold at most
+ * this many of the pool's connections besides the workers' lanes, and the answers keep theirs).
  */
 const DISPATCH_CONCURRENCY = 3;
 
+/** Most dispatches waiting for a slot in one process; past that the outbox workers take the deliveries. */
+const DISPATCH_QUEUE = 1_000;
+
 /** Most rounds of following an aggregate's later events one dispatch makes (the workers run what is left). */
 const MAX_CHAIN_ROUNDS = 20;
+
+/** How long a dispatch keeps claiming its own deliveries held back by an earlier event of their aggregate (ms). */
+const DISPATCH_WAIT_MS = 3_000;
+
+/**
+ * Whether any of these events still has a delivery pending and due that is free or being run in this process (by
+ * another dispatch following its aggregate's chain, or this process's workers): worth waiting for, briefly, so a
+ * caller of `publish` finds its reactions done. One another process leased is that process's to finish.
+ */
+async function hasPending(ctx: Pick<AppContext, 'db' | 'queue'>, eventIds: readonly number[]): Promise<boolean> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from unnest(${[...eventIds]}::bigint[]) as x(event_id)
+    join event_deliveries d on d.event_id = x.event_id
+    where d.status = 'pending' and d.next_at <= now()
+      and (d.locked_until is null or d.locked_until < now() or d.locked_by = ${ctx.queue.workerId})`.execute(ctx.db);
+  return (rows[0]?.n ?? 0) > 0;
+}
 
 /**
  * How long the outbox workers leave a delivery that was never tried to the dispatch of the process that emitted it
