@@ -347,9 +347,8 @@ class EventBus {
    */
   async finishDone(ctx: AppContext, done: readonly ClaimedDelivery[]): Promise<void> {
     if (done.length === 0) return;
-    await sql`with async_commit as (select set_config('synchronous_commit', 'off', true) as v)
-      update event_deliveries d set status = 'done', done_at = now(), locked_until = null, last_error = null
-      from unnest(${done.map((d) => d.consumer)}::text[], ${done.map((d) => d.event_id)}::bigint[]) as x(consumer, event_id) cross join async_commit
+    await sql`update event_deliveries d set status = 'done', done_at = now(), locked_until = null, last_error = null
+      from unnest(${done.map((d) => d.consumer)}::text[], ${done.map((d) => d.event_id)}::bigint[]) as x(consumer, event_id)
       where d.consumer = x.consumer and d.event_id = x.event_id and d.locked_by = ${ctx.queue.workerId}`.execute(ctx.db);
     for (const d of done) {
       const lagMs = Date.now() - new Date(d.created_at).getTime();
@@ -400,9 +399,7 @@ export const DELIVERY_LEASE_MS = 30_000;
  * event (the workers). A delivery is due when pending, its `next_at` passed, not leased, and no
  * earlier delivery of the same consumer and aggregate is still pending (event order per aggregate).
  * Rows leased by another runner are skipped, never waited for. `after`: the next due delivery of each
- * (consumer, aggregate) just finished. The lease and the done marks commit without waiting for the WAL flush
- * (`synchronous_commit` off for those statements only): a crash that loses one only runs that delivery again
- * (at least once; consumers are idempotent), and the phone path saves two to three disk flushes per change.
+ * (consumer, aggregate) just finished.
  */
 export async function claimDeliveries(
   ctx: Pick<AppContext, 'db' | 'queue'>,
@@ -425,7 +422,7 @@ export async function claimDeliveries(
   // its commit. (They took them first under load; each dispatch then claimed again and again, waiting for them.)
   const fresh = 'limit' in what ? sql`and (d.attempts > 0 or d.next_at <= now() - ${`${WORKER_GRACE_MS} milliseconds`}::interval)` : sql``;
   const { rows } = await sql<ClaimedDelivery>`
-    with async_commit as (select set_config('synchronous_commit', 'off', true) as v), due as (
+    with due as (
       select d.consumer, d.event_id from ${source}
       where d.status = 'pending' and d.next_at <= now() and (d.locked_until is null or d.locked_until < now()) ${fresh}
         and not exists (
@@ -437,7 +434,7 @@ export async function claimDeliveries(
     )
     update event_deliveries d
     set locked_until = now() + ${`${DELIVERY_LEASE_MS} milliseconds`}::interval, locked_by = ${ctx.queue.workerId}, attempts = d.attempts + 1
-    from due cross join async_commit, domain_events e
+    from due, domain_events e
     where d.consumer = due.consumer and d.event_id = due.event_id and e.id = d.event_id
     returning d.consumer, d.event_id, d.attempts, d.aggregate_key, e.name, e.payload, e.seq, e.created_at`.execute(ctx.db);
   return rows;
@@ -450,9 +447,8 @@ async function finishDelivery(
   outcome: { ok: true } | { ok: false; error: string; dead: boolean; retryInMs: number },
 ): Promise<void> {
   if (outcome.ok) {
-    await sql`with async_commit as (select set_config('synchronous_commit', 'off', true) as v)
-      update event_deliveries set status = 'done', done_at = now(), locked_until = null, last_error = null
-      from async_commit where consumer = ${d.consumer} and event_id = ${d.event_id} and locked_by = ${ctx.queue.workerId}`.execute(ctx.db);
+    await sql`update event_deliveries set status = 'done', done_at = now(), locked_until = null, last_error = null
+      where consumer = ${d.consumer} and event_id = ${d.event_id} and locked_by = ${ctx.queue.workerId}`.execute(ctx.db);
     return;
   }
   await sql`update event_deliveries

@@ -192,7 +192,26 @@ describe('outbox crash', () => {
         const order = hooks.filter((h) => h.event_key.endsWith(`call:${c.id}`)).map((h) => h.event_type);
         expect(order).toEqual(['call.started', 'call.completed']);
       }
-      await eventually(async () => new Set(receiver!.received.map((r) => r.headers['webhook-id'])).size === hooks.length, 120_000, 500); // a job a SIGKILL cut off runs again within a minute; under a full CI run, later
+      await eventually(async () => new Set(receiver!.received.map((r) => r.headers['webhook-id'])).size === hooks.length, 120_000, 500).catch(async (e) => {
+        const got = new Set(receiver!.received.map((r) => r.headers['webhook-id']));
+        const missing = hooks.filter((h) => !got.has(h.message_id));
+        console.log('webhooks recorded but not received:', JSON.stringify(missing));
+        console.log(
+          'DEBUG attempts',
+          JSON.stringify((await db.query(`select * from webhook_deliveries where message_id = any($1)`, [missing.map((m) => m.message_id)])).rows),
+        );
+        console.log(
+          'DEBUG jobs',
+          JSON.stringify(
+            (
+              await db.query(
+                `select name, state, retry_count, start_after, started_on, completed_on, data from pgboss.job where name like 'webhook%' and state <> 'completed'`,
+              )
+            ).rows,
+          ).slice(0, 3000),
+        );
+        throw e;
+      }); // a job a SIGKILL cut off runs again within a minute; under a full CI run, later
       expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(new Set(hooks.map((h) => h.message_id)));
     } finally {
       await db.end();
