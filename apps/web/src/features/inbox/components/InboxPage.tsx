@@ -93,7 +93,13 @@ export function InboxPage({ numbers }: { numbers?: InboxNumberOption[] }) {
             actions={
               <Group gap={6}>
                 {/* Laid out before the counts arrive (a placeholder of the same size), so the list below does not move. */}
-                <Group gap={6} data-testid={counts.data ? 'inbox-counts' : undefined} aria-busy={!counts.data}>
+                <Group
+                  gap={6}
+                  wrap="nowrap"
+                  style={{ overflowX: 'auto', maxWidth: '100%' }}
+                  data-testid={counts.data ? 'inbox-counts' : undefined}
+                  aria-busy={!counts.data}
+                >
                   {TYPES.map(({ label, countKey }) => {
                     const n = counts.data?.[countKey] ?? 0;
                     return (
@@ -115,7 +121,8 @@ export function InboxPage({ numbers }: { numbers?: InboxNumberOption[] }) {
           />
           <Group mb="sm" gap="sm" wrap="wrap">
             <Chip.Group multiple value={types} onChange={setTypes}>
-              <Group gap={6} role="group" aria-label="Conversation types">
+              {/* One line whatever the counts (a count arriving must not wrap the row and move the list). */}
+              <Group gap={6} wrap="nowrap" style={{ overflowX: 'auto', maxWidth: '100%' }} role="group" aria-label="Conversation types">
                 {TYPES.map(({ type, label, countKey }) => (
                   <Chip key={type} value={type} variant="light" size="sm">
                     {label}
