@@ -635,18 +635,62 @@ async function main(): Promise<void> {
       Number(
         (await client.query<{ n: string }>(`select (xact_commit + xact_rollback)::text n from pg_stat_database where datname = current_database()`)).rows[0]!.n,
       );
+    const pendingDeliveries = async () =>
+      Number((await client.query<{ n: string }>(`select count(*)::text n from event_deliveries where status = 'pending'`)).rows[0]!.n);
+    // Rows written (inserted, updated, deleted) per table so far.
+    const tableWrites = async () =>
+      new Map(
+        (
+          await client.query<{ t: string; n: string }>(
+            `select relname t, (n_tup_ins + n_tup_upd + n_tup_del)::text n from pg_stat_user_tables where schemaname in ('public', 'pgboss')`,
+          )
+        ).rows.map((r) => [r.t, Number(r.n)] as const),
+      );
+    const drained = async (limitMs: number) => {
+      const start = performance.now();
+      let pending = await pendingDeliveries();
+      while (pending > 0 && performance.now() - start < limitMs) {
+        await sleep(250);
+        pending = await pendingDeliveries();
+      }
+      return { pending, seconds: (performance.now() - start) / 1000 };
+    };
     const measured = async (label: string, url: string, p: string, publicUrl: string, kind: 'voice' | 'sms') => {
+      // What earlier runs left pending is not this run's cost.
+      const before = await drained(env('BENCH_DRAIN_S', 120) * 1000);
+      if (before.pending > 0) log(`${label}: ${fmt(before.pending)} deliveries of earlier runs still pending after ${before.seconds.toFixed(0)} s`);
       await sleep(1500); // PostgreSQL publishes a backend's counters at most once a second
       const cpu0 = process.cpuUsage();
       const pg0 = postgresCpuMs(pgDir);
       const st0 = statements;
       const x0 = await xacts();
+      const w0 = await tableWrites();
       const r = await run(label, url, p, publicUrl, durationS, connections, undefined, kind);
+      // The reactions (the outbox's deliveries) the run left pending are part of each request's cost: wait until
+      // they are done (at most BENCH_DRAIN_S) and count their CPU, statements and transactions too. "With reactions"
+      // is then the rate the server can keep up: requests ÷ (run + drain).
+      const pendingAtEnd = await pendingDeliveries();
+      const { pending, seconds: drainS } = await drained(env('BENCH_DRAIN_S', 120) * 1000);
       const cpu = process.cpuUsage(cpu0);
       const pgMs = postgresCpuDelta(pg0, postgresCpuMs(pgDir));
       const st = statements - st0;
       await sleep(1500);
-      return { r, nodeMs: (cpu.user + cpu.system) / 1000, pgMs, statements: st, xacts: (await xacts()) - x0 - 1 };
+      const w = await tableWrites();
+      const writes = [...w]
+        .map(([t, n]) => [t, n - (w0.get(t) ?? 0)] as const)
+        .filter(([, n]) => n > 0)
+        .sort((a, b) => b[1] - a[1]);
+      return {
+        r,
+        nodeMs: (cpu.user + cpu.system) / 1000,
+        pgMs,
+        statements: st,
+        xacts: (await xacts()) - x0 - 1,
+        pendingAtEnd,
+        pendingLeft: pending,
+        drainS,
+        writes,
+      };
     };
     await run('warmup-floor', baselineUrl, FLOOR_PATH, baselineUrl, warmupS);
     const floor = await measured('floor', baselineUrl, FLOOR_PATH, baselineUrl, 'voice');
@@ -757,25 +801,38 @@ async function main(): Promise<void> {
     console.log(
       `\nagainst the durable floor (POST ${FLOOR_PATH}: the product's signature check, one row inserted with synchronous commit through the server's pool; ${fmt(floorRows)} rows), ${connections} connections, measured one after the other:`,
     );
-    console.log('| endpoint | req/s | ÷ floor | p50 ms | p99 ms | non-2xx | server Node ms/req | PostgreSQL ms/req | statements/req | transactions/req |');
-    console.log('| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |');
+    console.log(
+      '| endpoint | req/s answered | ÷ floor | req/s with reactions | ÷ floor | p50 ms | p99 ms | non-2xx | pending at end → drained in | server Node ms/req | PostgreSQL ms/req | statements/req | transactions/req |',
+    );
+    console.log('| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |');
+    const withReactions = (m: Awaited<ReturnType<typeof measured>>) => m.r.requests / (m.r.durationS + m.drainS);
     const floorRow = (name: string, m: Awaited<ReturnType<typeof measured>>) => {
       const per = (x: number) => (x / Math.max(m.r.requests, 1)).toFixed(2);
       console.log(
-        `| ${name} | ${f(m.r.rps, 0)} | ${f(m.r.rps / floor.r.rps, 2)} | ${f(m.r.p50)} | ${f(m.r.p99)} | ${m.r.non2xx + m.r.errors} | ${per(m.nodeMs)} | ${per(m.pgMs)} | ${per(m.statements)} | ${per(m.xacts)} |`,
+        `| ${name} | ${f(m.r.rps, 0)} | ${f(m.r.rps / floor.r.rps, 2)} | ${f(withReactions(m), 0)} | ${f(withReactions(m) / withReactions(floor), 2)} | ${f(m.r.p50)} | ${f(m.r.p99)} | ${m.r.non2xx + m.r.errors} | ${fmt(m.pendingAtEnd)} → ${f(m.drainS)} s${m.pendingLeft ? ` (${fmt(m.pendingLeft)} left)` : ''} | ${per(m.nodeMs)} | ${per(m.pgMs)} | ${per(m.statements)} | ${per(m.xacts)} |`,
       );
     };
+    const writesLine = (name: string, m: Awaited<ReturnType<typeof measured>>) =>
+      console.log(
+        `  rows written per request, ${name}: ${m.writes
+          .slice(0, 14)
+          .map(([t, n]) => `${t} ${(n / Math.max(m.r.requests, 1)).toFixed(1)}`)
+          .join(', ')}`,
+      );
     floorRow(`POST ${FLOOR_PATH} (durable floor)`, floor);
     floorRow(`POST ${VOICE_PATH} (new call)`, voiceAgain);
     floorRow(`POST ${SMS_PATH} (inbound SMS)`, sms);
-    const voiceFloor = voiceAgain.r.rps / floor.r.rps;
-    const smsFloor = sms.r.rps / floor.r.rps;
+    writesLine('new call', voiceAgain);
+    writesLine('inbound SMS', sms);
+    // Judged with the reactions: answering faster than the reactions keep up only grows a backlog.
+    const voiceFloor = withReactions(voiceAgain) / withReactions(floor);
+    const smsFloor = withReactions(sms) / withReactions(floor);
     console.log(`\ntargets (printed, not asserted):`);
     console.log(
-      `  voice webhook vs the durable floor, ${connections} connections: p99 < 25 ms ${voiceAgain.r.p99 < 25 ? 'PASS' : 'MISS'} (${f(voiceAgain.r.p99)} ms); ≥ 0.5 × floor ${voiceFloor >= 0.5 ? 'PASS' : 'MISS'} (${f(voiceFloor, 2)})`,
+      `  voice webhook vs the durable floor, ${connections} connections: p99 < 25 ms ${voiceAgain.r.p99 < 25 ? 'PASS' : 'MISS'} (${f(voiceAgain.r.p99)} ms); ≥ 0.5 × floor with reactions ${voiceFloor >= 0.5 ? 'PASS' : 'MISS'} (${f(voiceFloor, 2)})`,
     );
     console.log(
-      `  inbound SMS vs the durable floor, ${connections} connections: p99 < 25 ms ${sms.r.p99 < 25 ? 'PASS' : 'MISS'} (${f(sms.r.p99)} ms); ≥ 0.5 × floor ${smsFloor >= 0.5 ? 'PASS' : 'MISS'} (${f(smsFloor, 2)})`,
+      `  inbound SMS vs the durable floor, ${connections} connections: p99 < 25 ms ${sms.r.p99 < 25 ? 'PASS' : 'MISS'} (${f(sms.r.p99)} ms); ≥ 0.5 × floor with reactions ${smsFloor >= 0.5 ? 'PASS' : 'MISS'} (${f(smsFloor, 2)})`,
     );
     console.log(
       `  p99 < 25 ms at the measured rate: ${hook.p99 < 25 ? 'PASS' : 'MISS'} (p99 ${f(hook.p99)} ms at ${f(hook.rps, 0)} req/s, ${connections} connections)`,

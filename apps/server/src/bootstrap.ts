@@ -72,8 +72,9 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Lo
  */
 export async function startServer(config: Config, databaseUrl: string, options: { publicUrlFromPort?: boolean; readyLater?: boolean } = {}): Promise<Running> {
   const log = createLogger(config);
-  const { db, pool } = createDb(databaseUrl, {
+  const { db, pool, reactionsPool } = createDb(databaseUrl, {
     max: config.dbPoolMax,
+    reactionsMax: config.dbReactionsPoolMax,
     acquireTimeoutMs: config.dbAcquireTimeoutMs,
     // A transaction asking the pool for another connection fails at once in the tests; elsewhere it is logged once per call site.
     txGuard: process.env.VITEST ? 'throw' : 'warn',
@@ -154,6 +155,7 @@ export async function startServer(config: Config, databaseUrl: string, options: 
         {
           waitingOn: step,
           pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
+          reactionsPool: { total: reactionsPool.totalCount, idle: reactionsPool.idleCount, waiting: reactionsPool.waitingCount },
           httpConnections: connections,
         },
         `shutdown did not finish within ${config.shutdownTimeoutMs} ms (SHUTDOWN_TIMEOUT_MS); stopping anyway`,

@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.js';
 import { GroupCommit } from '../../platform/db/group-commit.js';
 import type { ReceiptRow } from '../../platform/http/webhook-receipts.repository.js';
 import { contactIdForNumberSql, findContactByNumber } from '../contacts/contacts.service.js';
-import { events as domainEvents, type Emitted } from '../../platform/events/index.js';
+import { emittedAt, events as domainEvents, type Emitted } from '../../platform/events/index.js';
 import { callChangedPayload, recordCallChange, type CallChange } from './call-changes.js';
 import type { InboundPlan } from './call-flow.js';
 import { callsRepository, type CallRow } from './calls.repository.js';
@@ -48,11 +48,10 @@ function inboundStore(ctx: AppContext): GroupCommit<InboundStore, InboundStored>
             tx,
             calls.map((r) => ({ name: 'call.changed' as const, payload: callChangedPayload(r.call!, undefined) })),
           );
-          // Every event is a `call.changed`, so each has the same share of the deliveries (the dispatch knows when it is done).
-          const each = emitted.deliveries === undefined || calls.length === 0 ? undefined : emitted.deliveries / calls.length;
+          // Each call gets its own event and how many deliveries it has (the dispatch knows when it is done).
           return rows.map((r) => {
             const k = calls.indexOf(r);
-            return k < 0 ? r : { ...r, emitted: { eventIds: [emitted.eventIds[k]!], ...(each === undefined ? {} : { deliveries: each }) } };
+            return k < 0 ? r : { ...r, emitted: emittedAt(emitted, k) };
           });
         });
         return slot.map((at) => (at < 0 ? { claimed: false } : stored[at]!));

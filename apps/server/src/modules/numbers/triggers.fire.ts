@@ -17,7 +17,8 @@
 import { randomUUID } from 'node:crypto';
 import { CALL_STATUS, formatPhone } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
-import { events } from '../../platform/events/index.js';
+import { sql } from 'kysely';
+import { events, type DeliveryCondition } from '../../platform/events/index.js';
 import type { DomainEvents } from '../../platform/events/registry.js';
 import type { AddressPolicy } from '../../platform/http/safe-fetch.js';
 import { postSigned, signatureHeaders, succeeded } from '../../platform/http/signed-post.js';
@@ -224,8 +225,14 @@ export function registerTriggerFiring(ctx: AppContext): void {
   ctx.queue.define<{ firingId: number }>(TRIGGER_FIRE_JOB, runTriggerFiring(ctx));
 }
 
+/**
+ * The triggers consumer's condition (see `DeliveryCondition`): the event's number has a trigger (index
+ * `number_triggers_unique`, number first); events of other numbers get no delivery for this consumer.
+ */
+const hasTrigger: DeliveryCondition = (p) => sql`exists (select 1 from number_triggers t where t.number_id = (${p}->>'numberId')::bigint)`;
+
 /** Subscribes the triggers to the domain events they fire on (idempotent per handler). */
 export function subscribeTriggers(): void {
-  events.consume('numbers.triggers', 'call.changed', onCallChanged);
-  events.consume('numbers.triggers', 'message.received', onMessageReceived);
+  events.consume('numbers.triggers', 'call.changed', onCallChanged, { when: hasTrigger });
+  events.consume('numbers.triggers', 'message.received', onMessageReceived, { when: hasTrigger });
 }

@@ -10,6 +10,9 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import pg from 'pg';
 import type { DB } from './schema.js';
 import { usePreparedStatements } from './prepared.js';
+import { inReaction } from './reaction-scope.js';
+
+export { asReaction } from './reaction-scope.js';
 import { guardTransactions, type PoolWaitInTransactionError, type TxGuardMode } from './tx-guard.js';
 
 pg.types.setTypeParser(20, (v) => Number(v)); // int8 → number
@@ -21,6 +24,8 @@ export type DbOrTx = Kysely<DB> | Transaction<DB>;
 export type DbOptions = {
   /** Connections in the pool (config DB_POOL_MAX, default 10). */
   max?: number;
+  /** Connections in the reactions' pool (config DB_REACTIONS_POOL_MAX, default 6; see ./reaction-scope.ts). */
+  reactionsMax?: number;
   /**
    * Longest wait for a connection, ms (config DB_ACQUIRE_TIMEOUT_MS, default 3000); then the query
    * fails with node-postgres' "timeout exceeded when trying to connect" (answered 503 by
@@ -40,28 +45,46 @@ export type DbOptions = {
 };
 
 /**
- * Opens a pool and a Kysely instance over it. Repeated parameterised statements run as prepared
- * statements (./prepared.ts); transactions are guarded against waiting on the pool (./tx-guard.ts).
+ * Opens the pools and a Kysely instance over them: the answers' pool (`pool`, `max` connections) and the reactions'
+ * pool (`reactionsMax`), chosen per connection by `asReaction` (./reaction-scope.ts). Repeated parameterised statements run as
+ * prepared statements (./prepared.ts); transactions are guarded against waiting on either pool (./tx-guard.ts).
  */
-export function createDb(url: string, options: DbOptions = {}): { db: Db; pool: pg.Pool } {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.max ?? 10,
-    connectionTimeoutMillis: options.acquireTimeoutMs ?? 3000,
-    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
-    ...(options.lockTimeoutMs ? { lock_timeout: options.lockTimeoutMs } : {}),
-    // A transaction left open by a stalled process does not hold its locks for ever.
-    idle_in_transaction_session_timeout: 60_000,
+export function createDb(url: string, options: DbOptions = {}): { db: Db; pool: pg.Pool; reactionsPool: pg.Pool } {
+  const open = (max: number, extra: pg.PoolConfig = {}) => {
+    const p = new pg.Pool({
+      connectionString: url,
+      max,
+      connectionTimeoutMillis: options.acquireTimeoutMs ?? 3000,
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      ...(options.lockTimeoutMs ? { lock_timeout: options.lockTimeoutMs } : {}),
+      // A transaction left open by a stalled process does not hold its locks for ever.
+      idle_in_transaction_session_timeout: 60_000,
+      ...extra,
+    });
+    p.on('error', () => {}); // idle client errors are reported by the next query
+    // A connection that breaks while checked out (PostgreSQL restarted, the backend terminated) emits 'error' on its
+    // client: without a listener that would end the process. The query in flight fails on its own; the broken client
+    // is dropped by the pool when released (not queryable).
+    p.on('connect', (client) => client.on('error', (e) => options.onConnectionError?.(e)));
+    usePreparedStatements(p);
+    return p;
+  };
+  const pool = open(options.max ?? 10);
+  // Reactions may wait longer for a connection than an answer (nobody waits on them), still with a deadline.
+  const reactionsPool = open(options.reactionsMax ?? 6, {
+    options: '-c synchronous_commit=off',
+    connectionTimeoutMillis: Math.max(options.acquireTimeoutMs ?? 3000, 30_000),
   });
-  pool.on('error', () => {}); // idle client errors are reported by the next query
-  // A connection that breaks while checked out (PostgreSQL restarted, the backend terminated) emits 'error' on its
-  // client: without a listener that would end the process. The query in flight fails on its own; the broken client is
-  // dropped by the pool when released (not queryable).
-  pool.on('connect', (client) => client.on('error', (e) => options.onConnectionError?.(e)));
-  usePreparedStatements(pool);
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  guardTransactions(db, pool, options.txGuard ?? 'warn', options.onTxGuardViolation);
-  return { db, pool };
+  // Kysely asks this for its connections: the reactions' pool inside asReaction, the answers' pool otherwise.
+  const router = {
+    connect: () => (inReaction() ? reactionsPool : pool).connect(),
+    end: async () => {
+      await Promise.all([pool.end(), reactionsPool.end()]);
+    },
+  };
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: router as unknown as pg.Pool }) });
+  guardTransactions(db, [pool, reactionsPool], options.txGuard ?? 'warn', options.onTxGuardViolation);
+  return { db, pool, reactionsPool };
 }
 
 /**

@@ -23,6 +23,7 @@
  */
 
 import { isPoolTimeout } from '../http/errors.js';
+import { outsideReaction } from './reaction-scope.js';
 import { assertNoOpenTransaction, outsideTransaction } from './tx-guard.js';
 
 type Waiting<I, R> = { item: I; at: number; resolve: (r: R) => void; reject: (e: unknown) => void };
@@ -110,7 +111,7 @@ export class GroupCommit<I, R> {
       const h = outsideTransaction(() => setImmediate(fire));
       this.timer = { cancel: () => clearImmediate(h) };
     } else {
-      const h = outsideTransaction(() => setTimeout(fire, wait));
+      const h = outsideReaction(() => outsideTransaction(() => setTimeout(fire, wait)));
       this.timer = { cancel: () => clearTimeout(h) };
     }
   }
@@ -126,7 +127,7 @@ export class GroupCommit<I, R> {
       const batch = this.queue.splice(0, this.options.maxItems);
       this.running++;
       // The batch is shared work of many submitters: it runs in none of their contexts.
-      void outsideTransaction(() => this.runBatch(batch)).finally(() => {
+      void outsideReaction(() => outsideTransaction(() => this.runBatch(batch))).finally(() => {
         this.running--;
         if (this.busy > 0) this.schedule(true);
         // flush() waiters re-check on every batch end.

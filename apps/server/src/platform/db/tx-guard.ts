@@ -100,23 +100,30 @@ function guardBuilder<DB>(builder: TransactionBuilder<DB>): TransactionBuilder<D
 }
 
 /**
- * Installs the guard on `db` (its `transaction()` builders) and `pool` (its `connect`).
+ * Installs the guard on `db` (its `transaction()` builders) and `pools` (their `connect`).
  * The mode and the reporter are process-wide (the last call wins): every server of a test process
  * runs the same rule.
  * @param report receives each violation once per call site in mode 'warn'.
  */
-export function guardTransactions<DB>(db: Kysely<DB>, pool: pg.Pool, mode: TxGuardMode, report: (error: PoolWaitInTransactionError) => void = () => {}): void {
+export function guardTransactions<DB>(
+  db: Kysely<DB>,
+  pools: pg.Pool | readonly pg.Pool[],
+  mode: TxGuardMode,
+  report: (error: PoolWaitInTransactionError) => void = () => {},
+): void {
   globalMode = mode;
   globalReport = report;
   if (mode === 'off') return;
   const transaction = db.transaction.bind(db);
   Object.assign(db, { transaction: () => guardBuilder(transaction()) });
-  const connect = pool.connect.bind(pool) as (cb?: (...args: unknown[]) => void) => unknown;
-  Object.assign(pool, {
-    connect: (cb?: (err: Error | undefined, ...rest: unknown[]) => void) => {
-      const e = violation('a connection from the pool');
-      if (e) return cb ? cb(e) : Promise.reject(e);
-      return connect(cb as (...args: unknown[]) => void);
-    },
-  });
+  for (const pool of Array.isArray(pools) ? pools : [pools]) {
+    const connect = pool.connect.bind(pool) as (cb?: (...args: unknown[]) => void) => unknown;
+    Object.assign(pool, {
+      connect: (cb?: (err: Error | undefined, ...rest: unknown[]) => void) => {
+        const e = violation('a connection from the pool');
+        if (e) return cb ? cb(e) : Promise.reject(e);
+        return connect(cb as (...args: unknown[]) => void);
+      },
+    });
+  }
 }

@@ -23,9 +23,10 @@
  * share it); the consumers subscribed when an event is emitted are the ones that get a delivery.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { AppContext } from '../../context.js';
-import type { DbOrTx } from '../db/db.js';
+import { asReaction, type DbOrTx } from '../db/db.js';
+import { CUSTOM_PLAN_MARK } from '../db/prepared.js';
 import { DOMAIN_EVENTS, aggregateOf, type DomainEventName, type DomainEvents } from './registry.js';
 
 /** What a handler learns besides the payload: the event's id (idempotency key), time and the attempt (1, 2, …). */
@@ -33,8 +34,11 @@ export type EventMeta = { eventId: number; name: DomainEventName; aggregate: str
 
 export type DomainEventHandler<K extends DomainEventName> = (ctx: AppContext, payload: DomainEvents[K], meta: EventMeta) => void | Promise<void>;
 
-/** Events written by `emit` (ids of `domain_events`) and how many deliveries they have, to `dispatch` after commit. */
-export type Emitted = { readonly eventIds: readonly number[]; readonly deliveries?: number };
+/**
+ * Events written by `emit` (ids of `domain_events`) and how many deliveries they have in all (`deliveries`) and
+ * each (`counts`, in the order of `eventIds`), to `dispatch` after commit.
+ */
+export type Emitted = { readonly eventIds: readonly number[]; readonly deliveries?: number; readonly counts?: readonly number[] };
 
 /**
  * Two emits of one transaction as one (for one `dispatch`): the event ids and the delivery count together (an
@@ -43,16 +47,45 @@ export type Emitted = { readonly eventIds: readonly number[]; readonly deliverie
 export function mergeEmitted(a: Emitted | undefined, b: Emitted): Emitted {
   if (!a) return b;
   const deliveries = a.deliveries === undefined || b.deliveries === undefined ? undefined : a.deliveries + b.deliveries;
-  return { eventIds: [...a.eventIds, ...b.eventIds], ...(deliveries === undefined ? {} : { deliveries }) };
+  const counts = a.counts && b.counts ? [...a.counts, ...b.counts] : undefined;
+  return { eventIds: [...a.eventIds, ...b.eventIds], ...(deliveries === undefined ? {} : { deliveries }), ...(counts ? { counts } : {}) };
+}
+
+/**
+ * One event of `emitted` (its index in `eventIds`) as an {@link Emitted} of its own, with its delivery count when
+ * known (the group commit of new calls hands each call its own event).
+ */
+export function emittedAt(emitted: Emitted, index: number): Emitted {
+  const count = emitted.counts?.[index];
+  return { eventIds: [emitted.eventIds[index]!], ...(count === undefined ? {} : { deliveries: count, counts: [count] }) };
 }
 
 /** One event to write: its name and payload. */
 export type AnyEvent = { [K in DomainEventName]: { name: K; payload: DomainEvents[K] } }[DomainEventName];
 
-/** Options of a consumer: how often a failing delivery is tried before it becomes a dead letter. */
-export type ConsumerOptions = { maxAttempts?: number };
+/**
+ * A consumer's condition on an event, as SQL over the event's payload (`payload`: a jsonb expression): when it is
+ * false for an event, the event gets no delivery for that consumer (nothing to run, store or mark done). It is
+ * evaluated inside the emitting transaction, in the statement that writes the event, so it must be cheap (an index
+ * lookup) and may read only the consuming module's own tables (that module writes it). It must be true whenever the
+ * handler could act: it narrows who gets a delivery, the handler still decides. A condition that starts to hold
+ * later (a company connects an integration) applies to the events written from then on.
+ */
+export type DeliveryCondition = (payload: RawBuilder<unknown>) => RawBuilder<unknown>;
 
-type ConsumerEntry = { name: string; handlers: Map<DomainEventName, DomainEventHandler<any>>; maxAttempts: number; order: number };
+/**
+ * Options of a consumer: how often a failing delivery is tried before it becomes a dead letter (`maxAttempts`), and
+ * when an event concerns it at all (`when`, see {@link DeliveryCondition}; for the event name of that `consume`).
+ */
+export type ConsumerOptions = { maxAttempts?: number; when?: DeliveryCondition };
+
+type ConsumerEntry = {
+  name: string;
+  handlers: Map<DomainEventName, DomainEventHandler<any>>;
+  conditions: Map<DomainEventName, DeliveryCondition>;
+  maxAttempts: number;
+  order: number;
+};
 
 const DEFAULT_MAX_ATTEMPTS = 8;
 
@@ -98,11 +131,18 @@ class EventBus {
   consume<K extends DomainEventName>(consumer: string, name: K, handler: DomainEventHandler<K>, options: ConsumerOptions = {}): () => void {
     let entry = this.consumers.get(consumer);
     if (!entry) {
-      entry = { name: consumer, handlers: new Map(), maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, order: this.nextOrder++ };
+      entry = {
+        name: consumer,
+        handlers: new Map(),
+        conditions: new Map(),
+        maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+        order: this.nextOrder++,
+      };
       this.consumers.set(consumer, entry);
     }
     if (!entry.handlers.has(name)) {
       entry.handlers.set(name, handler);
+      if (options.when) entry.conditions.set(name, options.when);
       const list = this.byEvent.get(name) ?? [];
       list.push(entry);
       list.sort((a, b) => a.order - b.order);
@@ -112,6 +152,7 @@ class EventBus {
     return () => {
       if (e.handlers.get(name) !== handler) return;
       e.handlers.delete(name);
+      e.conditions.delete(name);
       this.byEvent.set(
         name,
         (this.byEvent.get(name) ?? []).filter((c) => c !== e),
@@ -182,13 +223,18 @@ class EventBus {
     }
     const consumerNames: string[] = [];
     const consumerEvents: string[] = [];
+    const conditions: RawBuilder<unknown>[] = [];
     for (const name of new Set(names)) {
       for (const c of this.byEvent.get(name as DomainEventName) ?? []) {
         consumerNames.push(c.name);
         consumerEvents.push(name);
+        const when = c.conditions.get(name as DomainEventName);
+        if (when) conditions.push(sql`when c.consumer = ${c.name} and c.event = ${name} then coalesce((${when(sql`e.payload`)})::boolean, true)`);
       }
     }
-    const { rows } = await sql<{ id: number }>`
+    // Consumers' conditions (`when`): an event they do not concern gets no delivery for them.
+    const concerns = conditions.length > 0 ? sql`where case ${sql.join(conditions, sql` `)} else true end` : sql``;
+    const { rows } = await sql<{ id: number; n: number }>`
       with input as (
         select * from unnest(${names}::text[], ${types}::text[], ${ids}::text[], ${payloads}::jsonb[]) with ordinality as t(name, atype, aid, payload, ord)
       ), e as (
@@ -197,17 +243,19 @@ class EventBus {
           coalesce((select max(x.seq) from domain_events x where x.aggregate_type = i.atype and x.aggregate_id = i.aid), 0) + 1,
           i.payload
         from input i order by i.ord
-        returning id, name, aggregate_type, aggregate_id
+        returning id, name, aggregate_type, aggregate_id, payload
       ), d as (
         insert into event_deliveries (consumer, event_id, aggregate_key)
         select c.consumer, e.id, e.aggregate_type || ':' || e.aggregate_id
         from e join unnest(${consumerNames}::text[], ${consumerEvents}::text[]) as c(consumer, event) on c.event = e.name
+        ${concerns}
+        returning event_id
       )
-      select id from e order by id`.execute(tx);
-    const perEvent = new Map<string, number>();
-    for (const e of consumerEvents) perEvent.set(e, (perEvent.get(e) ?? 0) + 1);
+      select e.id, coalesce(n.n, 0)::int as n from e left join (select event_id, count(*) as n from d group by event_id) n on n.event_id = e.id
+      order by e.id`.execute(tx);
     this.cost('emit', names[0]!, startedAt);
-    return { eventIds: rows.map((r) => r.id), deliveries: names.reduce((n, name) => n + (perEvent.get(name) ?? 0), 0) };
+    const counts = rows.map((r) => Number((r as { n?: number }).n ?? 0));
+    return { eventIds: rows.map((r) => r.id), deliveries: counts.reduce((a, b) => a + b, 0), counts };
   }
 
   /**
@@ -227,12 +275,17 @@ class EventBus {
     // Inside a consumer (a reaction that records an event of its own, e.g. `call.attributed`): run what is due now and
     // never wait, since what holds the rest back is the enclosing round (it follows those chains when it ends).
     if (this.inDispatch.getStore()) return this.runDispatch(ctx, ids, 0);
+    let queued = false;
     if (this.dispatching >= DISPATCH_CONCURRENCY) {
       if (this.waiting.length >= DISPATCH_QUEUE) return;
       await new Promise<void>((resolve) => this.waiting.push(resolve));
+      queued = true;
     } else this.dispatching++;
     try {
-      await this.inDispatch.run(true, () => this.runDispatch(ctx, ids, expected));
+      // A dispatch that had to wait for its slot (a burst) runs what is due and follows the chains, but does not also
+      // wait for its deliveries held back by an earlier event of their aggregate: idle in a slot, it would hold back
+      // the dispatches queued behind it.
+      await this.inDispatch.run(true, () => this.runDispatch(ctx, ids, queued ? 0 : expected));
     } finally {
       // The slot goes to the oldest waiting dispatch, if any.
       const next = this.waiting.shift();
@@ -322,7 +375,12 @@ class EventBus {
       consumer: d.consumer,
     };
     try {
-      await handler(ctx, d.payload, meta);
+      // A dispatch the handler starts (a reaction that records an event of its own) runs at once and never waits for
+      // a slot: the workers run consumers outside any dispatch, and a worker's consumer queued behind the dispatches
+      // that wait for the very deliveries that worker holds stalled both (bench/call-routing: a backlog of 37,000
+      // deliveries drained at a few dozen a second).
+      // Its connections come from the reactions' pool (asReaction: never the answers', commits without a WAL flush wait).
+      await asReaction(() => this.inDispatch.run(true, () => handler(ctx, d.payload, meta)));
     } catch (e) {
       const dead = d.attempts >= entry!.maxAttempts;
       const retryInMs = Math.min(300_000, 1000 * 2 ** Math.max(0, d.attempts - 1));
@@ -361,7 +419,7 @@ class EventBus {
  * Most dispatches after commit running at once in one process; more wait their turn (so reactions hold at most
  * this many of the pool's connections besides the workers' lanes, and the answers keep theirs).
  */
-const DISPATCH_CONCURRENCY = 3;
+const DISPATCH_CONCURRENCY = 4;
 
 /** Most dispatches waiting for a slot in one process; past that the outbox workers take the deliveries. */
 const DISPATCH_QUEUE = 1_000;
@@ -378,7 +436,7 @@ const DISPATCH_WAIT_MS = 3_000;
  * caller of `publish` finds its reactions done. One another process leased is that process's to finish.
  */
 async function hasPending(ctx: Pick<AppContext, 'db' | 'queue'>, eventIds: readonly number[]): Promise<boolean> {
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from unnest(${[...eventIds]}::bigint[]) as x(event_id)
+  const { rows } = await sql<{ n: number }>`${sql.raw(CUSTOM_PLAN_MARK)} select count(*)::int as n from unnest(${[...eventIds]}::bigint[]) as x(event_id)
     join event_deliveries d on d.event_id = x.event_id
     where d.status = 'pending' and d.next_at <= now()
       and (d.locked_until is null or d.locked_until < now() or d.locked_by = ${ctx.queue.workerId})`.execute(ctx.db);
@@ -421,7 +479,9 @@ export async function claimDeliveries(
   // The workers leave a delivery never tried alone for WORKER_GRACE_MS: the emitting process dispatches it right after
   // its commit. (They took them first under load; each dispatch then claimed again and again, waiting for them.)
   const fresh = 'limit' in what ? sql`and (d.attempts > 0 or d.next_at <= now() - ${`${WORKER_GRACE_MS} milliseconds`}::interval)` : sql``;
-  const { rows } = await sql<ClaimedDelivery>`
+  // Planned for its parameters every time (CUSTOM_PLAN_MARK): a generic plan cached while the table was small (a
+  // fresh start) walked a backlog quadratically later (28 s a worker claim over 37,000 pending deliveries).
+  const { rows } = await sql<ClaimedDelivery>`${sql.raw(CUSTOM_PLAN_MARK)}
     with due as (
       select d.consumer, d.event_id from ${source}
       where d.status = 'pending' and d.next_at <= now() and (d.locked_until is null or d.locked_until < now()) ${fresh}
