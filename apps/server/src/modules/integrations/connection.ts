@@ -79,10 +79,14 @@ function baseUrlOf(ctx: AppContext, adapter: ProviderAdapter): string {
   return (ctx.config.integrations.env[`INTEGRATIONS_${adapter.id.toUpperCase()}_BASE_URL`] || adapter.apiBaseUrl).replace(/\/+$/, '');
 }
 
-/** App settings the adapter declared, from the environment. */
+/**
+ * App settings the adapter declared, from the environment. In sandbox mode an unset one is `sandbox-<name>` (the
+ * sandboxes refuse requests without e.g. Microsoft's developer token, as the providers do; `npm start` sets none).
+ */
 function appSettingsOf(ctx: AppContext, adapter: ProviderAdapter): Record<string, string> {
   const env = ctx.config.integrations.env;
-  return Object.fromEntries(adapter.appSettings.map((k) => [k, env[k] ?? '']));
+  const sandbox = ctx.config.integrations.mode === 'sandbox';
+  return Object.fromEntries(adapter.appSettings.map((k) => [k, env[k] || (sandbox ? `sandbox-${k.toLowerCase()}` : '')]));
 }
 
 /** Marks the integration as needing a reconnect and tells the owners by e-mail (once per episode). */
