@@ -9,7 +9,6 @@ import {
   AdActivateInput,
   AdCallDeliveryList,
   AdCallParams,
-  AdDeliveryAnswer,
   AdDeliveryList,
   AdDeliveryParams,
   AdDeliveryQuery,
@@ -67,7 +66,6 @@ import {
 
 const C = '/api/companies/:companyId';
 const AnswerWithMessage = AdIntegrationAnswer.extend({ message: z.string().optional() });
-const DeliveryWithId = AdDeliveryAnswer;
 const OauthIdParams = AdIntegrationParams;
 const CallbackParams = z.object({ provider: z.enum(OAUTH_PROVIDERS) });
 const q = z.string().max(4000).optional();
@@ -367,7 +365,6 @@ export async function registerIntegrationRoutes(app: App, ctx: AppContext): Prom
     },
     async (r) => deliveriesOfCall(ctx, r.params.companyId, r.params.callId),
   );
-  void DeliveryWithId;
 
   // The sandbox authorization server's consent page (INTEGRATIONS=sandbox only).
   if (ctx.config.integrations.mode === 'sandbox') {
