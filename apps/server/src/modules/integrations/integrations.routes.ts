@@ -63,6 +63,7 @@ import {
   updateGa4,
   updateOauthIntegration,
 } from './integrations.service.js';
+import { addIntegrationExamples } from './integrations.openapi.js';
 
 const C = '/api/companies/:companyId';
 const AnswerWithMessage = AdIntegrationAnswer.extend({ message: z.string().optional() });
@@ -87,6 +88,8 @@ const SandboxQuery = z.object({
 /** Registers the integrations routes. */
 export async function registerIntegrationRoutes(app: App, ctx: AppContext): Promise<void> {
   const tags = ['integrations'];
+  // The examples of these operations in the OpenAPI document (integrations.openapi.ts), checked at registration.
+  app.addHook('onRoute', addIntegrationExamples);
   const manage = { access: access.company('integrations.manage') };
   const settings = (s: unknown) => s as IntegrationSettings | undefined;
 
