@@ -1,8 +1,9 @@
 /**
  * The consumer area at phone size (issue 25 "Proof"; docs/consumer-area.md): a person signs up at 390×844 with a
  * code read from the development outbox, picks a number from the catalogue, receives a text from the Phone simulator
- * and sees the usage move live (the server-sent usage stream, no reload) and the text under the number's calls and
- * texts, and invites a friend. axe (WCAG 2.1 A and AA, critical and serious) checks the main screens on the way.
+ * and sees the usage move live (the `caddy` channel over Socket.IO, no reload) and the text under the number's calls and
+ * texts, places a call from the number in the browser (answered by the simulator's handset) and answers one the
+ * simulator places to it, both then listed under the number, and invites a friend. axe (WCAG 2.1 A and AA, critical and serious) checks the main screens on the way.
  *
  * The demo user plays the outside world: made an operator the documented way (docs/auth.md "Operators": an UPDATE on
  * the install's database), it reads every mail of the development outbox and may text any sandbox number from the
@@ -54,7 +55,7 @@ test('a person signs up at phone size, picks a number, gets a text from the simu
   page,
   browser,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   const findings: string[] = [];
   const stamp = Date.now().toString(36);
   const email = `caddy-${stamp}@example.test`;
@@ -135,6 +136,40 @@ test('a person signs up at phone size, picks a number, gets a text from the simu
     await expect(phone.getByTestId('caddy-activity')).toContainText('Hi Sam, it is Alex from the simulator');
     findings.push(...(await axe(phone, 'calls and texts')));
     await phone.screenshot({ path: 'test-results/caddy-number-390.png', fullPage: true });
+
+    // A call placed from the number in the browser (in-app calling, the sandbox softphone): the outside handset rings
+    // in the Phone simulator showing the person's number, answers and hangs up; the call bar says so and the call
+    // shows under the number's calls and texts.
+    const callee = '+13125550177';
+    await phone.getByLabel('Number to call').fill(callee);
+    await phone.getByRole('button', { name: 'Call', exact: true }).click();
+    await expect(phone.getByTestId('caddy-call-title')).toHaveText('Calling (312) 555-0177');
+    let handset: { sid: string; state: string } | undefined;
+    await expect
+      .poll(async () => {
+        const legs = (await api(page, 'get', '/api/simulator/handset-calls')).body?.data ?? [];
+        handset = legs.find((l: { from: string; to: string; state: string }) => l.from === number && l.to === callee && l.state === 'ringing');
+        return Boolean(handset);
+      })
+      .toBe(true);
+    findings.push(...(await axe(phone, 'calling')));
+    await phone.screenshot({ path: 'test-results/caddy-calling-390.png', fullPage: true });
+    expect((await api(page, 'post', `/api/simulator/handset-calls/${handset!.sid}/answer`)).status).toBe(200);
+    await phone.waitForTimeout(1500);
+    expect((await api(page, 'post', `/api/simulator/handset-calls/${handset!.sid}/hangup`)).status).toBe(200);
+    await expect(phone.getByTestId('caddy-call-title')).toHaveText(/^Call ended · 0:0\d$/);
+    await expect(phone.getByTestId('caddy-activity')).toContainText('Call to (312) 555-0177');
+
+    // A call to the number rings the screen (the Phone simulator as the caller); answered, then hung up here.
+    const inbound = api(page, 'post', '/api/simulator/calls', { from: '+13125550166', to: number, talk_seconds: 30 });
+    await expect(phone.getByTestId('caddy-call-title')).toHaveText('Incoming call from (312) 555-0166', { timeout: 15_000 });
+    findings.push(...(await axe(phone, 'incoming call')));
+    await phone.getByRole('button', { name: 'Answer' }).click();
+    await expect(phone.getByTestId('caddy-call-title')).toHaveText('On a call with (312) 555-0166');
+    await phone.getByRole('button', { name: 'Hang up' }).click();
+    await expect(phone.getByTestId('caddy-call-title')).toHaveText('Call ended');
+    expect((await inbound).status).toBe(200);
+    await expect(phone.getByTestId('caddy-activity')).toContainText('Call from (312) 555-0166');
 
     // Invite a friend.
     const friend = `+1415555${String(1000 + Math.floor(Math.random() * 9000))}`;

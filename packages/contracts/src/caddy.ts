@@ -329,8 +329,85 @@ export const CaddySendInput = example(z.object({ to: Phone, body: z.string().tri
   body: 'On my way',
 });
 
-/** A live usage update (`usage updated`, the `caddy` stream). */
-export const CaddyUsageEvent = z.object({ event: z.literal('usage updated'), data: CaddyUsage });
+/** `GET /caddy/support/files/{id}` (operators): the id of an uploaded support file. */
+export const CaddySupportFileParams = z.object({ id: z.string().max(64).meta({ example: '5b1f0c9e-3a47-4d2b-9f6e-2c8a1d7e4b30' }) });
+
+/** Calls in the browser: readiness (`GET /caddy/calling`): the softphone's identity, carrier and token. */
+export const CaddyCallingAnswer = example(
+  z.object({
+    data: z.object({ identity: z.string(), carrier: z.enum(['sandbox', 'twilio']), token: z.string(), ttl: z.number().int(), ringTimeoutS: z.number().int() }),
+  }),
+  { data: { identity: 'user_812', carrier: 'sandbox', token: 'eyJzdWIiOiJ1c2VyXzgxMiJ9.c2lnbmF0dXJl', ttl: 3600, ringTimeoutS: 25 } },
+);
+/** `POST /caddy/numbers/{id}/calls {to}`: place a call from one of your active numbers. */
+export const CaddyCallInput = example(z.object({ to: Phone }), { to: '+14155550123' });
+export const CaddyCallAnswer = example(
+  z.object({
+    message: z.string(),
+    data: z.object({
+      callId: z.number().int(),
+      token: z.string(),
+      identity: z.string(),
+      carrier: z.enum(['sandbox', 'twilio']),
+      from: z.string(),
+      to: z.string(),
+      params: z.record(z.string(), z.string()),
+    }),
+  }),
+  {
+    message: 'Calling…',
+    data: {
+      callId: 9051,
+      token: 'eyJzdWIiOiJ1c2VyXzgxMiJ9.c2lnbmF0dXJl',
+      identity: 'user_812',
+      carrier: 'sandbox',
+      from: '+13125550142',
+      to: '+14155550123',
+      params: { call_id: '9051', number_id: '77', To: '+14155550123' },
+    },
+  },
+);
+/** `POST /caddy/calls/connect {token}` (sandbox carrier): the browser connects the call its token was issued for. */
+export const CaddyConnectInput = example(z.object({ token: z.string().min(1).max(4000) }), { token: 'eyJzdWIiOiJ1c2VyXzgxMiJ9.c2lnbmF0dXJl' });
+export const CaddyConnectAnswer = example(z.object({ data: z.object({ sid: z.string(), status: z.string() }) }), {
+  data: { sid: 'CA5f0c1e2d3b4a59687766554433221100', status: 'ringing' },
+});
+export const CaddyCallParams = z.object({ callId: Id });
+/** `POST /caddy/calls/{callId}/reject {joinToken}`: decline a call ringing your screens (the `call ringing` event's token). */
+export const CaddyRejectInput = example(z.object({ joinToken: z.string().min(1).max(200) }), { joinToken: 'Zm9vYmFyYmF6cXV4MTIzNA' });
+
+/**
+ * The live events of the `caddy.{accountId}` channel (Socket.IO namespace `/caddy`, docs/consumer-area.md "Live
+ * updates"): each is sent as `(event, payload, channel)`.
+ */
+export const CADDY_LIVE_EVENTS = {
+  /** The month's usage after a count, a plan change, and first on connection. */
+  'usage updated': CaddyUsage,
+  /** An inbound call rings the account's screens (answer, or decline with `joinToken`). */
+  'call ringing': z.object({
+    callId: z.number().int(),
+    numberId: z.number().int().nullable(),
+    from: z.string(),
+    to: z.string(),
+    contactName: z.string().nullable(),
+    joinToken: z.string(),
+    timeoutS: z.number().int(),
+  }),
+  /** A call of one of the account's numbers changed (placed, answered, ended, voicemail). */
+  'call updated': z.object({
+    callId: z.number().int(),
+    numberId: z.number().int().nullable(),
+    direction: z.enum(['inbound', 'outbound']).nullable(),
+    otherParty: z.string(),
+    status: z.number().int(),
+    answered: z.boolean(),
+    voicemail: z.boolean(),
+    endedAt: z.string().nullable(),
+    durationS: z.number().nullable(),
+  }),
+} as const;
+/** The `caddy` channel's event names. */
+export type CaddyLiveEventName = keyof typeof CADDY_LIVE_EVENTS;
 
 /** Store notifications: the sandbox store's test endpoints. */
 export const CaddySandboxPurchaseInput = example(

@@ -16,7 +16,7 @@ import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/postgres-adapter';
 import { LIVE_CHANNEL_PATTERN, type LiveChannel, type LiveChannelKind, type LiveEventName, type LivePayload } from '@switchboard/contracts';
 import type pg from 'pg';
-import { Server, type Socket } from 'socket.io';
+import { Server, type Namespace, type Socket } from 'socket.io';
 import { SESSION_COOKIE } from './auth/auth.plugin.js';
 import { sessionsRepository } from './auth/sessions.repository.js';
 import { hashToken } from './auth/tokens.js';
@@ -95,6 +95,12 @@ const scopedRoom = (channel: string) => `${channel}#scoped`;
 /** Room of the sockets that joined `channel` with scope id `id` among theirs. */
 const scopeRoom = (channel: string, id: number) => `${channel}#s${id}`;
 
+/**
+ * Sets up a namespace of its own (the consumer area's `/caddy`, docs/consumer-area.md "Live updates"): its own
+ * handshake check and rooms, none of the business sockets' channels. May return what to stop when the server closes.
+ */
+export type NamespaceSetup = (nsp: Namespace) => (() => void) | void;
+
 /** Joinable channel names: the kinds of the live-event registry (packages/contracts `LIVE_EVENTS`) and an id. */
 export const CHANNEL_PATTERN = LIVE_CHANNEL_PATTERN;
 
@@ -104,6 +110,8 @@ export class Realtime {
   private notifies: GroupCommit<[string, string], void> | null = null;
   private revalidateTimer: NodeJS.Timeout | null = null;
   private revalidating: Promise<void> | null = null;
+  private readonly namespaces = new Map<string, NamespaceSetup>();
+  private readonly namespaceStops: Array<() => void> = [];
 
   /**
    * @param options.config PUBLIC_URL (read at each handshake) for the origin check.
@@ -163,10 +171,46 @@ export class Realtime {
       });
     });
     this.io = io;
+    for (const [name, setup] of this.namespaces) this.setUpNamespace(io, name, setup);
     if (this.options.db) {
       this.revalidateTimer = setInterval(() => void this.revalidate().catch(() => {}), REVALIDATE_EVERY_MS);
       this.revalidateTimer.unref();
     }
+  }
+
+  /**
+   * Registers a namespace of its own (`name`, e.g. `/caddy`), set up when the server attaches (at once when attached):
+   * it shares the origin check and the PostgreSQL adapter (events reach its sockets on every node), nothing else.
+   */
+  useNamespace(name: string, setup: NamespaceSetup): void {
+    this.namespaces.set(name, setup);
+    if (this.io) this.setUpNamespace(this.io, name, setup);
+  }
+
+  private setUpNamespace(io: Server, name: string, setup: NamespaceSetup): void {
+    const stop = setup(io.of(name));
+    if (stop) this.namespaceStops.push(stop);
+  }
+
+  /**
+   * Sends `event` with `payload` to the sockets in `room` of namespace `namespace`, on every node, as `(event, payload,
+   * room)` (like {@link publish} for the channels). Call after commit.
+   */
+  publishIn(namespace: string, room: string, event: string, payload: unknown): void {
+    const io = this.io;
+    if (!io) return;
+    const nsp = io.of(namespace);
+    if (this.alone(io, namespace)) nsp.local.to(room).emit(event, payload, room);
+    else nsp.to(room).emit(event, payload, room);
+  }
+
+  /** Disconnects the sockets in `room` of namespace `namespace`, on every node (e.g. a consumer session that ended). */
+  disconnectIn(namespace: string, room: string): void {
+    const io = this.io;
+    if (!io) return;
+    const nsp = io.of(namespace);
+    if (this.alone(io, namespace)) nsp.local.in(room).disconnectSockets(true);
+    else nsp.in(room).disconnectSockets(true);
   }
 
   /**
@@ -252,14 +296,15 @@ export class Realtime {
    * No other node has announced itself through the adapter's heartbeats (a starting node announces
    * itself before it accepts connections). False when the adapter does not say.
    */
-  private alone(io: Server): boolean {
-    const others = (io.of('/').adapter as unknown as { nodesMap?: Map<string, number> }).nodesMap;
+  private alone(io: Server, namespace = '/'): boolean {
+    const others = (io.of(namespace).adapter as unknown as { nodesMap?: Map<string, number> }).nodesMap;
     return others !== undefined && others.size === 0;
   }
 
   async close(): Promise<void> {
     if (this.revalidateTimer) clearInterval(this.revalidateTimer);
     this.revalidateTimer = null;
+    for (const stop of this.namespaceStops.splice(0)) stop();
     await this.revalidating?.catch(() => {});
     await new Promise<void>((resolve) => (this.io ? this.io.close(() => resolve()) : resolve()));
     this.io = null;

@@ -9,10 +9,12 @@ interface CenteredCardProps {
   children: ReactNode;
   footer?: ReactNode;
   width?: number;
+  /** The mark above the card in place of the tenant's (the consumer area shows its own product). */
+  brand?: ReactNode;
 }
 
 /** The brand mark and one card centred on the page (sign-in, password reset, sign-up, outbox). */
-export function CenteredCard({ title, subtitle, children, footer, width = 420 }: CenteredCardProps) {
+export function CenteredCard({ title, subtitle, children, footer, width = 420, brand }: CenteredCardProps) {
   // A white-label tenant's name and logo (GET /tenant-config by host name; docs/workspace.md).
   const tenant = useTenantConfig().data;
   return (
@@ -20,16 +22,20 @@ export function CenteredCard({ title, subtitle, children, footer, width = 420 }:
       <Box w="100%" maw={width}>
         <Stack gap="lg">
           <Group justify="center" gap="xs">
-            {tenant?.logoUrl ? (
-              <img src={tenant.logoUrl} alt="" height={32} style={{ maxWidth: 160, objectFit: 'contain' }} />
-            ) : (
-              <ThemeIcon size="lg" radius="md" variant="filled">
-                <IconPhoneCall size={20} />
-              </ThemeIcon>
+            {brand ?? (
+              <>
+                {tenant?.logoUrl ? (
+                  <img src={tenant.logoUrl} alt="" height={32} style={{ maxWidth: 160, objectFit: 'contain' }} />
+                ) : (
+                  <ThemeIcon size="lg" radius="md" variant="filled">
+                    <IconPhoneCall size={20} />
+                  </ThemeIcon>
+                )}
+                <Anchor href="/" underline="never" c="dark" fw={700} size="lg">
+                  {tenant?.name ?? 'Switchboard'}
+                </Anchor>
+              </>
             )}
-            <Anchor href="/" underline="never" c="dark" fw={700} size="lg">
-              {tenant?.name ?? 'Switchboard'}
-            </Anchor>
           </Group>
           <Paper withBorder shadow="sm" radius="md" p="xl">
             <Stack gap="md">

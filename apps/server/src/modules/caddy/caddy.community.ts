@@ -10,8 +10,9 @@
  * - Support: uploads of at most CADDY_UPLOAD_MAX_BYTES of the types CADDY_UPLOAD_TYPES (checked by the bytes' own
  *   signature, not only the declared type), stored in the blob store under `caddy-support/`, served only to operators
  *   (`GET /api/caddy/support/files/{id}`); a customer report carries text and up to 5 files.
- * - Deletion: releases the numbers, deletes the inbox threads of the account's company, the account's rows, sessions
- *   and uploads, and records `caddy.account.deleted` in the audit log; the store subscription is not cancelled (the
+ * - Deletion: releases the numbers, deletes the inbox threads of the account's company, its call recordings and
+ *   voicemails with their audio (the calls module's `deleteCompanyRecordings`), the account's rows, sessions and
+ *   uploads, sets its calling user away, closes its live connections, and records `caddy.account.deleted` in the audit log; the store subscription is not cancelled (the
  *   answer says so).
  */
 import { randomUUID } from 'node:crypto';
@@ -33,7 +34,10 @@ import { sendMessage } from '../messaging/messaging.service.js';
 import { planOf, profileOf, serviceUserId } from './caddy.accounts.js';
 import { releaseAllNumbers } from './caddy.numbers.js';
 import { caddyRepository, type CaddyAccountRow } from './caddy.repository.js';
-import { assertTextAllowed } from './caddy.usage.js';
+import { assertTextAllowed, CADDY_NAMESPACE, caddyChannel } from './caddy.usage.js';
+import { callingUserEmail } from './caddy.calling.js';
+import { deleteCompanyRecordings } from '../calls/calls.service.js';
+import { findUserByEmail, setInAppCallingStatus } from '../users/users.service.js';
 
 /** Invitations an account may send per day. */
 export const INVITES_PER_DAY = 10;
@@ -281,6 +285,10 @@ export async function deleteAccount(ctx: AppContext, account: CaddyAccountRow, r
     threads += all.length;
     if (removed === 0 || (!page.meta.next_cursor && !archived.meta.next_cursor)) break;
   }
+  // Call recordings and voicemails of the account's company, with their audio (the calls module owns them).
+  const recordings = await deleteCompanyRecordings(ctx, account.company_id);
+  const callingUser = await findUserByEmail(ctx, callingUserEmail(account.id));
+  if (callingUser) await setInAppCallingStatus(ctx, callingUser.id, 'away');
   const files = await caddyRepository.filesOfAccount(ctx.db, account.id);
   for (const f of files) await ctx.blobs.delete(f.blob_key);
   await ctx.db.transaction().execute(async (tx) => {
@@ -300,7 +308,14 @@ export async function deleteAccount(ctx: AppContext, account: CaddyAccountRow, r
         path: '/api/caddy/accounts',
         status_code: 200,
         outcome: 'success',
-        changes: { numbersReleased: released, threadsCleared: threads, files: files.length, storeSubscription: account.subscription_status },
+        changes: {
+          numbersReleased: released,
+          threadsCleared: threads,
+          recordingsDeleted: recordings.recordings,
+          voicemailsDeleted: recordings.voicemails,
+          files: files.length,
+          storeSubscription: account.subscription_status,
+        },
         ip: request.ip,
         user_agent: request.userAgent,
       },
@@ -308,5 +323,6 @@ export async function deleteAccount(ctx: AppContext, account: CaddyAccountRow, r
     );
     await caddyRepository.deleteAccount(tx, account.id);
   });
+  ctx.realtime.disconnectIn(CADDY_NAMESPACE, caddyChannel(account.id));
   return { message: CADDY_MESSAGES.accountDeleted };
 }

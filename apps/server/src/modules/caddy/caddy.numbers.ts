@@ -23,6 +23,7 @@ import { purchaseIntoCompany, searchNumbers } from '../numbers/numbers.service.j
 import { startRelease } from '../numbers/numbers-batches.service.js';
 import { companyTimeZone } from '../companies/companies.service.js';
 import { planOf, serviceUserId } from './caddy.accounts.js';
+import { ensureInAppRouting } from './caddy.calling.js';
 import { caddyRepository, type CaddyAccountRow, type CaddyNumberRow } from './caddy.repository.js';
 
 /** Numbers an account may hold at once, active and inactive together. */
@@ -92,7 +93,10 @@ async function acquire(ctx: AppContext, account: CaddyAccountRow, number: string
   const tz = await companyTimeZone(ctx, account.company_id);
   const bought = await purchaseIntoCompany(ctx, account.company_id, tz, e164, LOCAL_PROVIDER_ID);
   try {
-    return await caddyRepository.insertNumber(ctx.db, { account_id: account.id, number_id: bought.id, number: bought.number });
+    const row = await caddyRepository.insertNumber(ctx.db, { account_id: account.id, number_id: bought.id, number: bought.number });
+    // Calls to it ring the person's screens (in-app calling), voicemail when nobody answers.
+    await ensureInAppRouting(ctx, account, [bought.id]);
+    return row;
   } catch (error) {
     await startRelease(ctx, await serviceUserId(ctx), [bought.id]).catch((e: unknown) => ctx.log.warn({ err: e }, 'caddy: release after a failed add'));
     throw error;

@@ -174,6 +174,17 @@ export const caddyRepository = {
       .where('expires_at', '>', new Date())
       .executeTakeFirst();
   },
+  /** Which of these session ids are still live (not expired, not deleted). */
+  async liveSessionIds(db: DbOrTx, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await db
+      .selectFrom('caddy_sessions')
+      .select('id')
+      .where('id', 'in', [...ids])
+      .where('expires_at', '>', new Date())
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  },
   async touchSession(db: DbOrTx, id: string, expiresAt: Date): Promise<void> {
     await db.updateTable('caddy_sessions').set({ expires_at: expiresAt, last_used_at: new Date() }).where('id', '=', id).execute();
   },
@@ -311,11 +322,6 @@ export const caddyRepository = {
       .where('period', '=', sql<Date>`${period}::date`)
       .executeTakeFirst();
     return { call_seconds: Number(r?.call_seconds ?? 0), texts_in: r?.texts_in ?? 0, texts_out: r?.texts_out ?? 0 };
-  },
-
-  /** `pg_notify(channel, payload)` (live updates; delivered after the surrounding transaction commits). */
-  async notify(db: DbOrTx, channel: string, payload: string): Promise<void> {
-    await sql`select pg_notify(${channel}, ${payload})`.execute(db);
   },
 
   // --- store events -----------------------------------------------------------------------------------------------

@@ -11,8 +11,10 @@
  * `access.operator()`.
  *
  * Also, beyond the 23: `GET /caddy/numbers/{id}/activity` and `POST /caddy/numbers/{id}/messages` (the screens' calls
- * and texts of a number), `GET /caddy/support/files/{id}` (operators), the store notification webhooks and the
- * sandbox store (stores/).
+ * and texts of a number), calls in the browser (`GET /caddy/calling`, `POST /caddy/numbers/{id}/calls`,
+ * `POST /caddy/calls/connect`, `POST /caddy/calls/{callId}/answer|reject|hangup`; caddy.calling.ts),
+ * `GET /caddy/support/files/{id}` (operators), the store notification webhooks and the sandbox store (stores/).
+ * Live updates are not HTTP: Socket.IO namespace `/caddy` (caddy.usage.ts `registerCaddyLive`).
  */
 import {
   CADDY_UPLOAD_TYPES,
@@ -20,7 +22,14 @@ import {
   CaddyActivityList,
   CaddyAddInput,
   CaddyAuthInput,
+  CaddyCallAnswer,
+  CaddyCallInput,
+  CaddyCallingAnswer,
+  CaddyCallParams,
   CaddyCatalogList,
+  CaddyConnectAnswer,
+  CaddyConnectInput,
+  CaddyRejectInput,
   CaddyCatalogQuery,
   CaddyCodeSent,
   CaddyInactivity,
@@ -46,6 +55,7 @@ import {
   CaddyReviewSaved,
   CaddySendInput,
   CaddySessionAnswer,
+  CaddySupportFileParams,
   CaddyUploadAnswer,
   CaddyUsageAnswer,
   ErrorBody,
@@ -88,7 +98,8 @@ import {
 } from './caddy.community.js';
 import { activateNumbers, addNumber, catalog, inactivity, listNumbers, randomCatalog, removeNumber, replaceNumber } from './caddy.numbers.js';
 import type { CaddyAccountRow } from './caddy.repository.js';
-import { CaddyLive, usageOf } from './caddy.usage.js';
+import { endLiveSession, usageOf } from './caddy.usage.js';
+import { answerConsumerCall, callingReady, connectSandboxCall, hangupConsumerCall, placeCall, rejectConsumerCall } from './caddy.calling.js';
 
 /** Who may call a consumer route: anyone, or a consumer session. */
 export type ConsumerAccess = 'anyone' | 'account';
@@ -134,8 +145,6 @@ const AuthAnswers = { 200: CaddySessionAnswer, 202: CaddyCodeSent, 409: ErrorBod
 
 /** Registers the consumer area's routes in their own scope (with the consumer guard). */
 export async function registerCaddyRoutes(app: App, ctx: AppContext): Promise<void> {
-  const live = new CaddyLive(ctx);
-  app.addHook('onClose', async () => live.close());
   await app.register(async (scope) => {
     const s = scope as unknown as App;
     // The OpenAPI document says who may call each consumer route (instead of the business guard's "anyone").
@@ -158,11 +167,11 @@ export async function registerCaddyRoutes(app: App, ctx: AppContext): Promise<vo
       if (!found) throw new UnauthenticatedError();
       request.caddy = found;
     });
-    registerAll(s, ctx, live);
+    registerAll(s, ctx);
   });
 }
 
-function registerAll(app: App, ctx: AppContext, live: CaddyLive): void {
+function registerAll(app: App, ctx: AppContext): void {
   const answerAuth = (out: CodeSent | CaddySessionOut, reply: { status: (n: number) => unknown }) => {
     if (out instanceof CodeSent) {
       reply.status(202);
@@ -225,7 +234,11 @@ function registerAll(app: App, ctx: AppContext, live: CaddyLive): void {
         response: { 200: CaddyMessageAnswer, ...errorResponses },
       },
     },
-    async (request) => logout(ctx, request.caddy!.sessionId),
+    async (request) => {
+      const out = await logout(ctx, request.caddy!.sessionId);
+      endLiveSession(ctx, request.caddy!.sessionId);
+      return out;
+    },
   );
   app.post(
     '/api/caddy/auth/password/reset/code',
@@ -437,6 +450,93 @@ function registerAll(app: App, ctx: AppContext, live: CaddyLive): void {
     async (request) => sendText(ctx, me(request), request.params.id, request.body),
   );
 
+  // --- calls in the browser (in-app calling of the business product) ----------------------------------------------
+  app.get(
+    '/api/caddy/calling',
+    {
+      config: consumer('account'),
+      schema: {
+        operationId: 'getCaddyCalling',
+        tags,
+        summary: 'Ready calls in the browser: your softphone identity, carrier and token (your numbers ring your screens)',
+        response: { 200: CaddyCallingAnswer, ...errorResponses },
+      },
+    },
+    async (request) => callingReady(ctx, me(request)),
+  );
+  app.post(
+    '/api/caddy/numbers/:id/calls',
+    {
+      config: consumer('account'),
+      schema: {
+        operationId: 'placeCaddyCall',
+        tags,
+        summary: 'Place a call from one of your active numbers (refused when the plan has no minutes left); answers the softphone token',
+        params: CaddyNumberParams,
+        body: CaddyCallInput,
+        response: { 200: CaddyCallAnswer, ...errorResponses },
+      },
+    },
+    async (request) => placeCall(ctx, me(request), request.params.id, request.body.to),
+  );
+  app.post(
+    '/api/caddy/calls/connect',
+    {
+      config: consumer('account'),
+      schema: {
+        operationId: 'connectCaddySandboxCall',
+        tags,
+        summary: 'Sandbox carrier only: connect the call your token was issued for (the browser softphone of the sandbox)',
+        body: CaddyConnectInput,
+        response: { 200: CaddyConnectAnswer, ...errorResponses },
+      },
+    },
+    async (request) => connectSandboxCall(ctx, me(request), request.body.token),
+  );
+  app.post(
+    '/api/caddy/calls/:callId/answer',
+    {
+      config: consumer('account'),
+      schema: {
+        operationId: 'answerCaddyCall',
+        tags,
+        summary: 'Answer a call ringing your screens (409 when answered elsewhere or ended)',
+        params: CaddyCallParams,
+        response: { 200: CaddyMessageAnswer, 409: ErrorBody, ...errorResponses },
+      },
+    },
+    async (request) => answerConsumerCall(ctx, me(request), request.params.callId),
+  );
+  app.post(
+    '/api/caddy/calls/:callId/reject',
+    {
+      config: consumer('account'),
+      schema: {
+        operationId: 'rejectCaddyCall',
+        tags,
+        summary: 'Decline a call ringing your screens (the caller reaches your voicemail)',
+        params: CaddyCallParams,
+        body: CaddyRejectInput,
+        response: { 200: CaddyMessageAnswer, 409: ErrorBody, ...errorResponses },
+      },
+    },
+    async (request) => rejectConsumerCall(ctx, me(request), request.params.callId, request.body.joinToken),
+  );
+  app.post(
+    '/api/caddy/calls/:callId/hangup',
+    {
+      config: consumer('account'),
+      schema: {
+        operationId: 'hangupCaddyCall',
+        tags,
+        summary: 'Hang up your call (placed or answered in the browser)',
+        params: CaddyCallParams,
+        response: { 200: CaddyMessageAnswer, ...errorResponses },
+      },
+    },
+    async (request) => hangupConsumerCall(ctx, me(request), request.params.callId),
+  );
+
   // --- usage ------------------------------------------------------------------------------------------------------
   app.get(
     '/api/caddy/billing/usage',
@@ -445,31 +545,11 @@ function registerAll(app: App, ctx: AppContext, live: CaddyLive): void {
       schema: {
         operationId: 'getCaddyUsage',
         tags,
-        summary: 'Usage this month against the plan; with `Accept: text/event-stream`, a live stream of `usage updated` events (the `caddy` channel)',
+        summary: 'Usage this month against the plan (live: `usage updated` on the `caddy.{accountId}` channel, Socket.IO namespace `/caddy`)',
         response: { 200: CaddyUsageAnswer, ...errorResponses },
       },
     },
-    async (request, reply) => {
-      const account = me(request);
-      if (!String(request.headers.accept ?? '').includes('text/event-stream')) return { data: await usageOf(ctx, account) };
-      reply.hijack();
-      const raw = reply.raw;
-      raw.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
-      const send = (event: string, data: unknown) => raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      send('usage updated', await usageOf(ctx, account));
-      const remove = await live.add({ accountId: account.id, send });
-      const ping = setInterval(() => raw.write(': ping\n\n'), 25_000);
-      ping.unref();
-      request.raw.on('close', () => {
-        clearInterval(ping);
-        remove();
-      });
-    },
+    async (request) => ({ data: await usageOf(ctx, me(request)) }),
   );
 
   // --- invitations, reviews ---------------------------------------------------------------------------------------
@@ -566,7 +646,7 @@ function registerAll(app: App, ctx: AppContext, live: CaddyLive): void {
         operationId: 'getCaddySupportFile',
         tags,
         summary: 'A file a consumer uploaded for support (operators only)',
-        params: z.object({ id: z.string().max(64) }),
+        params: CaddySupportFileParams,
         response: { 200: fileAnswer([...CADDY_UPLOAD_TYPES], 'The uploaded file'), ...errorResponses },
       },
     },

@@ -2,10 +2,11 @@
  * The consumer area through the real server (docs/consumer-area.md): two-step sign-up and sign-in by e-mail and SMS
  * codes (expiry, attempt limit, 409, 401), sessions kept apart from the business product's, profile, password change
  * and reset, catalogue, numbers and activation with the 30-day dates, reclaim, release after the date and reminders,
- * usage metered from a text received through the sandbox carrier and sent live, plan limits, invitations with their
+ * usage metered from a text received through the sandbox carrier and sent live on the `caddy` channel (Socket.IO), plan limits, invitations with their
  * limits and opt-out, one review per account, support upload and report (operators only read files), deletion with
  * its audit entry, and tenant isolation of every `/caddy` route.
  */
+import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, uniqueEmail, type Account } from '../../../test/fixtures.js';
 import { ApiClient, eventually, startTestServer, type TestServer } from '../../../test/harness.js';
@@ -230,27 +231,22 @@ describe('consumer area', () => {
     expect((await b.client.put('/api/caddy/numbers/activate', { ids: ['x'] })).status).toBe(422);
     expect((await b.client.delete('/api/caddy/numbers/abc')).status).toBe(422);
 
-    // Usage: a live stream, then a text from an outside phone (the sandbox carrier) counts once and is pushed.
-    const controller = new AbortController();
-    const stream = await fetch(`${s.url}/api/caddy/billing/usage`, {
-      headers: { accept: 'text/event-stream', authorization: `Bearer ${a.client.bearer}` },
-      signal: controller.signal,
+    // Usage: live on the `caddy` channel (Socket.IO namespace /caddy), then a text from an outside phone (the sandbox
+    // carrier) counts once and is pushed to A's socket.
+    const socket = io(`${s.url}/caddy`, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      auth: { token: a.client.bearer },
+      reconnection: false,
+      forceNew: true,
     });
-    expect(stream.headers.get('content-type')).toMatch(/text\/event-stream/);
-    const reader = stream.body!.getReader();
-    let seen = '';
-    const readUntil = async (pattern: RegExp) => {
-      while (!pattern.test(seen)) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error('stream ended');
-        seen += new TextDecoder().decode(value);
-      }
-    };
-    await readUntil(/"textsUsed":0/);
+    const heard: Array<{ event: string; payload: { textsUsed: number; textsIn: number } }> = [];
+    socket.onAny((event: string, payload: { textsUsed: number; textsIn: number }) => heard.push({ event, payload }));
+    await eventually(async () => heard.find((h) => h.event === 'usage updated' && h.payload.textsUsed === 0));
     const sent = await simulateMessage(s.ctx, { from: '+14155550123', to: first.number, body: 'Hello from outside' });
     expect(sent).toBeTruthy();
-    await readUntil(/"textsIn":1/);
-    controller.abort();
+    await eventually(async () => heard.find((h) => h.event === 'usage updated' && h.payload.textsIn === 1));
+    socket.disconnect();
     const usage = (await a.client.get('/api/caddy/billing/usage')).body.data;
     expect(usage).toMatchObject({ textsIn: 1, textsUsed: 1, plan: 'premium_monthly', numbersUsed: 1, numbersLimit: 3 });
     const activity = await eventually(async () => {
@@ -374,5 +370,11 @@ describe('consumer area', () => {
       expect(o.op.description).toMatch(/Access: (anyone \(consumer area|a consumer session|platform operators)/);
     }
     expect(JSON.stringify(doc.paths['/api/caddy/auth/register'].post)).toMatch(/"examples?"/);
+    // Every consumer call (the 23 and the extra ones) shows an example of what it takes or answers.
+    const withoutExamples = caddy.filter((o) => !/"examples?"/.test(JSON.stringify(o.op))).map((o) => `${o.method.toUpperCase()} ${o.path}`);
+    expect(withoutExamples).toEqual([]);
+    // The calls in the browser are documented too.
+    for (const p of ['/api/caddy/calling', '/api/caddy/numbers/{id}/calls', '/api/caddy/calls/connect', '/api/caddy/calls/{callId}/answer'])
+      expect(doc.paths[p], p).toBeDefined();
   });
 });

@@ -8,20 +8,21 @@
  * Each event's effect is claimed once in `caddy_usage_events` in the same transaction as the count, so redeliveries
  * and replays count nothing twice. Events of companies that are not a consumer account's are ignored.
  *
- * Live updates: after the count commits, `pg_notify('caddy', {accountId})`; every node LISTENs on the `caddy` channel
- * and sends `usage updated` with the new usage to that account's open streams (`GET /api/caddy/billing/usage/live`,
- * server-sent events), so the update reaches a phone connected to any node.
+ * Live updates: the outbox consumer that counted the event sends, after its commit, `usage updated` with the new usage
+ * on the `caddy.{accountId}` channel: Socket.IO's namespace `/caddy` with the PostgreSQL adapter, so the update reaches
+ * a phone connected to any node ({@link registerCaddyLive}).
  */
-import { CADDY_FAIR_USE, CADDY_PLAN_LIMITS } from '@switchboard/contracts';
-import type pg from 'pg';
+import { CADDY_FAIR_USE, CADDY_PLAN_LIMITS, type CaddyPlan } from '@switchboard/contracts';
 import type { AppContext } from '../../context.js';
 import type { DomainEvents, EventMeta } from '../../platform/events/index.js';
 import { fieldError } from '../../platform/http/errors.js';
 import { planOf } from './caddy.accounts.js';
 import { caddyRepository, type CaddyAccountRow } from './caddy.repository.js';
 
-/** The PostgreSQL channel of live consumer updates. */
+/** The live channel kind of the consumer area: `caddy.{accountId}` (issue 25: "live updates on the `caddy` channel"). */
 export const CADDY_CHANNEL = 'caddy';
+/** The live events of the `caddy.{accountId}` channel (contracts `CADDY_LIVE_EVENTS`). */
+export type CaddyLiveEvent = 'usage updated' | 'call ringing' | 'call updated';
 
 /** `YYYY-MM-01` of `at`'s month (UTC). */
 export function periodOf(at: Date = new Date()): string {
@@ -72,7 +73,14 @@ export async function assertTextAllowed(ctx: AppContext, account: CaddyAccountRo
   );
 }
 
-/** Counts one event's usage once, then tells the account's live streams (after commit). */
+/** The message when the plan's minutes are used up (calls from the person's numbers are refused until next month). */
+export function minutesLimitMessage(plan: CaddyPlan): string {
+  const p = CADDY_PLAN_LIMITS[plan];
+  const allowance = p.minutes ?? CADDY_FAIR_USE.minutes;
+  return `You have used all ${allowance} minutes your ${p.label} plan includes this month. Upgrade your plan to place more calls; calls to your numbers still ring.`;
+}
+
+/** Counts one event's usage once, then sends the new usage to the account's screens (after commit). */
 async function meter(ctx: AppContext, companyId: number, key: string, add: { callSeconds?: number; textsIn?: number; textsOut?: number }): Promise<void> {
   const account = await caddyRepository.findByCompany(ctx.db, companyId);
   if (!account) return;
@@ -81,7 +89,7 @@ async function meter(ctx: AppContext, companyId: number, key: string, add: { cal
     await caddyRepository.addUsage(tx, account.id, periodOf(), add);
     return true;
   });
-  if (counted) await caddyRepository.notify(ctx.db, CADDY_CHANNEL, JSON.stringify({ accountId: account.id, what: 'usage' }));
+  if (counted) await publishUsage(ctx, account.id);
 }
 
 /** `caddy.usage` on `call.changed`: an ended live call's minutes (rounded up per call). */
@@ -102,66 +110,79 @@ export async function onMessageStatus(ctx: AppContext, p: DomainEvents['message.
   await meter(ctx, p.companyId, `sms-out:${p.itemId}`, { textsOut: 1 });
 }
 
-/** One open live stream: the account it belongs to and how to send it an event. */
-type Listener = { accountId: number; send: (event: string, data: unknown) => void };
+/** The Socket.IO namespace of the consumer screens (docs/consumer-area.md "Live updates"). */
+export const CADDY_NAMESPACE = '/caddy';
+/** How often each node re-checks the consumer sessions of its sockets (ms). */
+const REVALIDATE_MS = 10_000;
+
+/** The account's room in the consumer namespace: the `caddy.{accountId}` channel. */
+export function caddyChannel(accountId: number): string {
+  return `${CADDY_CHANNEL}.${accountId}`;
+}
+/** The room of the sockets of one consumer session (`#` keeps it apart from the channels). */
+function sessionRoom(sessionId: string): string {
+  return `#caddy-session:${sessionId}`;
+}
 
 /**
- * This node's fan-out of the `caddy` channel to its open streams: one LISTEN connection (taken on the first stream,
- * re-taken after an error), released when the app closes.
+ * Sends a live event to every open consumer screen of the account, on every node (Socket.IO with the PostgreSQL
+ * adapter, namespace CADDY_NAMESPACE, room `caddy.{accountId}`), as `(event, payload, channel)`. Call after commit.
  */
-export class CaddyLive {
-  private client: pg.PoolClient | null = null;
-  private connecting: Promise<void> | null = null;
-  private readonly listeners = new Set<Listener>();
-  private closed = false;
+export function sendToAccount(ctx: AppContext, accountId: number, event: CaddyLiveEvent, payload: unknown): void {
+  ctx.realtime.publishIn(CADDY_NAMESPACE, caddyChannel(accountId), event, payload);
+}
 
-  constructor(private readonly ctx: AppContext) {}
+/** Reads the account's usage again and sends it to its screens (`usage updated`); nothing when the account is gone. */
+export async function publishUsage(ctx: AppContext, accountId: number): Promise<void> {
+  const account = await caddyRepository.findAccount(ctx.db, accountId);
+  if (account) sendToAccount(ctx, account.id, 'usage updated', await usageOf(ctx, account));
+}
 
-  /** Adds a stream; returns the function that removes it. */
-  async add(listener: Listener): Promise<() => void> {
-    this.listeners.add(listener);
-    await this.connect();
-    return () => this.listeners.delete(listener);
-  }
+/** Disconnects the sockets of a consumer session that ended (sign-out, password change or reset, deletion). */
+export function endLiveSession(ctx: AppContext, sessionId: string): void {
+  ctx.realtime.disconnectIn(CADDY_NAMESPACE, sessionRoom(sessionId));
+}
 
-  private async connect(): Promise<void> {
-    if (this.client || this.closed) return;
-    this.connecting ??= (async () => {
-      const client = await this.ctx.pool.connect();
-      client.on('error', () => {
-        this.client = null;
-        client.release(true);
-      });
-      client.on('notification', (n) => {
-        if (n.channel === CADDY_CHANNEL && n.payload) void this.deliver(n.payload).catch((e: unknown) => this.ctx.log.warn({ err: e }, 'caddy live'));
-      });
-      await client.query(`LISTEN ${CADDY_CHANNEL}`);
-      this.client = client;
-    })().finally(() => {
-      this.connecting = null;
+/**
+ * The consumer namespace (`/caddy`): a socket authenticates with its consumer session token (`auth: {token}`; business
+ * sessions and API keys are not consumer sessions and are refused), joins its account's room `caddy.{accountId}` and
+ * nothing else (the consumer cannot choose a room, so one account never hears another's), and gets the current usage
+ * first. Every REVALIDATE_MS each node disconnects its sockets whose session ended by any path.
+ * `accountOf`: the account of a bearer token (caddy.accounts `accountOfToken`).
+ */
+export function registerCaddyLive(ctx: AppContext, accountOf: (token: string) => Promise<{ account: CaddyAccountRow; sessionId: string } | null>): void {
+  ctx.realtime.useNamespace(CADDY_NAMESPACE, (nsp) => {
+    nsp.use((socket, next) => {
+      const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+      if (typeof token !== 'string' || !token) return next(new Error('Unauthenticated.'));
+      accountOf(token)
+        .then((found) => {
+          if (!found) return next(new Error('Unauthenticated.'));
+          socket.data.caddy = { accountId: found.account.id, sessionId: found.sessionId };
+          next();
+        })
+        .catch(() => next(new Error('Unauthenticated.')));
     });
-    await this.connecting;
-  }
-
-  private async deliver(payload: string): Promise<void> {
-    const { accountId } = JSON.parse(payload) as { accountId: number };
-    const mine = [...this.listeners].filter((l) => l.accountId === accountId);
-    if (mine.length === 0) return;
-    const account = await caddyRepository.findAccount(this.ctx.db, accountId);
-    if (!account) return;
-    const usage = await usageOf(this.ctx, account);
-    for (const l of mine) l.send('usage updated', usage);
-  }
-
-  /** Ends the LISTEN connection (app close). */
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.connecting?.catch(() => {});
-    const c = this.client;
-    this.client = null;
-    if (c) {
-      await c.query(`UNLISTEN ${CADDY_CHANNEL}`).catch(() => {});
-      c.release();
-    }
-  }
+    nsp.on('connection', (socket) => {
+      const { accountId, sessionId } = socket.data.caddy as { accountId: number; sessionId: string };
+      void socket.join([caddyChannel(accountId), sessionRoom(sessionId)]);
+      void (async () => {
+        const account = await caddyRepository.findAccount(ctx.db, accountId);
+        if (account) socket.emit('usage updated', await usageOf(ctx, account), caddyChannel(accountId));
+      })().catch((e: unknown) => ctx.log.warn({ err: e }, 'caddy live: first usage'));
+    });
+    const timer = setInterval(() => {
+      const sockets = [...nsp.sockets.values()];
+      const ids = [...new Set(sockets.map((s) => (s.data.caddy as { sessionId: string }).sessionId))];
+      if (ids.length === 0) return;
+      void caddyRepository
+        .liveSessionIds(ctx.db, ids)
+        .then((live) => {
+          for (const s of sockets) if (!live.has((s.data.caddy as { sessionId: string }).sessionId)) s.disconnect(true);
+        })
+        .catch((e: unknown) => ctx.log.warn({ err: e }, 'caddy live: revalidate'));
+    }, REVALIDATE_MS);
+    timer.unref();
+    return () => clearInterval(timer);
+  });
 }

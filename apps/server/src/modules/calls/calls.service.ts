@@ -11,6 +11,8 @@
  */
 export { knownParties, listCallActivity, type CallActivity } from './call-records.js';
 export { applyAiAttributes, callForUser, type AiAttributesRecalculator } from './call-records.js';
+export { deleteCompanyRecordings } from './recordings.js';
+export { placeOutboundCall, hangupOutboundCall } from './outbound-calls.js';
 export {
   callActivityOf,
   callIdsPage,

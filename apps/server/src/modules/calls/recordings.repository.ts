@@ -32,4 +32,12 @@ export const recordingsRepository = {
   async markFailed(db: DbOrTx, id: number, error: string): Promise<void> {
     await db.updateTable('call_recordings').set({ state: 'failed', error }).where('id', '=', id).where('state', '=', 'pending').execute();
   },
+  /** Deletes every recording of the company; answers the deleted rows (their blobs are the caller's to delete). */
+  async deleteOfCompany(db: DbOrTx, companyId: number): Promise<CallRecordingRow[]> {
+    return db.deleteFrom('call_recordings').where('company_id', '=', companyId).returningAll().execute();
+  },
+  /** Deletes every voicemail of the company; answers their recording URLs (their blobs are the caller's to delete). */
+  async deleteVoicemailsOfCompany(db: DbOrTx, companyId: number): Promise<Array<{ id: number; recording_url: string }>> {
+    return db.deleteFrom('voicemails').where('company_id', '=', companyId).returning(['id', 'recording_url']).execute();
+  },
 };

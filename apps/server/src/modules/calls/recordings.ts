@@ -154,6 +154,24 @@ export async function storedRecordingKey(ctx: AppContext, callId: number): Promi
   return rec.blob_key;
 }
 
+/**
+ * Deletes every call recording and voicemail of company `companyId` with their stored audio (the consumer area's
+ * account deletion, docs/consumer-area.md "Account deletion"); the calls themselves stay. Blobs whose key names
+ * another company are left alone. @returns how many recordings and voicemails were deleted.
+ */
+export async function deleteCompanyRecordings(ctx: AppContext, companyId: number): Promise<{ recordings: number; voicemails: number }> {
+  const { recordings, voicemails } = await ctx.db.transaction().execute(async (tx) => ({
+    recordings: await recordingsRepository.deleteOfCompany(tx, companyId),
+    voicemails: await recordingsRepository.deleteVoicemailsOfCompany(tx, companyId),
+  }));
+  const keys = [
+    ...recordings.map((r) => r.blob_key ?? blobKeyOf(ctx, r)),
+    ...voicemails.map((v) => ctx.blobs.keyOf(v.recording_url)).filter((k): k is string => Boolean(k)),
+  ];
+  for (const key of keys) if (ownerOfKey(key) === companyId) await ctx.blobs.delete(key);
+  return { recordings: recordings.length, voicemails: voicemails.length };
+}
+
 /** Registers the recording copy job (`calls.fetch-call-recording`; the carrier's errors make the queue retry). */
 export function registerRecordingJobs(ctx: AppContext): void {
   ctx.queue.define<{ recordingId: number }>(FETCH_CALL_RECORDING_JOB, async (data) => {

@@ -300,6 +300,7 @@ export async function ringInAppUsers(
       contactName,
       userIds,
       timeoutS,
+      joinToken: row.join_token,
     };
     for (const listener of ctx.hooks.all('inAppRing')) {
       void Promise.resolve()

@@ -24,8 +24,12 @@ export type Exchange = { method: string; url: string; requestBody: unknown; stat
 const MAX_BODY = 8_000;
 const SECRET_PARAMS = /^(api_secret|access_token|client_secret|key|token)$/i;
 
+/** The signature of our signed file links (recordings): the log shows the link, not a working one. */
+const LINK_SIGNATURE = /([?&](?:amp;)?signature=)[A-Za-z0-9_-]+/g;
+
 function clip(text: string): unknown {
-  const t = text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}…` : text;
+  const redacted = text.replace(LINK_SIGNATURE, '$1[redacted]');
+  const t = redacted.length > MAX_BODY ? `${redacted.slice(0, MAX_BODY)}…` : redacted;
   try {
     return JSON.parse(t) as unknown;
   } catch (error) {
@@ -79,10 +83,15 @@ function baseUrlOf(ctx: AppContext, adapter: ProviderAdapter): string {
   return (ctx.config.integrations.env[`INTEGRATIONS_${adapter.id.toUpperCase()}_BASE_URL`] || adapter.apiBaseUrl).replace(/\/+$/, '');
 }
 
-/** App settings the adapter declared, from the environment. */
+/**
+ * App settings the adapter declared, from the environment. In sandbox mode an unset one (other than the `…_URL`
+ * overrides) is `sandbox-<name>`: the sandboxes refuse requests without e.g. Microsoft's developer token or HighLevel's
+ * conversation provider id, as the providers do, and `npm start` sets none.
+ */
 function appSettingsOf(ctx: AppContext, adapter: ProviderAdapter): Record<string, string> {
   const env = ctx.config.integrations.env;
-  return Object.fromEntries(adapter.appSettings.map((k) => [k, env[k] ?? '']));
+  const sandbox = ctx.config.integrations.mode === 'sandbox';
+  return Object.fromEntries(adapter.appSettings.map((k) => [k, env[k] || (sandbox && !k.endsWith('_URL') ? `sandbox-${k.toLowerCase()}` : '')]));
 }
 
 /** Marks the integration as needing a reconnect and tells the owners by e-mail (once per episode). */

@@ -21,10 +21,12 @@ import { CALL_STATUS } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import type { DomainEvents, EventMeta } from '../../platform/events/index.js';
 import { NotFoundError } from '../../platform/http/errors.js';
-import { callsForFacts } from '../calls/calls.service.js';
+import { callsForFacts, voicemailsPage, type CallForFacts } from '../calls/calls.service.js';
+import { callRecordingView, storedRecordingKey } from '../calls/recordings.js';
 import { getContactsByIds } from '../contacts/contacts.service.js';
 import { getEavValuesMany } from '../custom-fields/custom-fields.service.js';
 import { getCompanyNumber } from '../numbers/numbers.service.js';
+import { readCallVoicemailTranscript, readTranscript } from '../transcription/transcription.service.js';
 import { connectionOf, markNeedsReconnect, type Exchange } from './connection.js';
 import { integrationsRepository, type DeliveryRow, type IntegrationRow } from './integrations.repository.js';
 import { settingsOf } from './settings.js';
@@ -34,7 +36,20 @@ import { providerModule } from './registry.js';
 
 export const SEND_JOB = 'integrations.send';
 /** Timings; tests shorten them. */
-export const deliveryTuning = { leaseMs: 60_000, retryBaseMs: 60_000, retryMaxMs: 6 * 3600_000, maxAttempts: 12, sweepMs: 15_000, callDelayMs: 0 };
+export const deliveryTuning = {
+  leaseMs: 60_000,
+  retryBaseMs: 60_000,
+  retryMaxMs: 6 * 3600_000,
+  maxAttempts: 12,
+  sweepMs: 15_000,
+  callDelayMs: 0,
+  /** How long a delivery to a provider that shows the call's media waits for a recording or transcript in progress. */
+  mediaWaitMs: 5 * 60_000,
+  /** How often such a delivery looks again (a settled transcript also wakes it: `transcript.changed`). */
+  mediaPollMs: 15_000,
+  /** Validity of the signed recording links sent to providers (the port's "valid ~7 days"). */
+  recordingUrlTtlMs: 7 * 24 * 3600_000,
+};
 
 /** Custom-field entity type of calls (spec 001 §3: Call 6). */
 const CALL_ENTITY = 6;
@@ -232,6 +247,55 @@ export async function onMessageReceived(ctx: AppContext, p: DomainEvents['messag
   await addAndSchedule(ctx, rows);
 }
 
+/**
+ * `transcript.changed`: a call's transcript settled → its deliveries still waiting for it (built at send time, never
+ * yet frozen) are due now instead of at their next look.
+ */
+export async function onTranscriptChanged(ctx: AppContext, p: DomainEvents['transcript.changed']): Promise<void> {
+  if (p.state === 'loading') return;
+  for (const row of await integrationsRepository.activeOf(ctx.db, p.companyId)) {
+    if (await integrationsRepository.wakeUnbuilt(ctx.db, row.id, p.callId)) await scheduleSend(ctx, row.id);
+  }
+}
+
+/** What a delivery can show of the call's media; `pending` while a recording is being copied or a transcript made. */
+export type CallMedia = { recordingUrl: string | null; transcript: string | null; summary: string | null; pending: boolean };
+
+/**
+ * The call's media through the owning modules (calls: the stored recording or the voicemail; transcription: the
+ * transcript of the recording, else of the voicemail): a signed link to the recording valid
+ * `deliveryTuning.recordingUrlTtlMs` (the provider's reader is not signed in; docs/operations.md "Files"), the
+ * transcript text (≤ 20,000 chars). No module produces call summaries yet: `summary` is null.
+ */
+export async function callMedia(ctx: AppContext, call: CallForFacts): Promise<CallMedia> {
+  let pending = false;
+  let recordingUrl: string | null = null;
+  const sign = (key: string) => (ctx.blobs.canSign ? ctx.blobs.signedUrl(key, deliveryTuning.recordingUrlTtlMs) : null);
+  const rec = await callRecordingView(ctx, call.id);
+  if (rec?.state === 'stored') recordingUrl = sign(await storedRecordingKey(ctx, call.id));
+  else if (rec?.state === 'pending') pending = true;
+  if (!recordingUrl && call.voicemail_id !== null) {
+    const [vm] = await voicemailsPage(ctx, {
+      companyIds: [call.company_id],
+      from: new Date(new Date(call.started_at).getTime() - 60_000),
+      to: new Date(Date.now() + 60_000),
+      numberIds: [call.number_id],
+      afterId: call.voicemail_id - 1,
+      limit: 1,
+    });
+    if (vm?.id === call.voicemail_id) {
+      const key = ctx.blobs.keyOf(vm.recording_url);
+      if (key) recordingUrl = sign(key);
+      else pending = true; // still at the carrier: the copy job brings it here
+    }
+  }
+  const q = { companyId: call.company_id, callId: call.id };
+  const transcripts = [await readTranscript(ctx, q), await readCallVoicemailTranscript(ctx, q)];
+  if (transcripts.some((t) => t?.state === 'loading')) pending = true;
+  const text = transcripts.find((t) => t?.state === 'complete' && t.text?.trim())?.text?.trim() ?? null;
+  return { recordingUrl, transcript: text ? text.slice(0, 20_000) : null, summary: null, pending };
+}
+
 // ─── Building items ─────────────────────────────────────────────────────────────────────────────────────────
 
 function callStatusOf(c: {
@@ -249,8 +313,23 @@ function str(v: unknown): string | null {
   return typeof v === 'string' && v ? v : null;
 }
 
-/** The item of a delivery row, built from the current call, touch, contact and outcome (then frozen in the row). */
+/** The item of a delivery row, built from the current call, touch, contact, outcome and media (then frozen in the row). */
 export async function buildItem(ctx: AppContext, row: IntegrationRow, d: DeliveryRow, previousRows: DeliveryRow[]): Promise<DeliveryItem | null> {
+  const item = await buildItemOrWait(ctx, row, d, previousRows, false);
+  return item === 'wait' ? null : item;
+}
+
+/**
+ * {@link buildItem}, or 'wait' when `waitForMedia` and the call's recording or transcript is still being made (the
+ * delivery looks again later, at most `deliveryTuning.mediaWaitMs` after it was queued).
+ */
+async function buildItemOrWait(
+  ctx: AppContext,
+  row: IntegrationRow,
+  d: DeliveryRow,
+  previousRows: DeliveryRow[],
+  waitForMedia: boolean,
+): Promise<DeliveryItem | null | 'wait'> {
   const settings = settingsOf(row);
   const kind = d.kind as DeliveryKind;
   const emptyAttribution: DeliveryItem['attribution'] = {
@@ -294,6 +373,8 @@ export async function buildItem(ctx: AppContext, row: IntegrationRow, d: Deliver
   if (!d.call_id) return null;
   const [call] = await callsForFacts(ctx, [Number(d.call_id)]);
   if (!call) return null;
+  const media = await callMedia(ctx, call);
+  if (waitForMedia && media.pending && Date.now() - new Date(d.created_at).getTime() < deliveryTuning.mediaWaitMs) return 'wait';
   const touch = (await integrationsRepository.touchOf(ctx.db, call.id)) ?? {};
   const { outcome, department } = await outcomeOf(ctx, call.id);
   const contact = call.contact_id ? (await getContactsByIds(ctx, call.company_id, [call.contact_id])).get(call.contact_id) : undefined;
@@ -326,9 +407,9 @@ export async function buildItem(ctx: AppContext, row: IntegrationRow, d: Deliver
       durationS: Math.max(0, Math.round(Number(call.duration_s ?? 0))),
       status: callStatusOf(call),
       answered: call.answered_at !== null || call.status === CALL_STATUS.CONNECTED,
-      recordingUrl: null,
-      transcript: null,
-      summary: null,
+      recordingUrl: media.recordingUrl,
+      transcript: media.transcript,
+      summary: media.summary,
       outcome,
       departmentType: department,
       qualification: call.qualification,
@@ -412,7 +493,24 @@ async function sendBatch(ctx: AppContext, row: IntegrationRow, adapter: Provider
   for (const d of claimed) {
     let item = d.item && (d.item as Record<string, unknown>).deliveryKey ? (d.item as unknown as DeliveryItem) : null;
     if (!item) {
-      item = await buildItem(ctx, row, d, d.call_id ? await integrationsRepository.deliveriesOfCall(ctx.db, row.id, Number(d.call_id)) : []);
+      const built = await buildItemOrWait(
+        ctx,
+        row,
+        d,
+        d.call_id ? await integrationsRepository.deliveriesOfCall(ctx.db, row.id, Number(d.call_id)) : [],
+        adapter.callMedia === true,
+      );
+      if (built === 'wait') {
+        // Not a try: back to pending, looked at again soon (or woken by the transcript's event).
+        await integrationsRepository.finish(ctx.db, d.id, {
+          state: 'pending',
+          next_at: new Date(Date.now() + deliveryTuning.mediaPollMs),
+          attempts: Math.max(0, d.attempts - 1),
+          message: 'Waiting for the recording and transcript',
+        });
+        continue;
+      }
+      item = built;
       if (!item) {
         await integrationsRepository.finish(ctx.db, d.id, { state: 'skipped', message: 'The call or text no longer exists' });
         continue;

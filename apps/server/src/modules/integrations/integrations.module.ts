@@ -3,14 +3,25 @@
  * docs/integrations.md). See `platform/module.ts`.
  * - routes: cards, GA4 and ADF CRUD, OAuth integrations (redirect, callback, activate, sync, deactivate, update,
  *   lookups), the delivery log with retry and replay, a call's deliveries, the sandbox consent page;
- * - setup: consumer `integrations.deliveries` of `call.attributed`, `call.changed`, `call.annotated`, `message.received`;
+ * - setup: consumer `integrations.deliveries` of `call.attributed`, `call.changed`, `call.annotated`, `message.received`, `transcript.changed`
+ *   (wakes deliveries waiting for a call's transcript);
  * - jobs: `integrations.send` (one pass over an integration's due deliveries) and a sweep every 15 s on worker nodes.
  */
 import type { AppContext } from '../../context.js';
 import { events } from '../../platform/events/index.js';
 import type { App } from '../../platform/http/app-type.js';
 import type { ModuleEntry } from '../../platform/module.js';
-import { SEND_JOB, deliveryTuning, onCallAnnotated, onCallAttributed, onCallChanged, onMessageReceived, runSend, sweepDue } from './deliveries.js';
+import {
+  SEND_JOB,
+  deliveryTuning,
+  onCallAnnotated,
+  onCallAttributed,
+  onCallChanged,
+  onMessageReceived,
+  onTranscriptChanged,
+  runSend,
+  sweepDue,
+} from './deliveries.js';
 import { registerIntegrationRoutes } from './integrations.routes.js';
 
 async function routes(app: App, ctx: AppContext): Promise<void> {
@@ -33,6 +44,7 @@ function setup(): void {
   events.consume('integrations.deliveries', 'call.changed', onCallChanged);
   events.consume('integrations.deliveries', 'call.annotated', onCallAnnotated);
   events.consume('integrations.deliveries', 'message.received', onMessageReceived);
+  events.consume('integrations.deliveries', 'transcript.changed', onTranscriptChanged);
 }
 
 function jobs(ctx: AppContext): void {

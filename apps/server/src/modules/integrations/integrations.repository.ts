@@ -136,6 +136,19 @@ export const integrationsRepository = {
       .where('id', '=', id)
       .execute();
   },
+  /** Makes the pending, not yet built deliveries of a call due now (they waited for its media). @returns whether any. */
+  async wakeUnbuilt(db: DbOrTx, integrationId: number, callId: number): Promise<boolean> {
+    const r = await db
+      .updateTable('ad_integration_deliveries')
+      .set({ next_at: new Date(), updated_at: new Date() })
+      .where('integration_id', '=', integrationId)
+      .where('call_id', '=', callId)
+      .where('state', '=', 'pending')
+      .where('item', 'is', null)
+      .where('next_at', '>', new Date())
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  },
   async integrationsWithDue(db: DbOrTx): Promise<number[]> {
     const rows = await db
       .selectFrom('ad_integration_deliveries')

@@ -9,7 +9,6 @@ import {
   AdActivateInput,
   AdCallDeliveryList,
   AdCallParams,
-  AdDeliveryAnswer,
   AdDeliveryList,
   AdDeliveryParams,
   AdDeliveryQuery,
@@ -64,10 +63,10 @@ import {
   updateGa4,
   updateOauthIntegration,
 } from './integrations.service.js';
+import { addIntegrationExamples } from './integrations.openapi.js';
 
 const C = '/api/companies/:companyId';
 const AnswerWithMessage = AdIntegrationAnswer.extend({ message: z.string().optional() });
-const DeliveryWithId = AdDeliveryAnswer;
 const OauthIdParams = AdIntegrationParams;
 const CallbackParams = z.object({ provider: z.enum(OAUTH_PROVIDERS) });
 const q = z.string().max(4000).optional();
@@ -89,6 +88,8 @@ const SandboxQuery = z.object({
 /** Registers the integrations routes. */
 export async function registerIntegrationRoutes(app: App, ctx: AppContext): Promise<void> {
   const tags = ['integrations'];
+  // The examples of these operations in the OpenAPI document (integrations.openapi.ts), checked at registration.
+  app.addHook('onRoute', addIntegrationExamples);
   const manage = { access: access.company('integrations.manage') };
   const settings = (s: unknown) => s as IntegrationSettings | undefined;
 
@@ -367,7 +368,6 @@ export async function registerIntegrationRoutes(app: App, ctx: AppContext): Prom
     },
     async (r) => deliveriesOfCall(ctx, r.params.companyId, r.params.callId),
   );
-  void DeliveryWithId;
 
   // The sandbox authorization server's consent page (INTEGRATIONS=sandbox only).
   if (ctx.config.integrations.mode === 'sandbox') {

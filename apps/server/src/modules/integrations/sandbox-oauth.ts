@@ -48,7 +48,7 @@ function shaped(provider: string, tokens: { access_token: string; refresh_token:
     case 'salesforce':
       return { ...base, instance_url: 'https://sandbox-org.my.salesforce.com', id: 'https://login.salesforce.com/id/00D000000000001/005000000000001' };
     case 'gohighlevel':
-      return { ...base, userType: 'Location', locationId: 'sandboxLocation01', companyId: 'sandboxCompany01' };
+      return { ...base, userType: 'Location', locationId: 'sbxLoc0001MotorsAAA', companyId: 'sandboxCompany01' };
     case 'hubspot':
       return { ...base, hub_id: 20001 };
     default:

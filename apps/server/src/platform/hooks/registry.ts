@@ -41,6 +41,8 @@ export type InAppRing = {
   contactName: string | null;
   userIds: number[];
   timeoutS: number;
+  /** The token a rung user declines with (in-app calling's `rejectCall`). */
+  joinToken?: string;
 };
 /** A voicemail's transcript as lists show it: `loading` until the job settles, then `complete` (text) or `failed`. */
 export type VoicemailTranscriptState = { state: 'loading' | 'complete' | 'failed'; text: string };
@@ -143,7 +145,7 @@ export const HOOKS = {
     providedBy: ['campaigns'],
     whenNone: '{skipInbox: false, campaignId: null}; any provider saying skip wins, the first campaign named',
   },
-  inAppRing: { kind: 'many', askedBy: 'in-app-calling', providedBy: ['push'], whenNone: 'nobody is told (a failing listener is logged)' },
+  inAppRing: { kind: 'many', askedBy: 'in-app-calling', providedBy: ['push', 'caddy'], whenNone: 'nobody is told (a failing listener is logged)' },
   inAppAnswer: { kind: 'one', askedBy: 'in-app-calling', providedBy: ['calls'], whenNone: 'throws (wiring error)' },
   noteSubject: { kind: 'keyed', askedBy: 'notes', providedBy: ['calls'], whenNone: 'throws (wiring error)' },
   numberOfCompany: { kind: 'one', askedBy: 'blocklist', providedBy: ['numbers'], whenNone: 'throws (wiring error)' },

@@ -19,7 +19,7 @@ import { ValidationError } from '../../../platform/http/errors.js';
 import { planOf } from '../caddy.accounts.js';
 import { restoreSubscriptionNumbers, startSubscriptionRemoval } from '../caddy.numbers.js';
 import { caddyRepository } from '../caddy.repository.js';
-import { CADDY_CHANNEL } from '../caddy.usage.js';
+import { publishUsage } from '../caddy.usage.js';
 import { appleOutcome, endsService, googleOutcome, googleTypeName, planOfProduct, type StoreOutcome } from './mapping.js';
 import type { CaddyStores, PubSubPush, SubscriptionPurchaseV2 } from './store.port.js';
 import { StoreNotConfiguredError } from './store.port.js';
@@ -192,10 +192,10 @@ export async function applyNotice(ctx: AppContext, notice: StoreNotice, now = ne
     if (endsService(outcome.status)) await startSubscriptionRemoval(tx, account.id, now, notice.keepNumbersUntil);
     else if (outcome.service) await restoreSubscriptionNumbers(tx, account.id, plan);
     await storesRepository.markEvent(tx, notice.notificationId, outcome.status, true);
-    // The live usage stream shows the plan's allowances: tell the account's screens (delivered on commit).
-    await caddyRepository.notify(tx, CADDY_CHANNEL, JSON.stringify({ accountId: account.id, what: 'subscription' }));
     return { received: true, duplicate: false, applied: true, status: outcome.status, accountId: account.id };
   });
+  // The live usage shows the plan's allowances: tell the account's screens (after commit).
+  if (result.applied && result.accountId) await publishUsage(ctx, result.accountId);
   if (result.applied) ctx.log.info({ notification: notice.notificationId, type: notice.type, status: result.status }, 'caddy: store notification applied');
   return { received: true, duplicate: result.duplicate, applied: result.applied, status: result.status };
 }

@@ -414,6 +414,11 @@ export interface ProviderAdapter {
   readonly secretFields: readonly string[];
   /** Delivery kinds this provider can take (e.g. Slack: missed-call, voicemail, lead, text, call; Google Ads: call, outcome, outcome-adjustment). */
   readonly kinds: readonly DeliveryKind[];
+  /**
+   * Whether the provider shows the call's recording link, transcript or summary ({@link DeliveryCall}): then the
+   * framework holds a call's delivery while its recording is being copied or its transcript made (at most 5 minutes).
+   */
+  readonly callMedia?: boolean;
   /** Largest batch per {@link deliver} call (GA4 25, Microsoft 1,000, Slack 1…). */
   readonly maxBatch: number;
   readonly rateLimit: RateLimit;

@@ -1,5 +1,5 @@
 /**
- * The person's account (docs/consumer-area.md): profile with plan and subscription state, usage with its live stream,
+ * The person's account (docs/consumer-area.md): profile with plan and subscription state, usage (live: api/live.ts),
  * invitations, the one review, support uploads and reports, account deletion.
  */
 import type {
@@ -17,9 +17,7 @@ import type {
 } from '@switchboard/contracts';
 import { CADDY_INVITATIONS_PER_PAGE } from '@switchboard/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { EventSource } from 'eventsource';
-import { useEffect, useState } from 'react';
-import { caddy, caddyRequest, clearCaddySession, getCaddySession, useCaddySession } from './client';
+import { caddy, caddyRequest, useCaddySession } from './client';
 import { caddyKey } from './numbers';
 
 export type CaddyProfile = Infer<typeof CaddyProfileAnswer>['data'];
@@ -60,7 +58,7 @@ export function useDeleteAccount() {
   return useMutation({ mutationFn: () => caddy.delete<MessageAnswer>('/accounts') });
 }
 
-/** `GET /caddy/billing/usage`: this month's usage against the plan (kept current by {@link useUsageStream}). */
+/** `GET /caddy/billing/usage`: this month's usage against the plan (kept current by the live channel, api/live.ts). */
 export function useCaddyUsage() {
   const accountId = useAccountId();
   return useQuery({
@@ -70,49 +68,6 @@ export function useCaddyUsage() {
     refetchOnMount: true,
     select: (r) => r.data,
   });
-}
-
-/** The live stream's state: connecting, live (events arrive), or reconnecting after a drop. */
-export type StreamState = 'connecting' | 'live' | 'reconnecting';
-
-/**
- * The live usage stream (docs/consumer-area.md "Live updates"): `GET /api/caddy/billing/usage` with
- * `Accept: text/event-stream`, bearer-authenticated, so a fetch-based EventSource (the browser's own cannot send the
- * header). Each `usage updated` event replaces the usage in the cache and refreshes the calls and texts (a count moves
- * when a call ends or a text comes or goes). The library reconnects after a drop; a refused token (401) ends the
- * consumer session. Open while the consumer shell is on screen.
- */
-export function useUsageStream(): StreamState {
-  const accountId = useAccountId();
-  const qc = useQueryClient();
-  const [state, setState] = useState<StreamState>('connecting');
-  useEffect(() => {
-    if (accountId === null) return;
-    setState('connecting');
-    const source = new EventSource('/api/caddy/billing/usage', {
-      fetch: (input, init) => {
-        const token = getCaddySession()?.token;
-        return fetch(input, { ...init, credentials: 'same-origin', headers: { ...init.headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
-      },
-    });
-    source.addEventListener('open', () => setState('live'));
-    source.addEventListener('usage updated', (event) => {
-      setState('live');
-      try {
-        const usage = JSON.parse((event as MessageEvent<string>).data) as CaddyUsage;
-        qc.setQueryData(caddyKey(accountId, 'usage'), { data: usage });
-        void qc.invalidateQueries({ queryKey: caddyKey(accountId, 'activity') });
-      } catch (error) {
-        if (!(error instanceof SyntaxError)) throw error; // a malformed event: the next one carries the whole usage again
-      }
-    });
-    source.addEventListener('error', (event) => {
-      if ((event as { code?: number }).code === 401) clearCaddySession();
-      setState('reconnecting');
-    });
-    return () => source.close();
-  }, [accountId, qc]);
-  return state;
 }
 
 /** `GET /caddy/invitations?page=1&perPage=1000`: the person's invitations and who joined. */

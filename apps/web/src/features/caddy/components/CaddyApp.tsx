@@ -2,8 +2,9 @@
  * The consumer area under `/caddy` (spec 002 "Consumer area"; docs/consumer-area.md "Screens"): its own routes, its own
  * session (a bearer token in localStorage, api/client.ts) and its own sign-out, apart from the business app. Mobile
  * first: at phone width a header with the menu and a bottom tab bar of the four main screens; from `sm` up a side
- * navigation. The live usage stream is open while the shell is on screen, so usage and a number's texts move live on
- * every page.
+ * navigation. The live connection (Socket.IO namespace `/caddy`, channel `caddy.{accountId}`, api/live.ts) is open
+ * while the shell is on screen, so usage and a number's calls and texts move live on every page, and the call bar
+ * (CallBar.tsx) rings for incoming calls and follows the current call on every page.
  *
  * Routes: `signup`, `signin`, `reset-password` (signed out); `numbers`, `numbers/:id`, `catalog` (`?replace=<id>`),
  * `usage`, `invitations`, `review`, `support`, `profile` (signed in).
@@ -26,10 +27,11 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link, Navigate, NavLink as RouterNavLink, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { MAIN_CONTENT_ID, SkipLink } from '../../../components/SkipLink';
 import { notify } from '../../../lib/notify';
-import { useUsageStream, type StreamState } from '../api/account';
+import { useCaddyLive, type LiveState } from '../api/live';
 import { logoutOnServer } from '../api/auth';
 import { clearCaddySession, getCaddySession, setCaddyUnauthorizedHandler, useCaddySession } from '../api/client';
 import { ResetPasswordPage, SignInPage, SignUpPage } from './AuthPages';
+import { CallBar } from './CallBar';
 import { CatalogPage } from './CatalogPage';
 import { InvitationsPage, ReviewPage } from './CommunityPages';
 import { NumberPage } from './NumberPage';
@@ -57,7 +59,7 @@ const NAV: NavEntry[] = [
   { to: '/caddy/profile', label: 'Profile', icon: IconUser },
 ];
 
-const STREAM_LABEL: Record<StreamState, { label: string; color: string }> = {
+const STREAM_LABEL: Record<LiveState, { label: string; color: string }> = {
   connecting: { label: 'Connecting', color: 'gray' },
   live: { label: 'Live', color: 'teal' },
   reconnecting: { label: 'Reconnecting', color: 'yellow' },
@@ -109,7 +111,7 @@ function TabBar() {
 function CaddyShell() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const signOut = useCaddySignOut();
-  const stream = useUsageStream();
+  const stream = useCaddyLive();
   const { pathname } = useLocation();
   const small = useMediaQuery('(max-width: 48em)');
   useEffect(close, [pathname, close]);
@@ -160,6 +162,7 @@ function CaddyShell() {
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} bg="var(--mantine-color-gray-0)">
+        <CallBar />
         <Outlet />
       </AppShell.Main>
       <AppShell.Footer hiddenFrom="sm">

@@ -1,6 +1,7 @@
 /**
  * `/caddy/numbers/:id`: the calls and texts of one number (the shared inbox's, `GET /caddy/numbers/{id}/activity`),
- * newest first, refreshed by the live usage stream and every 15 s, and a form to send a text from it
+ * newest first, refreshed by the live channel and every 15 s, a dialer to call from it in the browser (CallBar.tsx
+ * `DialPanel`, `POST /caddy/numbers/{id}/calls`), and a form to send a text from it
  * (`POST /caddy/numbers/{id}/messages`; refused with a clear message when the plan's texts are used up or the number
  * is inactive).
  */
@@ -12,6 +13,7 @@ import { Link, useParams } from 'react-router';
 import { notify } from '../../../lib/notify';
 import { CaddyError } from '../api/client';
 import { useCaddyNumbers, useNumberActivity, useSendText, type ActivityItem } from '../api/numbers';
+import { DialPanel } from './CallBar';
 import { CaddyPage, Empty, FormError, formatWhen, LoadFailed, Loading } from './ui';
 
 function duration(seconds: number | null): string {
@@ -178,13 +180,14 @@ export function NumberPage() {
     >
       {!number.isActive ? (
         <Alert color="yellow">
-          This number is inactive: it cannot send texts.{' '}
+          This number is inactive: it cannot place calls or send texts.{' '}
           <Anchor component={Link} to="/caddy/numbers">
             Make it active
           </Anchor>{' '}
           to use it again.
         </Alert>
       ) : null}
+      <DialPanel numberId={number.id} disabled={!number.isActive} />
       <SendText id={number.id} disabled={!number.isActive} />
       <Stack gap="xs" component="section" aria-labelledby="caddy-activity-title">
         <Text fw={600} component="h2" size="md" m={0} id="caddy-activity-title">

@@ -1,6 +1,6 @@
 /**
  * `/caddy/usage`: this month's usage against the plan (docs/consumer-area.md "Usage and plan limits"), live from the
- * usage stream the shell keeps open (api/account.ts `useUsageStream`), with a bar per limit (minutes, texts, active
+ * live connection the shell keeps open (api/live.ts `useCaddyLive`), with a bar per limit (minutes, texts, active
  * numbers; the fair-use ceiling for plans without a monthly cap), and the plan and subscription state with what each
  * plan includes.
  */

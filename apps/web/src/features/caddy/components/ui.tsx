@@ -6,6 +6,7 @@ import { Alert, Box, Button, Card, Center, Group, Paper, Skeleton, Stack, Text, 
 import { IconAlertCircle, IconPhonePlus } from '@tabler/icons-react';
 import { useEffect, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { CenteredCard } from '../../../components/CenteredCard';
 import { errorText } from '../api/client';
 
 /** The product's name in the consumer area. */
@@ -97,44 +98,26 @@ export function FormError({ error }: { error: unknown }) {
   );
 }
 
-/** The sign-up, sign-in and reset pages' frame: the brand and one card, phone-width first. */
+/**
+ * The sign-up, sign-in and reset pages' frame: the app's centred card (components/CenteredCard.tsx, the business
+ * sign-in's) with the consumer product's mark, phone-width first.
+ */
 export function AuthCard({ title, lead, children, footer }: { title: string; lead?: ReactNode; children: ReactNode; footer?: ReactNode }) {
   useTitle(title);
+  const brand = (
+    <>
+      <ThemeIcon size="lg" radius="xl" variant="filled" color="teal">
+        <IconPhonePlus size={20} aria-hidden />
+      </ThemeIcon>
+      <Text component={Link} to="/caddy" fw={700} size="lg" c="dark">
+        {PRODUCT}
+      </Text>
+    </>
+  );
   return (
-    <Center component="main" mih="100vh" p="md" bg="var(--mantine-color-gray-0)">
-      <Box w="100%" maw={420}>
-        <Stack gap="lg">
-          <Group justify="center" gap="xs">
-            <ThemeIcon size="lg" radius="xl" variant="filled" color="teal">
-              <IconPhonePlus size={20} aria-hidden />
-            </ThemeIcon>
-            <Text component={Link} to="/caddy" fw={700} size="lg" c="dark">
-              {PRODUCT}
-            </Text>
-          </Group>
-          <Paper withBorder shadow="sm" radius="md" p={{ base: 'md', xs: 'xl' }}>
-            <Stack gap="md">
-              <Stack gap={4}>
-                <Title order={1} size="h3">
-                  {title}
-                </Title>
-                {lead ? (
-                  <Text size="sm" c="dimmed">
-                    {lead}
-                  </Text>
-                ) : null}
-              </Stack>
-              {children}
-            </Stack>
-          </Paper>
-          {footer ? (
-            <Text size="sm" ta="center" c="dimmed">
-              {footer}
-            </Text>
-          ) : null}
-        </Stack>
-      </Box>
-    </Center>
+    <CenteredCard title={title} subtitle={lead} footer={footer} brand={brand}>
+      {children}
+    </CenteredCard>
   );
 }
 

@@ -58,6 +58,11 @@ function isoWithOffset(iso: string): string {
   return new Date(iso).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 }
 
+/** The first `max` characters of a text, cut at a word with "…". */
+function excerpt(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max).replace(/\s+\S*$/, '')}…`;
+}
+
 /** The customer's `<comments>`: summary, outcome, links (call) or the message (text). */
 function customerComments(item: DeliveryItem): string {
   if (!item.call && item.text) return `Text message: ${item.text.body}`;
@@ -70,6 +75,7 @@ function customerComments(item: DeliveryItem): string {
     call.outcome ? `Outcome: ${call.outcome}${call.departmentType ? ` (${call.departmentType})` : ''}.` : null,
     `Call and transcript: ${call.url}`,
     call.recordingUrl ? `Recording: ${call.recordingUrl}` : null,
+    call.transcript ? `Transcript: ${excerpt(call.transcript, 2000)}` : null,
   ]
     .filter(Boolean)
     .join('\n');
@@ -182,6 +188,7 @@ export const adfAdapter: ProviderAdapter = {
   appSettings: [],
   secretFields: ['postPassword'],
   kinds: ['call', 'lead', 'text', 'outcome', 'outcome-adjustment'],
+  callMedia: true,
   maxBatch: 1,
   // Dealer CRMs publish no limits; one lead per second per integration.
   rateLimit: { requests: 1, perMs: 1000, scope: 'integration' },

@@ -74,7 +74,8 @@ describe('ADF adapter', () => {
 Summary: Asked about the blue SUV; booked a test drive for Saturday.
 Outcome: appt_booked (sales).
 Call and transcript: https://app.example.com/calls/4242
-Recording: https://app.example.com/files/recordings/4242.mp3?sig=abc</comments>
+Recording: https://app.example.com/files/recordings/4242.mp3?sig=abc
+Transcript: Caller: Hi, is the blue SUV still available? Agent: Yes, it is.</comments>
     </customer>
     <vendor>
       <vendorname>Sandbox Motors</vendorname>

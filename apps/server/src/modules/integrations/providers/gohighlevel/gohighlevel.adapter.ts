@@ -34,6 +34,7 @@ import {
   type ProviderConnection,
   type TokenGrant,
 } from '../provider.js';
+import { requestJson } from '../http.js';
 
 /** `Version` header values per API family (official OpenAPI enums). */
 export const GHL_VERSION = { contacts: '2021-07-28', conversations: '2021-04-15' } as const;
@@ -64,9 +65,10 @@ async function ghl(
   body?: unknown,
   form = false,
 ): Promise<Record<string, unknown>> {
-  let res: Response;
-  try {
-    res = await conn.fetch(`${conn.baseUrl}${path}`, {
+  const { json } = await requestJson(
+    conn,
+    `${conn.baseUrl}${path}`,
+    {
       method,
       headers: {
         authorization: `Bearer ${token}`,
@@ -75,21 +77,10 @@ async function ghl(
         ...(body ? { 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' } : {}),
       },
       body: body ? (form ? new URLSearchParams(body as Record<string, string>).toString() : JSON.stringify(body)) : undefined,
-    });
-  } catch (e) {
-    throw new RetryableProviderError(`GoHighLevel unreachable: ${(e as Error).message}`);
-  }
-  const text = await res.text();
-  let json: unknown = {};
-  try {
-    json = text ? JSON.parse(text) : {};
-  } catch (e) {
-    if (!(e instanceof SyntaxError)) throw e;
-    json = null;
-  }
-  if (!res.ok) throwGhlError(res.status, res.headers, json, conn.now());
-  if (json === null) throw new RetryableProviderError(`GoHighLevel answered ${res.status} with a body that is not JSON`, res.status);
-  return json as Record<string, unknown>;
+    },
+    { provider: 'GoHighLevel', onError: throwGhlError },
+  );
+  return json;
 }
 
 /** The location this integration writes to. */
@@ -150,6 +141,7 @@ export function callMessage(item: DeliveryItem): string {
     a.source ? `Source: ${[a.source, a.medium, a.campaign].filter(Boolean).join(' / ')}` : null,
     `Call and transcript: ${call.url}`,
     call.recordingUrl ? `Recording: ${call.recordingUrl}` : null,
+    call.transcript ? `Transcript: ${call.transcript.length > 2000 ? `${call.transcript.slice(0, 2000)}…` : call.transcript}` : null,
   ]
     .filter(Boolean)
     .join('\n');
@@ -223,6 +215,7 @@ export const goHighLevelAdapter: ProviderAdapter = {
   appSettings: ['GOHIGHLEVEL_CONVERSATION_PROVIDER_ID', 'GOHIGHLEVEL_APP_ID'],
   secretFields: [],
   kinds: ['call', 'lead', 'missed-call', 'voicemail', 'outcome', 'outcome-adjustment'],
+  callMedia: true,
   maxBatch: 1,
   // GoHighLevel: 100 requests per 10 s per app per location (a delivery is 3–5 requests).
   rateLimit: { requests: 100, perMs: 10_000, scope: 'integration' },

@@ -51,7 +51,7 @@ describe('GoHighLevel adapter', () => {
       contactId: expect.any(String),
       direction: 'inbound',
       message:
-        'Inbound call, 1:35 on Meta – Spring sale\nSummary: Asked about the blue SUV; booked a test drive for Saturday.\nSource: facebook / cpc / spring-sale\nCall and transcript: https://app.example.com/calls/4242\nRecording: https://app.example.com/files/recordings/4242.mp3?sig=abc',
+        'Inbound call, 1:35 on Meta – Spring sale\nSummary: Asked about the blue SUV; booked a test drive for Saturday.\nSource: facebook / cpc / spring-sale\nCall and transcript: https://app.example.com/calls/4242\nRecording: https://app.example.com/files/recordings/4242.mp3?sig=abc\nTranscript: Caller: Hi, is the blue SUV still available? Agent: Yes, it is.',
     });
   });
 

@@ -29,6 +29,7 @@ import {
   type ProviderAdapter,
   type ProviderConnection,
 } from '../provider.js';
+import { requestJson } from '../http.js';
 
 /** HubSpot date version used for every call. */
 export const HUBSPOT_VERSION = '2026-09';
@@ -91,26 +92,16 @@ type Answer = { status: number; json: Record<string, unknown> };
 
 /** One HubSpot request. `allow` lists statuses the caller handles itself (404, 409…). */
 async function hs(conn: ProviderConnection, method: string, path: string, body?: unknown, allow: number[] = []): Promise<Answer> {
-  let res: Response;
-  try {
-    res = await conn.fetch(`${conn.baseUrl}${path}`, {
+  return requestJson(
+    conn,
+    `${conn.baseUrl}${path}`,
+    {
       method,
       headers: { authorization: `Bearer ${conn.accessToken}`, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
-    });
-  } catch (e) {
-    throw new RetryableProviderError(`HubSpot unreachable: ${(e as Error).message}`);
-  }
-  const text = await res.text();
-  let json: Record<string, unknown> = {};
-  try {
-    json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-  } catch (e) {
-    if (!(e instanceof SyntaxError)) throw e;
-    if (res.ok) throw new RetryableProviderError(`HubSpot answered ${res.status} with a body that is not JSON`, res.status);
-  }
-  if (!res.ok && !allow.includes(res.status)) throwHubSpotError(res.status, res.headers, json, conn.now());
-  return { status: res.status, json };
+    },
+    { provider: 'HubSpot', onError: throwHubSpotError, allow },
+  );
 }
 
 /**
@@ -186,9 +177,11 @@ export function callProperties(item: DeliveryItem): Record<string, string> {
   const a = item.attribution;
   const body = [
     call.summary ? `Summary: ${call.summary}` : null,
-    `Call: ${call.url}${call.transcript ? ' (transcript there)' : ''}`,
+    `Call: ${call.url}`,
     [a.source, a.medium, a.campaign].some(Boolean) ? `Source: ${[a.source, a.medium, a.campaign].filter(Boolean).join(' / ')}` : null,
     call.outcome ? `Outcome: ${call.outcome}${call.departmentType ? ` (${call.departmentType})` : ''}` : null,
+    call.recordingUrl ? `Recording: ${call.recordingUrl}` : null,
+    call.transcript ? `Transcript:\n${call.transcript.length > 20_000 ? `${call.transcript.slice(0, 20_000)}…` : call.transcript}` : null,
   ]
     .filter(Boolean)
     .join('\n');
@@ -314,6 +307,7 @@ export const hubSpotAdapter: ProviderAdapter = {
   appSettings: [],
   secretFields: [],
   kinds: ['call', 'lead', 'missed-call', 'voicemail', 'outcome', 'outcome-adjustment'],
+  callMedia: true,
   maxBatch: 1,
   // HubSpot: public apps 110 requests / 10 s per account, search endpoints 5 requests / s per account; a delivery is
   // 4–5 requests of which 2 searches, so 5 requests per second per integration stays inside both.

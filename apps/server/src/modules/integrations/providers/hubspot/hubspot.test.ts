@@ -60,7 +60,7 @@ describe('HubSpot adapter', () => {
       hs_timestamp: '2026-11-29T14:05:00.000Z',
       hs_call_title: 'Inbound call from +15550102030 (Meta – Spring sale)',
       hs_call_body:
-        'Summary: Asked about the blue SUV; booked a test drive for Saturday.\nCall: https://app.example.com/calls/4242 (transcript there)\nSource: facebook / cpc / spring-sale',
+        'Summary: Asked about the blue SUV; booked a test drive for Saturday.\nCall: https://app.example.com/calls/4242\nSource: facebook / cpc / spring-sale\nRecording: https://app.example.com/files/recordings/4242.mp3?sig=abc\nTranscript:\nCaller: Hi, is the blue SUV still available? Agent: Yes, it is.',
       hs_call_direction: 'INBOUND',
       hs_call_duration: '95000',
       hs_call_disposition: DISPOSITIONS.connected,

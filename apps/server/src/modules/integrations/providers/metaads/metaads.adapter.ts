@@ -28,6 +28,7 @@ import {
   type ProviderAdapter,
   type ProviderConnection,
 } from '../provider.js';
+import { requestJson } from '../http.js';
 import { appSecretProof, buildServerEvent, GRAPH_VERSION, MAX_EVENTS_PER_REQUEST, metaEventId, tooOld, type MetaServerEvent } from './metaads.payload.js';
 
 type GraphError = { message?: string; type?: string; code?: number; error_subcode?: number; fbtrace_id?: string };
@@ -81,26 +82,17 @@ async function graph(
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
   const proof = appSecretProof(conn.accessToken, conn.app.META_ADS_CLIENT_SECRET ?? '');
   if (proof) url.searchParams.set('appsecret_proof', proof);
-  let res: Response;
-  try {
-    res = await conn.fetch(url, {
+  const { json } = await requestJson(
+    conn,
+    url,
+    {
       method,
       headers: { authorization: `Bearer ${conn.accessToken}`, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
-    });
-  } catch (e) {
-    throw new RetryableProviderError(`Meta unreachable: ${(e as Error).message}`);
-  }
-  const text = await res.text();
-  let json: unknown = null;
-  try {
-    json = text ? JSON.parse(text) : {};
-  } catch (e) {
-    if (!(e instanceof SyntaxError)) throw e;
-  }
-  if (!res.ok || (json as { error?: unknown } | null)?.error) throwGraphError(res.status, res.headers, json, conn.now());
-  if (json === null) throw new RetryableProviderError(`Meta answered ${res.status} with a body that is not JSON`, res.status);
-  return json as Record<string, unknown>;
+    },
+    { provider: 'Meta', onError: throwGraphError, isError: (j) => Boolean((j as { error?: unknown }).error) },
+  );
+  return json;
 }
 
 /** Reads every page of a Graph edge (cursor `paging.cursors.after`), up to `maxPages` pages of 100. */

@@ -31,6 +31,7 @@ import {
   type ProviderAdapter,
   type ProviderConnection,
 } from '../provider.js';
+import { requestJson } from '../http.js';
 
 /** Production hosts (Bing Ads API v13 REST). */
 export const CAMPAIGN_HOST = 'https://campaign.api.bingads.microsoft.com';
@@ -171,22 +172,13 @@ async function call(conn: ProviderConnection, url: string, body: unknown, accoun
     headers.customerid = customerId;
     headers.customeraccountid = accountId;
   }
-  let res: Response;
-  try {
-    res = await conn.fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
-  } catch (e) {
-    throw new RetryableProviderError(`Microsoft Advertising unreachable: ${(e as Error).message}`);
-  }
-  const text = await res.text();
-  let json: unknown = null;
-  try {
-    json = text ? JSON.parse(text) : {};
-  } catch (e) {
-    if (!(e instanceof SyntaxError)) throw e;
-  }
-  if (!res.ok) throwMicrosoftError(res.status, res.headers, json, conn.now());
-  if (json === null) throw new RetryableProviderError(`Microsoft Advertising answered ${res.status} with a body that is not JSON`, res.status);
-  return json as Record<string, unknown>;
+  const { json } = await requestJson(
+    conn,
+    url,
+    { method: 'POST', headers, body: JSON.stringify(body) },
+    { provider: 'Microsoft Advertising', onError: throwMicrosoftError },
+  );
+  return json;
 }
 
 /** The signed-in user (`User/Query` with no UserId). */

@@ -29,6 +29,7 @@ import {
   type ProviderConnection,
   type TokenGrant,
 } from '../provider.js';
+import { requestJson } from '../http.js';
 
 /** REST API version (Winter '27). */
 export const SF_VERSION = 'v68.0';
@@ -59,27 +60,17 @@ function instance(conn: ProviderConnection): string {
 /** One REST request; JSON in and out; errors mapped. */
 async function sf(conn: ProviderConnection, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
   const base = instance(conn);
-  let res: Response;
-  try {
-    res = await conn.fetch(`${base}${path}`, {
+  const { json } = await requestJson(
+    conn,
+    `${base}${path}`,
+    {
       method,
       headers: { authorization: `Bearer ${conn.accessToken}`, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
-    });
-  } catch (e) {
-    throw new RetryableProviderError(`Salesforce unreachable: ${(e as Error).message}`);
-  }
-  const text = await res.text();
-  let json: unknown = {};
-  try {
-    json = text ? JSON.parse(text) : {};
-  } catch (e) {
-    if (!(e instanceof SyntaxError)) throw e;
-    json = null;
-  }
-  if (!res.ok) throwSalesforceError(res.status, res.headers, json, conn.now());
-  if (json === null) throw new RetryableProviderError(`Salesforce answered ${res.status} with a body that is not JSON`, res.status);
-  return json as Record<string, unknown>;
+    },
+    { provider: 'Salesforce', onError: throwSalesforceError },
+  );
+  return json;
 }
 
 /** A SOQL string literal: quotes and backslashes escaped (SOQL "Quoted String Escape Sequences"). */
@@ -163,6 +154,7 @@ export function taskFields(item: DeliveryItem, leadId: string, create: boolean):
       call.summary ? `Summary: ${call.summary}` : null,
       `Call and transcript: ${call.url}`,
       call.recordingUrl ? `Recording: ${call.recordingUrl}` : null,
+      call.transcript ? `Transcript:\n${call.transcript}` : null,
     ]
       .filter(Boolean)
       .join('\n')
@@ -221,6 +213,7 @@ export const salesforceAdapter: ProviderAdapter = {
   appSettings: [],
   secretFields: [],
   kinds: ['call', 'lead', 'text', 'missed-call', 'voicemail', 'outcome', 'outcome-adjustment'],
+  callMedia: true,
   maxBatch: 1,
   // Salesforce limits API requests per org per 24 h (answered REQUEST_LIMIT_EXCEEDED), not per second; this pacing is ours.
   rateLimit: { requests: 10, perMs: 1000, scope: 'integration' },

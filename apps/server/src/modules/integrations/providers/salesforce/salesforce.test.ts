@@ -59,7 +59,7 @@ describe('Salesforce adapter', () => {
       CallDisposition: 'connected',
       CallObject: 'switchboard-call-4242',
       Description:
-        'Summary: Asked about the blue SUV; booked a test drive for Saturday.\nCall and transcript: https://app.example.com/calls/4242\nRecording: https://app.example.com/files/recordings/4242.mp3?sig=abc',
+        'Summary: Asked about the blue SUV; booked a test drive for Saturday.\nCall and transcript: https://app.example.com/calls/4242\nRecording: https://app.example.com/files/recordings/4242.mp3?sig=abc\nTranscript:\nCaller: Hi, is the blue SUV still available? Agent: Yes, it is.',
       TaskSubtype: 'Call',
       WhoId: expect.stringMatching(/^00Q/),
     });

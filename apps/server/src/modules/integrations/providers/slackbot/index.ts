@@ -62,6 +62,8 @@ export function slackMessage(item: DeliveryItem): { text: string; blocks: unknow
     if (c.departmentType) lines.push(`Department: ${c.departmentType}`);
     if (item.kind === 'voicemail' && c.transcript) lines.push(`> ${c.transcript.slice(0, 1500).replace(/\n/g, '\n> ')}`);
     else if (c.summary) lines.push(`> ${c.summary.slice(0, 800)}`);
+    else if (c.transcript) lines.push(`> ${c.transcript.slice(0, 600).replace(/\n/g, '\n> ')}`);
+    if (c.recordingUrl) lines.push(`<${c.recordingUrl}|Listen to the recording>`);
   }
   if (item.text) lines.push(`> ${item.text.body.slice(0, 1500)}`);
   const link = c?.url;
@@ -96,6 +98,7 @@ const adapter: ProviderAdapter = {
   appSettings: [],
   secretFields: [],
   kinds: ['missed-call', 'voicemail', 'lead', 'text', 'call', 'outcome', 'outcome-adjustment'],
+  callMedia: true,
   maxBatch: 1,
   rateLimit: { requests: 1, perMs: 1_000, scope: 'integration' },
   lookups: {
