@@ -13,7 +13,7 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.string().optional(),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
-  DB_REACTIONS_POOL_MAX: z.coerce.number().int().min(1).max(500).default(6),
+  DB_REACTIONS_POOL_MAX: z.coerce.number().int().min(1).max(500).default(8),
   DATA_DIR: z.string().default('.data'),
   CARRIER: z.enum(['sandbox', 'twilio']).default('sandbox'),
   TRANSCRIPTION: z.enum(['sandbox', 'deepgram', 'whisper']).default('sandbox'),
@@ -207,7 +207,7 @@ export type Config = {
   databaseUrl: string | undefined;
   /** PostgreSQL connections per server process (DB_POOL_MAX, default 10). */
   dbPoolMax: number;
-  /** PostgreSQL connections per server process for the domain events' consumers, besides DB_POOL_MAX (DB_REACTIONS_POOL_MAX, default 6). */
+  /** PostgreSQL connections per server process for the domain events' consumers, besides DB_POOL_MAX (DB_REACTIONS_POOL_MAX, default 8). */
   dbReactionsPoolMax: number;
   dataDir: string;
   carrier: 'sandbox' | 'twilio';

@@ -8,7 +8,8 @@
  * - jobs: `integrations.send` (one pass over an integration's due deliveries) and a sweep every 15 s on worker nodes.
  */
 import type { AppContext } from '../../context.js';
-import { events } from '../../platform/events/index.js';
+import { sql } from 'kysely';
+import { events, type DeliveryCondition } from '../../platform/events/index.js';
 import type { App } from '../../platform/http/app-type.js';
 import type { ModuleEntry } from '../../platform/module.js';
 import {
@@ -39,12 +40,18 @@ async function routes(app: App, ctx: AppContext): Promise<void> {
   });
 }
 
+/** The event's company has an active integration (index `ad_integrations_company`). */
+const hasActiveIntegration: DeliveryCondition = (p) =>
+  sql`exists (select 1 from ad_integrations i where i.company_id = (${p}->>'companyId')::bigint and i.state = 'active')`;
+
 function setup(): void {
   events.consume('integrations.deliveries', 'call.attributed', onCallAttributed);
-  events.consume('integrations.deliveries', 'call.changed', onCallChanged);
-  events.consume('integrations.deliveries', 'call.annotated', onCallAnnotated);
-  events.consume('integrations.deliveries', 'message.received', onMessageReceived);
-  events.consume('integrations.deliveries', 'transcript.changed', onTranscriptChanged);
+  // Conditions at emit (see `DeliveryCondition`): only a company with an active integration gets these deliveries.
+  // `call.attributed` has none: its touch is kept for every call (the backfill of a later connection reads it).
+  events.consume('integrations.deliveries', 'call.changed', onCallChanged, { when: hasActiveIntegration });
+  events.consume('integrations.deliveries', 'call.annotated', onCallAnnotated, { when: hasActiveIntegration });
+  events.consume('integrations.deliveries', 'message.received', onMessageReceived, { when: hasActiveIntegration });
+  events.consume('integrations.deliveries', 'transcript.changed', onTranscriptChanged, { when: hasActiveIntegration });
 }
 
 function jobs(ctx: AppContext): void {

@@ -24,7 +24,7 @@ export type DbOrTx = Kysely<DB> | Transaction<DB>;
 export type DbOptions = {
   /** Connections in the pool (config DB_POOL_MAX, default 10). */
   max?: number;
-  /** Connections in the reactions' pool (config DB_REACTIONS_POOL_MAX, default 6; see ./reaction-scope.ts). */
+  /** Connections in the reactions' pool (config DB_REACTIONS_POOL_MAX, default 8; see ./reaction-scope.ts). */
   reactionsMax?: number;
   /**
    * Longest wait for a connection, ms (config DB_ACQUIRE_TIMEOUT_MS, default 3000); then the query
@@ -71,7 +71,7 @@ export function createDb(url: string, options: DbOptions = {}): { db: Db; pool: 
   };
   const pool = open(options.max ?? 10);
   // Reactions may wait longer for a connection than an answer (nobody waits on them), still with a deadline.
-  const reactionsPool = open(options.reactionsMax ?? 6, {
+  const reactionsPool = open(options.reactionsMax ?? 8, {
     options: '-c synchronous_commit=off',
     connectionTimeoutMillis: Math.max(options.acquireTimeoutMs ?? 3000, 30_000),
   });

@@ -14,7 +14,7 @@ import type { AppContext } from '../../context.js';
 import { claimDeliveries, events } from './bus.js';
 
 /** Timings of the workers in ms (tests may lower them). */
-export const outboxTuning = { pollMs: 500, concurrency: 6, batch: 48, sweepMs: 10 * 60_000, retentionDays: 7 };
+export const outboxTuning = { pollMs: 500, concurrency: 8, batch: 64, sweepMs: 10 * 60_000, retentionDays: 7 };
 
 /** Runs the outbox's deliveries in the background of one process. */
 export class OutboxWorkers {
