@@ -257,15 +257,25 @@ async function main(): Promise<void> {
   const numberCount = env('BENCH_NUMBERS', 10_000);
   const callCount = env('BENCH_CALLS', 1_000_000);
 
-  const [{ loadConfig }, { startServer }, domain, { default: Fastify }, { default: formbody }, { default: pg }, { default: twilio }] = await Promise.all([
-    import('../../apps/server/src/platform/config.js'),
-    import('../../apps/server/src/bootstrap.js'),
-    import('@switchboard/domain'),
-    import('fastify'),
-    import('@fastify/formbody'),
-    import('pg'),
-    import('twilio'),
-  ]);
+  const [{ loadConfig }, { startServer }, domain, { default: Fastify }, { default: formbody }, { default: pg }, { default: twilio }, { events }] =
+    await Promise.all([
+      import('../../apps/server/src/platform/config.js'),
+      import('../../apps/server/src/bootstrap.js'),
+      import('@switchboard/domain'),
+      import('fastify'),
+      import('@fastify/formbody'),
+      import('pg'),
+      import('twilio'),
+      import('../../apps/server/src/platform/events/index.js'),
+    ]);
+  // Each consumer's handler time (s, wall clock) since the last reset: where a measured run's reactions went.
+  const handlerTime = new Map<string, { n: number; s: number }>();
+  events.observeHandlers((consumer, seconds) => {
+    const h = handlerTime.get(consumer) ?? { n: 0, s: 0 };
+    h.n++;
+    h.s += seconds;
+    handlerTime.set(consumer, h);
+  });
 
   // Statements sent by every pg client of this process (the server's pool; the bench's own few), for statements per request.
   let statements = 0;
@@ -665,6 +675,7 @@ async function main(): Promise<void> {
       const st0 = statements;
       const x0 = await xacts();
       const w0 = await tableWrites();
+      handlerTime.clear();
       const r = await run(label, url, p, publicUrl, durationS, connections, undefined, kind);
       // The reactions (the outbox's deliveries) the run left pending are part of each request's cost: wait until
       // they are done (at most BENCH_DRAIN_S) and count their CPU, statements and transactions too. "With reactions"
@@ -690,6 +701,7 @@ async function main(): Promise<void> {
         pendingLeft: pending,
         drainS,
         writes,
+        handlers: [...handlerTime].sort((a, b) => b[1].s - a[1].s),
       };
     };
     await run('warmup-floor', baselineUrl, FLOOR_PATH, baselineUrl, warmupS);
@@ -824,6 +836,14 @@ async function main(): Promise<void> {
     floorRow(`POST ${SMS_PATH} (inbound SMS)`, sms);
     writesLine('new call', voiceAgain);
     writesLine('inbound SMS', sms);
+    const handlersLine = (name: string, m: Awaited<ReturnType<typeof measured>>) =>
+      console.log(
+        `  consumers' handler time per request (ms, wall clock; runs per request), ${name}: ${m.handlers
+          .map(([c, h]) => `${c} ${((1000 * h.s) / Math.max(m.r.requests, 1)).toFixed(2)} (${(h.n / Math.max(m.r.requests, 1)).toFixed(1)})`)
+          .join(', ')}`,
+      );
+    handlersLine('new call', voiceAgain);
+    handlersLine('inbound SMS', sms);
     // Judged with the reactions: answering faster than the reactions keep up only grows a backlog.
     const voiceFloor = withReactions(voiceAgain) / withReactions(floor);
     const smsFloor = withReactions(sms) / withReactions(floor);

@@ -9,14 +9,14 @@
  * - live: the Socket.IO namespace `/caddy` (caddy.usage.ts `registerCaddyLive`), rooms `caddy.{accountId}`.
  */
 import type { AppContext } from '../../context.js';
-import { sql } from 'kysely';
-import { events, type DeliveryCondition } from '../../platform/events/index.js';
+import { events } from '../../platform/events/index.js';
 import type { App } from '../../platform/http/app-type.js';
 import type { ModuleEntry } from '../../platform/module.js';
 import { accountOfToken } from './caddy.accounts.js';
 import { onCallChangedLive, onInAppRing } from './caddy.calling.js';
 import { onInboundKeyword } from './caddy.community.js';
 import { registerCaddyJobs, registerCaddyTicker } from './caddy.numbers.js';
+import { isConsumerCompany, isKeywordMessage } from './caddy.repository.js';
 import { registerCaddyRoutes } from './caddy.routes.js';
 import { registerCaddyStoreRoutes } from './caddy.stores.routes.js';
 import { onCallChanged, onMessageReceived, onMessageStatus, registerCaddyLive } from './caddy.usage.js';
@@ -28,16 +28,13 @@ async function routes(app: App, ctx: AppContext): Promise<void> {
   registerCaddyLive(ctx, (token) => accountOfToken(ctx, token));
 }
 
-/** The event's company is a consumer account's (index `caddy_accounts_company`). */
-const isConsumerCompany: DeliveryCondition = (p) => sql`exists (select 1 from caddy_accounts a where a.company_id = (${p}->>'companyId')::bigint)`;
-
 function setup(ctx: AppContext): void {
   // Conditions at emit (see `DeliveryCondition`): only a consumer account's company gets usage and live deliveries,
   // only a keyword message (STOP, START, HELP) an invitations one.
   events.consume('caddy.usage', 'call.changed', onCallChanged, { when: isConsumerCompany });
   events.consume('caddy.usage', 'message.received', onMessageReceived, { when: isConsumerCompany });
   events.consume('caddy.usage', 'message.status-changed', onMessageStatus, { when: isConsumerCompany });
-  events.consume('caddy.invitations', 'message.received', onInboundKeyword, { when: (p) => sql`(${p}->>'keyword') is not null` });
+  events.consume('caddy.invitations', 'message.received', onInboundKeyword, { when: isKeywordMessage });
   events.consume('caddy.live', 'call.changed', onCallChangedLive, { when: isConsumerCompany });
   ctx.hooks.provide('inAppRing', onInAppRing);
 }

@@ -4,6 +4,7 @@
  */
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
+import type { DeliveryCondition } from '../../platform/events/index.js';
 
 export type CaddyAccountRow = {
   id: number;
@@ -424,3 +425,9 @@ export const caddyRepository = {
     return db.selectFrom('caddy_support_files').select(['id', 'blob_key']).where('account_id', '=', accountId).execute();
   },
 };
+
+/** Condition of the consumer area's consumers on a domain event (see `DeliveryCondition`): its company is a consumer account's (index `caddy_accounts_company`). */
+export const isConsumerCompany: DeliveryCondition = (p) => sql`exists (select 1 from caddy_accounts a where a.company_id = (${p}->>'companyId')::bigint)`;
+
+/** Condition of `caddy.invitations` on `message.received`: the text is an opt-out, opt-in or help keyword. */
+export const isKeywordMessage: DeliveryCondition = (p) => sql`(${p}->>'keyword') is not null`;

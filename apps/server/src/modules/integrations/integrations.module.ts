@@ -8,8 +8,7 @@
  * - jobs: `integrations.send` (one pass over an integration's due deliveries) and a sweep every 15 s on worker nodes.
  */
 import type { AppContext } from '../../context.js';
-import { sql } from 'kysely';
-import { events, type DeliveryCondition } from '../../platform/events/index.js';
+import { events } from '../../platform/events/index.js';
 import type { App } from '../../platform/http/app-type.js';
 import type { ModuleEntry } from '../../platform/module.js';
 import {
@@ -23,6 +22,7 @@ import {
   runSend,
   sweepDue,
 } from './deliveries.js';
+import { hasActiveIntegration } from './integrations.repository.js';
 import { registerIntegrationRoutes } from './integrations.routes.js';
 
 async function routes(app: App, ctx: AppContext): Promise<void> {
@@ -39,10 +39,6 @@ async function routes(app: App, ctx: AppContext): Promise<void> {
     if (timer) clearInterval(timer);
   });
 }
-
-/** The event's company has an active integration (index `ad_integrations_company`). */
-const hasActiveIntegration: DeliveryCondition = (p) =>
-  sql`exists (select 1 from ad_integrations i where i.company_id = (${p}->>'companyId')::bigint and i.state = 'active')`;
 
 function setup(): void {
   events.consume('integrations.deliveries', 'call.attributed', onCallAttributed);

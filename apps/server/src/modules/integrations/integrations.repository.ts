@@ -4,6 +4,7 @@
  */
 import { sql, type Selectable } from 'kysely';
 import type { Db, DbOrTx } from '../../platform/db/db.js';
+import type { DeliveryCondition } from '../../platform/events/index.js';
 import type { AdIntegrationDeliveriesTable, AdIntegrationsTable } from '../../platform/db/schema-ad-integrations.js';
 
 export type IntegrationRow = Selectable<AdIntegrationsTable>;
@@ -212,3 +213,7 @@ export const integrationsRepository = {
       .execute();
   },
 };
+
+/** The integrations consumer's condition on a domain event (see `DeliveryCondition`): its company has an active integration (index `ad_integrations_company`). */
+export const hasActiveIntegration: DeliveryCondition = (p) =>
+  sql`exists (select 1 from ad_integrations i where i.company_id = (${p}->>'companyId')::bigint and i.state = 'active')`;

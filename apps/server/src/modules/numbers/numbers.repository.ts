@@ -1,6 +1,7 @@
 /** SQL for the `numbers` table. Company-scoped reads take the company id in the WHERE clause. */
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
+import type { DeliveryCondition } from '../../platform/events/index.js';
 import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
 
 export type NumberRow = Row<'numbers'>;
@@ -319,3 +320,9 @@ export const numbersAdminRepository = {
     return rows.rows;
   },
 };
+
+/**
+ * The triggers consumer's condition on a domain event (see `DeliveryCondition`): its number has a trigger (index
+ * `number_triggers_unique`, number first); events of other numbers get no delivery for that consumer.
+ */
+export const hasTrigger: DeliveryCondition = (p) => sql`exists (select 1 from number_triggers t where t.number_id = (${p}->>'numberId')::bigint)`;

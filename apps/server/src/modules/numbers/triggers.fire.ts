@@ -17,13 +17,12 @@
 import { randomUUID } from 'node:crypto';
 import { CALL_STATUS, formatPhone } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
-import { sql } from 'kysely';
-import { events, type DeliveryCondition } from '../../platform/events/index.js';
+import { events } from '../../platform/events/index.js';
 import type { DomainEvents } from '../../platform/events/registry.js';
 import type { AddressPolicy } from '../../platform/http/safe-fetch.js';
 import { postSigned, signatureHeaders, succeeded } from '../../platform/http/signed-post.js';
 import { isLastAttempt, type JobHandler } from '../../platform/queue.js';
-import { numbersAdminRepository, numbersRepository } from './numbers.repository.js';
+import { hasTrigger, numbersAdminRepository, numbersRepository } from './numbers.repository.js';
 
 export const TRIGGER_FIRE_JOB = 'numbers.trigger-fire';
 
@@ -224,12 +223,6 @@ export async function fireTest(ctx: AppContext, trigger: { id: number; company_i
 export function registerTriggerFiring(ctx: AppContext): void {
   ctx.queue.define<{ firingId: number }>(TRIGGER_FIRE_JOB, runTriggerFiring(ctx));
 }
-
-/**
- * The triggers consumer's condition (see `DeliveryCondition`): the event's number has a trigger (index
- * `number_triggers_unique`, number first); events of other numbers get no delivery for this consumer.
- */
-const hasTrigger: DeliveryCondition = (p) => sql`exists (select 1 from number_triggers t where t.number_id = (${p}->>'numberId')::bigint)`;
 
 /** Subscribes the triggers to the domain events they fire on (idempotent per handler). */
 export function subscribeTriggers(): void {

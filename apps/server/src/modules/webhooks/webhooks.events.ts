@@ -18,8 +18,8 @@
  */
 import { CALL_STATUS } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
-import { sql } from 'kysely';
-import { events, type DeliveryCondition } from '../../platform/events/index.js';
+import { events } from '../../platform/events/index.js';
+import { hasEnabledEndpoint } from './webhooks.repository.js';
 import type { DomainEvents } from '../../platform/events/registry.js';
 import { publishWebhookEvent } from './webhooks.service.js';
 
@@ -78,21 +78,15 @@ async function onCampaignFinished(ctx: AppContext, e: DomainEvents['campaign.fin
   await publishWebhookEvent(ctx, e.companyId, 'campaign.finished', `campaign:${e.campaignId}`, { ...e });
 }
 
-/**
- * The webhooks consumer's condition (see `DeliveryCondition`): the event's company has an enabled endpoint (index
- * `webhook_endpoints_company`); the others' events get no delivery for this consumer.
- */
-const hasEndpoint: DeliveryCondition = (p) => sql`exists (select 1 from webhook_endpoints w where w.company_id = (${p}->>'companyId')::bigint and w.enabled)`;
-
 /** Subscribes the webhook fan-out to the domain events (idempotent per handler). */
 export function registerWebhookSubscribers(): void {
-  events.consume('webhooks.deliveries', 'call.changed', onCallChanged, { when: hasEndpoint });
-  events.consume('webhooks.deliveries', 'call.attributed', onCallAttributed, { when: hasEndpoint });
-  events.consume('webhooks.deliveries', 'message.received', onMessageReceived, { when: hasEndpoint });
-  events.consume('webhooks.deliveries', 'message.status-changed', onMessageStatus, { when: hasEndpoint });
-  events.consume('webhooks.deliveries', 'number.batch-finished', onBatchFinished, { when: hasEndpoint });
-  events.consume('webhooks.deliveries', 'contact.created', onContactCreated, { when: hasEndpoint });
-  events.consume('webhooks.deliveries', 'contact.updated', onContactUpdated, { when: hasEndpoint });
-  events.consume('webhooks.deliveries', 'contact.deleted', onContactDeleted, { when: hasEndpoint });
-  events.consume('webhooks.deliveries', 'campaign.finished', onCampaignFinished, { when: hasEndpoint });
+  events.consume('webhooks.deliveries', 'call.changed', onCallChanged, { when: hasEnabledEndpoint });
+  events.consume('webhooks.deliveries', 'call.attributed', onCallAttributed, { when: hasEnabledEndpoint });
+  events.consume('webhooks.deliveries', 'message.received', onMessageReceived, { when: hasEnabledEndpoint });
+  events.consume('webhooks.deliveries', 'message.status-changed', onMessageStatus, { when: hasEnabledEndpoint });
+  events.consume('webhooks.deliveries', 'number.batch-finished', onBatchFinished, { when: hasEnabledEndpoint });
+  events.consume('webhooks.deliveries', 'contact.created', onContactCreated, { when: hasEnabledEndpoint });
+  events.consume('webhooks.deliveries', 'contact.updated', onContactUpdated, { when: hasEnabledEndpoint });
+  events.consume('webhooks.deliveries', 'contact.deleted', onContactDeleted, { when: hasEnabledEndpoint });
+  events.consume('webhooks.deliveries', 'campaign.finished', onCampaignFinished, { when: hasEnabledEndpoint });
 }

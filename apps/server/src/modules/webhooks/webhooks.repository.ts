@@ -2,6 +2,7 @@
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
+import type { DeliveryCondition } from '../../platform/events/index.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../platform/db/schema-integrations.js';
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
@@ -158,3 +159,10 @@ export const webhooksRepository = {
     return Number(r.numUpdatedRows);
   },
 };
+
+/**
+ * The webhooks consumer's condition on a domain event (see `DeliveryCondition`): its company has an enabled endpoint
+ * (index `webhook_endpoints_company`); the others' events get no delivery for that consumer.
+ */
+export const hasEnabledEndpoint: DeliveryCondition = (p) =>
+  sql`exists (select 1 from webhook_endpoints w where w.company_id = (${p}->>'companyId')::bigint and w.enabled)`;

@@ -116,6 +116,7 @@ class EventBus {
   private readonly byEvent = new Map<DomainEventName, ConsumerEntry[]>();
   private observers = new Set<Observer>();
   private costObservers = new Set<CostObserver>();
+  private handlerObservers = new Set<(consumer: string, seconds: number) => void>();
   private nextOrder = 0;
   /** Dispatches running in this process (at most {@link DISPATCH_CONCURRENCY}). */
   private dispatching = 0;
@@ -175,6 +176,16 @@ class EventBus {
   observeCost(observer: CostObserver): () => void {
     this.costObservers.add(observer);
     return () => this.costObservers.delete(observer);
+  }
+
+  /**
+   * Receives each handler's run time (s, wall clock: waits for the pool and the database included), by consumer (the
+   * metric `outbox_handler_seconds_total`; bench/call-routing prints where the reactions' time goes).
+   * @returns a function that stops it.
+   */
+  observeHandlers(observer: (consumer: string, seconds: number) => void): () => void {
+    this.handlerObservers.add(observer);
+    return () => this.handlerObservers.delete(observer);
   }
 
   private cost(step: 'emit' | 'dispatch', event: string, startedAt: bigint): void {
@@ -380,7 +391,12 @@ class EventBus {
       // that wait for the very deliveries that worker holds stalled both (bench/call-routing: a backlog of 37,000
       // deliveries drained at a few dozen a second).
       // Its connections come from the reactions' pool (asReaction: never the answers', commits without a WAL flush wait).
+      const startedAt = process.hrtime.bigint();
       await asReaction(() => this.inDispatch.run(true, () => handler(ctx, d.payload, meta)));
+      if (this.handlerObservers.size > 0) {
+        const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+        for (const o of this.handlerObservers) o(d.consumer, seconds);
+      }
     } catch (e) {
       const dead = d.attempts >= entry!.maxAttempts;
       const retryInMs = Math.min(300_000, 1000 * 2 ** Math.max(0, d.attempts - 1));

@@ -133,6 +133,13 @@ export function registerOutboxMetrics(ctx: AppContext, registry: Registry): () =
     labelNames: ['step', 'event'] as const,
     registers: [registry],
   });
+  const handlerSeconds = new Counter({
+    name: 'outbox_handler_seconds_total',
+    help: "Time consumers' handlers ran (wall clock, waits included), by consumer",
+    labelNames: ['consumer'] as const,
+    registers: [registry],
+  });
+  const stopHandlers = events.observeHandlers((consumer, seconds) => handlerSeconds.inc({ consumer }, seconds));
   const stopCost = events.observeCost((step, event, seconds) => {
     costSeconds.inc({ step, event }, seconds);
     costCount.inc({ step, event });
@@ -142,6 +149,7 @@ export function registerOutboxMetrics(ctx: AppContext, registry: Registry): () =
     if (outcome === 'done') commitToDone.set({ consumer }, lagMs / 1000);
   });
   return () => {
+    stopHandlers();
     stopCost();
     stopDone();
   };
