@@ -14,6 +14,7 @@ import { CALL_OUTCOMES, DEPARTMENT_TYPES, ANSWER_STATUS } from '@switchboard/con
 import { CALL_STATUS } from '@switchboard/domain';
 import type { RouteEntry } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
+import { GroupCommit } from '../../platform/db/group-commit.js';
 import type { DomainEvents } from '../../platform/events/index.js';
 import { NotFoundError } from '../../platform/http/errors.js';
 import { callIdsPage, callIdWindow, callsForFacts, type CallForFacts } from '../calls/calls.service.js';
@@ -26,8 +27,11 @@ import { markCompaniesChanged } from './analytics.live.js';
 
 /** Custom-field entity type of calls (spec 001 §3 "Custom field": Call 6). */
 const CALL_ENTITY = 6;
-/** Rebuilds are batched over this window (ms) so the several `call.changed` of one call cost one rebuild. */
-export const FACT_BATCH_MS = 150;
+/**
+ * Rebuilds are batched over this window (ms): the deliveries the outbox runs side by side share one rebuild. Short,
+ * since each delivery waits for its batch's commit (a call's own events arrive one after the other, in order).
+ */
+export const FACT_BATCH_MS = 10;
 
 /**
  * The answer status of a call (spec 001 §3 "Call status by number": none 0, answered 1, missed 2,
@@ -175,54 +179,45 @@ function partyOf(c: Pick<CallForFacts, 'direction' | 'from_number' | 'to_number'
 
 // ------------------------------------------------------------------ batching of event-driven rebuilds
 
-type Batch = { pending: Set<number>; timer: NodeJS.Timeout | null; running: Promise<void> | null };
-const batches = new WeakMap<AppContext, Batch>();
-
-/** Queues `callId` for a rebuild within FACT_BATCH_MS (several events of one call cost one rebuild). */
-export function queueFactRebuild(ctx: AppContext, callId: number): void {
-  let b = batches.get(ctx);
-  if (!b) batches.set(ctx, (b = { pending: new Set(), timer: null, running: null }));
-  b.pending.add(callId);
-  if (!b.timer) {
-    const batch = b;
-    batch.timer = setTimeout(() => {
-      batch.timer = null;
-      void flushFactRebuilds(ctx);
-    }, FACT_BATCH_MS);
-    batch.timer.unref?.();
-  }
-}
-
-/** Rebuilds every queued call now (tests await it; the timer calls it). Errors are logged, never thrown. */
-export async function flushFactRebuilds(ctx: AppContext): Promise<void> {
-  const b = batches.get(ctx);
-  if (!b) return;
-  if (b.timer) {
-    clearTimeout(b.timer);
-    b.timer = null;
-  }
-  while (b.running) await b.running;
-  if (b.pending.size === 0) return;
-  const ids = [...b.pending];
-  b.pending.clear();
-  b.running = (async () => {
-    try {
-      for (let i = 0; i < ids.length; i += 500) {
-        const companies = await rebuildFacts(ctx, ids.slice(i, i + 500));
+const factBatchers = new WeakMap<AppContext, GroupCommit<number, void>>();
+/** The batcher of fact rebuilds: the calls of FACT_BATCH_MS (at most 500) rebuilt together, one batch at a time. */
+function factBatcher(ctx: AppContext): GroupCommit<number, void> {
+  let b = factBatchers.get(ctx);
+  if (!b) {
+    b = new GroupCommit<number, void>({
+      run: async (ids) => {
+        const companies = await rebuildFacts(ctx, [...new Set(ids)]);
         markCompaniesChanged(ctx, companies);
-      }
-    } catch (error) {
-      ctx.log.error({ err: error, calls: ids.length }, 'analytics: rebuilding call facts failed (the reconcile job repairs them)');
-    } finally {
-      b.running = null;
-    }
-  })();
-  await b.running;
+        return ids.map(() => undefined);
+      },
+      maxWaitMs: FACT_BATCH_MS,
+      maxItems: 500,
+      concurrency: 1,
+      owner: ctx,
+      reaction: true,
+    });
+    factBatchers.set(ctx, b);
+  }
+  return b;
 }
 
-/** `call.changed` / `call.annotated`: the call's fact is rebuilt (batched). */
-export function onCallChanged(ctx: AppContext, payload: { callId: number }): void {
-  queueFactRebuild(ctx, payload.callId);
+/**
+ * Rebuilds `callId`'s fact together with the others queued within FACT_BATCH_MS (several events of one call cost one
+ * rebuild); resolves once the batch has committed, so the consumer's delivery is marked done only after its fact is
+ * written (a crash before that runs it again). @throws the batch's error (the outbox retries the delivery).
+ */
+export async function queueFactRebuild(ctx: AppContext, callId: number): Promise<void> {
+  await factBatcher(ctx).submit(callId);
+}
+
+/** Rebuilds every queued call now and waits for it (tests; a server's close drains it too). */
+export async function flushFactRebuilds(ctx: AppContext): Promise<void> {
+  await factBatchers.get(ctx)?.flush();
+}
+
+/** `call.changed`, `call.annotated`: rebuilds the call's fact (batched; resolves once written). */
+export async function onCallChanged(ctx: AppContext, payload: { callId: number }): Promise<void> {
+  await queueFactRebuild(ctx, payload.callId);
 }
 
 /** `call.attributed`: stores call tracking's attribution, then rebuilds the call's fact (batched). */
@@ -246,7 +241,7 @@ export async function onCallAttributed(ctx: AppContext, p: DomainEvents['call.at
     first_campaign: p.firstTouch?.campaign ?? null,
     first_keyword: p.firstTouch?.keyword ?? null,
   });
-  queueFactRebuild(ctx, p.callId);
+  await queueFactRebuild(ctx, p.callId);
 }
 
 /** Per process: the last call id the reconcile pass has checked (the first pass checks every call). */

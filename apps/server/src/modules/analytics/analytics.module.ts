@@ -12,9 +12,9 @@ import { markCompaniesChanged } from './analytics.live.js';
 import { registerAnalyticsRoutes } from './analytics.routes.js';
 
 /** Subscriptions of the reporting store (named functions: registering twice is a no-op). */
-function onChanged(ctx: Parameters<typeof onCallChanged>[0], payload: { callId: number }): void {
+async function onChanged(ctx: Parameters<typeof onCallChanged>[0], payload: { callId: number }): Promise<void> {
   ensureReconcileScheduled(ctx);
-  onCallChanged(ctx, payload);
+  await onCallChanged(ctx, payload);
 }
 /** Messages count on the dashboard: a received or (re)sent message changes the company's figures. */
 function onMessage(ctx: Parameters<typeof onCallChanged>[0], payload: { companyId: number }): void {

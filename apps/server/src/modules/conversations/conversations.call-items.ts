@@ -36,6 +36,7 @@ function callItemBatcher(ctx: AppContext): GroupCommit<CallChangedEvent, void> {
       maxItems: CALL_ITEMS_FLUSH_MAX,
       concurrency: 1,
       owner: ctx,
+      reaction: true,
     });
     callItemBatchers.set(ctx, b);
   }

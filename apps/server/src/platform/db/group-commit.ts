@@ -23,7 +23,7 @@
  */
 
 import { isPoolTimeout } from '../http/errors.js';
-import { outsideReaction } from './reaction-scope.js';
+import { asReaction, outsideReaction } from './reaction-scope.js';
 import { assertNoOpenTransaction, outsideTransaction } from './tx-guard.js';
 
 type Waiting<I, R> = { item: I; at: number; resolve: (r: R) => void; reject: (e: unknown) => void };
@@ -47,6 +47,12 @@ export type GroupCommitOptions<I, R> = {
   owner?: object;
   /** Submits are fire-and-forget work that may be queued from inside a transaction (default false: refused there). */
   detached?: boolean;
+  /**
+   * Only domain-event consumers submit to it (the inbox's call items, the analytics facts): its batches run as a
+   * reaction (./reaction-scope.ts: the reactions' pool, asynchronous commit). Default false: batches run outside any
+   * reaction, so an answer's item never commits without waiting for the WAL flush.
+   */
+  reaction?: boolean;
 };
 
 const byOwner = new WeakMap<object, Set<GroupCommit<any, any>>>();
@@ -127,7 +133,8 @@ export class GroupCommit<I, R> {
       const batch = this.queue.splice(0, this.options.maxItems);
       this.running++;
       // The batch is shared work of many submitters: it runs in none of their contexts.
-      void outsideReaction(() => outsideTransaction(() => this.runBatch(batch))).finally(() => {
+      const scope = this.options.reaction ? asReaction : outsideReaction;
+      void scope(() => outsideTransaction(() => this.runBatch(batch))).finally(() => {
         this.running--;
         if (this.busy > 0) this.schedule(true);
         // flush() waiters re-check on every batch end.
