@@ -40,7 +40,7 @@ const moduleStateAllowlist = [
   { file: 'alerts/alerts.monitors.ts', name: 'touchedAt', why: 'when each company was last checked in this process (debounce); should move onto the context' },
   { file: 'alerts/alerts.monitors.ts', name: 'lastSilentRun', why: 'time of the last silent-number sweep in this process (throttle)' },
   { file: 'analytics/analytics.exports.ts', name: 'offsetCache', why: 'memo of time-zone offsets (a pure function of zone and time)' },
-  { file: 'analytics/analytics.facts.ts', name: 'batches', why: 'per-context WeakMap of the facts GroupCommit' },
+  { file: 'analytics/analytics.facts.ts', name: 'batches', why: 'per-context WeakMap of the pending facts flush (timer, running pass)' },
   { file: 'analytics/analytics.facts.ts', name: 'reconciledUpTo', why: 'per-context WeakMap: reconcile watermark' },
   { file: 'analytics/analytics.jobs.ts', name: 'scheduledAt', why: 'per-context WeakMap: when the rollup job was last scheduled' },
   { file: 'analytics/analytics.live.ts', name: 'states', why: 'per-context WeakMap: live-update throttle state' },

@@ -105,6 +105,7 @@ export const TABLE_OWNERS = {
   dni_sweep_schedule: 'tracking',
   // analytics: the reporting store (call facts and rollups), exports
   call_facts: 'analytics',
+  call_facts_pending: 'analytics',
   call_attributions: 'analytics',
   call_rollup_hours: 'analytics',
   call_rollup_hour_numbers: 'analytics',

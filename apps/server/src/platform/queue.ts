@@ -20,6 +20,9 @@ import { CompiledQuery } from 'kysely';
 import { PgBoss, type JobWithMetadata } from 'pg-boss';
 import type { DbOrTx } from './db/db.js';
 
+/** How long a resumable job may be active without a worker's record before the sweep retries it (ms). */
+const ORPHAN_UNRECORDED_MS = 30_000;
+
 /** A job handler: the job's data and the job with its retry metadata (see {@link isLastAttempt}). */
 export type JobHandler<T> = (data: T, job: JobWithMetadata<T>) => Promise<void>;
 
@@ -153,6 +156,7 @@ export class Queue {
    * @returns how many jobs were handed back.
    */
   async sweep(): Promise<number> {
+    if (!this.started) return 0;
     const host = os.hostname();
     const workers = await this.sql<{ id: string; pid: number; host: string; stale: boolean; started_at: Date }>(
       `select id, pid, host, started_at, heartbeat_at < now() - make_interval(secs => $1::float8 / 1000) as stale from queue_workers where id <> $2`,
@@ -165,6 +169,20 @@ export class Queue {
     if (dead.length) await this.sql('delete from queue_workers where id = any($1::uuid[])', [dead]);
     const orphans = await this.sql<{ job_id: string; queue: string }>(`delete from queue_active_jobs j
       where not exists (select 1 from queue_workers w where w.id = j.worker_id) returning job_id, queue`);
+    // A job a worker fetched (pg-boss marks it active) and was killed before recording it in queue_active_jobs (the
+    // next statement) has no record at all: a resumable job active for ORPHAN_UNRECORDED_MS with no record is one of
+    // those (a live worker records its job within milliseconds of fetching it). The outbox crash test's kills, timed
+    // by the webhooks it waits for, landed in that window and left the jobs active until their 15-minute expiry.
+    const resumable = [...this.handlers].filter(([, h]) => h.resumable).map(([name]) => name);
+    const unrecorded = resumable.length
+      ? await this.sql<{ job_id: string; queue: string }>(
+          `select j.id::text as job_id, j.name as queue from pgboss.job j
+          where j.state = 'active' and j.name = any($1::text[]) and j.started_on < now() - make_interval(secs => $2::float8 / 1000)
+            and not exists (select 1 from queue_active_jobs a where a.job_id = j.id)`,
+          [resumable, ORPHAN_UNRECORDED_MS],
+        )
+      : [];
+    orphans.push(...unrecorded);
     for (const o of orphans) {
       await this.boss.fail(o.queue, o.job_id, { message: 'worker stopped; retried' });
     }

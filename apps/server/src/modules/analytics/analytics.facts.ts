@@ -14,7 +14,6 @@ import { CALL_OUTCOMES, DEPARTMENT_TYPES, ANSWER_STATUS } from '@switchboard/con
 import { CALL_STATUS } from '@switchboard/domain';
 import type { RouteEntry } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
-import { GroupCommit } from '../../platform/db/group-commit.js';
 import type { DomainEvents } from '../../platform/events/index.js';
 import { NotFoundError } from '../../platform/http/errors.js';
 import { callIdsPage, callIdWindow, callsForFacts, type CallForFacts } from '../calls/calls.service.js';
@@ -27,11 +26,8 @@ import { markCompaniesChanged } from './analytics.live.js';
 
 /** Custom-field entity type of calls (spec 001 §3 "Custom field": Call 6). */
 const CALL_ENTITY = 6;
-/**
- * Rebuilds are batched over this window (ms): the deliveries the outbox runs side by side share one rebuild. Short,
- * since each delivery waits for its batch's commit (a call's own events arrive one after the other, in order).
- */
-export const FACT_BATCH_MS = 10;
+/** Pending calls wait at most this long (ms) for the flush that rebuilds them together. */
+export const FACT_BATCH_MS = 150;
 
 /**
  * The answer status of a call (spec 001 §3 "Call status by number": none 0, answered 1, missed 2,
@@ -179,43 +175,90 @@ function partyOf(c: Pick<CallForFacts, 'direction' | 'from_number' | 'to_number'
 
 // ------------------------------------------------------------------ batching of event-driven rebuilds
 
-const factBatchers = new WeakMap<AppContext, GroupCommit<number, void>>();
-/** The batcher of fact rebuilds: the calls of FACT_BATCH_MS (at most 500) rebuilt together, one batch at a time. */
-function factBatcher(ctx: AppContext): GroupCommit<number, void> {
-  let b = factBatchers.get(ctx);
-  if (!b) {
-    b = new GroupCommit<number, void>({
-      run: async (ids) => {
-        const companies = await rebuildFacts(ctx, [...new Set(ids)]);
-        markCompaniesChanged(ctx, companies);
-        return ids.map(() => undefined);
-      },
-      maxWaitMs: FACT_BATCH_MS,
-      maxItems: 500,
-      concurrency: 1,
-      owner: ctx,
-      reaction: true,
-    });
-    factBatchers.set(ctx, b);
-  }
-  return b;
+/** Most pending calls one rebuild takes. */
+const FLUSH_BATCH = 500;
+type Flusher = { timer: NodeJS.Timeout | null; running: Promise<void> | null; again: boolean; stopped?: boolean };
+const batches = new WeakMap<AppContext, Flusher>();
+
+/**
+ * Records `callId` for a rebuild (`call_facts_pending`, durable: the consumer's delivery is done once this committed)
+ * and schedules a flush within FACT_BATCH_MS, which rebuilds every pending call together (the events of many calls
+ * cost one rebuild). A crash leaves the pending calls for the flush after the restart.
+ */
+export async function queueFactRebuild(ctx: AppContext, callId: number): Promise<void> {
+  await analyticsRepository.queuePending(ctx.db, [callId]);
+  scheduleFlush(ctx, FACT_BATCH_MS);
+}
+
+/** Arms this process's flush timer (ms from now) unless one is armed. */
+export function scheduleFlush(ctx: AppContext, ms: number): void {
+  let f = batches.get(ctx);
+  if (!f) batches.set(ctx, (f = { timer: null, running: null, again: false }));
+  if (f.timer || f.stopped) return;
+  const flusher = f;
+  flusher.timer = setTimeout(() => {
+    flusher.timer = null;
+    void flushFactRebuilds(ctx);
+  }, ms);
+  flusher.timer.unref?.();
 }
 
 /**
- * Rebuilds `callId`'s fact together with the others queued within FACT_BATCH_MS (several events of one call cost one
- * rebuild); resolves once the batch has committed, so the consumer's delivery is marked done only after its fact is
- * written (a crash before that runs it again). @throws the batch's error (the outbox retries the delivery).
+ * Rebuilds every pending call now, FLUSH_BATCH at a time, and waits for it (the timer, the start after a crash, the
+ * reconcile job, tests). A failed rebuild keeps its calls pending and tries again 5 s later; never throws.
  */
-export async function queueFactRebuild(ctx: AppContext, callId: number): Promise<void> {
-  await factBatcher(ctx).submit(callId);
-}
-
-/** Rebuilds every queued call now and waits for it (tests; a server's close drains it too). */
 export async function flushFactRebuilds(ctx: AppContext): Promise<void> {
-  await factBatchers.get(ctx)?.flush();
+  let f = batches.get(ctx);
+  if (!f) batches.set(ctx, (f = { timer: null, running: null, again: false }));
+  if (f.timer) {
+    clearTimeout(f.timer);
+    f.timer = null;
+  }
+  const flusher = f;
+  if (flusher.stopped) return;
+  if (flusher.running) {
+    // Calls queued after the running pass read its batch are taken by one more pass.
+    flusher.again = true;
+    while (flusher.running) await flusher.running;
+    return;
+  }
+  flusher.running = (async () => {
+    try {
+      do {
+        flusher.again = false;
+        for (;;) {
+          const pending = await analyticsRepository.pendingFacts(ctx.db, FLUSH_BATCH);
+          if (pending.length === 0) break;
+          const companies = await rebuildFacts(
+            ctx,
+            pending.map((p) => Number(p.call_id)),
+          );
+          await analyticsRepository.clearPending(ctx.db, pending);
+          markCompaniesChanged(ctx, companies);
+          if (pending.length < FLUSH_BATCH) break;
+        }
+      } while (flusher.again);
+    } catch (error) {
+      ctx.log.error({ err: error }, 'analytics: rebuilding call facts failed; the calls stay pending and are tried again');
+      scheduleFlush(ctx, 5_000);
+    } finally {
+      flusher.running = null;
+    }
+  })();
+  await flusher.running;
 }
 
-/** `call.changed`, `call.annotated`: rebuilds the call's fact (batched; resolves once written). */
+/** Stops this process's flushes (the server closes): waits for the one running; what is pending stays for the next start. */
+export async function stopFactFlushes(ctx: AppContext): Promise<void> {
+  const f = batches.get(ctx);
+  if (!f) return;
+  f.stopped = true;
+  if (f.timer) clearTimeout(f.timer);
+  f.timer = null;
+  while (f.running) await f.running;
+}
+
+/** `call.changed`, `call.annotated`: the call's fact is rebuilt (recorded as pending, then batched). */
 export async function onCallChanged(ctx: AppContext, payload: { callId: number }): Promise<void> {
   await queueFactRebuild(ctx, payload.callId);
 }

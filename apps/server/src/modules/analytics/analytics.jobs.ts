@@ -6,7 +6,7 @@
  * records itself in `analytics_job_runs` and a second chain (another node, a restart) ends there.
  */
 import type { AppContext } from '../../context.js';
-import { reconcileFacts } from './analytics.facts.js';
+import { flushFactRebuilds, reconcileFacts, scheduleFlush } from './analytics.facts.js';
 import { registerExportJob } from './analytics.exports.js';
 import { analyticsRepository } from './analytics.repository.js';
 
@@ -37,10 +37,13 @@ export function registerAnalyticsJobs(ctx: AppContext): void {
   registerExportJob(ctx);
   // The queue starts once the app listens: the first reconcile (facts of calls stored before, e.g. the demo seed) a few seconds later.
   setTimeout(() => ensureReconcileScheduled(ctx), 3_000).unref();
+  // Calls a crash left pending (call_facts_pending) are rebuilt a few seconds after the start.
+  scheduleFlush(ctx, 3_000);
   ctx.queue.define<Record<string, never>>(
     RECONCILE_JOB,
     async () => {
       if (!(await analyticsRepository.claimJobRun(ctx.db, RECONCILE_JOB, RECONCILE_EVERY_MS / 2))) return; // another chain ran just now
+      await flushFactRebuilds(ctx);
       const written = await reconcileFacts(ctx);
       if (written > 0) ctx.log.info({ written }, 'analytics: reconcile wrote call facts');
       await ctx.queue.enqueue(RECONCILE_JOB, {}, { startAfter: new Date(Date.now() + RECONCILE_EVERY_MS) });

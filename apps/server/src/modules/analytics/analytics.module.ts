@@ -6,7 +6,7 @@
  */
 import type { ModuleEntry } from '../../platform/module.js';
 import { events } from '../../platform/events/index.js';
-import { onCallAttributed, onCallChanged } from './analytics.facts.js';
+import { onCallAttributed, onCallChanged, stopFactFlushes } from './analytics.facts.js';
 import { ensureReconcileScheduled, registerAnalyticsJobs } from './analytics.jobs.js';
 import { markCompaniesChanged } from './analytics.live.js';
 import { registerAnalyticsRoutes } from './analytics.routes.js';
@@ -24,7 +24,11 @@ function onMessage(ctx: Parameters<typeof onCallChanged>[0], payload: { companyI
 export const analyticsModule: ModuleEntry[] = [
   {
     name: 'analytics',
-    routes: registerAnalyticsRoutes,
+    routes: (app, ctx) => {
+      registerAnalyticsRoutes(app, ctx);
+      // The pending facts' flushes stop with the server (what is pending stays for the next start).
+      app.addHook('onClose', () => stopFactFlushes(ctx));
+    },
     jobs: registerAnalyticsJobs,
     setup: () => {
       events.consume('analytics.facts', 'call.changed', onChanged);

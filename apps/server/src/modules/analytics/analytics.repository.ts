@@ -516,6 +516,24 @@ export function csvCells(specs: readonly CsvCellSpec[]): { cells: RawBuilder<unk
 }
 
 export const analyticsRepository = {
+  /** Records calls whose fact must be rebuilt (`call_facts_pending`; a call queued again gets the newer time). */
+  async queuePending(db: DbOrTx, callIds: readonly number[]): Promise<void> {
+    if (callIds.length === 0) return;
+    await sql`insert into call_facts_pending (call_id) select unnest(${[...callIds]}::bigint[])
+      on conflict (call_id) do update set queued_at = excluded.queued_at`.execute(db);
+  },
+  /** The oldest `limit` pending calls with the time each was queued. */
+  async pendingFacts(db: DbOrTx, limit: number): Promise<Array<{ call_id: number; queued_at: Date }>> {
+    const { rows } = await sql<{ call_id: number; queued_at: Date }>`select call_id, queued_at from call_facts_pending
+      order by queued_at limit ${limit}`.execute(db);
+    return rows;
+  },
+  /** Removes pending calls rebuilt since they were queued (a call queued again meanwhile, with a newer time, stays). */
+  async clearPending(db: DbOrTx, rows: ReadonlyArray<{ call_id: number; queued_at: Date }>): Promise<void> {
+    if (rows.length === 0) return;
+    await sql`delete from call_facts_pending p using unnest(${rows.map((r) => r.call_id)}::bigint[], ${rows.map((r) => new Date(r.queued_at).toISOString())}::timestamptz[]) as x(call_id, queued_at)
+      where p.call_id = x.call_id and p.queued_at <= x.queued_at`.execute(db);
+  },
   /** Inserts or replaces facts (idempotent; the rollup trigger follows). */
   async upsertFacts(db: DbOrTx, rows: NewFact[]): Promise<void> {
     if (rows.length === 0) return;

@@ -163,8 +163,15 @@ export interface AnalyticsJobRunsTable {
   last_run_at: Timestamp;
 }
 
+/** modules/analytics: calls whose fact waits for a rebuild (the `analytics.facts` consumer's durable queue). */
+export interface CallFactsPendingTable {
+  call_id: number;
+  queued_at: Generated<Timestamp>;
+}
+
 export interface AnalyticsTables {
   call_facts: CallFactsTable;
+  call_facts_pending: CallFactsPendingTable;
   call_attributions: CallAttributionsTable;
   call_rollup_hours: CallRollupHoursTable;
   call_rollup_hour_numbers: CallRollupHourNumbersTable;
