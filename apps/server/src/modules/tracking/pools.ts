@@ -413,11 +413,10 @@ async function addBought(ctx: AppContext, companyId: number, poolId: number, bat
     ),
   );
   const joining = rows.filter((r) => !taken.has(r.id));
-  await ctx.db.transaction().execute(async (tx) => {
-    await trackingRepository.addPoolNumbers(tx, poolId, companyId, joining);
-    if (finished) await trackingRepository.finishPurchase(tx, batchId);
-  });
-  // Bought numbers ring where the pool's calls go (they come with a default entry that reaches no one).
+  await trackingRepository.addPoolNumbers(ctx.db, poolId, companyId, joining);
+  // Bought numbers ring where the pool's calls go (they come with a default entry that reaches no one). The purchase
+  // is closed only after that, so a pool whose purchase shows finished has its numbers routed (a crash in between
+  // leaves it open: the next delivery or read adds and routes them again, idempotently).
   const pool = await trackingRepository.findPool(ctx.db, companyId, poolId);
   if (pool)
     await applyPoolRouting(
@@ -426,6 +425,7 @@ async function addBought(ctx: AppContext, companyId: number, poolId: number, bat
       pool.routing,
       joining.map((r) => r.id),
     );
+  if (finished) await trackingRepository.finishPurchase(ctx.db, batchId);
   invalidatePublicCacheOfCompany(ctx, companyId);
 }
 
