@@ -268,6 +268,7 @@ async function main(): Promise<void> {
       import('twilio'),
       import('../../apps/server/src/platform/events/index.js'),
     ]);
+  const { reconcileFacts } = await import('../../apps/server/src/modules/analytics/analytics.facts.js');
   // Each consumer's handler time (s, wall clock) since the last reset: where a measured run's reactions went.
   const handlerTime = new Map<string, { n: number; s: number }>();
   events.observeHandlers((consumer, seconds) => {
@@ -466,6 +467,10 @@ async function main(): Promise<void> {
     );
     const conversationCount = Number((await client.query(`select count(*) c from conversations`)).rows[0].c);
     log(`loaded ${fmt(conversationCount)} conversations, ${fmt(callCount)} call items`);
+    // The reporting store a production database holds for those calls (else the reconcile job's first pass builds
+    // 100,000 facts during the measured runs).
+    const factsWritten = await reconcileFacts(server.ctx, 0);
+    log(`built ${fmt(factsWritten)} call facts for the loaded history`);
     await client.query('vacuum analyze');
     await client.query('checkpoint');
     const sizes = await client.query<{ rel: string; rows: string; size: string }>(`

@@ -180,20 +180,16 @@ const FLUSH_BATCH = 500;
 type Flusher = { timer: NodeJS.Timeout | null; running: Promise<void> | null; again: boolean; stopped?: boolean };
 const batches = new WeakMap<AppContext, Flusher>();
 
-/**
- * Records `callId` for a rebuild (`call_facts_pending`, durable: the consumer's delivery is done once this committed)
- * and schedules a flush within FACT_BATCH_MS, which rebuilds every pending call together (the events of many calls
- * cost one rebuild). A crash leaves the pending calls for the flush after the restart.
- */
-export async function queueFactRebuild(ctx: AppContext, callId: number): Promise<void> {
-  await analyticsRepository.queuePending(ctx.db, [callId]);
-  scheduleFlush(ctx, FACT_BATCH_MS);
+/** This process's flush state for `ctx` (made on first use). */
+function flusherOf(ctx: AppContext): Flusher {
+  let f = batches.get(ctx);
+  if (!f) batches.set(ctx, (f = { timer: null, running: null, again: false }));
+  return f;
 }
 
 /** Arms this process's flush timer (ms from now) unless one is armed. */
 export function scheduleFlush(ctx: AppContext, ms: number): void {
-  let f = batches.get(ctx);
-  if (!f) batches.set(ctx, (f = { timer: null, running: null, again: false }));
+  const f = flusherOf(ctx);
   if (f.timer || f.stopped) return;
   const flusher = f;
   flusher.timer = setTimeout(() => {
@@ -208,8 +204,7 @@ export function scheduleFlush(ctx: AppContext, ms: number): void {
  * reconcile job, tests). A failed rebuild keeps its calls pending and tries again 5 s later; never throws.
  */
 export async function flushFactRebuilds(ctx: AppContext): Promise<void> {
-  let f = batches.get(ctx);
-  if (!f) batches.set(ctx, (f = { timer: null, running: null, again: false }));
+  const f = flusherOf(ctx);
   if (f.timer) {
     clearTimeout(f.timer);
     f.timer = null;
@@ -258,33 +253,42 @@ export async function stopFactFlushes(ctx: AppContext): Promise<void> {
   while (f.running) await f.running;
 }
 
-/** `call.changed`, `call.annotated`: the call's fact is rebuilt (recorded as pending, then batched). */
-export async function onCallChanged(ctx: AppContext, payload: { callId: number }): Promise<void> {
-  await queueFactRebuild(ctx, payload.callId);
+/**
+ * `call.changed`, `call.annotated` (a batch of a round): records the calls for a rebuild (`call_facts_pending`,
+ * durable: the deliveries are done once this committed) and schedules a flush within FACT_BATCH_MS, which rebuilds
+ * every pending call together (the events of many calls cost one rebuild). A crash leaves the pending calls for the
+ * flush after the restart.
+ */
+export async function onCallsChanged(ctx: AppContext, items: ReadonlyArray<{ payload: { callId: number } }>): Promise<void> {
+  await analyticsRepository.queuePending(ctx.db, [...new Set(items.map((i) => i.payload.callId))]);
+  scheduleFlush(ctx, FACT_BATCH_MS);
 }
 
-/** `call.attributed`: stores call tracking's attribution, then rebuilds the call's fact (batched). */
-export async function onCallAttributed(ctx: AppContext, p: DomainEvents['call.attributed']): Promise<void> {
-  await analyticsRepository.upsertAttribution(ctx.db, {
-    call_id: p.callId,
-    company_id: p.companyId,
-    is_first_contact: p.isFirstContact,
-    lead_id: p.leadId,
-    method: p.method,
-    pool_id: p.poolId,
-    session_id: p.sessionId,
-    traffic_source: p.trafficSource,
-    source: p.source,
-    medium: p.medium,
-    campaign: p.campaign,
-    keyword: p.keyword,
-    first_traffic_source: p.firstTouch?.trafficSource ?? null,
-    first_source: p.firstTouch?.source ?? null,
-    first_medium: p.firstTouch?.medium ?? null,
-    first_campaign: p.firstTouch?.campaign ?? null,
-    first_keyword: p.firstTouch?.keyword ?? null,
-  });
-  await queueFactRebuild(ctx, p.callId);
+/** `call.attributed` (a batch of a round): stores call tracking's attributions, then rebuilds the calls' facts (batched). */
+export async function onCallsAttributed(ctx: AppContext, items: ReadonlyArray<{ payload: DomainEvents['call.attributed'] }>): Promise<void> {
+  await analyticsRepository.upsertAttributions(
+    ctx.db,
+    items.map(({ payload: p }) => ({
+      call_id: p.callId,
+      company_id: p.companyId,
+      is_first_contact: p.isFirstContact,
+      lead_id: p.leadId,
+      method: p.method,
+      pool_id: p.poolId,
+      session_id: p.sessionId,
+      traffic_source: p.trafficSource,
+      source: p.source,
+      medium: p.medium,
+      campaign: p.campaign,
+      keyword: p.keyword,
+      first_traffic_source: p.firstTouch?.trafficSource ?? null,
+      first_source: p.firstTouch?.source ?? null,
+      first_medium: p.firstTouch?.medium ?? null,
+      first_campaign: p.firstTouch?.campaign ?? null,
+      first_keyword: p.firstTouch?.keyword ?? null,
+    })),
+  );
+  await onCallsChanged(ctx, items);
 }
 
 /** Per process: the last call id the reconcile pass has checked (the first pass checks every call). */

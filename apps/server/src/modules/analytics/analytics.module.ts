@@ -4,20 +4,21 @@
  * `call.changed`, `call.annotated` and `call.attributed`, and drops
  * the cached answers of a company on `message.received`, `message.status-changed` and `fax.changed`. See `platform/module.ts`.
  */
+import type { AppContext } from '../../context.js';
 import type { ModuleEntry } from '../../platform/module.js';
 import { events } from '../../platform/events/index.js';
-import { onCallAttributed, onCallChanged, stopFactFlushes } from './analytics.facts.js';
+import { onCallsAttributed, onCallsChanged, stopFactFlushes } from './analytics.facts.js';
 import { ensureReconcileScheduled, registerAnalyticsJobs } from './analytics.jobs.js';
 import { markCompaniesChanged } from './analytics.live.js';
 import { registerAnalyticsRoutes } from './analytics.routes.js';
 
 /** Subscriptions of the reporting store (named functions: registering twice is a no-op). */
-async function onChanged(ctx: Parameters<typeof onCallChanged>[0], payload: { callId: number }): Promise<void> {
+async function onChanged(ctx: AppContext, items: ReadonlyArray<{ payload: { callId: number } }>): Promise<void> {
   ensureReconcileScheduled(ctx);
-  await onCallChanged(ctx, payload);
+  await onCallsChanged(ctx, items);
 }
 /** Messages count on the dashboard: a received or (re)sent message changes the company's figures. */
-function onMessage(ctx: Parameters<typeof onCallChanged>[0], payload: { companyId: number }): void {
+function onMessage(ctx: AppContext, payload: { companyId: number }): void {
   markCompaniesChanged(ctx, [payload.companyId]);
 }
 
@@ -31,9 +32,9 @@ export const analyticsModule: ModuleEntry[] = [
     },
     jobs: registerAnalyticsJobs,
     setup: () => {
-      events.consume('analytics.facts', 'call.changed', onChanged);
-      events.consume('analytics.facts', 'call.annotated', onChanged);
-      events.consume('analytics.facts', 'call.attributed', onCallAttributed);
+      events.consumeBatch('analytics.facts', 'call.changed', onChanged);
+      events.consumeBatch('analytics.facts', 'call.annotated', onChanged);
+      events.consumeBatch('analytics.facts', 'call.attributed', onCallsAttributed);
       events.consume('analytics.facts', 'message.received', onMessage);
       events.consume('analytics.facts', 'message.status-changed', onMessage);
       events.consume('analytics.facts', 'fax.changed', onMessage);

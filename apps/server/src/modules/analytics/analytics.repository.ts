@@ -552,12 +552,33 @@ export const analyticsRepository = {
   },
 
   /** Stores call tracking's attribution of a call (the latest word wins). */
-  async upsertAttribution(db: DbOrTx, row: NewRow<'call_attributions'>): Promise<void> {
-    const { call_id: _id, ...rest } = row;
+  /** Inserts or replaces call tracking's attributions (one row per call; the last of a call in `rows` wins). */
+  async upsertAttributions(db: DbOrTx, rows: ReadonlyArray<NewRow<'call_attributions'>>): Promise<void> {
+    const byCall = new Map(rows.map((r) => [r.call_id, r]));
+    if (byCall.size === 0) return;
     await db
       .insertInto('call_attributions')
-      .values(row)
-      .onConflict((oc) => oc.column('call_id').doUpdateSet(rest))
+      .values([...byCall.values()])
+      .onConflict((oc) =>
+        oc.column('call_id').doUpdateSet((eb) => ({
+          company_id: eb.ref('excluded.company_id'),
+          is_first_contact: eb.ref('excluded.is_first_contact'),
+          lead_id: eb.ref('excluded.lead_id'),
+          method: eb.ref('excluded.method'),
+          pool_id: eb.ref('excluded.pool_id'),
+          session_id: eb.ref('excluded.session_id'),
+          traffic_source: eb.ref('excluded.traffic_source'),
+          source: eb.ref('excluded.source'),
+          medium: eb.ref('excluded.medium'),
+          campaign: eb.ref('excluded.campaign'),
+          keyword: eb.ref('excluded.keyword'),
+          first_traffic_source: eb.ref('excluded.first_traffic_source'),
+          first_source: eb.ref('excluded.first_source'),
+          first_medium: eb.ref('excluded.first_medium'),
+          first_campaign: eb.ref('excluded.first_campaign'),
+          first_keyword: eb.ref('excluded.first_keyword'),
+        })),
+      )
       .execute();
   },
 

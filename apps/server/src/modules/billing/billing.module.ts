@@ -15,11 +15,11 @@ import { registerBillingJobs, registerBillingTicker } from './billing.jobs.js';
 import { registerBillingRoutes } from './billing.routes.js';
 import { planNumberLimitOf } from './billing.service.js';
 import {
-  onCallChanged,
+  onCallsChanged,
   onCallerIdLookedUp,
   onFaxChanged,
-  onMessageReceived,
-  onMessageStatus,
+  onMessagesReceived,
+  onMessagesStatus,
   onNumbersChanged,
   onSmsVerificationSubmitted,
   onTranscriptChanged,
@@ -31,9 +31,9 @@ async function routes(app: App, ctx: AppContext): Promise<void> {
 }
 
 function setup(ctx: AppContext): void {
-  events.consume('billing.usage', 'call.changed', onCallChanged);
-  events.consume('billing.usage', 'message.received', onMessageReceived);
-  events.consume('billing.usage', 'message.status-changed', onMessageStatus);
+  events.consumeBatch('billing.usage', 'call.changed', onCallsChanged);
+  events.consumeBatch('billing.usage', 'message.received', onMessagesReceived);
+  events.consumeBatch('billing.usage', 'message.status-changed', onMessagesStatus);
   events.consume('billing.usage', 'number.batch-finished', onNumbersChanged);
   events.consume('billing.usage', 'fax.changed', onFaxChanged);
   events.consume('billing.usage', 'caller-id.looked-up', onCallerIdLookedUp);

@@ -104,6 +104,26 @@ export const billingRepository = {
       .executeTakeFirst();
     return r !== undefined;
   },
+  /**
+   * Records usage sources once each (`kind` + `source` unique; the last of a source in `rows` wins), in one statement.
+   * @returns the companies whose usage was new or changed.
+   */
+  async recordUsages(db: DbOrTx, rows: ReadonlyArray<NewRow<'billing_usage'>>): Promise<Set<number>> {
+    const bySource = new Map(rows.map((r) => [`${r.kind}\u0000${r.source}`, r]));
+    if (bySource.size === 0) return new Set();
+    const written = await db
+      .insertInto('billing_usage')
+      .values([...bySource.values()])
+      .onConflict((oc) =>
+        oc
+          .columns(['kind', 'source'])
+          .doUpdateSet({ quantity: (eb) => eb.ref('excluded.quantity') })
+          .where('billing_usage.quantity', '<>', (eb) => eb.ref('excluded.quantity')),
+      )
+      .returning('company_id')
+      .execute();
+    return new Set(written.map((r) => Number(r.company_id)));
+  },
   /** Usage per kind in [from, to). */
   async usageTotals(db: DbOrTx, companyId: number, from: Date, to: Date): Promise<Map<UsageKind, number>> {
     const rows = await db

@@ -19,6 +19,7 @@ import type { DomainEvents } from '../../platform/events/registry.js';
 import type { EventMeta } from '../../platform/events/bus.js';
 import { messagesPage } from '../conversations/conversations.reporting.js';
 import { activeNumbersOf } from '../numbers/numbers.reporting.js';
+import type { NewRow } from '../../platform/db/schema.js';
 import { billingRepository as repo, type PlanRow, type UsageKind } from './billing.repository.js';
 import { overageLines, periodDays, projectedExtraNumbers, utcDay, type PeriodUsage } from './billing.pricing.js';
 
@@ -30,33 +31,83 @@ async function record(ctx: AppContext, companyId: number, kind: UsageKind, sourc
   if (await repo.recordUsage(ctx.db, { company_id: companyId, kind, source, quantity, occurred_at: at })) announce(ctx, companyId);
 }
 
-/** `call.changed`: the call's billable minutes (rounded up per call) by direction. */
-export async function onCallChanged(ctx: AppContext, e: DomainEvents['call.changed']): Promise<void> {
-  if (e.history) return; // a past call recorded after the fact was not carried by us
-  const seconds = e.durationS ?? 0;
-  if (!(seconds > 0)) return;
-  const at = e.startedAt ? new Date(e.startedAt) : new Date();
-  await record(ctx, e.companyId, e.direction === 'outbound' ? 'minutes_outbound' : 'minutes_inbound', `call:${e.callId}`, Math.ceil(seconds / 60), at);
+/** Records usage rows (each source once) and tells each company whose usage changed. */
+async function recordMany(ctx: AppContext, rows: ReadonlyArray<NewRow<'billing_usage'>>): Promise<void> {
+  for (const companyId of await repo.recordUsages(ctx.db, rows)) announce(ctx, companyId);
 }
 
-async function recordItem(ctx: AppContext, companyId: number, itemId: number, wantInbound: boolean): Promise<void> {
-  const [m] = await messagesPage(ctx, { companyIds: [companyId], from: new Date(0), to: new Date(8.64e15), afterId: itemId - 1, limit: 1, id: itemId });
-  if (!m || m.id !== itemId || m.is_inbound !== wantInbound) return;
-  if (m.media_count > 0) await record(ctx, companyId, 'mms_messages', `item:${itemId}`, 1, m.created_at);
-  else await record(ctx, companyId, 'sms_segments', `item:${itemId}`, Math.max(1, smsSegments(m.body ?? '').segments), m.created_at);
+/** `call.changed` (a round's events together): the calls' billable minutes (rounded up per call) by direction. */
+export async function onCallsChanged(ctx: AppContext, items: ReadonlyArray<{ payload: DomainEvents['call.changed'] }>): Promise<void> {
+  const rows: Array<NewRow<'billing_usage'>> = [];
+  for (const { payload: e } of items) {
+    if (e.history) continue; // a past call recorded after the fact was not carried by us
+    const seconds = e.durationS ?? 0;
+    if (!(seconds > 0)) continue;
+    rows.push({
+      company_id: e.companyId,
+      kind: e.direction === 'outbound' ? 'minutes_outbound' : 'minutes_inbound',
+      source: `call:${e.callId}`,
+      quantity: Math.ceil(seconds / 60),
+      occurred_at: e.startedAt ? new Date(e.startedAt) : new Date(),
+    });
+  }
+  await recordMany(ctx, rows);
 }
 
-/** `message.received`: an inbound SMS (its segments) or MMS (one message). */
-export async function onMessageReceived(ctx: AppContext, e: DomainEvents['message.received']): Promise<void> {
-  if (e.itemId !== null) return recordItem(ctx, e.companyId, e.itemId, true);
+/** The usage rows of inbox messages (an SMS's segments or one MMS), read through conversations' reporting query. */
+async function itemUsages(
+  ctx: AppContext,
+  wanted: ReadonlyArray<{ companyId: number; itemId: number }>,
+  inbound: boolean,
+): Promise<Array<NewRow<'billing_usage'>>> {
+  if (wanted.length === 0) return [];
+  const companyOf = new Map(wanted.map((w) => [w.itemId, w.companyId]));
+  const items = await messagesPage(ctx, {
+    companyIds: [...new Set(wanted.map((w) => w.companyId))],
+    from: new Date(0),
+    to: new Date(8.64e15),
+    afterId: 0,
+    limit: companyOf.size,
+    ids: [...companyOf.keys()],
+  });
+  return items
+    .filter((m) => companyOf.get(m.id) === m.company_id && m.is_inbound === inbound)
+    .map((m) =>
+      m.media_count > 0
+        ? { company_id: m.company_id, kind: 'mms_messages' as const, source: `item:${m.id}`, quantity: 1, occurred_at: m.created_at }
+        : {
+            company_id: m.company_id,
+            kind: 'sms_segments' as const,
+            source: `item:${m.id}`,
+            quantity: Math.max(1, smsSegments(m.body ?? '').segments),
+            occurred_at: m.created_at,
+          },
+    );
+}
+
+/** `message.received` (a round's events together): each inbound SMS (its segments) or MMS (one message). */
+export async function onMessagesReceived(ctx: AppContext, items: ReadonlyArray<{ payload: DomainEvents['message.received'] }>): Promise<void> {
+  const inInbox = items.flatMap(({ payload: e }) => (e.itemId !== null ? [{ companyId: e.companyId, itemId: e.itemId }] : []));
   // Kept out of the inbox (a skip_inbox campaign reply): its body is in the event; media unknown, counted as SMS.
-  await record(ctx, e.companyId, 'sms_segments', `sid:${e.carrierSid}`, Math.max(1, smsSegments(e.body).segments), new Date(e.receivedAt));
+  const outside = items
+    .filter(({ payload: e }) => e.itemId === null)
+    .map(({ payload: e }) => ({
+      company_id: e.companyId,
+      kind: 'sms_segments' as const,
+      source: `sid:${e.carrierSid}`,
+      quantity: Math.max(1, smsSegments(e.body).segments),
+      occurred_at: new Date(e.receivedAt),
+    }));
+  await recordMany(ctx, [...(await itemUsages(ctx, inInbox, true)), ...outside]);
 }
 
-/** `message.status-changed`: an outbound message handed to the carrier (it has a carrier SID and did not fail). */
-export async function onMessageStatus(ctx: AppContext, e: DomainEvents['message.status-changed']): Promise<void> {
-  if (!e.carrierSid || e.state === 'failed' || e.state === 'undelivered') return;
-  await recordItem(ctx, e.companyId, e.itemId, false);
+/** `message.status-changed` (a round's events together): outbound messages handed to the carrier (a carrier SID, not failed). */
+export async function onMessagesStatus(ctx: AppContext, items: ReadonlyArray<{ payload: DomainEvents['message.status-changed'] }>): Promise<void> {
+  const sent = items
+    .map((i) => i.payload)
+    .filter((e) => e.carrierSid && e.state !== 'failed' && e.state !== 'undelivered')
+    .map((e) => ({ companyId: e.companyId, itemId: e.itemId }));
+  await recordMany(ctx, await itemUsages(ctx, sent, false));
 }
 
 /** Fax statuses after which a fax's pages are billed (docs/fax.md status words). */

@@ -157,14 +157,20 @@ export async function backfillVoicemailDocs(ctx: AppContext): Promise<number> {
   }
 }
 
-/** `call.changed` / `call.annotated`: refreshes the facts of the call's document, when it has one. */
-export async function onCallChanged(ctx: AppContext, p: { callId: number }): Promise<void> {
-  const [hasDoc] = await intelligenceRepository.docIdsOf(ctx.db, [p.callId]);
-  if (hasDoc === undefined) return;
-  const facts = (await docFactsOf(ctx, [p.callId])).get(p.callId);
-  if (!facts) {
-    await intelligenceRepository.deleteDoc(ctx.db, p.callId);
-    return;
+/**
+ * `call.changed` / `call.annotated` (a round's events together): refreshes the facts of the calls' documents, for
+ * the calls that have one (most calls have none until transcribed: one lookup for the round).
+ */
+export async function onCallsChanged(ctx: AppContext, items: ReadonlyArray<{ payload: { callId: number } }>): Promise<void> {
+  const withDoc = await intelligenceRepository.docIdsOf(
+    ctx.db,
+    items.map((i) => i.payload.callId),
+  );
+  if (withDoc.length === 0) return;
+  const facts = await docFactsOf(ctx, withDoc);
+  for (const callId of withDoc) {
+    const f = facts.get(callId);
+    if (f) await intelligenceRepository.updateFacts(ctx.db, callId, f);
+    else await intelligenceRepository.deleteDoc(ctx.db, callId);
   }
-  await intelligenceRepository.updateFacts(ctx.db, p.callId, facts);
 }

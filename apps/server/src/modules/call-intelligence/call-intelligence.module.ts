@@ -8,15 +8,15 @@
 import type { AppContext } from '../../context.js';
 import { events } from '../../platform/events/index.js';
 import type { ModuleEntry } from '../../platform/module.js';
-import { onCallChanged, onTranscriptChanged } from './call-intelligence.indexing.js';
+import { onCallsChanged, onTranscriptChanged } from './call-intelligence.indexing.js';
 import { registerCallIntelligenceJobs } from './call-intelligence.jobs.js';
 import { recalculateAiAttributes } from './call-intelligence.rules.js';
 import { registerCallIntelligenceRoutes } from './call-intelligence.routes.js';
 
 function setupCallIntelligence(ctx: AppContext): void {
   events.consume('call-intelligence.search-index', 'transcript.changed', onTranscriptChanged);
-  events.consume('call-intelligence.search-index', 'call.changed', onCallChanged);
-  events.consume('call-intelligence.search-index', 'call.annotated', onCallChanged);
+  events.consumeBatch('call-intelligence.search-index', 'call.changed', onCallsChanged);
+  events.consumeBatch('call-intelligence.search-index', 'call.annotated', onCallsChanged);
   ctx.hooks.provide('aiAttributesRecalculator', recalculateAiAttributes);
 }
 

@@ -19,20 +19,30 @@ type LookupJob = { companyId: number; e164: string };
 const seenByDb = new WeakMap<object, Set<number>>();
 const SEEN_MAX = 5000;
 
-/** `call.changed` handler: enqueues the automatic lookup of a new inbound caller (idempotent per call). */
-export async function onCallChangedLookup(ctx: AppContext, e: DomainEvents['call.changed']): Promise<void> {
+/**
+ * `call.changed` handler for a round's calls together: enqueues the automatic lookup of each new inbound caller
+ * without a fresh cached answer whose company has it on (idempotent per call; one job per number at a time).
+ */
+export async function onCallsChangedLookup(ctx: AppContext, items: ReadonlyArray<{ payload: DomainEvents['call.changed'] }>): Promise<void> {
   let seen = seenByDb.get(ctx.db);
   if (!seen) seenByDb.set(ctx.db, (seen = new Set()));
-  // A past call recorded after the fact (`history`) is no new caller to look up.
-  if (e.direction === 'outbound' || e.history || seen.has(e.callId)) return;
-  if (seen.size >= SEEN_MAX) seen.clear();
-  seen.add(e.callId);
-  const e164 = parsePhone(e.from);
-  if (!e164) return;
-  const cached = await callerIdRepository.find(ctx.db, e164);
-  if (cached && cached.expires_at.getTime() > Date.now()) return;
-  if (!(await autoLookupEnabled(ctx, e.companyId))) return;
-  await ctx.queue.enqueue<LookupJob>(LOOKUP_JOB, { companyId: e.companyId, e164 }, { singletonKey: `caller-id:${e164}`, retryLimit: 2, retryDelay: 30 });
+  const wanted = new Map<string, number>(); // caller (E.164) → company
+  for (const { payload: e } of items) {
+    // A past call recorded after the fact (`history`) is no new caller to look up.
+    if (e.direction === 'outbound' || e.history || seen.has(e.callId)) continue;
+    if (seen.size >= SEEN_MAX) seen.clear();
+    seen.add(e.callId);
+    const e164 = parsePhone(e.from);
+    if (e164 && !wanted.has(e164)) wanted.set(e164, e.companyId);
+  }
+  if (wanted.size === 0) return;
+  for (const row of await callerIdRepository.findFresh(ctx.db, [...wanted.keys()], new Date())) wanted.delete(row.e164);
+  const enabled = new Map<number, boolean>();
+  for (const [e164, companyId] of wanted) {
+    if (!enabled.has(companyId)) enabled.set(companyId, await autoLookupEnabled(ctx, companyId));
+    if (!enabled.get(companyId)) continue;
+    await ctx.queue.enqueue<LookupJob>(LOOKUP_JOB, { companyId, e164 }, { singletonKey: `caller-id:${e164}`, retryLimit: 2, retryDelay: 30 });
+  }
 }
 
 /** Defines `caller-id.lookup`: looks the number up unless a fresh answer exists (then it only re-reads the cache). */

@@ -2,12 +2,12 @@
 import type { AppContext } from '../../context.js';
 import { events } from '../../platform/events/index.js';
 import type { ModuleEntry } from '../../platform/module.js';
-import { onCallChangedLookup, registerCallerIdJobs } from './caller-id.jobs.js';
+import { onCallsChangedLookup, registerCallerIdJobs } from './caller-id.jobs.js';
 import { registerCallerIdRoutes } from './caller-id.routes.js';
 
 /** Subscribes the automatic lookup of inbound callers to `call.changed` (docs/caller-id.md "Automatic lookups"). */
 function setupCallerId(_ctx: AppContext): void {
-  events.consume('caller-id.lookups', 'call.changed', onCallChangedLookup);
+  events.consumeBatch('caller-id.lookups', 'call.changed', onCallsChangedLookup);
 }
 
 export const callerIdModule: ModuleEntry[] = [{ name: 'caller-id', routes: registerCallerIdRoutes, jobs: registerCallerIdJobs, setup: setupCallerId }];

@@ -50,16 +50,16 @@ function callItemBatcher(ctx: AppContext): GroupCommit<CallChangedEvent, void> {
  * unread unless connected). Later events update status, length and voicemail; becoming a
  * voicemail marks it unread again. Idempotent (unique call_id); publishes after commit.
  *
- * Coalesced (docs/architecture.md "The voice webhook's hot path"; bench/call-routing): the event is queued in-process and written with the others of the
- * next ~`CALL_ITEMS_FLUSH_MS` ms (at most `CALL_ITEMS_FLUSH_MAX`) in one transaction
+ * Takes a round's events together (`consumeBatch`). Coalesced (docs/architecture.md "The voice webhook's hot path";
+ * bench/call-routing): the events are queued in-process and written with the others of the next ~`CALL_ITEMS_FLUSH_MS` ms (at most `CALL_ITEMS_FLUSH_MAX`) in one transaction
  * (`applyCallChanges`); batches run one at a time, in arrival order. Resolves once its batch has
  * committed and published; rejects with the error of its own event (a failed batch is retried
  * event by event). A server's `close()` flushes what is queued (platform/db/group-commit.ts).
  */
-export async function applyCallChanged(ctx: AppContext, e: CallChangedEvent): Promise<void> {
+export async function applyCallsChanged(ctx: AppContext, items: ReadonlyArray<{ payload: CallChangedEvent }>): Promise<void> {
   // A past call recorded after the fact (`history`) opens no thread and counts as no unread item.
-  if (e.history) return;
-  await callItemBatcher(ctx).submit(e);
+  const batcher = callItemBatcher(ctx);
+  await Promise.all(items.filter((i) => !i.payload.history).map((i) => batcher.submit(i.payload)));
 }
 
 type CallItemState = { type: string; is_read: boolean; voicemail_id: number | null; call_status: number | null; duration_s: number | null };
@@ -178,14 +178,14 @@ export async function applyCallChanges(ctx: AppContext, list: CallChangedEvent[]
 
 /** Subscribes the inbox to the domain events it reacts to (idempotent; called at module registration). */
 export function registerConversationSubscribers(): void {
-  events.consume('conversations.call-items', 'call.changed', applyCallChanged);
+  events.consumeBatch('conversations.call-items', 'call.changed', applyCallsChanged);
   registerConversationLiveUpdates();
 }
 
 /**
  * Records a call, voicemail (and later a fax) in its (number, outside party) thread: the command
  * behind the `call.changed` subscriber, for producers that are no call (fax, transcription,
- * tracking). Same rules and batching as {@link applyCallChanged}; resolves once written and published.
+ * tracking). Same rules and batching as {@link applyCallsChanged}; resolves once written and published.
  * @throws InboxCommandError when the entry does not match the `call.changed` payload schema.
  */
 export async function recordCallInThread(ctx: AppContext, entry: CallChangedEvent): Promise<void> {

@@ -75,7 +75,7 @@ export type MessageForExport = {
  */
 export async function messagesPage(
   ctx: AppContext,
-  scope: ItemScope & { afterId: number; limit: number; type?: 'message' | 'fax'; id?: number },
+  scope: ItemScope & { afterId: number; limit: number; type?: 'message' | 'fax'; id?: number; ids?: readonly number[] },
 ): Promise<MessageForExport[]> {
   if (scope.companyIds.length === 0) return [];
   let q = ctx.db
@@ -100,6 +100,7 @@ export async function messagesPage(
     .where('i.created_at', '<', scope.to)
     .where('i.id', '>', scope.afterId);
   if (scope.id !== undefined) q = q.where('i.id', '=', scope.id);
+  if (scope.ids !== undefined) q = q.where('i.id', 'in', scope.ids.length > 0 ? [...scope.ids] : [0]);
   if (scope.numberIds && scope.numberIds.length > 0) q = q.where('c.number_id', 'in', [...scope.numberIds]);
   const rows = await q.orderBy('i.id').limit(scope.limit).execute();
   return rows.map((r) => ({

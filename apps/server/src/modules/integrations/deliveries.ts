@@ -90,15 +90,26 @@ export async function scheduleSend(ctx: AppContext, integrationId: number, at?: 
 // ─── Consumers ──────────────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * `call.attributed`: keep the touch; a call that already ended (a short call ends before tracking attributes it) gets
+ * `call.attributed` (a round's events together): keep the touches; a call that already ended (a short call ends before tracking attributes it) gets
  * its deliveries now, with the touch (first contact, click ids).
  */
-export async function onCallAttributed(ctx: AppContext, p: DomainEvents['call.attributed']): Promise<void> {
-  await integrationsRepository.saveTouch(ctx.db, p.callId, p.companyId, p as unknown as Record<string, unknown>);
-  const [call] = await callsForFacts(ctx, [p.callId]);
-  if (!call?.ended_at) return;
-  const integrations = await integrationsRepository.activeOf(ctx.db, p.companyId);
-  if (integrations.length) await enqueueCallDeliveries(ctx, integrations, p.callId, 'event');
+export async function onCallsAttributed(ctx: AppContext, items: ReadonlyArray<{ payload: DomainEvents['call.attributed'] }>): Promise<void> {
+  await integrationsRepository.saveTouches(
+    ctx.db,
+    items.map(({ payload: p }) => ({ callId: p.callId, companyId: p.companyId, touch: p as unknown as Record<string, unknown> })),
+  );
+  const ended = (
+    await callsForFacts(
+      ctx,
+      items.map((i) => i.payload.callId),
+    )
+  ).filter((c) => c.ended_at);
+  const active = new Map<number, Awaited<ReturnType<typeof integrationsRepository.activeOf>>>();
+  for (const call of ended) {
+    if (!active.has(call.company_id)) active.set(call.company_id, await integrationsRepository.activeOf(ctx.db, call.company_id));
+    const integrations = active.get(call.company_id)!;
+    if (integrations.length) await enqueueCallDeliveries(ctx, integrations, call.id, 'event');
+  }
 }
 
 function matchesFilters(s: IntegrationSettings, numberId: number, touch: Record<string, unknown> | undefined): boolean {
@@ -139,7 +150,7 @@ function callKinds(
 export async function onCallChanged(ctx: AppContext, p: DomainEvents['call.changed']): Promise<void> {
   if (p.history || !p.endedAt) return;
   // Tracking attributes every inbound call once (`call.attributed`), after its first change: a short call can end
-  // first. Its deliveries then wait for the touch (onCallAttributed), so first contact and click ids are known.
+  // first. Its deliveries then wait for the touch (onCallsAttributed), so first contact and click ids are known.
   if (!(await integrationsRepository.touchOf(ctx.db, p.callId))) return;
   const integrations = await integrationsRepository.activeOf(ctx.db, p.companyId);
   if (!integrations.length) return;

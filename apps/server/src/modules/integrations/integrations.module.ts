@@ -15,7 +15,7 @@ import {
   SEND_JOB,
   deliveryTuning,
   onCallAnnotated,
-  onCallAttributed,
+  onCallsAttributed,
   onCallChanged,
   onMessageReceived,
   onTranscriptChanged,
@@ -41,7 +41,7 @@ async function routes(app: App, ctx: AppContext): Promise<void> {
 }
 
 function setup(): void {
-  events.consume('integrations.deliveries', 'call.attributed', onCallAttributed);
+  events.consumeBatch('integrations.deliveries', 'call.attributed', onCallsAttributed);
   // Conditions at emit (see `DeliveryCondition`): only a company with an active integration gets these deliveries.
   // `call.attributed` has none: its touch is kept for every call (the backfill of a later connection reads it).
   events.consume('integrations.deliveries', 'call.changed', onCallChanged, { when: hasActiveIntegration });

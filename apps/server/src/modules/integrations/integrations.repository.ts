@@ -69,11 +69,14 @@ export const integrationsRepository = {
     return db.deleteFrom('ad_integration_oauth_states').where('state_hash', '=', stateHash).returningAll().executeTakeFirst();
   },
 
-  async saveTouch(db: DbOrTx, callId: number, companyId: number, touch: Record<string, unknown>): Promise<void> {
+  /** Stores (or replaces) calls' attribution touches (the last of a call in `rows` wins), in one statement. */
+  async saveTouches(db: DbOrTx, rows: ReadonlyArray<{ callId: number; companyId: number; touch: Record<string, unknown> }>): Promise<void> {
+    const byCall = new Map(rows.map((r) => [r.callId, r]));
+    if (byCall.size === 0) return;
     await db
       .insertInto('ad_integration_touches')
-      .values({ call_id: callId, company_id: companyId, touch: JSON.stringify(touch) })
-      .onConflict((oc) => oc.column('call_id').doUpdateSet({ touch: JSON.stringify(touch) }))
+      .values([...byCall.values()].map((r) => ({ call_id: r.callId, company_id: r.companyId, touch: JSON.stringify(r.touch) })))
+      .onConflict((oc) => oc.column('call_id').doUpdateSet((eb) => ({ touch: eb.ref('excluded.touch') })))
       .execute();
   },
   async touchOf(db: DbOrTx, callId: number): Promise<Record<string, unknown> | undefined> {

@@ -402,8 +402,22 @@ export async function deliverNotification(ctx: AppContext, notificationId: numbe
   }
 }
 
-async function onMessageReceived(ctx: AppContext, e: MessageReceivedEvent): Promise<void> {
-  await pushInboundMessage(ctx, e);
+/**
+ * `message.received` for a round's messages together: first, per company, whether any inbox reader has a device (one
+ * lookup for the round: most companies have none, and their messages need nothing more); then each message of the
+ * others is pushed ({@link pushInboundMessage}).
+ */
+async function onMessagesReceived(ctx: AppContext, items: ReadonlyArray<{ payload: MessageReceivedEvent }>): Promise<void> {
+  const list = items.map((i) => i.payload).filter((e) => e.conversationId !== null && e.itemId !== null);
+  const readersOf = new Map<number, number[]>();
+  for (const companyId of new Set(list.map((e) => e.companyId))) {
+    readersOf.set(
+      companyId,
+      (await listActiveMembers(ctx, companyId)).filter((m) => roleCan(m.role, 'inbox.read')).map((m) => m.userId),
+    );
+  }
+  const withDevices = await pushRepository.usersWithDevices(ctx.db, [...new Set([...readersOf.values()].flat())], false);
+  for (const e of list) if (readersOf.get(e.companyId)!.some((u) => withDevices.has(u))) await pushInboundMessage(ctx, e);
 }
 
 async function onRing(ctx: AppContext, ring: InAppRing): Promise<void> {
@@ -412,6 +426,6 @@ async function onRing(ctx: AppContext, ring: InAppRing): Promise<void> {
 
 /** Subscribes the push module to inbound messages and in-app rings (idempotent: same functions). */
 export function registerPushReactions(ctx: AppContext): void {
-  events.consume('push.inbound-messages', 'message.received', onMessageReceived);
+  events.consumeBatch('push.inbound-messages', 'message.received', onMessagesReceived);
   ctx.hooks.provide('inAppRing', onRing);
 }

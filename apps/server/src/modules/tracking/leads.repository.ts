@@ -71,29 +71,37 @@ function searchCondition(search: LeadSearch): RawBuilder<boolean> {
 
 export const leadsRepository = {
   /**
-   * The company's lead of `phone`, created (no call or text counted) when new; its row stays locked
-   * until the transaction ends, so two deliveries of one call are handled one after the other.
+   * The companies' leads of these phones, created (no call or text counted, first seen at the earliest `at` given)
+   * when new, by `companyId:phone`; their rows stay locked until the transaction ends (taken in company and phone
+   * order), so two deliveries of one call are handled one after the other.
    */
-  async ensureLead(db: DbOrTx, companyId: number, phone: string, at: Date): Promise<LeadRow> {
-    return db
+  async ensureLeads(db: DbOrTx, wanted: ReadonlyArray<{ companyId: number; phone: string; at: Date }>): Promise<Map<string, LeadRow>> {
+    const byKey = new Map<string, { companyId: number; phone: string; at: Date }>();
+    for (const w of wanted) {
+      const key = `${w.companyId}:${w.phone}`;
+      const seen = byKey.get(key);
+      if (!seen || w.at < seen.at) byKey.set(key, w);
+    }
+    if (byKey.size === 0) return new Map();
+    const values = [...byKey.values()]
+      .sort((x, y) => x.companyId - y.companyId || (x.phone < y.phone ? -1 : x.phone > y.phone ? 1 : 0))
+      .map((w) => ({ company_id: w.companyId, phone: w.phone, first_seen_at: w.at, last_seen_at: w.at, calls: 0, texts: 0 }));
+    const rows = await db
       .insertInto('dni_leads')
-      .values({ company_id: companyId, phone, first_seen_at: at, last_seen_at: at, calls: 0, texts: 0 })
+      .values(values)
       .onConflict((oc) => oc.columns(['company_id', 'phone']).doUpdateSet({ phone: sql`excluded.phone` }))
       .returningAll()
-      .executeTakeFirstOrThrow();
+      .execute();
+    return new Map(rows.map((r) => [`${r.company_id}:${r.phone}`, r]));
   },
 
-  /** Counts one call on the lead and widens its time span to `at`. */
-  async countLeadCall(db: DbOrTx, leadId: number, at: Date): Promise<void> {
-    await db
-      .updateTable('dni_leads')
-      .set({
-        calls: sql`calls + 1`,
-        first_seen_at: sql`least(first_seen_at, ${at})`,
-        last_seen_at: sql`greatest(last_seen_at, ${at})`,
-      })
-      .where('id', '=', leadId)
-      .execute();
+  /** Counts one call per entry on its lead and widens the lead's time span to the calls' times, in one statement. */
+  async countLeadCalls(db: DbOrTx, calls: ReadonlyArray<{ leadId: number; at: Date }>): Promise<void> {
+    if (calls.length === 0) return;
+    await sql`update dni_leads l set calls = l.calls + x.n, first_seen_at = least(l.first_seen_at, x.first_at), last_seen_at = greatest(l.last_seen_at, x.last_at)
+      from (select lead_id, count(*)::int as n, min(at) as first_at, max(at) as last_at
+            from unnest(${calls.map((c) => c.leadId)}::bigint[], ${calls.map((c) => c.at.toISOString())}::timestamptz[]) as u(lead_id, at) group by lead_id) as x
+      where l.id = x.lead_id`.execute(db);
   },
 
   /** A page of the company's leads, latest contact first, with the total matching. */

@@ -12,7 +12,7 @@ import { events } from '../../platform/events/index.js';
 import type { App } from '../../platform/http/app-type.js';
 import type { ModuleEntry } from '../../platform/module.js';
 import { SESSION_SWEEP_JOB, sweepSessions } from './assignment.js';
-import { onCallAttributedLive, onCallChanged, onMessageReceived } from './attribution.js';
+import { onCallsAttributedLive, onCallsChanged, onMessagesReceived } from './attribution.js';
 import { onNumberBatchFinished, trackingNumberFallbackRouting } from './pools.js';
 import { registerTrackingPublicRoutes } from './tracking-public.routes.js';
 import { registerTrackingRoutes } from './tracking.routes.js';
@@ -29,10 +29,10 @@ function jobs(ctx: AppContext): void {
 function setup(ctx: AppContext): void {
   // A tracking number whose routes reach no one rings its pool's target or the company's main routing.
   ctx.hooks.provide('emptyRoutingFallback', trackingNumberFallbackRouting);
-  events.consume('tracking.attribution', 'call.changed', onCallChanged);
-  events.consume('tracking.attribution', 'message.received', onMessageReceived);
+  events.consumeBatch('tracking.attribution', 'call.changed', onCallsChanged);
+  events.consumeBatch('tracking.attribution', 'message.received', onMessagesReceived);
   events.consume('tracking.attribution', 'number.batch-finished', onNumberBatchFinished);
-  events.consume('tracking.live', 'call.attributed', onCallAttributedLive);
+  events.consumeBatch('tracking.live', 'call.attributed', onCallsAttributedLive);
 }
 
 export const trackingModule: ModuleEntry[] = [{ name: 'tracking', routes, jobs, setup }];

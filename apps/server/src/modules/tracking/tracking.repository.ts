@@ -228,15 +228,17 @@ export const trackingRepository = {
   async poolNumberIds(db: DbOrTx, poolId: number): Promise<number[]> {
     return (await db.selectFrom('dni_pool_numbers').select('number_id').where('pool_id', '=', poolId).execute()).map((r) => r.number_id);
   },
-  /** The pool holding a number, with the number row, if any. */
-  async poolOfNumber(db: DbOrTx, numberId: number): Promise<(PoolNumberRow & { pool_name: string }) | undefined> {
-    return db
+  /** The pools holding these numbers, by number id (number row and pool name). */
+  async poolsOfNumbers(db: DbOrTx, numberIds: readonly number[]): Promise<Map<number, PoolNumberRow & { pool_name: string }>> {
+    if (numberIds.length === 0) return new Map();
+    const rows = await db
       .selectFrom('dni_pool_numbers as pn')
       .innerJoin('dni_pools as p', 'p.id', 'pn.pool_id')
       .selectAll('pn')
       .select('p.name as pool_name')
-      .where('pn.number_id', '=', numberId)
-      .executeTakeFirst();
+      .where('pn.number_id', 'in', [...numberIds])
+      .execute();
+    return new Map(rows.map((r) => [r.number_id, r]));
   },
 
   async insertPurchase(db: DbOrTx, row: NewRow<'dni_pool_purchases'>): Promise<void> {
@@ -779,22 +781,45 @@ export const trackingRepository = {
 
   // ------------------------------------------------------------ attribution, leads, texts
 
-  /** Stores a call's attribution unless it exists. @returns the row when this call stored it (first sight). */
-  async insertAttribution(db: DbOrTx, row: NewRow<'dni_call_attributions'>): Promise<AttributionRow | undefined> {
+  /** Stores calls' attributions unless they exist. @returns the rows this statement stored (each call's first sight). */
+  async insertAttributions(db: DbOrTx, rows: ReadonlyArray<NewRow<'dni_call_attributions'>>): Promise<AttributionRow[]> {
+    if (rows.length === 0) return [];
     return db
       .insertInto('dni_call_attributions')
-      .values(row)
+      .values([...rows])
       .onConflict((oc) => oc.column('call_id').doNothing())
       .returningAll()
-      .executeTakeFirst();
+      .execute();
   },
-  /** A call's attribution row locked for update (`for update`: one writer of its status per call at a time), undefined when none. */
-  async lockAttributionState(db: DbOrTx, callId: number): Promise<{ status: number; duration_s: number } | undefined> {
-    return db.selectFrom('dni_call_attributions').select(['status', 'duration_s']).where('call_id', '=', callId).forUpdate().executeTakeFirst();
+  /** The stored status and length of these calls' attributions, by call id (calls without one are absent). */
+  async attributionStates(db: DbOrTx, callIds: readonly number[]): Promise<Map<number, { status: number; duration_s: number }>> {
+    if (callIds.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('dni_call_attributions')
+      .select(['call_id', 'status', 'duration_s'])
+      .where('call_id', 'in', [...callIds])
+      .execute();
+    return new Map(rows.map((r) => [r.call_id, r]));
   },
-  async updateAttributionStatus(db: DbOrTx, callId: number, status: number, durationS: number): Promise<void> {
-    await db.updateTable('dni_call_attributions').set({ status, duration_s: durationS }).where('call_id', '=', callId).execute();
+  /** These calls' attribution rows locked for update, in call id order (one writer of a call's status at a time). */
+  async lockAttributionStates(db: DbOrTx, callIds: readonly number[]): Promise<Array<{ call_id: number; status: number; duration_s: number }>> {
+    if (callIds.length === 0) return [];
+    return db
+      .selectFrom('dni_call_attributions')
+      .select(['call_id', 'status', 'duration_s'])
+      .where('call_id', 'in', [...callIds])
+      .orderBy('call_id')
+      .forUpdate()
+      .execute();
   },
+  /** Sets calls' attributed status and length (s), in one statement. */
+  async updateAttributionStates(db: DbOrTx, changes: ReadonlyArray<{ callId: number; status: number; durationS: number }>): Promise<void> {
+    if (changes.length === 0) return;
+    await sql`update dni_call_attributions a set status = x.status, duration_s = x.duration_s
+      from unnest(${changes.map((c) => c.callId)}::bigint[], ${changes.map((c) => c.status)}::int[], ${changes.map((c) => c.durationS)}::int[]) as x(call_id, status, duration_s)
+      where a.call_id = x.call_id`.execute(db);
+  },
+  /** The company's attribution of a call with its pool's name (undefined: none, or another company's call). */
   async findAttribution(db: DbOrTx, companyId: number, callId: number): Promise<(AttributionRow & { pool_name: string | null }) | undefined> {
     return db
       .selectFrom('dni_call_attributions as a')
@@ -805,17 +830,28 @@ export const trackingRepository = {
       .where('a.call_id', '=', callId)
       .executeTakeFirst();
   },
-  /** Whether the caller called the company before `at` (an earlier stored inbound call). */
-  async hasEarlierCall(db: DbOrTx, companyId: number, from: string, at: Date, callId: number): Promise<boolean> {
-    const r = await db
-      .selectFrom('dni_call_attributions')
-      .select('call_id')
-      .where('company_id', '=', companyId)
-      .where('from_number', '=', from)
-      .where((eb) => eb.or([eb('started_at', '<', at), eb.and([eb('started_at', '=', at), eb('call_id', '<', callId)])]))
-      .limit(1)
-      .executeTakeFirst();
-    return r !== undefined;
+  /** These calls' attributions with their pool's name, in call id order. */
+  async findAttributions(db: DbOrTx, callIds: readonly number[]): Promise<Array<AttributionRow & { pool_name: string | null }>> {
+    if (callIds.length === 0) return [];
+    return db
+      .selectFrom('dni_call_attributions as a')
+      .leftJoin('dni_pools as p', 'p.id', 'a.pool_id')
+      .selectAll('a')
+      .select('p.name as pool_name')
+      .where('a.call_id', 'in', [...callIds])
+      .orderBy('a.call_id')
+      .execute();
+  },
+  /** Of these calls, the ids whose caller called the company before (an earlier stored inbound call: earlier start, or the same start and a lower id). */
+  async callersWithEarlierCalls(db: DbOrTx, calls: ReadonlyArray<{ companyId: number; from: string; at: Date; callId: number }>): Promise<Set<number>> {
+    if (calls.length === 0) return new Set();
+    const { rows } = await sql<{ call_id: number }>`select x.call_id from unnest(
+        ${calls.map((c) => c.companyId)}::int[], ${calls.map((c) => c.from)}::text[], ${calls.map((c) => c.at.toISOString())}::timestamptz[], ${calls.map((c) => c.callId)}::bigint[]
+      ) as x(company_id, from_number, at, call_id)
+      where exists (select 1 from dni_call_attributions a
+        where a.company_id = x.company_id and a.from_number = x.from_number
+          and (a.started_at < x.at or (a.started_at = x.at and a.call_id < x.call_id)))`.execute(db);
+    return new Set(rows.map((r) => Number(r.call_id)));
   },
   async attributionsOfSessions(db: DbOrTx, sessionIds: string[]): Promise<AttributionRow[]> {
     if (!sessionIds.length) return [];
@@ -916,34 +952,54 @@ export const trackingRepository = {
     return new Map(r.map((x) => [x.pool_id!, Number(x.n)]));
   },
 
-  /** The company's lead of `phone`, created when new; counts the contact (`kind`) and widens its time span. */
-  async upsertLead(db: DbOrTx, companyId: number, phone: string, at: Date, kind: 'call' | 'text'): Promise<LeadRow> {
-    return db
+  /** Stores inbound texts (no lead yet). @returns the carrier ids of those stored now (a repeated one was stored already). */
+  async insertTexts(db: DbOrTx, rows: ReadonlyArray<NewRow<'dni_texts'>>): Promise<Set<string>> {
+    if (rows.length === 0) return new Set();
+    const r = await db
+      .insertInto('dni_texts')
+      .values([...rows])
+      .onConflict((oc) => oc.column('carrier_sid').doNothing())
+      .returning('carrier_sid')
+      .execute();
+    return new Set(r.map((x) => x.carrier_sid));
+  },
+  /**
+   * Counts texts on their senders' leads (created when new; time span widened), one statement, rows taken in company
+   * and phone order. @returns the leads by `companyId:phone`.
+   */
+  async countLeadTexts(db: DbOrTx, texts: ReadonlyArray<{ companyId: number; phone: string; at: Date }>): Promise<Map<string, LeadRow>> {
+    const byKey = new Map<string, { company_id: number; phone: string; first_seen_at: Date; last_seen_at: Date; calls: number; texts: number }>();
+    for (const t of texts) {
+      const key = `${t.companyId}:${t.phone}`;
+      const had = byKey.get(key);
+      if (!had) byKey.set(key, { company_id: t.companyId, phone: t.phone, first_seen_at: t.at, last_seen_at: t.at, calls: 0, texts: 1 });
+      else {
+        had.texts += 1;
+        if (t.at < had.first_seen_at) had.first_seen_at = t.at;
+        if (t.at > had.last_seen_at) had.last_seen_at = t.at;
+      }
+    }
+    if (byKey.size === 0) return new Map();
+    const rows = await db
       .insertInto('dni_leads')
-      .values({ company_id: companyId, phone, first_seen_at: at, last_seen_at: at, calls: kind === 'call' ? 1 : 0, texts: kind === 'text' ? 1 : 0 })
+      .values([...byKey.values()].sort((x, y) => x.company_id - y.company_id || (x.phone < y.phone ? -1 : x.phone > y.phone ? 1 : 0)))
       .onConflict((oc) =>
         oc.columns(['company_id', 'phone']).doUpdateSet({
           first_seen_at: sql`least(dni_leads.first_seen_at, excluded.first_seen_at)`,
           last_seen_at: sql`greatest(dni_leads.last_seen_at, excluded.last_seen_at)`,
-          calls: sql`dni_leads.calls + excluded.calls`,
           texts: sql`dni_leads.texts + excluded.texts`,
         }),
       )
       .returningAll()
-      .executeTakeFirstOrThrow();
+      .execute();
+    return new Map(rows.map((r) => [`${r.company_id}:${r.phone}`, r]));
   },
-  /** Stores an inbound text for its lead. @returns false when this carrier message was stored already. */
-  async insertText(db: DbOrTx, row: NewRow<'dni_texts'>): Promise<boolean> {
-    const r = await db
-      .insertInto('dni_texts')
-      .values(row)
-      .onConflict((oc) => oc.column('carrier_sid').doNothing())
-      .returning('carrier_sid')
-      .executeTakeFirst();
-    return r !== undefined;
-  },
-  async setTextLead(db: DbOrTx, carrierSid: string, leadId: number): Promise<void> {
-    await db.updateTable('dni_texts').set({ lead_id: leadId }).where('carrier_sid', '=', carrierSid).execute();
+  /** Sets the lead of stored texts (by carrier id), one statement. */
+  async setTextLeads(db: DbOrTx, links: ReadonlyArray<{ carrierSid: string; leadId: number }>): Promise<void> {
+    if (links.length === 0) return;
+    await sql`update dni_texts t set lead_id = x.lead_id
+      from unnest(${links.map((l) => l.carrierSid)}::text[], ${links.map((l) => l.leadId)}::bigint[]) as x(carrier_sid, lead_id)
+      where t.carrier_sid = x.carrier_sid`.execute(db);
   },
   async textsOfLead(db: DbOrTx, leadId: number, from: Date, to: Date) {
     return db.selectFrom('dni_texts').selectAll().where('lead_id', '=', leadId).where('at', '>=', from).where('at', '<=', to).orderBy('at').execute();

@@ -34,6 +34,16 @@ export type EventMeta = { eventId: number; name: DomainEventName; aggregate: str
 
 export type DomainEventHandler<K extends DomainEventName> = (ctx: AppContext, payload: DomainEvents[K], meta: EventMeta) => void | Promise<void>;
 
+/** One delivery of a batch: the event's payload and its {@link EventMeta}. */
+export type BatchItem<K extends DomainEventName> = { payload: DomainEvents[K]; meta: EventMeta };
+
+/**
+ * A consumer's reaction to several events of one name at once (see {@link EventBus.consumeBatch}): at most one event
+ * per aggregate (a call, a message) in a batch, in event order across batches. It succeeds or throws as a whole; after
+ * a throw the bus runs each event alone, so one bad event fails alone.
+ */
+export type DomainEventBatchHandler<K extends DomainEventName> = (ctx: AppContext, items: ReadonlyArray<BatchItem<K>>) => Promise<void>;
+
 /**
  * Events written by `emit` (ids of `domain_events`) and how many deliveries they have in all (`deliveries`) and
  * each (`counts`, in the order of `eventIds`), to `dispatch` after commit.
@@ -82,6 +92,7 @@ export type ConsumerOptions = { maxAttempts?: number; when?: DeliveryCondition }
 type ConsumerEntry = {
   name: string;
   handlers: Map<DomainEventName, DomainEventHandler<any>>;
+  batches: Map<DomainEventName, DomainEventBatchHandler<any>>;
   conditions: Map<DomainEventName, DeliveryCondition>;
   maxAttempts: number;
   order: number;
@@ -118,12 +129,10 @@ class EventBus {
   private costObservers = new Set<CostObserver>();
   private handlerObservers = new Set<(consumer: string, seconds: number) => void>();
   private nextOrder = 0;
-  /** Dispatches running in this process (at most {@link DISPATCH_CONCURRENCY}). */
-  private dispatching = 0;
-  /** Dispatches waiting for a slot, oldest first (at most {@link DISPATCH_QUEUE}). */
-  private readonly waiting: Array<() => void> = [];
-  /** Set while a dispatch runs its consumers: a dispatch they start runs in that slot (waiting could deadlock). */
-  private readonly inDispatch = new AsyncLocalStorage<true>();
+  /** Per server context: the dispatches waiting for a round and the rounds running (see {@link dispatch}). */
+  private readonly lanes = new WeakMap<AppContext, DispatchLane>();
+  /** Set while a round runs its consumers: the events they record join the round (waiting for a round could deadlock). */
+  private readonly inDispatch = new AsyncLocalStorage<{ nested: number[] }>();
 
   /**
    * Subscribes consumer `consumer` to `name`. The same consumer and name twice keeps the first handler.
@@ -135,6 +144,7 @@ class EventBus {
       entry = {
         name: consumer,
         handlers: new Map(),
+        batches: new Map(),
         conditions: new Map(),
         maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
         order: this.nextOrder++,
@@ -153,6 +163,7 @@ class EventBus {
     return () => {
       if (e.handlers.get(name) !== handler) return;
       e.handlers.delete(name);
+      e.batches.delete(name);
       e.conditions.delete(name);
       this.byEvent.set(
         name,
@@ -160,6 +171,20 @@ class EventBus {
       );
       if (e.handlers.size === 0) this.consumers.delete(consumer);
     };
+  }
+
+  /**
+   * Like {@link consume}, with a handler that takes the deliveries of one round together (one transaction and a few
+   * set statements for many events, instead of a few for each): the dispatch after commit gathers the events of the
+   * requests answered meanwhile, the workers take up to their batch. One event alone is a batch of one.
+   * @returns an unsubscribe function.
+   */
+  consumeBatch<K extends DomainEventName>(consumer: string, name: K, batch: DomainEventBatchHandler<K>, options: ConsumerOptions = {}): () => void {
+    const one: DomainEventHandler<K> = (ctx, payload, meta) => batch(ctx, [{ payload, meta }]);
+    const off = this.consume(consumer, name, one, options);
+    const entry = this.consumers.get(consumer);
+    if (entry?.handlers.get(name) === one) entry.batches.set(name, batch);
+    return off;
   }
 
   /** Names of the consumers and the events each takes (docs, the operators' screen). */
@@ -270,80 +295,195 @@ class EventBus {
   }
 
   /**
-   * After commit: runs the deliveries of `emitted` now, in this process (consumers in registration
-   * order, each event in turn), then, for each consumer it ran, the next events of the same aggregate that
-   * became due meanwhile (a call's second status change, committed while its first was being delivered):
-   * a delivery held back by an earlier event of its aggregate is run by whoever finishes that earlier one,
-   * never waited for. Never throws: a failing consumer's delivery is retried by the outbox workers with backoff.
+   * After commit: runs the deliveries of `emitted` soon, in this process, and resolves when they ran (or were left to
+   * the outbox workers). Dispatches of one process gather: while a round runs, the events of the requests answered
+   * meanwhile queue, and the next round claims them together (one claim, each consumer's batch in one go, one done
+   * mark), at most {@link DISPATCH_CONCURRENCY} rounds at once. A round then follows, for each (consumer, aggregate)
+   * it finished, the aggregate's next events that became due meanwhile (a call's second status change), and the
+   * events its consumers recorded (a dispatch inside a consumer joins its round instead of waiting). A dispatch whose
+   * deliveries were held back by an earlier event of their aggregate, being run elsewhere in this process, is tried
+   * again shortly, for up to DISPATCH_WAIT_MS, so a caller of `publish` finds its reactions done. Never throws: a
+   * failing consumer's delivery is retried by the outbox workers with backoff.
    */
   async dispatch(ctx: AppContext, emitted: Emitted | ReadonlyArray<Emitted | undefined> | undefined): Promise<void> {
     const list = (Array.isArray(emitted) ? emitted : [emitted]) as Array<Emitted | undefined>;
     const ids = list.flatMap((e) => e?.eventIds ?? []);
     if (ids.length === 0) return;
+    const round = this.inDispatch.getStore();
+    if (round) {
+      round.nested.push(...ids);
+      return;
+    }
     const expected = list.reduce((n, e) => n + (e?.deliveries ?? Number.POSITIVE_INFINITY), 0);
-    // Under a burst the reactions must not take the pool from the answers: at most DISPATCH_CONCURRENCY run at once,
-    // the next ones wait their turn (in order), and past DISPATCH_QUEUE waiting the outbox workers take them.
-    // Inside a consumer (a reaction that records an event of its own, e.g. `call.attributed`): run what is due now and
-    // never wait, since what holds the rest back is the enclosing round (it follows those chains when it ends).
-    if (this.inDispatch.getStore()) return this.runDispatch(ctx, ids, 0);
-    let queued = false;
-    if (this.dispatching >= DISPATCH_CONCURRENCY) {
-      if (this.waiting.length >= DISPATCH_QUEUE) return;
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-      queued = true;
-    } else this.dispatching++;
+    if (expected === 0) return;
+    let lane = this.lanes.get(ctx);
+    if (!lane) this.lanes.set(ctx, (lane = { queue: [], queuedEvents: 0, running: 0 }));
+    // Past DISPATCH_QUEUE events waiting, the outbox workers take them (a burst must not grow memory without bound).
+    if (lane.queuedEvents >= DISPATCH_QUEUE) return;
+    await new Promise<void>((resolve) => {
+      lane.queue.push({ ids, expected, handled: 0, deadline: Date.now() + DISPATCH_WAIT_MS, tries: 0, resolve });
+      lane.queuedEvents += ids.length;
+      this.pump(ctx, lane);
+    });
+  }
+
+  /** Starts rounds for the queued dispatches of `ctx` while fewer than DISPATCH_CONCURRENCY run. */
+  private pump(ctx: AppContext, lane: DispatchLane): void {
+    while (lane.running < DISPATCH_CONCURRENCY && lane.queue.length > 0) {
+      const taken: DispatchWaiter[] = [];
+      let n = 0;
+      while (lane.queue.length > 0 && (n === 0 || n + lane.queue[0]!.ids.length <= ROUND_EVENTS)) {
+        const w = lane.queue.shift()!;
+        taken.push(w);
+        n += w.ids.length;
+      }
+      lane.queuedEvents -= n;
+      lane.running++;
+      void this.dispatchRound(ctx, taken).finally(() => {
+        lane.running--;
+        this.pump(ctx, lane);
+      });
+    }
+  }
+
+  /** One gathered round of dispatches (see {@link dispatch}); never throws. */
+  private async dispatchRound(ctx: AppContext, waiters: DispatchWaiter[]): Promise<void> {
+    const ids = waiters.flatMap((w) => w.ids);
+    let handled = new Map<number, number>();
     try {
-      // A dispatch that had to wait for its slot (a burst) runs what is due and follows the chains, but does not also
-      // wait for its deliveries held back by an earlier event of their aggregate: idle in a slot, it would hold back
-      // the dispatches queued behind it.
-      await this.inDispatch.run(true, () => this.runDispatch(ctx, ids, queued ? 0 : expected));
-    } finally {
-      // The slot goes to the oldest waiting dispatch, if any.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.dispatching--;
+      const claimed = await claimDeliveries(ctx, { eventIds: ids });
+      if (claimed.length > 0) handled = await this.runRound(ctx, claimed);
+    } catch (e) {
+      ctx.log.error({ err: e, eventIds: ids.slice(0, 20) }, 'domain events: dispatch after commit failed; the outbox workers will run them');
+      for (const w of waiters) w.resolve();
+      return;
+    }
+    const open: DispatchWaiter[] = [];
+    for (const w of waiters) {
+      for (const id of w.ids) w.handled += handled.get(id) ?? 0;
+      if (w.handled >= w.expected || Date.now() > w.deadline) w.resolve();
+      else open.push(w);
+    }
+    if (open.length === 0) return;
+    // Some deliveries were held back (an earlier event of their aggregate was being run): worth another claim when
+    // one is still due and free or run in this process; one another process leased is that process's to finish.
+    let pending: Set<number>;
+    try {
+      pending = await pendingEvents(
+        ctx,
+        open.flatMap((w) => w.ids),
+      );
+    } catch (e) {
+      // The database is away: nothing to wait for here (the outbox workers run what is left).
+      ctx.log.warn({ err: e }, 'domain events: checking held-back deliveries failed');
+      pending = new Set();
+    }
+    for (const w of open) {
+      if (!w.ids.some((id) => pending.has(id))) {
+        w.resolve();
+        continue;
+      }
+      const lane = this.lanes.get(ctx)!;
+      setTimeout(
+        () => {
+          lane.queue.push(w);
+          lane.queuedEvents += w.ids.length;
+          this.pump(ctx, lane);
+        },
+        Math.min(50, 5 * 2 ** w.tries++),
+      ).unref?.();
     }
   }
 
   /**
-   * One dispatch's rounds (see {@link dispatch}): its events' deliveries, then the next due ones of each
-   * (consumer, aggregate) it finished (chains). Its own deliveries held back by an earlier event of their aggregate
-   * that another runner is delivering right now are claimed again shortly (for up to DISPATCH_WAIT_MS; after that
-   * their chain's runner or the workers run them), so a caller of `publish` finds its reactions done. Never throws.
+   * Runs claimed deliveries as one round (the dispatch after commit, the outbox workers): each consumer's deliveries
+   * of one event name together when it takes batches (else one by one), up to `concurrency` consumers side by side,
+   * then marks the successful ones done in one statement; then follows the next due deliveries of each (consumer,
+   * aggregate) it finished and the events its consumers recorded, for up to MAX_CHAIN_ROUNDS more rounds.
+   * `stopped`: checked between deliveries (a stopping worker). @returns per event id, how many of its deliveries ran.
+   * @throws on a database error of a claim or the done mark (a handler's failure is recorded, never thrown).
    */
-  private async runDispatch(ctx: AppContext, ids: readonly number[], expected: number): Promise<void> {
-    const own = new Set(ids);
-    const deadline = Date.now() + DISPATCH_WAIT_MS;
-    let handled = 0;
-    try {
-      let claimed = await claimDeliveries(ctx, { eventIds: ids });
-      for (let round = 0, wait = 0; ; round++) {
-        if (claimed.length > 0) {
-          const startedAt = process.hrtime.bigint();
-          claimed.sort((a, b) => a.event_id - b.event_id || this.orderOf(a.consumer) - this.orderOf(b.consumer));
-          const done: ClaimedDelivery[] = [];
-          // A claim holds at most one delivery per (consumer, aggregate), the earliest pending: they are independent and
-          // run side by side (at most ROUND_CONCURRENCY at once, started in event and registration order), so a round
-          // takes as long as its slowest consumer, not the sum of all (a coalescing one waits for its batch).
-          let next = 0;
-          const lanes = Array.from({ length: Math.min(ROUND_CONCURRENCY, claimed.length) }, async () => {
-            while (next < claimed.length) await this.run(ctx, claimed[next++]!, done);
-          });
-          await Promise.all(lanes);
-          await this.finishDone(ctx, done);
-          this.cost('dispatch', claimed[0]!.name, startedAt);
-          handled += claimed.filter((d) => own.has(d.event_id)).length;
-          claimed = done.length > 0 && round < MAX_CHAIN_ROUNDS ? await claimDeliveries(ctx, { after: done }) : [];
-          if (claimed.length > 0) continue;
-        }
-        if (handled >= expected || Date.now() > deadline || !(await hasPending(ctx, ids))) return;
-        // (`expected` 0: a dispatch inside a consumer, which never waits.)
-        await new Promise((r) => setTimeout(r, Math.min(50, 5 * 2 ** wait++)));
-        claimed = await claimDeliveries(ctx, { eventIds: ids });
-      }
-    } catch (e) {
-      ctx.log.error({ err: e, eventIds: ids }, 'domain events: dispatch after commit failed; the outbox workers will run them');
+  async runRound(ctx: AppContext, claimed: ClaimedDelivery[], opts: { concurrency?: number; stopped?: () => boolean } = {}): Promise<Map<number, number>> {
+    const handled = new Map<number, number>();
+    for (let round = 0; claimed.length > 0; round++) {
+      const startedAt = process.hrtime.bigint();
+      const nested: number[] = [];
+      const done: ClaimedDelivery[] = [];
+      const units = this.unitsOf(ctx, claimed, done);
+      let next = 0;
+      // The handlers run inside the round's scope: an event they record (and dispatch) joins `nested`.
+      await this.inDispatch.run({ nested }, () =>
+        Promise.all(
+          Array.from({ length: Math.min(opts.concurrency ?? ROUND_CONCURRENCY, units.length) }, async () => {
+            while (next < units.length && !opts.stopped?.()) await units[next++]!();
+          }),
+        ),
+      );
+      await this.finishDone(ctx, done);
+      this.cost('dispatch', claimed[0]!.name, startedAt);
+      for (const d of claimed) handled.set(d.event_id, (handled.get(d.event_id) ?? 0) + 1);
+      if (opts.stopped?.() || round >= MAX_CHAIN_ROUNDS) break;
+      const after = done.length > 0 ? await claimDeliveries(ctx, { after: done }) : [];
+      const recorded = nested.length > 0 ? await claimDeliveries(ctx, { eventIds: nested }) : [];
+      claimed = [...after, ...recorded];
     }
+    return handled;
+  }
+
+  /**
+   * The work of a round: a delivery alone, or a batch consumer's deliveries of one event name together; started in
+   * event and registration order.
+   */
+  private unitsOf(ctx: AppContext, claimed: ClaimedDelivery[], done: ClaimedDelivery[]): Array<() => Promise<void>> {
+    claimed.sort((a, b) => a.event_id - b.event_id || this.orderOf(a.consumer) - this.orderOf(b.consumer));
+    const units: Array<() => Promise<void>> = [];
+    const groups = new Map<string, ClaimedDelivery[]>();
+    for (const d of claimed) {
+      if (!this.consumers.get(d.consumer)?.batches.has(d.name as DomainEventName)) {
+        units.push(() => this.run(ctx, d, done));
+        continue;
+      }
+      const key = `${d.consumer}\u0000${d.name}`;
+      let group = groups.get(key);
+      if (!group) {
+        const g: ClaimedDelivery[] = (group = []);
+        groups.set(key, g);
+        units.push(() => this.runBatch(ctx, g, done));
+      }
+      group.push(d);
+    }
+    return units;
+  }
+
+  /**
+   * Runs one batch consumer's deliveries of one event name together; when the batch throws, each runs alone (so one
+   * bad event fails, and is retried, alone).
+   */
+  private async runBatch(ctx: AppContext, list: ClaimedDelivery[], done: ClaimedDelivery[]): Promise<void> {
+    if (list.length === 1) return this.run(ctx, list[0]!, done);
+    const first = list[0]!;
+    const batch = this.consumers.get(first.consumer)?.batches.get(first.name as DomainEventName);
+    if (!batch) {
+      for (const d of list) await this.run(ctx, d, done);
+      return;
+    }
+    const items = list.map((d) => ({ payload: d.payload, meta: metaOf(d) }));
+    const startedAt = process.hrtime.bigint();
+    try {
+      await asReaction(() => batch(ctx, items));
+    } catch (e) {
+      ctx.log.warn({ err: e, consumer: first.consumer, event: first.name, size: list.length }, 'domain event batch failed; running its events one by one');
+      for (const d of list) await this.run(ctx, d, done);
+      return;
+    }
+    this.observeHandler(first.consumer, startedAt);
+    done.push(...list);
+  }
+
+  private observeHandler(consumer: string, startedAt: bigint): void {
+    if (this.handlerObservers.size === 0) return;
+    const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+    for (const o of this.handlerObservers) o(consumer, seconds);
   }
 
   /**
@@ -383,27 +523,14 @@ class EventBus {
       await finishDelivery(ctx, d, { ok: false, error: `no consumer ${d.consumer} for ${d.name} in this process`, dead: !entry, retryInMs: 60_000 });
       return;
     }
-    const meta: EventMeta = {
-      eventId: d.event_id,
-      name: d.name as DomainEventName,
-      aggregate: d.aggregate_key,
-      seq: d.seq,
-      at: new Date(d.created_at),
-      attempt: d.attempts,
-      consumer: d.consumer,
-    };
+    const meta = metaOf(d);
     try {
-      // A dispatch the handler starts (a reaction that records an event of its own) runs at once and never waits for
-      // a slot: the workers run consumers outside any dispatch, and a worker's consumer queued behind the dispatches
-      // that wait for the very deliveries that worker holds stalled both (bench/call-routing: a backlog of 37,000
-      // deliveries drained at a few dozen a second).
       // Its connections come from the reactions' pool (asReaction: never the answers', commits without a WAL flush wait).
+      // An event the handler records and dispatches joins the enclosing round (never waits for a round of its own: a
+      // worker's consumer queued behind dispatches waiting for the very deliveries that worker held stalled both).
       const startedAt = process.hrtime.bigint();
-      await asReaction(() => this.inDispatch.run(true, () => handler(ctx, d.payload, meta)));
-      if (this.handlerObservers.size > 0) {
-        const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
-        for (const o of this.handlerObservers) o(d.consumer, seconds);
-      }
+      await asReaction(() => handler(ctx, d.payload, meta));
+      this.observeHandler(d.consumer, startedAt);
     } catch (e) {
       const dead = d.attempts >= entry!.maxAttempts;
       const retryInMs = Math.min(300_000, 1000 * 2 ** Math.max(0, d.attempts - 1));
@@ -447,8 +574,30 @@ const DISPATCH_CONCURRENCY = 4;
 /** Most deliveries one dispatch round runs at once (each on a connection of the reactions' pool). */
 const ROUND_CONCURRENCY = 4;
 
-/** Most dispatches waiting for a slot in one process; past that the outbox workers take the deliveries. */
-const DISPATCH_QUEUE = 1_000;
+/** Most events waiting for a dispatch round in one process; past that the outbox workers take their deliveries. */
+const DISPATCH_QUEUE = 5_000;
+
+/** Most events one dispatch round claims together (its dispatches' events; chains and recorded events come on top). */
+const ROUND_EVENTS = 256;
+
+/** A dispatch waiting for (or between) rounds: its events, how many deliveries it expects and has seen run. */
+type DispatchWaiter = { ids: number[]; expected: number; handled: number; deadline: number; tries: number; resolve: () => void };
+
+/** One server context's dispatches: those waiting (`queuedEvents` events in all) and the rounds running. */
+type DispatchLane = { queue: DispatchWaiter[]; queuedEvents: number; running: number };
+
+/** The {@link EventMeta} of a claimed delivery. */
+function metaOf(d: ClaimedDelivery): EventMeta {
+  return {
+    eventId: d.event_id,
+    name: d.name as DomainEventName,
+    aggregate: d.aggregate_key,
+    seq: d.seq,
+    at: new Date(d.created_at),
+    attempt: d.attempts,
+    consumer: d.consumer,
+  };
+}
 
 /** Most rounds of following an aggregate's later events one dispatch makes (the workers run what is left). */
 const MAX_CHAIN_ROUNDS = 20;
@@ -457,16 +606,18 @@ const MAX_CHAIN_ROUNDS = 20;
 const DISPATCH_WAIT_MS = 3_000;
 
 /**
- * Whether any of these events still has a delivery pending and due that is free or being run in this process (by
- * another dispatch following its aggregate's chain, or this process's workers): worth waiting for, briefly, so a
- * caller of `publish` finds its reactions done. One another process leased is that process's to finish.
+ * Which of these events still have a delivery pending and due that is free or being run in this process (by another
+ * round following its aggregate's chain, or this process's workers): worth waiting for, briefly, so a caller of
+ * `publish` finds its reactions done. One another process leased is that process's to finish.
  */
-async function hasPending(ctx: Pick<AppContext, 'db' | 'queue'>, eventIds: readonly number[]): Promise<boolean> {
-  const { rows } = await sql<{ n: number }>`${sql.raw(CUSTOM_PLAN_MARK)} select count(*)::int as n from unnest(${[...eventIds]}::bigint[]) as x(event_id)
+async function pendingEvents(ctx: Pick<AppContext, 'db' | 'queue'>, eventIds: readonly number[]): Promise<Set<number>> {
+  const { rows } = await sql<{
+    event_id: number;
+  }>`${sql.raw(CUSTOM_PLAN_MARK)} select distinct d.event_id from unnest(${[...eventIds]}::bigint[]) as x(event_id)
     join event_deliveries d on d.event_id = x.event_id
     where d.status = 'pending' and d.next_at <= now()
       and (d.locked_until is null or d.locked_until < now() or d.locked_by = ${ctx.queue.workerId})`.execute(ctx.db);
-  return (rows[0]?.n ?? 0) > 0;
+  return new Set(rows.map((r) => Number(r.event_id)));
 }
 
 /**

@@ -71,13 +71,8 @@ export class OutboxWorkers {
         this.again = false;
         const claimed = await claimDeliveries(this.ctx, { limit: outboxTuning.batch });
         if (claimed.length === 0) break;
-        let i = 0;
-        const done: typeof claimed = [];
-        const lanes = Array.from({ length: Math.min(outboxTuning.concurrency, claimed.length) }, async () => {
-          while (i < claimed.length && !this.stopped) await events.run(this.ctx, claimed[i++]!, done);
-        });
-        await Promise.all(lanes);
-        await events.finishDone(this.ctx, done);
+        // One round: batch consumers take their deliveries together, the rest one by one, side by side.
+        await events.runRound(this.ctx, claimed, { concurrency: outboxTuning.concurrency, stopped: () => this.stopped });
         if (this.stopped) return;
         if (claimed.length < outboxTuning.batch && !this.again) break;
       }
@@ -96,11 +91,15 @@ export class OutboxWorkers {
   /** Removes events older than `retentionDays` whose every delivery is done (dead letters keep theirs). */
   private async sweep(): Promise<void> {
     try {
-      await sql`delete from domain_events e where e.id in (
-          select e2.id from domain_events e2
-          where e2.created_at < now() - ${`${outboxTuning.retentionDays} days`}::interval
-            and not exists (select 1 from event_deliveries d where d.event_id = e2.id and d.status <> 'done')
-          limit 5000)`.execute(this.ctx.db);
+      // The event and its deliveries go in one statement (deliveries have no foreign key to their event: migration 0080).
+      await sql`with gone as (
+          delete from domain_events e where e.id in (
+            select e2.id from domain_events e2
+            where e2.created_at < now() - ${`${outboxTuning.retentionDays} days`}::interval
+              and not exists (select 1 from event_deliveries d where d.event_id = e2.id and d.status <> 'done')
+            limit 5000)
+          returning e.id)
+        delete from event_deliveries d using gone where d.event_id = gone.id`.execute(this.ctx.db);
     } catch (e) {
       this.ctx.log.warn({ err: e }, 'domain-event outbox: sweep failed');
     }
