@@ -598,14 +598,15 @@ async function main(): Promise<void> {
     loopDelay.disable();
     const cpuHook = process.cpuUsage(cpuHook0);
     const pgHook = postgresCpuDelta(pgHook0, postgresCpuMs(pgDir));
-    const pgStatements = profile
-      ? (
-          await client.query<{ calls: string; total: number; mean: number; plan: number; rows: string; query: string }>(
-            `select calls::text, total_exec_time + total_plan_time total, mean_exec_time mean, total_plan_time / greatest(calls, 1) plan, rows::text, query from pg_stat_statements
+    // BENCH_PROFILE: where PostgreSQL spent its time, by statement, since the last reset.
+    const topStatements = async () =>
+      (
+        await client.query<{ calls: string; total: number; mean: number; plan: number; rows: string; query: string }>(
+          `select calls::text, total_exec_time + total_plan_time total, mean_exec_time mean, total_plan_time / greatest(calls, 1) plan, rows::text, query from pg_stat_statements
        where query not ilike '%pg_stat_statements%' order by total_exec_time + total_plan_time desc limit 20`,
-          )
-        ).rows
-      : [];
+        )
+      ).rows;
+    const pgStatements = profile ? await topStatements() : [];
     const cpuProfile = inspector ? await inspector.stop() : undefined;
     profiling = false;
     const callsAfter = Number((await client.query(`select count(*) c from calls`)).rows[0].c);
@@ -713,7 +714,9 @@ async function main(): Promise<void> {
     const floor = await measured('floor', baselineUrl, FLOOR_PATH, baselineUrl, 'voice');
     const voiceAgain = await measured('voice2', server.url, VOICE_PATH, config.publicUrl, 'voice');
     await run('warmup-sms', server.url, SMS_PATH, config.publicUrl, warmupS, connections, undefined, 'sms');
+    if (profile) await client.query('select pg_stat_statements_reset()');
     const sms = await measured('sms', server.url, SMS_PATH, config.publicUrl, 'sms');
+    const smsStatements = profile ? await topStatements() : [];
     const floorRows = Number((await client.query(`select count(*) c from bench_floor`)).rows[0].c);
 
     // 5. report
@@ -890,12 +893,15 @@ async function main(): Promise<void> {
         );
       }
     }
-    if (pgStatements.length) {
-      const perRequest = hook.requests || 1;
+    for (const [label, statements, perRequest] of [
+      ['the webhook run', pgStatements, hook.requests || 1],
+      ['the inbound SMS run (its reactions included)', smsStatements, sms.r.requests || 1],
+    ] as const) {
+      if (statements.length === 0) continue;
       console.log(
-        `\nPostgreSQL time during the webhook run (pg_stat_statements; per request: calls, ms planning + execution; mean ms planning, execution; rows per call):`,
+        `\nPostgreSQL time during ${label} (pg_stat_statements; per request: calls, ms planning + execution; mean ms planning, execution; rows per call):`,
       );
-      for (const r of pgStatements) {
+      for (const r of statements) {
         const calls = Number(r.calls);
         console.log(
           `  ${(calls / perRequest).toFixed(2).padStart(5)}×  ${(r.total / perRequest).toFixed(3).padStart(6)} ms  plan ${r.plan.toFixed(3).padStart(6)} exec ${r.mean.toFixed(3).padStart(6)} ms  rows ${(Number(r.rows) / Math.max(calls, 1)).toFixed(1).padStart(5)}  ${r.query.replace(/\s+/g, ' ').slice(0, 120)}`,

@@ -43,6 +43,14 @@ export type DefineOptions = { resumable?: boolean };
 
 /** Crash-recovery timings in ms (tests may lower them). */
 export const queueTuning = {
+  /**
+   * How often an idle worker asks for a job (s). A job enqueued in this process wakes one of its queue's workers at
+   * once (after commit for one enqueued in a transaction: shortly after), so the poll only matters for jobs of other
+   * processes, retries and delayed jobs; every poll is a query (about a hundred workers: 0.5 s polled 200 times a second).
+   */
+  pollS: 2,
+  /** After an enqueue inside a transaction, when to wake a worker (ms): the transaction has usually committed by then. */
+  wakeAfterTxMs: 50,
   heartbeatMs: 5_000,
   sweepMs: 5_000,
   /** A worker whose heartbeat is older than this is dead. */
@@ -66,6 +74,9 @@ export class Queue {
   private started = false;
   private stopping = false;
   private timers: NodeJS.Timeout[] = [];
+  /** This process's pg-boss worker ids per queue (to wake one when a job is enqueued) and whose turn is next. */
+  private readonly workerIds = new Map<string, string[]>();
+  private readonly nextWake = new Map<string, number>();
   /** This process's worker id (uuid), recorded on resumable jobs and campaign claims. */
   readonly workerId = randomUUID();
 
@@ -114,7 +125,10 @@ export class Queue {
       await this.ensureQueue(name);
       if (!this.runWorkers) continue;
       for (let i = 0; i < concurrency; i++) {
-        await this.boss.work<any>(name, { pollingIntervalSeconds: 0.5, batchSize: 1, includeMetadata: true }, async (jobs) => {
+        // A worker that just ran a job asks again at once (it drains what is queued), and waits `pollS` only once it
+        // found none (pg-boss waits the interval after every fetch unless its worker was notified).
+        let workerId = '';
+        const run = async (jobs: Array<JobWithMetadata<any>>) => {
           for (const job of jobs) {
             if (!resumable) {
               await handler(job.data, job);
@@ -131,9 +145,28 @@ export class Queue {
               await this.sql('delete from queue_active_jobs where job_id = $1 and worker_id = $2', [job.id, this.workerId]).catch((e) => this.report(e));
             }
           }
+        };
+        workerId = await this.boss.work<any>(name, { pollingIntervalSeconds: queueTuning.pollS, batchSize: 1, includeMetadata: true }, async (jobs) => {
+          try {
+            await run(jobs);
+          } finally {
+            if (jobs.length > 0 && workerId) this.boss.notifyWorker(workerId);
+          }
         });
+        const ids = this.workerIds.get(name) ?? [];
+        ids.push(workerId);
+        this.workerIds.set(name, ids);
       }
     }
+  }
+
+  /** Wakes one of this process's workers of `name` (in turn), if it runs any: a job was just enqueued. */
+  private wake(name: string): void {
+    const ids = this.workerIds.get(name);
+    if (!ids?.length || this.stopping) return;
+    const next = (this.nextWake.get(name) ?? 0) % ids.length;
+    this.nextWake.set(name, next + 1);
+    this.boss.notifyWorker(ids[next]!);
   }
 
   private report(e: unknown): void {
@@ -214,7 +247,12 @@ export class Queue {
     const connection = db
       ? { db: { executeSql: async (text: string, values?: unknown[]) => db.executeQuery(CompiledQuery.raw(text, values ?? [])) as Promise<{ rows: any[] }> } }
       : {};
-    return this.boss.send(name, data, { ...options, ...connection });
+    const id = await this.boss.send(name, data, { ...options, ...connection });
+    if (id && !options.startAfter) {
+      if (db) setTimeout(() => this.wake(name), queueTuning.wakeAfterTxMs).unref();
+      else this.wake(name);
+    }
+    return id;
   }
 
   async stop(): Promise<void> {

@@ -15,12 +15,11 @@ import { CALL_STATUS } from '@switchboard/domain';
 import type { RouteEntry } from '@switchboard/domain';
 import type { AppContext } from '../../context.js';
 import type { DomainEvents } from '../../platform/events/index.js';
-import { NotFoundError } from '../../platform/http/errors.js';
 import { callIdsPage, callIdWindow, callsForFacts, type CallForFacts } from '../calls/calls.service.js';
 import { getCompanyOrganizationId } from '../companies/companies.service.js';
 import { getEavValuesMany } from '../custom-fields/custom-fields.service.js';
 import { inAppHandlersOf } from '../in-app-calling/in-app-calling.service.js';
-import { getCompanyNumber } from '../numbers/numbers.service.js';
+import { getCompanyNumberRows } from '../numbers/numbers.service.js';
 import { analyticsRepository, type AttributionRow, type NewFact } from './analytics.repository.js';
 import { markCompaniesChanged } from './analytics.live.js';
 
@@ -104,15 +103,12 @@ export async function rebuildFacts(ctx: AppContext, callIds: readonly number[]):
       earliest.set(companyId, known);
     }),
   );
+  // The numbers' routes (extension labels), one read per company; a released number has none (no labels).
   const routesOf = new Map<number, RouteEntry[] | undefined>();
-  for (const c of calls) {
-    if (routesOf.has(c.number_id)) continue;
-    try {
-      routesOf.set(c.number_id, (await getCompanyNumber(ctx, c.company_id, c.number_id)).routes as RouteEntry[]);
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
-      routesOf.set(c.number_id, undefined); // released number: no labels
-    }
+  const numbersOf = new Map<number, number[]>();
+  for (const c of calls) numbersOf.set(c.company_id, [...(numbersOf.get(c.company_id) ?? []), c.number_id]);
+  for (const [companyId, ids] of numbersOf) {
+    for (const n of await getCompanyNumberRows(ctx, companyId, ids)) routesOf.set(n.id, n.routes as RouteEntry[]);
   }
 
   const rows: NewFact[] = calls.map((c) => {

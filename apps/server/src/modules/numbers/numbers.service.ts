@@ -260,6 +260,11 @@ export async function getCompanyNumbers(
   return numbersRepository.findManyForCompany(ctx.db, companyId, [...new Set(ids)], opts.includeReleased === true);
 }
 
+/** The company's active numbers among `ids`, whole rows (one statement; other companies' and released ones absent). */
+export async function getCompanyNumberRows(ctx: AppContext, companyId: number, ids: readonly number[]): Promise<NumberRow[]> {
+  return numbersAdminRepository.findManyForCompany(ctx.db, companyId, [...new Set(ids)]);
+}
+
 /**
  * Loads a number the user may read (`roles`) and see (their number scope), else 404 (never
  * revealing another company's number, nor a number not assigned to a `user`).

@@ -11,7 +11,7 @@
  * Rules:
  * - Only statements with parameters and a single SQL command starting with SELECT, WITH, INSERT,
  *   UPDATE or DELETE; a text is prepared from its second execution on (one-off statements stay
- *   unnamed). At most `MAX_PREPARED_TEXTS` distinct texts per process are prepared (statements
+ *   unnamed); texts with an `IN` list of four or more parameters stay unnamed (each list length is another text). At most `MAX_PREPARED_TEXTS` distinct texts per process are prepared (statements
  *   with `IN ($1, $2, …)` lists of many lengths would otherwise grow the cache without bound).
  * - A schema change made by another process (a migration during a rolling deploy) can make
  *   PostgreSQL reject a prepared statement with "cached plan must not change result type"
@@ -33,6 +33,11 @@ export const CUSTOM_PLAN_MARK = '/* custom plan */';
 export const MAX_PREPARED_TEXTS = 500;
 
 const PREPARABLE = /^\s*(select|with|insert|update|delete)\b/i;
+/**
+ * `IN ($1, $2, $3, $4, …)`: a list of one batch's length (batch consumers' lookups, multi-row reads). Every length is
+ * a text of its own that would take a slot of the cache, so these stay unnamed.
+ */
+const LONG_IN_LIST = /\bin \((\$\d+, ){3,}\$\d+\)/i;
 /** text → its name once prepared; texts seen once are kept in `seenOnce`. */
 const names = new Map<string, string>();
 const seenOnce = new Set<string>();
@@ -44,7 +49,14 @@ let counter = 0;
 function nameFor(text: string): string | undefined {
   const known = names.get(text);
   if (known) return known;
-  if (refused.has(text) || names.size >= MAX_PREPARED_TEXTS || !PREPARABLE.test(text) || text.includes(';') || text.includes(CUSTOM_PLAN_MARK))
+  if (
+    refused.has(text) ||
+    names.size >= MAX_PREPARED_TEXTS ||
+    !PREPARABLE.test(text) ||
+    text.includes(';') ||
+    text.includes(CUSTOM_PLAN_MARK) ||
+    LONG_IN_LIST.test(text)
+  )
     return undefined;
   if (!seenOnce.has(text)) {
     if (seenOnce.size >= MAX_PREPARED_TEXTS * 4) seenOnce.clear();
