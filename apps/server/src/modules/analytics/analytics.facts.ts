@@ -5,10 +5,10 @@
  * attribution (`call_attributions`, from `call.attributed`).
  *
  * Fed by domain events (`call.changed`, `call.annotated`, `call.attributed`): the call ids of one
- * ~150 ms window are rebuilt together (one batch of statements), then the companies' caches are
- * dropped and `analytics updated` goes out (analytics.live.ts). Events are in-process and lost on a
- * crash: `reconcileFacts` (the `analytics.reconcile` job, every 10 minutes) rebuilds facts of calls
- * that have none (calls made before migration 0018, the demo seed, lost events) and of the last hour.
+ * ~1 s window are rebuilt together (one batch of statements; the calls wait in the durable pending set
+ * `call_facts_pending`, so a crash loses none), then the companies' caches are dropped and `analytics updated` goes
+ * out (analytics.live.ts). `reconcileFacts` (the `analytics.reconcile` job, every 10 minutes) rebuilds facts of calls
+ * that have none (calls made before migration 0018, an import) and of the newest calls.
  */
 import { CALL_OUTCOMES, DEPARTMENT_TYPES, ANSWER_STATUS } from '@switchboard/contracts';
 import { CALL_STATUS } from '@switchboard/domain';
@@ -25,8 +25,12 @@ import { markCompaniesChanged } from './analytics.live.js';
 
 /** Custom-field entity type of calls (spec 001 §3 "Custom field": Call 6). */
 const CALL_ENTITY = 6;
-/** Pending calls wait at most this long (ms) for the flush that rebuilds them together. */
-export const FACT_BATCH_MS = 150;
+/**
+ * Pending calls wait at most this long (ms) for the flush that rebuilds them together. 1 s: a flush's fixed cost (the
+ * first-contact query, the rollup triggers' statements, the pending set's reads) is most of its cost, and at 150 ms two
+ * nodes of bench/soak spent a quarter of a core on seven small flushes a second each.
+ */
+export const FACT_BATCH_MS = 1_000;
 
 /**
  * The answer status of a call (spec 001 §3 "Call status by number": none 0, answered 1, missed 2,
