@@ -5,7 +5,7 @@
  * attribution (`call_attributions`, from `call.attributed`).
  *
  * Fed by domain events (`call.changed`, `call.annotated`, `call.attributed`): the call ids of one
- * ~1 s window are rebuilt together (one batch of statements; the calls wait in the durable pending set
+ * ~150 ms window are rebuilt together (one batch of statements; the calls wait in the durable pending set
  * `call_facts_pending`, so a crash loses none), then the companies' caches are dropped and `analytics updated` goes
  * out (analytics.live.ts). `reconcileFacts` (the `analytics.reconcile` job, every 10 minutes) rebuilds facts of calls
  * that have none (calls made before migration 0018, an import) and of the newest calls.
@@ -26,11 +26,10 @@ import { markCompaniesChanged } from './analytics.live.js';
 /** Custom-field entity type of calls (spec 001 §3 "Custom field": Call 6). */
 const CALL_ENTITY = 6;
 /**
- * Pending calls wait at most this long (ms) for the flush that rebuilds them together. 1 s: a flush's fixed cost (the
- * first-contact query, the rollup triggers' statements, the pending set's reads) is most of its cost, and at 150 ms two
- * nodes of bench/soak spent a quarter of a core on seven small flushes a second each.
+ * Pending calls wait at most this long (ms) for the flush that rebuilds them together. (1 s was tried: larger flushes
+ * of two nodes overlapped on the same pending calls and rollup rows, and bench/soak's reactions fell minutes behind.)
  */
-export const FACT_BATCH_MS = 1_000;
+export const FACT_BATCH_MS = 150;
 
 /**
  * The answer status of a call (spec 001 §3 "Call status by number": none 0, answered 1, missed 2,

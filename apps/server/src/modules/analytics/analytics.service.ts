@@ -18,7 +18,7 @@ import { factFilterOf, rangeOf } from './analytics.reports.js';
 /**
  * Calls of a company that started in [from, to) (UTC), optionally on one number: all of them,
  * answered, missed (nobody answered and no voicemail) and voicemails (spec 001 §3 "Call status by
- * number"). Reads the reporting store (facts are written within about a second of a call's change).
+ * number"). Reads the reporting store (facts are written within ~150 ms of a call's change).
  */
 export async function countCalls(
   ctx: AppContext,

@@ -110,6 +110,11 @@ export type ClaimedDelivery = {
   aggregate_key: string;
   seq: number;
   created_at: Date;
+  /**
+   * Whether a later delivery of the same consumer and aggregate was pending when this one was claimed (the round then
+   * follows it; one committed later is claimed by its own dispatch once this one is done).
+   */
+  has_next?: boolean;
 };
 
 /** Called with each finished delivery (the outbox's metrics). */
@@ -423,7 +428,8 @@ class EventBus {
       this.cost('dispatch', claimed[0]!.name, startedAt);
       for (const d of claimed) handled.set(d.event_id, (handled.get(d.event_id) ?? 0) + 1);
       if (opts.stopped?.() || round >= MAX_CHAIN_ROUNDS) break;
-      const after = done.length > 0 ? await claimDeliveries(ctx, { after: done }) : [];
+      const follow = done.filter((d) => d.has_next !== false);
+      const after = follow.length > 0 ? await claimDeliveries(ctx, { after: follow }) : [];
       const recorded = nested.length > 0 ? await claimDeliveries(ctx, { eventIds: nested }) : [];
       claimed = [...after, ...recorded];
     }
@@ -673,7 +679,9 @@ export async function claimDeliveries(
     set locked_until = now() + ${`${DELIVERY_LEASE_MS} milliseconds`}::interval, locked_by = ${ctx.queue.workerId}, attempts = d.attempts + 1
     from due, domain_events e
     where d.consumer = due.consumer and d.event_id = due.event_id and e.id = d.event_id
-    returning d.consumer, d.event_id, d.attempts, d.aggregate_key, e.name, e.payload, e.seq, e.created_at`.execute(ctx.db);
+    returning d.consumer, d.event_id, d.attempts, d.aggregate_key, e.name, e.payload, e.seq, e.created_at,
+      exists (select 1 from event_deliveries n
+        where n.consumer = d.consumer and n.aggregate_key = d.aggregate_key and n.status = 'pending' and n.event_id > d.event_id) as has_next`.execute(ctx.db);
   return rows;
 }
 
