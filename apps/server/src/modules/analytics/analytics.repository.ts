@@ -523,15 +523,18 @@ export const analyticsRepository = {
       on conflict (call_id) do update set queued_at = excluded.queued_at`.execute(db);
   },
   /** The oldest `limit` pending calls with the time each was queued. */
-  async pendingFacts(db: DbOrTx, limit: number): Promise<Array<{ call_id: number; queued_at: Date }>> {
-    const { rows } = await sql<{ call_id: number; queued_at: Date }>`select call_id, queued_at from call_facts_pending
-      order by queued_at limit ${limit}`.execute(db);
+  async pendingFacts(db: DbOrTx, limit: number): Promise<Array<{ call_id: number; queued_at: string }>> {
+    // The time as PostgreSQL's text (microseconds): a JavaScript Date keeps milliseconds, and the clear below compared
+    // the stored time with a truncated one, found it later, and left every pending call pending (each flush rebuilt
+    // the same calls again, forever).
+    const { rows } = await sql<{ call_id: number; queued_at: string }>`select call_id, queued_at::text as queued_at from call_facts_pending
+      order by call_facts_pending.queued_at limit ${limit}`.execute(db);
     return rows;
   },
   /** Removes pending calls rebuilt since they were queued (a call queued again meanwhile, with a newer time, stays). */
-  async clearPending(db: DbOrTx, rows: ReadonlyArray<{ call_id: number; queued_at: Date }>): Promise<void> {
+  async clearPending(db: DbOrTx, rows: ReadonlyArray<{ call_id: number; queued_at: string }>): Promise<void> {
     if (rows.length === 0) return;
-    await sql`delete from call_facts_pending p using unnest(${rows.map((r) => r.call_id)}::bigint[], ${rows.map((r) => new Date(r.queued_at).toISOString())}::timestamptz[]) as x(call_id, queued_at)
+    await sql`delete from call_facts_pending p using unnest(${rows.map((r) => r.call_id)}::bigint[], ${rows.map((r) => r.queued_at)}::timestamptz[]) as x(call_id, queued_at)
       where p.call_id = x.call_id and p.queued_at <= x.queued_at`.execute(db);
   },
   /** Inserts or replaces facts (idempotent; the rollup trigger follows). */
