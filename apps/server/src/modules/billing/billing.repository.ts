@@ -91,18 +91,7 @@ export const billingRepository = {
 
   /** Records one usage source once (`kind` + `source` unique). @returns true when it was new or its quantity changed. */
   async recordUsage(db: DbOrTx, row: NewRow<'billing_usage'>): Promise<boolean> {
-    const r = await db
-      .insertInto('billing_usage')
-      .values(row)
-      .onConflict((oc) =>
-        oc
-          .columns(['kind', 'source'])
-          .doUpdateSet({ quantity: (eb) => eb.ref('excluded.quantity') })
-          .where('billing_usage.quantity', '<>', (eb) => eb.ref('excluded.quantity')),
-      )
-      .returning('id')
-      .executeTakeFirst();
-    return r !== undefined;
+    return (await billingRepository.recordUsages(db, [row])).size > 0;
   },
   /**
    * Records usage sources once each (`kind` + `source` unique; the last of a source in `rows` wins), in one statement.

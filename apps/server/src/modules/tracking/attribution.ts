@@ -269,7 +269,7 @@ export async function onMessagesReceived(ctx: AppContext, items: ReadonlyArray<{
       })),
     );
     const counted = texts.filter((e) => fresh.has(e.carrierSid));
-    const leads = await trackingRepository.countLeadTexts(
+    const leads = await leadsRepository.countLeadTexts(
       tx,
       counted.map((e) => ({ companyId: e.companyId, phone: e.from, at: asDate(e.receivedAt) })),
     );

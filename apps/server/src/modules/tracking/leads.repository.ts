@@ -17,6 +17,11 @@ import type { Row } from '../../platform/db/schema.js';
 import type { StoredTouch } from '../../platform/db/schema-tracking.js';
 
 export type LeadRow = Row<'dni_leads'>;
+
+/** The order leads are locked in (company, then phone), so two transactions writing several never deadlock. */
+function byCompanyAndPhone(x: { companyId: number; phone: string }, y: { companyId: number; phone: string }): number {
+  return x.companyId - y.companyId || (x.phone < y.phone ? -1 : x.phone > y.phone ? 1 : 0);
+}
 export type AttributionWithPool = Row<'dni_call_attributions'> & { pool_name: string | null };
 export type SessionWithPool = Row<'dni_sessions'> & { pool_name: string | null };
 
@@ -84,7 +89,7 @@ export const leadsRepository = {
     }
     if (byKey.size === 0) return new Map();
     const values = [...byKey.values()]
-      .sort((x, y) => x.companyId - y.companyId || (x.phone < y.phone ? -1 : x.phone > y.phone ? 1 : 0))
+      .sort(byCompanyAndPhone)
       .map((w) => ({ company_id: w.companyId, phone: w.phone, first_seen_at: w.at, last_seen_at: w.at, calls: 0, texts: 0 }));
     const rows = await db
       .insertInto('dni_leads')
@@ -95,6 +100,37 @@ export const leadsRepository = {
     return new Map(rows.map((r) => [`${r.company_id}:${r.phone}`, r]));
   },
 
+  /**
+   * Counts texts on their senders' leads (created when new; time span widened), one statement, rows taken in company
+   * and phone order. @returns the leads by `companyId:phone`.
+   */
+  async countLeadTexts(db: DbOrTx, texts: ReadonlyArray<{ companyId: number; phone: string; at: Date }>): Promise<Map<string, LeadRow>> {
+    const byKey = new Map<string, { company_id: number; phone: string; first_seen_at: Date; last_seen_at: Date; calls: number; texts: number }>();
+    for (const t of texts) {
+      const key = `${t.companyId}:${t.phone}`;
+      const had = byKey.get(key);
+      if (!had) byKey.set(key, { company_id: t.companyId, phone: t.phone, first_seen_at: t.at, last_seen_at: t.at, calls: 0, texts: 1 });
+      else {
+        had.texts += 1;
+        if (t.at < had.first_seen_at) had.first_seen_at = t.at;
+        if (t.at > had.last_seen_at) had.last_seen_at = t.at;
+      }
+    }
+    if (byKey.size === 0) return new Map();
+    const rows = await db
+      .insertInto('dni_leads')
+      .values([...byKey.values()].sort((x, y) => byCompanyAndPhone({ companyId: x.company_id, phone: x.phone }, { companyId: y.company_id, phone: y.phone })))
+      .onConflict((oc) =>
+        oc.columns(['company_id', 'phone']).doUpdateSet({
+          first_seen_at: sql`least(dni_leads.first_seen_at, excluded.first_seen_at)`,
+          last_seen_at: sql`greatest(dni_leads.last_seen_at, excluded.last_seen_at)`,
+          texts: sql`dni_leads.texts + excluded.texts`,
+        }),
+      )
+      .returningAll()
+      .execute();
+    return new Map(rows.map((r) => [`${r.company_id}:${r.phone}`, r]));
+  },
   /** Counts one call per entry on its lead and widens the lead's time span to the calls' times, in one statement. */
   async countLeadCalls(db: DbOrTx, calls: ReadonlyArray<{ leadId: number; at: Date }>): Promise<void> {
     if (calls.length === 0) return;

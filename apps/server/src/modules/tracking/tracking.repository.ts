@@ -963,37 +963,6 @@ export const trackingRepository = {
       .execute();
     return new Set(r.map((x) => x.carrier_sid));
   },
-  /**
-   * Counts texts on their senders' leads (created when new; time span widened), one statement, rows taken in company
-   * and phone order. @returns the leads by `companyId:phone`.
-   */
-  async countLeadTexts(db: DbOrTx, texts: ReadonlyArray<{ companyId: number; phone: string; at: Date }>): Promise<Map<string, LeadRow>> {
-    const byKey = new Map<string, { company_id: number; phone: string; first_seen_at: Date; last_seen_at: Date; calls: number; texts: number }>();
-    for (const t of texts) {
-      const key = `${t.companyId}:${t.phone}`;
-      const had = byKey.get(key);
-      if (!had) byKey.set(key, { company_id: t.companyId, phone: t.phone, first_seen_at: t.at, last_seen_at: t.at, calls: 0, texts: 1 });
-      else {
-        had.texts += 1;
-        if (t.at < had.first_seen_at) had.first_seen_at = t.at;
-        if (t.at > had.last_seen_at) had.last_seen_at = t.at;
-      }
-    }
-    if (byKey.size === 0) return new Map();
-    const rows = await db
-      .insertInto('dni_leads')
-      .values([...byKey.values()].sort((x, y) => x.company_id - y.company_id || (x.phone < y.phone ? -1 : x.phone > y.phone ? 1 : 0)))
-      .onConflict((oc) =>
-        oc.columns(['company_id', 'phone']).doUpdateSet({
-          first_seen_at: sql`least(dni_leads.first_seen_at, excluded.first_seen_at)`,
-          last_seen_at: sql`greatest(dni_leads.last_seen_at, excluded.last_seen_at)`,
-          texts: sql`dni_leads.texts + excluded.texts`,
-        }),
-      )
-      .returningAll()
-      .execute();
-    return new Map(rows.map((r) => [`${r.company_id}:${r.phone}`, r]));
-  },
   /** Sets the lead of stored texts (by carrier id), one statement. */
   async setTextLeads(db: DbOrTx, links: ReadonlyArray<{ carrierSid: string; leadId: number }>): Promise<void> {
     if (links.length === 0) return;

@@ -33,6 +33,37 @@ let b: Account;
 let numbers: Array<{ id: number; number: string }>;
 let fallback: { id: number; number: string };
 let key: string;
+
+/**
+ * A call of `phone` to the fallback number, stored as the calls module has it (started a minute ago) but announced by
+ * no event of its own: only the deliveries a test makes reach call tracking (a simulated call's own later events
+ * would attribute or repair it on their own).
+ */
+async function storeUnannouncedCall(
+  phone: string,
+  state: { status: number; duration_s: number; answeredAfterS?: number; endedAfterS?: number },
+): Promise<{ call_id: number; started_at: Date }> {
+  const startedAt = new Date(Date.now() - 60_000);
+  const after = (sec: number | undefined) => (sec === undefined ? null : new Date(startedAt.getTime() + sec * 1000));
+  const inserted = await s.ctx.db
+    .insertInto('calls')
+    .values({
+      company_id: a.companyId,
+      number_id: fallback.id,
+      carrier_sid: `CAquiet${phone.slice(-4)}${Date.now()}`,
+      from_number: phone,
+      to_number: fallback.number,
+      direction: 'inbound',
+      status: state.status,
+      duration_s: state.duration_s,
+      started_at: startedAt,
+      answered_at: after(state.answeredAfterS),
+      ended_at: after(state.endedAfterS),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { call_id: Number(inserted.id), started_at: startedAt };
+}
 const exhausted: Array<{ poolId: number; poolName: string }> = [];
 const attributed: Array<{
   callId: number;
@@ -571,25 +602,7 @@ describe('leads', () => {
 
   it('counts a call once on its lead when its first delivery arrives twice at once (two nodes)', async () => {
     const phone = '+13125557013';
-    // A call stored as the calls module has it, announced by no event of its own (a simulated call's later events
-    // would reach call tracking too and could attribute it on their own): only the deliveries below reach it.
-    const startedAt = new Date(Date.now() - 60_000);
-    const inserted = await s.ctx.db
-      .insertInto('calls')
-      .values({
-        company_id: a.companyId,
-        number_id: fallback.id,
-        carrier_sid: `CAtwice${Date.now()}`,
-        from_number: phone,
-        to_number: fallback.number,
-        direction: 'inbound',
-        status: 1,
-        duration_s: 0,
-        started_at: startedAt,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const stored = { call_id: Number(inserted.id), started_at: startedAt };
+    const stored = await storeUnannouncedCall(phone, { status: 1, duration_s: 0 });
     const before = attributed.filter((x) => x.callId === stored.call_id).length;
     const e = {
       callId: stored.call_id,
@@ -617,25 +630,8 @@ describe('attribution keeps the call state current (issue 23 item 5)', () => {
     const phone = '+13125557014';
     // A call stored as the calls module has it now (answered, 25 s), announced by no event of its own: only the
     // two deliveries below reach call tracking (a simulated call's own events could arrive late and repair the row).
-    const startedAt = new Date(Date.now() - 60_000);
-    const inserted = await s.ctx.db
-      .insertInto('calls')
-      .values({
-        company_id: a.companyId,
-        number_id: fallback.id,
-        carrier_sid: `CAconverge${Date.now()}`,
-        from_number: phone,
-        to_number: fallback.number,
-        direction: 'inbound',
-        status: 12,
-        duration_s: 25,
-        started_at: startedAt,
-        answered_at: new Date(startedAt.getTime() + 5000),
-        ended_at: new Date(startedAt.getTime() + 30_000),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const stored = { call_id: Number(inserted.id), started_at: startedAt };
+    const stored = await storeUnannouncedCall(phone, { status: 12, duration_s: 25, answeredAfterS: 5, endedAfterS: 30 });
+    const startedAt = stored.started_at;
     // The caller's lead (as an earlier call of theirs left it).
     await sql`insert into dni_leads (company_id, phone, first_seen_at, last_seen_at, calls, texts)
       values (${a.companyId}, ${phone}, ${startedAt}, ${startedAt}, 0, 0) on conflict do nothing`.execute(s.ctx.db);
