@@ -44,9 +44,11 @@ function inboundStore(ctx: AppContext): GroupCommit<InboundStore, InboundStored>
         const stored = await ctx.db.transaction().execute(async (tx) => {
           const rows = await callsRepository.insertManyWithEventsClaiming(tx, unique, contactIdForNumberSql);
           const calls = rows.flatMap((r) => (r.call ? [r] : []));
+          // Leased to this process: the webhook's after-commit step dispatches them (afterCallChange).
           const emitted = await domainEvents.emitMany(
             tx,
             calls.map((r) => ({ name: 'call.changed' as const, payload: callChangedPayload(r.call!, undefined) })),
+            { leaseTo: ctx.queue.workerId },
           );
           // Each call gets its own event and how many deliveries it has (the dispatch knows when it is done).
           return rows.map((r) => {

@@ -113,18 +113,24 @@ export async function receiveInboundMessage(ctx: AppContext, tx: DbOrTx, p: Inbo
     if (media.length > 0) await ctx.queue.enqueue(FETCH_MEDIA_JOB, { itemId: item.id }, { singletonKey: `media-${item.id}` }, tx);
   }
   const reply = kind ? await answerKeyword(ctx, tx, { companyId, numberId: number.id, from, kind }) : null;
-  const emitted = await events.emit(tx, 'message.received', {
-    companyId,
-    numberId: number.id,
-    conversationId: item?.conversation_id ?? null,
-    itemId: item?.id ?? null,
-    from,
-    body: p.body,
-    carrierSid: p.sid,
-    receivedAt,
-    keyword: kind,
-    campaignId: verdict.campaignId,
-  });
+  // Leased to this process: `afterCommit` below dispatches it.
+  const emitted = await events.emit(
+    tx,
+    'message.received',
+    {
+      companyId,
+      numberId: number.id,
+      conversationId: item?.conversation_id ?? null,
+      itemId: item?.id ?? null,
+      from,
+      body: p.body,
+      carrierSid: p.sid,
+      receivedAt,
+      keyword: kind,
+      campaignId: verdict.campaignId,
+    },
+    { leaseTo: ctx.queue.workerId },
+  );
   return {
     response,
     afterCommit: async () => {

@@ -219,6 +219,7 @@ export async function onCallsChanged(ctx: AppContext, items: ReadonlyArray<{ pay
     emitted = await events.emitMany(
       tx,
       rows.map((row) => ({ name: 'call.attributed' as const, payload: { ...attributedPayload(row), ...adIdsPayload(touches.get(row.call_id)!.session) } })),
+      { leaseTo: ctx.queue.workerId }, // dispatched below (into the running round)
     );
     await leadsRepository.countLeadCalls(
       tx,

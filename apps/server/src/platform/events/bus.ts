@@ -48,7 +48,22 @@ export type DomainEventBatchHandler<K extends DomainEventName> = (ctx: AppContex
  * Events written by `emit` (ids of `domain_events`) and how many deliveries they have in all (`deliveries`) and
  * each (`counts`, in the order of `eventIds`), to `dispatch` after commit.
  */
-export type Emitted = { readonly eventIds: readonly number[]; readonly deliveries?: number; readonly counts?: readonly number[] };
+export type Emitted = {
+  readonly eventIds: readonly number[];
+  readonly deliveries?: number;
+  readonly counts?: readonly number[];
+  /** Deliveries leased to the dispatching process by the emit itself (`leaseTo`): its dispatch runs them without a claim. */
+  readonly leased?: readonly ClaimedDelivery[];
+};
+
+/**
+ * Options of an emit: `leaseTo`, the worker id (`ctx.queue.workerId`) of the process that dispatches the events right
+ * after commit. Each delivery not held back by an earlier pending event of its consumer and aggregate is then written
+ * already leased to it (for EMIT_LEASE_MS), so the dispatch runs it without claiming it (a claim statement per round
+ * was a third of PostgreSQL's time per new call in bench/call-routing). Give it only when a dispatch follows: a leased
+ * delivery nobody dispatches (a crash) waits for its lease to expire before the outbox workers take it.
+ */
+export type EmitOptions = { leaseTo?: string };
 
 /**
  * Two emits of one transaction as one (for one `dispatch`): the event ids and the delivery count together (an
@@ -58,7 +73,13 @@ export function mergeEmitted(a: Emitted | undefined, b: Emitted): Emitted {
   if (!a) return b;
   const deliveries = a.deliveries === undefined || b.deliveries === undefined ? undefined : a.deliveries + b.deliveries;
   const counts = a.counts && b.counts ? [...a.counts, ...b.counts] : undefined;
-  return { eventIds: [...a.eventIds, ...b.eventIds], ...(deliveries === undefined ? {} : { deliveries }), ...(counts ? { counts } : {}) };
+  const leased = a.leased || b.leased ? [...(a.leased ?? []), ...(b.leased ?? [])] : undefined;
+  return {
+    eventIds: [...a.eventIds, ...b.eventIds],
+    ...(deliveries === undefined ? {} : { deliveries }),
+    ...(counts ? { counts } : {}),
+    ...(leased ? { leased } : {}),
+  };
 }
 
 /**
@@ -67,7 +88,12 @@ export function mergeEmitted(a: Emitted | undefined, b: Emitted): Emitted {
  */
 export function emittedAt(emitted: Emitted, index: number): Emitted {
   const count = emitted.counts?.[index];
-  return { eventIds: [emitted.eventIds[index]!], ...(count === undefined ? {} : { deliveries: count, counts: [count] }) };
+  const id = emitted.eventIds[index]!;
+  return {
+    eventIds: [id],
+    ...(count === undefined ? {} : { deliveries: count, counts: [count] }),
+    ...(emitted.leased ? { leased: emitted.leased.filter((d) => d.event_id === id) } : {}),
+  };
 }
 
 /** One event to write: its name and payload. */
@@ -137,7 +163,7 @@ class EventBus {
   /** Per server context: the dispatches waiting for a round and the rounds running (see {@link dispatch}). */
   private readonly lanes = new WeakMap<AppContext, DispatchLane>();
   /** Set while a round runs its consumers: the events they record join the round (waiting for a round could deadlock). */
-  private readonly inDispatch = new AsyncLocalStorage<{ nested: number[] }>();
+  private readonly inDispatch = new AsyncLocalStorage<{ nested: number[]; leased: ClaimedDelivery[] }>();
 
   /**
    * Subscribes consumer `consumer` to `name`. The same consumer and name twice keeps the first handler.
@@ -234,17 +260,17 @@ class EventBus {
    * Writes the event and its deliveries inside `tx` (the change's own transaction).
    * @throws Error when the payload does not match the event's schema (nothing written).
    */
-  emit<K extends DomainEventName>(tx: DbOrTx, name: K, payload: DomainEvents[K]): Promise<Emitted> {
-    return this.emitMany(tx, [{ name, payload } as AnyEvent]);
+  emit<K extends DomainEventName>(tx: DbOrTx, name: K, payload: DomainEvents[K], options: EmitOptions = {}): Promise<Emitted> {
+    return this.emitMany(tx, [{ name, payload } as AnyEvent], options);
   }
 
   /**
    * Writes several events and their deliveries in one statement inside `tx` (a batch of changes,
    * e.g. the group commit of new calls). Events of one aggregate in one call get the same `seq`:
-   * emit those in separate calls.
+   * emit those in separate calls. `options.leaseTo`: see {@link EmitOptions}.
    * @throws Error when a payload does not match its event's schema (nothing written).
    */
-  async emitMany(tx: DbOrTx, list: readonly AnyEvent[]): Promise<Emitted> {
+  async emitMany(tx: DbOrTx, list: readonly AnyEvent[], options: EmitOptions = {}): Promise<Emitted> {
     if (list.length === 0) return { eventIds: [] };
     const startedAt = process.hrtime.bigint();
     const names: string[] = [];
@@ -275,7 +301,10 @@ class EventBus {
     }
     // Consumers' conditions (`when`): an event they do not concern gets no delivery for them.
     const concerns = conditions.length > 0 ? sql`where case ${sql.join(conditions, sql` `)} else true end` : sql``;
-    const { rows } = await sql<{ id: number; n: number }>`
+    // `leaseTo`: a delivery with no earlier one of its consumer and aggregate pending is written leased to the
+    // dispatching process (see EmitOptions); the others wait for a claim as always.
+    const leaseTo = options.leaseTo ?? null;
+    const { rows } = await sql<{ id: number; seq: number; created_at: Date; n: number; leased: string[] }>`
       with input as (
         select * from unnest(${names}::text[], ${types}::text[], ${ids}::text[], ${payloads}::jsonb[]) with ordinality as t(name, atype, aid, payload, ord)
       ), e as (
@@ -284,19 +313,45 @@ class EventBus {
           coalesce((select max(x.seq) from domain_events x where x.aggregate_type = i.atype and x.aggregate_id = i.aid), 0) + 1,
           i.payload
         from input i order by i.ord
-        returning id, name, aggregate_type, aggregate_id, payload
+        returning id, name, aggregate_type, aggregate_id, seq, created_at, payload
       ), d as (
-        insert into event_deliveries (consumer, event_id, aggregate_key)
-        select c.consumer, e.id, e.aggregate_type || ':' || e.aggregate_id
+        insert into event_deliveries (consumer, event_id, aggregate_key, attempts, locked_until, locked_by)
+        select c.consumer, e.id, e.aggregate_type || ':' || e.aggregate_id, l.leased::int,
+          case when l.leased then now() + ${`${EMIT_LEASE_MS} milliseconds`}::interval end, case when l.leased then ${leaseTo}::text end
         from e join unnest(${consumerNames}::text[], ${consumerEvents}::text[]) as c(consumer, event) on c.event = e.name
+        cross join lateral (select ${leaseTo}::text is not null and not exists (
+          select 1 from event_deliveries p
+          where p.consumer = c.consumer and p.aggregate_key = e.aggregate_type || ':' || e.aggregate_id and p.status = 'pending') as leased) l
         ${concerns}
-        returning event_id
+        returning event_id, consumer, locked_by is not null as leased
       )
-      select e.id, coalesce(n.n, 0)::int as n from e left join (select event_id, count(*) as n from d group by event_id) n on n.event_id = e.id
+      select e.id, e.seq, e.created_at, count(d.event_id)::int as n, coalesce(array_agg(d.consumer) filter (where d.leased), '{}') as leased
+      from e left join d on d.event_id = e.id group by e.id, e.seq, e.created_at
       order by e.id`.execute(tx);
     this.cost('emit', names[0]!, startedAt);
-    const counts = rows.map((r) => Number((r as { n?: number }).n ?? 0));
-    return { eventIds: rows.map((r) => r.id), deliveries: counts.reduce((a, b) => a + b, 0), counts };
+    const counts = rows.map((r) => Number(r.n ?? 0));
+    const emitted: Emitted = { eventIds: rows.map((r) => Number(r.id)), deliveries: counts.reduce((a, b) => a + b, 0), counts };
+    if (!leaseTo) return emitted;
+    // The events' ids follow the input's order (inserted in that order), so row k is list[k]; the payload as stored
+    // (JSON: dates as strings), as a claim would have read it.
+    const leased: ClaimedDelivery[] = [];
+    rows.forEach((r, k) => {
+      if (r.leased.length === 0) return;
+      for (const consumer of r.leased) {
+        leased.push({
+          consumer,
+          event_id: Number(r.id),
+          attempts: 1,
+          name: names[k]!,
+          payload: JSON.parse(payloads[k]!) as unknown,
+          aggregate_key: `${types[k]}:${ids[k]}`,
+          seq: r.seq,
+          created_at: r.created_at,
+          has_next: false,
+        });
+      }
+    });
+    return { ...emitted, leased };
   }
 
   /**
@@ -314,9 +369,13 @@ class EventBus {
     const list = (Array.isArray(emitted) ? emitted : [emitted]) as Array<Emitted | undefined>;
     const ids = list.flatMap((e) => e?.eventIds ?? []);
     if (ids.length === 0) return;
+    const leased = list.flatMap((e) => e?.leased ?? []);
+    // The events that have a delivery the emit did not lease (held back, or no `leaseTo`): those need a claim.
+    const toClaim = list.flatMap((e) => (e ? unleasedEvents(e) : []));
     const round = this.inDispatch.getStore();
     if (round) {
-      round.nested.push(...ids);
+      round.nested.push(...toClaim);
+      round.leased.push(...leased);
       return;
     }
     const expected = list.reduce((n, e) => n + (e?.deliveries ?? Number.POSITIVE_INFINITY), 0);
@@ -326,7 +385,7 @@ class EventBus {
     // Past DISPATCH_QUEUE events waiting, the outbox workers take them (a burst must not grow memory without bound).
     if (lane.queuedEvents >= DISPATCH_QUEUE) return;
     await new Promise<void>((resolve) => {
-      lane.queue.push({ ids, expected, handled: 0, deadline: Date.now() + DISPATCH_WAIT_MS, tries: 0, resolve });
+      lane.queue.push({ ids, leased, toClaim, expected, handled: 0, deadline: Date.now() + DISPATCH_WAIT_MS, tries: 0, resolve });
       lane.queuedEvents += ids.length;
       this.pump(ctx, lane);
     });
@@ -355,9 +414,13 @@ class EventBus {
   private async dispatchRound(ctx: AppContext, waiters: DispatchWaiter[]): Promise<void> {
     const ids = waiters.flatMap((w) => w.ids);
     let handled = new Map<number, number>();
+    // A dispatch's first round runs the deliveries its emit leased to this process (no claim) and claims the rest;
+    // a later try (deliveries held back) claims all of its events' due ones.
+    const leased = takeLeased(waiters);
+    const toClaim = waiters.flatMap((w) => (w.tries === 0 ? w.toClaim : w.ids));
     try {
-      const claimed = await claimDeliveries(ctx, { eventIds: ids });
-      if (claimed.length > 0) handled = await this.runRound(ctx, claimed);
+      const claimed = toClaim.length > 0 ? await claimDeliveries(ctx, { eventIds: toClaim }) : [];
+      if (leased.length + claimed.length > 0) handled = await this.runRound(ctx, [...leased, ...claimed]);
     } catch (e) {
       ctx.log.error({ err: e, eventIds: ids.slice(0, 20) }, 'domain events: dispatch after commit failed; the outbox workers will run them');
       for (const w of waiters) w.resolve();
@@ -413,11 +476,12 @@ class EventBus {
     for (let round = 0; claimed.length > 0; round++) {
       const startedAt = process.hrtime.bigint();
       const nested: number[] = [];
+      const nestedLeased: ClaimedDelivery[] = [];
       const done: ClaimedDelivery[] = [];
       const units = this.unitsOf(ctx, claimed, done);
       let next = 0;
       // The handlers run inside the round's scope: an event they record (and dispatch) joins `nested`.
-      await this.inDispatch.run({ nested }, () =>
+      await this.inDispatch.run({ nested, leased: nestedLeased }, () =>
         Promise.all(
           Array.from({ length: Math.min(opts.concurrency ?? ROUND_CONCURRENCY, units.length) }, async () => {
             while (next < units.length && !opts.stopped?.()) await units[next++]!();
@@ -431,7 +495,7 @@ class EventBus {
       const follow = done.filter((d) => d.has_next !== false);
       const after = follow.length > 0 ? await claimDeliveries(ctx, { after: follow }) : [];
       const recorded = nested.length > 0 ? await claimDeliveries(ctx, { eventIds: nested }) : [];
-      claimed = [...after, ...recorded];
+      claimed = [...after, ...nestedLeased, ...recorded];
     }
     return handled;
   }
@@ -586,8 +650,42 @@ const DISPATCH_QUEUE = 5_000;
 /** Most events one dispatch round claims together (its dispatches' events; chains and recorded events come on top). */
 const ROUND_EVENTS = 256;
 
-/** A dispatch waiting for (or between) rounds: its events, how many deliveries it expects and has seen run. */
-type DispatchWaiter = { ids: number[]; expected: number; handled: number; deadline: number; tries: number; resolve: () => void };
+/**
+ * A dispatch waiting for (or between) rounds: its events, the deliveries its emit leased to this process, the events
+ * it must claim deliveries of, how many deliveries it expects and has seen run.
+ */
+type DispatchWaiter = {
+  ids: number[];
+  leased: ClaimedDelivery[];
+  toClaim: number[];
+  expected: number;
+  handled: number;
+  deadline: number;
+  tries: number;
+  resolve: () => void;
+};
+
+/** The events of `e` with a delivery its emit did not lease (all of them when the emit leased nothing or counted nothing). */
+function unleasedEvents(e: Emitted): number[] {
+  if (!e.leased || !e.counts) return [...e.eventIds];
+  const leasedOf = new Map<number, number>();
+  for (const d of e.leased) leasedOf.set(d.event_id, (leasedOf.get(d.event_id) ?? 0) + 1);
+  return e.eventIds.filter((id, k) => (e.counts![k] ?? 0) > (leasedOf.get(id) ?? 0));
+}
+
+/**
+ * The leased deliveries of the waiters' first round (emptied: a later try claims instead), less those whose lease is
+ * close to its end (EMIT_LEASE_MS − 5 s after the event was written): the outbox workers may take those.
+ */
+function takeLeased(waiters: DispatchWaiter[]): ClaimedDelivery[] {
+  const out: ClaimedDelivery[] = [];
+  const oldest = Date.now() - (EMIT_LEASE_MS - 5_000);
+  for (const w of waiters) {
+    for (const d of w.leased) if (new Date(d.created_at).getTime() > oldest) out.push(d);
+    w.leased = [];
+  }
+  return out;
+}
 
 /** One server context's dispatches: those waiting (`queuedEvents` events in all) and the rounds running. */
 type DispatchLane = { queue: DispatchWaiter[]; queuedEvents: number; running: number };
@@ -634,6 +732,13 @@ export const WORKER_GRACE_MS = 2_000;
 
 /** How long a claimed delivery is leased to its runner (ms): after a crash it runs again once this passed. */
 export const DELIVERY_LEASE_MS = 30_000;
+
+/**
+ * How long a delivery written leased to the dispatching process (`leaseTo`) stays leased (ms): after a crash between
+ * the commit and the dispatch, the outbox workers run it once this passed. A dispatch that reaches it later than
+ * EMIT_LEASE_MS − 5 s leaves it to the workers (they may have taken it).
+ */
+export const EMIT_LEASE_MS = 15_000;
 
 /**
  * Claims due deliveries: those of `eventIds` (the dispatch after commit), or up to `limit` of any

@@ -203,6 +203,52 @@ describe('domain-event outbox', () => {
     }
   });
 
+  it('an emit that leases its deliveries to the dispatching process: run by its dispatch, in order behind a pending earlier event, left alone by the workers until the lease ends', async () => {
+    const order: string[] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const off = events.consume('test.outbox-lease', 'call.annotated', async (_ctx, e, meta) => {
+      if (e.companyId !== a.companyId) return;
+      if (meta.seq === 1) await gate; // the first event's delivery is still running when the second is written
+      order.push(`${e.callId}:${meta.seq}:${meta.attempt}`);
+    });
+    const emit = () =>
+      s.ctx.db.transaction().execute((tx) => events.emit(tx, 'call.annotated', { callId: 876_543, companyId: a.companyId }, { leaseTo: s.ctx.queue.workerId }));
+    const delivery = async (eventId: number) =>
+      (
+        await sql<{ status: string; locked_by: string | null; attempts: number }>`select status, locked_by, attempts from event_deliveries
+          where consumer = 'test.outbox-lease' and event_id = ${eventId}`.execute(s.ctx.db)
+      ).rows[0];
+    try {
+      const first = await emit();
+      // Written leased to this process, tried once: its dispatch runs it without a claim.
+      expect(first.leased?.map((d) => d.consumer)).toContain('test.outbox-lease');
+      expect(await delivery(first.eventIds[0]!)).toMatchObject({ status: 'pending', locked_by: s.ctx.queue.workerId, attempts: 1 });
+      const running = events.dispatch(s.ctx, first);
+      // The second event of the same call while the first is pending: written held (not leased), run after the first.
+      const second = await emit();
+      expect(second.leased?.some((d) => d.consumer === 'test.outbox-lease')).toBe(false);
+      expect(await delivery(second.eventIds[0]!)).toMatchObject({ status: 'pending', locked_by: null, attempts: 0 });
+      const dispatched = events.dispatch(s.ctx, second);
+      release();
+      await Promise.all([running, dispatched]);
+      await eventually(async () => order.length === 2, 15_000);
+      expect(order).toEqual(['876543:1:1', '876543:2:1']);
+      // A leased delivery nobody dispatches (a crash right after the commit) is not taken by the workers before its
+      // lease ends (EMIT_LEASE_MS); then they run it (the crash test waits for that).
+      const third = await emit();
+      await new Promise((r) => setTimeout(r, 3_000));
+      expect(order).toHaveLength(2);
+      expect(await delivery(third.eventIds[0]!)).toMatchObject({ status: 'pending', locked_by: s.ctx.queue.workerId });
+      await events.dispatch(s.ctx, third);
+      expect(order).toEqual(['876543:1:1', '876543:2:1', '876543:3:1']);
+      expect(await delivery(third.eventIds[0]!)).toMatchObject({ status: 'done' });
+    } finally {
+      release();
+      off();
+    }
+  });
+
   it('refuses an event whose payload does not match its schema, writing nothing', async () => {
     const before = (await sql<{ n: number }>`select count(*)::int as n from domain_events`.execute(s.ctx.db)).rows[0]!.n;
     await expect(events.publish(s.ctx, 'call.annotated', { callId: 'x' as unknown as number, companyId: a.companyId })).rejects.toThrow(/does not match/);
