@@ -255,6 +255,21 @@ export class Queue {
     return id;
   }
 
+  /**
+   * Enqueues several jobs of `name` in one statement (pg-boss `insert`), each with its data and options (a job whose
+   * `singletonKey` is already queued is skipped, as with {@link enqueue}). Outside any transaction.
+   */
+  async enqueueMany<T extends object>(name: string, jobs: ReadonlyArray<{ data: T } & EnqueueOptions>): Promise<void> {
+    if (!this.started) throw new Error('queue not started');
+    if (jobs.length === 0) return;
+    await this.ensureQueue(name);
+    await this.boss.insert(
+      name,
+      jobs.map((j) => ({ ...j })),
+    );
+    this.wake(name);
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
     for (const t of this.timers) clearInterval(t);

@@ -38,11 +38,14 @@ export async function onCallsChangedLookup(ctx: AppContext, items: ReadonlyArray
   if (wanted.size === 0) return;
   for (const row of await callerIdRepository.findFresh(ctx.db, [...wanted.keys()], new Date())) wanted.delete(row.e164);
   const enabled = new Map<number, boolean>();
+  const jobs: Array<{ data: LookupJob; singletonKey: string; retryLimit: number; retryDelay: number }> = [];
   for (const [e164, companyId] of wanted) {
     if (!enabled.has(companyId)) enabled.set(companyId, await autoLookupEnabled(ctx, companyId));
     if (!enabled.get(companyId)) continue;
-    await ctx.queue.enqueue<LookupJob>(LOOKUP_JOB, { companyId, e164 }, { singletonKey: `caller-id:${e164}`, retryLimit: 2, retryDelay: 30 });
+    jobs.push({ data: { companyId, e164 }, singletonKey: `caller-id:${e164}`, retryLimit: 2, retryDelay: 30 });
   }
+  // The batch's lookups in one statement.
+  await ctx.queue.enqueueMany<LookupJob>(LOOKUP_JOB, jobs);
 }
 
 /** Defines `caller-id.lookup`: looks the number up unless a fresh answer exists (then it only re-reads the cache). */
