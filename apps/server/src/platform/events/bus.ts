@@ -302,7 +302,10 @@ class EventBus {
     // Consumers' conditions (`when`): an event they do not concern gets no delivery for them.
     const concerns = conditions.length > 0 ? sql`where case ${sql.join(conditions, sql` `)} else true end` : sql``;
     // `leaseTo`: a delivery with no earlier one of its consumer and aggregate pending is written leased to the
-    // dispatching process (see EmitOptions); the others wait for a claim as always.
+    // dispatching process (see EmitOptions); the others wait for a claim as always. The check reads the aggregate's
+    // earlier events (none for a new call or text) and their deliveries by key: point lookups whatever the plan (a
+    // lookup by consumer and aggregate among pending deliveries was planned, with a small table's statistics, as a
+    // scan of every pending delivery). `offset 0`: once per delivery, not once per use of its result.
     const leaseTo = options.leaseTo ?? null;
     const { rows } = await sql<{ id: number; seq: number; created_at: Date; n: number; leased: string[] }>`
       with input as (
@@ -319,9 +322,10 @@ class EventBus {
         select c.consumer, e.id, e.aggregate_type || ':' || e.aggregate_id, l.leased::int,
           case when l.leased then now() + ${`${EMIT_LEASE_MS} milliseconds`}::interval end, case when l.leased then ${leaseTo}::text end
         from e join unnest(${consumerNames}::text[], ${consumerEvents}::text[]) as c(consumer, event) on c.event = e.name
-        cross join lateral (select ${leaseTo}::text is not null and not exists (
-          select 1 from event_deliveries p
-          where p.consumer = c.consumer and p.aggregate_key = e.aggregate_type || ':' || e.aggregate_id and p.status = 'pending') as leased) l
+        cross join lateral (select ${leaseTo}::text is not null and (e.seq = 1 or not exists (
+          select 1 from domain_events x join event_deliveries p on p.event_id = x.id and p.consumer = c.consumer and p.status = 'pending'
+          where x.aggregate_type = e.aggregate_type and x.aggregate_id = e.aggregate_id and x.seq < e.seq)) as leased
+          offset 0) l
         ${concerns}
         returning event_id, consumer, locked_by is not null as leased
       )
