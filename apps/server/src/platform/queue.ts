@@ -39,7 +39,15 @@ export type EnqueueOptions = { startAfter?: Date | number; singletonKey?: string
  * `resumable` (default true): recorded per worker so a dead process's job is retried within a minute (see the
  * module doc) instead of waiting out the queue's 15-minute expiry; `false` only for jobs whose second run would do harm.
  */
-export type DefineOptions = { resumable?: boolean };
+export type DefineOptions = {
+  resumable?: boolean;
+  /**
+   * How many due jobs a worker takes in one fetch (default 1), run one after another: one fetch and one completion
+   * statement for them all. A job that throws fails its whole batch (pg-boss completes or fails a batch together), so
+   * each is retried: only for handlers whose second run of a finished job is cheap and harmless.
+   */
+  batchSize?: number;
+};
 
 /** Crash-recovery timings in ms (tests may lower them). */
 export const queueTuning = {
@@ -70,7 +78,7 @@ function pidAlive(pid: number): boolean {
 export class Queue {
   private readonly boss: PgBoss;
   private readonly created = new Set<string>();
-  private readonly handlers = new Map<string, { handler: JobHandler<any>; concurrency: number; resumable: boolean }>();
+  private readonly handlers = new Map<string, { handler: JobHandler<any>; concurrency: number; resumable: boolean; batchSize: number }>();
   private started = false;
   private stopping = false;
   private timers: NodeJS.Timeout[] = [];
@@ -94,7 +102,7 @@ export class Queue {
 
   /** Declares a job kind and, when this process runs workers, its handler (`concurrency` parallel jobs). */
   define<T extends object>(name: string, handler: JobHandler<T>, concurrency = 2, options: DefineOptions = {}): void {
-    this.handlers.set(name, { handler, concurrency, resumable: options.resumable !== false });
+    this.handlers.set(name, { handler, concurrency, resumable: options.resumable !== false, batchSize: options.batchSize ?? 1 });
   }
 
   private async sql<R = Record<string, unknown>>(text: string, values: unknown[] = []): Promise<R[]> {
@@ -121,7 +129,7 @@ export class Queue {
       );
       for (const t of this.timers) t.unref();
     }
-    for (const [name, { handler, concurrency, resumable }] of this.handlers) {
+    for (const [name, { handler, concurrency, resumable, batchSize }] of this.handlers) {
       await this.ensureQueue(name);
       if (!this.runWorkers) continue;
       for (let i = 0; i < concurrency; i++) {
@@ -146,7 +154,7 @@ export class Queue {
             }
           }
         };
-        workerId = await this.boss.work<any>(name, { pollingIntervalSeconds: queueTuning.pollS, batchSize: 1, includeMetadata: true }, async (jobs) => {
+        workerId = await this.boss.work<any>(name, { pollingIntervalSeconds: queueTuning.pollS, batchSize, includeMetadata: true }, async (jobs) => {
           try {
             await run(jobs);
           } finally {

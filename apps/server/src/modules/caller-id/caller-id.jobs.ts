@@ -50,16 +50,23 @@ export async function onCallsChangedLookup(ctx: AppContext, items: ReadonlyArray
 
 /** Defines `caller-id.lookup`: looks the number up unless a fresh answer exists (then it only re-reads the cache). */
 export function registerCallerIdJobs(ctx: AppContext): void {
-  ctx.queue.define<LookupJob>(LOOKUP_JOB, async (data, job) => {
-    try {
-      await callerIdOfParty(ctx, data.companyId, data.e164, { lookupWhenMissing: true, contact: null });
-    } catch (e) {
-      // The provider failed: the queue retries; on the last attempt the caller stays "missing" (a person can look it up).
-      if (isLastAttempt(job)) {
-        ctx.log.warn({ err: e, e164: data.e164 }, 'automatic caller name lookup gave up');
-        return;
+  ctx.queue.define<LookupJob>(
+    LOOKUP_JOB,
+    async (data, job) => {
+      try {
+        await callerIdOfParty(ctx, data.companyId, data.e164, { lookupWhenMissing: true, contact: null });
+      } catch (e) {
+        // The provider failed: the queue retries; on the last attempt the caller stays "missing" (a person can look it up).
+        if (isLastAttempt(job)) {
+          ctx.log.warn({ err: e, e164: data.e164 }, 'automatic caller name lookup gave up');
+          return;
+        }
+        throw e;
       }
-      throw e;
-    }
-  });
+    },
+    // Up to 16 lookups per fetch (a burst of new callers): a failure retries its batch mates too, which then find
+    // their fresh answer in the cache (no second lookup, no second charge).
+    2,
+    { batchSize: 16 },
+  );
 }
