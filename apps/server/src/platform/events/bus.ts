@@ -296,9 +296,22 @@ class EventBus {
         consumerNames.push(c.name);
         consumerEvents.push(name);
         const when = c.conditions.get(name as DomainEventName);
-        if (when) conditions.push(sql`when c.consumer = ${c.name} and c.event = ${name} then coalesce((${when(sql`e.payload`)})::boolean, true)`);
+        if (when)
+          conditions.push(sql`when c.consumer = ${sql.lit(c.name)} and c.event = ${sql.lit(name)} then coalesce((${when(sql`e.payload`)})::boolean, true)`);
       }
     }
+    // The consumers as a constant list (code's names, never input) and a single event as one row of parameters: the
+    // planner knows every row count, so the prepared statement keeps one plan for all executions instead of planning
+    // anew each time (0.6–0.9 ms per inbound text in bench/call-routing, most of the emit's cost). A batch (the
+    // group commit of new calls) still comes as arrays.
+    const consumerList =
+      consumerNames.length > 0
+        ? sql`(values ${sql.join(consumerNames.map((c, i) => sql`(${sql.lit(c)}, ${sql.lit(consumerEvents[i]!)})`))})`
+        : sql`(select null::text, null::text where false)`;
+    const input =
+      list.length === 1
+        ? sql`select ${names[0]!}::text as name, ${types[0]!}::text as atype, ${ids[0]!}::text as aid, ${payloads[0]!}::jsonb as payload, 1::bigint as ord`
+        : sql`select * from unnest(${names}::text[], ${types}::text[], ${ids}::text[], ${payloads}::jsonb[]) with ordinality as t(name, atype, aid, payload, ord)`;
     // Consumers' conditions (`when`): an event they do not concern gets no delivery for them.
     const concerns = conditions.length > 0 ? sql`where case ${sql.join(conditions, sql` `)} else true end` : sql``;
     // `leaseTo`: a delivery with no earlier one of its consumer and aggregate pending is written leased to the
@@ -308,9 +321,7 @@ class EventBus {
     // scan of every pending delivery). `offset 0`: once per delivery, not once per use of its result.
     const leaseTo = options.leaseTo ?? null;
     const { rows } = await sql<{ id: number; seq: number; created_at: Date; n: number; leased: string[] }>`
-      with input as (
-        select * from unnest(${names}::text[], ${types}::text[], ${ids}::text[], ${payloads}::jsonb[]) with ordinality as t(name, atype, aid, payload, ord)
-      ), e as (
+      with input as (${input}), e as (
         insert into domain_events (name, aggregate_type, aggregate_id, seq, payload)
         select i.name, i.atype, i.aid,
           coalesce((select max(x.seq) from domain_events x where x.aggregate_type = i.atype and x.aggregate_id = i.aid), 0) + 1,
@@ -321,7 +332,7 @@ class EventBus {
         insert into event_deliveries (consumer, event_id, aggregate_key, attempts, locked_until, locked_by)
         select c.consumer, e.id, e.aggregate_type || ':' || e.aggregate_id, l.leased::int,
           case when l.leased then now() + ${`${EMIT_LEASE_MS} milliseconds`}::interval end, case when l.leased then ${leaseTo}::text end
-        from e join unnest(${consumerNames}::text[], ${consumerEvents}::text[]) as c(consumer, event) on c.event = e.name
+        from e join ${consumerList} as c(consumer, event) on c.event = e.name
         cross join lateral (select ${leaseTo}::text is not null and (e.seq = 1 or not exists (
           select 1 from domain_events x join event_deliveries p on p.event_id = x.id and p.consumer = c.consumer and p.status = 'pending'
           where x.aggregate_type = e.aggregate_type and x.aggregate_id = e.aggregate_id and x.seq < e.seq)) as leased
