@@ -176,6 +176,10 @@ function partyOf(c: Pick<CallForFacts, 'direction' | 'from_number' | 'to_number'
 
 /** Most pending calls one rebuild takes. */
 const FLUSH_BATCH = 500;
+
+/** The lease that makes one process of a deployment flush the pending set at a time, and how long it lasts (ms). */
+const FLUSH_LEASE = 'facts-flush';
+const FLUSH_LEASE_MS = 30_000;
 type Flusher = { timer: NodeJS.Timeout | null; running: Promise<void> | null; again: boolean; stopped?: boolean };
 const batches = new WeakMap<AppContext, Flusher>();
 
@@ -193,16 +197,19 @@ export function scheduleFlush(ctx: AppContext, ms: number): void {
   const flusher = f;
   flusher.timer = setTimeout(() => {
     flusher.timer = null;
-    void flushFactRebuilds(ctx);
+    void flushFactRebuilds(ctx, { wait: false });
   }, ms);
   flusher.timer.unref?.();
 }
 
 /**
  * Rebuilds every pending call now, FLUSH_BATCH at a time, and waits for it (the timer, the start after a crash, the
- * reconcile job, tests). A failed rebuild keeps its calls pending and tries again 5 s later; never throws.
+ * reconcile job, tests). One process of a deployment flushes at a time (the lease FLUSH_LEASE, renewed per batch):
+ * it takes every pending call, whichever process queued it. When another process holds it, the timer's flush tries
+ * again after FACT_BATCH_MS, and an explicit call (`wait`, the default) waits for it, at most one lease's time. A
+ * failed rebuild keeps its calls pending and tries again 5 s later; never throws.
  */
-export async function flushFactRebuilds(ctx: AppContext): Promise<void> {
+export async function flushFactRebuilds(ctx: AppContext, opts: { wait?: boolean } = {}): Promise<void> {
   const f = flusherOf(ctx);
   if (f.timer) {
     clearTimeout(f.timer);
@@ -216,11 +223,22 @@ export async function flushFactRebuilds(ctx: AppContext): Promise<void> {
     while (flusher.running) await flusher.running;
     return;
   }
+  const holder = ctx.queue.workerId;
+  const waitUntil = opts.wait === false ? 0 : Date.now() + FLUSH_LEASE_MS;
   flusher.running = (async () => {
+    let leased = false;
     try {
       do {
         flusher.again = false;
         for (;;) {
+          // Another process flushing: it takes these calls too. Wait for it (an explicit flush) or come back later.
+          while (!(leased = await analyticsRepository.takeLease(ctx.db, FLUSH_LEASE, holder, FLUSH_LEASE_MS))) {
+            if (Date.now() >= waitUntil || flusher.stopped) {
+              scheduleFlush(ctx, FACT_BATCH_MS);
+              return;
+            }
+            await new Promise((r) => setTimeout(r, 50));
+          }
           const pending = await analyticsRepository.pendingFacts(ctx.db, FLUSH_BATCH);
           if (pending.length === 0) break;
           const companies = await rebuildFacts(
@@ -236,6 +254,7 @@ export async function flushFactRebuilds(ctx: AppContext): Promise<void> {
       ctx.log.error({ err: error }, 'analytics: rebuilding call facts failed; the calls stay pending and are tried again');
       scheduleFlush(ctx, 5_000);
     } finally {
+      if (leased) await analyticsRepository.releaseLease(ctx.db, FLUSH_LEASE, holder).catch(() => undefined);
       flusher.running = null;
     }
   })();

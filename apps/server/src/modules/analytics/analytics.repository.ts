@@ -531,6 +531,21 @@ export const analyticsRepository = {
       order by call_facts_pending.queued_at limit ${limit}`.execute(db);
     return rows;
   },
+  /**
+   * Takes or renews the lease `name` for `holder` until `ms` from now: true when `holder` holds it now (it was free,
+   * expired or already its own), false when another holder's lease runs.
+   */
+  async takeLease(db: DbOrTx, name: string, holder: string, ms: number): Promise<boolean> {
+    const { rows } = await sql`insert into analytics_leases as l (name, holder, until) values (${name}, ${holder}, now() + ${`${ms} milliseconds`}::interval)
+      on conflict (name) do update set holder = excluded.holder, until = excluded.until
+      where l.holder = excluded.holder or l.until < now()
+      returning 1 as ok`.execute(db);
+    return rows.length > 0;
+  },
+  /** Ends `holder`'s lease `name` (nothing when another holds it). */
+  async releaseLease(db: DbOrTx, name: string, holder: string): Promise<void> {
+    await sql`update analytics_leases set until = now() where name = ${name} and holder = ${holder}`.execute(db);
+  },
   /** Removes pending calls rebuilt since they were queued (a call queued again meanwhile, with a newer time, stays). */
   async clearPending(db: DbOrTx, rows: ReadonlyArray<{ call_id: number; queued_at: string }>): Promise<void> {
     if (rows.length === 0) return;

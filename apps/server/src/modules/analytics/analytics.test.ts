@@ -1107,6 +1107,28 @@ describe('PDF downloads', () => {
   });
 });
 
+describe('one flusher per deployment', () => {
+  it('a flush leaves the pending set to the process holding the flush lease, then takes it over when that lease ends', async () => {
+    // Another process (a second node) holds the lease: a timer's flush leaves the calls pending, an explicit one waits.
+    await sql`insert into analytics_leases (name, holder, until) values ('facts-flush', 'other-node', now() + interval '1 second')
+      on conflict (name) do update set holder = excluded.holder, until = excluded.until`.execute(s.ctx.db);
+    const [call] = (await sql<{ id: number }>`select id from calls order by id desc limit 1`.execute(s.ctx.db)).rows;
+    expect(call).toBeDefined();
+    await sql`insert into call_facts_pending (call_id) values (${call!.id}) on conflict (call_id) do update set queued_at = now()`.execute(s.ctx.db);
+    await flushFactRebuilds(s.ctx, { wait: false });
+    const left = await sql<{ n: number }>`select count(*)::int as n from call_facts_pending where call_id = ${call!.id}`.execute(s.ctx.db);
+    expect(left.rows[0]!.n).toBe(1);
+    const startedAt = Date.now();
+    await flushFactRebuilds(s.ctx); // waits for the other holder's lease to end (about a second), then flushes
+    expect(Date.now() - startedAt).toBeGreaterThan(500);
+    const after = await sql<{ n: number }>`select count(*)::int as n from call_facts_pending`.execute(s.ctx.db);
+    expect(after.rows[0]!.n).toBe(0);
+    // Released after the pass: the other node may take it at once.
+    const lease = await sql<{ free: boolean }>`select until <= now() as free from analytics_leases where name = 'facts-flush'`.execute(s.ctx.db);
+    expect(lease.rows[0]!.free).toBe(true);
+  });
+});
+
 describe('freshness', () => {
   it('a new call reaches the store, the cached dashboard is dropped and analytics updated goes out', async () => {
     const url = `/api/dashboard?company_id=${a.companyId}&tz=${TZ}&filters[dates][from]=2026-03-07&filters[dates][to]=2026-03-09`;
