@@ -551,6 +551,21 @@ async function main(): Promise<void> {
   console.log('\n| outbox consumer | deliveries | commit → done p50 ms | p95 ms | max ms | not done |');
   console.log('| --- | --: | --: | --: | --: | --: |');
   for (const c of lagByConsumer.rows) console.log(`| ${c.consumer} | ${fmt(c.n)} | ${ms(c.p50)} | ${ms(c.p95)} | ${ms(c.max)} | ${c.open} |`);
+  // The same by event name, with how many deliveries ran more than once (a failure, a lease that ran out) and how many
+  // took over a second (the tail: held behind an earlier event of their aggregate, or left to the outbox workers).
+  const lagByEvent = await client.query<{ name: string; n: number; p50: number; p95: number; max: number; retried: number; slow: number }>(
+    `select e.name, count(*)::int as n,
+       percentile_cont(0.5) within group (order by extract(epoch from d.done_at - e.created_at) * 1000)::float8 as p50,
+       percentile_cont(0.95) within group (order by extract(epoch from d.done_at - e.created_at) * 1000)::float8 as p95,
+       max(extract(epoch from d.done_at - e.created_at) * 1000)::float8 as max,
+       count(*) filter (where d.attempts > 1)::int as retried,
+       count(*) filter (where d.done_at - e.created_at > interval '1 second')::int as slow
+     from event_deliveries d join domain_events e on e.id = d.event_id
+     where d.status = 'done' group by e.name order by e.name`,
+  );
+  console.log('\n| event | deliveries | commit → done p50 ms | p95 ms | max ms | ran more than once | over 1 s |');
+  console.log('| --- | --: | --: | --: | --: | --: | --: |');
+  for (const c of lagByEvent.rows) console.log(`| ${c.name} | ${fmt(c.n)} | ${ms(c.p50)} | ${ms(c.p95)} | ${ms(c.max)} | ${fmt(c.retried)} | ${fmt(c.slow)} |`);
   const worstP95 = Math.max(0, ...lagByConsumer.rows.map((c) => c.p95));
   console.log(`outbox: slowest consumer p95 ${ms(worstP95)} ms (target < 500 ms: ${worstP95 < 500 ? 'PASS' : 'MISS'})`);
   // The outbox's own cost per webhook, from both nodes' /metrics (loopback): the server's mean time per request and,
