@@ -83,6 +83,6 @@ export async function storeInboundCall(
     const contactId = plan.row.contact_id ?? (await findContactByNumber(ctx, plan.row.company_id, plan.row.from_number, tx))?.id ?? null;
     const call = await callsRepository.insert(tx, { ...plan.row, contact_id: contactId });
     for (const e of plan.events) await callsRepository.insertEvent(tx, call.id, e.status, e.detail);
-    return recordCallChange(tx, { call, changed: { companyId: call.company_id, id: call.id, status: call.status } });
+    return recordCallChange(tx, { call, changed: { companyId: call.company_id, id: call.id, status: call.status } }, { leaseTo: ctx.queue.workerId });
   });
 }

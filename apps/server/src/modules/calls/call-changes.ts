@@ -9,7 +9,7 @@
 import type { AppContext } from '../../context.js';
 import type { CallFlowStep } from '../../carriers/carrier.port.js';
 import type { DbOrTx } from '../../platform/db/db.js';
-import { events as domainEvents, mergeEmitted, type DomainEvents, type Emitted } from '../../platform/events/index.js';
+import { events as domainEvents, mergeEmitted, type DomainEvents, type EmitOptions, type Emitted } from '../../platform/events/index.js';
 import { callsRepository, type CallRow, type VoicemailRow } from './calls.repository.js';
 
 /** A call's new state to announce: company, call id and its status code (foundation §3). */
@@ -49,9 +49,14 @@ export function callChangedPayload(call: CallRow, vm: Pick<VoicemailRow, 'id' | 
 /**
  * Inside the change's transaction `tx`: writes the domain event `call.changed` with the call's
  * current state (read through `tx` unless `out.call` is the row just written with that status, a
- * new call, which has no voicemail yet). @returns `out` with `emitted` set (nothing without a change).
+ * new call, which has no voicemail yet). `options.leaseTo` when the caller dispatches it after commit
+ * ({@link afterCallChange}; see `EmitOptions`). @returns `out` with `emitted` set (nothing without a change).
  */
-export async function recordCallChange<T extends Pick<VoiceOutcome, 'changed' | 'call' | 'emitted'>>(tx: DbOrTx, out: T): Promise<T & { emitted?: Emitted }> {
+export async function recordCallChange<T extends Pick<VoiceOutcome, 'changed' | 'call' | 'emitted'>>(
+  tx: DbOrTx,
+  out: T,
+  options: EmitOptions = {},
+): Promise<T & { emitted?: Emitted }> {
   const changed = out.changed;
   if (!changed) return out;
   const known = out.call;
@@ -59,7 +64,7 @@ export async function recordCallChange<T extends Pick<VoiceOutcome, 'changed' | 
   const call = fresh ? known : await callsRepository.find(tx, changed.id);
   if (!call) return out;
   const vm = fresh ? undefined : await callsRepository.voicemailOfCall(tx, call.id);
-  const emitted = await domainEvents.emit(tx, 'call.changed', callChangedPayload(call, vm));
+  const emitted = await domainEvents.emit(tx, 'call.changed', callChangedPayload(call, vm), options);
   return { ...out, emitted: mergeEmitted(out.emitted, emitted) };
 }
 

@@ -81,7 +81,7 @@ export async function registerVoiceWebhooks(app: App, ctx: AppContext): Promise<
         // `fast` answers (true) or leaves the delivery to the transactional path (false).
         if (fast && (await fast(p, key(p, q), reply))) return reply;
         return handleOnce(ctx, reply, key(p, q), async (tx) => {
-          const out = await recordCallChange(tx, await handle(tx, p, q));
+          const out = await recordCallChange(tx, await handle(tx, p, q), { leaseTo: ctx.queue.workerId });
           return { response: ctx.carrier.renderVoice(out.steps), afterCommit: () => afterCallChange(ctx, out) };
         });
       },

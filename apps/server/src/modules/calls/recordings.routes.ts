@@ -24,7 +24,7 @@ export async function registerRecordingRoutes(app: App, ctx: AppContext): Promis
     async (request, reply) => {
       const p = ctx.carrier.parseVoice(formParams(request));
       return handleOnce(ctx, reply, `recording:${p.recordingSid ?? p.callSid ?? 'none'}:${p.recordingStatus ?? ''}`, async (tx) => {
-        const out = await recordCallChange(tx, { changed: await handleRecordingStatus(ctx, tx, p) });
+        const out = await recordCallChange(tx, { changed: await handleRecordingStatus(ctx, tx, p) }, { leaseTo: ctx.queue.workerId });
         return { response: ctx.carrier.renderVoice([]), afterCommit: () => afterCallChange(ctx, out) };
       });
     },

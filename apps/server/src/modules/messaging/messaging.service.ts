@@ -419,17 +419,25 @@ export async function sendScheduledMessage(ctx: AppContext, data: { itemId: numb
   }
 }
 
-/** Inside the delivery update's transaction: records `message.status-changed` (campaign counters and other reactions; the outbox). */
-function recordDelivery(tx: DbOrTx, updated: ItemRow): Promise<Emitted> {
-  return events.emit(tx, 'message.status-changed', {
-    companyId: updated.company_id,
-    conversationId: updated.conversation_id,
-    itemId: updated.id,
-    carrierSid: updated.carrier_sid,
-    state: updated.delivery_state,
-    errorCode: updated.error_code,
-    campaignId: null,
-  });
+/**
+ * Inside the delivery update's transaction: records `message.status-changed` (campaign counters and other reactions;
+ * the outbox), leased to this process: both callers dispatch it after commit (`announceDelivery`).
+ */
+function recordDelivery(ctx: AppContext, tx: DbOrTx, updated: ItemRow): Promise<Emitted> {
+  return events.emit(
+    tx,
+    'message.status-changed',
+    {
+      companyId: updated.company_id,
+      conversationId: updated.conversation_id,
+      itemId: updated.id,
+      carrierSid: updated.carrier_sid,
+      state: updated.delivery_state,
+      errorCode: updated.error_code,
+      campaignId: null,
+    },
+    { leaseTo: ctx.queue.workerId },
+  );
 }
 
 /** After a delivery update committed: dispatches its `message.status-changed` (its `conversations.live` consumer sends `conversation updated`). */
@@ -441,7 +449,7 @@ async function announceDelivery(ctx: AppContext, _updated: ItemRow, emitted: Emi
 async function updateDelivery(ctx: AppContext, target: DeliveryTarget, update: DeliveryUpdate): Promise<ItemRow | null> {
   const { updated, emitted } = await ctx.db.transaction().execute(async (tx) => {
     const r = await applyDeliveryUpdate(ctx, tx, target, update);
-    return { updated: r.updated, emitted: r.updated ? await recordDelivery(tx, r.updated) : undefined };
+    return { updated: r.updated, emitted: r.updated ? await recordDelivery(ctx, tx, r.updated) : undefined };
   });
   if (updated && emitted) await announceDelivery(ctx, updated, emitted);
   return updated;
@@ -505,6 +513,6 @@ export async function applyMessageStatus(ctx: AppContext, tx: DbOrTx, p: Message
     return { response };
   }
   if (!updated) return { response };
-  const emitted = await recordDelivery(tx, updated);
+  const emitted = await recordDelivery(ctx, tx, updated);
   return { response, afterCommit: () => announceDelivery(ctx, updated, emitted) };
 }

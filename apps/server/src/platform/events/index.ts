@@ -4,4 +4,14 @@
  * its workers and operators' tools (`outbox.ts`). Import from here.
  */
 export * from './registry.js';
-export { events, mergeEmitted, emittedAt, type AnyEvent, type DeliveryCondition, type DomainEventHandler, type Emitted, type EventMeta } from './bus.js';
+export {
+  events,
+  mergeEmitted,
+  emittedAt,
+  type AnyEvent,
+  type DeliveryCondition,
+  type DomainEventHandler,
+  type EmitOptions,
+  type Emitted,
+  type EventMeta,
+} from './bus.js';
