@@ -117,6 +117,7 @@ export const TABLE_OWNERS = {
   call_rollup_day_pools: 'analytics',
   analytics_exports: 'analytics',
   analytics_job_runs: 'analytics',
+  analytics_leases: 'analytics',
   // alerts (monitors) and report preferences (favourite reports, column presets)
   alerts: 'alerts',
   alert_history: 'alerts',

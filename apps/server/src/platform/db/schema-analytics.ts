@@ -164,6 +164,13 @@ export interface AnalyticsJobRunsTable {
 }
 
 /** modules/analytics: calls whose fact waits for a rebuild (the `analytics.facts` consumer's durable queue). */
+/** analytics (0082): leases of background passes (`facts-flush`: one flusher of the pending set per deployment). */
+export interface AnalyticsLeasesTable {
+  name: string;
+  holder: string;
+  until: Timestamp;
+}
+
 export interface CallFactsPendingTable {
   call_id: number;
   queued_at: Generated<Timestamp>;
@@ -183,4 +190,5 @@ export interface AnalyticsTables {
   call_rollup_day_pools: CallRollupDayPoolsTable;
   analytics_exports: AnalyticsExportsTable;
   analytics_job_runs: AnalyticsJobRunsTable;
+  analytics_leases: AnalyticsLeasesTable;
 }
