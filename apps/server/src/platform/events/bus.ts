@@ -141,6 +141,11 @@ export type ClaimedDelivery = {
    * follows it; one committed later is claimed by its own dispatch once this one is done).
    */
   has_next?: boolean;
+  /**
+   * Written leased to this process by its emit (`leaseTo`), never claimed: whether a later event of its aggregate
+   * came meanwhile is asked after it ran (see {@link laterEventsOf}).
+   */
+  leased?: true;
 };
 
 /** Called with each finished delivery (the outbox's metrics). */
@@ -362,7 +367,7 @@ class EventBus {
           aggregate_key: `${types[k]}:${ids[k]}`,
           seq: r.seq,
           created_at: r.created_at,
-          has_next: false,
+          leased: true,
         });
       }
     });
@@ -507,7 +512,10 @@ class EventBus {
       this.cost('dispatch', claimed[0]!.name, startedAt);
       for (const d of claimed) handled.set(d.event_id, (handled.get(d.event_id) ?? 0) + 1);
       if (opts.stopped?.() || round >= MAX_CHAIN_ROUNDS) break;
-      const follow = done.filter((d) => d.has_next !== false);
+      // Claimed deliveries say whether a later one of their aggregate was pending; leased ones are asked now.
+      const follow = done.filter((d) => !d.leased && d.has_next !== false);
+      const leasedDone = done.filter((d) => d.leased);
+      if (leasedDone.length > 0) follow.push(...(await laterEventsOf(ctx, leasedDone)));
       const after = follow.length > 0 ? await claimDeliveries(ctx, { after: follow }) : [];
       const recorded = nested.length > 0 ? await claimDeliveries(ctx, { eventIds: nested }) : [];
       claimed = [...after, ...nestedLeased, ...recorded];
@@ -803,6 +811,23 @@ export async function claimDeliveries(
       exists (select 1 from event_deliveries n
         where n.consumer = d.consumer and n.aggregate_key = d.aggregate_key and n.status = 'pending' and n.event_id > d.event_id) as has_next`.execute(ctx.db);
   return rows;
+}
+
+/**
+ * Of deliveries leased at emit that just ran, those whose aggregate has a later event by now (a call's status change
+ * committed while its first event was being delivered): the round follows them (`claimDeliveries({after})`). One
+ * look per aggregate at its events by key, instead of a claim for every delivery.
+ */
+async function laterEventsOf(ctx: Pick<AppContext, 'db'>, done: readonly ClaimedDelivery[]): Promise<ClaimedDelivery[]> {
+  const seqOf = new Map<string, number>();
+  for (const d of done) seqOf.set(d.aggregate_key, Math.max(seqOf.get(d.aggregate_key) ?? 0, d.seq));
+  const keys = [...seqOf.keys()];
+  const { rows } = await sql<{ key: string }>`select a.key from unnest(${keys}::text[], ${keys.map((k) => k.slice(0, k.indexOf(':')))}::text[],
+      ${keys.map((k) => k.slice(k.indexOf(':') + 1))}::text[], ${keys.map((k) => seqOf.get(k)!)}::int[]) as a(key, atype, aid, seq)
+    where exists (select 1 from domain_events x where x.aggregate_type = a.atype and x.aggregate_id = a.aid and x.seq > a.seq)`.execute(ctx.db);
+  if (rows.length === 0) return [];
+  const later = new Set(rows.map((r) => r.key));
+  return done.filter((d) => later.has(d.aggregate_key));
 }
 
 /** Records a delivery's outcome (only while this runner still holds its lease). */

@@ -240,9 +240,14 @@ describe('domain-event outbox', () => {
       await new Promise((r) => setTimeout(r, 3_000));
       expect(order).toHaveLength(2);
       expect(await delivery(third.eventIds[0]!)).toMatchObject({ status: 'pending', locked_by: s.ctx.queue.workerId });
+      // A later event of the call written meanwhile and never dispatched where it was written (another node that left
+      // it): the round that runs the leased one follows it.
+      const fourth = await emit();
+      expect(await delivery(fourth.eventIds[0]!)).toMatchObject({ status: 'pending', locked_by: null, attempts: 0 });
       await events.dispatch(s.ctx, third);
-      expect(order).toEqual(['876543:1:1', '876543:2:1', '876543:3:1']);
+      expect(order).toEqual(['876543:1:1', '876543:2:1', '876543:3:1', '876543:4:1']);
       expect(await delivery(third.eventIds[0]!)).toMatchObject({ status: 'done' });
+      expect(await delivery(fourth.eventIds[0]!)).toMatchObject({ status: 'done' });
     } finally {
       release();
       off();
