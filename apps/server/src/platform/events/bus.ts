@@ -403,7 +403,11 @@ class EventBus {
     let lane = this.lanes.get(ctx);
     if (!lane) this.lanes.set(ctx, (lane = { queue: [], queuedEvents: 0, running: 0 }));
     // Past DISPATCH_QUEUE events waiting, the outbox workers take them (a burst must not grow memory without bound).
-    if (lane.queuedEvents >= DISPATCH_QUEUE) return;
+    // Their leases are given up at once, so the workers need not wait for them to run out.
+    if (lane.queuedEvents >= DISPATCH_QUEUE) {
+      if (leased.length > 0) await releaseLeases(ctx, leased).catch((e: unknown) => ctx.log.warn({ err: e }, 'domain events: releasing leases failed'));
+      return;
+    }
     await new Promise<void>((resolve) => {
       lane.queue.push({ ids, leased, toClaim, expected, handled: 0, deadline: Date.now() + DISPATCH_WAIT_MS, tries: 0, resolve });
       lane.queuedEvents += ids.length;
@@ -828,6 +832,13 @@ async function laterEventsOf(ctx: Pick<AppContext, 'db'>, done: readonly Claimed
   if (rows.length === 0) return [];
   const later = new Set(rows.map((r) => r.key));
   return done.filter((d) => later.has(d.aggregate_key));
+}
+
+/** Gives up this process's leases of deliveries it will not run (the workers take them on their next poll). */
+async function releaseLeases(ctx: Pick<AppContext, 'db' | 'queue'>, list: readonly ClaimedDelivery[]): Promise<void> {
+  await sql`update event_deliveries d set locked_until = null
+    from unnest(${list.map((d) => d.consumer)}::text[], ${list.map((d) => d.event_id)}::bigint[]) as x(consumer, event_id)
+    where d.consumer = x.consumer and d.event_id = x.event_id and d.status = 'pending' and d.locked_by = ${ctx.queue.workerId}`.execute(ctx.db);
 }
 
 /** Records a delivery's outcome (only while this runner still holds its lease). */
