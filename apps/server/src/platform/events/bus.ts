@@ -519,7 +519,8 @@ class EventBus {
       // Claimed deliveries say whether a later one of their aggregate was pending; leased ones are asked now.
       const follow = done.filter((d) => !d.leased && d.has_next !== false);
       const leasedDone = done.filter((d) => d.leased);
-      if (leasedDone.length > 0) follow.push(...(await laterEventsOf(ctx, leasedDone)));
+      // (The events this round's consumers recorded, `call.attributed` of a new call, run in the next round anyway.)
+      if (leasedDone.length > 0) follow.push(...(await laterEventsOf(ctx, leasedDone, [...nested, ...nestedLeased.map((d) => d.event_id)])));
       const after = follow.length > 0 ? await claimDeliveries(ctx, { after: follow }) : [];
       const recorded = nested.length > 0 ? await claimDeliveries(ctx, { eventIds: nested }) : [];
       claimed = [...after, ...nestedLeased, ...recorded];
@@ -820,15 +821,17 @@ export async function claimDeliveries(
 /**
  * Of deliveries leased at emit that just ran, those whose aggregate has a later event by now (a call's status change
  * committed while its first event was being delivered): the round follows them (`claimDeliveries({after})`). One
- * look per aggregate at its events by key, instead of a claim for every delivery.
+ * look per aggregate at its events by key, instead of a claim for every delivery. `recorded`: events the round's
+ * consumers wrote (the next round runs them; not followed).
  */
-async function laterEventsOf(ctx: Pick<AppContext, 'db'>, done: readonly ClaimedDelivery[]): Promise<ClaimedDelivery[]> {
+async function laterEventsOf(ctx: Pick<AppContext, 'db'>, done: readonly ClaimedDelivery[], recorded: readonly number[]): Promise<ClaimedDelivery[]> {
   const seqOf = new Map<string, number>();
   for (const d of done) seqOf.set(d.aggregate_key, Math.max(seqOf.get(d.aggregate_key) ?? 0, d.seq));
   const keys = [...seqOf.keys()];
   const { rows } = await sql<{ key: string }>`select a.key from unnest(${keys}::text[], ${keys.map((k) => k.slice(0, k.indexOf(':')))}::text[],
       ${keys.map((k) => k.slice(k.indexOf(':') + 1))}::text[], ${keys.map((k) => seqOf.get(k)!)}::int[]) as a(key, atype, aid, seq)
-    where exists (select 1 from domain_events x where x.aggregate_type = a.atype and x.aggregate_id = a.aid and x.seq > a.seq)`.execute(ctx.db);
+    where exists (select 1 from domain_events x where x.aggregate_type = a.atype and x.aggregate_id = a.aid and x.seq > a.seq
+      and x.id <> all(${[...recorded]}::bigint[]))`.execute(ctx.db);
   if (rows.length === 0) return [];
   const later = new Set(rows.map((r) => r.key));
   return done.filter((d) => later.has(d.aggregate_key));
