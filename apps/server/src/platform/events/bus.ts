@@ -305,17 +305,19 @@ class EventBus {
           conditions.push(sql`when c.consumer = ${sql.lit(c.name)} and c.event = ${sql.lit(name)} then coalesce((${when(sql`e.payload`)})::boolean, true)`);
       }
     }
-    // The consumers as a constant list (code's names, never input) and a single event as one row of parameters: the
-    // planner knows every row count, so the prepared statement keeps one plan for all executions instead of planning
-    // anew each time (0.6–0.9 ms per inbound text in bench/call-routing, most of the emit's cost). A batch (the
-    // group commit of new calls) still comes as arrays.
+    // The consumers as a constant list (code's names, never input) and the events as rows of parameters (up to
+    // ROWS_AS_VALUES, one statement text per count): the planner knows every row count, so the prepared statement
+    // keeps one plan for all executions instead of planning anew each time (0.6–0.9 ms per inbound text in
+    // bench/call-routing, most of the emit's cost). Larger batches (a history import) come as arrays.
     const consumerList =
       consumerNames.length > 0
         ? sql`(values ${sql.join(consumerNames.map((c, i) => sql`(${sql.lit(c)}, ${sql.lit(consumerEvents[i]!)})`))})`
         : sql`(select null::text, null::text where false)`;
     const input =
-      list.length === 1
-        ? sql`select ${names[0]!}::text as name, ${types[0]!}::text as atype, ${ids[0]!}::text as aid, ${payloads[0]!}::jsonb as payload, 1::bigint as ord`
+      list.length <= ROWS_AS_VALUES
+        ? sql`select * from (values ${sql.join(
+            names.map((n, k) => sql`(${n}::text, ${types[k]!}::text, ${ids[k]!}::text, ${payloads[k]!}::jsonb, ${sql.lit(k + 1)}::bigint)`),
+          )}) as t(name, atype, aid, payload, ord)`
         : sql`select * from unnest(${names}::text[], ${types}::text[], ${ids}::text[], ${payloads}::jsonb[]) with ordinality as t(name, atype, aid, payload, ord)`;
     // Consumers' conditions (`when`): an event they do not concern gets no delivery for them.
     const concerns = conditions.length > 0 ? sql`where case ${sql.join(conditions, sql` `)} else true end` : sql``;
@@ -674,6 +676,12 @@ const ROUND_CONCURRENCY = 4;
 
 /** Most events waiting for a dispatch round in one process; past that the outbox workers take their deliveries. */
 const DISPATCH_QUEUE = 5_000;
+
+/**
+ * Most events an emit sends as rows of parameters (one statement text per count and event names, see emitMany; kept
+ * small so the emit's texts leave room in the prepared statements' cache); more go as arrays, planned each time.
+ */
+const ROWS_AS_VALUES = 16;
 
 /** Most events one dispatch round claims together (its dispatches' events; chains and recorded events come on top). */
 const ROUND_EVENTS = 256;
