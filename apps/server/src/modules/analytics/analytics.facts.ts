@@ -179,7 +179,7 @@ const FLUSH_BATCH = 500;
 
 /** The lease that makes one process of a deployment flush the pending set at a time, and how long it lasts (ms). */
 const FLUSH_LEASE = 'facts-flush';
-const FLUSH_LEASE_MS = 30_000;
+const FLUSH_LEASE_MS = 10_000;
 type Flusher = { timer: NodeJS.Timeout | null; running: Promise<void> | null; again: boolean; stopped?: boolean };
 const batches = new WeakMap<AppContext, Flusher>();
 
