@@ -94,12 +94,12 @@ async function startKept(dir: string): Promise<BenchServer> {
   ]);
   fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
   const embedded = await startEmbeddedPostgres(path.join(dir, 'pg'), true);
-  const admin = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${embedded.port}/postgres` });
+  const admin = new pg.Client({ connectionString: embedded.url('postgres') });
   await admin.connect();
   const exists = await admin.query(`select 1 from pg_database where datname = 'bench'`);
   if (exists.rows.length === 0) await admin.query('create database bench');
   await admin.end();
-  const dbUrl = `postgres://postgres:postgres@127.0.0.1:${embedded.port}/bench`;
+  const dbUrl = embedded.url('bench');
   const config = loadConfig({
     ...process.env,
     DATA_DIR: path.join(dir, 'data'),

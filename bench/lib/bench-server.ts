@@ -29,11 +29,11 @@ export const tempDir = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(),
 export async function startBenchDatabase(pgDir: string, flags: string[] = []): Promise<{ embedded: EmbeddedPg; dbUrl: string }> {
   const [{ startEmbeddedPostgres }, { default: pg }] = await Promise.all([import('../../apps/server/src/platform/db/database.js'), import('pg')]);
   const embedded = await startEmbeddedPostgres(pgDir, false, flags);
-  const admin = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${embedded.port}/postgres` });
+  const admin = new pg.Client({ connectionString: embedded.url('postgres') });
   await admin.connect();
   await admin.query('create database bench');
   await admin.end();
-  return { embedded, dbUrl: `postgres://postgres:postgres@127.0.0.1:${embedded.port}/bench` };
+  return { embedded, dbUrl: embedded.url('bench') };
 }
 
 /** A running bench setup; `stop()` closes the client, the server and PostgreSQL and removes both folders. */

@@ -350,7 +350,7 @@ async function main(): Promise<void> {
   const profile = process.env.BENCH_PROFILE === '1';
   const { embedded, dbUrl } = await startBenchDatabase(
     pgDir,
-    profile ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all'] : [],
+    profile ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all', '-c', 'pg_stat_statements.track_planning=on'] : [],
   );
   const poolMax = Number(process.env.DB_POOL_MAX ?? 10);
   /** One node: the server's own entry point in a process of its own, on the shared database. */
@@ -600,6 +600,31 @@ async function main(): Promise<void> {
       `select calls::text, total_exec_time total, mean_exec_time mean, query from pg_stat_statements
        where query not ilike '%pg_stat_statements%' order by total_exec_time desc limit 25`,
     );
+    const sum = await client.query<{ calls: string; exec: number; plan: number; plans: string }>(
+      `select sum(calls)::text calls, sum(total_exec_time)::float8 exec, sum(total_plan_time)::float8 plan, sum(plans)::text plans from pg_stat_statements where query not ilike '%pg_stat_statements%'`,
+    );
+    const s0 = sum.rows[0];
+    console.log(
+      `\nPostgreSQL: ${s0.calls} statements (${(Number(s0.calls) / r.all.sent).toFixed(1)} per request), executing ${s0.exec.toFixed(0)} ms, planning ${s0.plan.toFixed(0)} ms in ${s0.plans} plans`,
+    );
+    const byCalls = await client.query<{ calls: string; total: number; plan: number; plans: string; query: string }>(
+      `select calls::text, total_exec_time total, total_plan_time plan, plans::text, query from pg_stat_statements
+       where query not ilike '%pg_stat_statements%' order by calls::bigint desc limit 30`,
+    );
+    console.log('by calls: calls, exec ms, plans, plan ms');
+    for (const r of byCalls.rows)
+      console.log(
+        `${r.calls.padStart(7)} ${r.total.toFixed(0).padStart(7)} ${r.plans.padStart(7)} ${r.plan.toFixed(0).padStart(6)}  ${r.query.replace(/\s+/g, ' ').slice(0, 160)}`,
+      );
+    const byPlan = await client.query<{ calls: string; total: number; plan: number; plans: string; query: string }>(
+      `select calls::text, total_exec_time total, total_plan_time plan, plans::text, query from pg_stat_statements
+       where query not ilike '%pg_stat_statements%' order by total_plan_time desc limit 15`,
+    );
+    console.log('by planning time: calls, exec ms, plans, plan ms');
+    for (const r of byPlan.rows)
+      console.log(
+        `${r.calls.padStart(7)} ${r.total.toFixed(0).padStart(7)} ${r.plans.padStart(7)} ${r.plan.toFixed(0).padStart(6)}  ${r.query.replace(/\s+/g, ' ').slice(0, 160)}`,
+      );
     console.log('\nPostgreSQL statements by total time (ms):');
     for (const r of top.rows)
       console.log(`${r.total.toFixed(0).padStart(8)} ${r.calls.padStart(7)} × ${r.mean.toFixed(2).padStart(7)}  ${r.query.replace(/\s+/g, ' ').slice(0, 220)}`);

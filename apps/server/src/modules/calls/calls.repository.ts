@@ -1,6 +1,7 @@
 /** SQL for `calls`, `call_events`, `voicemails` and `call_tags` (the calls module's tables; the tags themselves are the tags module's). */
 import { type RawBuilder, sql } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
+import { opaqueArray } from '../../platform/db/prepared.js';
 import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
 import { webhookReceiptsRepository, type ReceiptRow } from '../../platform/http/webhook-receipts.repository.js';
 
@@ -85,7 +86,7 @@ export const callsRepository = {
       }
     });
     const r = await sql<CallRow & { ord: number; claimed: boolean }>`
-      with i as (select * from unnest(${keys}::text[], ${rows}::jsonb[]) with ordinality as i(key, row, ord)),
+      with i as (select * from unnest(${opaqueArray(keys, 'text[]')}, ${opaqueArray(rows, 'jsonb[]')}) with ordinality as i(key, row, ord)),
       r as (${webhookReceiptsRepository.claimManyWithAnswersCte(items.map((x) => x.receipt))}),
       c as (
         insert into calls (${colList})
@@ -96,7 +97,7 @@ export const callsRepository = {
       e as (
         insert into call_events (call_id, status, detail)
         select c.id, v.status, v.detail
-        from unnest(${evItem}::int[], ${evStatus}::int[], ${evDetail}::jsonb[]) with ordinality as v(item, status, detail, ord)
+        from unnest(${opaqueArray(evItem, 'int[]')}, ${opaqueArray(evStatus, 'int[]')}, ${opaqueArray(evDetail, 'jsonb[]')}) with ordinality as v(item, status, detail, ord)
         join i on i.ord = v.item join c on c.carrier_sid = i.row->>'carrier_sid'
         order by v.ord
       )

@@ -6,6 +6,7 @@
  */
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
+import { opaqueArray } from '../../platform/db/prepared.js';
 import type { DB, NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
 
 /** A stored conversation: one (business number, outside party) pair of a company. */
@@ -197,7 +198,7 @@ export const conversationsRepository = {
     if (conversationIds.length === 0) return { latest, unread };
     const res = await sql<ItemRow & { conv_id: number; unread_n: number }>`
       select c.id as conv_id, u.n as unread_n, li.*
-      from unnest(${sql.val(conversationIds)}::bigint[]) as c(id)
+      from unnest(${opaqueArray(conversationIds, 'bigint[]')}) as c(id)
       cross join lateral (select count(*)::int as n from conversation_items u where u.conversation_id = c.id and u.is_read = false) u
       left join lateral (
         select * from conversation_items i where i.conversation_id = c.id

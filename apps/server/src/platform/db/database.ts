@@ -142,21 +142,41 @@ async function clearLeftoverPostmaster(dir: string, ownerFile?: string): Promise
   fs.rmSync(pidFile, { force: true });
 }
 
+/** `url` (a postgres:// connection string) with its database replaced by `database`; host, port, socket and credentials kept. */
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/** Longest Unix-domain socket path we use (the kernel's limit is 107 bytes), with a margin. */
+const MAX_SOCKET_PATH = 100;
+
+/** A running embedded PostgreSQL (see {@link startEmbeddedPostgres}). */
+export type EmbeddedDatabase = {
+  pg: EmbeddedPostgres;
+  /** Its TCP port on loopback (also the number in its socket's name). */
+  port: number;
+  /** The connection string of `database` (user and password `postgres`): over the Unix socket when there is one. */
+  url: (database: string) => string;
+  stop: () => Promise<void>;
+};
+
 /**
- * Starts (initialising on first use) an embedded PostgreSQL under `dir`.
+ * Starts (initialising on first use) an embedded PostgreSQL under `dir`. It listens on a free port of loopback and,
+ * when the path fits, on a Unix-domain socket in `dir` itself (reachable only by this user and PostgreSQL's;
+ * password authentication as over TCP), which `url()` uses: a statement's round trip over the socket costs both
+ * processes about a fifth less CPU than over TCP (bench/README.md).
  * @param dir folder for the cluster files; created when missing.
  * @param persistent when false the folder is removed on stop (tests).
  * @param flags extra `postgres` server flags, e.g. `['-c', 'shared_preload_libraries=pg_stat_statements']` (benches).
  * @param ownerFile the owner lock file of this data folder (see the module doc), if any.
  * @throws Error when a live server of ours already runs a PostgreSQL on `dir`.
  */
-export async function startEmbeddedPostgres(
-  dir: string,
-  persistent = true,
-  flags: string[] = [],
-  ownerFile?: string,
-): Promise<{ pg: EmbeddedPostgres; port: number; stop: () => Promise<void> }> {
+export async function startEmbeddedPostgres(dir: string, persistent = true, flags: string[] = [], ownerFile?: string): Promise<EmbeddedDatabase> {
   const port = await freePort();
+  const socketDir = path.resolve(dir);
+  const socket = Buffer.byteLength(path.join(socketDir, `.s.PGSQL.${port}`)) <= MAX_SOCKET_PATH && !/[\s,'"\\]/.test(socketDir);
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     user: 'postgres',
@@ -164,7 +184,7 @@ export async function startEmbeddedPostgres(
     port,
     persistent,
     createPostgresUser: true,
-    postgresFlags: flags,
+    postgresFlags: [...(socket ? ['-c', `unix_socket_directories=${socketDir}`] : []), ...flags],
     onLog: () => {},
     onError: (e: unknown) => {
       const text = String(e);
@@ -179,6 +199,10 @@ export async function startEmbeddedPostgres(
   return {
     pg,
     port,
+    url: (database) =>
+      socket
+        ? `postgres://postgres:postgres@localhost:${port}/${database}?host=${encodeURIComponent(socketDir)}`
+        : `postgres://postgres:postgres@127.0.0.1:${port}/${database}`,
     stop: async () => {
       if (!stopped) {
         stopped = true;
@@ -198,12 +222,12 @@ export async function openDatabase(databaseUrl: string | undefined, dataDir: str
   const dir = path.join(dataDir, 'postgres');
   fs.mkdirSync(dataDir, { recursive: true });
   const ownerFile = path.join(dataDir, 'postgres.owner.json');
-  const { pg, port, stop } = await startEmbeddedPostgres(dir, true, [], ownerFile);
+  const { pg, url, stop } = await startEmbeddedPostgres(dir, true, [], ownerFile);
   fs.writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), argv: process.argv.slice(1) }));
   const client = pg.getPgClient();
   await client.connect();
   const exists = await client.query(`select 1 from pg_database where datname = 'switchboard'`);
   if (exists.rowCount === 0) await client.query('create database switchboard');
   await client.end();
-  return { url: `postgres://postgres:postgres@127.0.0.1:${port}/switchboard`, stop };
+  return { url: url('switchboard'), stop };
 }

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/harness.js';
 import type { DbOrTx } from './db.js';
+import { opaqueArray } from './prepared.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -32,6 +33,33 @@ describe('prepared statements', () => {
       await sql`select 42 as answer_without_params`.execute(tx);
       await sql`select 42 as answer_without_params`.execute(tx);
       expect((await prepared(tx)).some((t) => t.includes('answer_without_params'))).toBe(false);
+    });
+  });
+
+  it('keeps one generic plan for a statement over an opaque array, where a plain array is planned on every run', async () => {
+    await sql`create table opaque_probe_items (id bigint primary key, v text)`.execute(s.ctx.db);
+    await sql`insert into opaque_probe_items select g, g::text from generate_series(1, 20000) g`.execute(s.ctx.db);
+    await sql`analyze opaque_probe_items`.execute(s.ctx.db);
+    await s.ctx.db.connection().execute(async (conn) => {
+      const plans = async (marker: string) =>
+        (
+          await sql<{ generic_plans: string; custom_plans: string }>`select generic_plans::text, custom_plans::text from pg_prepared_statements
+            where statement like ${`%${marker}%`} and statement not like '%pg_prepared_statements%'`.execute(conn)
+        ).rows[0];
+      for (let i = 1; i <= 12; i++) {
+        const ids = [i, i + 1];
+        const plain = await sql<{ id: number }>`select t.id, 'plain_probe' as m from unnest(${ids}::bigint[]) as c(id)
+          join opaque_probe_items t on t.id = c.id order by t.id`.execute(conn);
+        const opaque = await sql<{ id: number }>`select t.id, 'opaque_probe' as m from unnest(${opaqueArray(ids, 'bigint[]')}) as c(id)
+          join opaque_probe_items t on t.id = c.id order by t.id`.execute(conn);
+        expect(plain.rows.map((r) => Number(r.id))).toEqual(ids);
+        expect(opaque.rows.map((r) => Number(r.id))).toEqual(ids);
+      }
+      // Prepared from the second run on: 11 executions each.
+      expect(await plans('plain_probe')).toEqual({ generic_plans: '0', custom_plans: '11' });
+      const opaque = await plans('opaque_probe');
+      expect(Number(opaque?.generic_plans)).toBeGreaterThanOrEqual(5);
+      expect(Number(opaque?.custom_plans)).toBeLessThanOrEqual(6);
     });
   });
 

@@ -1,6 +1,7 @@
 /** SQL for `webhook_receipts` (platform/http owns it). */
 import { sql, type RawBuilder } from 'kysely';
 import type { DbOrTx } from '../db/db.js';
+import { opaqueArray } from '../db/prepared.js';
 
 /** A delivery's stored answer. */
 export type ReceiptRow = { key: string; status_code: number; content_type: string; body: string };
@@ -48,7 +49,8 @@ export const webhookReceiptsRepository = {
     const col = <K extends keyof ReceiptRow>(k: K) => sorted.map((r) => r[k]);
     return sql`insert into webhook_receipts (key, status_code, content_type, body)
       select u.key, u.status_code, u.content_type, u.body
-      from unnest(${col('key')}::text[], ${col('status_code')}::int[], ${col('content_type')}::text[], ${col('body')}::text[]) with ordinality as u(key, status_code, content_type, body, ord)
+      from unnest(${opaqueArray(col('key'), 'text[]')}, ${opaqueArray(col('status_code'), 'int[]')}, ${opaqueArray(col('content_type'), 'text[]')},
+        ${opaqueArray(col('body'), 'text[]')}) with ordinality as u(key, status_code, content_type, body, ord)
       order by u.ord
       on conflict (key) do nothing returning key`;
   },
