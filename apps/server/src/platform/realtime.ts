@@ -329,7 +329,7 @@ function batchedNotifyPool(pool: pg.Pool): { pool: pg.Pool; notifies: GroupCommi
     concurrency: 1,
     detached: true, // publishing never holds up a transaction
     run: async (items) => {
-      await pool.query('select pg_notify(n.channel, n.payload) from unnest($1::text[], $2::text[]) as n(channel, payload)', [
+      await pool.query('select pg_notify(n.channel, n.payload) from unnest((select $1::text[]), (select $2::text[])) as n(channel, payload)', [
         items.map((i) => i[0]),
         items.map((i) => i[1]),
       ]);

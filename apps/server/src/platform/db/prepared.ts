@@ -31,7 +31,7 @@ import type pg from 'pg';
 export const CUSTOM_PLAN_MARK = '/* custom plan */';
 
 /** Array types {@link opaqueArray} takes. */
-export type OpaqueArrayType = 'bigint[]' | 'int[]' | 'text[]' | 'jsonb[]';
+export type OpaqueArrayType = 'bigint[]' | 'int[]' | 'text[]' | 'jsonb[]' | 'timestamptz[]';
 
 /**
  * An array parameter whose contents the planner does not look at (`(select $n::type)`, evaluated once per execution).
@@ -41,7 +41,8 @@ export type OpaqueArrayType = 'bigint[]' | 'int[]' | 'text[]' | 'jsonb[]';
  * commit). Hidden, both estimates agree and PostgreSQL keeps one generic plan after five executions. Only for
  * statements whose plan does not depend on the length: per-element probes (lateral subqueries, joins on a unique
  * key) and inserts from the array. PostgreSQL plans cached statements again when ANALYZE changes a table's
- * statistics, so a plan made while a table was small does not outlive its growth.
+ * statistics, so a plan made while a table was small does not outlive its growth. Not as the operand of `= any(…)` or
+ * `<> all(…)`: a parenthesised subquery there compares with its rows, not the array's elements (`array_position`).
  * @param values the array (a parameter of the statement).
  * @param type its PostgreSQL array type.
  */
