@@ -13,7 +13,6 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { DbOrTx } from '../../platform/db/db.js';
-import { opaqueArray } from '../../platform/db/prepared.js';
 import type { Row } from '../../platform/db/schema.js';
 import type { StoredTouch } from '../../platform/db/schema-tracking.js';
 
@@ -137,13 +136,7 @@ export const leadsRepository = {
     if (calls.length === 0) return;
     await sql`update dni_leads l set calls = l.calls + x.n, first_seen_at = least(l.first_seen_at, x.first_at), last_seen_at = greatest(l.last_seen_at, x.last_at)
       from (select lead_id, count(*)::int as n, min(at) as first_at, max(at) as last_at
-            from unnest(${opaqueArray(
-              calls.map((c) => c.leadId),
-              'bigint[]',
-            )}, ${opaqueArray(
-              calls.map((c) => c.at.toISOString()),
-              'timestamptz[]',
-            )}) as u(lead_id, at) group by lead_id) as x
+            from unnest(${calls.map((c) => c.leadId)}::bigint[], ${calls.map((c) => c.at.toISOString())}::timestamptz[]) as u(lead_id, at) group by lead_id) as x
       where l.id = x.lead_id`.execute(db);
   },
 

@@ -11,7 +11,6 @@
  */
 import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../../platform/db/db.js';
-import { opaqueArray } from '../../platform/db/prepared.js';
 import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
 import type { StoredSourceRules, StoredTouch } from '../../platform/db/schema-tracking.js';
 import type { AdIds } from './ad-ids.js';
@@ -847,19 +846,7 @@ export const trackingRepository = {
   async callersWithEarlierCalls(db: DbOrTx, calls: ReadonlyArray<{ companyId: number; from: string; at: Date; callId: number }>): Promise<Set<number>> {
     if (calls.length === 0) return new Set();
     const { rows } = await sql<{ call_id: number }>`select x.call_id from unnest(
-        ${opaqueArray(
-          calls.map((c) => c.companyId),
-          'int[]',
-        )}, ${opaqueArray(
-          calls.map((c) => c.from),
-          'text[]',
-        )}, ${opaqueArray(
-          calls.map((c) => c.at.toISOString()),
-          'timestamptz[]',
-        )}, ${opaqueArray(
-          calls.map((c) => c.callId),
-          'bigint[]',
-        )}
+        ${calls.map((c) => c.companyId)}::int[], ${calls.map((c) => c.from)}::text[], ${calls.map((c) => c.at.toISOString())}::timestamptz[], ${calls.map((c) => c.callId)}::bigint[]
       ) as x(company_id, from_number, at, call_id)
       where exists (select 1 from dni_call_attributions a
         where a.company_id = x.company_id and a.from_number = x.from_number
@@ -980,13 +967,7 @@ export const trackingRepository = {
   async setTextLeads(db: DbOrTx, links: ReadonlyArray<{ carrierSid: string; leadId: number }>): Promise<void> {
     if (links.length === 0) return;
     await sql`update dni_texts t set lead_id = x.lead_id
-      from unnest(${opaqueArray(
-        links.map((l) => l.carrierSid),
-        'text[]',
-      )}, ${opaqueArray(
-        links.map((l) => l.leadId),
-        'bigint[]',
-      )}) as x(carrier_sid, lead_id)
+      from unnest(${links.map((l) => l.carrierSid)}::text[], ${links.map((l) => l.leadId)}::bigint[]) as x(carrier_sid, lead_id)
       where t.carrier_sid = x.carrier_sid`.execute(db);
   },
   async textsOfLead(db: DbOrTx, leadId: number, from: Date, to: Date) {

@@ -26,7 +26,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type RawBuilder } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { asReaction, type DbOrTx } from '../db/db.js';
-import { CUSTOM_PLAN_MARK, opaqueArray } from '../db/prepared.js';
+import { CUSTOM_PLAN_MARK } from '../db/prepared.js';
 import { DOMAIN_EVENTS, aggregateOf, type DomainEventName, type DomainEvents } from './registry.js';
 
 /** What a handler learns besides the payload: the event's id (idempotency key), time and the attempt (1, 2, …). */
@@ -656,13 +656,7 @@ class EventBus {
   async finishDone(ctx: AppContext, done: readonly ClaimedDelivery[]): Promise<void> {
     if (done.length === 0) return;
     await sql`update event_deliveries d set status = 'done', done_at = now(), locked_until = null, last_error = null
-      from unnest(${opaqueArray(
-        done.map((d) => d.consumer),
-        'text[]',
-      )}, ${opaqueArray(
-        done.map((d) => d.event_id),
-        'bigint[]',
-      )}) as x(consumer, event_id)
+      from unnest(${done.map((d) => d.consumer)}::text[], ${done.map((d) => d.event_id)}::bigint[]) as x(consumer, event_id)
       where d.consumer = x.consumer and d.event_id = x.event_id and d.locked_by = ${ctx.queue.workerId}`.execute(ctx.db);
     for (const d of done) {
       const lagMs = Date.now() - new Date(d.created_at).getTime();
@@ -842,19 +836,10 @@ async function laterEventsOf(ctx: Pick<AppContext, 'db'>, done: readonly Claimed
   const seqOf = new Map<string, number>();
   for (const d of done) seqOf.set(d.aggregate_key, Math.max(seqOf.get(d.aggregate_key) ?? 0, d.seq));
   const keys = [...seqOf.keys()];
-  const { rows } = await sql<{ key: string }>`select a.key from unnest(${opaqueArray(keys, 'text[]')}, ${opaqueArray(
-    keys.map((k) => k.slice(0, k.indexOf(':'))),
-    'text[]',
-  )},
-      ${opaqueArray(
-        keys.map((k) => k.slice(k.indexOf(':') + 1)),
-        'text[]',
-      )}, ${opaqueArray(
-        keys.map((k) => seqOf.get(k)!),
-        'int[]',
-      )}) as a(key, atype, aid, seq)
+  const { rows } = await sql<{ key: string }>`select a.key from unnest(${keys}::text[], ${keys.map((k) => k.slice(0, k.indexOf(':')))}::text[],
+      ${keys.map((k) => k.slice(k.indexOf(':') + 1))}::text[], ${keys.map((k) => seqOf.get(k)!)}::int[]) as a(key, atype, aid, seq)
     where exists (select 1 from domain_events x where x.aggregate_type = a.atype and x.aggregate_id = a.aid and x.seq > a.seq
-      and array_position(${opaqueArray([...recorded], 'bigint[]')}, x.id) is null)`.execute(ctx.db);
+      and x.id <> all(${[...recorded]}::bigint[]))`.execute(ctx.db);
   if (rows.length === 0) return [];
   const later = new Set(rows.map((r) => r.key));
   return done.filter((d) => later.has(d.aggregate_key));
@@ -863,13 +848,7 @@ async function laterEventsOf(ctx: Pick<AppContext, 'db'>, done: readonly Claimed
 /** Gives up this process's leases of deliveries it will not run (the workers take them on their next poll). */
 async function releaseLeases(ctx: Pick<AppContext, 'db' | 'queue'>, list: readonly ClaimedDelivery[]): Promise<void> {
   await sql`update event_deliveries d set locked_until = null
-    from unnest(${opaqueArray(
-      list.map((d) => d.consumer),
-      'text[]',
-    )}, ${opaqueArray(
-      list.map((d) => d.event_id),
-      'bigint[]',
-    )}) as x(consumer, event_id)
+    from unnest(${list.map((d) => d.consumer)}::text[], ${list.map((d) => d.event_id)}::bigint[]) as x(consumer, event_id)
     where d.consumer = x.consumer and d.event_id = x.event_id and d.status = 'pending' and d.locked_by = ${ctx.queue.workerId}`.execute(ctx.db);
 }
 
