@@ -11,6 +11,7 @@
  */
 import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../../platform/db/db.js';
+import { CUSTOM_PLAN_MARK } from '../../platform/db/prepared.js';
 import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
 import type { StoredSourceRules, StoredTouch } from '../../platform/db/schema-tracking.js';
 import type { AdIds } from './ad-ids.js';
@@ -963,10 +964,14 @@ export const trackingRepository = {
       .execute();
     return new Set(r.map((x) => x.carrier_sid));
   },
-  /** Sets the lead of stored texts (by carrier id), one statement. */
+  /**
+   * Sets the lead of stored texts (by carrier id), one statement. Planned for its batch every time (CUSTOM_PLAN_MARK): the
+   * generic plan PostgreSQL settled on while dni_texts was nearly empty kept scanning it as it filled (bench/call-routing:
+   * 1.0 ms for 7.5 texts).
+   */
   async setTextLeads(db: DbOrTx, links: ReadonlyArray<{ carrierSid: string; leadId: number }>): Promise<void> {
     if (links.length === 0) return;
-    await sql`update dni_texts t set lead_id = x.lead_id
+    await sql`${sql.raw(CUSTOM_PLAN_MARK)} update dni_texts t set lead_id = x.lead_id
       from unnest(${links.map((l) => l.carrierSid)}::text[], ${links.map((l) => l.leadId)}::bigint[]) as x(carrier_sid, lead_id)
       where t.carrier_sid = x.carrier_sid`.execute(db);
   },
