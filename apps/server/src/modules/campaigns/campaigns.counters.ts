@@ -12,7 +12,7 @@ import { events, type DomainEvents } from '../../platform/events/index.js';
 import type { WebhookOutcome } from '../../platform/http/webhooks.js';
 import { applyDeliveryUpdate } from '../conversations/conversations.commands.js';
 import { type InboundReplyHook, type InboundReplyInput, type InboundReplyVerdict } from '../messaging/messaging.hooks.js';
-import { campaignsRepository as repo, type CampaignRow } from './campaigns.repository.js';
+import { campaignsRepository as repo, isCampaignReply, type CampaignRow } from './campaigns.repository.js';
 import { STATE_RANK, campaignRuntime } from './campaigns.runtime.js';
 import { publishCampaign } from './campaigns.views.js';
 
@@ -156,5 +156,6 @@ export function refreshOnReply(ctx: AppContext, e: DomainEvents['message.receive
  */
 export function registerCampaignReactions(ctx: AppContext): void {
   ctx.hooks.provide('inboundReply', campaignReplyHook);
-  events.consume('campaigns.counters', 'message.received', refreshOnReply);
+  // Only replies to a campaign get a delivery (most inbound texts answer none).
+  events.consume('campaigns.counters', 'message.received', refreshOnReply, { when: isCampaignReply });
 }

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { OPT_OUT_CONFIRMATION } from '@switchboard/domain';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { createAccount, type Account } from '../../../test/fixtures.js';
@@ -338,6 +339,16 @@ describe('sending', () => {
     });
     await new Promise((res) => setTimeout(res, 400));
     expect((await getCampaign(r.body.id)).responded_count).toBe(2);
+    // Only replies to a campaign get a campaigns.counters delivery (its condition): a text from someone else gets none.
+    const stranger = '+13105550199';
+    expect((await postWebhook(s, '/webhooks/twilio/messaging', inboundSms(stranger, number.number, 'Hello?'))).status).toBe(200);
+    const counterDeliveries = async (from: string) =>
+      (
+        await sql<{ n: number }>`select count(*)::int as n from event_deliveries d join domain_events e on e.id = d.event_id
+          where e.name = 'message.received' and e.payload->>'from' = ${from} and d.consumer = 'campaigns.counters'`.execute(s.ctx.db)
+      ).rows[0]!.n;
+    expect(await counterDeliveries(contacts[1]!.number)).toBe(1);
+    expect(await counterDeliveries(stranger)).toBe(0);
   });
 
   it('skip_inbox: replies stay out of the inbox (no conversation item) but are counted and STOP still unsubscribes', async () => {

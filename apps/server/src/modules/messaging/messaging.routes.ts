@@ -109,7 +109,7 @@ export function registerMessagingRoutes(app: App, ctx: AppContext): void {
     async (req, reply) => {
       const p = ctx.carrier.parseInboundMessage(formParams(req));
       if (!p) return reply.type(ctx.carrier.renderMessaging().contentType).send(ctx.carrier.renderMessaging().body);
-      return handleOnce(ctx, reply, `sms:${p.sid}`, (tx) => receiveInboundMessage(ctx, tx, p));
+      return handleOnce(ctx, reply, `sms:${p.sid}`, (tx) => receiveInboundMessage(ctx, tx, p), ctx.carrier.renderMessaging());
     },
   );
 
@@ -129,7 +129,13 @@ export function registerMessagingRoutes(app: App, ctx: AppContext): void {
     async (req, reply) => {
       const p = ctx.carrier.parseMessageStatus(formParams(req));
       if (!p) return reply.type(ctx.carrier.renderMessaging().contentType).send(ctx.carrier.renderMessaging().body);
-      return handleOnce(ctx, reply, `smsstatus:${p.sid}:${p.status}`, (tx) => applyMessageStatus(ctx, tx, p, req.query.item ?? null));
+      return handleOnce(
+        ctx,
+        reply,
+        `smsstatus:${p.sid}:${p.status}`,
+        (tx) => applyMessageStatus(ctx, tx, p, req.query.item ?? null),
+        ctx.carrier.renderMessaging(),
+      );
     },
   );
 }

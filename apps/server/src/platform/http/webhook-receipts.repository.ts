@@ -14,12 +14,13 @@ export const webhookReceiptsRepository = {
    * Claims `key` for this transaction: inserts a pending receipt unless one exists. A concurrent
    * claim of the same key waits on the primary key until this transaction ends (then finds the
    * committed receipt, or claims the key itself after a rollback).
+   * `answer`: the delivery's answer when it is known before handling (stored with the claim, so no `complete` follows).
    * @returns true when this transaction claimed the key, false when a receipt is already stored.
    */
-  async claim(db: DbOrTx, key: string): Promise<boolean> {
+  async claim(db: DbOrTx, key: string, answer?: Omit<ReceiptRow, 'key'>): Promise<boolean> {
     const r = await db
       .insertInto('webhook_receipts')
-      .values({ key, status_code: PENDING, content_type: '', body: '' })
+      .values({ key, status_code: answer?.status_code ?? PENDING, content_type: answer?.content_type ?? '', body: answer?.body ?? '' })
       .onConflict((oc) => oc.column('key').doNothing())
       .returning('key')
       .executeTakeFirst();
