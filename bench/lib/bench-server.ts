@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from 'pg';
-import type { startEmbeddedPostgres } from '../../apps/server/src/platform/db/database.js';
+import type { EmbeddedDatabase } from '../../apps/server/src/platform/db/database.js';
 import type { startServer } from '../../apps/server/src/bootstrap.js';
 
-export type EmbeddedPg = Awaited<ReturnType<typeof startEmbeddedPostgres>>;
+export type EmbeddedPg = EmbeddedDatabase;
 export type RunningServer = Awaited<ReturnType<typeof startServer>>;
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -15,10 +15,10 @@ import type { DbOrTx } from '../../platform/db/db.js';
 import type { NewRow, Row, RowUpdate } from '../../platform/db/schema.js';
 import type { DeliveryCondition } from '../../platform/events/index.js';
 
-/** Stored rows of the module's tables. */
 /** `message.received` concerns the campaign counters only when the text answered a campaign (its `campaignId`). */
 export const isCampaignReply: DeliveryCondition = (p) => sql`(${p}->>'campaignId') is not null`;
 
+/** Stored rows of the module's tables. */
 export type CampaignRow = Row<'campaigns'>;
 export type RecipientRow = Row<'campaign_recipients'>;
 export type MediaRow = Row<'campaign_media'>;

@@ -108,8 +108,9 @@ export function registerMessagingRoutes(app: App, ctx: AppContext): void {
     },
     async (req, reply) => {
       const p = ctx.carrier.parseInboundMessage(formParams(req));
-      if (!p) return reply.type(ctx.carrier.renderMessaging().contentType).send(ctx.carrier.renderMessaging().body);
-      return handleOnce(ctx, reply, `sms:${p.sid}`, (tx) => receiveInboundMessage(ctx, tx, p), ctx.carrier.renderMessaging());
+      const empty = ctx.carrier.renderMessaging();
+      if (!p) return reply.type(empty.contentType).send(empty.body);
+      return handleOnce(ctx, reply, `sms:${p.sid}`, (tx) => receiveInboundMessage(ctx, tx, p), empty);
     },
   );
 
@@ -128,14 +129,9 @@ export function registerMessagingRoutes(app: App, ctx: AppContext): void {
     },
     async (req, reply) => {
       const p = ctx.carrier.parseMessageStatus(formParams(req));
-      if (!p) return reply.type(ctx.carrier.renderMessaging().contentType).send(ctx.carrier.renderMessaging().body);
-      return handleOnce(
-        ctx,
-        reply,
-        `smsstatus:${p.sid}:${p.status}`,
-        (tx) => applyMessageStatus(ctx, tx, p, req.query.item ?? null),
-        ctx.carrier.renderMessaging(),
-      );
+      const empty = ctx.carrier.renderMessaging();
+      if (!p) return reply.type(empty.contentType).send(empty.body);
+      return handleOnce(ctx, reply, `smsstatus:${p.sid}:${p.status}`, (tx) => applyMessageStatus(ctx, tx, p, req.query.item ?? null), empty);
     },
   );
 }
